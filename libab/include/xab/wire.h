@@ -1,0 +1,73 @@
+/*
+ * xab/wire.h -- what travels from libab to abmon, and how abmon is found.
+ *
+ * Finding abmon.  abmon puts one entry in PVM's mailbox under the class name
+ * XAB_MBOX_NAME.  The entry's message holds, packed with pvm_pkint in this
+ * order: XAB_WIRE_VERSION, abmon's tid, the message context, the message tag,
+ * the batch size (events), the flush interval (milliseconds).  Tasks read it
+ * once, so every task uses the settings abmon was started with (a spawned
+ * task inherits only the environment named in PVM_EXPORT).
+ *
+ * Event messages.  Each is a PVM message in that context with that tag:
+ *   int[XAB_HDR_INTS]  header (pvm_pkint), see enum xab_hdr
+ *   n_strings times:   int id (pvm_pkint), then the text (pvm_pkstr)
+ *   n_events * sizeof(struct xab_event) bytes (pvm_pkbyte), the records in
+ *                      the byte order named by XAB_HDR_FLAGS
+ * A string (task name, host, group name, spawn file, ...) is sent once per
+ * task, in the first message after it was first used, and referred to by id.
+ *
+ * Message serials.  A user message sent by an instrumented task carries
+ * XAB_WID_MARK | serial in the wait-id field of its PVM header (the "wid" of
+ * pvm_getminfo/pvm_setminfo), which leaves the body alone.  The receiving
+ * wrapper reads it and clears it again, so the program sees wid 0 as usual.
+ */
+#ifndef XAB_WIRE_H
+#define XAB_WIRE_H
+
+#include <stdint.h>
+
+#define XAB_MBOX_NAME "xab.abmon"
+#define XAB_WIRE_VERSION 1
+#define XAB_WIRE_MAGIC 0x58414231 /* "XAB1" */
+#define XAB_DEFAULT_TAG 0x7ab0
+#define XAB_DEFAULT_BATCH 512
+#define XAB_DEFAULT_FLUSH_MS 200
+
+/* Serials live in the low 30 bits of the wid; the mark tells them apart
+ * from a wid that pvmd or an uninstrumented task put there. */
+#define XAB_WID_MARK 0x40000000
+#define XAB_WID_SERIAL_MASK 0x3fffffff
+
+enum xab_hdr {
+  XAB_HDR_MAGIC = 0,   /* XAB_WIRE_MAGIC */
+  XAB_HDR_VERSION,     /* XAB_WIRE_VERSION */
+  XAB_HDR_FLAGS,       /* XAB_HDRF_* */
+  XAB_HDR_SEQ,         /* message sequence number of this task, from 0 */
+  XAB_HDR_NSTRINGS,    /* strings that follow the header */
+  XAB_HDR_NEVENTS,     /* records that follow the strings */
+  XAB_HDR_LOST,        /* events this task dropped since its last message */
+  XAB_HDR_RECSIZE,     /* sizeof(struct xab_event) as the sender built it */
+  XAB_HDR_INTS
+};
+
+#define XAB_HDRF_LITTLE_ENDIAN 0x1 /* records are little-endian */
+#define XAB_HDRF_FINAL 0x2         /* the task's last message (pvm_exit, exit, signal) */
+
+/* One event: fixed size, no pointers.  a[] holds the slots that events.h
+ * names for the kind and phase. */
+struct xab_event {
+  int64_t t_ns;   /* the task's own clock: ns since the Unix epoch */
+  uint16_t kind;  /* enum xab_event_kind */
+  uint8_t phase;  /* enum xab_phase */
+  uint8_t flags;  /* reserved, 0 */
+  int32_t rc;     /* the call's result; in XAB_EV_TIDS, how many a[] hold */
+  int32_t a[6];
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(struct xab_event) == 40, "xab_event is 40 bytes on the wire");
+#else
+_Static_assert(sizeof(struct xab_event) == 40, "xab_event is 40 bytes on the wire");
+#endif
+
+#endif /* XAB_WIRE_H */
