@@ -1,0 +1,48 @@
+// xab/model/barriers.h -- who waited at each barrier, and for whom.
+//
+// A barrier instance is (group, count, n): the n-th time (from 0) the
+// tasks passed a barrier of that group with that count.  Each task's
+// arrival is its barrier.begin, its departure its barrier end record, its
+// wait the difference (in its own clock).
+#pragma once
+
+#include <xab/model/trace.h>
+
+#include <vector>
+
+namespace xab {
+
+struct BarrierVisit {
+  TaskIndex task = 0;
+  TimeNs arrive = 0;
+  TimeNs depart = kOpenEnd;  // kOpenEnd: still waiting when the trace ends
+  TimeNs wait() const;       // depart - arrive (0 while open)
+};
+
+struct BarrierInstance {
+  StrId group = -1;
+  std::int32_t count = 0;
+  std::uint32_t use = 0;       // n-th use of (group, count)
+  std::vector<BarrierVisit> visits;
+  int lastArrival = -1;        // index into visits of the last task to arrive
+  TimeNs lateBy = 0;           // last arrival - first arrival
+  TimeNs totalWait = 0;
+  bool complete() const;       // every visit departed
+};
+
+struct BarrierTaskTotals {
+  TimeNs wait = 0;
+  std::uint32_t visits = 0;
+  std::uint32_t lastToArrive = 0;  // times this task was the last one
+  double share = 0;                // wait / the task's run time (first to last record)
+};
+
+struct BarrierAnalysis {
+  std::vector<BarrierInstance> instances;     // in order of first arrival
+  std::vector<BarrierTaskTotals> perTask;     // indexed by TaskIndex
+  TimeNs totalWait = 0;
+};
+
+BarrierAnalysis analyzeBarriers(const Trace& trace);
+
+}  // namespace xab

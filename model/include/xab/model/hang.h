@@ -1,0 +1,55 @@
+// xab/model/hang.h -- why a program stopped making progress.
+//
+// Run it on a finished trace, or on a snapshot of a live one that made no
+// progress for a while: every task whose last record is the begin of a
+// blocking call (and that has not exited) is blocked.  For each: what it
+// waits for and since when; messages sent to it and never received; the
+// mismatch in plain words (paper §3.5); cycles of tasks each waiting for
+// the next (deadlock); barriers waiting for tasks that exited or are blocked
+// elsewhere.
+#pragma once
+
+#include <xab/model/barriers.h>
+#include <xab/model/messages.h>
+#include <xab/model/states.h>
+
+#include <string>
+#include <vector>
+
+namespace xab {
+
+struct PendingMessage {
+  std::uint32_t message = 0;  // index into MessageTable::messages
+  TaskIndex sender = 0;
+  std::int32_t tag = 0;
+  std::int32_t bytes = 0;
+  bool matches = false;       // would satisfy the blocked receive (src and tag)
+};
+
+struct BlockedTask {
+  TaskIndex task = 0;
+  StateInterval state;                  // Receiving, Barrier, Collective, Spawning, Blocked
+  std::vector<PendingMessage> pending;  // sent to it, never received
+  // Barrier/collective: members that arrived and those it still waits for.
+  std::vector<TaskIndex> waitingWith;
+  std::vector<TaskIndex> missing;
+  std::string explanation;              // one or more sentences, plain words
+};
+
+struct HangReport {
+  bool hung = false;                    // some task is blocked
+  std::vector<BlockedTask> blocked;
+  std::vector<std::vector<TaskIndex>> cycles;  // each: t0 waits for t1 ... waits for t0
+  std::vector<std::string> summary;     // sentences for people, most important first
+};
+
+struct HangOptions {
+  // Tasks that exited don't count as blocked; tasks without records for
+  // this long before the trace's last record still do.  (Reserved.)
+  bool includeExited = false;
+};
+
+HangReport diagnoseHang(const Trace& trace, const MessageTable& messages,
+                        const BarrierAnalysis& barriers, HangOptions options = {});
+
+}  // namespace xab

@@ -1,0 +1,44 @@
+// xab/model/mismatch.h -- pack/unpack mismatches (paper §4).
+//
+// PVM programs must unpack a message in the order it was packed.  For every
+// matched message: the (type, n) sequence the sender packed since its last
+// initsend/mkbuf, against what the receiver unpacked after the receive and
+// before its next receive.  Items are compared one by one, so packing 8
+// ints at once and unpacking 4 + 4 is fine; unpacking fewer items than were
+// packed is fine too.
+#pragma once
+
+#include <xab/model/messages.h>
+
+#include <string>
+#include <vector>
+
+namespace xab {
+
+struct PackItem {
+  std::int32_t type = 0;  // PVM data type code
+  std::int32_t n = 0;     // items (string length for str)
+  friend bool operator==(PackItem, PackItem) = default;
+};
+
+struct PackMismatch {
+  std::uint32_t message = 0;      // index into MessageTable::messages
+  TaskIndex sender = 0, receiver = 0;
+  EventRef recv;
+  std::vector<PackItem> packed;
+  std::vector<PackItem> unpacked;
+  std::uint32_t partsAt = 0;      // index into `unpacked` of the first call that disagrees
+  std::string explanation;        // "unpacks int x4 where double x8 was packed"
+};
+
+struct MismatchReport {
+  std::vector<PackMismatch> mismatches;
+  std::uint64_t checked = 0;      // receives compared
+};
+
+MismatchReport findPackMismatches(const Trace& trace, const MessageTable& messages);
+
+// "int x8, double x2"
+std::string formatPackItems(const std::vector<PackItem>& items);
+
+}  // namespace xab

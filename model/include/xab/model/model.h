@@ -1,0 +1,12 @@
+// xab/model/model.h -- everything in the trace model library.
+#pragma once
+
+#include <xab/model/barriers.h>
+#include <xab/model/breakdown.h>
+#include <xab/model/hang.h>
+#include <xab/model/kinds.h>
+#include <xab/model/messages.h>
+#include <xab/model/mismatch.h>
+#include <xab/model/reader.h>
+#include <xab/model/states.h>
+#include <xab/model/trace.h>

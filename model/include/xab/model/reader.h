@@ -1,0 +1,84 @@
+// xab/model/reader.h -- streaming reader of the xab text trace
+// (docs/trace-format.md).
+//
+// Feed it bytes in any pieces as they arrive (a pipe from abmon, a file that
+// grows, a finished file): a partial line waits for the rest.  Take an
+// immutable snapshot whenever you like.
+//
+// Threading contract: a TraceReader belongs to one thread (feed, finish,
+// snapshot are not synchronised).  A snapshot is a `shared_ptr<const Trace>`
+// that shares no mutable state with the reader: hand it to any thread, keep
+// it as long as you like, read it from several threads at once.
+#pragma once
+
+#include <xab/model/trace.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xab {
+
+inline constexpr int kTraceFormatVersion = 1;
+
+struct ReadError {
+  std::uint64_t line = 0;  // 1-based line number in the input
+  std::string reason;      // "bad task time: '17x'"
+};
+
+struct ReadOptions {
+  bool stopOnError = false;        // stop at the first malformed line
+  std::size_t keepErrors = 1000;   // errors kept in errors(); all are counted
+};
+
+class TraceBuilder;
+
+class TraceReader {
+ public:
+  explicit TraceReader(ReadOptions options = {});
+  ~TraceReader();
+  TraceReader(TraceReader&&) noexcept;
+  TraceReader& operator=(TraceReader&&) noexcept;
+
+  // Consume bytes; complete lines become records at once.  Returns false
+  // once the reader has stopped (a newer format version, or an error with
+  // stopOnError); further input is ignored.
+  bool feed(std::string_view bytes);
+  // End of input: a last line without '\n' is read too.
+  void finish();
+
+  bool stoppedReading() const;            // refused version or stopOnError
+  const std::string& fatal() const;       // why it stopped; "" if it did not
+  const std::vector<ReadError>& errors() const;
+  std::uint64_t errorCount() const;       // including those not kept
+  std::uint64_t lineCount() const;        // complete lines seen
+  std::uint64_t byteCount() const;        // bytes fed
+  std::uint64_t eventCount() const;       // records stored so far
+
+  // An immutable copy of what has been read; cheap: full chunks of events
+  // are shared, only the last partial chunk of each task is copied.
+  std::shared_ptr<const Trace> snapshot() const;
+  // The trace itself, leaving the reader empty (end of a batch read).
+  std::shared_ptr<const Trace> take();
+
+ private:
+  std::unique_ptr<TraceBuilder> builder_;
+  std::string partial_;  // a line not yet ended by '\n'
+  ReadOptions options_;
+};
+
+struct LoadResult {
+  std::shared_ptr<const Trace> trace;  // null only if the file could not be opened
+  std::vector<ReadError> errors;
+  std::uint64_t errorCount = 0;
+  std::string fatal;                   // refused version, I/O error, or stopOnError
+};
+
+// Read a whole file ("-" is standard input).
+LoadResult loadTraceFile(const std::string& path, ReadOptions options = {});
+// Read a trace held in memory (tests, fuzzing).
+LoadResult loadTraceText(std::string_view text, ReadOptions options = {});
+
+}  // namespace xab

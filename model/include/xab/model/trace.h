@@ -1,0 +1,137 @@
+// xab/model/trace.h -- the parsed trace: header, task table, events.
+//
+// A Trace is what a TraceReader builds.  The reader hands out immutable
+// snapshots (std::shared_ptr<const Trace>); every analysis in this library
+// is a pure function of a `const Trace&`, so it may run on any thread.
+#pragma once
+
+#include <xab/model/chunked_vector.h>
+#include <xab/model/kinds.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace xab {
+
+using TimeNs = std::int64_t;  // nanoseconds since the Unix epoch
+using Tid = std::int32_t;     // a PVM tid; kAnyTid for "any task"
+using StrId = std::int32_t;   // index into Trace's string table
+using ListId = std::int32_t;  // index into Trace's tid-list table
+using TaskIndex = std::uint32_t;
+
+inline constexpr Tid kAnyTid = -1;
+inline constexpr Tid kNoTid = 0;  // parent=none
+inline constexpr std::int32_t kAnyTag = -1;
+inline constexpr TimeNs kOpenEnd = INT64_MAX;  // an interval still open at the end of the trace
+
+// One record, 56 bytes.  The meaning of a[] is kindSlots(kind, phase);
+// rarely-used payload (strings, tid lists) lives in the trace's tables.
+struct Event {
+  TimeNs time;          // the task's clock
+  TimeNs recvTime;      // abmon's clock when the record arrived (paper §3.3)
+  std::uint32_t seq;    // record number in the input (0-based): arrival order
+  Kind kind;
+  Phase phase;
+  std::uint8_t present; // bit i: a[i] was in the record; bit 7: rc was
+  std::int32_t rc;
+  std::int32_t a[kMaxSlots];
+
+  bool has(int slot) const { return slot >= 0 && slot < kMaxSlots && (present >> slot) & 1; }
+  bool hasRc() const { return present & 0x80; }
+  bool isBegin() const { return phase == Phase::Begin; }
+  // The slot named by key, or fallback when this kind has no such slot or
+  // the record did not carry it.
+  std::int32_t get(Key key, std::int32_t fallback = 0) const {
+    int s = slotOf(kind, phase, key);
+    return has(s) ? a[s] : fallback;
+  }
+};
+static_assert(sizeof(Event) == 56, "Event stays compact: <= 64 bytes per event with overhead");
+
+// Where an event lives: task index and index in that task's event sequence.
+struct EventRef {
+  TaskIndex task = 0;
+  std::uint32_t index = 0;
+  friend bool operator==(EventRef, EventRef) = default;
+};
+
+enum class ExitHow : std::uint8_t { None, Exit, TaskExit };  // `exit` call / `task.exit` record
+
+struct TaskInfo {
+  Tid tid = 0;
+  StrId name = -1;           // program name (name=), -1 if the task never said
+  std::int32_t instance = 0; // order of first appearance among tasks of that name
+  StrId host = -1;
+  Tid parent = kNoTid;
+  std::int32_t lang = -1;    // 0 c, 1 fortran, -1 unknown
+  std::int32_t pid = 0;
+  TimeNs firstTime = 0;      // task clock of its first / last record
+  TimeNs lastTime = 0;
+  ExitHow exit = ExitHow::None;
+  TimeNs exitTime = 0;       // of the first exit/task.exit record
+  std::int64_t lost = 0;     // events dropped, from abmon.lost
+};
+
+struct TraceHeader {
+  bool present = false;  // false: the input had no `#xab-trace` line
+  int version = 0;
+  Tid abmon = 0;
+  std::string host;
+  std::int32_t pid = 0;
+  TimeNs start = 0;
+};
+
+class Trace {
+ public:
+  const TraceHeader& header() const { return header_; }
+
+  std::size_t taskCount() const { return tasks_.size(); }
+  const TaskInfo& task(TaskIndex t) const { return tasks_[t]; }
+  std::optional<TaskIndex> findTask(Tid tid) const;
+  // Events of one task in the order the task made its calls.
+  const ChunkedVector<Event>& events(TaskIndex t) const { return events_[t]; }
+  const Event& event(EventRef r) const { return events_[r.task][r.index]; }
+  // abmon.start / abmon.stop records (they belong to no task).
+  const std::vector<Event>& monitorEvents() const { return monitor_; }
+
+  std::uint64_t eventCount() const { return eventCount_; }
+  TimeNs firstTime() const { return firstTime_; }  // min task time over all events
+  TimeNs lastTime() const { return lastTime_; }    // max task time over all events
+  bool stopped() const { return stopped_; }        // an abmon.stop record was read
+
+  std::string_view str(StrId id) const;            // "" for an unknown id
+  std::span<const Tid> list(ListId id) const;      // empty for an unknown id
+
+  // "(cholnode, 2)" as Xab shows a task; "(t40002)" when it has no name.
+  std::string label(TaskIndex t) const;
+  std::string_view taskName(TaskIndex t) const { return str(tasks_[t].name); }
+
+  // Bytes held by events, strings and lists (for the memory figures).
+  std::size_t memoryBytes() const;
+
+ private:
+  friend class TraceBuilder;
+  TraceHeader header_;
+  std::vector<TaskInfo> tasks_;
+  std::vector<ChunkedVector<Event>> events_;
+  std::vector<Event> monitor_;
+  std::unordered_map<Tid, TaskIndex> byTid_;
+  ChunkedVector<std::string, 6, 10> strings_;
+  ChunkedVector<std::vector<Tid>, 4, 10> lists_;
+  std::uint64_t eventCount_ = 0;
+  TimeNs firstTime_ = 0;
+  TimeNs lastTime_ = 0;
+  bool stopped_ = false;
+};
+
+// Formatting helpers shared by abstat, the viewer and the translators.
+std::string formatTid(Tid tid);                   // "t40002", "any", "-31"
+std::string formatTag(std::int32_t tag);          // "16040", "any"
+std::string formatSeconds(TimeNs t, TimeNs origin);  // "1.234567" seconds after origin
+
+}  // namespace xab
