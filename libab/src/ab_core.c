@@ -1,0 +1,321 @@
+/*
+ * ab_core.c -- finding abmon, sending the event buffer, the end of a task.
+ *
+ * The rule for everything here: the program must not be able to tell.
+ * libab's own message is built in a buffer of its own (made and freed around
+ * the send, so PVM's LIFO buffer-id list hands the program the same ids as
+ * without libab), sent in abmon's message context (switched only around the
+ * send, so children spawned later inherit the program's context), with
+ * PvmAutoErr off so no error of ours is ever printed.
+ */
+#define _GNU_SOURCE
+#include "ab_core.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct xab_state xab_st = {
+    .mode = XAB_MODE_UNATTACHED,
+    .batch = XAB_DEFAULT_BATCH,
+    .flush_ns = (int64_t)XAB_DEFAULT_FLUSH_MS * 1000000,
+};
+
+/* ---------------------------------------------------------------- strings */
+
+/* Interned strings: id 1.. in order of first use; ids below `sent` have
+ * reached abmon.  Open addressing on a power-of-two table. */
+struct xab_strtab {
+  char **text;   /* by id - 1 */
+  int n, cap;
+  int sent;      /* strings already sent */
+  int *slot;     /* hash slot -> id, 0 = empty */
+  int nslot;
+};
+static struct xab_strtab strs;
+
+static uint32_t hash_str(const char *s) {
+  uint32_t h = 2166136261u;
+  while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+  return h;
+}
+
+static int strtab_grow(void) {
+  int nslot = strs.nslot ? strs.nslot * 2 : 64;
+  int *slot = calloc((size_t)nslot, sizeof *slot);
+  char **text = realloc(strs.text, (size_t)nslot * sizeof *text);
+  if (!slot || !text) {
+    free(slot);
+    if (text) strs.text = text;
+    return -1;
+  }
+  strs.text = text;
+  for (int id = 1; id <= strs.n; id++) {
+    uint32_t i = hash_str(text[id - 1]) & (uint32_t)(nslot - 1);
+    while (slot[i]) i = (i + 1) & (uint32_t)(nslot - 1);
+    slot[i] = id;
+  }
+  free(strs.slot);
+  strs.slot = slot;
+  strs.nslot = nslot;
+  strs.cap = nslot / 2;
+  return 0;
+}
+
+int xab_str(const char *s) {
+  if (!s || xab_st.mode == XAB_MODE_OFF) return 0;
+  if (strs.n >= strs.cap && strtab_grow() < 0) return 0;
+  uint32_t i = hash_str(s) & (uint32_t)(strs.nslot - 1);
+  for (; strs.slot[i]; i = (i + 1) & (uint32_t)(strs.nslot - 1))
+    if (strcmp(strs.text[strs.slot[i] - 1], s) == 0) return strs.slot[i];
+  char *copy = strdup(s);
+  if (!copy) return 0;
+  strs.text[strs.n++] = copy;
+  strs.slot[i] = strs.n;
+  return strs.n;
+}
+
+/* ---------------------------------------------------------------- records */
+
+void xab_rec_list(int kind, int64_t t, int rc, const int a[6], const int *tids, int ntids) {
+  if (xab_st.mode == XAB_MODE_OFF) return;
+  if (ntids < 0 || !tids) ntids = 0;
+  int need = 1 + (ntids + 5) / 6;
+  if (need > XAB_MAX_BATCH) need = XAB_MAX_BATCH, ntids = (XAB_MAX_BATCH - 1) * 6;
+  if (xab_st.n + need > XAB_MAX_BATCH) {
+    if (xab_st.mode == XAB_MODE_ACTIVE) xab_flush_now(0);
+    if (xab_st.n + need > XAB_MAX_BATCH) {
+      xab_st.lost++;
+      return;
+    }
+  }
+  xab_put(kind, XAB_PHASE_END, t, rc, a);
+  for (int i = 0; i < ntids; i += 6) {
+    int chunk[6] = {0};
+    int k = ntids - i < 6 ? ntids - i : 6;
+    memcpy(chunk, tids + i, (size_t)k * sizeof(int));
+    xab_put(XAB_EV_TIDS, XAB_PHASE_CONT, t, k, chunk);
+  }
+  if (xab_st.n >= xab_st.batch || t - xab_st.last_flush_ns >= xab_st.flush_ns) xab_flush_auto();
+}
+
+void xab_flush_auto(void) {
+  if (xab_st.mode == XAB_MODE_ACTIVE)
+    xab_flush_now(0);
+  else
+    xab_st.last_flush_ns = xab_clock(); /* not attached: keep, check again later */
+}
+
+/* ---------------------------------------------------------------- sending */
+
+static void pack_identity(void) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  extern char *program_invocation_short_name;
+  int a[6] = {xab_str(program_invocation_short_name), xab_str(host), pvm_parent(), xab_st.lang,
+              (int)getpid(), 0};
+  /* The identity record leads the task's first message. */
+  memmove(&xab_st.buf[1], &xab_st.buf[0], (size_t)xab_st.n * sizeof xab_st.buf[0]);
+  xab_st.n++;
+  struct xab_event *e = &xab_st.buf[0];
+  e->t_ns = xab_st.n > 1 ? xab_st.buf[1].t_ns : xab_clock();
+  e->kind = XAB_EV_INFO;
+  e->phase = XAB_PHASE_END;
+  e->flags = 0;
+  e->rc = 0;
+  memcpy(e->a, a, sizeof e->a);
+}
+
+static int host_little_endian(void) {
+  const uint16_t one = 1;
+  return *(const uint8_t *)&one == 1;
+}
+
+void xab_flush_now(int final) {
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
+  if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
+  xab_st.flushing = 1;
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  /* Let PVM take in what has already arrived before our buffer takes an id,
+   * so arriving messages get the ids they would get without libab. */
+  pvm_probe(-1, -1);
+  int ctx = pvm_setcontext(xab_st.ctx);
+  int mid = pvm_mkbuf(PvmDataDefault);
+  int user_sbuf = pvm_setsbuf(mid);
+  int hdr[XAB_HDR_INTS];
+  hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
+  hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
+  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0);
+  hdr[XAB_HDR_SEQ] = xab_st.seq;
+  hdr[XAB_HDR_NSTRINGS] = strs.n - strs.sent;
+  hdr[XAB_HDR_NEVENTS] = xab_st.n;
+  hdr[XAB_HDR_LOST] = xab_st.lost;
+  hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+  pvm_pkint(hdr, XAB_HDR_INTS, 1);
+  for (int id = strs.sent + 1; id <= strs.n; id++) {
+    pvm_pkint(&id, 1, 1);
+    pvm_pkstr(strs.text[id - 1]);
+  }
+  if (xab_st.n > 0) pvm_pkbyte((char *)xab_st.buf, xab_st.n * (int)sizeof(struct xab_event), 1);
+  int rc = pvm_send(xab_st.abmon_tid, xab_st.tag);
+  pvm_setsbuf(user_sbuf);
+  pvm_freebuf(mid);
+  pvm_setcontext(ctx);
+  pvm_setopt(PvmAutoErr, autoerr);
+  if (rc < 0) {
+    xab_st.lost += xab_st.n;
+    if (++xab_st.send_failures >= 3) xab_st.mode = XAB_MODE_OFF;
+  } else {
+    strs.sent = strs.n;
+    xab_st.lost = 0;
+    xab_st.send_failures = 0;
+    xab_st.seq++;
+  }
+  xab_st.n = 0;
+  xab_st.last_flush_ns = xab_clock();
+  xab_st.flushing = 0;
+}
+
+void xab_flush(void) { xab_flush_now(0); }
+
+/* ---------------------------------------------------------------- attaching */
+
+static int env_int(const char *name, int fallback) {
+  const char *v = getenv(name);
+  if (!v || !*v) return fallback;
+  char *end;
+  long x = strtol(v, &end, 10);
+  return (*end || x < 0 || x > 1000000) ? fallback : (int)x;
+}
+
+/* PVM hands out buffer ids from a LIFO free list.  A mailbox lookup makes
+ * buffers (request, reply, ...) and frees them in another order, which
+ * would change the next ids the program gets.  Note the ids on top of the
+ * list before, and put them back in that order after. */
+#define XAB_ID_PEEK 6
+static void peek_free_ids(int ids[XAB_ID_PEEK]) {
+  for (int i = 0; i < XAB_ID_PEEK; i++) ids[i] = pvm_mkbuf(PvmDataDefault);
+  for (int i = XAB_ID_PEEK - 1; i >= 0; i--) pvm_freebuf(ids[i]);
+}
+
+static void restore_free_ids(const int ids[XAB_ID_PEEK]) {
+  int got[XAB_ID_PEEK];
+  for (int i = 0; i < XAB_ID_PEEK; i++) got[i] = pvm_mkbuf(PvmDataDefault);
+  for (int i = 0; i < XAB_ID_PEEK; i++) {
+    int known = 0;
+    for (int j = 0; j < XAB_ID_PEEK; j++) known |= got[j] == ids[i];
+    if (!known) { /* a message arrived meanwhile and took an id: leave it */
+      for (int j = XAB_ID_PEEK - 1; j >= 0; j--) pvm_freebuf(got[j]);
+      return;
+    }
+  }
+  for (int i = XAB_ID_PEEK - 1; i >= 0; i--) pvm_freebuf(ids[i]);
+}
+
+/* Read abmon's mailbox entry; 0 when found. */
+static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_ms) {
+  int user_rbuf = pvm_setrbuf(0);
+  int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
+  int ok = -1;
+  if (mid > 0) {
+    int v[6];
+    pvm_setrbuf(mid);
+    if (pvm_upkint(v, 6, 1) >= 0 && v[0] == XAB_WIRE_VERSION && v[1] > 0) {
+      *abmon = v[1], *ctx = v[2], *tag = v[3], *batch = v[4], *flush_ms = v[5];
+      ok = 0;
+    } else if (v[0] != XAB_WIRE_VERSION) {
+      fprintf(stderr, "xab: abmon speaks event format %d, this program's libab %d: not monitored\n",
+              v[0], XAB_WIRE_VERSION);
+      ok = -2;
+    }
+    pvm_freebuf(mid);
+  }
+  pvm_setrbuf(user_rbuf);
+  return ok;
+}
+
+static void on_sigterm(int sig);
+static void at_process_exit(void);
+
+void xab_attach(void) {
+  if (xab_st.mode != XAB_MODE_UNATTACHED || xab_st.flushing) return;
+  xab_st.flushing = 1; /* our own PVM calls below must not re-enter */
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  pvm_probe(-1, -1);
+  xab_st.mytid = pvm_mytid();
+  int abmon = 0, ctx = 0, tag = XAB_DEFAULT_TAG, batch = XAB_DEFAULT_BATCH, flush_ms = XAB_DEFAULT_FLUSH_MS;
+  int ids[XAB_ID_PEEK];
+  if (xab_st.mytid > 0) peek_free_ids(ids);
+  int found = xab_st.mytid > 0 ? read_mailbox(&abmon, &ctx, &tag, &batch, &flush_ms) : -1;
+  if (xab_st.mytid > 0) restore_free_ids(ids);
+  pvm_setopt(PvmAutoErr, autoerr);
+  xab_st.flushing = 0;
+  if (found != 0) {
+    if (found == -1)
+      fprintf(stderr, "xab: abmon is not running in this virtual machine; t%x runs unmonitored\n",
+              xab_st.mytid > 0 ? (unsigned)xab_st.mytid : 0u);
+    xab_st.mode = XAB_MODE_OFF;
+    xab_st.n = 0;
+    return;
+  }
+  xab_st.abmon_tid = abmon;
+  xab_st.ctx = ctx;
+  xab_st.tag = tag;
+  xab_st.batch = env_int("XAB_BATCH", batch);
+  xab_st.flush_ns = (int64_t)env_int("XAB_FLUSH_MS", flush_ms) * 1000000;
+  if (xab_st.batch < 1) xab_st.batch = 1;
+  if (xab_st.batch > XAB_MAX_BATCH) xab_st.batch = XAB_MAX_BATCH;
+  xab_st.immediate = xab_st.batch == 1;
+  xab_st.mode = XAB_MODE_ACTIVE;
+  pack_identity();
+  /* A task ended by pvm_kill gets SIGTERM: send what waits before dying.
+   * Only where the program has not chosen its own disposition. */
+  struct sigaction old;
+  if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO)) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigterm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+  }
+  static int registered;
+  if (!registered) registered = atexit(at_process_exit) == 0;
+  xab_flush_now(0);
+}
+
+/* ---------------------------------------------------------------- the end */
+
+/* A program that returns from main without pvm_exit is still enrolled. */
+static void at_process_exit(void) {
+  if (xab_st.mode == XAB_MODE_ACTIVE && !xab_st.in_call) xab_flush_now(1);
+}
+
+/* Runs outside any PVM call: in the handler when the program was computing,
+ * or from xab_leave() when SIGTERM came during a call. */
+void xab_term_now(void) {
+  xab_st.term_pending = 0;
+  /* If the flush itself cannot finish (the program was inside malloc, say),
+   * don't let the task outlive its kill: the alarm ends it. */
+  alarm(2);
+  xab_flush_now(1);
+  xab_st.mode = XAB_MODE_OFF;
+  signal(SIGTERM, SIG_DFL);
+  raise(SIGTERM);
+}
+
+static void on_sigterm(int sig) {
+  (void)sig;
+  int saved_errno = errno;
+  if (xab_st.in_call || xab_st.flushing) {
+    /* Inside PVM.  A blocking call flushed before it blocked, so usually
+     * nothing waits and the task can die now; otherwise finish the call. */
+    if (xab_st.n == 0 || xab_st.mode != XAB_MODE_ACTIVE) {
+      signal(SIGTERM, SIG_DFL);
+      raise(SIGTERM);
+    }
+    xab_st.term_pending = 1;
+    errno = saved_errno;
+    return;
+  }
+  xab_term_now();
+}

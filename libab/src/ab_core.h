@@ -1,0 +1,141 @@
+/*
+ * ab_core.h -- libab's internals shared by the wrapper files.
+ *
+ * The hot path: a wrapper reads the clock, makes the real PVM call, and
+ * appends one fixed-size record to this task's buffer (xab_rec).  Strings
+ * are interned once (xab_str) and travel by number.  Formatting and I/O are
+ * abmon's job.  The buffer goes to abmon when it fills, before a call that
+ * may block for long, every flush_ms while calls happen, and at the end.
+ */
+#ifndef XAB_AB_CORE_H
+#define XAB_AB_CORE_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "xab/ab.h"
+#include "xab/events.h"
+#include "xab/wire.h"
+
+#define XAB_MAX_BATCH 4096     /* physical buffer: records */
+#define XAB_SHORT_WAIT_US 2000 /* a receive waits this long before it flushes */
+
+enum xab_mode {
+  XAB_MODE_UNATTACHED = 0, /* recording; abmon not looked up yet */
+  XAB_MODE_ACTIVE,         /* recording and sending to abmon */
+  XAB_MODE_OFF             /* no abmon, or the task has left PVM */
+};
+
+struct xab_state {
+  int mode;
+  int in_call;            /* inside a real PVM call (for the SIGTERM handler) */
+  int flushing;           /* inside xab_flush_now: don't re-enter */
+  int immediate;          /* batch == 1: every record goes at once */
+  int lang;               /* enum xab_lang */
+  int mytid;
+  int abmon_tid, ctx, tag;
+  int batch;              /* send when this many records wait */
+  int64_t flush_ns;       /* ... or when the oldest unsent is this old */
+  int64_t last_flush_ns;
+  int n;                  /* records waiting in buf */
+  int seq;                /* next message sequence number */
+  int lost;               /* records dropped since the last message */
+  int send_failures;      /* consecutive failed sends to abmon */
+  uint32_t serial;        /* last message serial used */
+  volatile sig_atomic_t term_pending;
+  struct xab_event buf[XAB_MAX_BATCH];
+};
+
+extern struct xab_state xab_st;
+
+static inline int64_t xab_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void xab_flush_auto(void);
+void xab_attach(void);
+void xab_term_now(void);
+int xab_str(const char *s);
+
+/* Append one record.  a[] always has six slots; missing ones are zero. */
+static inline void xab_put(int kind, int phase, int64_t t, int rc, const int a[6]) {
+  struct xab_event *e = &xab_st.buf[xab_st.n++];
+  e->t_ns = t;
+  e->kind = (uint16_t)kind;
+  e->phase = (uint8_t)phase;
+  e->flags = 0;
+  e->rc = rc;
+  memcpy(e->a, a, sizeof e->a);
+}
+
+static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6]) {
+  if (xab_st.mode == XAB_MODE_OFF) return;
+  if (xab_st.n >= XAB_MAX_BATCH) {
+    xab_st.lost++; /* not attached yet and the buffer is full */
+    return;
+  }
+  xab_put(kind, phase, t, rc, a);
+  if (xab_st.n >= xab_st.batch || t - xab_st.last_flush_ns >= xab_st.flush_ns) xab_flush_auto();
+}
+
+/* A record followed by a list of tids, kept in one message. */
+void xab_rec_list(int kind, int64_t t, int rc, const int a[6], const int *tids, int ntids);
+
+/* Send what waits, now (no-op unless attached and something waits). */
+void xab_flush_now(int final);
+
+/* Before a call that may block for long: everything recorded so far
+ * (the begin record included) must reach abmon first. */
+static inline void xab_before_block(void) {
+  if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.n > 0) xab_flush_now(0);
+}
+
+/* Bracket every real PVM call, so that SIGTERM never sends from inside one. */
+static inline void xab_enter(void) { xab_st.in_call++; }
+static inline void xab_leave(void) {
+  xab_st.in_call--;
+  if (xab_st.term_pending && xab_st.in_call == 0) xab_term_now();
+}
+
+/* After a call that enrolls the task in PVM: find abmon once. */
+static inline void xab_enrolled(int ok) {
+  if (ok && xab_st.mode == XAB_MODE_UNATTACHED) xab_attach();
+}
+
+#define XAB_A(...) ((const int[6]){__VA_ARGS__})
+
+/* The common shape: one record after a call that cannot block. */
+#define XAB_SIMPLE(kind, call, ...)                    \
+  do {                                                 \
+    int64_t t_ = xab_clock();                          \
+    xab_enter();                                       \
+    int rc_ = (call);                                  \
+    xab_leave();                                       \
+    xab_rec((kind), XAB_PHASE_END, t_, rc_, XAB_A(__VA_ARGS__)); \
+    return rc_;                                        \
+  } while (0)
+
+/* Message serials in the PVM header's wait id. */
+int xab_stamp_serial(int mid, int *bytes, int *saved_wid);
+void xab_unstamp(int mid, int saved_wid);
+int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag);
+
+
+/* A call that may block for long: a begin record, everything sent to abmon,
+ * the call, the end record with the same slots. */
+#define XAB_BLOCKING(kind, call, ...)                                      \
+  do {                                                                     \
+    xab_rec((kind), XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(__VA_ARGS__));  \
+    xab_before_block();                                                    \
+    xab_enter();                                                           \
+    int rc_ = (call);                                                      \
+    xab_leave();                                                           \
+    xab_rec((kind), XAB_PHASE_END, xab_clock(), rc_, XAB_A(__VA_ARGS__));  \
+    return rc_;                                                            \
+  } while (0)
+
+#endif /* XAB_AB_CORE_H */

@@ -1,0 +1,269 @@
+/*
+ * ab_msg.c -- sending and receiving user messages, with serial numbers.
+ *
+ * A serial travels in the PVM header's wait id (pvm_setminfo), not in the
+ * body: the program's message is byte for byte what it packed.  The sender
+ * puts the old wid back after the send; the receiver clears it, so the
+ * program's pvm_getminfo shows what it would without libab.
+ *
+ * A receive records `recv.begin`, then waits XAB_SHORT_WAIT_US for the
+ * message before it sends the buffer to abmon: a message that is already
+ * there, or arrives within the wait (a ping-pong), costs no extra message,
+ * and a task that is going to block for long still shows it within ms.
+ */
+#include "ab_core.h"
+
+/* ---------------------------------------------------------------- serials */
+
+int xab_stamp_serial(int mid, int *bytes, int *saved_wid) {
+  struct pvmminfo mi;
+  if (mid <= 0 || xab_st.mode == XAB_MODE_OFF || pvm_getminfo(mid, &mi) < 0) return 0;
+  xab_st.serial = (xab_st.serial + 1) & XAB_WID_SERIAL_MASK;
+  if (xab_st.serial == 0) xab_st.serial = 1;
+  *bytes = mi.len;
+  *saved_wid = mi.wid;
+  mi.wid = XAB_WID_MARK | (int)xab_st.serial;
+  pvm_setminfo(mid, &mi);
+  return (int)xab_st.serial;
+}
+
+void xab_unstamp(int mid, int saved_wid) {
+  struct pvmminfo mi;
+  if (mid > 0 && pvm_getminfo(mid, &mi) >= 0 && mi.wid != saved_wid) {
+    mi.wid = saved_wid;
+    pvm_setminfo(mid, &mi);
+  }
+}
+
+int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag) {
+  struct pvmminfo mi;
+  if (mid <= 0 || pvm_getminfo(mid, &mi) < 0) return 0;
+  *bytes = mi.len;
+  *src = mi.src;
+  *tag = mi.tag;
+  if ((mi.wid & ~XAB_WID_SERIAL_MASK) != XAB_WID_MARK) return 0;
+  int serial = mi.wid & XAB_WID_SERIAL_MASK;
+  if (clear) {
+    mi.wid = 0;
+    pvm_setminfo(mid, &mi);
+  }
+  return serial;
+}
+
+/* ---------------------------------------------------------------- sending */
+
+int xab_send(int tid, int tag) {
+  int64_t t = xab_clock();
+  int mid = pvm_getsbuf(), bytes = 0, wid = 0;
+  int serial = xab_stamp_serial(mid, &bytes, &wid);
+  xab_enter();
+  int rc = pvm_send(tid, tag);
+  xab_leave();
+  if (serial) xab_unstamp(mid, wid);
+  xab_rec(XAB_EV_SEND, XAB_PHASE_END, t, rc, XAB_A(tid, tag, bytes, serial));
+  xab_enrolled(rc >= 0);
+  return rc;
+}
+
+int xab_mcast(int *tids, int n, int tag) {
+  int64_t t = xab_clock();
+  int mid = pvm_getsbuf(), bytes = 0, wid = 0;
+  int serial = xab_stamp_serial(mid, &bytes, &wid);
+  xab_enter();
+  int rc = pvm_mcast(tids, n, tag);
+  xab_leave();
+  if (serial) xab_unstamp(mid, wid);
+  xab_rec_list(XAB_EV_MCAST, t, rc, XAB_A(n, tag, bytes, serial), tids, n);
+  xab_enrolled(rc >= 0);
+  return rc;
+}
+
+/* Bytes of n items of a PVM data type, or a PVM error for a type psend and
+ * precv refuse. */
+static int typed_bytes(int type, int n) {
+  switch (type) {
+  case PVM_BYTE: return n;
+  case PVM_SHORT: case PVM_USHORT: return n * (int)sizeof(short);
+  case PVM_INT: case PVM_UINT: return n * (int)sizeof(int);
+  case PVM_LONG: case PVM_ULONG: return n * (int)sizeof(long);
+  case PVM_FLOAT: return n * (int)sizeof(float);
+  case PVM_CPLX: return n * 2 * (int)sizeof(float);
+  case PVM_DOUBLE: return n * (int)sizeof(double);
+  case PVM_DCPLX: return n * 2 * (int)sizeof(double);
+  case PVM_STR: return PvmNotImpl;
+  default: return PvmBadParam;
+  }
+}
+
+/* PVM's psend is mkbuf(InPlace) + pkbyte + send + free (lpvm.c); doing the
+ * same here lets the serial ride on the buffer.  Bad types go to PVM's own
+ * psend so the error (and its message) is PVM's. */
+int xab_psend(int tid, int tag, void *p, int n, int type) {
+  int64_t t = xab_clock();
+  int len = typed_bytes(type, n), rc, serial = 0, bytes = 0, wid = 0;
+  xab_enter();
+  if (len < 0 || xab_st.mode == XAB_MODE_OFF) {
+    rc = pvm_psend(tid, tag, p, n, type);
+  } else {
+    int user_sbuf = pvm_setsbuf(pvm_mkbuf(PvmDataInPlace));
+    pvm_pkbyte((char *)p, len, 1);
+    serial = xab_stamp_serial(pvm_getsbuf(), &bytes, &wid);
+    int autoerr = pvm_setopt(PvmAutoErr, 0);
+    rc = pvm_send(tid, tag);
+    pvm_setopt(PvmAutoErr, autoerr);
+    if (rc > 0) rc = 0;
+    pvm_freebuf(pvm_setsbuf(user_sbuf));
+    if (rc < 0 && (autoerr == 1 || autoerr == 3)) pvm_perror("pvm_psend()");
+  }
+  xab_leave();
+  xab_rec(XAB_EV_PSEND, XAB_PHASE_END, t, rc, XAB_A(tid, tag, bytes, serial, type, n));
+  xab_enrolled(rc >= 0);
+  return rc;
+}
+
+int xab_bcast(char *group, int tag) {
+  int64_t t = xab_clock();
+  int mid = pvm_getsbuf(), bytes = 0, wid = 0;
+  int serial = xab_stamp_serial(mid, &bytes, &wid);
+  xab_enter();
+  int rc = pvm_bcast(group, tag);
+  xab_leave();
+  if (serial) xab_unstamp(mid, wid);
+  xab_rec(XAB_EV_BCAST, XAB_PHASE_END, t, rc, XAB_A(xab_str(group), tag, bytes, serial));
+  return rc;
+}
+
+/* ---------------------------------------------------------------- receiving */
+
+/* The end record of a receive: the message got, or what was asked. */
+static int recv_end(int kind, int64_t t, int mid, int src, int tag, int clear) {
+  int bytes = 0, serial = 0;
+  if (mid > 0) serial = xab_read_serial(mid, clear, &bytes, &src, &tag);
+  xab_rec(kind, XAB_PHASE_END, t, mid, XAB_A(src, tag, bytes, serial));
+  return mid;
+}
+
+/* Wait for a message, as pvm_trecv(tid, tag, tmout) would (tmout NULL:
+ * forever), sending our buffer to abmon only if the wait gets long. */
+static int wait_message(int tid, int tag, struct timeval *tmout) {
+  int mid = 0;
+  int64_t start = xab_clock();
+  if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.n > 0 && !xab_st.immediate) {
+    struct timeval shortwait = {0, XAB_SHORT_WAIT_US};
+    if (tmout && (tmout->tv_sec < 0 || (tmout->tv_sec == 0 && tmout->tv_usec <= XAB_SHORT_WAIT_US)))
+      shortwait = *tmout;
+    int autoerr = pvm_setopt(PvmAutoErr, 0);
+    xab_enter();
+    mid = pvm_trecv(tid, tag, &shortwait);
+    xab_leave();
+    pvm_setopt(PvmAutoErr, autoerr);
+    if (mid > 0) return mid;
+    if (mid == 0 && tmout && shortwait.tv_sec == tmout->tv_sec && shortwait.tv_usec == tmout->tv_usec)
+      return 0; /* the caller's whole timeout has passed */
+    /* mid < 0: let PVM's own call below report the error as it would */
+  }
+  xab_before_block();
+  xab_enter();
+  if (!tmout) {
+    mid = pvm_recv(tid, tag);
+  } else {
+    struct timeval left = *tmout;
+    int64_t spent_us = (xab_clock() - start) / 1000;
+    int64_t left_us = (int64_t)tmout->tv_sec * 1000000 + tmout->tv_usec - spent_us;
+    if (mid == 0 && left_us < 0) left_us = 0;
+    if (mid == 0) left.tv_sec = (time_t)(left_us / 1000000), left.tv_usec = (suseconds_t)(left_us % 1000000);
+    mid = pvm_trecv(tid, tag, &left);
+  }
+  xab_leave();
+  return mid;
+}
+
+int xab_recv(int tid, int tag) {
+  xab_rec(XAB_EV_RECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag));
+  int mid = wait_message(tid, tag, NULL);
+  recv_end(XAB_EV_RECV, xab_clock(), mid, tid, tag, 1);
+  xab_enrolled(mid >= 0);
+  return mid;
+}
+
+int xab_trecv(int tid, int tag, struct timeval *tmout) {
+  int us = tmout ? (int)(tmout->tv_sec * 1000000 + tmout->tv_usec) : -1;
+  xab_rec(XAB_EV_TRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, us));
+  int mid = wait_message(tid, tag, tmout);
+  recv_end(XAB_EV_TRECV, xab_clock(), mid, tid, tag, 1);
+  xab_enrolled(mid >= 0);
+  return mid;
+}
+
+int xab_nrecv(int tid, int tag) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int mid = pvm_nrecv(tid, tag);
+  xab_leave();
+  recv_end(XAB_EV_NRECV, t, mid, tid, tag, 1);
+  xab_enrolled(mid >= 0);
+  return mid;
+}
+
+int xab_probe(int tid, int tag) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int mid = pvm_probe(tid, tag);
+  xab_leave();
+  recv_end(XAB_EV_PROBE, t, mid, tid, tag, 0); /* the receive reads the serial again */
+  xab_enrolled(mid >= 0);
+  return mid;
+}
+
+/* PVM's precv is setrbuf(0) + recv + bufinfo + upkbyte + freebuf +
+ * setrbuf(old) (lpvm.c); the same here, with our receive in the middle. */
+int xab_precv(int tid, int tag, void *p, int n, int type, int *rtid, int *rtag, int *rlen) {
+  int len = typed_bytes(type, n);
+  xab_rec(XAB_EV_PRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, type, n));
+  int rc, bytes = 0, src = tid, mtag = tag, serial = 0;
+  if (len < 0 || xab_st.mode == XAB_MODE_OFF) {
+    xab_before_block();
+    xab_enter();
+    rc = pvm_precv(tid, tag, p, n, type, rtid, rtag, rlen);
+    xab_leave();
+    if (rc == 0 && xab_st.mode != XAB_MODE_OFF) {
+      if (rtid) src = *rtid;
+      if (rtag) mtag = *rtag;
+      if (rlen) bytes = *rlen;
+    }
+  } else {
+    int user_rbuf = pvm_setrbuf(0);
+    int mid = wait_message(tid, tag, NULL);
+    rc = mid;
+    if (mid > 0) {
+      serial = xab_read_serial(mid, 1, &bytes, &src, &mtag);
+      if (rlen) *rlen = bytes;
+      if (rtag) *rtag = mtag;
+      if (rtid) *rtid = src;
+      pvm_upkbyte((char *)p, bytes < len ? bytes : len, 1);
+      pvm_freebuf(mid);
+      rc = 0;
+    } else if (mid < 0 && (pvm_getopt(PvmAutoErr) == 1 || pvm_getopt(PvmAutoErr) == 3)) {
+      pvm_perror("pvm_precv()");
+    }
+    pvm_setrbuf(user_rbuf);
+  }
+  xab_rec(XAB_EV_PRECV, XAB_PHASE_END, xab_clock(), rc, XAB_A(src, mtag, bytes, serial, type, n));
+  xab_enrolled(rc >= 0);
+  return rc;
+}
+
+int xab_bufinfo(int mid, int *bytes, int *tag, int *tid) {
+  int64_t t = xab_clock();
+  int b = 0, g = 0, s = 0;
+  xab_enter();
+  int rc = pvm_bufinfo(mid, &b, &g, &s);
+  xab_leave();
+  if (rc >= 0) {
+    if (bytes) *bytes = b;
+    if (tag) *tag = g;
+    if (tid) *tid = s;
+  }
+  xab_rec(XAB_EV_BUFINFO, XAB_PHASE_END, t, rc, XAB_A(mid, b, g, s));
+  return rc;
+}

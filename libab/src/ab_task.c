@@ -1,0 +1,191 @@
+/*
+ * ab_task.c -- task control, the virtual machine, mailbox, contexts and the
+ * rest of pvm3.h.  Almost all one line each: see XAB_SIMPLE in ab_core.h.
+ */
+#include "ab_core.h"
+
+/* ---------------------------------------------------------------- tasks */
+
+int xab_mytid(void) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int rc = pvm_mytid();
+  xab_leave();
+  xab_enrolled(rc > 0); /* before the record, so the identity leads it */
+  xab_rec(XAB_EV_MYTID, XAB_PHASE_END, t, rc, XAB_A(0));
+  return rc;
+}
+
+int xab_parent(void) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int rc = pvm_parent();
+  xab_leave();
+  xab_enrolled(rc != PvmSysErr);
+  xab_rec(XAB_EV_PARENT, XAB_PHASE_END, t, rc, XAB_A(0));
+  return rc;
+}
+
+int xab_spawn(char *file, char **argv, int flags, char *where, int count, int *tids) {
+  int f = xab_str(file);
+  xab_rec(XAB_EV_SPAWN, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(f, xab_str(where), flags, count));
+  xab_before_block();
+  xab_enter();
+  int rc = pvm_spawn(file, argv, flags, where, count, tids);
+  xab_leave();
+  xab_enrolled(rc >= 0);
+  xab_rec_list(XAB_EV_SPAWN, xab_clock(), rc, XAB_A(f, count, rc > 0 ? rc : 0), tids, rc > 0 ? rc : 0);
+  return rc;
+}
+
+int xab_kill(int tid) {
+  if (tid == xab_st.mytid) xab_flush_now(1); /* killing ourselves: nothing may be left */
+  XAB_SIMPLE(XAB_EV_KILL, pvm_kill(tid), tid);
+}
+
+/* After pvm_exit the task cannot send: record and send first. */
+int xab_exit(void) {
+  xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+  xab_flush_now(1);
+  if (xab_st.mode == XAB_MODE_ACTIVE) xab_st.mode = XAB_MODE_OFF;
+  xab_enter();
+  int rc = pvm_exit();
+  xab_leave();
+  return rc;
+}
+
+int xab_halt(void) {
+  xab_rec(XAB_EV_HALT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+  xab_flush_now(1);
+  xab_enter();
+  int rc = pvm_halt();
+  xab_leave();
+  return rc;
+}
+
+int xab_notify(int what, int tag, int n, int *tids) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int rc = pvm_notify(what, tag, n, tids);
+  xab_leave();
+  int listed = (what == PvmTaskExit || what == PvmHostDelete) && n > 0 ? n : 0;
+  xab_rec_list(XAB_EV_NOTIFY, t, rc, XAB_A(what, tag, listed), tids, listed);
+  return rc;
+}
+
+int xab_addhosts(char **names, int n, int *infos) {
+  XAB_BLOCKING(XAB_EV_ADDHOSTS, pvm_addhosts(names, n, infos), n);
+}
+int xab_delhosts(char **names, int n, int *infos) { XAB_SIMPLE(XAB_EV_DELHOSTS, pvm_delhosts(names, n, infos), n); }
+
+int xab_config(int *nhost, int *narch, struct pvmhostinfo **hosts) {
+  int64_t t = xab_clock();
+  int nh = 0, na = 0;
+  xab_enter();
+  int rc = pvm_config(&nh, &na, hosts);
+  xab_leave();
+  if (rc >= 0) {
+    if (nhost) *nhost = nh;
+    if (narch) *narch = na;
+  }
+  xab_rec(XAB_EV_CONFIG, XAB_PHASE_END, t, rc, XAB_A(nh, na));
+  return rc;
+}
+
+int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
+  int64_t t = xab_clock();
+  int nt = 0;
+  xab_enter();
+  int rc = pvm_tasks(where, &nt, tasks);
+  xab_leave();
+  if (rc >= 0 && ntask) *ntask = nt;
+  xab_rec(XAB_EV_TASKS, XAB_PHASE_END, t, rc, XAB_A(where, nt));
+  return rc;
+}
+
+int xab_pstat(int tid) { XAB_SIMPLE(XAB_EV_PSTAT, pvm_pstat(tid), tid); }
+int xab_mstat(char *host) { XAB_SIMPLE(XAB_EV_MSTAT, pvm_mstat(host), xab_str(host)); }
+int xab_sendsig(int tid, int sig) {
+  if (tid == xab_st.mytid) xab_flush_now(1);
+  XAB_SIMPLE(XAB_EV_SENDSIG, pvm_sendsig(tid, sig), tid, sig);
+}
+int xab_siblings(int **tids) { XAB_SIMPLE(XAB_EV_SIBLINGS, pvm_siblings(tids), 0); }
+int xab_tidtohost(int tid) { XAB_SIMPLE(XAB_EV_TIDTOHOST, pvm_tidtohost(tid), tid); }
+int xab_archcode(char *arch) { XAB_SIMPLE(XAB_EV_ARCHCODE, pvm_archcode(arch), xab_str(arch)); }
+int xab_getopt(int what) { XAB_SIMPLE(XAB_EV_GETOPT, pvm_getopt(what), what); }
+int xab_setopt(int what, int val) { XAB_SIMPLE(XAB_EV_SETOPT, pvm_setopt(what, val), what, val); }
+int xab_getfds(int **fds) { XAB_SIMPLE(XAB_EV_GETFDS, pvm_getfds(fds), 0); }
+int xab_catchout(FILE *f) { XAB_SIMPLE(XAB_EV_CATCHOUT, pvm_catchout(f), 0); }
+int xab_perror(char *msg) { XAB_SIMPLE(XAB_EV_PERROR, pvm_perror(msg), xab_str(msg)); }
+int xab_hostsync(int host, struct timeval *clk, struct timeval *delta) {
+  XAB_SIMPLE(XAB_EV_HOSTSYNC, pvm_hostsync(host, clk, delta), host);
+}
+int xab_tickle(int narg, int *argp, int *nres, int *resp) {
+  XAB_SIMPLE(XAB_EV_TICKLE, pvm_tickle(narg, argp, nres, resp), narg);
+}
+int xab_getnoresets(int **tids, int *ntids) {
+  XAB_SIMPLE(XAB_EV_GETNORESETS, pvm_getnoresets(tids, ntids), ntids ? *ntids : 0);
+}
+int xab_start_pvmd(int argc, char **argv, int block) {
+  XAB_BLOCKING(XAB_EV_START_PVMD, pvm_start_pvmd(argc, argv, block), 0);
+}
+int xab_export(char *name) { XAB_SIMPLE(XAB_EV_EXPORT, pvm_export(name), xab_str(name)); }
+int xab_unexport(char *name) { XAB_SIMPLE(XAB_EV_UNEXPORT, pvm_unexport(name), xab_str(name)); }
+
+char *xab_version(void) {
+  xab_rec(XAB_EV_VERSION, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+  return pvm_version();
+}
+
+/* ---------------------------------------------------------------- mailbox */
+
+int xab_putinfo(char *name, int mid, int flags) {
+  XAB_SIMPLE(XAB_EV_PUTINFO, pvm_putinfo(name, mid, flags), xab_str(name), mid, flags);
+}
+int xab_recvinfo(char *name, int index, int flags) {
+  XAB_SIMPLE(XAB_EV_RECVINFO, pvm_recvinfo(name, index, flags), xab_str(name), index, flags);
+}
+int xab_delinfo(char *name, int index, int flags) {
+  XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(name, index, flags), xab_str(name), index, flags);
+}
+int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
+  int64_t t = xab_clock();
+  int got = 0;
+  xab_enter();
+  int rc = pvm_getmboxinfo(pattern, &got, classes);
+  xab_leave();
+  if (rc >= 0 && n) *n = got;
+  xab_rec(XAB_EV_GETMBOXINFO, XAB_PHASE_END, t, rc, XAB_A(xab_str(pattern), got));
+  return rc;
+}
+int xab_insert(char *name, int req, int data) { XAB_SIMPLE(XAB_EV_INSERT, pvm_insert(name, req, data), xab_str(name), req); }
+int xab_lookup(char *name, int req, int *data) { XAB_SIMPLE(XAB_EV_LOOKUP, pvm_lookup(name, req, data), xab_str(name), req); }
+int xab_delete(char *name, int req) { XAB_SIMPLE(XAB_EV_DELETE, pvm_delete(name, req), xab_str(name), req); }
+
+/* ---------------------------------------------------------------- contexts and the rest */
+
+int xab_newcontext(void) { XAB_SIMPLE(XAB_EV_NEWCONTEXT, pvm_newcontext(), 0); }
+int xab_setcontext(int ctx) { XAB_SIMPLE(XAB_EV_SETCONTEXT, pvm_setcontext(ctx), ctx); }
+int xab_freecontext(int ctx) { XAB_SIMPLE(XAB_EV_FREECONTEXT, pvm_freecontext(ctx), ctx); }
+int xab_getcontext(void) { XAB_SIMPLE(XAB_EV_GETCONTEXT, pvm_getcontext(), 0); }
+int xab_addmhf(int src, int tag, int ctx, int (*fn)(int)) {
+  XAB_SIMPLE(XAB_EV_ADDMHF, pvm_addmhf(src, tag, ctx, fn), src, tag, ctx);
+}
+int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, pvm_delmhf(mhid), mhid); }
+int xab_reg_hoster(void) { XAB_SIMPLE(XAB_EV_REG_HOSTER, pvm_reg_hoster(), 0); }
+int xab_reg_rm(struct pvmhostinfo **host) { XAB_SIMPLE(XAB_EV_REG_RM, pvm_reg_rm(host), 0); }
+int xab_reg_tasker(void) { XAB_SIMPLE(XAB_EV_REG_TASKER, pvm_reg_tasker(), 0); }
+int xab_reg_tracer(int tctx, int ttag, int octx, int otag, char *tmask, int tbuf, int topt) {
+  XAB_SIMPLE(XAB_EV_REG_TRACER, pvm_reg_tracer(tctx, ttag, octx, otag, tmask, tbuf, topt), tctx, ttag);
+}
+
+xab_match_fn xab_recvf(xab_match_fn fn) {
+  xab_rec(XAB_EV_RECVF, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+  /* pvm3.h declares the returned pointer with the wrong type; go via void(*)(void). */
+  return (xab_match_fn)(void (*)(void))pvm_recvf(fn);
+}
+
+/* ---------------------------------------------------------------- xab's own */
+
+void xab_mark(const char *text) { xab_rec(XAB_EV_MARK, XAB_PHASE_END, xab_clock(), 0, XAB_A(xab_str(text))); }
+void xab_set_lang(int lang) { xab_st.lang = lang; }
