@@ -33,8 +33,6 @@ struct ReadOptions {
   std::size_t keepErrors = 1000;   // errors kept in errors(); all are counted
 };
 
-class TraceBuilder;
-
 class TraceReader {
  public:
   explicit TraceReader(ReadOptions options = {});
@@ -64,9 +62,8 @@ class TraceReader {
   std::shared_ptr<const Trace> take();
 
  private:
-  std::unique_ptr<TraceBuilder> builder_;
-  std::string partial_;  // a line not yet ended by '\n'
-  ReadOptions options_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 struct LoadResult {

@@ -1,0 +1,99 @@
+// Barrier instances, each task's wait, and the last task to arrive.
+#include <xab/model/barriers.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace xab {
+namespace {
+
+using InstanceKey = std::tuple<StrId, std::int32_t, std::uint32_t>;  // group, count, use
+
+struct Collector {
+  std::map<InstanceKey, std::size_t> index;
+  std::vector<BarrierInstance> instances;
+
+  BarrierInstance& instance(StrId group, std::int32_t count, std::uint32_t use) {
+    auto [it, added] = index.try_emplace({group, count, use}, instances.size());
+    if (added) {
+      BarrierInstance b;
+      b.group = group;
+      b.count = count;
+      b.use = use;
+      instances.push_back(b);
+    }
+    return instances[it->second];
+  }
+
+  void task(const Trace& trace, TaskIndex t) {
+    std::map<std::pair<StrId, std::int32_t>, std::uint32_t> uses;
+    BarrierInstance* open = nullptr;
+    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
+      const Event& e = trace.events(t)[i];
+      if (e.kind != Kind::BARRIER) continue;
+      if (e.isBegin() || !open) {  // an end without its begin (lost): arrival unknown, use the end
+        StrId g = e.get(Key::Group, -1);
+        std::int32_t c = e.get(Key::Count, -1);
+        open = &instance(g, c, uses[{g, c}]++);
+        open->visits.push_back({t, e.time, kOpenEnd});
+        if (e.isBegin()) continue;
+      }
+      open->visits.back().depart = e.time;
+      open = nullptr;
+    }
+  }
+};
+
+void summarise(BarrierInstance& b) {
+  if (b.visits.empty()) return;
+  auto [first, last] = std::minmax_element(
+      b.visits.begin(), b.visits.end(),
+      [](const BarrierVisit& x, const BarrierVisit& y) { return x.arrive < y.arrive; });
+  b.lastArrival = static_cast<int>(last - b.visits.begin());
+  b.lateBy = last->arrive - first->arrive;
+  for (const BarrierVisit& v : b.visits) b.totalWait += v.wait();
+}
+
+}  // namespace
+
+TimeNs BarrierVisit::wait() const { return depart == kOpenEnd ? 0 : std::max<TimeNs>(depart - arrive, 0); }
+
+bool BarrierInstance::complete() const {
+  return std::all_of(visits.begin(), visits.end(),
+                     [](const BarrierVisit& v) { return v.depart != kOpenEnd; });
+}
+
+BarrierAnalysis analyzeBarriers(const Trace& trace) {
+  Collector c;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(trace, t);
+  BarrierAnalysis out;
+  out.instances = std::move(c.instances);
+  for (BarrierInstance& b : out.instances) summarise(b);
+  auto firstArrival = [](const BarrierInstance& b) {
+    TimeNs m = INT64_MAX;
+    for (const BarrierVisit& v : b.visits) m = std::min(m, v.arrive);
+    return m;
+  };
+  std::stable_sort(out.instances.begin(), out.instances.end(),
+                   [&](const BarrierInstance& x, const BarrierInstance& y) {
+                     return firstArrival(x) < firstArrival(y);
+                   });
+  out.perTask.resize(trace.taskCount());
+  for (const BarrierInstance& b : out.instances) {
+    for (std::size_t i = 0; i < b.visits.size(); ++i) {
+      BarrierTaskTotals& tt = out.perTask[b.visits[i].task];
+      tt.wait += b.visits[i].wait();
+      ++tt.visits;
+      if (static_cast<int>(i) == b.lastArrival && b.visits.size() > 1) ++tt.lastToArrive;
+    }
+    out.totalWait += b.totalWait;
+  }
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    TimeNs run = trace.task(t).lastTime - trace.task(t).firstTime;
+    if (run > 0) out.perTask[t].share = static_cast<double>(out.perTask[t].wait) / static_cast<double>(run);
+  }
+  return out;
+}
+
+}  // namespace xab

@@ -1,0 +1,254 @@
+// Hang diagnosis: who is blocked, on what, and why nothing will come.
+#include <xab/model/hang.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace xab {
+namespace {
+
+bool isBlockedState(TaskState s) {
+  return s == TaskState::Receiving || s == TaskState::Barrier || s == TaskState::Collective ||
+         s == TaskState::Spawning || s == TaskState::Blocked;
+}
+
+// "(cholnode, 0..2)", "(cholnode, 0,2)", "(a, 0), (b, 1)"
+std::string labelSet(const Trace& trace, std::vector<TaskIndex> tasks) {
+  std::map<std::string, std::set<std::int32_t>> byName;
+  std::vector<std::string> unnamed;
+  for (TaskIndex t : tasks) {
+    if (trace.task(t).name < 0) unnamed.push_back(trace.label(t));
+    else byName[std::string(trace.taskName(t))].insert(trace.task(t).instance);
+  }
+  std::string out;
+  auto sep = [&] { if (!out.empty()) out += ", "; };
+  for (const auto& [name, insts] : byName) {
+    sep();
+    std::vector<std::int32_t> v(insts.begin(), insts.end());
+    bool contiguous = v.back() - v.front() + 1 == static_cast<std::int32_t>(v.size());
+    out += "(" + name + ", ";
+    if (v.size() > 2 && contiguous) {
+      out += std::to_string(v.front()) + ".." + std::to_string(v.back());
+    } else {
+      for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
+    }
+    out += ")";
+  }
+  for (const auto& u : unnamed) { sep(); out += u; }
+  return out;
+}
+
+std::string since(const Trace& trace, TimeNs t) {
+  return "since " + formatSeconds(t, trace.firstTime()) + " s";
+}
+
+std::string sourceWords(const Trace& trace, Tid src) {
+  if (src == kAnyTid) return "any task";
+  auto t = trace.findTask(src);
+  return t ? trace.label(*t) : formatTid(src);
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+struct Diagnoser {
+  const Trace& trace;
+  const MessageTable& messages;
+  const BarrierAnalysis& barriers;
+  std::vector<StateInterval> now;  // current state per task
+  std::vector<bool> blocked, exited;
+  HangReport report;
+
+  Diagnoser(const Trace& tr, const MessageTable& m, const BarrierAnalysis& b)
+      : trace(tr), messages(m), barriers(b) {
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      now.push_back(currentState(trace, t));
+      bool ex = trace.task(t).exit != ExitHow::None;
+      exited.push_back(ex);
+      blocked.push_back(!ex && isBlockedState(now.back().state));
+    }
+  }
+
+  std::string doing(TaskIndex t) const {
+    if (exited[t]) return "has exited";
+    const StateInterval& s = now[t];
+    if (s.state == TaskState::Receiving)
+      return "is blocked in " + std::string(kindName(s.call)) + " waiting for tag " + formatTag(s.b) +
+             " from " + sourceWords(trace, s.a);
+    if (blocked[t]) return "is blocked in " + std::string(kindName(s.call));
+    return "is " + std::string(stateName(s.state));
+  }
+
+  void pendingFor(BlockedTask& b) {
+    Tid me = trace.task(b.task).tid;
+    for (std::uint32_t i = 0; i < messages.messages.size(); ++i) {
+      const Message& m = messages.messages[i];
+      if (std::find(m.unreceived.begin(), m.unreceived.end(), me) == m.unreceived.end()) continue;
+      bool srcOk = b.state.a == kAnyTid || trace.task(m.sender).tid == b.state.a;
+      bool tagOk = b.state.b == kAnyTag || m.tag == b.state.b;
+      b.pending.push_back({i, m.sender, m.tag, m.bytes, b.state.state == TaskState::Receiving && srcOk && tagOk});
+    }
+  }
+
+  std::string explainReceive(const BlockedTask& b) {
+    std::string s = trace.label(b.task) + " waits for tag " + formatTag(b.state.b) + " from " +
+                    sourceWords(trace, b.state.a) + " (" + std::string(kindName(b.state.call)) +
+                    ", " + since(trace, b.state.begin) + ")";
+    if (b.pending.empty()) {
+      s += "; no message sent to it is left unreceived";
+      if (b.state.a != kAnyTid)
+        if (auto src = trace.findTask(b.state.a)) s += "; " + trace.label(*src) + " " + doing(*src);
+      return s + ".";
+    }
+    std::map<std::int32_t, std::vector<const PendingMessage*>> byTag;
+    bool anyMatch = false;
+    for (const auto& p : b.pending) {
+      byTag[p.tag].push_back(&p);
+      anyMatch |= p.matches;
+    }
+    for (const auto& [tag, list] : byTag) {
+      std::vector<TaskIndex> senders;
+      for (auto* p : list) senders.push_back(p->sender);
+      s += "; " + plural(list.size(), "message", "messages") + " with tag " + std::to_string(tag) +
+           " from " + labelSet(trace, senders) + (list.size() == 1 ? " is" : " are") +
+           " waiting for it";
+    }
+    if (anyMatch) s += "; one of them matches, so the receive may still complete (or records were lost)";
+    return s + ".";
+  }
+
+  const BarrierInstance* openBarrier(TaskIndex t) const {
+    for (const BarrierInstance& bi : barriers.instances)
+      for (const BarrierVisit& v : bi.visits)
+        if (v.task == t && v.depart == kOpenEnd) return &bi;
+    return nullptr;
+  }
+
+  std::vector<TaskIndex> members(StrId group) const {
+    std::vector<TaskIndex> out;
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      bool in = false;
+      trace.events(t).forEach([&](const Event& e) {
+        if (e.phase != Phase::End || e.get(Key::Group, -2) != group) return;
+        if (e.kind == Kind::JOINGROUP) in = !e.hasRc() || e.rc >= 0;
+        if (e.kind == Kind::LVGROUP) in = false;
+      });
+      if (in) out.push_back(t);
+    }
+    return out;
+  }
+
+  std::string explainBarrier(BlockedTask& b) {
+    const BarrierInstance* bi = openBarrier(b.task);
+    std::string group(trace.str(b.state.a));
+    std::string s = trace.label(b.task) + " waits at barrier '" + group + "' (count " +
+                    std::to_string(b.state.b) + ", " + since(trace, b.state.begin) + ")";
+    std::set<TaskIndex> arrived;
+    if (bi) {
+      for (const BarrierVisit& v : bi->visits) {
+        arrived.insert(v.task);
+        if (v.task != b.task && v.depart == kOpenEnd) b.waitingWith.push_back(v.task);
+      }
+      s += "; " + std::to_string(bi->visits.size()) + " of " + std::to_string(bi->count) + " arrived";
+    }
+    for (TaskIndex m : members(b.state.a))
+      if (!arrived.count(m)) b.missing.push_back(m);
+    for (TaskIndex m : b.missing) s += "; " + trace.label(m) + " " + doing(m);
+    if (b.missing.empty() && bi && static_cast<std::int32_t>(bi->visits.size()) < bi->count)
+      s += "; the other members never joined the group in this trace";
+    return s + ".";
+  }
+
+  void blockedTask(TaskIndex t) {
+    BlockedTask b;
+    b.task = t;
+    b.state = now[t];
+    pendingFor(b);
+    switch (b.state.state) {
+      case TaskState::Receiving: b.explanation = explainReceive(b); break;
+      case TaskState::Barrier: b.explanation = explainBarrier(b); break;
+      case TaskState::Collective:
+        b.explanation = trace.label(t) + " is in " + std::string(kindName(b.state.call)) +
+                        " on group '" + std::string(trace.str(b.state.a)) + "' (" +
+                        since(trace, b.state.begin) + ").";
+        break;
+      default:
+        b.explanation = trace.label(t) + " is blocked in " + std::string(kindName(b.state.call)) +
+                        " (" + since(trace, b.state.begin) + ").";
+    }
+    report.blocked.push_back(std::move(b));
+  }
+
+  // Wait-for edges: a receive from one named task, a barrier's missing members.
+  std::vector<std::vector<TaskIndex>> waitGraph() const {
+    std::vector<std::vector<TaskIndex>> g(trace.taskCount());
+    for (const BlockedTask& b : report.blocked) {
+      if (b.state.state == TaskState::Receiving && b.state.a != kAnyTid) {
+        if (auto src = trace.findTask(b.state.a)) g[b.task].push_back(*src);
+      }
+      for (TaskIndex m : b.missing) g[b.task].push_back(m);
+    }
+    return g;
+  }
+
+  void findCycles() {
+    auto g = waitGraph();
+    std::vector<int> color(trace.taskCount(), 0);  // 0 new, 1 on stack, 2 done
+    std::vector<TaskIndex> stack;
+    std::set<std::vector<TaskIndex>> seen;
+    std::function<void(TaskIndex)> dfs = [&](TaskIndex u) {
+      color[u] = 1;
+      stack.push_back(u);
+      for (TaskIndex v : g[u]) {
+        if (!blocked[v]) continue;
+        if (color[v] == 1) {
+          std::vector<TaskIndex> cyc(std::find(stack.begin(), stack.end(), v), stack.end());
+          auto canon = cyc;
+          std::rotate(canon.begin(), std::min_element(canon.begin(), canon.end()), canon.end());
+          if (seen.insert(canon).second) report.cycles.push_back(canon);
+        } else if (color[v] == 0) {
+          dfs(v);
+        }
+      }
+      stack.pop_back();
+      color[u] = 2;
+    };
+    for (const BlockedTask& b : report.blocked)
+      if (color[b.task] == 0) dfs(b.task);
+  }
+
+  void summarise() {
+    std::size_t live = 0;
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) live += !exited[t];
+    for (const auto& cyc : report.cycles) {
+      std::string s = "deadlock: ";
+      for (TaskIndex t : cyc) s += trace.label(t) + " waits for ";
+      report.summary.push_back(s + trace.label(cyc.front()) + ".");
+    }
+    if (!report.blocked.empty() && report.blocked.size() == live)
+      report.summary.push_back("all " + plural(live, "live task is", "live tasks are") +
+                               " blocked: the program cannot make progress.");
+    for (const BlockedTask& b : report.blocked) report.summary.push_back(b.explanation);
+  }
+
+  HangReport run() {
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+      if (blocked[t]) blockedTask(t);
+    report.hung = !report.blocked.empty();
+    findCycles();
+    summarise();
+    return std::move(report);
+  }
+};
+
+}  // namespace
+
+HangReport diagnoseHang(const Trace& trace, const MessageTable& messages,
+                        const BarrierAnalysis& barriers, HangOptions) {
+  return Diagnoser(trace, messages, barriers).run();
+}
+
+}  // namespace xab

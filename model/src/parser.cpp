@@ -1,0 +1,185 @@
+// One line of the trace text into the builder.  Hand-written and
+// allocation-free on the usual path: fields are string_views into the
+// caller's buffer; only new strings are copied (once, when interned).
+#include "builder.h"
+#include "values.h"
+
+#include <xab/model/reader.h>
+
+#include <cstring>
+
+namespace xab {
+namespace {
+
+// Splits at single spaces.  Returns false when nothing is left.
+bool nextField(std::string_view& rest, std::string_view& field) {
+  if (rest.empty()) return false;
+  const char* sp = static_cast<const char*>(std::memchr(rest.data(), ' ', rest.size()));
+  if (!sp) {
+    field = rest;
+    rest = {};
+  } else {
+    field = rest.substr(0, static_cast<std::size_t>(sp - rest.data()));
+    rest.remove_prefix(field.size() + 1);
+  }
+  return true;
+}
+
+std::string quoted(std::string_view s) {
+  constexpr std::size_t kMax = 40;
+  std::string out = "'";
+  for (char c : s.substr(0, kMax)) out.push_back(c >= 32 && c < 127 ? c : '?');
+  if (s.size() > kMax) out += "...";
+  return out + "'";
+}
+
+constexpr std::string_view kBegin = ".begin";
+
+}  // namespace
+
+std::string LineParser::parse(std::string_view line, bool& fatal) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.empty()) return {};
+  if (line[0] == '#') {
+    if (line.starts_with("#xab-trace") && !b_.header().present) return header(line, fatal);
+    return {};
+  }
+  return record(line);
+}
+
+std::string LineParser::header(std::string_view line, bool& fatal) {
+  std::string_view rest = line, f;
+  nextField(rest, f);  // "#xab-trace"
+  if (f != "#xab-trace") return {};  // "#xab-traceX": a comment
+  std::int32_t version = 0;
+  if (!nextField(rest, f) || !text::parseInt(f, version) || version < 1)
+    return "header: bad format version " + quoted(f);
+  if (version > kTraceFormatVersion) {
+    fatal = true;
+    return "trace format version " + std::to_string(version) +
+           " is newer than this reader understands (version " +
+           std::to_string(kTraceFormatVersion) + "); use a newer xab";
+  }
+  TraceHeader& h = b_.header();
+  h.present = true;
+  h.version = version;
+  std::string value;
+  while (nextField(rest, f)) {
+    auto eq = f.find('=');
+    if (eq == std::string_view::npos) continue;
+    auto key = f.substr(0, eq), val = f.substr(eq + 1);
+    // A bad value in the header costs only that value.
+    if (key == "abmon") text::parseTid(val, h.abmon);
+    else if (key == "pid") text::parseInt(val, h.pid);
+    else if (key == "start") text::parseTime(val, h.start);
+    else if (key == "host" && text::unescape(val, value)) h.host = value;
+  }
+  return {};
+}
+
+std::string LineParser::record(std::string_view line) {
+  std::string_view rest = line, f;
+  Event e{};
+  if (!nextField(rest, f) || !text::parseTime(f, e.recvTime)) return "bad receive time " + quoted(f);
+  if (!nextField(rest, f) || !text::parseTime(f, e.time)) return "bad task time " + quoted(f);
+  Tid tid = 0;
+  if (!nextField(rest, f) || !text::parseTid(f, tid)) return "bad tid " + quoted(f);
+  std::string_view name;
+  if (!nextField(rest, name) || name.empty()) return "missing event name";
+  e.phase = Phase::End;
+  std::string_view base = name;
+  if (base.ends_with(kBegin)) {
+    base.remove_suffix(kBegin.size());
+    e.phase = Phase::Begin;
+  }
+  e.kind = kindFromName(base);
+  if (e.kind == Kind::OTHER) {
+    // Forward compatible: keep the full name, ignore its fields.
+    e.phase = Phase::End;
+    std::string unescaped;
+    if (!text::unescape(name, unescaped)) return "bad event name " + quoted(name);
+    e.a[0] = b_.intern(unescaped);
+    e.present = 1;
+    rest = {};
+  }
+
+  struct Identity {
+    bool hasName = false, hasHost = false;
+    StrId name = -1, host = -1;
+    Tid parent = kNoTid;
+    std::int32_t lang = -1, pid = 0;
+    bool hasParent = false, hasLang = false, hasPid = false;
+  } id;
+
+  auto slots = kindSlots(e.kind, e.phase);
+  std::string scratch;
+  while (nextField(rest, f)) {
+    if (f.empty()) continue;  // tolerate a doubled space
+    auto eq = f.find('=');
+    if (eq == std::string_view::npos || eq == 0) return "field without key=value: " + quoted(f);
+    std::string_view key = f.substr(0, eq), val = f.substr(eq + 1);
+    if (key == "rc") {
+      if (!text::parseTid(val, e.rc)) return "bad rc " + quoted(val);
+      e.present |= 0x80;
+      continue;
+    }
+    int s = -1;
+    for (std::size_t i = 0; i < slots.size() && i < kMaxSlots; ++i)
+      if (slots[i].key == key) { s = static_cast<int>(i); break; }
+    if (s >= 0) {
+      std::int32_t v = 0;
+      bool ok = true;
+      switch (slots[static_cast<std::size_t>(s)].type) {
+        case SlotType::Tid: ok = text::parseTid(val, v); break;
+        case SlotType::DataType: ok = text::parseDataType(val, v); break;
+        case SlotType::String:
+          ok = text::unescape(val, scratch);
+          if (ok) v = b_.intern(scratch);
+          break;
+        case SlotType::List:
+          ok = text::parseTidList(val, listScratch_);
+          if (ok) v = b_.addList(listScratch_);
+          break;
+        case SlotType::Int:
+        default: ok = text::parseInt(val, v); break;
+      }
+      if (!ok) return "bad value for " + std::string(key) + ": " + quoted(val);
+      e.a[s] = v;
+      e.present |= static_cast<std::uint8_t>(1u << s);
+      continue;
+    }
+    // The task's identity rides on its first record.
+    if (key == "name" || key == "host") {
+      if (!text::unescape(val, scratch)) return "bad value for " + std::string(key) + ": " + quoted(val);
+      (key == "name" ? id.name : id.host) = b_.intern(scratch);
+      (key == "name" ? id.hasName : id.hasHost) = true;
+    } else if (key == "parent") {
+      if (!text::parseTid(val, id.parent)) return "bad parent " + quoted(val);
+      id.hasParent = true;
+    } else if (key == "lang") {
+      if (!text::parseLang(val, id.lang)) return "bad lang " + quoted(val);
+      id.hasLang = true;
+    } else if (key == "pid") {
+      if (!text::parseInt(val, id.pid)) return "bad pid " + quoted(val);
+      id.hasPid = true;
+    }
+    // Any other key: a newer writer's addition; ignored.
+  }
+
+  e.seq = b_.nextSeq();
+  if (e.kind == Kind::ABMON_START || e.kind == Kind::ABMON_STOP) {
+    b_.appendMonitor(e);
+    return {};
+  }
+  TaskIndex t = b_.taskFor(tid);
+  TaskInfo& info = b_.info(t);
+  if (id.hasName) b_.setName(t, id.name);
+  if (id.hasHost) info.host = id.host;
+  if (id.hasParent) info.parent = id.parent;
+  if (id.hasLang) info.lang = id.lang;
+  if (id.hasPid) info.pid = id.pid;
+  b_.append(t, e);
+  return {};
+}
+
+}  // namespace xab

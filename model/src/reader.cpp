@@ -1,0 +1,162 @@
+// TraceReader: splits the byte stream into lines, hands each to the line
+// parser, and keeps the errors.
+#include <xab/model/reader.h>
+
+#include "builder.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace xab {
+namespace {
+
+// A line longer than this is garbage (no record comes near it); dropping
+// it bounds the memory a stream without newlines can take.
+constexpr std::size_t kMaxLine = 1 << 20;
+
+}  // namespace
+
+struct TraceReader::Impl {
+  explicit Impl(ReadOptions o) : options(o), parser(builder) {}
+
+  ReadOptions options;
+  TraceBuilder builder;
+  LineParser parser;
+  std::string partial;  // a line not yet ended by '\n'
+  std::vector<ReadError> errors;
+  std::uint64_t errorCount = 0;
+  std::uint64_t lines = 0;
+  std::uint64_t bytes = 0;
+  std::string fatal;
+  bool stopped = false;
+  bool discarding = false;  // inside an over-long line
+
+  void error(std::uint64_t at, std::string reason, bool isFatal) {
+    ++errorCount;
+    if (errors.size() < options.keepErrors) errors.push_back({at, reason});
+    if (isFatal || options.stopOnError) {
+      stopped = true;
+      fatal = "line " + std::to_string(at) + ": " + reason;
+    }
+  }
+
+  void line(std::string_view s) {
+    ++lines;
+    if (discarding) {  // the tail of an over-long line
+      discarding = false;
+      return;
+    }
+    bool isFatal = false;
+    std::string why = parser.parse(s, isFatal);
+    if (!why.empty()) error(lines, std::move(why), isFatal);
+  }
+
+  void feed(std::string_view in) {
+    bytes += in.size();
+    while (!in.empty() && !stopped) {
+      const char* nl = static_cast<const char*>(std::memchr(in.data(), '\n', in.size()));
+      if (!nl) {
+        keepPartial(in);
+        return;
+      }
+      std::size_t len = static_cast<std::size_t>(nl - in.data());
+      if (partial.empty()) {
+        line(in.substr(0, len));
+      } else {
+        partial.append(in.data(), len);
+        line(partial);
+        partial.clear();
+      }
+      in.remove_prefix(len + 1);
+    }
+  }
+
+  void keepPartial(std::string_view in) {
+    if (discarding) return;
+    if (partial.size() + in.size() > kMaxLine) {
+      partial.clear();
+      discarding = true;
+      error(lines + 1, "line longer than " + std::to_string(kMaxLine) + " bytes, skipped", false);
+      return;
+    }
+    partial.append(in);
+  }
+};
+
+TraceReader::TraceReader(ReadOptions options) : impl_(std::make_unique<Impl>(options)) {}
+TraceReader::~TraceReader() = default;
+TraceReader::TraceReader(TraceReader&&) noexcept = default;
+TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
+
+bool TraceReader::feed(std::string_view bytes) {
+  if (!impl_->stopped) impl_->feed(bytes);
+  return !impl_->stopped;
+}
+
+void TraceReader::finish() {
+  if (impl_->stopped) return;
+  if (impl_->discarding) {
+    impl_->discarding = false;
+    ++impl_->lines;
+  } else if (!impl_->partial.empty()) {
+    std::string last = std::move(impl_->partial);
+    impl_->partial.clear();
+    impl_->line(last);
+  }
+}
+
+bool TraceReader::stoppedReading() const { return impl_->stopped; }
+const std::string& TraceReader::fatal() const { return impl_->fatal; }
+const std::vector<ReadError>& TraceReader::errors() const { return impl_->errors; }
+std::uint64_t TraceReader::errorCount() const { return impl_->errorCount; }
+std::uint64_t TraceReader::lineCount() const { return impl_->lines; }
+std::uint64_t TraceReader::byteCount() const { return impl_->bytes; }
+std::uint64_t TraceReader::eventCount() const { return impl_->builder.trace().eventCount(); }
+std::shared_ptr<const Trace> TraceReader::snapshot() const { return impl_->builder.freeze(); }
+std::shared_ptr<const Trace> TraceReader::take() { return impl_->builder.take(); }
+
+namespace {
+
+LoadResult finishLoad(TraceReader& r) {
+  r.finish();
+  LoadResult out;
+  out.errors = r.errors();
+  out.errorCount = r.errorCount();
+  out.fatal = r.fatal();
+  out.trace = r.take();
+  return out;
+}
+
+}  // namespace
+
+LoadResult loadTraceText(std::string_view text, ReadOptions options) {
+  TraceReader r(options);
+  r.feed(text);
+  return finishLoad(r);
+}
+
+LoadResult loadTraceFile(const std::string& path, ReadOptions options) {
+  int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    LoadResult out;
+    out.fatal = path + ": " + std::strerror(errno);
+    return out;
+  }
+  TraceReader r(options);
+  std::string buf(1 << 20, '\0');
+  std::string ioError;
+  while (true) {
+    ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) { ioError = path + ": " + std::strerror(errno); break; }
+    if (n == 0 || !r.feed(std::string_view(buf.data(), static_cast<std::size_t>(n)))) break;
+  }
+  if (fd != 0) ::close(fd);
+  LoadResult out = finishLoad(r);
+  if (!ioError.empty() && out.fatal.empty()) out.fatal = ioError;
+  return out;
+}
+
+}  // namespace xab

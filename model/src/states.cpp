@@ -1,0 +1,134 @@
+// Task states from the gaps between a task's records (see states.h).
+#include <xab/model/states.h>
+
+namespace xab {
+namespace {
+
+bool fillsSendBuffer(Kind k) { return k == Kind::INITSEND || k == Kind::MKBUF || isPack(k); }
+
+bool gotMessage(const Event& e) {
+  return isMsgIn(e.kind) && e.phase == Phase::End && e.hasRc() && e.rc > 0;
+}
+
+void blockingState(const Event& e, StateInterval& iv) {
+  iv.call = e.kind;
+  switch (e.kind) {
+    case Kind::RECV:
+    case Kind::TRECV:
+    case Kind::PRECV:
+      iv.state = TaskState::Receiving;
+      iv.a = e.get(Key::Src, kAnyTid);
+      iv.b = e.get(Key::Tag, kAnyTag);
+      break;
+    case Kind::BARRIER:
+      iv.state = TaskState::Barrier;
+      iv.a = e.get(Key::Group, -1);
+      iv.b = e.get(Key::Count, -1);
+      break;
+    case Kind::REDUCE:
+    case Kind::GATHER:
+    case Kind::SCATTER:
+      iv.state = TaskState::Collective;
+      iv.a = e.get(Key::Group, -1);
+      iv.b = e.get(Key::Root, -1);
+      break;
+    case Kind::SPAWN: iv.state = TaskState::Spawning; break;
+    default: iv.state = TaskState::Blocked; break;
+  }
+}
+
+TaskState gapState(const Event& e, const Event* next) {
+  if (e.kind == Kind::EXIT || e.kind == Kind::TASK_EXIT) return TaskState::Exited;
+  if (!next) return TaskState::Computing;
+  if (fillsSendBuffer(e.kind)) {
+    if (isPack(next->kind)) return TaskState::Packing;
+    if (isMsgOut(next->kind)) return TaskState::Sending;
+  }
+  if (isUnpack(next->kind) && (gotMessage(e) || isUnpack(e.kind))) return TaskState::Unpacking;
+  return TaskState::Computing;
+}
+
+// Index of the last record with time <= t, or -1.  Records of a task are
+// in call order, so their times do not decrease.
+std::int64_t lastAtOrBefore(const ChunkedVector<Event>& ev, TimeNs t) {
+  std::size_t lo = 0, hi = ev.size();
+  while (lo < hi) {
+    std::size_t mid = lo + (hi - lo) / 2;
+    if (ev[mid].time <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return static_cast<std::int64_t>(lo) - 1;
+}
+
+bool sameState(const StateInterval& x, const StateInterval& y) {
+  return x.state == y.state && x.call == y.call && x.a == y.a && x.b == y.b;
+}
+
+}  // namespace
+
+std::string_view stateName(TaskState s) {
+  static constexpr std::string_view names[] = {"not started", "computing", "packing",  "unpacking",
+                                               "sending",     "receiving", "barrier",  "collective",
+                                               "spawning",    "blocked",   "exited"};
+  auto i = static_cast<std::size_t>(s);
+  return i < std::size(names) ? names[i] : "?";
+}
+
+StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i) {
+  const auto& ev = trace.events(task);
+  StateInterval iv;
+  if (i >= ev.size()) return iv;
+  const Event& e = ev[i];
+  const Event* next = i + 1 < ev.size() ? &ev[i + 1] : nullptr;
+  iv.begin = e.time;
+  iv.end = next ? next->time : kOpenEnd;
+  iv.first = i;
+  if (e.isBegin() && isBlocking(e.kind)) {
+    blockingState(e, iv);
+  } else {
+    iv.state = gapState(e, next);
+  }
+  if (iv.state == TaskState::Exited) iv.end = kOpenEnd;
+  return iv;
+}
+
+StateInterval stateAt(const Trace& trace, TaskIndex task, TimeNs t) {
+  const auto& ev = trace.events(task);
+  std::int64_t i = lastAtOrBefore(ev, t);
+  if (i < 0) {
+    StateInterval iv;
+    iv.begin = INT64_MIN;
+    iv.end = ev.empty() ? kOpenEnd : ev[0].time;
+    return iv;
+  }
+  return intervalAfter(trace, task, static_cast<std::uint32_t>(i));
+}
+
+StateInterval currentState(const Trace& trace, TaskIndex task) {
+  const auto& ev = trace.events(task);
+  if (ev.empty()) return StateInterval{};
+  return intervalAfter(trace, task, static_cast<std::uint32_t>(ev.size() - 1));
+}
+
+std::vector<StateInterval> stateIntervals(const Trace& trace, TaskIndex task, TimeNs from,
+                                          TimeNs to) {
+  const auto& ev = trace.events(task);
+  std::vector<StateInterval> out;
+  std::int64_t start = lastAtOrBefore(ev, from);
+  if (start < 0) start = 0;
+  for (auto i = static_cast<std::size_t>(start); i < ev.size(); ++i) {
+    StateInterval iv = intervalAfter(trace, task, static_cast<std::uint32_t>(i));
+    if (iv.begin >= to) break;
+    if (iv.end <= from && iv.end != kOpenEnd) continue;
+    // Neighbouring gaps in the same state (marks, lost-event notes) read as one.
+    if (!out.empty() && sameState(out.back(), iv) && out.back().end == iv.begin) {
+      out.back().end = iv.end;
+    } else {
+      out.push_back(iv);
+    }
+    if (iv.state == TaskState::Exited) break;
+  }
+  return out;
+}
+
+}  // namespace xab

@@ -1,0 +1,63 @@
+#include <xab/model/trace.h>
+
+#include <cstdio>
+
+namespace xab {
+
+std::optional<TaskIndex> Trace::findTask(Tid tid) const {
+  auto it = byTid_.find(tid);
+  if (it == byTid_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string_view Trace::str(StrId id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= strings_.size()) return {};
+  return strings_[static_cast<std::size_t>(id)];
+}
+
+std::span<const Tid> Trace::list(ListId id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= lists_.size()) return {};
+  return lists_[static_cast<std::size_t>(id)];
+}
+
+std::string Trace::label(TaskIndex t) const {
+  const TaskInfo& info = tasks_[t];
+  if (info.name < 0) return "(" + formatTid(info.tid) + ")";
+  return "(" + std::string(str(info.name)) + ", " + std::to_string(info.instance) + ")";
+}
+
+std::size_t Trace::memoryBytes() const {
+  std::size_t n = sizeof(*this) + tasks_.capacity() * sizeof(TaskInfo) +
+                  monitor_.capacity() * sizeof(Event) +
+                  byTid_.size() * (sizeof(Tid) + sizeof(TaskIndex) + 2 * sizeof(void*));
+  for (const auto& seq : events_) n += seq.capacityBytes() + sizeof(seq);
+  n += strings_.capacityBytes();
+  strings_.forEach([&](const std::string& s) {
+    if (s.capacity() > 15) n += s.capacity() + 1;  // beyond the small-string buffer
+  });
+  n += lists_.capacityBytes();
+  lists_.forEach([&](const std::vector<Tid>& l) { n += l.capacity() * sizeof(Tid); });
+  return n;
+}
+
+std::string formatTid(Tid tid) {
+  if (tid == kAnyTid) return "any";
+  if (tid < 0) return std::to_string(tid);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "t%x", static_cast<unsigned>(tid));
+  return buf;
+}
+
+std::string formatTag(std::int32_t tag) { return tag == kAnyTag ? "any" : std::to_string(tag); }
+
+std::string formatSeconds(TimeNs t, TimeNs origin) {
+  TimeNs d = t - origin;
+  const char* sign = d < 0 ? "-" : "";
+  if (d < 0) d = -d;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s%lld.%06lld", sign, static_cast<long long>(d / 1'000'000'000),
+                static_cast<long long>((d % 1'000'000'000) / 1000));
+  return buf;
+}
+
+}  // namespace xab
