@@ -1,0 +1,86 @@
+#include "byte_message.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace xab::abmon {
+
+void ByteMessage::pk_int(std::int32_t value) { pk_bytes(&value, sizeof value); }
+
+void ByteMessage::pk_str(const std::string& text) {
+  pk_int(static_cast<std::int32_t>(text.size()));
+  pk_bytes(text.data(), text.size());
+}
+
+void ByteMessage::pk_bytes(const void* data, std::size_t n) {
+  auto* p = static_cast<const std::byte*>(data);
+  data_.insert(data_.end(), p, p + n);
+}
+
+bool ByteMessage::ints(std::int32_t* out, int n) {
+  return n >= 0 && bytes(out, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+}
+
+bool ByteMessage::str(std::string& out) {
+  std::int32_t len = 0;
+  if (!ints(&len, 1) || len < 0 || static_cast<std::size_t>(len) > data_.size() - pos_)
+    return false;
+  out.assign(reinterpret_cast<const char*>(data_.data() + pos_), static_cast<std::size_t>(len));
+  pos_ += static_cast<std::size_t>(len);
+  return true;
+}
+
+bool ByteMessage::bytes(void* out, std::size_t n) {
+  if (n > data_.size() - pos_) return false;
+  if (n > 0) std::memcpy(out, data_.data() + pos_, n);
+  pos_ += n;
+  return true;
+}
+
+EventMessageBuilder::EventMessageBuilder() {
+  if constexpr (std::endian::native == std::endian::little)
+    header[XAB_HDR_FLAGS] = XAB_HDRF_LITTLE_ENDIAN;
+}
+
+EventMessageBuilder& EventMessageBuilder::seq(std::int32_t s) {
+  header[XAB_HDR_SEQ] = s;
+  return *this;
+}
+
+EventMessageBuilder& EventMessageBuilder::string(std::int32_t id, std::string text) {
+  strings.emplace_back(id, std::move(text));
+  return *this;
+}
+
+EventMessageBuilder& EventMessageBuilder::event(std::int64_t t_ns, unsigned kind, unsigned phase,
+                                                std::int32_t rc,
+                                                std::initializer_list<std::int32_t> a) {
+  xab_event ev{};
+  ev.t_ns = t_ns;
+  ev.kind = static_cast<std::uint16_t>(kind);
+  ev.phase = static_cast<std::uint8_t>(phase);
+  ev.rc = rc;
+  std::copy_n(a.begin(), std::min<std::size_t>(a.size(), 6), ev.a);
+  events.push_back(ev);
+  return *this;
+}
+
+ByteMessage EventMessageBuilder::build(bool keep_counts) const {
+  std::int32_t h[XAB_HDR_INTS];
+  std::copy(std::begin(header), std::end(header), h);
+  if (!keep_counts) {
+    h[XAB_HDR_NSTRINGS] = static_cast<std::int32_t>(strings.size());
+    h[XAB_HDR_NEVENTS] = static_cast<std::int32_t>(events.size());
+  }
+  ByteMessage msg;
+  for (std::int32_t v : h) msg.pk_int(v);
+  for (const auto& [id, text] : strings) {
+    msg.pk_int(id);
+    msg.pk_str(text);
+  }
+  msg.pk_bytes(events.data(), events.size() * sizeof(xab_event));
+  return msg;
+}
+
+}  // namespace xab::abmon

@@ -1,0 +1,65 @@
+// byte_message.h -- an event message held as bytes in memory.
+//
+// Layout: an int is 4 bytes in host order, a string is its length as an int
+// then its bytes, raw bytes are copied as they are.  Unit tests and the
+// benchmark build messages with EventMessageBuilder and may cut bytes off or
+// change any header field to make bad ones.
+#ifndef XAB_ABMON_BYTE_MESSAGE_H
+#define XAB_ABMON_BYTE_MESSAGE_H
+
+#include <xab/wire.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "unpacker.h"
+
+namespace xab::abmon {
+
+class ByteMessage final : public Unpacker {
+ public:
+  ByteMessage() = default;
+  explicit ByteMessage(std::vector<std::byte> data) : data_(std::move(data)) {}
+
+  void pk_int(std::int32_t value);
+  void pk_str(const std::string& text);
+  void pk_bytes(const void* data, std::size_t n);
+
+  const std::vector<std::byte>& data() const { return data_; }
+  // Cuts the message to n bytes (a truncated message).
+  void truncate(std::size_t n) { data_.resize(std::min(n, data_.size())); }
+  void rewind() { pos_ = 0; }
+
+  std::size_t length() const override { return data_.size(); }
+  bool ints(std::int32_t* out, int n) override;
+  bool str(std::string& out) override;
+  bool bytes(void* out, std::size_t n) override;
+
+ private:
+  std::vector<std::byte> data_;
+  std::size_t pos_ = 0;
+};
+
+// Builds a well-formed event message; change `header` to make a bad one.
+struct EventMessageBuilder {
+  std::int32_t header[XAB_HDR_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, 0, 0, 0, 0, 0,
+                                       static_cast<std::int32_t>(sizeof(xab_event))};
+  std::vector<std::pair<std::int32_t, std::string>> strings;
+  std::vector<xab_event> events;
+
+  EventMessageBuilder();
+  EventMessageBuilder& seq(std::int32_t s);
+  EventMessageBuilder& string(std::int32_t id, std::string text);
+  EventMessageBuilder& event(std::int64_t t_ns, unsigned kind, unsigned phase, std::int32_t rc,
+                             std::initializer_list<std::int32_t> a = {});
+  // Counts come from the vectors unless `keep_counts` (to lie about them).
+  ByteMessage build(bool keep_counts = false) const;
+};
+
+}  // namespace xab::abmon
+
+#endif

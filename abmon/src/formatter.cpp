@@ -1,0 +1,346 @@
+#include "formatter.h"
+
+#include <xab/events.h>
+
+#include <bit>
+#include <cstring>
+
+#include "values.h"
+
+namespace xab::abmon {
+namespace {
+
+constexpr std::size_t kRecSize = sizeof(xab_event);
+// The smallest a string can take in a message: its id and its length.
+constexpr std::size_t kMinStringBytes = 2 * sizeof(std::int32_t);
+constexpr bool kHostLittle = std::endian::native == std::endian::little;
+
+constexpr std::string_view kReasonNames[] = {"magic", "version", "recsize", "truncated",
+                                             "kind",  "string",  "tids"};
+static_assert(std::size(kReasonNames) == static_cast<std::size_t>(BadReason::Count_));
+
+std::uint16_t swap16(std::uint16_t v) { return static_cast<std::uint16_t>(v << 8 | v >> 8); }
+std::int32_t swap32(std::int32_t v) {
+  return static_cast<std::int32_t>(__builtin_bswap32(static_cast<std::uint32_t>(v)));
+}
+std::int64_t swap64(std::int64_t v) {
+  return static_cast<std::int64_t>(__builtin_bswap64(static_cast<std::uint64_t>(v)));
+}
+
+xab_event decode(const std::byte* p, bool swap) {
+  xab_event ev;
+  std::memcpy(&ev, p, sizeof ev);
+  if (swap) {
+    ev.t_ns = swap64(ev.t_ns);
+    ev.kind = swap16(ev.kind);
+    ev.rc = swap32(ev.rc);
+    for (auto& v : ev.a) v = swap32(v);
+  }
+  return ev;
+}
+
+std::size_t idx(BadReason r) { return static_cast<std::size_t>(r); }
+
+// The sum of the counts of a record's list slots: how many tids follow.
+std::uint64_t list_total(const std::vector<Slot>& slots, const xab_event& ev) {
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].kind == SlotKind::List && ev.a[i] > 0) total += static_cast<std::uint64_t>(ev.a[i]);
+  return total;
+}
+
+}  // namespace
+
+std::string_view bad_reason_name(BadReason reason) { return kReasonNames[idx(reason)]; }
+
+Formatter::Formatter(std::int32_t abmon_tid, ProblemSink sink)
+    : calls_(call_table()), abmon_tid_(abmon_tid), sink_(std::move(sink)) {}
+
+void Formatter::header(std::string& out, std::string_view host, long pid,
+                       std::int64_t start_ns) const {
+  out.append("#xab-trace 1 abmon=");
+  append_tid(out, abmon_tid_);
+  out.append(" host=");
+  append_escaped(out, host);
+  out.append(" pid=");
+  append_int(out, pid);
+  out.append(" start=");
+  append_time(out, start_ns);
+  out.push_back('\n');
+}
+
+void Formatter::own_record(std::string& out, std::int64_t ns, std::int32_t tid,
+                           std::string_view event) const {
+  append_time(out, ns);
+  out.push_back(' ');
+  append_time(out, ns);
+  out.push_back(' ');
+  append_tid(out, tid);
+  out.push_back(' ');
+  out.append(event);
+}
+
+void Formatter::start(std::string& out, std::int64_t now_ns, int batch, int flush_ms) const {
+  own_record(out, now_ns, abmon_tid_, "abmon.start version=");
+  append_int(out, XAB_WIRE_VERSION);
+  out.append(" batch=");
+  append_int(out, batch);
+  out.append(" flush_ms=");
+  append_int(out, flush_ms);
+  out.push_back('\n');
+}
+
+Formatter::TaskState& Formatter::task(std::int32_t tid) {
+  auto [it, added] = tasks_.try_emplace(tid);
+  if (added) ++counters_.tasks;
+  return it->second;
+}
+
+void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns,
+                        Unpacker& msg) {
+  ++counters_.messages;
+  TaskState& st = task(src);
+  std::int32_t hdr[XAB_HDR_INTS] = {};
+  // Magic and version first, alone: a message of another version may have
+  // a different header, so nothing after them is read.
+  if (!msg.ints(hdr, 2)) return write_bad(out, src, recv_ns, BadReason::Truncated, 0);
+  if (hdr[XAB_HDR_MAGIC] != XAB_WIRE_MAGIC)
+    return write_bad(out, src, recv_ns, BadReason::Magic, 0);
+  if (hdr[XAB_HDR_VERSION] != XAB_WIRE_VERSION)
+    return write_bad(out, src, recv_ns, BadReason::Version, 0);
+  if (!msg.ints(hdr + 2, XAB_HDR_INTS - 2))
+    return write_bad(out, src, recv_ns, BadReason::Truncated, 0);
+
+  check_sequence(out, st, src, recv_ns, hdr);
+  std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
+  auto n_skipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
+  if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize))
+    return write_bad(out, src, recv_ns, BadReason::RecSize, n_skipped);
+  bool swap = false;
+  if (!read_body(msg, hdr, swap))
+    return write_bad(out, src, recv_ns, BadReason::Truncated, n_skipped);
+
+  for (auto& [id, text] : strings_) st.strings[id] = std::move(text);
+  Tally tally{};
+  for (std::size_t i = 0; i < records_.size(); i += kRecSize)
+    record(out, st, src, recv_ns, decode(records_.data() + i, swap), tally);
+  write_bad(out, src, recv_ns, tally);
+}
+
+// Reads the string table and the records into the scratch vectors, after
+// checking the header's counts against the message's length (so a lying
+// header cannot make abmon allocate gigabytes).
+bool Formatter::read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap) {
+  std::int32_t nstrings = hdr[XAB_HDR_NSTRINGS];
+  std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
+  std::size_t len = msg.length();
+  if (nstrings < 0 || nevents < 0) return false;
+  if (static_cast<std::uint64_t>(nstrings) * kMinStringBytes > len) return false;
+  if (static_cast<std::uint64_t>(nevents) * kRecSize > len) return false;
+  strings_.resize(static_cast<std::size_t>(nstrings));
+  for (auto& [id, text] : strings_)
+    if (!msg.ints(&id, 1) || !msg.str(text)) return false;
+  records_.resize(static_cast<std::size_t>(nevents) * kRecSize);
+  if (!records_.empty() && !msg.bytes(records_.data(), records_.size())) return false;
+  bool little = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_LITTLE_ENDIAN) != 0;
+  swap = little != kHostLittle;
+  return true;
+}
+
+void Formatter::check_sequence(std::string& out, TaskState& st, std::int32_t src,
+                               std::int64_t recv_ns, const std::int32_t* hdr) {
+  std::int32_t seq = hdr[XAB_HDR_SEQ];
+  std::int64_t expected = st.last_seq ? std::int64_t{*st.last_seq} + 1 : 0;
+  if (seq > expected) {
+    own_record(out, recv_ns, src, "abmon.lost messages=");
+    append_int(out, seq - expected);
+    out.push_back('\n');
+  }
+  st.last_seq = seq;
+  if (hdr[XAB_HDR_LOST] > 0) {
+    own_record(out, recv_ns, src, "abmon.lost n=");
+    append_int(out, hdr[XAB_HDR_LOST]);
+    out.push_back('\n');
+  }
+}
+
+void Formatter::record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+                       const xab_event& ev, Tally& tally) {
+  const CallInfo* call = calls_.find(ev.kind);
+  bool is_tids = ev.kind == XAB_EV_TIDS;
+  if (!call || ev.phase > XAB_PHASE_CONT || is_tids != (ev.phase == XAB_PHASE_CONT)) {
+    ++tally[idx(BadReason::Kind)];
+    return;
+  }
+  if (is_tids) return continuation(out, st, src, ev, tally);
+  flush_pending(out, st, src, tally);
+
+  const auto& slots = ev.phase == XAB_PHASE_BEGIN ? call->begin_slots : call->end_slots;
+  if (!strings_known(st, slots, ev)) {
+    ++tally[idx(BadReason::String)];
+    return;
+  }
+  if (ev.kind == XAB_EV_INFO) {  // merged into the task's next record
+    st.info.clear();
+    append_slots(st.info, st, slots, ev, {});
+    return;
+  }
+  if (std::uint64_t total = list_total(slots, ev); total > 0) {
+    st.pending = PendingList{ev, recv_ns, total, {}};
+    st.pending->tids.reserve(total < 1024 ? total : 1024);
+    return;
+  }
+  write_record(out, st, src, recv_ns, ev, {});
+}
+
+void Formatter::continuation(std::string& out, TaskState& st, std::int32_t src,
+                             const xab_event& ev, Tally& tally) {
+  if (!st.pending || ev.rc < 0 || ev.rc > 6) {
+    ++tally[idx(BadReason::Kind)];
+    return;
+  }
+  PendingList& p = *st.pending;
+  for (int i = 0; i < ev.rc && p.tids.size() < p.expected; ++i) p.tids.push_back(ev.a[i]);
+  if (p.tids.size() == p.expected) {
+    write_record(out, st, src, p.recv_ns, p.ev, p.tids);
+    st.pending.reset();
+  }
+}
+
+// A record still waiting for tids when something else comes: written with
+// the tids it got, and counted as bad.
+void Formatter::flush_pending(std::string& out, TaskState& st, std::int32_t src, Tally& tally) {
+  if (!st.pending) return;
+  write_record(out, st, src, st.pending->recv_ns, st.pending->ev, st.pending->tids);
+  st.pending.reset();
+  ++tally[idx(BadReason::Tids)];
+}
+
+bool Formatter::strings_known(const TaskState& st, const std::vector<Slot>& slots,
+                              const xab_event& ev) const {
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].kind == SlotKind::String && ev.a[i] >= 0 && !st.strings.contains(ev.a[i]))
+      return false;
+  return true;
+}
+
+void Formatter::write_record(std::string& out, TaskState& st, std::int32_t src,
+                             std::int64_t recv_ns, const xab_event& ev,
+                             const std::vector<std::int32_t>& tids) {
+  const CallInfo& call = *calls_.find(ev.kind);
+  bool begin = ev.phase == XAB_PHASE_BEGIN;
+  append_time(out, recv_ns);
+  out.push_back(' ');
+  append_time(out, ev.t_ns);
+  out.push_back(' ');
+  append_tid(out, src);
+  out.push_back(' ');
+  out.append(begin ? call.begin_name : call.name);
+  append_slots(out, st, begin ? call.begin_slots : call.end_slots, ev, tids);
+  if (!begin) {
+    out.append(" rc=");
+    if (call.rc_is_tid)
+      append_tid_result(out, ev.rc);
+    else
+      append_int(out, ev.rc);
+  }
+  if (!st.info.empty()) {
+    out.append(st.info);
+    st.info.clear();
+  }
+  out.push_back('\n');
+  ++counters_.events;
+}
+
+void Formatter::append_slots(std::string& out, const TaskState& st,
+                             const std::vector<Slot>& slots, const xab_event& ev,
+                             const std::vector<std::int32_t>& tids) const {
+  std::size_t next_tid = 0;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    std::int32_t v = ev.a[i];
+    out.append(slots[i].prefix);
+    switch (slots[i].kind) {
+      case SlotKind::Int: append_int(out, v); break;
+      case SlotKind::Tid: append_tid(out, v); break;
+      case SlotKind::Tag: append_tag(out, v); break;
+      case SlotKind::Type: append_type(out, v); break;
+      case SlotKind::Parent:
+        if (v < 0) out.append("none"); else append_tid(out, v);
+        break;
+      case SlotKind::Lang:
+        if (v == XAB_LANG_C) out.append("c");
+        else if (v == XAB_LANG_FORTRAN) out.append("fortran");
+        else append_int(out, v);
+        break;
+      case SlotKind::String:
+        if (v < 0) out.push_back('-');  // no string (a NULL argument)
+        else append_escaped(out, st.strings.at(v));
+        break;
+      case SlotKind::List: {
+        std::size_t n = v > 0 ? static_cast<std::size_t>(v) : 0;
+        std::size_t end = std::min(next_tid + n, tids.size());
+        if (next_tid >= end) out.push_back('-');
+        for (std::size_t k = next_tid; k < end; ++k) {
+          if (k > next_tid) out.push_back(',');
+          append_tid(out, tids[k]);
+        }
+        next_tid = next_tid + n;
+        break;
+      }
+    }
+  }
+}
+
+// Writes what is held back for a task: a record still waiting for tids,
+// an INFO record with nothing after it.
+void Formatter::flush_task(std::string& out, std::int32_t tid, TaskState& st,
+                           std::int64_t now_ns) {
+  Tally tally{};
+  flush_pending(out, st, tid, tally);
+  write_bad(out, tid, now_ns, tally);
+  if (!st.info.empty()) {
+    own_record(out, now_ns, tid, "info");
+    out.append(st.info);
+    out.push_back('\n');
+    st.info.clear();
+  }
+}
+
+void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns) {
+  if (auto it = tasks_.find(tid); it != tasks_.end()) {
+    flush_task(out, tid, it->second, now_ns);
+    tasks_.erase(it);  // PVM may give the tid to a new task later
+  }
+  own_record(out, now_ns, tid, "task.exit how=notify\n");
+}
+
+void Formatter::stop(std::string& out, std::int64_t now_ns) {
+  for (auto& [tid, st] : tasks_) flush_task(out, tid, st, now_ns);
+  own_record(out, now_ns, abmon_tid_, "abmon.stop events=");
+  append_int(out, static_cast<std::int64_t>(counters_.events));
+  out.append(" tasks=");
+  append_int(out, static_cast<std::int64_t>(counters_.tasks));
+  out.append(" bad=");
+  append_int(out, static_cast<std::int64_t>(counters_.bad));
+  out.push_back('\n');
+}
+
+void Formatter::write_bad(std::string& out, std::int32_t src, std::int64_t ns,
+                          const Tally& tally) {
+  for (std::size_t r = 0; r < tally.size(); ++r)
+    if (tally[r] > 0) write_bad(out, src, ns, static_cast<BadReason>(r), tally[r]);
+}
+
+void Formatter::write_bad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
+                          std::uint32_t n) {
+  own_record(out, ns, src, "abmon.bad reason=");
+  out.append(bad_reason_name(reason));
+  out.append(" n=");
+  append_int(out, n);
+  out.push_back('\n');
+  ++counters_.bad;
+  ++counters_.bad_by_reason[idx(reason)];
+  if (sink_) sink_(Problem{reason, src, n});
+}
+
+}  // namespace xab::abmon

@@ -1,0 +1,124 @@
+// formatter.h -- event messages in, trace lines out (docs/trace-format.md).
+//
+// A pure function of the message bytes and the state kept per task (its
+// string table, last sequence number, an INFO record waiting to be merged,
+// a record waiting for its tid list).  No PVM, no I/O: the caller hands in
+// the sender's tid and the receive time and writes the text it gets back.
+//
+// A bad message or record never stops the formatter: it is counted, written
+// as an `abmon.bad` record, reported to the ProblemSink, and skipped.
+#ifndef XAB_ABMON_FORMATTER_H
+#define XAB_ABMON_FORMATTER_H
+
+#include <xab/wire.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "call_table.h"
+#include "unpacker.h"
+
+namespace xab::abmon {
+
+// What can be wrong with a message (the first four) or a record in it.
+enum class BadReason : std::uint8_t {
+  Magic,      // not an xab event message
+  Version,    // XAB_HDR_VERSION is not ours
+  RecSize,    // XAB_HDR_RECSIZE is not sizeof(struct xab_event)
+  Truncated,  // shorter than its header says, or impossible counts
+  Kind,       // unknown event kind or phase, or a stray XAB_EV_TIDS record
+  String,     // a string id the task never sent
+  Tids,       // a tid list that did not get as many tids as it announced
+  Count_
+};
+std::string_view bad_reason_name(BadReason reason);
+
+struct Problem {
+  BadReason reason;
+  std::int32_t tid;   // the sender
+  std::uint32_t n;    // records skipped (0: unknown)
+};
+
+struct Counters {
+  std::uint64_t messages = 0;  // event messages handed in
+  std::uint64_t events = 0;    // task records written
+  std::uint64_t tasks = 0;     // senders heard from
+  std::uint64_t bad = 0;       // abmon.bad records written
+  std::array<std::uint64_t, static_cast<std::size_t>(BadReason::Count_)> bad_by_reason{};
+};
+
+class Formatter {
+ public:
+  using ProblemSink = std::function<void(const Problem&)>;
+
+  explicit Formatter(std::int32_t abmon_tid, ProblemSink sink = {});
+
+  // "#xab-trace 1 abmon=... host=... pid=... start=..." (one line).
+  void header(std::string& out, std::string_view host, long pid, std::int64_t start_ns) const;
+  // The abmon.start record.
+  void start(std::string& out, std::int64_t now_ns, int batch, int flush_ms) const;
+  // One received event message from `src`, stamped `recv_ns`.
+  void message(std::string& out, std::int32_t src, std::int64_t recv_ns, Unpacker& msg);
+  // pvmd said `tid` has gone: whatever is held back for it, then task.exit.
+  void task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns);
+  // Everything held back for every task, then abmon.stop.
+  void stop(std::string& out, std::int64_t now_ns);
+
+  const Counters& counters() const { return counters_; }
+
+ private:
+  struct PendingList {  // a record whose tid list is still arriving
+    xab_event ev;
+    std::int64_t recv_ns;
+    std::uint64_t expected;
+    std::vector<std::int32_t> tids;
+  };
+  struct TaskState {
+    std::unordered_map<std::int32_t, std::string> strings;
+    std::optional<std::int32_t> last_seq;
+    std::string info;  // " name=.. host=.. ..." for the task's next record
+    std::optional<PendingList> pending;
+  };
+  using Tally = std::array<std::uint32_t, static_cast<std::size_t>(BadReason::Count_)>;
+
+  TaskState& task(std::int32_t tid);
+  bool read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap);
+  void check_sequence(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+                      const std::int32_t* hdr);
+  void record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+              const xab_event& ev, Tally& tally);
+  void continuation(std::string& out, TaskState& st, std::int32_t src, const xab_event& ev,
+                    Tally& tally);
+  void flush_pending(std::string& out, TaskState& st, std::int32_t src, Tally& tally);
+  void flush_task(std::string& out, std::int32_t tid, TaskState& st, std::int64_t now_ns);
+  bool strings_known(const TaskState& st, const std::vector<Slot>& slots,
+                     const xab_event& ev) const;
+  void write_record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+                    const xab_event& ev, const std::vector<std::int32_t>& tids);
+  void append_slots(std::string& out, const TaskState& st, const std::vector<Slot>& slots,
+                    const xab_event& ev, const std::vector<std::int32_t>& tids) const;
+  void own_record(std::string& out, std::int64_t ns, std::int32_t tid,
+                  std::string_view event) const;
+  void write_bad(std::string& out, std::int32_t src, std::int64_t ns, const Tally& tally);
+  void write_bad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
+                 std::uint32_t n);
+
+  const CallTable& calls_;
+  std::int32_t abmon_tid_;
+  ProblemSink sink_;
+  Counters counters_;
+  std::unordered_map<std::int32_t, TaskState> tasks_;
+  // Scratch space reused by every message.
+  std::vector<std::pair<std::int32_t, std::string>> strings_;
+  std::vector<std::byte> records_;
+};
+
+}  // namespace xab::abmon
+
+#endif

@@ -1,0 +1,95 @@
+#include "mailbox.h"
+
+#include <pvm3.h>
+#include <spdlog/spdlog.h>
+#include <xab/wire.h>
+
+#include <chrono>
+#include <thread>
+
+namespace xab::abmon {
+namespace {
+
+constexpr int kStaleRetries = 50;  // x 100 ms: how long pvmd may take to drop a dead owner's entry
+char* mbox_name() { return const_cast<char*>(XAB_MBOX_NAME); }
+
+int build_entry(const MailboxEntry& e) {
+  int buf = pvm_mkbuf(PvmDataDefault);
+  if (buf < 0) return buf;
+  int old = pvm_setsbuf(buf);
+  int values[] = {XAB_WIRE_VERSION, e.tid, e.context, e.tag, e.batch, e.flush_ms};
+  int rc = pvm_pkint(values, static_cast<int>(std::size(values)), 1);
+  pvm_setsbuf(old);
+  if (rc < 0) {
+    pvm_freebuf(buf);
+    return rc;
+  }
+  return buf;
+}
+
+// The tid that owns the entry now (0: none, or it cannot be told).
+int current_owner() {
+  int nclasses = 0;
+  pvmmboxinfo* classes = nullptr;
+  if (pvm_getmboxinfo(mbox_name(), &nclasses, &classes) < 0) return 0;
+  for (int i = 0; i < nclasses; ++i)
+    if (std::string_view(classes[i].mi_name) == XAB_MBOX_NAME && classes[i].mi_nentries > 0)
+      return classes[i].mi_owners[0];
+  return 0;
+}
+
+}  // namespace
+
+std::string pvm_error_name(int code) {
+  static const std::pair<int, const char*> kNames[] = {
+      {PvmBadParam, "PvmBadParam"}, {PvmSysErr, "PvmSysErr"},   {PvmNoBuf, "PvmNoBuf"},
+      {PvmNoData, "PvmNoData"},     {PvmDenied, "PvmDenied"},   {PvmNoTask, "PvmNoTask"},
+      {PvmNotFound, "PvmNotFound"}, {PvmExists, "PvmExists"},   {PvmOutOfRes, "PvmOutOfRes"},
+      {PvmNoMem, "PvmNoMem"},       {PvmNotImpl, "PvmNotImpl"}, {PvmBadMsg, "PvmBadMsg"}};
+  for (auto [value, name] : kNames)
+    if (value == code) return std::string(name) + " (" + std::to_string(code) + ")";
+  return "PVM error " + std::to_string(code);
+}
+
+Registration register_abmon(const MailboxEntry& entry) {
+  Registration reg;
+  int buf = build_entry(entry);
+  if (buf < 0) {
+    reg.error = "cannot build the mailbox message: " + pvm_error_name(buf);
+    return reg;
+  }
+  for (int attempt = 0; attempt <= kStaleRetries; ++attempt) {
+    int rc = pvm_putinfo(mbox_name(), buf, PvmMboxDefault);
+    if (rc >= 0) {
+      reg.status = Registration::Ok;
+      reg.index = rc;
+      break;
+    }
+    if (rc != PvmDenied && rc != PvmExists) {
+      reg.error = "pvm_putinfo(\"" XAB_MBOX_NAME "\"): " + pvm_error_name(rc);
+      break;
+    }
+    int owner = current_owner();
+    if (owner > 0 && pvm_pstat(owner) == PvmOk) {
+      reg.status = Registration::Busy;
+      reg.owner = owner;
+      break;
+    }
+    // The owner has gone: its entry goes with it (we put it without
+    // PvmMboxPersistent), but pvmd may not have noticed yet.
+    if (attempt == 0) spdlog::info("removing the mailbox entry of an abmon that has exited");
+    pvm_delinfo(mbox_name(), 0, PvmMboxDefault);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (reg.status == Registration::Failed && reg.error.empty())
+    reg.error = "the mailbox entry \"" XAB_MBOX_NAME "\" of an exited abmon did not go away";
+  pvm_freebuf(buf);
+  return reg;
+}
+
+void unregister_abmon(int index) {
+  int rc = pvm_delinfo(mbox_name(), index, PvmMboxDefault);
+  if (rc < 0) spdlog::warn("pvm_delinfo(\"{}\"): {}", XAB_MBOX_NAME, pvm_error_name(rc));
+}
+
+}  // namespace xab::abmon

@@ -1,0 +1,35 @@
+// mailbox.h -- abmon's entry in PVM's mailbox, by which tasks find it.
+#ifndef XAB_ABMON_MAILBOX_H
+#define XAB_ABMON_MAILBOX_H
+
+#include <string>
+
+namespace xab::abmon {
+
+struct MailboxEntry {  // what wire.h says the entry holds, in order
+  int tid;
+  int context;
+  int tag;
+  int batch;
+  int flush_ms;
+};
+
+struct Registration {
+  enum Status { Ok, Busy, Failed } status = Failed;
+  int index = 0;       // Ok: the entry's index, for pvm_delinfo
+  int owner = 0;       // Busy: the live abmon's tid
+  std::string error;   // Failed: what went wrong
+};
+
+// Puts the entry under XAB_MBOX_NAME.  An entry left by an abmon that is
+// no longer running is removed (pvmd drops it itself once it has noticed
+// the exit, so this waits a little for that); a live one makes it Busy.
+Registration register_abmon(const MailboxEntry& entry);
+void unregister_abmon(int index);
+
+// "PvmSysErr (-14)": a PVM error code for a message.
+std::string pvm_error_name(int code);
+
+}  // namespace xab::abmon
+
+#endif

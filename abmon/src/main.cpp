@@ -1,0 +1,134 @@
+// abmon -- the xab monitor task.  See docs/abmon.md and abmon(1).
+#include <pvm3.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <xab/wire.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "mailbox.h"
+#include "monitor.h"
+#include "options.h"
+
+namespace {
+
+using namespace xab::abmon;
+
+void setup_logging(int verbosity) {
+  auto logger = spdlog::stderr_logger_st("abmon");
+  logger->set_pattern("abmon: %l: %v");
+  static constexpr spdlog::level::level_enum kLevels[] = {
+      spdlog::level::off, spdlog::level::err, spdlog::level::warn, spdlog::level::info,
+      spdlog::level::debug, spdlog::level::trace};
+  int i = std::clamp(verbosity + 2, 0, 5);  // default: warnings and errors
+  logger->set_level(kLevels[i]);
+  spdlog::set_default_logger(logger);
+}
+
+std::FILE* open_output(const std::string& path) {
+  if (path.empty() || path == "-") return stdout;
+  return std::fopen(path.c_str(), "w");
+}
+
+int silence_stderr() {
+  std::fflush(stderr);
+  int saved = dup(STDERR_FILENO);
+  int null = open("/dev/null", O_WRONLY);
+  if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
+    if (null >= 0) close(null);
+    if (saved >= 0) close(saved);
+    return -1;
+  }
+  close(null);
+  return saved;
+}
+
+void restore_stderr(int saved) {
+  if (saved < 0) return;
+  std::fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+}
+
+// Enrols in PVM and takes a message context of its own, so event messages
+// never mix with anything else abmon might receive.  Returns 0 or an exit code.
+int enrol(int& tid, int& context, bool quiet_libpvm) {
+  pvm_setopt(PvmAutoErr, 0);  // abmon says what went wrong itself, once
+  // libpvm prints its own lines when there is no pvmd (one per attempt,
+  // even with PvmAutoErr off); unless -v, abmon's one line is enough.
+  int saved_stderr = quiet_libpvm ? silence_stderr() : -1;
+  tid = pvm_mytid();
+  restore_stderr(saved_stderr);
+  if (tid < 0) {
+    std::cerr << "abmon: cannot contact pvmd (" << pvm_error_name(tid)
+              << "): is PVM running? Start it with pvm or pvmd first.\n";
+    return kExitNoPvm;
+  }
+  context = pvm_newcontext();
+  if (context < 0 || pvm_setcontext(context) < 0) {
+    std::cerr << "abmon: pvm_newcontext: " << pvm_error_name(context) << "\n";
+    pvm_exit();
+    return kExitNoPvm;
+  }
+  return 0;
+}
+
+int register_or_refuse(const Options& opts, int tid, int context, int& index) {
+  Registration reg = register_abmon({tid, context, opts.tag, opts.batch, opts.flush_ms});
+  if (reg.status == Registration::Ok) {
+    index = reg.index;
+    return 0;
+  }
+  if (reg.status == Registration::Busy)
+    std::cerr << "abmon: another abmon (t" << std::hex << reg.owner << std::dec
+              << ") is already running in this virtual machine; stop it first\n";
+  else
+    std::cerr << "abmon: " << reg.error << "\n";
+  pvm_exit();
+  return reg.status == Registration::Busy ? kExitBusy : kExitNoPvm;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opts;
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (std::string error = parse_options(args, opts); !error.empty()) {
+    std::cerr << "abmon: " << error << "\n" << "Try 'abmon --help'.\n";
+    return kExitUsage;
+  }
+  if (opts.help) {
+    std::cout << usage_text();
+    return kExitOk;
+  }
+  if (opts.version) {
+    std::cout << "abmon (xab) " << XAB_ABMON_VERSION << ", wire version " << XAB_WIRE_VERSION
+              << ", trace format 1\n";
+    return kExitOk;
+  }
+  setup_logging(opts.verbosity);
+  // A reader that goes away is a write error, not a silent death.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::FILE* out = open_output(opts.output);
+  if (!out) {
+    std::cerr << "abmon: cannot open " << opts.output << ": " << std::strerror(errno) << "\n";
+    return kExitOutput;
+  }
+  int tid = 0, context = 0, index = 0;
+  if (int rc = enrol(tid, context, opts.verbosity <= 0)) return rc;
+  if (int rc = register_or_refuse(opts, tid, context, index)) return rc;
+  spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms", tid,
+               XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flush_ms);
+
+  int code = Monitor({opts, tid, index, out}).run();
+  pvm_exit();
+  if (out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
+  return code;
+}

@@ -1,0 +1,178 @@
+#include "monitor.h"
+
+#include <pvm3.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+
+#include "mailbox.h"
+#include "pvm_unpacker.h"
+
+namespace xab::abmon {
+namespace {
+
+std::int64_t realtime_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+Monitor::Monitor(MonitorSetup setup)
+    : setup_(std::move(setup)),
+      exit_tag_(setup_.opts.tag + 1),
+      formatter_(setup_.tid, [this](const Problem& p) { report(p); }),
+      signals_(io_, SIGINT, SIGTERM) {}
+
+Monitor::~Monitor() { release_fds(); }
+
+int Monitor::run() {
+  std::int64_t now = realtime_ns();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  formatter_.header(pending_, host, static_cast<long>(getpid()), now);
+  formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flush_ms);
+  if (!write_out()) return exit_code_;
+  signals_.async_wait([this](const auto& ec, int signo) { on_signal(ec, signo); });
+  // Messages may have come between registering and now: read them first.
+  if (drain()) watch_pvm_fds();
+  if (!finished_) io_.run();
+  return exit_code_;
+}
+
+// PVM's set of sockets changes (a task that asks for a direct route gets a
+// socket of its own), so after every drain the set is read again and
+// wrapped afresh.  Registering a socket that already has data makes epoll
+// report it at once, so nothing that came meanwhile is missed.
+void Monitor::watch_pvm_fds() {
+  release_fds();
+  ++generation_;
+  int* fds = nullptr;
+  int n = pvm_getfds(&fds);
+  if (n <= 0) {
+    spdlog::error("pvm_getfds: {}", pvm_error_name(n));
+    return finish(kExitPvmLost);
+  }
+  fds_.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    fds_.emplace_back(io_, fds[i]);
+    fds_.back().async_wait(boost::asio::posix::descriptor_base::wait_read,
+                           [this, gen = generation_](const auto& ec) { on_readable(ec, gen); });
+  }
+  spdlog::trace("watching {} PVM socket(s)", n);
+}
+
+// The sockets are PVM's: give them back without closing them.
+void Monitor::release_fds() {
+  for (auto& fd : fds_) {
+    boost::system::error_code ignored;
+    fd.cancel(ignored);
+    fd.release();
+  }
+  fds_.clear();
+}
+
+void Monitor::on_readable(const boost::system::error_code& ec, unsigned generation) {
+  if (ec == boost::asio::error::operation_aborted || generation != generation_ || finished_)
+    return;
+  if (ec) spdlog::debug("waiting on a PVM socket: {}", ec.message());
+  if (drain()) watch_pvm_fds();
+}
+
+void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
+  if (ec) return;
+  spdlog::info("{}: stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
+  if (drain()) finish(kExitOk);
+}
+
+// Reads every message that has arrived.  Exit notifications are written
+// after all messages of this round, so a task's last events (which may
+// come on its own direct socket) precede its task.exit record.
+bool Monitor::drain() {
+  std::vector<int> exited;
+  for (;;) {
+    int bufid = pvm_nrecv(-1, -1);
+    if (bufid == 0) break;
+    if (bufid < 0) {
+      spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
+      finish(kExitPvmLost);
+      return false;
+    }
+    handle_message(bufid, realtime_ns(), exited);
+    pvm_freebuf(bufid);
+    if (!write_out()) return false;  // one write per message, not per line
+  }
+  if (exited.empty()) return true;
+  std::int64_t now = realtime_ns();
+  for (int tid : exited) {
+    formatter_.task_exit(pending_, tid, now);
+    watched_.erase(tid);  // PVM may reuse the tid for a new task
+  }
+  return write_out();
+}
+
+void Monitor::handle_message(int bufid, std::int64_t recv_ns, std::vector<int>& exited) {
+  int bytes = 0, tag = 0, src = 0;
+  pvm_bufinfo(bufid, &bytes, &tag, &src);
+  if (tag == setup_.opts.tag) {
+    PvmUnpacker msg(bufid);
+    formatter_.message(pending_, src, recv_ns, msg);
+    watch_task(src);
+  } else if (tag == exit_tag_) {
+    int tid = 0;
+    if (pvm_upkint(&tid, 1, 1) >= 0) exited.push_back(tid);
+  } else if (foreign_++ == 0) {
+    // Nothing else should arrive in abmon's own context.
+    spdlog::warn("ignoring a message with tag {} from t{:x} (reported once)", tag, src);
+  }
+}
+
+// Once per task: pvmd tells us when it exits, however it exits.
+void Monitor::watch_task(int tid) {
+  if (!watched_.insert(tid).second) return;
+  int rc = pvm_notify(PvmTaskExit, exit_tag_, 1, &tid);
+  if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvm_error_name(rc));
+}
+
+bool Monitor::write_out() {
+  if (pending_.empty()) return true;
+  bool ok = std::fwrite(pending_.data(), 1, pending_.size(), setup_.out) == pending_.size() &&
+            std::fflush(setup_.out) == 0;
+  pending_.clear();
+  if (!ok && !finished_) {
+    spdlog::error("cannot write the trace: {}", std::strerror(errno));
+    finish(kExitOutput);
+  }
+  return ok;
+}
+
+// The one way out of the loop: abmon.stop, mailbox entry gone, loop ends.
+void Monitor::finish(int code) {
+  if (finished_) return;
+  finished_ = true;
+  exit_code_ = code;
+  formatter_.stop(pending_, realtime_ns());
+  if (code != kExitOutput) write_out();
+  if (code != kExitPvmLost) unregister_abmon(setup_.mailbox_index);
+  const Counters& c = formatter_.counters();
+  spdlog::info("stopped: {} messages, {} events, {} tasks, {} bad", c.messages, c.events, c.tasks,
+               c.bad);
+  release_fds();
+  signals_.cancel();
+  io_.stop();
+}
+
+void Monitor::report(const Problem& p) {
+  auto& seen = reported_[static_cast<std::size_t>(p.reason)];
+  auto level = seen ? spdlog::level::debug : spdlog::level::warn;
+  spdlog::log(level, "bad event message from t{:x}: {} ({} records skipped){}", p.tid,
+              bad_reason_name(p.reason), p.n, seen ? "" : "; further ones of this kind are counted");
+  seen = true;
+}
+
+}  // namespace xab::abmon

@@ -1,0 +1,68 @@
+// monitor.h -- abmon's event loop: PVM's sockets and the stop signals under
+// one Boost.Asio io_context, on one thread.
+#ifndef XAB_ABMON_MONITOR_H
+#define XAB_ABMON_MONITOR_H
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "formatter.h"
+#include "options.h"
+
+namespace xab::abmon {
+
+struct MonitorSetup {
+  Options opts;
+  int tid = 0;            // abmon's own tid
+  int mailbox_index = 0;  // to delete the entry when stopping
+  std::FILE* out = nullptr;
+};
+
+class Monitor {
+ public:
+  explicit Monitor(MonitorSetup setup);
+  ~Monitor();
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
+
+  // Writes the header and abmon.start, then runs until a signal or an
+  // error; returns the exit code.
+  int run();
+
+ private:
+  void watch_pvm_fds();
+  void release_fds();
+  void on_readable(const boost::system::error_code& ec, unsigned generation);
+  void on_signal(const boost::system::error_code& ec, int signo);
+  bool drain();
+  void handle_message(int bufid, std::int64_t recv_ns, std::vector<int>& exited);
+  void watch_task(int tid);
+  bool write_out();
+  void finish(int code);
+  void report(const Problem& p);
+
+  MonitorSetup setup_;
+  int exit_tag_;
+  Formatter formatter_;
+  std::string pending_;  // formatted text not yet written
+  boost::asio::io_context io_;
+  boost::asio::signal_set signals_;
+  std::vector<boost::asio::posix::stream_descriptor> fds_;
+  unsigned generation_ = 0;  // wait handlers of older fd sets are stale
+  std::unordered_set<int> watched_;
+  std::array<bool, static_cast<std::size_t>(BadReason::Count_)> reported_{};
+  std::uint64_t foreign_ = 0;  // messages with neither of our tags
+  int exit_code_ = kExitOk;
+  bool finished_ = false;
+};
+
+}  // namespace xab::abmon
+
+#endif

@@ -1,0 +1,101 @@
+#include "options.h"
+
+#include <xab/wire.h>
+
+#include <charconv>
+#include <climits>
+
+namespace xab::abmon {
+namespace {
+
+bool parse_int(std::string_view text, int min, int max, int& out) {
+  int value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || ptr != text.data() + text.size() || value < min || value > max)
+    return false;
+  out = value;
+  return true;
+}
+
+// Options that take a number: name, where it goes, allowed range.
+struct NumberOption {
+  std::string_view name;
+  int Options::*field;
+  int min;
+  int max;
+};
+constexpr NumberOption kNumberOptions[] = {
+    {"--batch", &Options::batch, 1, 1 << 20},
+    {"--flush-ms", &Options::flush_ms, 0, 3600 * 1000},
+    // The notify tag is tag+1, so the largest int is not allowed.
+    {"--tag", &Options::tag, 0, INT_MAX - 1},
+};
+
+}  // namespace
+
+std::string parse_options(const std::vector<std::string_view>& args, Options& opts) {
+  opts.batch = XAB_DEFAULT_BATCH;
+  opts.flush_ms = XAB_DEFAULT_FLUSH_MS;
+  opts.tag = XAB_DEFAULT_TAG;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    std::string_view value;
+    bool has_inline = false;
+    if (arg.starts_with("--") && arg.find('=') != std::string_view::npos) {
+      value = arg.substr(arg.find('=') + 1);
+      arg = arg.substr(0, arg.find('='));
+      has_inline = true;
+    }
+    auto next_value = [&](std::string_view& v) {
+      if (has_inline) { v = value; return true; }
+      if (i + 1 >= args.size()) return false;
+      v = args[++i];
+      return true;
+    };
+    if (arg == "-h" || arg == "--help") { opts.help = true; continue; }
+    if (arg == "--version") { opts.version = true; continue; }
+    if (arg == "-v" || arg == "--verbose") { ++opts.verbosity; continue; }
+    if (arg == "-q" || arg == "--quiet") { --opts.verbosity; continue; }
+    if (arg == "-o" || arg == "--output") {
+      std::string_view file;
+      if (!next_value(file)) return "option " + std::string(arg) + " needs a file name";
+      opts.output = file;
+      continue;
+    }
+    bool known = false;
+    for (const NumberOption& opt : kNumberOptions) {
+      if (arg != opt.name) continue;
+      known = true;
+      std::string_view v;
+      if (!next_value(v)) return "option " + std::string(arg) + " needs a number";
+      if (!parse_int(v, opt.min, opt.max, opts.*opt.field))
+        return "option " + std::string(arg) + ": \"" + std::string(v) + "\" is not a number from " +
+               std::to_string(opt.min) + " to " + std::to_string(opt.max);
+    }
+    if (!known) return "unknown argument \"" + std::string(args[i]) + "\"";
+  }
+  return {};
+}
+
+std::string_view usage_text() {
+  return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--tag T]\n"
+         "\n"
+         "Monitor for xab: receives the events of every instrumented PVM task in\n"
+         "this virtual machine and writes one trace record per event\n"
+         "(docs/trace-format.md).  Start it before the program; stop it with\n"
+         "SIGINT (Ctrl-C) or SIGTERM.\n"
+         "\n"
+         "  -o, --output FILE  write the trace to FILE (default: standard output)\n"
+         "  -v, --verbose      more diagnostics on standard error (repeatable)\n"
+         "  -q, --quiet        fewer diagnostics (repeatable)\n"
+         "      --batch N      events a task buffers before it sends them (default 512)\n"
+         "      --flush-ms MS  longest a task holds events back (default 200)\n"
+         "      --tag T        message tag of event messages (default 31408)\n"
+         "  -h, --help         this text\n"
+         "      --version      print the version and exit\n"
+         "\n"
+         "Exit status: 0 stopped by a signal, 1 no PVM, 2 bad usage, 3 another\n"
+         "abmon is running, 4 output error, 5 lost pvmd.  See abmon(1).\n";
+}
+
+}  // namespace xab::abmon

@@ -1,0 +1,37 @@
+// options.h -- abmon's command line.
+#ifndef XAB_ABMON_OPTIONS_H
+#define XAB_ABMON_OPTIONS_H
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xab::abmon {
+
+// Exit codes (documented in docs/abmon.md and abmon.1).
+enum ExitCode : int {
+  kExitOk = 0,         // stopped by SIGINT/SIGTERM, or --help
+  kExitNoPvm = 1,      // no pvmd to talk to, or a PVM call failed at startup
+  kExitUsage = 2,      // bad command line
+  kExitBusy = 3,       // another abmon is registered in this virtual machine
+  kExitOutput = 4,     // the output could not be opened or written
+  kExitPvmLost = 5,    // the connection to pvmd broke while running
+};
+
+struct Options {
+  std::string output;  // empty or "-": standard output
+  int verbosity = 0;   // -v +1, -q -1
+  int batch = 0;       // 0 until parsed: XAB_DEFAULT_BATCH
+  int flush_ms = 0;
+  int tag = 0;
+  bool help = false;
+  bool version = false;
+};
+
+// Parses argv[1..]; returns an empty string, or what is wrong.
+std::string parse_options(const std::vector<std::string_view>& args, Options& opts);
+std::string_view usage_text();
+
+}  // namespace xab::abmon
+
+#endif
