@@ -34,6 +34,7 @@ constexpr NumberOption kNumberOptions[] = {
 }  // namespace
 
 std::string parse_options(const std::vector<std::string_view>& args, Options& opts) {
+  opts = Options{};
   opts.batch = XAB_DEFAULT_BATCH;
   opts.flush_ms = XAB_DEFAULT_FLUSH_MS;
   opts.tag = XAB_DEFAULT_TAG;

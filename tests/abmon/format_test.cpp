@@ -1,0 +1,435 @@
+// Unit tests of abmon's formatter on hand-built message bytes: no PVM.
+#include <xab/events.h>
+#include <xab/wire.h>
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <sstream>
+
+#include "byte_message.h"
+#include "call_table.h"
+#include "formatter.h"
+#include "values.h"
+
+using namespace xab::abmon;
+
+namespace {
+
+constexpr std::int32_t kAbmon = 0x40001;
+constexpr std::int32_t kTask = 0x40002;
+constexpr std::int64_t kRecv = 1763680000200100200;
+constexpr std::int64_t kT = 1763680000200095000;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Everything after the three leading columns: "event key=value ...".
+std::string body(const std::string& line) {
+  std::size_t pos = 0;
+  for (int i = 0; i < 3; ++i) pos = line.find(' ', pos) + 1;
+  return line.substr(pos);
+}
+
+struct Harness {
+  std::vector<Problem> problems;
+  Formatter fmt{kAbmon, [this](const Problem& p) { problems.push_back(p); }};
+
+  std::vector<std::string> feed(const EventMessageBuilder& b, std::int32_t src = kTask) {
+    ByteMessage msg = b.build();
+    return feed(msg, src);
+  }
+  std::vector<std::string> feed(ByteMessage& msg, std::int32_t src = kTask) {
+    std::string out;
+    fmt.message(out, src, kRecv, msg);
+    return lines_of(out);
+  }
+  std::vector<std::string> bodies(const EventMessageBuilder& b, std::int32_t src = kTask) {
+    auto lines = feed(b, src);
+    for (auto& l : lines) l = body(l);
+    return lines;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("every row of events.h parses into the call table") {
+  const CallTable& table = call_table();
+  CHECK(table.error().empty());
+  REQUIRE(table.size() == XAB_EV_COUNT_);
+  CHECK(table.find(XAB_EV_RECV)->name == "recv");
+  CHECK(table.find(XAB_EV_RECV)->begin_name == "recv.begin");
+  CHECK(table.find(XAB_EV_RECV)->begin_slots.size() == 2);
+  CHECK(table.find(XAB_EV_MYTID)->rc_is_tid);
+  CHECK_FALSE(table.find(XAB_EV_SEND)->rc_is_tid);
+  CHECK(table.find(XAB_EV_COUNT_) == nullptr);
+}
+
+TEST_CASE("slot strings: kinds, and malformed items are refused") {
+  std::vector<Slot> slots;
+  std::string why;
+  REQUIRE(parse_slots("dst:t tag:i group:s type:y tids:l parent:t", slots, &why));
+  REQUIRE(slots.size() == 6);
+  CHECK(slots[0].prefix == " dst=");
+  CHECK(slots[0].kind == SlotKind::Tid);
+  CHECK(slots[1].kind == SlotKind::Tag);
+  CHECK(slots[2].kind == SlotKind::String);
+  CHECK(slots[3].kind == SlotKind::Type);
+  CHECK(slots[4].kind == SlotKind::List);
+  CHECK(slots[5].kind == SlotKind::Parent);
+  CHECK_FALSE(parse_slots("dst:q", slots, &why));
+  CHECK(why.find("dst:q") != std::string::npos);
+  CHECK_FALSE(parse_slots("dst", slots, &why));
+  CHECK_FALSE(parse_slots(":t", slots, &why));
+  CHECK_FALSE(parse_slots("a:i b:i c:i d:i e:i f:i g:i", slots, &why));
+  CHECK(parse_slots("", slots, &why));
+  CHECK(slots.empty());
+}
+
+TEST_CASE("values are spelled as docs/trace-format.md says") {
+  std::string s;
+  append_tid(s, 0x40002);
+  s += ' ';
+  append_tid(s, -1);
+  s += ' ';
+  append_tid(s, -31);
+  s += ' ';
+  append_tag(s, -1);
+  s += ' ';
+  append_tag(s, 16040);
+  s += ' ';
+  append_type(s, 0);
+  s += ' ';
+  append_type(s, 3);
+  s += ' ';
+  append_type(s, 11);
+  s += ' ';
+  append_type(s, 12);
+  s += ' ';
+  append_tid_result(s, -1);
+  CHECK(s == "t40002 any -31 any 16040 str int ulong 12 -1");
+
+  s.clear();
+  append_time(s, kRecv);
+  s += ' ';
+  append_time(s, 5);
+  s += ' ';
+  append_time(s, -1500000000);
+  CHECK(s == "1763680000.200100200 0.000000005 -2.500000000");
+
+  s.clear();
+  append_escaped(s, "a b%c=d\te\x7f\xc3\xa9!~");
+  CHECK(s == "a%20b%25c%3Dd%09e%7F%C3%A9!~");
+}
+
+TEST_CASE("a record of each slot kind, in table order with rc last") {
+  Harness h;
+  EventMessageBuilder b;
+  b.string(1, "workers").string(2, "my file");
+  b.event(kT, XAB_EV_SEND, XAB_PHASE_END, 0, {0x40003, 7, 128, 1});
+  b.event(kT, XAB_EV_RECV, XAB_PHASE_BEGIN, 0, {-1, -1});
+  b.event(kT, XAB_EV_RECV, XAB_PHASE_END, 4, {0x40003, 7, 128, 1});
+  b.event(kT, XAB_EV_PKINT, XAB_PHASE_END, 0, {3, 10, 1});
+  b.event(kT, XAB_EV_JOINGROUP, XAB_PHASE_END, 2, {1});
+  b.event(kT, XAB_EV_MYTID, XAB_PHASE_END, kTask, {});
+  b.event(kT, XAB_EV_GETTID, XAB_PHASE_END, -19, {1, 0});
+  b.event(kT, XAB_EV_SPAWN, XAB_PHASE_BEGIN, 0, {2, -1, 0, 3});
+  b.event(kT, XAB_EV_PSEND, XAB_PHASE_END, 0, {0x40004, 5, 80, 2, 6, 10});
+  auto lines = h.feed(b);
+  REQUIRE(lines.size() == 9);
+  CHECK(lines[0] == "1763680000.200100200 1763680000.200095000 t40002 send dst=t40003 tag=7 "
+                    "bytes=128 serial=1 rc=0");
+  CHECK(body(lines[1]) == "recv.begin src=any tag=any");
+  CHECK(body(lines[2]) == "recv src=t40003 tag=7 bytes=128 serial=1 rc=4");
+  CHECK(body(lines[3]) == "pkint type=int n=10 stride=1 rc=0");
+  CHECK(body(lines[4]) == "joingroup group=workers rc=2");
+  CHECK(body(lines[5]) == "mytid rc=t40002");
+  CHECK(body(lines[6]) == "gettid group=workers inst=0 rc=-19");
+  CHECK(body(lines[7]) == "spawn.begin file=my%20file where=- flags=0 count=3");
+  CHECK(body(lines[8]) == "psend dst=t40004 tag=5 bytes=80 serial=2 type=double n=10 rc=0");
+  CHECK(h.fmt.counters().events == 9);
+  CHECK(h.problems.empty());
+}
+
+TEST_CASE("every kind in the table formats, begin and end") {
+  Harness h;
+  EventMessageBuilder b;
+  b.string(0, "s");
+  for (unsigned kind = 0; kind < XAB_EV_COUNT_; ++kind) {
+    if (kind == XAB_EV_TIDS || kind == XAB_EV_INFO) continue;
+    b.event(kT, kind, XAB_PHASE_BEGIN, 0, {0, 0, 0, 0, 0, 0});
+    b.event(kT, kind, XAB_PHASE_END, 0, {0, 0, 0, 0, 0, 0});
+  }
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 2 * (XAB_EV_COUNT_ - 2));
+  std::size_t i = 0;
+  for (unsigned kind = 0; kind < XAB_EV_COUNT_; ++kind) {
+    if (kind == XAB_EV_TIDS || kind == XAB_EV_INFO) continue;
+    const CallInfo& call = *call_table().find(kind);
+    INFO(call.name);
+    CHECK(lines[i].starts_with(call.begin_name));
+    CHECK(lines[i].find(" rc=") == std::string::npos);
+    CHECK(lines[i + 1].starts_with(call.name + (call.end_slots.empty() ? " rc=" : " ")));
+    CHECK(lines[i + 1].find(" rc=") != std::string::npos);
+    i += 2;
+  }
+  CHECK(h.problems.empty());
+}
+
+TEST_CASE("tid lists come from several continuation records") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_MCAST, XAB_PHASE_END, 0, {8, 9, 64, 3});
+  b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 6, {0x40003, 0x40004, 0x40005, 0x40006, 0x40007, 0x40008});
+  b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 2, {0x40009, -31});
+  b.event(kT, XAB_EV_SPAWN, XAB_PHASE_END, 0, {-1, 0, 0});  // nothing started: empty list
+  b.event(kT, XAB_EV_NOTIFY, XAB_PHASE_END, 0, {1, 99, 1});
+  b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 1, {0x40003});
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] ==
+        "mcast dst=t40003,t40004,t40005,t40006,t40007,t40008,t40009,-31 tag=9 bytes=64 serial=3 rc=0");
+  CHECK(lines[1] == "spawn file=- count=0 tids=- rc=0");
+  CHECK(lines[2] == "notify what=1 tag=99 tids=t40003 rc=0");
+  CHECK(h.problems.empty());
+}
+
+TEST_CASE("a tid list may continue in the task's next message") {
+  Harness h;
+  EventMessageBuilder first;
+  first.string(3, "worker");
+  first.event(kT, XAB_EV_SPAWN, XAB_PHASE_END, 3, {3, 3, 3});
+  first.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 2, {0x40003, 0x40004});
+  CHECK(h.feed(first).empty());  // held back until the list is complete
+  EventMessageBuilder second;
+  second.seq(1).event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 1, {0x40005});
+  auto lines = h.bodies(second);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == "spawn file=worker count=3 tids=t40003,t40004,t40005 rc=3");
+}
+
+TEST_CASE("a short tid list is written with what came, and counted") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_MCAST, XAB_PHASE_END, 0, {3, 9, 64, 3});
+  b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 1, {0x40003});
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 1, {0x40003});  // belongs to nothing
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "mcast dst=t40003 tag=9 bytes=64 serial=3 rc=0");
+  CHECK(lines[1] == "exit rc=0");
+  CHECK(lines[2] == "abmon.bad reason=kind n=1");
+  CHECK(lines[3] == "abmon.bad reason=tids n=1");
+}
+
+TEST_CASE("INFO is merged into the task's next record") {
+  Harness h;
+  EventMessageBuilder b;
+  b.string(1, "demo").string(2, "vm");
+  b.event(kT, XAB_EV_INFO, XAB_PHASE_END, 0, {1, 2, -23, XAB_LANG_C, 4250});
+  b.event(kT, XAB_EV_MYTID, XAB_PHASE_END, kTask, {});
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(kT, XAB_EV_INFO, XAB_PHASE_END, 0, {1, 2, 0x40001, XAB_LANG_FORTRAN, 7});
+  b.event(kT, XAB_EV_RECV, XAB_PHASE_BEGIN, 0, {-1, 5});
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "mytid rc=t40002 name=demo host=vm parent=none lang=c pid=4250");
+  CHECK(lines[1] == "exit rc=0");
+  CHECK(lines[2] == "recv.begin src=any tag=5 name=demo host=vm parent=t40001 lang=fortran pid=7");
+}
+
+TEST_CASE("an INFO record with nothing after it is written at task exit") {
+  Harness h;
+  EventMessageBuilder b;
+  b.string(1, "demo").string(2, "vm");
+  b.event(kT, XAB_EV_INFO, XAB_PHASE_END, 0, {1, 2, -23, 5, 1});
+  CHECK(h.feed(b).empty());
+  std::string out;
+  h.fmt.task_exit(out, kTask, kRecv);
+  auto lines = lines_of(out);
+  REQUIRE(lines.size() == 2);
+  CHECK(body(lines[0]) == "info name=demo host=vm parent=none lang=5 pid=1");
+  CHECK(body(lines[1]) == "task.exit how=notify");
+  CHECK(lines[1].starts_with("1763680000.200100200 1763680000.200100200 t40002 "));
+}
+
+TEST_CASE("string ids are per task, and an unknown one is bad") {
+  Harness h;
+  EventMessageBuilder a;
+  a.string(1, "groupA").event(kT, XAB_EV_JOINGROUP, XAB_PHASE_END, 0, {1});
+  h.feed(a, kTask);
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_MYTID, XAB_PHASE_END, 0x40003, {});
+  b.event(kT, XAB_EV_JOINGROUP, XAB_PHASE_END, 0, {1});  // task 2 never sent id 1
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  auto lines = h.bodies(b, 0x40003);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "mytid rc=t40003");
+  CHECK(lines[1] == "exit rc=0");
+  CHECK(lines[2] == "abmon.bad reason=string n=1");
+  REQUIRE(h.problems.size() == 1);
+  CHECK(h.problems[0].reason == BadReason::String);
+  CHECK(h.problems[0].tid == 0x40003);
+  // The first task still has its string.
+  EventMessageBuilder c;
+  c.seq(1).event(kT, XAB_EV_LVGROUP, XAB_PHASE_END, 0, {1});
+  CHECK(h.bodies(c, kTask) == std::vector<std::string>{"lvgroup group=groupA rc=0"});
+}
+
+TEST_CASE("unknown kinds and phases are skipped, the good records around them kept") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_MYTID, XAB_PHASE_END, kTask, {});
+  b.event(kT, 999, XAB_PHASE_END, 0, {});
+  b.event(kT, XAB_EV_SEND, 7, 0, {});
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "mytid rc=t40002");
+  CHECK(lines[1] == "exit rc=0");
+  CHECK(lines[2] == "abmon.bad reason=kind n=2");
+  CHECK(h.fmt.counters().bad == 1);
+}
+
+TEST_CASE("bad messages are reported and skipped, good ones after them still written") {
+  Harness h;
+  EventMessageBuilder good;
+  good.string(1, "w").event(kT, XAB_EV_JOINGROUP, XAB_PHASE_END, 0, {1});
+  good.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  int seq = 0;
+  auto next_good = [&] {
+    EventMessageBuilder g = good;
+    g.seq(seq++);
+    return h.bodies(g);
+  };
+  const std::vector<std::string> good_lines{"joingroup group=w rc=0", "exit rc=0"};
+  CHECK(next_good() == good_lines);
+
+  SECTION("records cut short") {
+    EventMessageBuilder g = good;
+    g.seq(seq++);
+    ByteMessage msg = g.build();
+    msg.truncate(msg.length() - 10);
+    CHECK(lines_of(std::string{}).empty());
+    auto lines = h.feed(msg);
+    REQUIRE(lines.size() == 1);
+    CHECK(body(lines[0]) == "abmon.bad reason=truncated n=2");
+  }
+  SECTION("cut inside the header") {
+    ByteMessage msg = good.build();
+    msg.truncate(12);
+    CHECK(h.feed(msg) == std::vector<std::string>{std::string(
+                             "1763680000.200100200 1763680000.200100200 t40002 abmon.bad reason=truncated n=0")});
+  }
+  SECTION("cut inside a string") {
+    EventMessageBuilder g = good;
+    g.seq(seq++);
+    ByteMessage msg = g.build();
+    msg.truncate(XAB_HDR_INTS * 4 + 9);
+    auto lines = h.feed(msg);
+    REQUIRE(lines.size() == 1);
+    CHECK(body(lines[0]) == "abmon.bad reason=truncated n=2");
+  }
+  SECTION("counts larger than the message") {
+    EventMessageBuilder g = good;
+    g.seq(seq++);
+    g.header[XAB_HDR_NEVENTS] = 1 << 30;
+    g.header[XAB_HDR_NSTRINGS] = 1;
+    ByteMessage msg = g.build(true);
+    CHECK(body(h.feed(msg).at(0)) == "abmon.bad reason=truncated n=1073741824");
+  }
+  SECTION("negative counts") {
+    EventMessageBuilder g = good;
+    g.seq(seq++);
+    g.header[XAB_HDR_NSTRINGS] = -1;
+    g.header[XAB_HDR_NEVENTS] = 2;
+    ByteMessage msg = g.build(true);
+    CHECK(body(h.feed(msg).at(0)) == "abmon.bad reason=truncated n=2");
+  }
+  SECTION("another version") {
+    EventMessageBuilder g = good;
+    g.header[XAB_HDR_VERSION] = 2;
+    CHECK(h.bodies(g) == std::vector<std::string>{"abmon.bad reason=version n=0"});
+    CHECK(h.problems.at(0).reason == BadReason::Version);
+  }
+  SECTION("not an xab message") {
+    EventMessageBuilder g = good;
+    g.header[XAB_HDR_MAGIC] = 0x12345678;
+    CHECK(h.bodies(g) == std::vector<std::string>{"abmon.bad reason=magic n=0"});
+  }
+  SECTION("records of another size") {
+    EventMessageBuilder g = good;
+    g.seq(seq++);
+    g.header[XAB_HDR_RECSIZE] = 48;
+    CHECK(h.bodies(g) == std::vector<std::string>{"abmon.bad reason=recsize n=2"});
+  }
+  SECTION("an empty message") {
+    ByteMessage msg;
+    CHECK(body(h.feed(msg).at(0)) == "abmon.bad reason=truncated n=0");
+  }
+  CHECK(h.problems.size() == 1);
+  CHECK(h.fmt.counters().bad == 1);
+  CHECK(next_good() == good_lines);
+  CHECK(h.fmt.counters().events == 4);
+}
+
+TEST_CASE("lost events and lost messages") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.seq(0);
+  b.header[XAB_HDR_LOST] = 7;
+  CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost n=7", "exit rc=0"});
+  b.header[XAB_HDR_LOST] = 0;
+  b.seq(3);  // 1 and 2 never came
+  CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost messages=2", "exit rc=0"});
+  b.seq(4);
+  CHECK(h.bodies(b) == std::vector<std::string>{"exit rc=0"});
+  EventMessageBuilder late;  // a task whose first message abmon saw is its third
+  late.seq(2).event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  CHECK(h.bodies(late, 0x40009) == std::vector<std::string>{"abmon.lost messages=2", "exit rc=0"});
+}
+
+TEST_CASE("records in the other byte order are read by the header's flag") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_SEND, XAB_PHASE_END, 0, {0x40003, 7, 128, 1});
+  // Swap the record by hand and flip the flag.
+  xab_event& ev = b.events[0];
+  ev.t_ns = static_cast<std::int64_t>(__builtin_bswap64(static_cast<std::uint64_t>(ev.t_ns)));
+  ev.kind = static_cast<std::uint16_t>(ev.kind << 8 | ev.kind >> 8);
+  for (auto& a : ev.a) a = static_cast<std::int32_t>(__builtin_bswap32(static_cast<std::uint32_t>(a)));
+  b.header[XAB_HDR_FLAGS] ^= XAB_HDRF_LITTLE_ENDIAN;
+  CHECK(h.bodies(b) == std::vector<std::string>{"send dst=t40003 tag=7 bytes=128 serial=1 rc=0"});
+  auto lines = h.feed(b);  // and the task time too
+  CHECK(lines.at(0).find(" 1763680000.200095000 ") != std::string::npos);
+}
+
+TEST_CASE("header, start, task exit and stop records") {
+  Harness h;
+  std::string out;
+  h.fmt.header(out, "my host", 4242, kRecv);
+  h.fmt.start(out, kRecv, 512, 200);
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_MCAST, XAB_PHASE_END, 0, {2, 9, 64, 3});
+  b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, 1, {0x40003});
+  ByteMessage msg = b.build();
+  h.fmt.message(out, kTask, kRecv, msg);
+  h.fmt.task_exit(out, 0x40005, kRecv);  // a task abmon never heard from
+  h.fmt.stop(out, kRecv + 1);
+  auto lines = lines_of(out);
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[0] == "#xab-trace 1 abmon=t40001 host=my%20host pid=4242 start=1763680000.200100200");
+  CHECK(lines[1] == "1763680000.200100200 1763680000.200100200 t40001 abmon.start version=1 "
+                    "batch=512 flush_ms=200");
+  CHECK(body(lines[2]) == "task.exit how=notify");
+  CHECK(body(lines[3]) == "mcast dst=t40003 tag=9 bytes=64 serial=3 rc=0");  // flushed at stop
+  CHECK(body(lines[4]) == "abmon.bad reason=tids n=1");
+  CHECK(lines[5] == "1763680000.200100201 1763680000.200100201 t40001 abmon.stop events=1 tasks=1 "
+                    "bad=1");
+}

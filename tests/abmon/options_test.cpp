@@ -1,0 +1,47 @@
+// abmon's command line.
+#include <xab/wire.h>
+
+#include <catch2/catch.hpp>
+
+#include "options.h"
+
+using namespace xab::abmon;
+
+TEST_CASE("defaults come from wire.h") {
+  Options o;
+  REQUIRE(parse_options({}, o).empty());
+  CHECK(o.batch == XAB_DEFAULT_BATCH);
+  CHECK(o.flush_ms == XAB_DEFAULT_FLUSH_MS);
+  CHECK(o.tag == XAB_DEFAULT_TAG);
+  CHECK(o.output.empty());
+  CHECK(o.verbosity == 0);
+}
+
+TEST_CASE("every option, in both spellings") {
+  Options o;
+  REQUIRE(parse_options({"-o", "t.trace", "-v", "-v", "--batch", "64", "--flush-ms=5", "--tag",
+                         "100"},
+                        o)
+              .empty());
+  CHECK(o.output == "t.trace");
+  CHECK(o.verbosity == 2);
+  CHECK(o.batch == 64);
+  CHECK(o.flush_ms == 5);
+  CHECK(o.tag == 100);
+  REQUIRE(parse_options({"--output=x", "-q", "--help", "--version"}, o).empty());
+  CHECK(o.output == "x");
+  CHECK(o.verbosity == -1);
+  CHECK(o.help);
+  CHECK(o.version);
+}
+
+TEST_CASE("bad command lines say what is wrong") {
+  Options o;
+  CHECK(parse_options({"--batch"}, o) == "option --batch needs a number");
+  CHECK(parse_options({"--batch", "0"}, o).find("from 1 to") != std::string::npos);
+  CHECK(parse_options({"--tag", "12x"}, o).find("\"12x\" is not a number") != std::string::npos);
+  CHECK(parse_options({"--flush-ms", "-1"}, o).find("is not a number") != std::string::npos);
+  CHECK(parse_options({"-o"}, o) == "option -o needs a file name");
+  CHECK(parse_options({"extra"}, o) == "unknown argument \"extra\"");
+  CHECK(usage_text().find("--flush-ms") != std::string_view::npos);
+}
