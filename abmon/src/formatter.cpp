@@ -103,13 +103,20 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
   std::int32_t hdr[XAB_HDR_INTS] = {};
   // Magic and version first, alone: a message of another version may have
   // a different header, so nothing after them is read.
-  if (!msg.ints(hdr, 2)) return write_bad(out, src, recv_ns, BadReason::Truncated, 0);
-  if (hdr[XAB_HDR_MAGIC] != XAB_WIRE_MAGIC)
-    return write_bad(out, src, recv_ns, BadReason::Magic, 0);
-  if (hdr[XAB_HDR_VERSION] != XAB_WIRE_VERSION)
-    return write_bad(out, src, recv_ns, BadReason::Version, 0);
-  if (!msg.ints(hdr + 2, XAB_HDR_INTS - 2))
-    return write_bad(out, src, recv_ns, BadReason::Truncated, 0);
+  // A message whose sequence number cannot be read still used one up.
+  std::optional<BadReason> unreadable;
+  if (!msg.ints(hdr, 2))
+    unreadable = BadReason::Truncated;
+  else if (hdr[XAB_HDR_MAGIC] != XAB_WIRE_MAGIC)
+    unreadable = BadReason::Magic;
+  else if (hdr[XAB_HDR_VERSION] != XAB_WIRE_VERSION)
+    unreadable = BadReason::Version;
+  else if (!msg.ints(hdr + 2, XAB_HDR_INTS - 2))
+    unreadable = BadReason::Truncated;
+  if (unreadable) {
+    ++st.unread;
+    return write_bad(out, src, recv_ns, *unreadable, 0);
+  }
 
   check_sequence(out, st, src, recv_ns, hdr);
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
@@ -151,12 +158,15 @@ void Formatter::check_sequence(std::string& out, TaskState& st, std::int32_t src
                                std::int64_t recv_ns, const std::int32_t* hdr) {
   std::int32_t seq = hdr[XAB_HDR_SEQ];
   std::int64_t expected = st.last_seq ? std::int64_t{*st.last_seq} + 1 : 0;
-  if (seq > expected) {
+  // Messages abmon got but could not read are bad, not lost.
+  std::int64_t gap = seq - expected - st.unread;
+  if (gap > 0) {
     own_record(out, recv_ns, src, "abmon.lost messages=");
-    append_int(out, seq - expected);
+    append_int(out, gap);
     out.push_back('\n');
   }
   st.last_seq = seq;
+  st.unread = 0;
   if (hdr[XAB_HDR_LOST] > 0) {
     own_record(out, recv_ns, src, "abmon.lost n=");
     append_int(out, hdr[XAB_HDR_LOST]);

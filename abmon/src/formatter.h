@@ -82,6 +82,7 @@ class Formatter {
   struct TaskState {
     std::unordered_map<std::int32_t, std::string> strings;
     std::optional<std::int32_t> last_seq;
+    std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
     std::string info;  // " name=.. host=.. ..." for the task's next record
     std::optional<PendingList> pending;
   };

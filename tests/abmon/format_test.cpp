@@ -390,6 +390,11 @@ TEST_CASE("lost events and lost messages") {
   CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost messages=2", "exit rc=0"});
   b.seq(4);
   CHECK(h.bodies(b) == std::vector<std::string>{"exit rc=0"});
+  EventMessageBuilder other;  // a message of another version uses up a number
+  other.seq(5).header[XAB_HDR_VERSION] = 9;
+  CHECK(h.bodies(other) == std::vector<std::string>{"abmon.bad reason=version n=0"});
+  b.seq(7);
+  CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost messages=1", "exit rc=0"});
   EventMessageBuilder late;  // a task whose first message abmon saw is its third
   late.seq(2).event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
   CHECK(h.bodies(late, 0x40009) == std::vector<std::string>{"abmon.lost messages=2", "exit rc=0"});

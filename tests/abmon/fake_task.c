@@ -1,0 +1,202 @@
+/*
+ * fake_task -- a PVM task that talks to abmon the way libab will, with
+ * hand-made event messages, so abmon's tests do not need libab.
+ *
+ * It finds abmon through the mailbox entry (wire.h), then runs its
+ * arguments as a little script, one message per action:
+ *   info NAME      INFO (name, host, parent, lang, pid) + mytid records
+ *   good N         N send records (serials 1..N)
+ *   mcast K        one mcast record to K tids (continuation records)
+ *   mark TEXT      a mark record with TEXT as a string
+ *   trunc          a header announcing 5 records, 2 packed
+ *   version        XAB_HDR_VERSION 99
+ *   magic          a wrong XAB_HDR_MAGIC
+ *   kind           good record, record of kind 999, good record
+ *   badstr         a joingroup naming string id 77, never sent
+ *   seqskip        the next message skips a sequence number
+ *   lost N         the next message says N events were dropped
+ *   direct         ask PVM for a direct route (a socket of its own to abmon)
+ *   sleep MS       wait
+ *   pause          print "paused" and wait to be killed
+ *   kill           SIGKILL itself (no pvm_exit, no last message)
+ * It prints "tid=t<hex>" first.  Exit codes: 0 done, 2 bad arguments,
+ * 3 no abmon registered, 1 a PVM call failed.
+ */
+#include <pvm3.h>
+#include <xab/events.h>
+#include <xab/wire.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int g_tid, g_abmon, g_ctx, g_tag, g_seq, g_lost;
+
+static long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct xab_event ev(int kind, int phase, int rc, int a0, int a1, int a2, int a3) {
+  struct xab_event e;
+  memset(&e, 0, sizeof e);
+  e.t_ns = now_ns();
+  e.kind = (uint16_t)kind;
+  e.phase = (uint8_t)phase;
+  e.rc = rc;
+  e.a[0] = a0;
+  e.a[1] = a1;
+  e.a[2] = a2;
+  e.a[3] = a3;
+  return e;
+}
+
+/* One event message: header, strings (ids[i], texts[i]), records. */
+static int send_msg(int version, int magic, int nevents_claimed, int nstr, const int* ids,
+                    const char* const* texts, const struct xab_event* evs, int nev) {
+  int hdr[XAB_HDR_INTS];
+  int one = 1, i, rc;
+  hdr[XAB_HDR_MAGIC] = magic;
+  hdr[XAB_HDR_VERSION] = version;
+  hdr[XAB_HDR_FLAGS] = (*(const char*)&one == 1) ? XAB_HDRF_LITTLE_ENDIAN : 0;
+  hdr[XAB_HDR_SEQ] = g_seq++;
+  hdr[XAB_HDR_NSTRINGS] = nstr;
+  hdr[XAB_HDR_NEVENTS] = nevents_claimed;
+  hdr[XAB_HDR_LOST] = g_lost;
+  hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+  g_lost = 0;
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(hdr, XAB_HDR_INTS, 1);
+  for (i = 0; i < nstr; ++i) {
+    pvm_pkint((int*)&ids[i], 1, 1);
+    pvm_pkstr((char*)texts[i]);
+  }
+  if (nev > 0) pvm_pkbyte((char*)evs, nev * (int)sizeof(struct xab_event), 1);
+  rc = pvm_send(g_abmon, g_tag);
+  if (rc < 0) fprintf(stderr, "fake_task: pvm_send: %d\n", rc);
+  return rc;
+}
+
+static int send_events(const struct xab_event* evs, int nev) {
+  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, nev, 0, NULL, NULL, evs, nev);
+}
+
+static int find_abmon(void) {
+  int v[6];
+  int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
+  if (mid < 0) return 3;
+  pvm_setrbuf(mid);
+  if (pvm_upkint(v, 6, 1) < 0 || v[0] != XAB_WIRE_VERSION) return 3;
+  g_abmon = v[1];
+  g_ctx = v[2];
+  g_tag = v[3];
+  pvm_setcontext(g_ctx);
+  return 0;
+}
+
+static int act_info(const char* name) {
+  int ids[] = {1, 2};
+  const char* texts[] = {name, "fake host"};
+  struct xab_event e[2];
+  e[0] = ev(XAB_EV_INFO, XAB_PHASE_END, 0, 1, 2, pvm_parent(), XAB_LANG_C);
+  e[0].a[4] = (int)getpid();
+  e[1] = ev(XAB_EV_MYTID, XAB_PHASE_END, g_tid, 0, 0, 0, 0);
+  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 2, 2, ids, texts, e, 2);
+}
+
+static int act_good(int n) {
+  static int serial = 0;
+  struct xab_event* e = calloc((size_t)n, sizeof *e);
+  int i, rc;
+  for (i = 0; i < n; ++i) e[i] = ev(XAB_EV_SEND, XAB_PHASE_END, 0, g_tid, 5, 4, ++serial);
+  rc = send_events(e, n);
+  free(e);
+  return rc;
+}
+
+static int act_mcast(int k) {
+  struct xab_event e[64];
+  int n = 0, i;
+  if (k > 6 * 60) k = 6 * 60;
+  e[n++] = ev(XAB_EV_MCAST, XAB_PHASE_END, 0, k, 9, 64, 1);
+  for (i = 0; i < k; i += 6) {
+    int j, cnt = k - i < 6 ? k - i : 6;
+    e[n] = ev(XAB_EV_TIDS, XAB_PHASE_CONT, cnt, 0, 0, 0, 0);
+    for (j = 0; j < cnt; ++j) e[n].a[j] = 0x40100 + i + j;
+    ++n;
+  }
+  return send_events(e, n);
+}
+
+static int act_mark(const char* text) {
+  int ids[] = {40};
+  const char* texts[] = {text};
+  struct xab_event e = ev(XAB_EV_MARK, XAB_PHASE_END, 0, 40, 0, 0, 0);
+  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 1, 1, ids, texts, &e, 1);
+}
+
+static int act_bad(const char* what) {
+  struct xab_event e[3];
+  e[0] = ev(XAB_EV_EXIT, XAB_PHASE_END, 0, 0, 0, 0, 0);
+  e[1] = ev(XAB_EV_EXIT, XAB_PHASE_END, 0, 0, 0, 0, 0);
+  e[2] = e[0];
+  if (!strcmp(what, "trunc"))
+    return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 5, 0, NULL, NULL, e, 2);
+  if (!strcmp(what, "version")) return send_msg(99, XAB_WIRE_MAGIC, 1, 0, NULL, NULL, e, 1);
+  if (!strcmp(what, "magic")) return send_msg(XAB_WIRE_VERSION, 0x1234, 1, 0, NULL, NULL, e, 1);
+  if (!strcmp(what, "kind")) {
+    e[1].kind = 999;
+    return send_events(e, 3);
+  }
+  e[1] = ev(XAB_EV_JOINGROUP, XAB_PHASE_END, 0, 77, 0, 0, 0); /* badstr */
+  return send_events(e, 3);
+}
+
+static int run(int argc, char** argv) {
+  int i;
+  for (i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    const char* arg = i + 1 < argc ? argv[i + 1] : "0";
+    int rc = 0;
+    if (!strcmp(a, "info")) rc = act_info(arg), ++i;
+    else if (!strcmp(a, "good")) rc = act_good(atoi(arg)), ++i;
+    else if (!strcmp(a, "mcast")) rc = act_mcast(atoi(arg)), ++i;
+    else if (!strcmp(a, "mark")) rc = act_mark(arg), ++i;
+    else if (!strcmp(a, "lost")) g_lost = atoi(arg), ++i;
+    else if (!strcmp(a, "sleep")) usleep((useconds_t)atoi(arg) * 1000), ++i;
+    else if (!strcmp(a, "seqskip")) ++g_seq;
+    else if (!strcmp(a, "direct")) pvm_setopt(PvmRoute, PvmRouteDirect);
+    else if (!strcmp(a, "trunc") || !strcmp(a, "version") || !strcmp(a, "magic") ||
+             !strcmp(a, "kind") || !strcmp(a, "badstr"))
+      rc = act_bad(a);
+    else if (!strcmp(a, "pause")) {
+      printf("paused\n");
+      fflush(stdout);
+      for (;;) pause();
+    } else if (!strcmp(a, "kill")) {
+      raise(SIGKILL);
+    } else {
+      fprintf(stderr, "fake_task: unknown action %s\n", a);
+      return 2;
+    }
+    if (rc < 0) return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  int rc;
+  g_tid = pvm_mytid();
+  if (g_tid < 0) return 1;
+  printf("tid=t%x\n", g_tid);
+  fflush(stdout);
+  rc = find_abmon();
+  if (rc == 0) rc = run(argc, argv);
+  if (rc == 3) fprintf(stderr, "fake_task: no abmon registered as %s\n", XAB_MBOX_NAME);
+  pvm_exit();
+  return rc;
+}
