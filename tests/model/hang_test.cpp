@@ -1,0 +1,68 @@
+#include "fixtures.h"
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using xab::test::loadFixture;
+using xab::test::taskNamed;
+
+namespace {
+HangReport diagnose(const Trace& t) {
+  return diagnoseHang(t, matchMessages(t), analyzeBarriers(t));
+}
+}  // namespace
+
+TEST_CASE("the paper's hung Cholesky: host waits for 16040, nodes sent 16004") {
+  auto trace = loadFixture("cholesky_hang.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.hung);
+  REQUIRE(h.blocked.size() == 4);
+  TaskIndex host = taskNamed(*trace, "cholhost", 0);
+  const BlockedTask* hb = nullptr;
+  for (const auto& b : h.blocked)
+    if (b.task == host) hb = &b;
+  REQUIRE(hb);
+  CHECK(hb->state.state == TaskState::Receiving);
+  CHECK(hb->state.b == 16040);
+  REQUIRE(hb->pending.size() == 3);
+  for (const auto& p : hb->pending) {
+    CHECK(p.tag == 16004);
+    CHECK_FALSE(p.matches);
+  }
+  CHECK_THAT(hb->explanation, Catch::Contains("(cholhost, 0) waits for tag 16040 from any task"));
+  CHECK_THAT(hb->explanation,
+             Catch::Contains("3 messages with tag 16004 from (cholnode, 0..2) are waiting for it"));
+  CHECK(h.cycles.empty());
+  CHECK_THAT(h.summary.front(), Catch::Contains("all 4 live tasks are blocked"));
+}
+
+TEST_CASE("a deadlock cycle is found") {
+  auto trace = loadFixture("deadlock.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.hung);
+  CHECK(h.blocked.size() == 2);  // idle has exited
+  REQUIRE(h.cycles.size() == 1);
+  CHECK(h.cycles[0].size() == 2);
+  CHECK_THAT(h.summary.front(), Catch::Contains("deadlock: (ping, 0) waits for (pong, 0) waits for (ping, 0)"));
+}
+
+TEST_CASE("a barrier waiting for a task that has exited") {
+  auto trace = loadFixture("barrier_hang.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.blocked.size() == 2);
+  const BlockedTask& b = h.blocked[0];
+  CHECK(b.state.state == TaskState::Barrier);
+  REQUIRE(b.missing.size() == 1);
+  CHECK(b.missing[0] == taskNamed(*trace, "worker", 2));
+  CHECK(b.waitingWith.size() == 1);
+  CHECK_THAT(b.explanation, Catch::Contains("2 of 3 arrived"));
+  CHECK_THAT(b.explanation, Catch::Contains("(worker, 2) has exited"));
+}
+
+TEST_CASE("a trace where everyone finished is not hung") {
+  auto trace = loadFixture("barrier.trace");
+  HangReport h = diagnose(*trace);
+  CHECK_FALSE(h.hung);
+  CHECK(h.blocked.empty());
+  CHECK(h.summary.empty());
+}

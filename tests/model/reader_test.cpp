@@ -1,0 +1,162 @@
+#include "fixtures.h"
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using xab::test::dataPath;
+using xab::test::loadFixture;
+
+TEST_CASE("header, task table and identity from the first record") {
+  auto trace = loadFixture("cholesky_hang.trace");
+  const TraceHeader& h = trace->header();
+  CHECK(h.present);
+  CHECK(h.version == 1);
+  CHECK(h.abmon == 0x40001);
+  CHECK(h.host == "vm");
+  CHECK(h.pid == 4242);
+  CHECK(h.start == 1763680000LL * 1'000'000'000);
+  REQUIRE(trace->taskCount() == 4);
+  CHECK(trace->monitorEvents().size() == 1);  // abmon.start belongs to no task
+  auto host = trace->findTask(0x40002);
+  REQUIRE(host);
+  CHECK(trace->label(*host) == "(cholhost, 0)");
+  CHECK(trace->str(trace->task(*host).host) == "vm");
+  CHECK(trace->task(*host).parent == kNoTid);
+  CHECK(trace->task(*host).pid == 100);
+  CHECK(trace->label(*trace->findTask(0x40005)) == "(cholnode, 2)");
+  CHECK(trace->task(*trace->findTask(0x40003)).parent == 0x40002);
+  CHECK(trace->eventCount() == 32);  // abmon.start is not a task event
+}
+
+TEST_CASE("fields land in their slots; lists and strings in the tables") {
+  auto trace = loadFixture("cholesky_hang.trace");
+  const auto& ev = trace->events(*trace->findTask(0x40002));
+  const Event& spawn = ev[2];
+  REQUIRE(spawn.kind == Kind::SPAWN);
+  CHECK(trace->str(spawn.get(Key::File, -1)) == "cholnode");
+  auto tids = trace->list(spawn.get(Key::Tids, -1));
+  REQUIRE(tids.size() == 3);
+  CHECK(tids[2] == 0x40005);
+  CHECK(spawn.rc == 3);
+  const Event& recv = ev[ev.size() - 1];
+  CHECK(recv.kind == Kind::RECV);
+  CHECK(recv.isBegin());
+  CHECK(recv.get(Key::Src) == kAnyTid);
+  CHECK(recv.get(Key::Tag) == 16040);
+  CHECK_FALSE(recv.hasRc());
+  CHECK(recv.time == 1763680000LL * 1'000'000'000 + 190'000'000);
+}
+
+TEST_CASE("a malformed line is reported with its number and skipped") {
+  LoadResult r = loadTraceFile(dataPath("malformed.trace"));
+  CHECK(r.fatal.empty());
+  REQUIRE(r.errorCount == 2);
+  CHECK(r.errors[0].line == 3);
+  CHECK_THAT(r.errors[0].reason, Catch::Contains("receive time"));
+  CHECK(r.errors[1].line == 4);
+  CHECK_THAT(r.errors[1].reason, Catch::Contains("tag"));
+  REQUIRE(r.trace);
+  const auto& ev = r.trace->events(0);
+  REQUIRE(ev.size() == 4);  // mytid, future.call, mark, exit
+  CHECK(ev[1].kind == Kind::OTHER);
+  CHECK(r.trace->str(ev[1].a[0]) == "future.call");
+  CHECK(ev[2].kind == Kind::MARK);
+  CHECK(r.trace->str(ev[2].get(Key::Text, -1)) == "phase 2");  // unknown key ignored
+}
+
+TEST_CASE("stop at the first malformed line when asked") {
+  ReadOptions o;
+  o.stopOnError = true;
+  LoadResult r = loadTraceFile(dataPath("malformed.trace"), o);
+  CHECK_THAT(r.fatal, Catch::Contains("line 3"));
+  REQUIRE(r.trace);
+  CHECK(r.trace->eventCount() == 1);
+}
+
+TEST_CASE("a newer format version is refused with a clear message") {
+  LoadResult r = loadTraceFile(dataPath("newer_version.trace"));
+  CHECK_THAT(r.fatal, Catch::Contains("version 2 is newer"));
+  REQUIRE(r.trace);
+  CHECK(r.trace->eventCount() == 0);
+}
+
+TEST_CASE("a missing file is an error value") {
+  LoadResult r = loadTraceFile(dataPath("no-such-file.trace"));
+  CHECK_FALSE(r.trace);
+  CHECK_THAT(r.fatal, Catch::Contains("no-such-file"));
+}
+
+TEST_CASE("partial lines fed in pieces give the same trace") {
+  std::string text;
+  {
+    FILE* f = std::fopen(dataPath("cholesky_hang.trace").c_str(), "rb");
+    REQUIRE(f);
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    std::fclose(f);
+  }
+  auto whole = loadTraceText(text).trace;
+  for (std::size_t piece : {1u, 2u, 7u, 64u, 1000u}) {
+    TraceReader r;
+    std::uint64_t seenEvents = 0;
+    for (std::size_t i = 0; i < text.size(); i += piece) {
+      r.feed(std::string_view(text).substr(i, piece));
+      auto snap = r.snapshot();  // a live viewer takes these as it goes
+      CHECK(snap->eventCount() >= seenEvents);
+      seenEvents = snap->eventCount();
+    }
+    r.finish();
+    auto t = r.take();
+    INFO("piece " << piece);
+    CHECK(r.errorCount() == 0);
+    REQUIRE(t->eventCount() == whole->eventCount());
+    REQUIRE(t->taskCount() == whole->taskCount());
+    for (TaskIndex k = 0; k < t->taskCount(); ++k)
+      for (std::uint32_t i = 0; i < t->events(k).size(); ++i) {
+        CHECK(t->events(k)[i].time == whole->events(k)[i].time);
+        CHECK(t->events(k)[i].kind == whole->events(k)[i].kind);
+      }
+  }
+}
+
+TEST_CASE("the last line without a newline is read at finish()") {
+  TraceReader r;
+  r.feed("1763680000.1 1763680000.1 t40002 mytid rc=t40002 name=x\n1763680000.2 1763680000.2 t40002 exit");
+  CHECK(r.eventCount() == 1);
+  r.finish();
+  CHECK(r.eventCount() == 2);
+  auto t = r.take();
+  CHECK(t->task(0).exit == ExitHow::Exit);
+  CHECK(t->events(0)[1].time == 1763680000LL * 1'000'000'000 + 200'000'000);
+}
+
+TEST_CASE("a snapshot does not change while the reader goes on") {
+  TraceReader r;
+  r.feed("1763680000.1 1763680000.1 t40002 mytid rc=t40002 name=x\n");
+  auto snap = r.snapshot();
+  for (int i = 0; i < 5000; ++i) r.feed("1763680000.2 1763680000.2 t40002 mark text=m\n");
+  CHECK(snap->eventCount() == 1);
+  CHECK(snap->events(0).size() == 1);
+  CHECK(r.snapshot()->events(0).size() == 5001);
+}
+
+TEST_CASE("values: escapes, any, negative tids, data types") {
+  auto r = loadTraceText(
+      "1.5 1.5 t1 mark text=a%20b%25c%3d\n"
+      "1.6 1.6 t1 recv src=-31 tag=any bytes=0 serial=0 rc=-2\n"
+      "1.7 1.7 t1 pkdouble type=double n=3 stride=2 rc=0\n"
+      "1.8 1.8 t1 mark text=bad%2\n"
+      "1.9 1.9 t1 psend dst=t2 tag=1 bytes=8 serial=1 type=17 n=1 rc=0\n");
+  REQUIRE(r.trace);
+  CHECK(r.errorCount == 1);
+  const auto& ev = r.trace->events(0);
+  CHECK(r.trace->str(ev[0].get(Key::Text, -1)) == "a b%c=");
+  CHECK(ev[1].get(Key::Src) == -31);
+  CHECK(ev[1].get(Key::Tag) == kAnyTag);
+  CHECK(ev[1].rc == -2);
+  CHECK(ev[2].get(Key::Type) == 6);
+  CHECK(ev[2].get(Key::Stride) == 2);
+  CHECK(ev[3].get(Key::Type) == 17);  // an unknown type code stays a number
+  CHECK_FALSE(r.trace->header().present);
+}
