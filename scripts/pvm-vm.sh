@@ -73,11 +73,21 @@ load_env() {
 
 console() { timeout 10 pvm </dev/stdin 2>&1; }
 
+# Between the fork and the exec, the child is still the subshell: while
+# its comm is not yet pvmd, it is starting, not dead.
+starting_or_alive() {
+  local pid=$1 state
+  state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || return 1
+  [[ $state != Z && $state != X ]] || return 1
+  [[ $(cat "/proc/$pid/comm" 2>/dev/null) != pvmd* ]] && return 0
+  pvmd_alive "$pid"
+}
+
 wait_until_up() {
   local dir=$1 pid=$2 addr i
   addr="$PVM_TMP/pvmd.$(id -u).$PVM_VMID"
   for ((i = 0; i < START_WAIT_S * 10; i++)); do
-    pvmd_alive "$pid" || die "pvmd exited during startup; its output ($dir/pvmd.out):
+    starting_or_alive "$pid" || die "pvmd exited during startup; its output ($dir/pvmd.out):
 $(cat "$dir/pvmd.out" 2>/dev/null)
 log: $(cat "$PVM_TMP"/pvml.* 2>/dev/null)"
     # Ask the console only once pvmd has written its address file: a
