@@ -108,6 +108,7 @@ int xab_psend(int tid, int tag, void *p, int n, int type) {
     int user_sbuf = pvm_setsbuf(pvm_mkbuf(PvmDataInPlace));
     pvm_pkbyte((char *)p, len, 1);
     serial = xab_stamp_serial(pvm_getsbuf(), &bytes, &wid);
+    bytes = len; /* an in-place buffer has no length until it is sent */
     int autoerr = pvm_setopt(PvmAutoErr, 0);
     rc = pvm_send(tid, tag);
     pvm_setopt(PvmAutoErr, autoerr);

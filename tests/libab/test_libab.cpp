@@ -1,0 +1,287 @@
+// libab against a real pvmd and a real abmon: every call is recorded with its
+// fields, receives match sends by serial, and the program cannot tell it is
+// being watched (same output, same exit code, its messages intact) — with
+// abmon running, without it, and with abmon killed halfway.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+
+using namespace xab::test;
+
+namespace {
+
+struct Record {
+  std::string tid, event;
+  std::map<std::string, std::string> f;
+  bool has(const std::string& k, const std::string& v) const {
+    auto it = f.find(k);
+    return it != f.end() && it->second == v;
+  }
+};
+
+std::vector<Record> parse(const std::string& text) {
+  std::vector<Record> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string recv_time, task_time;
+    Record r;
+    ls >> recv_time >> task_time >> r.tid >> r.event;
+    std::string kv;
+    while (ls >> kv) {
+      auto eq = kv.find('=');
+      if (eq != std::string::npos) r.f[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<Record> of(const std::vector<Record>& rs, const std::string& tid) {
+  std::vector<Record> out;
+  for (auto& r : rs)
+    if (r.tid == tid) out.push_back(r);
+  return out;
+}
+
+const Record* find(const std::vector<Record>& rs, const std::string& event,
+                   std::initializer_list<std::pair<const char*, std::string>> fields = {}) {
+  for (auto& r : rs) {
+    if (r.event != event) continue;
+    bool ok = true;
+    for (auto& [k, v] : fields) ok = ok && r.has(k, v);
+    if (ok) return &r;
+  }
+  return nullptr;
+}
+
+std::string prog(const char* name) { return bin_dir() + "/" + name; }
+
+// abmon in the background, writing to a file in the VM's directory.
+struct Monitor {
+  BackgroundProcess proc;
+  explicit Monitor(const std::string& path, std::vector<std::string> extra = {})
+      : proc(args(extra), path) {
+    REQUIRE(proc.wait_for_output([](const std::string& s) { return s.find("abmon.start") != s.npos; }, 10s));
+  }
+  static std::vector<std::string> args(std::vector<std::string> extra) {
+    std::vector<std::string> a{prog("abmon")};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+  // Stops abmon cleanly and returns its records.
+  std::vector<Record> finish() {
+    CHECK(proc.stop(SIGINT) == 0);
+    return parse(proc.read_stdout());
+  }
+  bool saw(const std::string& needle, std::chrono::milliseconds deadline = 10s) {
+    return proc.wait_for_output([&](const std::string& s) { return s.find(needle) != s.npos; }, deadline);
+  }
+};
+
+
+}  // namespace
+
+TEST_CASE("every family of PVM calls is recorded with its fields", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/calls.trace");
+  auto r = run({prog("xabt_prog"), "calls"});
+  auto plain = run({prog("xabt_prog_plain"), "calls"});
+  auto rs = mon.finish();
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == plain.out);  // the program cannot tell
+
+  std::string master;
+  for (auto& rec : rs)
+    if (rec.event == "mytid" && rec.f.count("name") && rec.f.at("parent") == "none") master = rec.tid;
+  REQUIRE_FALSE(master.empty());
+  auto m = of(rs, master);
+  const Record* spawn = find(m, "spawn");
+  REQUIRE(spawn);
+  std::string child = spawn->f.at("tids");
+  CHECK(spawn->has("count", "1"));
+  CHECK(spawn->has("rc", "1"));
+  CHECK(find(m, "spawn.begin", {{"file", "xabt_prog"}, {"count", "1"}}));
+  CHECK(find(m, "mytid", {{"rc", master}, {"lang", "c"}}));
+  CHECK(find(m, "parent", {{"rc", "-23"}}));
+  CHECK(find(m, "initsend", {{"enc", "0"}}));
+  CHECK(find(m, "pkint", {{"type", "int"}, {"n", "1"}, {"stride", "1"}, {"rc", "0"}}));
+  CHECK(find(m, "pkfloat", {{"type", "float"}, {"n", "1"}}));
+  CHECK(find(m, "pkdouble", {{"type", "double"}}));
+  CHECK(find(m, "pkshort", {{"type", "short"}}));
+  CHECK(find(m, "pklong", {{"type", "long"}}));
+  CHECK(find(m, "pkbyte", {{"type", "byte"}, {"n", "4"}}));
+  CHECK(find(m, "pkstr", {{"type", "str"}, {"n", "5"}}));
+  CHECK(find(m, "send", {{"dst", child}, {"tag", "11"}, {"serial", "1"}, {"rc", "0"}}));
+  CHECK(find(m, "recv.begin", {{"src", child}, {"tag", "12"}}));
+  CHECK(find(m, "recv", {{"src", child}, {"tag", "12"}, {"serial", "1"}}));
+  CHECK(find(m, "bufinfo", {{"tag", "12"}, {"src", child}}));
+  CHECK(find(m, "upkstr", {{"type", "str"}, {"n", "5"}}));
+  CHECK(find(m, "mcast", {{"dst", child}, {"tag", "13"}, {"serial", "2"}}));
+  CHECK(find(m, "psend", {{"dst", child}, {"tag", "14"}, {"type", "int"}, {"n", "3"}, {"bytes", "12"}}));
+  CHECK(find(m, "precv.begin", {{"src", child}, {"tag", "15"}, {"type", "int"}, {"n", "3"}}));
+  CHECK(find(m, "precv", {{"src", child}, {"tag", "15"}, {"bytes", "12"}, {"rc", "0"}}));
+  CHECK(find(m, "nrecv", {{"src", child}, {"tag", "999"}, {"rc", "0"}}));
+  CHECK(find(m, "probe", {{"tag", "999"}, {"rc", "0"}}));
+  CHECK(find(m, "trecv.begin", {{"tag", "999"}, {"timeout", "20000"}}));
+  CHECK(find(m, "trecv", {{"tag", "999"}, {"rc", "0"}}));
+  CHECK(find(m, "joingroup", {{"group", "xabt"}, {"rc", "0"}}));
+  CHECK(find(m, "gsize", {{"group", "xabt"}, {"rc", "1"}}));
+  CHECK(find(m, "getinst", {{"group", "xabt"}, {"tid", master}}));
+  CHECK(find(m, "gettid", {{"group", "xabt"}, {"inst", "0"}, {"rc", master}}));
+  CHECK(find(m, "barrier.begin", {{"group", "xabt"}, {"count", "1"}}));
+  CHECK(find(m, "barrier", {{"group", "xabt"}, {"count", "1"}, {"rc", "0"}}));
+  CHECK(find(m, "lvgroup", {{"group", "xabt"}}));
+  CHECK(find(m, "config", {{"nhost", "1"}}));
+  CHECK(find(m, "newcontext"));
+  CHECK(find(m, "setcontext"));
+  CHECK(find(m, "getcontext"));
+  CHECK(find(m, "freecontext"));
+  CHECK(find(m, "putinfo", {{"name", "xabt.box"}}));
+  CHECK(find(m, "delinfo", {{"name", "xabt.box"}, {"index", "0"}}));
+  CHECK(find(m, "getopt", {{"what", "1"}}));
+  CHECK(find(m, "mstat"));
+  CHECK(find(m, "pstat", {{"tid", child}}));
+  CHECK(find(m, "kill", {{"tid", child}, {"rc", "0"}}));
+  CHECK(find(m, "exit"));
+
+  auto c = of(rs, child);
+  REQUIRE_FALSE(c.empty());
+  CHECK(c.front().has("name", "xabt_prog"));
+  CHECK(c.front().has("parent", master));
+  CHECK(find(c, "recv", {{"src", master}, {"tag", "11"}, {"serial", "1"}}));
+  CHECK(find(c, "recv", {{"src", master}, {"tag", "13"}, {"serial", "2"}}));
+  CHECK(find(c, "precv", {{"src", master}, {"tag", "14"}, {"serial", "3"}}));
+  CHECK(find(c, "psend", {{"dst", master}, {"tag", "15"}}));
+  // The child was killed while blocked in recv(tag 16): its begin record is there.
+  CHECK(find(c, "recv.begin", {{"tag", "16"}}));
+  CHECK(find(c, "task.exit"));
+}
+
+TEST_CASE("every receive names the serial of a send from its source", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/serials.trace");
+  REQUIRE(run({prog("xabt_prog"), "pingpong", "200"}).exit_code == 3);
+  REQUIRE(run({prog("xabt_prog"), "calls"}).exit_code == 0);
+  auto rs = mon.finish();
+  std::map<std::pair<std::string, std::string>, int> sends;  // (tid, serial) -> count
+  for (auto& r : rs)
+    if ((r.event == "send" || r.event == "mcast" || r.event == "psend") && r.f.count("serial"))
+      sends[{r.tid, r.f.at("serial")}]++;
+  int receives = 0;
+  for (auto& r : rs) {
+    bool is_recv = r.event == "recv" || r.event == "nrecv" || r.event == "trecv" || r.event == "precv";
+    if (!is_recv || !r.f.count("serial") || r.f.at("rc") == "0" || r.f.at("rc")[0] == '-') continue;
+    if (r.event == "precv" && r.f.at("rc") != "0") continue;
+    receives++;
+    INFO(r.tid << " " << r.event << " src=" << r.f.at("src") << " serial=" << r.f.at("serial"));
+    CHECK(r.f.at("serial") != "0");
+    CHECK(sends.count({r.f.at("src"), r.f.at("serial")}) == 1);
+  }
+  CHECK(receives > 400);
+  // Each serial is used once per sender: a re-sent buffer gets a new one.
+  for (auto& [key, n] : sends) CHECK(n == 1);
+}
+
+TEST_CASE("a half-built message survives libab's own send", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/half.trace");
+  auto r = run({prog("xabt_prog"), "halfbuilt"});
+  auto plain = run({prog("xabt_prog_plain"), "halfbuilt"});
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);
+  // 1 + 2, no extra item in the body, and the receiver saw wid 0.
+  CHECK(r.out.find("same_sbuf=1\nchild_got_sum=3\n") != std::string::npos);
+  CHECK(find(rs, "trecv", {{"tag", "4242"}, {"rc", "0"}}));
+}
+
+TEST_CASE("wildcard receives never see monitor traffic", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/wild.trace", {"--batch", "2"});
+  auto r = run({prog("xabt_prog"), "wildcard", "10"});
+  mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "child_counted=10\n");  // 10 messages, none stray
+}
+
+TEST_CASE("pvmd's notify and an uninstrumented sender's messages arrive intact", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/plain.trace");
+  auto n = run({prog("xabt_prog"), "notify"});
+  auto p = run({prog("xabt_prog"), "plainsender"});
+  auto rs = mon.finish();
+  CHECK(n.out == run({prog("xabt_prog_plain"), "notify"}).out);
+  CHECK(n.out == "notify tag=77 bytes=4 about_child=1\n");
+  CHECK(p.out == "plain_total=6\n");
+  // The plain child's messages carry no serial.
+  int unserialed = 0;
+  for (auto& r : rs)
+    if (r.event == "recv" && r.has("tag", "5") && r.has("serial", "0")) unserialed++;
+  CHECK(unserialed == 3);
+}
+
+TEST_CASE("a task killed with SIGKILL still gets its exit record", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/sigkill.trace");
+  BackgroundProcess task({prog("xabt_prog"), "blocked"}, vm.dir() + "/blocked.out");
+  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
+  std::string tid = task.read_stdout().substr(4);
+  tid = tid.substr(0, tid.find('\n'));
+  REQUIRE(mon.saw(tid + " recv.begin"));
+  task.stop(SIGKILL);
+  CHECK(mon.saw(tid + " task.exit"));
+  auto rs = mon.finish();
+  CHECK(find(of(rs, tid), "task.exit"));
+}
+
+TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/kill.trace");
+  // 300 packs stay in the task's buffer (batch 512) while it sleeps.
+  BackgroundProcess task({prog("xabt_prog"), "idle", "300"}, vm.dir() + "/idle.out");
+  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
+  std::string tid = task.read_stdout().substr(4);
+  tid = tid.substr(0, tid.find('\n'));
+  std::this_thread::sleep_for(200ms);
+  auto k = run({"pvm"}, {}, 20s, "kill " + tid + "\n");
+  CHECK(task.wait(10s) == 128 + SIGTERM);
+  REQUIRE(mon.saw(tid + " task.exit"));
+  auto rs = of(mon.finish(), tid);
+  int packs = 0;
+  for (auto& r : rs) packs += r.event == "pkint";
+  CHECK(packs == 300);
+}
+
+TEST_CASE("without abmon the program runs unchanged and warns once", "[libab][pvm]") {
+  PrivateVm::shared();
+  auto r = run({prog("xabt_prog"), "calls"});
+  auto plain = run({prog("xabt_prog_plain"), "calls"});
+  CHECK(r.exit_code == plain.exit_code);
+  CHECK(r.out == plain.out);
+  size_t first = r.err.find("abmon is not running");
+  CHECK(first != std::string::npos);
+  CHECK(r.err.find("abmon is not running", first + 1) == std::string::npos);
+}
+
+TEST_CASE("abmon killed mid-run: the program finishes with the same output and code", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_prog_plain"), "pingpong", "3000"});
+  REQUIRE(plain.exit_code == 3);
+  Monitor mon(vm.dir() + "/killed-abmon.trace", {"--batch", "1"});
+  BackgroundProcess task({prog("xabt_prog"), "pingpong", "3000"}, vm.dir() + "/pp.out");
+  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("round 100\n") != s.npos; }, 30s));
+  mon.proc.stop(SIGKILL);
+  CHECK(task.wait(60s) == 3);
+  CHECK(task.read_stdout() == plain.out);
+}

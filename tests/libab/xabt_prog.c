@@ -1,0 +1,375 @@
+/*
+ * xabt_prog.c -- a tiny PVM program for libab's tests, one mode per case.
+ *
+ * Built twice: xabt_prog (with libab) and xabt_prog_plain (-DXAB_DISABLE).
+ * A child is spawned by the parent's own program name, so each build talks
+ * to itself; "plainsender" mixes the two.  Output is deterministic (no tids,
+ * no times), so a test can compare the two builds' output byte for byte.
+ *
+ *   xabt_prog MODE [N]
+ *     calls        many calls of every family; prints what they returned
+ *     halfbuilt    pack, flush libab's buffer mid-message, finish, send
+ *     wildcard     child receives with recv(-1,-1)/nrecv/probe: only ours
+ *     notify       pvmd's task-exit notify message arrives intact
+ *     plainsender  an uninstrumented child sends to an instrumented parent
+ *     pingpong N   N roundtrips, printing a checksum
+ *     idle N       record N packs, then sleep (to be killed)
+ *     blocked      record some calls, then block in a receive (to be killed)
+ */
+#include "xab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *self_name(const char *argv0) {
+  const char *slash = strrchr(argv0, '/');
+  return slash ? slash + 1 : argv0;
+}
+
+static int spawn_child(const char *prog, const char *mode) {
+  char *args[] = {(char *)mode, NULL};
+  int tid = 0;
+  if (pvm_spawn((char *)prog, args, PvmTaskDefault, "", 1, &tid) != 1) {
+    printf("spawn of %s failed: %d\n", prog, tid);
+    pvm_exit();
+    exit(1);
+  }
+  return tid;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static int mode_calls(const char *prog) {
+  int me = pvm_mytid();
+  printf("parent=%d\n", pvm_parent());
+  int child = spawn_child(prog, "echo");
+  int sbuf = pvm_initsend(PvmDataDefault);
+  int i = 42;
+  float f = 1.5f;
+  double d = 2.25;
+  short s = 7;
+  long l = 123456789L;
+  char bytes[4] = {1, 2, 3, 4};
+  pvm_pkint(&i, 1, 1);
+  pvm_pkfloat(&f, 1, 1);
+  pvm_pkdouble(&d, 1, 1);
+  pvm_pkshort(&s, 1, 1);
+  pvm_pklong(&l, 1, 1);
+  pvm_pkbyte(bytes, 4, 1);
+  pvm_pkstr("hello");
+  printf("send=%d\n", pvm_send(child, 11));
+  int rbuf = pvm_recv(child, 12);
+  int bytes_in = 0, tag = 0, src = 0;
+  int info = pvm_bufinfo(rbuf, &bytes_in, &tag, &src);
+  printf("bufinfo=%d tag=%d bytes=%d from_child=%d\n", info, tag, bytes_in, src == child);
+  int i2 = 0;
+  float f2 = 0;
+  double d2 = 0;
+  short s2 = 0;
+  long l2 = 0;
+  char b2[4] = {0};
+  char str[32] = "";
+  pvm_upkint(&i2, 1, 1);
+  pvm_upkfloat(&f2, 1, 1);
+  pvm_upkdouble(&d2, 1, 1);
+  pvm_upkshort(&s2, 1, 1);
+  pvm_upklong(&l2, 1, 1);
+  pvm_upkbyte(b2, 4, 1);
+  pvm_upkstr(str);
+  printf("echo %d %.2f %.2f %d %ld %d%d%d%d %s\n", i2, f2, d2, s2, l2, b2[0], b2[1], b2[2], b2[3], str);
+  int tids[1] = {child};
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&i, 1, 1);
+  printf("mcast=%d\n", pvm_mcast(tids, 1, 13));
+  int arr[3] = {5, 6, 7};
+  printf("psend=%d\n", pvm_psend(child, 14, arr, 3, PVM_INT));
+  int got[3] = {0}, rtid = 0, rtag = 0, rlen = 0;
+  int precv = pvm_precv(child, 15, got, 3, PVM_INT, &rtid, &rtag, &rlen);
+  printf("precv=%d tag=%d len=%d vals=%d,%d,%d\n", precv, rtag, rlen, got[0], got[1], got[2]);
+  printf("nrecv_none=%d\n", pvm_nrecv(child, 999));
+  printf("probe_none=%d\n", pvm_probe(child, 999));
+  struct timeval tmo = {0, 20000};
+  printf("trecv_timeout=%d\n", pvm_trecv(child, 999, &tmo));
+  printf("joingroup=%d\n", pvm_joingroup("xabt"));
+  printf("gsize=%d\n", pvm_gsize("xabt"));
+  printf("getinst=%d\n", pvm_getinst("xabt", me));
+  printf("gettid_is_me=%d\n", pvm_gettid("xabt", 0) == me);
+  printf("barrier=%d\n", pvm_barrier("xabt", 1));
+  printf("lvgroup=%d\n", pvm_lvgroup("xabt"));
+  int nhost = 0, narch = 0;
+  struct pvmhostinfo *hosts;
+  int config = pvm_config(&nhost, &narch, &hosts);
+  printf("config=%d nhost=%d\n", config, nhost);
+  int ctx = pvm_newcontext();
+  int old = pvm_setcontext(ctx);
+  printf("context_switch=%d\n", pvm_getcontext() == ctx);
+  pvm_setcontext(old);
+  pvm_freecontext(ctx);
+  int mb = pvm_initsend(PvmDataDefault);
+  pvm_pkint(&i, 1, 1);
+  printf("putinfo=%d\n", pvm_putinfo("xabt.box", mb, PvmMboxDefault));
+  printf("delinfo=%d\n", pvm_delinfo("xabt.box", 0, PvmMboxDefault));
+  printf("getopt_route=%d\n", pvm_getopt(PvmRoute));
+  printf("mstat=%d\n", pvm_mstat(hosts[0].hi_name));
+  printf("pstat_child=%d\n", pvm_pstat(child));
+  printf("kill=%d\n", pvm_kill(child));
+  (void)sbuf;
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+/* The child of "calls": echo one message back, answer the mcast, psend. */
+static int mode_echo(void) {
+  int parent = pvm_parent();
+  pvm_recv(parent, 11);
+  int i, n = 0;
+  float f;
+  double d;
+  short s;
+  long l;
+  char b[4];
+  char str[32];
+  pvm_upkint(&i, 1, 1);
+  pvm_upkfloat(&f, 1, 1);
+  pvm_upkdouble(&d, 1, 1);
+  pvm_upkshort(&s, 1, 1);
+  pvm_upklong(&l, 1, 1);
+  pvm_upkbyte(b, 4, 1);
+  pvm_upkstr(str);
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&i, 1, 1);
+  pvm_pkfloat(&f, 1, 1);
+  pvm_pkdouble(&d, 1, 1);
+  pvm_pkshort(&s, 1, 1);
+  pvm_pklong(&l, 1, 1);
+  pvm_pkbyte(b, 4, 1);
+  pvm_pkstr(str);
+  pvm_send(parent, 12);
+  pvm_recv(parent, 13);
+  pvm_upkint(&n, 1, 1);
+  int arr[3];
+  pvm_precv(parent, 14, arr, 3, PVM_INT, NULL, NULL, NULL);
+  pvm_psend(parent, 15, arr, 3, PVM_INT);
+  pvm_recv(parent, 16); /* killed while waiting here */
+  return 0;
+}
+
+/* ---------------------------------------------------------------- invisibility */
+
+static int mode_halfbuilt(const char *prog) {
+  pvm_mytid();
+  int child = spawn_child(prog, "halfchild");
+  int a = 1, b = 2;
+  int sbuf = pvm_initsend(PvmDataDefault);
+  pvm_pkint(&a, 1, 1);
+  xab_flush(); /* libab's own message goes out between the two packs */
+  struct timeval tmo = {0, 30000};
+  pvm_trecv(-1, 4242, &tmo); /* a receive long enough to flush by itself */
+  pvm_pkint(&b, 1, 1);
+  printf("same_sbuf=%d\n", pvm_getsbuf() == sbuf);
+  pvm_send(child, 1);
+  pvm_recv(child, 2);
+  int sum = 0;
+  pvm_upkint(&sum, 1, 1);
+  printf("child_got_sum=%d\n", sum);
+  pvm_exit();
+  return 0;
+}
+
+static int mode_halfchild(void) {
+  int parent = pvm_parent();
+  int mid = pvm_recv(parent, 1);
+  struct pvmminfo mi;
+  pvm_getminfo(mid, &mi);
+  int a = 0, b = 0, extra = 0;
+  pvm_upkint(&a, 1, 1);
+  pvm_upkint(&b, 1, 1);
+  int more = pvm_upkint(&extra, 1, 1); /* nothing else may be in the message */
+  int sum = a + b + (mi.wid != 0 ? 1000 : 0) + (more >= 0 ? 100 : 0);
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&sum, 1, 1);
+  pvm_send(parent, 2);
+  pvm_exit();
+  return 0;
+}
+
+static int mode_wildcard(const char *prog, int n) {
+  pvm_mytid();
+  int child = spawn_child(prog, "wildchild");
+  for (int i = 0; i < n; i++) {
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&i, 1, 1);
+    pvm_send(child, 100 + i);
+    if (i % 3 == 0) xab_flush();
+  }
+  pvm_recv(child, 1);
+  int count = 0;
+  pvm_upkint(&count, 1, 1);
+  printf("child_counted=%d\n", count);
+  pvm_exit();
+  return 0;
+}
+
+/* Receives with every wildcard form; prints each message it sees. */
+static int mode_wildchild(void) {
+  int parent = pvm_parent();
+  int count = 0, stray = 0;
+  for (int i = 0; i < 3; i++) {
+    int mid;
+    while ((mid = pvm_probe(-1, -1)) == 0) usleep(1000);
+    mid = pvm_nrecv(-1, -1);
+    int bytes, tag, src, v = -1;
+    pvm_bufinfo(mid, &bytes, &tag, &src);
+    pvm_upkint(&v, 1, 1);
+    if (src != parent || tag != 100 + v) stray++;
+    count++;
+  }
+  for (;;) {
+    struct timeval tmo = {1, 0};
+    int mid = pvm_trecv(-1, -1, &tmo);
+    if (mid <= 0) break;
+    int bytes, tag, src, v = -1;
+    pvm_bufinfo(mid, &bytes, &tag, &src);
+    pvm_upkint(&v, 1, 1);
+    if (src != parent || tag != 100 + v) stray++;
+    count++;
+  }
+  int result = count + 1000 * stray;
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&result, 1, 1);
+  pvm_send(parent, 1);
+  pvm_exit();
+  return 0;
+}
+
+static int mode_notify(const char *prog) {
+  pvm_mytid();
+  int child = spawn_child(prog, "quick");
+  pvm_notify(PvmTaskExit, 77, 1, &child);
+  int mid = pvm_recv(-1, 77);
+  int gone = 0, bytes = 0, tag = 0, src = 0;
+  pvm_bufinfo(mid, &bytes, &tag, &src);
+  pvm_upkint(&gone, 1, 1);
+  printf("notify tag=%d bytes=%d about_child=%d\n", tag, bytes, gone == child);
+  pvm_exit();
+  return 0;
+}
+
+static int mode_quick(void) {
+  pvm_mytid();
+  pvm_exit();
+  return 0;
+}
+
+static int mode_plainsender(const char *prog) {
+  pvm_mytid();
+  char plain[256];
+  snprintf(plain, sizeof plain, "%s_plain", prog);
+  int child = spawn_child(plain, "sendthree");
+  int total = 0;
+  for (int i = 0; i < 3; i++) {
+    int v = 0;
+    pvm_recv(child, 5);
+    pvm_upkint(&v, 1, 1);
+    total += v;
+  }
+  printf("plain_total=%d\n", total);
+  pvm_exit();
+  return 0;
+}
+
+static int mode_sendthree(void) {
+  int parent = pvm_parent();
+  for (int v = 1; v <= 3; v++) {
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&v, 1, 1);
+    pvm_send(parent, 5);
+  }
+  pvm_exit();
+  return 0;
+}
+
+/* ---------------------------------------------------------------- runs to stop */
+
+static int mode_pingpong(const char *prog, int n) {
+  pvm_mytid();
+  int child = spawn_child(prog, "pong");
+  long sum = 0;
+  for (int i = 0; i < n; i++) {
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&i, 1, 1);
+    pvm_send(child, 1);
+    int v = 0;
+    pvm_recv(child, 2);
+    pvm_upkint(&v, 1, 1);
+    sum += v;
+    if (i % 100 == 0) printf("round %d\n", i);
+  }
+  int stop = -1;
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&stop, 1, 1);
+  pvm_send(child, 1);
+  printf("pingpong sum=%ld\n", sum);
+  pvm_exit();
+  return 3; /* a distinctive exit code the test compares */
+}
+
+static int mode_pong(void) {
+  int parent = pvm_parent();
+  for (;;) {
+    int v = 0;
+    pvm_recv(parent, 1);
+    pvm_upkint(&v, 1, 1);
+    if (v < 0) break;
+    v *= 2;
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&v, 1, 1);
+    pvm_send(parent, 2);
+  }
+  pvm_exit();
+  return 0;
+}
+
+static int mode_idle(int n) {
+  printf("tid=t%x\n", pvm_mytid());
+  fflush(stdout);
+  pvm_initsend(PvmDataDefault);
+  for (int i = 0; i < n; i++) pvm_pkint(&i, 1, 1);
+  sleep(60);
+  return 0;
+}
+
+static int mode_blocked(void) {
+  printf("tid=t%x\n", pvm_mytid());
+  fflush(stdout);
+  int i = 1;
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&i, 1, 1);
+  pvm_recv(-1, 31337);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *prog = self_name(argv[0]);
+  const char *mode = argc > 1 ? argv[1] : "calls";
+  int n = argc > 2 ? atoi(argv[2]) : 10;
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (!strcmp(mode, "calls")) return mode_calls(prog);
+  if (!strcmp(mode, "echo")) return mode_echo();
+  if (!strcmp(mode, "halfbuilt")) return mode_halfbuilt(prog);
+  if (!strcmp(mode, "halfchild")) return mode_halfchild();
+  if (!strcmp(mode, "wildcard")) return mode_wildcard(prog, n);
+  if (!strcmp(mode, "wildchild")) return mode_wildchild();
+  if (!strcmp(mode, "notify")) return mode_notify(prog);
+  if (!strcmp(mode, "quick")) return mode_quick();
+  if (!strcmp(mode, "plainsender")) return mode_plainsender(prog);
+  if (!strcmp(mode, "sendthree")) return mode_sendthree();
+  if (!strcmp(mode, "pingpong")) return mode_pingpong(prog, n);
+  if (!strcmp(mode, "pong")) return mode_pong();
+  if (!strcmp(mode, "idle")) return mode_idle(n);
+  if (!strcmp(mode, "blocked")) return mode_blocked();
+  fprintf(stderr, "xabt_prog: unknown mode %s\n", mode);
+  return 2;
+}
