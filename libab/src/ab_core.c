@@ -251,9 +251,9 @@ void xab_attach(void) {
   pvm_setopt(PvmAutoErr, autoerr);
   xab_st.flushing = 0;
   if (found != 0) {
-    if (found == -1)
+    if (found == -1 && xab_st.mytid > 0) /* no pvmd: PVM reports that itself */
       fprintf(stderr, "xab: abmon is not running in this virtual machine; t%x runs unmonitored\n",
-              xab_st.mytid > 0 ? (unsigned)xab_st.mytid : 0u);
+              (unsigned)xab_st.mytid);
     xab_st.mode = XAB_MODE_OFF;
     xab_st.n = 0;
     return;

@@ -91,6 +91,7 @@ void xab_flush_now(int final);
 /* Before a call that may block for long: everything recorded so far
  * (the begin record included) must reach abmon first. */
 static inline void xab_before_block(void) {
+  if (xab_st.mode == XAB_MODE_UNATTACHED) xab_attach(); /* every blocking call enrolls */
   if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.n > 0) xab_flush_now(0);
 }
 

@@ -7,7 +7,15 @@
  */
 #include "ab_core.h"
 
-int xab_joingroup(char *group) { XAB_SIMPLE(XAB_EV_JOINGROUP, pvm_joingroup(group), xab_str(group)); }
+int xab_joingroup(char *group) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int rc = pvm_joingroup(group);
+  xab_leave();
+  xab_enrolled(rc >= 0);
+  xab_rec(XAB_EV_JOINGROUP, XAB_PHASE_END, t, rc, XAB_A(xab_str(group)));
+  return rc;
+}
 int xab_lvgroup(char *group) { XAB_SIMPLE(XAB_EV_LVGROUP, pvm_lvgroup(group), xab_str(group)); }
 int xab_gsize(char *group) { XAB_SIMPLE(XAB_EV_GSIZE, pvm_gsize(group), xab_str(group)); }
 int xab_getinst(char *group, int tid) { XAB_SIMPLE(XAB_EV_GETINST, pvm_getinst(group, tid), xab_str(group), tid); }
