@@ -114,6 +114,7 @@ std::uint64_t TraceReader::errorCount() const { return impl_->errorCount; }
 std::uint64_t TraceReader::lineCount() const { return impl_->lines; }
 std::uint64_t TraceReader::byteCount() const { return impl_->bytes; }
 std::uint64_t TraceReader::eventCount() const { return impl_->builder.trace().eventCount(); }
+bool TraceReader::monitorStopped() const { return impl_->builder.trace().stopped(); }
 std::shared_ptr<const Trace> TraceReader::snapshot() const { return impl_->builder.freeze(); }
 std::shared_ptr<const Trace> TraceReader::take() { return impl_->builder.take(); }
 

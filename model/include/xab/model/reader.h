@@ -54,6 +54,7 @@ class TraceReader {
   std::uint64_t lineCount() const;        // complete lines seen
   std::uint64_t byteCount() const;        // bytes fed
   std::uint64_t eventCount() const;       // records stored so far
+  bool monitorStopped() const;            // an abmon.stop record was read
 
   // An immutable copy of what has been read; cheap: full chunks of events
   // are shared, only the last partial chunk of each task is copied.

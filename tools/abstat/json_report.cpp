@@ -1,0 +1,245 @@
+// The JSON report; its shape is documented in docs/abstat-json.md.
+#include "json_writer.h"
+#include "reports.h"
+
+#include <cstdio>
+
+namespace xab::abstat {
+namespace {
+
+struct Json {
+  const Analysis& a;
+  const Trace& t;
+  JsonWriter& w;
+
+  double at(TimeNs time) const { return seconds(t, time); }
+  std::string label(TaskIndex k) const { return t.label(k); }
+
+  void taskRef(std::string_view key, TaskIndex k) {
+    w.key(key).beginObject().field("label", label(k)).field("tid", formatTid(t.task(k).tid)).endObject();
+  }
+  void tidRef(Tid tid) {
+    auto k = t.findTask(tid);
+    w.beginObject().field("tid", formatTid(tid));
+    if (k) w.field("label", label(*k));
+    else w.key("label").null();
+    w.endObject();
+  }
+
+  void trace() {
+    const TraceHeader& h = t.header();
+    w.key("trace").beginObject();
+    w.field("source", a.source).field("header", h.present).field("version", h.version);
+    w.field("abmon", formatTid(h.abmon)).field("host", h.host);
+    // A string: a double cannot hold ns since the epoch.
+    char origin[32];
+    std::snprintf(origin, sizeof origin, "%lld.%09lld", static_cast<long long>(t.firstTime() / 1'000'000'000),
+                  static_cast<long long>(t.firstTime() % 1'000'000'000));
+    w.field("origin", std::string_view(origin));
+    w.field("events", t.eventCount()).field("tasks", static_cast<std::uint64_t>(t.taskCount()));
+    w.field("duration", durationSeconds(t.lastTime() - t.firstTime()));
+    w.field("stopped", t.stopped()).field("bytes", a.bytes);
+    if (a.stalledFor > 0) w.field("stalledFor", a.stalledFor);
+    w.endObject();
+    w.key("errors").beginObject().field("count", a.errorCount).key("lines").beginArray();
+    for (const ReadError& e : a.errors)
+      w.beginObject().field("line", e.line).field("reason", e.reason).endObject();
+    w.endArray().endObject();
+  }
+
+  void tasks() {
+    w.key("tasks").beginArray();
+    for (TaskIndex k = 0; k < t.taskCount(); ++k) {
+      const TaskInfo& i = t.task(k);
+      w.beginObject().field("label", label(k)).field("tid", formatTid(i.tid));
+      if (i.name >= 0) w.field("name", t.str(i.name)); else w.key("name").null();
+      w.field("instance", i.instance).field("host", t.str(i.host));
+      if (i.parent == kNoTid) w.key("parent").null(); else w.field("parent", formatTid(i.parent));
+      w.field("lang", i.lang == 0 ? "c" : i.lang == 1 ? "fortran" : "unknown").field("pid", i.pid);
+      w.field("events", static_cast<std::uint64_t>(t.events(k).size()));
+      w.field("first", at(i.firstTime)).field("last", at(i.lastTime));
+      if (i.exit == ExitHow::None) w.key("exit").null();
+      else w.field("exit", i.exit == ExitHow::Exit ? "exit" : "task.exit").field("exitTime", at(i.exitTime));
+      w.field("lost", i.lost).field("state", stateName(currentState(t, k).state));
+      w.endObject();
+    }
+    w.endArray();
+  }
+
+  void pair(const PairStats& s) {
+    w.field("count", s.count).field("bytes", s.bytes).field("bandwidth", s.bandwidth());
+  }
+
+  void messages() {
+    const MessageTable& m = a.messages;
+    w.key("messages").beginObject();
+    w.field("sent", m.sent).field("matched", m.total.count);
+    w.field("unmatchedReceives", static_cast<std::uint64_t>(m.unmatched.size()));
+    w.field("neverReceived", m.neverReceived).field("bytes", m.total.bytes);
+    w.field("bandwidth", m.total.bandwidth());
+    w.key("pairs").beginArray();
+    for (const auto& [p, s] : m.pairs) {
+      w.beginObject();
+      taskRef("from", p.first);
+      taskRef("to", p.second);
+      pair(s);
+      w.endObject();
+    }
+    w.endArray().key("unreceived").beginArray();
+    for (const Message& msg : m.messages) {
+      bool unknown = !msg.destinationsKnown && msg.receives.empty();
+      if (msg.unreceived.empty() && !unknown) continue;
+      w.beginObject();
+      taskRef("from", msg.sender);
+      w.field("kind", kindName(msg.kind)).field("tag", msg.tag).field("bytes", msg.bytes);
+      w.field("serial", msg.serial).field("time", at(msg.time));
+      w.field("destinationsKnown", msg.destinationsKnown).key("to").beginArray();
+      for (Tid d : msg.unreceived) tidRef(d);
+      w.endArray().endObject();
+    }
+    w.endArray().key("unmatched").beginArray();
+    for (const UnmatchedReceive& u : m.unmatched) {
+      w.beginObject();
+      taskRef("receiver", u.recv.task);
+      w.field("src", formatTid(u.src)).field("serial", u.serial).endObject();
+    }
+    w.endArray().endObject();
+  }
+
+  void barriers() {
+    const BarrierAnalysis& b = a.barriers;
+    w.key("barriers").beginObject().field("totalWait", durationSeconds(b.totalWait));
+    w.key("instances").beginArray();
+    for (const BarrierInstance& bi : b.instances) {
+      w.beginObject().field("group", t.str(bi.group)).field("count", bi.count).field("use", bi.use);
+      w.field("complete", bi.complete());
+      if (bi.lastArrival >= 0) taskRef("lastArrival", bi.visits[static_cast<std::size_t>(bi.lastArrival)].task);
+      w.field("lateBy", durationSeconds(bi.lateBy)).field("totalWait", durationSeconds(bi.totalWait));
+      w.key("visits").beginArray();
+      for (const BarrierVisit& v : bi.visits) {
+        w.beginObject();
+        taskRef("task", v.task);
+        w.field("arrive", at(v.arrive));
+        if (v.depart == kOpenEnd) w.key("depart").null(); else w.field("depart", at(v.depart));
+        w.field("wait", durationSeconds(v.wait())).endObject();
+      }
+      w.endArray().endObject();
+    }
+    w.endArray().key("perTask").beginArray();
+    for (TaskIndex k = 0; k < t.taskCount(); ++k) {
+      const BarrierTaskTotals& tt = b.perTask[k];
+      if (tt.visits == 0) continue;
+      w.beginObject();
+      taskRef("task", k);
+      w.field("wait", durationSeconds(tt.wait)).field("uses", tt.visits);
+      w.field("lastToArrive", tt.lastToArrive).field("share", tt.share).endObject();
+    }
+    w.endArray().endObject();
+  }
+
+  void blocked(const BlockedTask& b) {
+    w.beginObject();
+    taskRef("task", b.task);
+    w.field("state", stateName(b.state.state)).field("call", kindName(b.state.call));
+    w.field("since", at(b.state.begin));
+    if (b.state.state == TaskState::Receiving) {
+      w.key("src");
+      tidRef(b.state.a);
+      w.field("tag", formatTag(b.state.b));
+    } else if (b.state.state == TaskState::Barrier || b.state.state == TaskState::Collective) {
+      w.field("group", t.str(b.state.a)).field("count", b.state.b);
+    }
+    w.key("pending").beginArray();
+    for (const PendingMessage& p : b.pending) {
+      w.beginObject();
+      taskRef("from", p.sender);
+      w.field("tag", p.tag).field("bytes", p.bytes).field("matches", p.matches).endObject();
+    }
+    w.endArray().key("waitingWith").beginArray();
+    for (TaskIndex k : b.waitingWith) w.value(label(k));
+    w.endArray().key("missing").beginArray();
+    for (TaskIndex k : b.missing) w.value(label(k));
+    w.endArray().field("explanation", b.explanation).endObject();
+  }
+
+  void hang() {
+    const HangReport& h = a.hang;
+    w.key("hang").beginObject().field("hung", h.hung).key("blocked").beginArray();
+    for (const BlockedTask& b : h.blocked) blocked(b);
+    w.endArray().key("cycles").beginArray();
+    for (const auto& c : h.cycles) {
+      w.beginArray();
+      for (TaskIndex k : c) w.value(label(k));
+      w.endArray();
+    }
+    w.endArray().key("summary").beginArray();
+    for (const std::string& s : h.summary) w.value(s);
+    w.endArray().endObject();
+  }
+
+  void items(std::string_view key, const std::vector<PackItem>& v) {
+    w.key(key).beginArray();
+    for (const PackItem& p : v) {
+      auto name = dataTypeName(p.type);
+      w.beginObject();
+      if (name.empty()) w.field("type", p.type); else w.field("type", name);
+      w.field("n", p.n).endObject();
+    }
+    w.endArray();
+  }
+
+  void mismatch() {
+    const MismatchReport& r = a.mismatch;
+    w.key("mismatch").beginObject().field("checked", r.checked).key("mismatches").beginArray();
+    for (const PackMismatch& x : r.mismatches) {
+      const Message& m = a.messages.messages[x.message];
+      w.beginObject();
+      taskRef("from", x.sender);
+      taskRef("to", x.receiver);
+      w.field("tag", m.tag).field("serial", m.serial);
+      items("packed", x.packed);
+      items("unpacked", x.unpacked);
+      w.field("partsAt", x.partsAt).field("explanation", x.explanation).endObject();
+    }
+    w.endArray().endObject();
+  }
+
+  void times(const TimeBreakdown& b) {
+    w.field("compute", durationSeconds(b.compute)).field("communication", durationSeconds(b.communication));
+    w.field("blocked", durationSeconds(b.blocked)).field("barrier", durationSeconds(b.barrier));
+    w.field("total", durationSeconds(b.total()));
+  }
+
+  void breakdown() {
+    w.key("breakdown").beginObject().key("perTask").beginArray();
+    for (TaskIndex k = 0; k < t.taskCount(); ++k) {
+      w.beginObject();
+      taskRef("task", k);
+      times(a.breakdown.perTask[k]);
+      w.endObject();
+    }
+    w.endArray().key("total").beginObject();
+    times(a.breakdown.total);
+    w.endObject().endObject();
+  }
+};
+
+}  // namespace
+
+std::string jsonReport(const Analysis& a, const Sections& s, bool pretty) {
+  JsonWriter w(pretty);
+  Json j{a, *a.trace, w};
+  w.beginObject().field("abstat", 1);
+  j.trace();
+  if (s.tasks) j.tasks();
+  if (s.messages) j.messages();
+  if (s.barriers) j.barriers();
+  if (s.hang) j.hang();
+  if (s.mismatch) j.mismatch();
+  if (s.breakdown) j.breakdown();
+  w.field("exitStatus", exitStatus(a));
+  w.endObject();
+  return w.str() + "\n";
+}
+
+}  // namespace xab::abstat

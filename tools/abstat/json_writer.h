@@ -1,0 +1,105 @@
+// A small streaming JSON writer: commas and escaping handled here so the
+// report code reads as a list of fields.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xab::abstat {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(bool pretty) : pretty_(pretty) {}
+
+  JsonWriter& beginObject() { open('{'); return *this; }
+  JsonWriter& endObject() { close('}'); return *this; }
+  JsonWriter& beginArray() { open('['); return *this; }
+  JsonWriter& endArray() { close(']'); return *this; }
+
+  JsonWriter& key(std::string_view k) {
+    comma();
+    string(k);
+    out_ += pretty_ ? ": " : ":";
+    afterKey_ = true;
+    return *this;
+  }
+  JsonWriter& value(std::string_view s) { comma(); string(s); return *this; }
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+  JsonWriter& value(bool b) { comma(); out_ += b ? "true" : "false"; return *this; }
+  JsonWriter& value(std::int64_t v) { comma(); out_ += std::to_string(v); return *this; }
+  JsonWriter& value(std::uint64_t v) { comma(); out_ += std::to_string(v); return *this; }
+  JsonWriter& value(int v) { return value(static_cast<std::int64_t>(v)); }
+  JsonWriter& value(unsigned v) { return value(static_cast<std::uint64_t>(v)); }
+  JsonWriter& value(double v) {
+    comma();
+    if (!std::isfinite(v)) { out_ += "null"; return *this; }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    out_ += buf;
+    return *this;
+  }
+  JsonWriter& null() { comma(); out_ += "null"; return *this; }
+
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }
+
+  const std::string& str() const { return out_; }
+
+ private:
+  void open(char c) {
+    comma();
+    out_ += c;
+    first_.push_back(true);
+  }
+  void close(char c) {
+    bool empty = first_.back();
+    first_.pop_back();
+    if (!empty) newline();
+    out_ += c;
+  }
+  void comma() {
+    if (afterKey_) { afterKey_ = false; return; }
+    if (first_.empty()) return;
+    if (!first_.back()) out_ += ',';
+    first_.back() = false;
+    newline();
+  }
+  void newline() {
+    if (!pretty_) return;
+    out_ += '\n';
+    out_.append(first_.size() * 2, ' ');
+  }
+  void string(std::string_view s) {
+    out_ += '"';
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\t': out_ += "\\t"; break;
+        case '\r': out_ += "\\r"; break;
+        default:
+          if (c < 0x20 || c >= 0x7f) {  // keep the output ASCII: no invalid UTF-8 escapes
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out_ += buf;
+          } else {
+            out_ += static_cast<char>(c);
+          }
+      }
+    }
+    out_ += '"';
+  }
+
+  bool pretty_;
+  bool afterKey_ = false;
+  std::vector<bool> first_;
+  std::string out_;
+};
+
+}  // namespace xab::abstat

@@ -1,0 +1,74 @@
+// abstat: summarise an xab trace (see docs/man/abstat.1).
+#include "analysis.h"
+#include "input.h"
+#include "options.h"
+#include "reports.h"
+
+#include <cstdio>
+
+using namespace xab;
+using namespace xab::abstat;
+
+namespace {
+
+Analysis analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
+  Analysis a = analyse(std::move(trace));
+  a.source = o.input;
+  a.errors = r.errors();
+  if (a.errors.size() > o.showErrors) a.errors.resize(o.showErrors);
+  a.errorCount = r.errorCount();
+  a.bytes = r.byteCount();
+  return a;
+}
+
+void print(const Options& o, const Analysis& a, bool live) {
+  std::string out = o.json ? jsonReport(a, o.sections, !live && !o.follow) : textReport(a, o.sections);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+}
+
+void reportErrors(const Options& o, const TraceReader& r) {
+  std::size_t shown = 0;
+  for (const ReadError& e : r.errors()) {
+    if (shown++ == o.showErrors) break;
+    std::fprintf(stderr, "abstat: %s:%llu: %s\n", o.input.c_str(), static_cast<unsigned long long>(e.line),
+                 e.reason.c_str());
+  }
+  if (r.errorCount() > shown)
+    std::fprintf(stderr, "abstat: %llu malformed lines in all\n", static_cast<unsigned long long>(r.errorCount()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (int rc = parseOptions(argc, argv, o); rc >= 0) return rc;
+  ReadOptions ro;
+  ro.stopOnError = o.strict;
+  TraceReader reader(ro);
+
+  // In --follow mode the hang diagnosis is printed each time progress stops.
+  Sections stallSections;
+  stallSections.hang = true;
+  auto onStall = [&](const TraceReader& r, double stalled) {
+    Analysis a = analyseReader(o, r, r.snapshot());
+    if (!a.hang.hung) return;
+    a.stalledFor = stalled;
+    Options so = o;
+    so.sections = stallSections;
+    print(so, a, true);
+  };
+  std::string ioError = readInput(o, reader, onStall);
+  if (!ioError.empty()) {
+    std::fprintf(stderr, "abstat: %s\n", ioError.c_str());
+    return kExitError;
+  }
+  if (reader.stoppedReading()) {
+    std::fprintf(stderr, "abstat: %s: %s\n", o.input.c_str(), reader.fatal().c_str());
+    return kExitError;
+  }
+  reportErrors(o, reader);
+  Analysis a = analyseReader(o, reader, reader.take());
+  print(o, a, false);
+  return exitStatus(a);
+}

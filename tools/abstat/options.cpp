@@ -1,0 +1,112 @@
+#include "options.h"
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace xab::abstat {
+namespace {
+
+constexpr const char* kUsage = R"(Usage: abstat [OPTIONS] [FILE|-]
+Summarise an xab trace (written by abmon): tasks, messages, barrier waits,
+hang diagnosis, pack/unpack mismatches and each task's time breakdown.
+FILE is a trace file; '-' or nothing reads standard input.
+
+Sections (all of them when none is named):
+  --tasks        the task table: name, instance, host, parent, events, exit
+  --messages     messages per pair of tasks; messages never received
+  --barriers     each barrier: waits, the last task to arrive and how late
+  --hang         blocked tasks, what they wait for, deadlock cycles
+  --mismatch     messages unpacked unlike they were packed
+  --breakdown    time per task: compute, communication, blocked, barrier
+
+Output:
+  --json         the same data as JSON (docs/abstat-json.md); with
+                 --follow, one JSON object per line (JSON Lines)
+  --errors N     show at most N malformed lines (default 10)
+  --no-progress  no progress line on stderr (shown only on a terminal)
+
+Input:
+  --follow       keep reading a live trace (a pipe, or a file that grows);
+                 print the hang diagnosis each time progress stops
+  --stall SECS   seconds without a new record that count as a stall
+                 (default 5; with --follow)
+  --strict       stop at the first malformed line (exit status 1)
+
+  -h, --help     this text
+  --version      abstat's version and the trace format it reads
+
+Exit status: 0 no hang and no mismatch, 1 error, 2 hang, 3 mismatch,
+4 hang and mismatch.
+
+Examples:
+  1. abstat run.trace
+  2. abstat --hang --mismatch run.trace; echo $?
+  3. abstat --json run.trace > run.json
+  4. abmon | tee run.trace | abstat --follow --stall 3 --hang
+  5. abstat --follow --stall 10 growing.trace
+)";
+
+bool number(const char* s, double& out) {
+  std::string_view v(s);
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  return ec == std::errc{} && p == v.data() + v.size() && out >= 0;
+}
+
+int usageError(const char* fmt, const char* arg) {
+  std::fprintf(stderr, "abstat: ");
+  std::fprintf(stderr, fmt, arg);
+  std::fprintf(stderr, "\nTry 'abstat --help'.\n");
+  return kExitError;
+}
+
+bool section(std::string_view a, Sections& s) {
+  struct Row { std::string_view name; bool Sections::*flag; };
+  static constexpr Row rows[] = {
+      {"--tasks", &Sections::tasks},       {"--messages", &Sections::messages},
+      {"--barriers", &Sections::barriers}, {"--hang", &Sections::hang},
+      {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown}};
+  for (const Row& r : rows)
+    if (a == r.name) { s.*r.flag = true; return true; }
+  return false;
+}
+
+}  // namespace
+
+int parseOptions(int argc, char** argv, Options& o) {
+  bool haveInput = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    auto needValue = [&](double& out) {
+      if (i + 1 >= argc || !number(argv[i + 1], out)) return false;
+      ++i;
+      return true;
+    };
+    double v = 0;
+    if (a == "-h" || a == "--help") { std::fputs(kUsage, stdout); return kExitOk; }
+    if (a == "--version") { std::puts("abstat (xab) 0.1.0, trace format 1"); return kExitOk; }
+    if (section(a, o.sections)) continue;
+    if (a == "--json") o.json = true;
+    else if (a == "--follow") o.follow = true;
+    else if (a == "--strict") o.strict = true;
+    else if (a == "--no-progress") o.progress = false;
+    else if (a == "--stall") {
+      if (!needValue(o.stallSeconds)) return usageError("--stall needs a number of seconds", "");
+    } else if (a == "--errors") {
+      if (!needValue(v)) return usageError("--errors needs a count", "");
+      o.showErrors = static_cast<std::size_t>(v);
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usageError("unknown option '%s'", argv[i]);
+    } else if (haveInput) {
+      return usageError("only one input file, got '%s' too", argv[i]);
+    } else {
+      o.input = argv[i];
+      haveInput = true;
+    }
+  }
+  if (!o.sections.any()) o.sections = {true, true, true, true, true, true};
+  return -1;
+}
+
+}  // namespace xab::abstat

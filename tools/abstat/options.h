@@ -1,0 +1,38 @@
+// abstat's command line.
+#pragma once
+
+#include <string>
+
+namespace xab::abstat {
+
+// Exit statuses (documented in docs/man/abstat.1 and docs/abstat-json.md).
+enum ExitCode : int {
+  kExitOk = 0,        // no hang, no mismatch
+  kExitError = 1,     // bad usage, unreadable input, refused format version, --strict error
+  kExitHang = 2,      // some task is blocked at the end of the trace
+  kExitMismatch = 3,  // some message was unpacked unlike it was packed
+  kExitBoth = 4,      // hang and mismatch
+};
+
+struct Sections {
+  bool tasks = false, messages = false, barriers = false, hang = false, mismatch = false,
+       breakdown = false;
+  bool any() const { return tasks || messages || barriers || hang || mismatch || breakdown; }
+};
+
+struct Options {
+  std::string input = "-";
+  Sections sections;      // all when none is named
+  bool json = false;
+  bool follow = false;
+  double stallSeconds = 5.0;
+  bool strict = false;
+  bool progress = true;   // on a terminal only
+  std::size_t showErrors = 10;
+};
+
+// Parses argv.  Returns -1 to go on, or an exit status (after --help, or
+// with a message on stderr for bad usage).
+int parseOptions(int argc, char** argv, Options& out);
+
+}  // namespace xab::abstat

@@ -1,0 +1,15 @@
+// The two renderings of an Analysis.
+#pragma once
+
+#include "analysis.h"
+#include "options.h"
+
+#include <string>
+
+namespace xab::abstat {
+
+std::string textReport(const Analysis& a, const Sections& s);
+// pretty: indented (a file); compact: one line (JSON Lines with --follow).
+std::string jsonReport(const Analysis& a, const Sections& s, bool pretty);
+
+}  // namespace xab::abstat

@@ -1,0 +1,193 @@
+// The readable report: one block per section, tables with aligned columns.
+#include "reports.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace xab::abstat {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string secs(double s) { return fmt("%.6f", s); }
+
+std::string bandwidth(double bytesPerSecond) {
+  if (bytesPerSecond <= 0) return "-";
+  if (bytesPerSecond >= 1e6) return fmt("%.2f MB/s", bytesPerSecond / 1e6);
+  return fmt("%.1f kB/s", bytesPerSecond / 1e3);
+}
+
+// Columns padded to the widest cell.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> head) { rows_.push_back(std::move(head)); }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  std::string str() const {
+    std::vector<std::size_t> w;
+    for (const auto& r : rows_)
+      for (std::size_t i = 0; i < r.size(); ++i) {
+        if (w.size() <= i) w.push_back(0);
+        w[i] = std::max(w[i], r[i].size());
+      }
+    std::string out;
+    for (const auto& r : rows_) {
+      std::string line;
+      for (std::size_t i = 0; i < r.size(); ++i) {
+        line += r[i];
+        if (i + 1 < r.size()) line.append(w[i] - r[i].size() + 2, ' ');
+      }
+      out += "  " + line + "\n";
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string exitWords(const Trace& t, TaskIndex k) {
+  const TaskInfo& i = t.task(k);
+  if (i.exit == ExitHow::Exit) return "exit at " + secs(seconds(t, i.exitTime));
+  if (i.exit == ExitHow::TaskExit) return "gone at " + secs(seconds(t, i.exitTime));
+  return std::string(stateName(currentState(t, k).state));
+}
+
+std::string header(const Analysis& a) {
+  const Trace& t = *a.trace;
+  std::string out = "trace " + a.source + ": ";
+  out += t.header().present ? "format " + std::to_string(t.header().version) : "no header";
+  out += ", " + std::to_string(t.eventCount()) + " events, " + std::to_string(t.taskCount()) +
+         " tasks, " + secs(durationSeconds(t.lastTime() - t.firstTime())) + " s";
+  if (a.errorCount) out += ", " + std::to_string(a.errorCount) + " malformed lines skipped";
+  if (a.stalledFor > 0) out += fmt(", no progress for %.1f s", a.stalledFor);
+  return out + "\n";
+}
+
+std::string tasks(const Analysis& a) {
+  const Trace& t = *a.trace;
+  Table tab({"TASK", "TID", "HOST", "PARENT", "EVENTS", "FIRST", "LAST", "END"});
+  for (TaskIndex k = 0; k < t.taskCount(); ++k) {
+    const TaskInfo& i = t.task(k);
+    auto parent = t.findTask(i.parent);
+    tab.add({t.label(k), formatTid(i.tid), std::string(t.str(i.host)),
+             i.parent == kNoTid ? "-" : parent ? t.label(*parent) : formatTid(i.parent),
+             std::to_string(t.events(k).size()), secs(seconds(t, i.firstTime)),
+             secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "")});
+  }
+  return "\nTasks\n" + tab.str();
+}
+
+std::string messages(const Analysis& a) {
+  const Trace& t = *a.trace;
+  const MessageTable& m = a.messages;
+  std::string out = "\nMessages\n  " + std::to_string(m.sent) + " sent, " +
+                    std::to_string(m.total.count) + " received and matched, " +
+                    std::to_string(m.unmatched.size()) + " receives without a send in the trace, " +
+                    std::to_string(m.neverReceived) + " never received; " +
+                    std::to_string(m.total.bytes) + " bytes, " + bandwidth(m.total.bandwidth()) + "\n";
+  Table tab({"FROM", "TO", "COUNT", "BYTES", "BANDWIDTH"});
+  for (const auto& [pair, s] : m.pairs)
+    tab.add({t.label(pair.first), t.label(pair.second), std::to_string(s.count),
+             std::to_string(s.bytes), bandwidth(s.bandwidth())});
+  if (!m.pairs.empty()) out += tab.str();
+  for (const Message& msg : m.messages) {
+    if (!msg.destinationsKnown && msg.receives.empty())
+      out += "  " + t.label(msg.sender) + " " + std::string(kindName(msg.kind)) + " tag " +
+             std::to_string(msg.tag) + " to group '" + std::string(t.str(msg.group)) +
+             "': no receive in the trace (its destinations are not recorded)\n";
+    if (msg.unreceived.empty()) continue;
+    std::string to;
+    for (Tid d : msg.unreceived) {
+      auto k = t.findTask(d);
+      to += (to.empty() ? "" : ", ") + (k ? t.label(*k) : formatTid(d));
+    }
+    out += "  never received: " + t.label(msg.sender) + " " + std::string(kindName(msg.kind)) +
+           " tag " + std::to_string(msg.tag) + ", " + std::to_string(msg.bytes) + " bytes, serial " +
+           std::to_string(msg.serial) + " at " + secs(seconds(t, msg.time)) + " to " + to + "\n";
+  }
+  return out;
+}
+
+std::string barriers(const Analysis& a) {
+  const Trace& t = *a.trace;
+  const BarrierAnalysis& b = a.barriers;
+  std::string out = "\nBarriers\n  " + std::to_string(b.instances.size()) + " barrier uses, " +
+                    secs(durationSeconds(b.totalWait)) + " s waited in all\n";
+  for (const BarrierInstance& bi : b.instances) {
+    out += "  '" + std::string(t.str(bi.group)) + "' count " + std::to_string(bi.count) + " use " +
+           std::to_string(bi.use) + ": " + std::to_string(bi.visits.size()) + " arrived";
+    if (bi.lastArrival >= 0)
+      out += ", last " + t.label(bi.visits[static_cast<std::size_t>(bi.lastArrival)].task) + " late by " +
+             secs(durationSeconds(bi.lateBy)) + " s";
+    out += ", waits " + secs(durationSeconds(bi.totalWait)) + " s" + (bi.complete() ? "" : ", still open") + "\n";
+  }
+  Table tab({"TASK", "USES", "WAIT", "SHARE", "LAST TO ARRIVE"});
+  for (TaskIndex k = 0; k < t.taskCount(); ++k) {
+    const BarrierTaskTotals& tt = b.perTask[k];
+    if (tt.visits == 0) continue;
+    tab.add({t.label(k), std::to_string(tt.visits), secs(durationSeconds(tt.wait)),
+             fmt("%.1f%%", tt.share * 100), std::to_string(tt.lastToArrive)});
+  }
+  if (!b.instances.empty()) out += tab.str();
+  return out;
+}
+
+std::string hang(const Analysis& a) {
+  if (!a.hang.hung) return "\nHang\n  no task is blocked\n";
+  std::string out = "\nHang\n";
+  for (const std::string& s : a.hang.summary) out += "  " + s + "\n";
+  return out;
+}
+
+std::string mismatch(const Analysis& a) {
+  const Trace& t = *a.trace;
+  const MismatchReport& r = a.mismatch;
+  std::string out = "\nPack/unpack mismatches\n  " + std::to_string(r.checked) + " receives checked, " +
+                    std::to_string(r.mismatches.size()) + " mismatched\n";
+  for (const PackMismatch& x : r.mismatches) {
+    const Message& m = a.messages.messages[x.message];
+    out += "  " + t.label(x.sender) + " -> " + t.label(x.receiver) + " tag " + std::to_string(m.tag) +
+           " serial " + std::to_string(m.serial) + ": " + x.explanation + " (unpack #" +
+           std::to_string(x.partsAt + 1) + ")\n";
+    out += "    packed:   " + formatPackItems(x.packed) + "\n";
+    out += "    unpacked: " + formatPackItems(x.unpacked) + "\n";
+  }
+  return out;
+}
+
+std::string pct(TimeNs part, TimeNs total) {
+  return total > 0 ? fmt("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(total)) : "-";
+}
+
+void breakdownRow(Table& tab, const std::string& name, const TimeBreakdown& b) {
+  auto cell = [&](TimeNs v) { return secs(durationSeconds(v)) + " (" + pct(v, b.total()) + ")"; };
+  tab.add({name, cell(b.compute), cell(b.communication), cell(b.blocked), cell(b.barrier),
+           secs(durationSeconds(b.total()))});
+}
+
+std::string breakdown(const Analysis& a) {
+  const Trace& t = *a.trace;
+  Table tab({"TASK", "COMPUTE", "COMMUNICATION", "BLOCKED", "BARRIER", "TOTAL"});
+  for (TaskIndex k = 0; k < t.taskCount(); ++k) breakdownRow(tab, t.label(k), a.breakdown.perTask[k]);
+  breakdownRow(tab, "all tasks", a.breakdown.total);
+  return "\nTime breakdown (seconds)\n" + tab.str();
+}
+
+}  // namespace
+
+std::string textReport(const Analysis& a, const Sections& s) {
+  std::string out = header(a);
+  if (s.tasks) out += tasks(a);
+  if (s.messages) out += messages(a);
+  if (s.barriers) out += barriers(a);
+  if (s.hang) out += hang(a);
+  if (s.mismatch) out += mismatch(a);
+  if (s.breakdown) out += breakdown(a);
+  return out;
+}
+
+}  // namespace xab::abstat
