@@ -1,0 +1,310 @@
+/*
+ * pingpong.c -- what libab costs a PVM program that talks a lot.
+ *
+ * One source, built twice (bench/libab_bench.cmake): pingpong-plain with
+ * XAB_DISABLE (xab.h is then only pvm3.h) and pingpong-xab with libab.  The
+ * master spawns its partner by its own program name, so each variant talks
+ * to a copy of itself and the two runs differ only by libab.
+ *
+ *   roundtrip  like PVM's `timing` example: the master sends one int, the
+ *              partner sends it back (initsend + pkint + send, recv + upkint
+ *              on both sides: 6 libab events per task per roundtrip)
+ *   packloop   the master sends N one-int messages as fast as it can
+ *              (initsend + pkint + send: 3 events per message); the partner
+ *              receives them all (recv + upkint: 3 events) and replies once
+ *   kill       the partner calls pvm_mytid + pvm_pkint K times, says so, then
+ *              computes; the master ends it with pvm_kill.  The trace must
+ *              still hold the partner's K+1 mytid records (run-libab-bench.sh
+ *              counts them).
+ *
+ * Output: one line per result, `key=value` fields, for run-libab-bench.sh.
+ */
+#define _GNU_SOURCE
+#include <xab.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef XAB_DISABLE
+#define VARIANT "plain"
+#else
+#define VARIANT "xab"
+#endif
+
+enum { TAG_PING = 101, TAG_PONG, TAG_DATA, TAG_DONE, TAG_READY };
+enum { MAX_REPS = 101 };
+
+struct options {
+  const char *mode;
+  int n;      /* roundtrips or messages per repetition */
+  int reps;   /* timed repetitions; the median is reported */
+  int warmup; /* untimed roundtrips first */
+  int k;      /* kill mode: calls before the kill */
+  int direct; /* PvmRouteDirect between the two tasks, as PVM's `timing` */
+  int trecv;  /* receive as libab's short wait does (attribution runs) */
+  int partner;
+};
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* CPU time of this process: robust to other jobs sharing the core, which
+ * only stretch the wall-clock figures. */
+static int64_t cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void usage(FILE *to) {
+  fprintf(to,
+          "Usage: pingpong-{plain,xab} roundtrip [-n N] [-r REPS] [-w WARMUP]\n"
+          "       pingpong-{plain,xab} packloop [-n N] [-r REPS]\n"
+          "       pingpong-{plain,xab} kill [-k K]\n"
+          "Measure what libab adds to PVM calls (run inside a PVM virtual machine whose\n"
+          "ep= path holds this program; pingpong-xab also wants abmon running).\n"
+          "  roundtrip  N roundtrips of one int with a spawned copy (default N=10000,\n"
+          "             REPS=5, WARMUP=1000); prints us per roundtrip, median and min\n"
+          "  packloop   N initsend+pkint+send messages to the partner, which replies\n"
+          "             once at the end (default N=100000); prints ns per message\n"
+          "  kill       the partner makes K pvm_mytid+pvm_pkint calls (default 100),\n"
+          "             then computes until the master pvm_kills it; prints its tid\n"
+          "Options: -d 1 (default) routes messages directly between the two tasks\n"
+          "(PvmRouteDirect, as PVM's `timing` example); -d 0 lets them go through pvmd.\n"
+          "-t 1 receives with pvm_trecv(2 ms) first, as libab's receive wrapper does\n"
+          "(with pingpong-plain: what that timed wait alone costs).\n"
+          "Examples:\n"
+          "  1. pingpong-plain roundtrip -n 20000 -r 7\n"
+          "  2. XAB_BATCH=1 pingpong-xab packloop -n 50000\n"
+          "  3. pingpong-xab kill -k 200     # then count the partner's records\n"
+          "See bench/run-libab-bench.sh and docs/performance.md.\n");
+}
+
+static int parse_int(const char *s, int min, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || v < min || v > 100000000) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o) {
+  *o = (struct options){.n = 0, .reps = 5, .warmup = 1000, .k = 100, .direct = 1};
+  int i = 1;
+  if (i < argc && strcmp(argv[i], "--partner") == 0) o->partner = 1, i++;
+  if (i >= argc) return -1;
+  o->mode = argv[i++];
+  if (strcmp(o->mode, "roundtrip") && strcmp(o->mode, "packloop") && strcmp(o->mode, "kill")) return -1;
+  o->n = strcmp(o->mode, "roundtrip") == 0 ? 10000 : 100000;
+  for (; i < argc; i += 2) {
+    int *dst = !strcmp(argv[i], "-n") ? &o->n : !strcmp(argv[i], "-r") ? &o->reps
+             : !strcmp(argv[i], "-w") ? &o->warmup : !strcmp(argv[i], "-k") ? &o->k
+             : !strcmp(argv[i], "-d") ? &o->direct : !strcmp(argv[i], "-t") ? &o->trecv : NULL;
+    int min = dst == &o->warmup || dst == &o->direct || dst == &o->trecv ? 0 : 1;
+    if (!dst || i + 1 >= argc || parse_int(argv[i + 1], min, dst) < 0) return -1;
+  }
+  if (o->reps > MAX_REPS) o->reps = MAX_REPS;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+static void send_int(int tid, int tag, int x) {
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&x, 1, 1);
+  pvm_send(tid, tag);
+}
+
+static int use_trecv;
+
+/* With -t 1, wait as libab's receive wrapper does before it flushes: a
+ * pvm_trecv with a 2 ms timeout first.  Run by the plain variant, this shows
+ * what that timed wait alone costs. */
+static int recv_int(int tid, int tag) {
+  int x = 0;
+  struct timeval shortwait = {0, 2000};
+  if (!use_trecv || pvm_trecv(tid, tag, &shortwait) == 0) pvm_recv(tid, tag);
+  pvm_upkint(&x, 1, 1);
+  return x;
+}
+
+/* ---------------------------------------------------------------- partner */
+
+/* The partner's CPU time in microseconds, sent when the master asks. */
+static void send_cpu(int master, int64_t since) {
+  send_int(master, TAG_DONE, (int)((cpu_ns() - since) / 1000));
+}
+
+static void partner_roundtrip(int master) {
+  int64_t cpu0 = cpu_ns();
+  for (;;) {
+    int x = recv_int(master, TAG_PING);
+    send_int(master, TAG_PONG, x);
+    if (x < 0) break;
+  }
+  send_cpu(master, cpu0);
+}
+
+/* -1 ends a repetition (reply with the count), -2 ends the run. */
+static void partner_packloop(int master) {
+  int64_t cpu0 = cpu_ns();
+  int got = 0;
+  for (;;) {
+    int x = recv_int(master, TAG_DATA);
+    if (x == -2) {
+      send_cpu(master, cpu0);
+      return;
+    }
+    if (x == -1) {
+      send_int(master, TAG_DONE, got);
+      got = 0;
+    } else {
+      got++;
+    }
+  }
+}
+
+/* Record k calls that libab keeps in its buffer (k < batch, well under
+ * flush_ms), tell the master, then compute without PVM calls until killed.
+ * pvm_mytid is in PVM's default trace mask too, so both tracers see them. */
+static void partner_kill(int master, int k) {
+  pvm_initsend(PvmDataDefault);
+  for (int i = 0; i < k; i++) {
+    pvm_mytid();
+    pvm_pkint(&i, 1, 1);
+  }
+  send_int(master, TAG_READY, k);
+  int64_t end = now_ns() + (int64_t)30 * 1000000000;
+  volatile double sink = 0;
+  while (now_ns() < end) /* computing, as a real worker would */
+    for (int i = 0; i < 100000; i++) sink += i * 0.5;
+}
+
+/* ---------------------------------------------------------------- master */
+
+/* per[]: wall time per operation of each repetition; cpu: both tasks' CPU
+ * time per operation over the whole run (warm-up included). */
+static void report(const char *mode, const struct options *o, double *per, double cpu, const char *unit,
+                   int events_per_op) {
+  qsort(per, (size_t)o->reps, sizeof *per, cmp_double);
+  printf("%s variant=%s%s route=%s n=%d reps=%d median_%s=%.3f min_%s=%.3f cpu_%s=%.3f events_per_op=%d\n", mode,
+         VARIANT, o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit, per[o->reps / 2], unit, per[0], unit, cpu,
+         events_per_op);
+}
+
+static double both_cpu(int partner, int64_t since, long ops, double unit_ns) {
+  double mine = (double)(cpu_ns() - since);
+  double theirs = recv_int(partner, TAG_DONE) * 1000.0;
+  return (mine + theirs) / (double)ops / unit_ns;
+}
+
+static void master_roundtrip(int partner, const struct options *o) {
+  double per[MAX_REPS];
+  int64_t cpu0 = cpu_ns();
+  for (int i = 0; i < o->warmup; i++) send_int(partner, TAG_PING, i), recv_int(partner, TAG_PONG);
+  for (int r = 0; r < o->reps; r++) {
+    int64_t t0 = now_ns();
+    for (int i = 0; i < o->n; i++) {
+      send_int(partner, TAG_PING, i);
+      recv_int(partner, TAG_PONG);
+    }
+    per[r] = (double)(now_ns() - t0) / o->n / 1000.0;
+  }
+  send_int(partner, TAG_PING, -1);
+  recv_int(partner, TAG_PONG);
+  double cpu = both_cpu(partner, cpu0, (long)o->warmup + (long)o->n * o->reps + 1, 1000.0);
+  report("roundtrip", o, per, cpu, "us", 12);
+}
+
+static void master_packloop(int partner, const struct options *o) {
+  double per[MAX_REPS];
+  int64_t cpu0 = cpu_ns();
+  int warm = o->n < 1000 ? o->n : 1000;
+  for (int i = 0; i < warm; i++) send_int(partner, TAG_DATA, i);
+  send_int(partner, TAG_DATA, -1);
+  recv_int(partner, TAG_DONE);
+  for (int r = 0; r < o->reps; r++) {
+    int64_t t0 = now_ns();
+    for (int i = 0; i < o->n; i++) {
+      pvm_initsend(PvmDataDefault);
+      pvm_pkint(&i, 1, 1);
+      pvm_send(partner, TAG_DATA);
+    }
+    send_int(partner, TAG_DATA, -1);
+    int got = recv_int(partner, TAG_DONE);
+    per[r] = (double)(now_ns() - t0) / o->n;
+    if (got != o->n) fprintf(stderr, "pingpong: partner got %d of %d messages\n", got, o->n);
+  }
+  send_int(partner, TAG_DATA, -2);
+  double cpu = both_cpu(partner, cpu0, (long)warm + (long)o->n * o->reps, 1.0);
+  report("packloop", o, per, cpu, "ns", 6);
+}
+
+static void master_kill(int partner) {
+  int k = recv_int(partner, TAG_READY);
+  int rc = pvm_kill(partner);
+  /* the partner's pvm_mytid calls: k in the loop, one at its start */
+  printf("kill variant=%s victim=t%x calls=%d expected_mytid=%d rc=%d\n", VARIANT, (unsigned)partner, k,
+         k + 1, rc);
+}
+
+static int spawn_partner(const char *self, const struct options *o, int *tid) {
+  char n[16], k[16], d[16], t[16];
+  snprintf(n, sizeof n, "%d", o->n);
+  snprintf(k, sizeof k, "%d", o->k);
+  snprintf(d, sizeof d, "%d", o->direct);
+  snprintf(t, sizeof t, "%d", o->trecv);
+  char *args[] = {"--partner", (char *)o->mode, "-n", n, "-k", k, "-d", d, "-t", t, NULL};
+  int rc = pvm_spawn((char *)self, args, PvmTaskDefault, "", 1, tid);
+  if (rc == 1) return 0;
+  fprintf(stderr, "pingpong: cannot spawn %s (rc %d, tid %d): is its directory on the VM's ep= path?\n",
+          self, rc, *tid);
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    usage(stdout);
+    return 0;
+  }
+  struct options o;
+  if (parse_args(argc, argv, &o) < 0) {
+    usage(stderr);
+    return 2;
+  }
+  if (pvm_mytid() < 0) {
+    fprintf(stderr, "pingpong: not in a PVM virtual machine (is pvmd running?)\n");
+    return 1;
+  }
+  if (o.direct) pvm_setopt(PvmRoute, PvmRouteDirect);
+  use_trecv = o.trecv;
+  int status = 0;
+  if (o.partner) {
+    int master = pvm_parent();
+    if (!strcmp(o.mode, "roundtrip")) partner_roundtrip(master);
+    else if (!strcmp(o.mode, "packloop")) partner_packloop(master);
+    else partner_kill(master, o.k);
+  } else {
+    const char *slash = strrchr(argv[0], '/');
+    int partner = 0;
+    if (spawn_partner(slash ? slash + 1 : argv[0], &o, &partner) < 0) status = 1;
+    else if (!strcmp(o.mode, "roundtrip")) master_roundtrip(partner, &o);
+    else if (!strcmp(o.mode, "packloop")) master_packloop(partner, &o);
+    else master_kill(partner);
+  }
+  fflush(stdout);
+  pvm_exit();
+  return status;
+}
