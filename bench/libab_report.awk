@@ -1,0 +1,62 @@
+# libab_report.awk -- the tables of run-libab-bench.sh, from its raw.txt.
+#
+# Every raw line is `config=NAME MODE key=value ...` (pingpong, record) or
+# `killcheck key=value ...`.  A figure is the median over rounds of each
+# run's own median; ratios are to config=plain of the same mode.
+
+function median(list,    n, a, i, j, t) {
+  n = split(list, a, " ")
+  for (i = 2; i <= n; i++)
+    for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function add(key, value) { all[key] = (key in all) ? all[key] " " value : value }
+
+{
+  delete f
+  for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[kv[1]] = kv[2]
+  if ($1 == "killcheck") { kills[++nkill] = f["config"] " " f["expected"] " " f["kept"]; next }
+  config = f["config"]; mode = $2
+  if (!((mode, config) in seen)) { seen[mode, config] = 1; order[mode] = order[mode] " " config }
+  if (mode == "roundtrip") { add(mode SUBSEP config SUBSEP "wall", f["median_us"]); add(mode SUBSEP config SUBSEP "min", f["min_us"]); add(mode SUBSEP config SUBSEP "cpu", f["cpu_us"]) }
+  if (mode == "packloop") { add(mode SUBSEP config SUBSEP "wall", f["median_ns"]); add(mode SUBSEP config SUBSEP "min", f["min_ns"]); add(mode SUBSEP config SUBSEP "cpu", f["cpu_ns"]) }
+  if (mode == "record") {
+    v = f["variant"]
+    add("record" SUBSEP v SUBSEP "ev", f["median_ns_per_event"])
+    if (v == "xab") { add("record" SUBSEP v SUBSEP "flush", f["flush_ns_per_event"]); add("record" SUBSEP v SUBSEP "flushus", f["median_flush_us"]); events = f["events_per_window"] }
+  }
+}
+
+function table(mode, unit, per_op_events, scale,    n, c, i, cfg, w, m, cpu, pw, pc) {
+  if (!(mode in order)) return
+  pw = median(all[mode SUBSEP "plain" SUBSEP "wall"]); pc = median(all[mode SUBSEP "plain" SUBSEP "cpu"])
+  printf "\n%s (%s per %s; wall = median over rounds of each run's median, cpu = both tasks' CPU time)\n", \
+    mode, unit, mode == "roundtrip" ? "roundtrip" : "message"
+  printf "  %-15s %10s %10s %8s %10s %8s %18s\n", "config", "wall", "wall min", "x plain", "cpu", "x plain", "added ns/event*"
+  n = split(order[mode], c, " ")
+  for (i = 1; i <= n; i++) {
+    cfg = c[i]
+    w = median(all[mode SUBSEP cfg SUBSEP "wall"]); m = median(all[mode SUBSEP cfg SUBSEP "min"])
+    cpu = median(all[mode SUBSEP cfg SUBSEP "cpu"])
+    printf "  %-15s %10.2f %10.2f %8.2f %10.2f %8.2f %18.0f\n", cfg, w, m, w / pw, cpu, cpu / pc, (w - pw) * scale / per_op_events
+  }
+  printf "  * (wall - plain wall) / %d events per %s (libab's count; PVM's tracer records fewer)\n", per_op_events, mode == "roundtrip" ? "roundtrip, both tasks" : "message, both tasks"
+}
+
+END {
+  table("roundtrip", "us", 12, 1000)
+  table("packloop", "ns", 6, 1)
+  if (("record" SUBSEP "xab" SUBSEP "ev") in all) {
+    p = median(all["record" SUBSEP "plain" SUBSEP "ev"]); x = median(all["record" SUBSEP "xab" SUBSEP "ev"])
+    printf "\nrecord (pvm_pkint + re-initsend every 1000, windows of %d events, no flush inside)\n", events
+    printf "  plain %.1f ns/event, xab %.1f ns/event: libab adds %.1f ns per event on the calling task\n", p, x, x - p
+    printf "  sending a window's records to abmon: %.0f us, %.1f ns per event\n", \
+      median(all["record" SUBSEP "xab" SUBSEP "flushus"]), median(all["record" SUBSEP "xab" SUBSEP "flush"])
+  }
+  if (nkill) {
+    printf "\npvm_kill of a task holding unsent events (its pvm_mytid calls)\n"
+    printf "  %-20s %9s %6s\n", "config", "expected", "kept"
+    for (i = 1; i <= nkill; i++) { split(kills[i], k, " "); printf "  %-20s %9s %6s\n", k[1], k[2], k[3] }
+  }
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# run-libab-bench.sh -- what libab costs a PVM program, in one run.
+#
+# Starts a private virtual machine with pvmd pinned to one core (its tasks
+# inherit the affinity), runs bench/pingpong-{plain,xab} and
+# bench/libab_record_bench-{plain,xab} under each way of watching a program:
+#   plain          no monitor (the baseline)
+#   xab            abmon, default batching (512 events / 200 ms)
+#   xab-samecore   the same with abmon on the program's core
+#   xab-immediate  abmon --batch 1: one PVM message per event
+#   pvm-trace      PVM's own tracer, `full`, default mask, unbuffered
+#   pvm-trace-buf  the same with -B 65536 (buffered in the tasks)
+#   plain+trecv    attribution: the plain program waiting as libab's receive
+#                  wrapper does (pvm_trecv with a 2 ms timeout first)
+# and checks that a task ended by pvm_kill loses no event under xab (and
+# what PVM's buffered tracer keeps of it).  Prints tables; keeps raw output,
+# traces and logs in the output directory.  See docs/performance.md.
+set -euo pipefail
+
+readonly PROG=run-libab-bench.sh
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly HERE ROOT=$HERE/..
+
+BUILD=$ROOT/build
+OUT=""
+ROUNDS=3
+RT_N=5000 RT_REPS=7
+PL_N=20000 PL_REPS=3
+TASK_CORE=0 MON_CORE=1
+KILL_K=100
+QUICK=0
+
+usage() {
+  cat <<'EOF'
+Usage: bench/run-libab-bench.sh [-b BUILD_DIR] [-o OUT_DIR] [-R ROUNDS] [--quick]
+Measure what libab adds per event and per ping-pong roundtrip, against the
+uninstrumented program and against PVM's own tracer, in one run.
+
+  -b DIR     build directory holding bench/ and bin/abmon (default: build)
+  -o DIR     keep raw results, traces and logs here (default: a new temp dir)
+  -R N       interleaved rounds of every configuration (default 3); tables
+             show the median over rounds
+  --quick    fewer and shorter runs (a smoke test, figures are rough)
+  --task-core C / --monitor-core C
+             core of pvmd and the program (default 0) and of abmon and the
+             tracer (default 1)
+  -h, --help this text
+
+Needs: pvm, pvm-dev (tracer), taskset; the bench targets built:
+  cmake --build build --target bench abmon
+
+Examples:
+  1. bench/run-libab-bench.sh
+  2. bench/run-libab-bench.sh -b build-bench -o /tmp/libab-bench -R 5
+  3. bench/run-libab-bench.sh --quick
+EOF
+}
+
+die() { echo "$PROG: $*" >&2; exit 1; }
+
+parse_args() {
+  while (($#)); do
+    case $1 in
+      -b) BUILD=$2; shift ;;
+      -o) OUT=$2; shift ;;
+      -R) ROUNDS=$2; shift ;;
+      --quick) QUICK=1 ;;
+      --task-core) TASK_CORE=$2; shift ;;
+      --monitor-core) MON_CORE=$2; shift ;;
+      -h | --help) usage; exit 0 ;;
+      *) usage >&2; exit 2 ;;
+    esac
+    shift
+  done
+  if ((QUICK)); then ROUNDS=1 RT_N=1000 RT_REPS=3 PL_N=5000 PL_REPS=1; fi
+  BUILD=$(cd "$BUILD" && pwd) || die "no build directory $BUILD"
+  BENCH=$BUILD/bench
+  ABMON=$BUILD/bin/abmon
+  local f
+  for f in pingpong-plain pingpong-xab libab_record_bench-plain libab_record_bench-xab; do
+    [[ -x $BENCH/$f ]] || die "$BENCH/$f missing: cmake --build $BUILD --target bench"
+  done
+  [[ -x $ABMON ]] || die "$ABMON missing: cmake --build $BUILD --target abmon"
+  command -v tracer >/dev/null || die "PVM's tracer not found (package pvm-dev)"
+  command -v taskset >/dev/null || die "taskset not found (package util-linux)"
+  if [[ -z $OUT ]]; then OUT=$(mktemp -d /tmp/libab-bench.XXXXXX); fi
+  mkdir -p "$OUT"
+  OUT=$(cd "$OUT" && pwd)
+  RAW=$OUT/raw.txt
+  : >"$RAW"
+}
+
+# ---------------------------------------------------------------- the VM
+
+VM=""
+MON_PID=""
+TRACER_FD_OPEN=0
+
+cleanup() {
+  stop_monitor || true
+  [[ -n $VM ]] && XAB_VM_QUIET=1 "$ROOT/scripts/pvm-vm.sh" stop "$VM" || true
+}
+
+start_vm() {
+  VM=$(mktemp -d /tmp/lbvm.XXXXXX) # short: pvmd's socket path must fit
+  # A loaded machine can make pvmd slow to answer: give it time.
+  XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 taskset -c "$TASK_CORE" "$ROOT/scripts/pvm-vm.sh" start "$VM" "$BENCH" "$BUILD/bin"
+  # shellcheck disable=SC1091
+  source "$VM/env"
+  trap cleanup EXIT
+}
+
+# ---------------------------------------------------------------- monitors
+
+# Wait until FILE has stopped growing (the monitor has drained what the
+# tasks sent), at most 60 s.
+wait_quiet() {
+  local file=$1 last=-1 size i
+  for ((i = 0; i < 600; i++)); do
+    size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+    if ((size == last)); then return 0; fi
+    last=$size
+    sleep 0.3
+  done
+}
+
+# start_abmon NAME CORE [abmon options]: abmon writes $OUT/NAME.xab
+start_abmon() {
+  local name=$1 core=$2; shift 2
+  MON_KIND=abmon MON_FILE=$OUT/$name.xab
+  taskset -c "$core" "$ABMON" -q -o "$MON_FILE" "$@" 2>"$OUT/$name.abmon.log" &
+  MON_PID=$!
+  local i
+  for ((i = 0; i < 100; i++)); do
+    grep -q 'abmon.start' "$MON_FILE" 2>/dev/null && return 0
+    kill -0 "$MON_PID" 2>/dev/null || die "abmon failed: $(cat "$OUT/$name.abmon.log")"
+    sleep 0.1
+  done
+  die "abmon did not start"
+}
+
+# start_tracer NAME [-B bytes]: PVM's tracer, commands from a FIFO (it
+# reads standard input and quits at its end), trace in $OUT/NAME.trc
+start_tracer() {
+  local name=$1; shift
+  MON_KIND=tracer MON_FILE=$OUT/$name.trc
+  local fifo=$OUT/$name.fifo
+  rm -f "$fifo" "$MON_FILE"
+  mkfifo "$fifo"
+  taskset -c "$MON_CORE" tracer -T "$MON_FILE" "$@" full <"$fifo" >"$OUT/$name.tracer.log" 2>&1 &
+  MON_PID=$!
+  exec 7>"$fifo" # keeps the tracer's stdin open until stop_monitor
+  TRACER_FD_OPEN=1
+  local i
+  for ((i = 0; i < 100; i++)); do
+    grep -q 'tracer>' "$OUT/$name.tracer.log" 2>/dev/null && [[ -s $MON_FILE ]] && return 0
+    kill -0 "$MON_PID" 2>/dev/null || die "tracer failed: $(cat "$OUT/$name.tracer.log")"
+    sleep 0.1
+  done
+  die "tracer did not start"
+}
+
+stop_monitor() {
+  [[ -n $MON_PID ]] || return 0
+  wait_quiet "$MON_FILE"
+  if [[ $MON_KIND == tracer ]]; then
+    if ((TRACER_FD_OPEN)); then exec 7>&-; TRACER_FD_OPEN=0; fi
+  else
+    kill -INT "$MON_PID" 2>/dev/null || true
+  fi
+  wait "$MON_PID" 2>/dev/null || true
+  MON_PID=""
+}
+
+# ---------------------------------------------------------------- runs
+
+# pp CONFIG VARIANT MODE [options]: one pingpong run, its result line
+# tagged with the configuration appended to $RAW.
+pp() {
+  local config=$1 variant=$2 mode=$3; shift 3
+  local line
+  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" "$mode" "$@" 2>>"$OUT/stderr.log") ||
+    die "pingpong-$variant $mode failed (see $OUT/stderr.log)"
+  echo "config=$config $line" | tee -a "$RAW" >&2
+}
+
+both_modes() {
+  local config=$1 variant=$2; shift 2
+  pp "$config" "$variant" roundtrip -n "$RT_N" -r "$RT_REPS" "$@"
+  pp "$config" "$variant" packloop -n "$PL_N" -r "$PL_REPS" "$@"
+}
+
+one_round() {
+  both_modes plain plain
+  pp plain+trecv plain roundtrip -n "$RT_N" -r "$RT_REPS" -t 1
+  start_abmon xab "$MON_CORE"
+  both_modes xab xab
+  stop_monitor
+  start_abmon xab-samecore "$TASK_CORE"
+  both_modes xab-samecore xab
+  stop_monitor
+  start_abmon xab-immediate "$MON_CORE" --batch 1
+  both_modes xab-immediate xab
+  stop_monitor
+  # PVM's tracer is 10x slower: fewer roundtrips keep the run short.
+  start_tracer pvm-trace
+  pp pvm-trace plain roundtrip -n $((RT_N / 5)) -r "$RT_REPS"
+  pp pvm-trace plain packloop -n $((PL_N / 5)) -r "$PL_REPS"
+  stop_monitor
+  start_tracer pvm-trace-buf -B 65536
+  both_modes pvm-trace-buf plain
+  stop_monitor
+}
+
+record_bench() {
+  local v line
+  start_abmon record "$MON_CORE"
+  for v in plain xab plain xab; do
+    line=$(XAB_BATCH=4096 XAB_FLUSH_MS=1000000 taskset -c "$TASK_CORE" \
+      "$BENCH/libab_record_bench-$v" -r $((QUICK ? 50 : 300)) 2>>"$OUT/stderr.log")
+    echo "config=record $line" | tee -a "$RAW" >&2
+  done
+  stop_monitor
+  if grep -q 'not running\|not monitored' "$OUT/stderr.log" 2>/dev/null; then
+    die "libab was not attached to abmon during the record benchmark (see $OUT/stderr.log)"
+  fi
+}
+
+# ---------------------------------------------------------------- pvm_kill
+
+# kill_check CONFIG VARIANT: run the kill mode, count the victim's mytid events in
+# the monitor's output.  abmon: one record per call; PVM's tracer: the
+# call's entry event "mytid(0.0)", whose third field is the tid in decimal.
+kill_check() {
+  local config=$1 variant=$2 line victim expected got
+  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" kill -k "$KILL_K" 2>>"$OUT/stderr.log")
+  echo "config=$config $line" | tee -a "$RAW" >&2
+  victim=$(sed -n 's/.*victim=\(t[0-9a-f]*\).*/\1/p' <<<"$line")
+  expected=$(sed -n 's/.*expected_mytid=\([0-9]*\).*/\1/p' <<<"$line")
+  sleep 1 # the kill reaches the victim, its last message reaches the monitor
+  stop_monitor
+  if [[ $MON_KIND == abmon ]]; then
+    got=$(awk -v t="$victim" '$3 == t && $4 == "mytid"' "$MON_FILE" | wc -l)
+  else
+    got=$(awk -v t="$((16#${victim#t}))" '$1 == "\"mytid(0.0)\"" { gsub(/,/, "", $5); if ($5 == t) n++ } END { print n + 0 }' "$MON_FILE")
+  fi
+  echo "killcheck config=$config victim=$victim expected=$expected kept=$got" | tee -a "$RAW" >&2
+}
+
+kill_checks() {
+  start_abmon kill-xab "$MON_CORE"
+  kill_check kill-xab xab
+  start_tracer kill-pvm-trace
+  kill_check kill-pvm-trace plain
+  start_tracer kill-pvm-trace-buf -B 65536
+  kill_check kill-pvm-trace-buf plain
+}
+
+# ---------------------------------------------------------------- report
+
+report() {
+  echo
+  echo "== libab overhead: $(date -u +%FT%TZ), $(nproc) cores, $(uname -r), $ROUNDS round(s)"
+  echo "   pvmd and the two tasks on core $TASK_CORE, abmon/tracer on core $MON_CORE unless 'samecore'"
+  awk -f "$HERE/libab_report.awk" "$RAW"
+}
+
+main() {
+  parse_args "$@"
+  start_vm
+  local r
+  for ((r = 1; r <= ROUNDS; r++)); do
+    echo "-- round $r of $ROUNDS" >&2
+    one_round
+  done
+  record_bench
+  kill_checks
+  report | tee "$OUT/report.txt"
+  echo "(raw results, traces and logs: $OUT)"
+}
+
+main "$@"
