@@ -1,0 +1,159 @@
+#include "json.h"
+#include "run.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using xab::test::Json;
+using xab::test::parseJson;
+using xab::test::run;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(XAB_MODEL_DATA) + "/" + name; }
+
+xab::test::RunResult abstat(std::vector<std::string> args, const std::string* input = nullptr) {
+  args.insert(args.begin(), XAB_ABSTAT);
+  return run(args, input);
+}
+
+Json jsonOf(const xab::test::RunResult& r) {
+  INFO(r.err);
+  return parseJson(r.out);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("hung Cholesky: exit 2, host waits for 16040, three 16004 pending") {
+  auto r = abstat({"--json", data("cholesky_hang.trace")});
+  CHECK(r.status == 2);
+  Json j = jsonOf(r);
+  CHECK(j["exitStatus"].num() == 2);
+  CHECK(j["tasks"].arr().size() == 4);
+  CHECK(j["tasks"][0]["label"].str() == "(cholhost, 0)");
+  CHECK(j["tasks"][3]["instance"].num() == 2);
+  const Json& hang = j["hang"];
+  CHECK(hang["hung"].boolean());
+  REQUIRE(hang["blocked"].arr().size() == 4);
+  const Json& host = hang["blocked"][0];
+  CHECK(host["task"]["label"].str() == "(cholhost, 0)");
+  CHECK(host["tag"].str() == "16040");
+  CHECK(host["src"]["tid"].str() == "any");
+  REQUIRE(host["pending"].arr().size() == 3);
+  for (const Json& p : host["pending"].arr()) {
+    CHECK(p["tag"].num() == 16004);
+    CHECK_FALSE(p["matches"].boolean());
+  }
+  CHECK_THAT(host["explanation"].str(),
+             Catch::Contains("3 messages with tag 16004 from (cholnode, 0..2) are waiting for it"));
+  CHECK(j["messages"]["neverReceived"].num() == 3);
+  CHECK(j["messages"]["matched"].num() == 3);
+  CHECK(j["mismatch"]["mismatches"].arr().empty());
+}
+
+TEST_CASE("the readable report names the hang in plain words") {
+  auto r = abstat({data("cholesky_hang.trace")});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.out, Catch::Contains("(cholhost, 0) waits for tag 16040 from any task"));
+  CHECK_THAT(r.out, Catch::Contains("Time breakdown"));
+  CHECK_THAT(r.out, Catch::Contains("never received: (cholnode, 0) send tag 16004"));
+}
+
+TEST_CASE("pack mismatch: exit 3, both sequences in the JSON") {
+  auto r = abstat({"--json", "--mismatch", data("mismatch.trace")});
+  CHECK(r.status == 3);
+  Json j = jsonOf(r);
+  CHECK_FALSE(j.has("tasks"));  // only the sections asked for
+  CHECK_FALSE(j.has("hang"));
+  REQUIRE(j["mismatch"]["mismatches"].arr().size() == 1);
+  const Json& m = j["mismatch"]["mismatches"][0];
+  CHECK(m["packed"][1]["type"].str() == "double");
+  CHECK(m["unpacked"][1]["type"].str() == "int");
+  CHECK(m["partsAt"].num() == 1);
+  CHECK(m["tag"].num() == 7);
+}
+
+TEST_CASE("hang and mismatch together: exit 4") {
+  std::string text = slurp(data("mismatch.trace"));
+  text += "1763680000.200000000 1763680000.200000000 t40009 mytid rc=t40009 name=stuck\n"
+          "1763680000.201000000 1763680000.201000000 t40009 recv.begin src=any tag=99\n";
+  auto r = abstat({"--json", "-"}, &text);
+  CHECK(r.status == 4);
+  CHECK(jsonOf(r)["exitStatus"].num() == 4);
+}
+
+TEST_CASE("barriers: the late task and its lateness; exit 0") {
+  auto r = abstat({"--json", "--barriers", "--breakdown", data("barrier.trace")});
+  CHECK(r.status == 0);
+  Json j = jsonOf(r);
+  const Json& first = j["barriers"]["instances"][0];
+  CHECK(first["group"].str() == "w");
+  CHECK(first["lastArrival"]["label"].str() == "(worker, 2)");
+  CHECK(first["lateBy"].num() == Approx(0.5));
+  CHECK(j["barriers"]["totalWait"].num() == Approx(1.36));
+  CHECK(j["breakdown"]["total"]["barrier"].num() == Approx(1.36));
+  CHECK(j["barriers"]["perTask"][0]["share"].num() == Approx(0.7 / 3.0));
+}
+
+TEST_CASE("deadlock cycle in the JSON") {
+  auto r = abstat({"--json", "--hang", data("deadlock.trace")});
+  CHECK(r.status == 2);
+  Json j = jsonOf(r);
+  REQUIRE(j["hang"]["cycles"].arr().size() == 1);
+  CHECK(j["hang"]["cycles"][0].arr().size() == 2);
+}
+
+TEST_CASE("mcast and bcast: unreceived destinations, unknown bcast destinations") {
+  auto r = abstat({"--json", "--messages", data("mcast.trace")});
+  CHECK(r.status == 0);
+  Json j = jsonOf(r);
+  const Json& un = j["messages"]["unreceived"];
+  REQUIRE(un.arr().size() == 1);
+  CHECK(un[0]["kind"].str() == "mcast");
+  CHECK(un[0]["to"][0]["label"].str() == "(leaf, 2)");
+  CHECK(j["messages"]["matched"].num() == 3);
+}
+
+TEST_CASE("malformed lines go to stderr with their numbers; --strict stops with 1") {
+  auto r = abstat({"--tasks", data("malformed.trace")});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("malformed.trace:3: bad receive time"));
+  CHECK_THAT(r.err, Catch::Contains("malformed.trace:4: bad value for tag"));
+  auto j = jsonOf(abstat({"--json", "--tasks", data("malformed.trace")}));
+  CHECK(j["errors"]["count"].num() == 2);
+  CHECK(j["errors"]["lines"][0]["line"].num() == 3);
+  auto strict = abstat({"--strict", data("malformed.trace")});
+  CHECK(strict.status == 1);
+  CHECK_THAT(strict.err, Catch::Contains("line 3"));
+}
+
+TEST_CASE("a newer format version is refused: exit 1 and a clear message") {
+  auto r = abstat({data("newer_version.trace")});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("version 2 is newer"));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("standard input, usage errors, --help") {
+  std::string text = slurp(data("barrier.trace"));
+  auto r = abstat({"--json", "--tasks"}, &text);
+  CHECK(r.status == 0);
+  CHECK(jsonOf(r)["tasks"].arr().size() == 3);
+  CHECK(abstat({"--no-such-option"}).status == 1);
+  CHECK(abstat({data("a"), data("b")}).status == 1);
+  CHECK(abstat({"--stall"}).status == 1);
+  CHECK(abstat({"/nonexistent/trace"}).status == 1);
+  auto h = abstat({"--help"});
+  CHECK(h.status == 0);
+  CHECK_THAT(h.out, Catch::Contains("Usage: abstat"));
+  CHECK_THAT(h.out, Catch::Contains("Exit status"));
+}
