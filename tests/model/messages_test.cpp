@@ -25,7 +25,7 @@ TEST_CASE("every receive is matched to its send by (source, serial)") {
   CHECK(m.find(p, 1) == 0);
 }
 
-TEST_CASE("an mcast is one send with several receives; the unreceived are named") {
+TEST_CASE("an mcast is one send with several receives and the unreceived are named") {
   auto trace = loadFixture("mcast.trace");
   MessageTable m = matchMessages(*trace);
   REQUIRE(m.messages.size() == 2);

@@ -28,7 +28,7 @@ TEST_CASE("header, task table and identity from the first record") {
   CHECK(trace->eventCount() == 32);  // abmon.start is not a task event
 }
 
-TEST_CASE("fields land in their slots; lists and strings in the tables") {
+TEST_CASE("fields land in their slots and lists and strings in the tables") {
   auto trace = loadFixture("cholesky_hang.trace");
   const auto& ev = trace->events(*trace->findTask(0x40002));
   const Event& spawn = ev[2];

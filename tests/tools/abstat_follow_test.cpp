@@ -25,7 +25,7 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("--follow on a pipe reprints the hang diagnosis when progress stops") {
+TEST_CASE("follow mode on a pipe reprints the hang diagnosis when progress stops") {
   Child c({XAB_ABSTAT, "--follow", "--stall", "0.3", "--hang", "-"});
   c.write(slurp(data("cholesky_hang.trace")));  // the pipe stays open: abmon still running
   REQUIRE(c.readUntil("no progress for"));
@@ -33,7 +33,7 @@ TEST_CASE("--follow on a pipe reprints the hang diagnosis when progress stops") 
   CHECK(c.wait() == 2);  // the pipe closed: final report, hang
 }
 
-TEST_CASE("--follow --json prints JSON Lines: stall reports, then the final one") {
+TEST_CASE("follow mode with --json prints JSON Lines: stall reports, then the final one") {
   Child c({XAB_ABSTAT, "--follow", "--json", "--stall", "0.3", "-"});
   c.write(slurp(data("cholesky_hang.trace")));
   REQUIRE(c.readUntil("\n"));
@@ -52,7 +52,7 @@ TEST_CASE("--follow --json prints JSON Lines: stall reports, then the final one"
   CHECK(n >= 2);
 }
 
-TEST_CASE("--follow on a growing file reads until abmon stops") {
+TEST_CASE("follow mode on a growing file reads until abmon stops") {
   char path[] = "/tmp/abstat-follow-XXXXXX";
   int fd = mkstemp(path);
   REQUIRE(fd >= 0);

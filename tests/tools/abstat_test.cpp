@@ -91,7 +91,7 @@ TEST_CASE("hang and mismatch together: exit 4") {
   CHECK(jsonOf(r)["exitStatus"].num() == 4);
 }
 
-TEST_CASE("barriers: the late task and its lateness; exit 0") {
+TEST_CASE("barriers: the late task and its lateness and exit 0") {
   auto r = abstat({"--json", "--barriers", "--breakdown", data("barrier.trace")});
   CHECK(r.status == 0);
   Json j = jsonOf(r);
@@ -123,7 +123,7 @@ TEST_CASE("mcast and bcast: unreceived destinations, unknown bcast destinations"
   CHECK(j["messages"]["matched"].num() == 3);
 }
 
-TEST_CASE("malformed lines go to stderr with their numbers; --strict stops with 1") {
+TEST_CASE("malformed lines go to stderr with their numbers and --strict stops with 1") {
   auto r = abstat({"--tasks", data("malformed.trace")});
   CHECK(r.status == 0);
   CHECK_THAT(r.err, Catch::Contains("malformed.trace:3: bad receive time"));
