@@ -119,6 +119,7 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
   }
 
   check_sequence(out, st, src, recv_ns, hdr);
+  if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) st.final = true;
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
   auto n_skipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
   if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize))
@@ -314,6 +315,11 @@ void Formatter::flush_task(std::string& out, std::int32_t tid, TaskState& st,
     out.push_back('\n');
     st.info.clear();
   }
+}
+
+bool Formatter::final_seen(std::int32_t tid) const {
+  auto it = tasks_.find(tid);
+  return it != tasks_.end() && it->second.final;
 }
 
 void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns) {

@@ -71,6 +71,8 @@ class Formatter {
   void stop(std::string& out, std::int64_t now_ns);
 
   const Counters& counters() const { return counters_; }
+  // True once the task's last message (XAB_HDRF_FINAL) has been read.
+  bool final_seen(std::int32_t tid) const;
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
@@ -83,6 +85,7 @@ class Formatter {
     std::unordered_map<std::int32_t, std::string> strings;
     std::optional<std::int32_t> last_seq;
     std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
+    bool final = false;       // its XAB_HDRF_FINAL message has come
     std::string info;  // " name=.. host=.. ..." for the task's next record
     std::optional<PendingList> pending;
   };

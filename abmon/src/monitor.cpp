@@ -2,6 +2,7 @@
 
 #include <pvm3.h>
 #include <spdlog/spdlog.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,9 @@
 
 namespace xab::abmon {
 namespace {
+
+constexpr int kDrainRounds = 64;
+constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 
 std::int64_t realtime_ns() {
   timespec ts{};
@@ -90,33 +94,56 @@ void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   if (drain()) finish(kExitOk);
 }
 
-// Reads every message that has arrived.  Exit notifications are written
-// after all messages of this round, so a task's last events (which may
-// come on its own direct socket) precede its task.exit record.
+// Reads every message that has arrived.  pvm_nrecv looks at PVM's sockets
+// once per call, so it may say "nothing" while a socket still holds the
+// rest of a message: the loop goes on until every socket is quiet (or for
+// a bounded number of rounds, so signals are still heard under load).
 bool Monitor::drain() {
-  std::vector<int> exited;
-  for (;;) {
-    int bufid = pvm_nrecv(-1, -1);
-    if (bufid == 0) break;
-    if (bufid < 0) {
-      spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
-      finish(kExitPvmLost);
-      return false;
+  bool quiet = false;
+  for (int round = 0; round < kDrainRounds && !quiet; ++round) {
+    for (;;) {
+      int bufid = pvm_nrecv(-1, -1);
+      if (bufid == 0) break;
+      if (bufid < 0) {
+        spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
+        finish(kExitPvmLost);
+        return false;
+      }
+      handle_message(bufid, realtime_ns());
+      pvm_freebuf(bufid);
+      if (!write_out()) return false;  // one write per message, not per line
     }
-    handle_message(bufid, realtime_ns(), exited);
-    pvm_freebuf(bufid);
-    if (!write_out()) return false;  // one write per message, not per line
+    quiet = sockets_quiet();
   }
-  if (exited.empty()) return true;
-  std::int64_t now = realtime_ns();
-  for (int tid : exited) {
-    formatter_.task_exit(pending_, tid, now);
-    watched_.erase(tid);  // PVM may reuse the tid for a new task
-  }
+  write_exits(quiet);
   return write_out();
 }
 
-void Monitor::handle_message(int bufid, std::int64_t recv_ns, std::vector<int>& exited) {
+bool Monitor::sockets_quiet() const {
+  int* fds = nullptr;
+  int n = pvm_getfds(&fds);
+  if (n <= 0) return true;
+  std::vector<pollfd> polls(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) polls[static_cast<std::size_t>(i)] = {fds[i], POLLIN, 0};
+  return poll(polls.data(), polls.size(), 0) == 0;
+}
+
+// pvmd's exit notice can overtake the task's last events, which may still
+// sit in the task's own (direct route) socket.  task.exit is written once
+// the task's final message has come, or every socket has been read dry,
+// or (under endless load) after kExitGraceNs.
+void Monitor::write_exits(bool quiet) {
+  std::int64_t now = realtime_ns();
+  std::erase_if(exits_, [&](const Exit& e) {
+    if (!quiet && !formatter_.final_seen(e.tid) && now - e.notified_ns < kExitGraceNs)
+      return false;
+    formatter_.task_exit(pending_, e.tid, now);
+    watched_.erase(e.tid);  // PVM may reuse the tid for a new task
+    return true;
+  });
+}
+
+void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
   int bytes = 0, tag = 0, src = 0;
   pvm_bufinfo(bufid, &bytes, &tag, &src);
   if (tag == setup_.opts.tag) {
@@ -125,7 +152,7 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns, std::vector<int>& 
     watch_task(src);
   } else if (tag == exit_tag_) {
     int tid = 0;
-    if (pvm_upkint(&tid, 1, 1) >= 0) exited.push_back(tid);
+    if (pvm_upkint(&tid, 1, 1) >= 0) exits_.push_back({tid, recv_ns});
   } else if (foreign_++ == 0) {
     // Nothing else should arrive in abmon's own context.
     spdlog::warn("ignoring a message with tag {} from t{:x} (reported once)", tag, src);
@@ -156,6 +183,7 @@ void Monitor::finish(int code) {
   if (finished_) return;
   finished_ = true;
   exit_code_ = code;
+  write_exits(true);
   formatter_.stop(pending_, realtime_ns());
   if (code != kExitOutput) write_out();
   if (code != kExitPvmLost) unregister_abmon(setup_.mailbox_index);

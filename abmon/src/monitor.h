@@ -42,7 +42,9 @@ class Monitor {
   void on_readable(const boost::system::error_code& ec, unsigned generation);
   void on_signal(const boost::system::error_code& ec, int signo);
   bool drain();
-  void handle_message(int bufid, std::int64_t recv_ns, std::vector<int>& exited);
+  bool sockets_quiet() const;
+  void write_exits(bool quiet);
+  void handle_message(int bufid, std::int64_t recv_ns);
   void watch_task(int tid);
   bool write_out();
   void finish(int code);
@@ -57,6 +59,11 @@ class Monitor {
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale
   std::unordered_set<int> watched_;
+  struct Exit {
+    int tid;
+    std::int64_t notified_ns;
+  };
+  std::vector<Exit> exits_;  // tasks pvmd says have gone, task.exit not yet written
   std::array<bool, static_cast<std::size_t>(BadReason::Count_)> reported_{};
   std::uint64_t foreign_ = 0;  // messages with neither of our tags
   int exit_code_ = kExitOk;

@@ -250,11 +250,15 @@ TEST_CASE("several tasks at once, some on direct routes: nothing is lost") {
   }));
   REQUIRE(mon.proc.stop(SIGINT) == 0);
   CHECK_THAT(lines_of(mon.trace()).back(), Contains("abmon.stop events=2000 tasks=4 bad=0"));
+  CHECK(mon.trace().find("abmon.lost") == std::string::npos);
   for (auto& t : tasks) {
     std::string out = t->read_stdout();
     std::string tid = out.substr(4, out.find('\n') - 4);
     auto recs = records_of(mon.trace(), tid);
     REQUIRE(recs.size() == 501);
+    // pvmd's exit notice may overtake a direct route's last data: abmon
+    // must still write task.exit last.
+    CHECK(recs.back() == "task.exit how=notify");
     for (int k = 0; k < 500; ++k) CHECK_THAT(recs[k], Contains(" serial=" + std::to_string(k + 1) + " "));
   }
 }

@@ -33,6 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* libpvm never frees some buffers (see abmon/src/lsan_suppressions.cpp). */
+const char* __lsan_default_suppressions(void);
+const char* __lsan_default_suppressions(void) { return "leak:libpvm3\n"; }
+
 static int g_tid, g_abmon, g_ctx, g_tag, g_seq, g_lost;
 
 static long long now_ns(void) {
