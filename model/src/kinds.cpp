@@ -39,10 +39,42 @@ static_assert(std::size(kKeyNames) == static_cast<std::size_t>(Key::COUNT_));
 
 constexpr int kKeyCount = static_cast<int>(Key::COUNT_);
 
+// Open addressing over a cheap hash of the name: the reader looks up every
+// record's name, and std::hash over short strings is the slow part.
+class NameIndex {
+ public:
+  void add(std::string_view name, Kind k) {
+    std::size_t i = hash(name);
+    while (slots_[i].name.data()) i = (i + 1) & kMask;
+    slots_[i] = {name, k};
+  }
+  Kind find(std::string_view name) const {
+    if (name.empty()) return Kind::OTHER;
+    for (std::size_t i = hash(name);; i = (i + 1) & kMask) {
+      if (!slots_[i].name.data()) return Kind::OTHER;
+      if (slots_[i].name == name) return slots_[i].kind;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kSize = 512, kMask = kSize - 1;  // > 3x the kinds: short probes
+  static std::size_t hash(std::string_view s) {
+    std::size_t n = s.size();
+    if (n == 0) return 0;
+    auto c = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(s[i])); };
+    return (n * 131 + c(0) * 31 + c(n / 2) * 17 + c(n - 1) * 7 + c(n > 2 ? 2 : 0)) & kMask;
+  }
+  struct Slot {
+    std::string_view name;
+    Kind kind = Kind::OTHER;
+  };
+  std::array<Slot, kSize> slots_{};
+};
+
 struct Tables {
   std::array<std::array<std::vector<SlotSpec>, 2>, kKindCount> slots;
   std::array<std::array<std::array<std::int8_t, kKeyCount>, 2>, kKindCount> keySlot{};
-  std::unordered_map<std::string_view, Kind> byName;
+  NameIndex byName;
 
   static std::vector<SlotSpec> parse(std::string_view list) {
     std::vector<SlotSpec> out;
@@ -61,7 +93,8 @@ struct Tables {
     for (int k = 0; k < kKindCount; ++k) {
       slots[k][0] = parse(kRows[k].end);
       slots[k][1] = parse(kRows[k].begin);
-      byName.emplace(kRows[k].name, static_cast<Kind>(k));
+      // A record literally named "other" is still unknown.
+      if (static_cast<Kind>(k) != Kind::OTHER) byName.add(kRows[k].name, static_cast<Kind>(k));
       for (int p = 0; p < 2; ++p) {
         keySlot[k][p].fill(-1);
         for (int key = 0; key < kKeyCount; ++key)
@@ -69,7 +102,6 @@ struct Tables {
             if (slots[k][p][s].key == kKeyNames[key]) keySlot[k][p][key] = static_cast<std::int8_t>(s);
       }
     }
-    byName.erase("other");  // a record literally named "other" is still unknown
   }
 };
 
@@ -90,9 +122,7 @@ unsigned kindFlags(Kind k) { return kRows[index(k)].flags; }
 char kindRcType(Kind k) { return kRows[index(k)].rc; }
 
 Kind kindFromName(std::string_view name) {
-  const auto& m = tables().byName;
-  auto it = m.find(name);
-  return it == m.end() ? Kind::OTHER : it->second;
+  return tables().byName.find(name);
 }
 
 std::span<const SlotSpec> kindSlots(Kind k, Phase p) {

@@ -14,14 +14,12 @@ namespace {
 // Splits at single spaces.  Returns false when nothing is left.
 bool nextField(std::string_view& rest, std::string_view& field) {
   if (rest.empty()) return false;
-  const char* sp = static_cast<const char*>(std::memchr(rest.data(), ' ', rest.size()));
-  if (!sp) {
-    field = rest;
-    rest = {};
-  } else {
-    field = rest.substr(0, static_cast<std::size_t>(sp - rest.data()));
-    rest.remove_prefix(field.size() + 1);
-  }
+  // Fields are short: a plain loop beats a memchr call here.
+  std::size_t i = 0, n = rest.size();
+  const char* p = rest.data();
+  while (i < n && p[i] != ' ') ++i;
+  field = std::string_view(p, i);
+  rest = i < n ? std::string_view(p + i + 1, n - i - 1) : std::string_view{};
   return true;
 }
 

@@ -6,8 +6,23 @@
 namespace xab::text {
 namespace {
 
+// Plain decimal digits, at most 18 (no overflow): the common case, faster
+// than from_chars' general path.
+bool digits(std::string_view s, std::int64_t& v) {
+  if (s.empty() || s.size() > 18) return false;
+  std::int64_t x = 0;
+  for (char c : s) {
+    unsigned d = static_cast<unsigned>(c - '0');
+    if (d > 9) return false;
+    x = x * 10 + d;
+  }
+  v = x;
+  return true;
+}
+
 bool wholeInt64(std::string_view s, std::int64_t& v, int base = 10) {
   if (s.empty()) return false;
+  if (base == 10 && digits(s, v)) return true;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
   return ec == std::errc{} && p == s.data() + s.size();
 }
@@ -26,7 +41,7 @@ bool parseTime(std::string_view s, TimeNs& out) {
   std::string_view secs = s.substr(0, dot);
   if (secs.empty() || secs[0] == '-' || secs[0] == '+') return false;
   std::int64_t sec = 0;
-  if (!wholeInt64(secs, sec)) return false;
+  if (!digits(secs, sec)) return false;
   // int64 ns holds up to year 2262; refuse what would overflow.
   if (sec > std::numeric_limits<TimeNs>::max() / 1'000'000'000 - 1) return false;
   std::int64_t frac = 0;
