@@ -9,11 +9,14 @@
 //    lang=fortran.
 // 3. A Fortran master with C workers (xab.h + libab) prints the same again,
 //    and the records say which task is Fortran and which is C.
+// 4. f2xt_misc (one task) calls every routine the master does not: same
+//    output and same PVM messages on stderr, and each call is recorded.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <csignal>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -270,4 +273,59 @@ TEST_CASE("a Fortran master and C workers: same output, each task's language rec
   CHECK(count(rs, "reduce", {{"op", "PvmProduct"}, {"rc", "0"}}) == 3);
   CHECK(count(rs, "upkcplx", {{"type", "cplx"}, {"n", "2"}}) == 4);  // 2 in C, 2 in Fortran
   CHECK(check_serials(rs) == 8);
+}
+
+TEST_CASE("every other libfpvm3 routine gives the same results through libf2x", "[f2x][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto pvm = run({prog("f2xt_misc_fpvm3")}, {}, 60s);
+  auto f2x = run({prog("f2xt_misc_f2x")}, {}, 60s);
+  Monitor mon(vm.dir() + "/misc.trace");
+  auto monitored = run({prog("f2xt_misc_f2x")}, {}, 60s);
+  auto rs = mon.finish(1);
+  REQUIRE(pvm.exit_code == 0);
+  CHECK(f2x.exit_code == 0);
+  CHECK(monitored.exit_code == 0);
+  CHECK(f2x.out == pvm.out);
+  CHECK(monitored.out == pvm.out);
+  // PVM's own messages (pvmfperror's text keeps its trailing blanks) are
+  // the same too, once libab's one line about abmon is set aside and the
+  // task's tid (libpvm [t40002]: ...) is blanked.
+  auto without_xab = [](const std::string& err) {
+    std::istringstream in(err);
+    std::string line, out;
+    while (std::getline(in, line))
+      if (line.rfind("xab: ", 0) != 0) out += std::regex_replace(line, std::regex("\\[t[0-9a-f]+\\]"), "[t]") + "\n";
+    return out;
+  };
+  CHECK(without_xab(f2x.err) == without_xab(pvm.err));
+  CHECK(without_xab(monitored.err) == without_xab(pvm.err));
+  CHECK_THAT(pvm.err, Contains("f2xt_misc perror   : "));
+  CHECK_THAT(pvm.out, Contains("freecontext T T\n"));  // PVM 3.4.6's pvmffreecontext sets the context
+  CHECK_THAT(pvm.out, Contains("psend precv  0  8 12  4  5  6\n"));
+  CHECK_THAT(pvm.out, Contains("startpvmd running -28\n"));
+
+  std::string me;
+  for (auto& r : rs)
+    if (r.event == "mytid" && r.has("name", "f2xt_misc_f2x")) me = r.tid;
+  REQUIRE_FALSE(me.empty());
+  auto m = of(rs, me);
+  CHECK(count(m, "mytid", {{"lang", "fortran"}}) == 1);
+  // One record per routine called (setcontext: pvmfsetcontext x3 and pvmffreecontext).
+  for (const char* event : {"setopt", "getopt", "mkbuf", "setsbuf", "getsbuf", "send", "probe", "trecv", "nrecv",
+                            "recv", "bufinfo", "getrbuf", "upkint", "setrbuf", "freebuf", "psend", "precv",
+                            "getcontext", "newcontext", "addmhf", "delmhf", "tidtohost", "pstat", "config", "mstat",
+                            "archcode", "addhosts", "delhosts", "hostsync", "tasks", "siblings", "kill", "sendsig",
+                            "joingroup", "freezegroup", "barrier", "getinst", "gettid", "lvgroup", "catchout",
+                            "perror", "start_pvmd", "exit"}) {
+    INFO(event);
+    CHECK(count(m, event) >= 1);
+  }
+  CHECK(count(m, "setcontext") == 4);
+  CHECK(count(m, "freecontext") == 0);
+  CHECK(count(m, "tasks") == 1);  // one real call for a pass of pvmftasks
+  CHECK(count(m, "archcode", {{"arch", "NOSUCHARCH"}, {"rc", "-32"}}) == 1);
+  CHECK(count(m, "mstat", {{"host", "no.such.host"}, {"rc", "-6"}}) == 1);
+  CHECK(count(m, "send", {{"dst", me}, {"tag", "5"}, {"bytes", "4"}, {"serial", "1"}}) == 1);
+  CHECK(count(m, "recv", {{"src", me}, {"tag", "5"}, {"serial", "1"}}) == 1);
+  CHECK(count(m, "precv", {{"src", me}, {"tag", "8"}, {"bytes", "12"}, {"serial", "2"}}) == 1);
 }
