@@ -230,7 +230,7 @@ void Formatter::flush_pending(std::string& out, TaskState& st, std::int32_t src,
 bool Formatter::strings_known(const TaskState& st, const std::vector<Slot>& slots,
                               const xab_event& ev) const {
   for (std::size_t i = 0; i < slots.size(); ++i)
-    if (slots[i].kind == SlotKind::String && ev.a[i] >= 0 && !st.strings.contains(ev.a[i]))
+    if (slots[i].kind == SlotKind::String && ev.a[i] > 0 && !st.strings.contains(ev.a[i]))
       return false;
   return true;
 }
@@ -284,7 +284,7 @@ void Formatter::append_slots(std::string& out, const TaskState& st,
         else append_int(out, v);
         break;
       case SlotKind::String:
-        if (v < 0) out.push_back('-');  // no string (a NULL argument)
+        if (v <= 0) out.push_back('-');  // no string: libab's ids start at 1
         else append_escaped(out, st.strings.at(v));
         break;
       case SlotKind::List: {

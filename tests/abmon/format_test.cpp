@@ -137,7 +137,7 @@ TEST_CASE("a record of each slot kind, in table order with rc last") {
   b.event(kT, XAB_EV_JOINGROUP, XAB_PHASE_END, 2, {1});
   b.event(kT, XAB_EV_MYTID, XAB_PHASE_END, kTask, {});
   b.event(kT, XAB_EV_GETTID, XAB_PHASE_END, -19, {1, 0});
-  b.event(kT, XAB_EV_SPAWN, XAB_PHASE_BEGIN, 0, {2, -1, 0, 3});
+  b.event(kT, XAB_EV_SPAWN, XAB_PHASE_BEGIN, 0, {2, 0, 0, 3});
   b.event(kT, XAB_EV_PSEND, XAB_PHASE_END, 0, {0x40004, 5, 80, 2, 6, 10});
   auto lines = h.feed(b);
   REQUIRE(lines.size() == 9);
@@ -158,7 +158,6 @@ TEST_CASE("a record of each slot kind, in table order with rc last") {
 TEST_CASE("every kind in the table formats, begin and end") {
   Harness h;
   EventMessageBuilder b;
-  b.string(0, "s");
   for (unsigned kind = 0; kind < XAB_EV_COUNT_; ++kind) {
     if (kind == XAB_EV_TIDS || kind == XAB_EV_INFO) continue;
     b.event(kT, kind, XAB_PHASE_BEGIN, 0, {0, 0, 0, 0, 0, 0});
