@@ -17,6 +17,11 @@ bool parse_int(std::string_view text, int min, int max, int& out) {
   return true;
 }
 
+// -v, -vv, -vvv ...
+bool is_repeated_flag(std::string_view arg, char letter) {
+  return arg.size() >= 2 && arg[0] == '-' && arg.find_first_not_of(letter, 1) == std::string_view::npos;
+}
+
 // Options that take a number: name, where it goes, allowed range.
 struct NumberOption {
   std::string_view name;
@@ -55,8 +60,10 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
     };
     if (arg == "-h" || arg == "--help") { opts.help = true; continue; }
     if (arg == "--version") { opts.version = true; continue; }
-    if (arg == "-v" || arg == "--verbose") { ++opts.verbosity; continue; }
-    if (arg == "-q" || arg == "--quiet") { --opts.verbosity; continue; }
+    if (arg == "--verbose") { ++opts.verbosity; continue; }
+    if (arg == "--quiet") { --opts.verbosity; continue; }
+    if (is_repeated_flag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
+    if (is_repeated_flag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
     if (arg == "-o" || arg == "--output") {
       std::string_view file;
       if (!next_value(file)) return "option " + std::string(arg) + " needs a file name";
@@ -87,8 +94,8 @@ std::string_view usage_text() {
          "SIGINT (Ctrl-C) or SIGTERM.\n"
          "\n"
          "  -o, --output FILE  write the trace to FILE (default: standard output)\n"
-         "  -v, --verbose      more diagnostics on standard error (repeatable)\n"
-         "  -q, --quiet        fewer diagnostics (repeatable)\n"
+         "  -v, --verbose      more diagnostics on standard error (-vv, -vvv: more)\n"
+         "  -q, --quiet        fewer diagnostics (-q errors only, -qq none)\n"
          "      --batch N      events a task buffers before it sends them (default 512)\n"
          "      --flush-ms MS  longest a task holds events back (default 200)\n"
          "      --tag T        message tag of event messages (default 31408)\n"

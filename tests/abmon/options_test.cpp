@@ -28,6 +28,8 @@ TEST_CASE("every option, in both spellings") {
   CHECK(o.batch == 64);
   CHECK(o.flush_ms == 5);
   CHECK(o.tag == 100);
+  REQUIRE(parse_options({"-vvv", "-q"}, o).empty());
+  CHECK(o.verbosity == 2);
   REQUIRE(parse_options({"--output=x", "-q", "--help", "--version"}, o).empty());
   CHECK(o.output == "x");
   CHECK(o.verbosity == -1);
@@ -43,5 +45,6 @@ TEST_CASE("bad command lines say what is wrong") {
   CHECK(parse_options({"--flush-ms", "-1"}, o).find("is not a number") != std::string::npos);
   CHECK(parse_options({"-o"}, o) == "option -o needs a file name");
   CHECK(parse_options({"extra"}, o) == "unknown argument \"extra\"");
+  CHECK(parse_options({"-vx"}, o) == "unknown argument \"-vx\"");
   CHECK(usage_text().find("--flush-ms") != std::string_view::npos);
 }
