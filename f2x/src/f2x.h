@@ -16,7 +16,7 @@
  *   H  host, mailbox, task   CHARACTER*(*)   trimmed into char[257]  (MAX_HOST_NAME 256)
  *   W  spawn's `where`       CHARACTER*(*)   as H, but one starting with '*' is ""
  *   M  message handler       EXTERNAL        passed as a
- *   R  reduce function       EXTERNAL        PVMSUM... mapped to PvmSum... (see f2x_reduce_op)
+ *   R  reduce function       EXTERNAL        PVMSUM... mapped to PvmSum... (see xab_f2x_reduce_op)
  *
  * gfortran appends one hidden length argument (size_t) per CHARACTER
  * argument, after all the others, in the order of the CHARACTER arguments.
