@@ -1,0 +1,41 @@
+// Fuzzes the trace reader and every analysis on what it read.  The first
+// byte chooses how the rest is cut into pieces, so partial-line handling is
+// fuzzed too; a snapshot is taken mid-stream like the viewer does.
+#include <xab/model/model.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  std::size_t piece = 1 + data[0] % 64;
+  std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  xab::TraceReader reader;
+  for (std::size_t i = 0; i < text.size(); i += piece) {
+    reader.feed(text.substr(i, piece));
+    if (i == text.size() / 2) (void)reader.snapshot();
+  }
+  reader.finish();
+  auto trace = reader.take();
+  const xab::Trace& t = *trace;
+  auto messages = xab::matchMessages(t);
+  auto barriers = xab::analyzeBarriers(t);
+  auto hang = xab::diagnoseHang(t, messages, barriers);
+  auto mismatch = xab::findPackMismatches(t, messages);
+  auto breakdown = xab::timeBreakdown(t);
+  for (xab::TaskIndex k = 0; k < t.taskCount(); ++k) {
+    (void)t.label(k);
+    (void)xab::stateIntervals(t, k);
+    (void)xab::stateAt(t, k, t.firstTime() + (t.lastTime() - t.firstTime()) / 2);
+    for (std::uint32_t i = 0; i < t.events(k).size(); ++i) {
+      const xab::Event& e = t.events(k)[i];
+      for (int s = 0; s < xab::kMaxSlots; ++s) (void)e.has(s);
+      (void)xab::kindName(e.kind);
+    }
+  }
+  for (const auto& m : mismatch.mismatches) (void)xab::formatPackItems(m.packed);
+  (void)hang;
+  (void)breakdown;
+  return 0;
+}
