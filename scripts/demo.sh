@@ -119,7 +119,7 @@ start_monitor() {
     mkfifo "$VM_DIR/abmon.fifo"
     "$BIN/abmon" >"$VM_DIR/abmon.fifo" 2>"$VM_DIR/abmon.err" &
     ABMON_PID=$!
-    tee "$TRACE" <"$VM_DIR/abmon.fifo" | "$BIN/xabview" - &
+    tee "$TRACE" <"$VM_DIR/abmon.fifo" | "$BIN/xabview" &
     VIEW_PID=$!
   else
     "$BIN/abmon" >"$TRACE" 2>"$VM_DIR/abmon.err" &
