@@ -11,20 +11,37 @@ function median(list,    n, a, i, j, t) {
   return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 
-function add(key, value) { all[key] = (key in all) ? all[key] " " value : value }
-
+# Runs are kept until END: a monitorcheck line (after its runs) can still
+# throw a run out -- a run that was not monitored throughout is no xab figure.
 {
   delete f
   for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[kv[1]] = kv[2]
   if ($1 == "killcheck") { kills[++nkill] = f["config"] " " f["expected"] " " f["kept"]; next }
+  if ($1 == "tracecheck") { traced[f["config"]] = f["send_recv_events_written"]; next }
+  if ($1 == "monitorcheck") {
+    if (!f["ok"]) { bad[f["tid"]] = 1; badtext = badtext sprintf("  %s %s %s: %s of at least %s records\n", f["config"], f["mode"], f["tid"], f["got"], f["expected_min"]) }
+    next
+  }
   config = f["config"]; mode = $2
-  if (!((mode, config) in seen)) { seen[mode, config] = 1; order[mode] = order[mode] " " config }
-  if (mode == "roundtrip") { add(mode SUBSEP config SUBSEP "wall", f["median_us"]); add(mode SUBSEP config SUBSEP "min", f["min_us"]); add(mode SUBSEP config SUBSEP "cpu", f["cpu_us"]) }
-  if (mode == "packloop") { add(mode SUBSEP config SUBSEP "wall", f["median_ns"]); add(mode SUBSEP config SUBSEP "min", f["min_ns"]); add(mode SUBSEP config SUBSEP "cpu", f["cpu_ns"]) }
   if (mode == "record") {
     v = f["variant"]
     add("record" SUBSEP v SUBSEP "ev", f["median_ns_per_event"])
     if (v == "xab") { add("record" SUBSEP v SUBSEP "flush", f["flush_ns_per_event"]); add("record" SUBSEP v SUBSEP "flushus", f["median_flush_us"]); events = f["events_per_window"] }
+    next
+  }
+  if (mode != "roundtrip" && mode != "packloop") next
+  if (!((mode, config) in seen)) { seen[mode, config] = 1; order[mode] = order[mode] " " config }
+  unit = mode == "roundtrip" ? "us" : "ns"
+  nrun++; run_key[nrun] = mode SUBSEP config; run_tid[nrun] = f["tid"]
+  run_wall[nrun] = f["median_" unit]; run_min[nrun] = f["min_" unit]; run_cpu[nrun] = f["cpu_" unit]
+}
+
+function add(key, value) { all[key] = (key in all) ? all[key] " " value : value }
+
+function collect(    r) {
+  for (r = 1; r <= nrun; r++) {
+    if (run_tid[r] in bad) continue
+    add(run_key[r] SUBSEP "wall", run_wall[r]); add(run_key[r] SUBSEP "min", run_min[r]); add(run_key[r] SUBSEP "cpu", run_cpu[r])
   }
 }
 
@@ -37,6 +54,7 @@ function table(mode, unit, per_op_events, scale,    n, c, i, cfg, w, m, cpu, pw,
   n = split(order[mode], c, " ")
   for (i = 1; i <= n; i++) {
     cfg = c[i]
+    if (!((mode SUBSEP cfg SUBSEP "wall") in all)) { printf "  %-15s (no valid run)\n", cfg; continue }
     w = median(all[mode SUBSEP cfg SUBSEP "wall"]); m = median(all[mode SUBSEP cfg SUBSEP "min"])
     cpu = median(all[mode SUBSEP cfg SUBSEP "cpu"])
     printf "  %-15s %10.2f %10.2f %8.2f %10.2f %8.2f %18.0f\n", cfg, w, m, w / pw, cpu, cpu / pc, (w - pw) * scale / per_op_events
@@ -45,6 +63,8 @@ function table(mode, unit, per_op_events, scale,    n, c, i, cfg, w, m, cpu, pw,
 }
 
 END {
+  collect()
+  if (badtext != "") printf "\nNOT MONITORED THROUGHOUT (left out of the tables):\n%s", badtext
   table("roundtrip", "us", 12, 1000)
   table("packloop", "ns", 6, 1)
   if (("record" SUBSEP "xab" SUBSEP "ev") in all) {
@@ -54,6 +74,7 @@ END {
     printf "  sending a window's records to abmon: %.0f us, %.1f ns per event\n", \
       median(all["record" SUBSEP "xab" SUBSEP "flushus"]), median(all["record" SUBSEP "xab" SUBSEP "flush"])
   }
+  for (c in traced) printf "\n%s: the tracer had written %d send/recv events of the last round when stopped\n", c, traced[c]
   if (nkill) {
     printf "\npvm_kill of a task holding unsent events (its pvm_mytid calls)\n"
     printf "  %-20s %9s %6s\n", "config", "expected", "kept"

@@ -128,6 +128,7 @@ static void send_int(int tid, int tag, int x) {
 }
 
 static int use_trecv;
+static int self_tid; /* in the report: the script counts this task's records */
 
 /* With -t 1, wait as libab's receive wrapper does before it flushes: a
  * pvm_trecv with a 2 ms timeout first.  Run by the plain variant, this shows
@@ -197,11 +198,12 @@ static void partner_kill(int master, int k) {
 /* per[]: wall time per operation of each repetition; cpu: both tasks' CPU
  * time per operation over the whole run (warm-up included). */
 static void report(const char *mode, const struct options *o, double *per, double cpu, const char *unit,
-                   int events_per_op) {
+                   int events_per_op, long ops) {
   qsort(per, (size_t)o->reps, sizeof *per, cmp_double);
-  printf("%s variant=%s%s route=%s n=%d reps=%d median_%s=%.3f min_%s=%.3f cpu_%s=%.3f events_per_op=%d\n", mode,
-         VARIANT, o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit, per[o->reps / 2], unit, per[0], unit, cpu,
-         events_per_op);
+  printf("%s variant=%s%s route=%s n=%d reps=%d median_%s=%.3f min_%s=%.3f cpu_%s=%.3f events_per_op=%d "
+         "tid=t%x ops=%ld\n",
+         mode, VARIANT, o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit,
+         per[o->reps / 2], unit, per[0], unit, cpu, events_per_op, (unsigned)self_tid, ops);
 }
 
 static double both_cpu(int partner, int64_t since, long ops, double unit_ns) {
@@ -224,8 +226,8 @@ static void master_roundtrip(int partner, const struct options *o) {
   }
   send_int(partner, TAG_PING, -1);
   recv_int(partner, TAG_PONG);
-  double cpu = both_cpu(partner, cpu0, (long)o->warmup + (long)o->n * o->reps + 1, 1000.0);
-  report("roundtrip", o, per, cpu, "us", 12);
+  long ops = (long)o->warmup + (long)o->n * o->reps + 1;
+  report("roundtrip", o, per, both_cpu(partner, cpu0, ops, 1000.0), "us", 12, ops);
 }
 
 static void master_packloop(int partner, const struct options *o) {
@@ -248,8 +250,8 @@ static void master_packloop(int partner, const struct options *o) {
     if (got != o->n) fprintf(stderr, "pingpong: partner got %d of %d messages\n", got, o->n);
   }
   send_int(partner, TAG_DATA, -2);
-  double cpu = both_cpu(partner, cpu0, (long)warm + (long)o->n * o->reps, 1.0);
-  report("packloop", o, per, cpu, "ns", 6);
+  long ops = (long)warm + (long)o->n * o->reps;
+  report("packloop", o, per, both_cpu(partner, cpu0, ops, 1.0), "ns", 6, ops);
 }
 
 static void master_kill(int partner) {
@@ -284,7 +286,7 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  if (pvm_mytid() < 0) {
+  if ((self_tid = pvm_mytid()) < 0) {
     fprintf(stderr, "pingpong: not in a PVM virtual machine (is pvmd running?)\n");
     return 1;
   }
