@@ -1,0 +1,120 @@
+// xab/translators/io.h -- what every translator does around its format:
+// read an xab trace with a progress bar and clear errors, and write its
+// output fast through a buffer.
+#pragma once
+
+#include <xab/model/reader.h>
+
+#include <chrono>
+#include <cstring>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace xab::tr {
+
+// Exit statuses of every translator (docs/translators.md).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitUsage = 1,     // bad command line, unreadable input, unwritable output
+  kExitBadInput = 2,  // a malformed line (file:line: reason on stderr)
+};
+
+// A buffered writer on a file descriptor.  Errors are sticky: check ok()
+// (or the result of close()) once at the end, not after every append.
+class Sink {
+ public:
+  Sink() = default;  // writes nowhere until open()
+  ~Sink();
+  Sink(const Sink&) = delete;
+  Sink& operator=(const Sink&) = delete;
+
+  // "" or "-" is standard output.  Returns "" or the reason it failed.
+  std::string open(const std::string& path);
+  // Writes to standard error (never truncated, never closed).
+  void openStderr() { fd_ = 2; path_ = "<stderr>"; }
+  // Writes into a string instead of a file (tests).
+  void captureTo(std::string* out) { capture_ = out; }
+
+  void put(std::string_view s) {
+    if (s.size() > kCap - used_) drain();
+    if (s.size() > kCap) return writeAll(s);
+    std::memcpy(buf_.get() + used_, s.data(), s.size());
+    used_ += s.size();
+  }
+  void put(char c) {
+    if (used_ == kCap) drain();
+    buf_[used_++] = c;
+  }
+  void putInt(std::int64_t v);
+  // Non-negative nanoseconds as seconds with `decimals` digits (truncated).
+  void putSeconds(std::int64_t ns, int decimals);
+  void putBytes(const void* p, std::size_t n) { put(std::string_view(static_cast<const char*>(p), n)); }
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  std::uint64_t written() const { return written_ + used_; }
+  bool isTerminal() const;
+  // Writes what is buffered; "" or the error.  The descriptor stays open
+  // until the Sink is destroyed (stdout is never closed).
+  std::string finish();
+
+ private:
+  static constexpr std::size_t kCap = 1 << 20;
+  void drain();
+  void writeAll(std::string_view s);
+  std::unique_ptr<char[]> buf_{new char[kCap]};
+  std::size_t used_ = 0;
+  std::uint64_t written_ = 0;
+  int fd_ = -1;
+  bool ownFd_ = false;
+  std::string* capture_ = nullptr;
+  std::string path_;
+  std::string error_;
+};
+
+// A one-line progress bar on stderr, shown only when stderr is a terminal
+// and the input is long enough to be worth one.
+class Progress {
+ public:
+  Progress(std::string_view program, std::uint64_t total, bool enabled);
+  ~Progress();
+  void update(std::uint64_t done);
+  void done();
+
+ private:
+  std::string program_;
+  std::uint64_t total_;
+  bool on_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+struct InputOptions {
+  std::string path = "-";   // "-" is standard input
+  std::string program;      // for messages: "ab2picl"
+  bool lenient = false;     // skip malformed lines (warn) instead of stopping
+  bool progress = true;     // on a terminal only
+};
+
+struct Input {
+  std::shared_ptr<const Trace> trace;  // null when exitCode != 0
+  int exitCode = kExitOk;
+  std::uint64_t bytes = 0;
+  std::uint64_t skipped = 0;           // malformed lines skipped (lenient)
+};
+
+// Reads a whole xab trace.  Malformed input is reported on stderr as
+// "FILE:LINE: reason" (FILE is "<stdin>" for "-").
+Input readTrace(const InputOptions& o);
+
+// Reads a whole file (or standard input) into memory, with the progress
+// bar; "" or the I/O error.
+std::string slurp(const std::string& path, std::string_view program, bool progress,
+                  std::string& out);
+
+// "<stdin>" for "-", else the path.
+std::string displayName(const std::string& path);
+
+}  // namespace xab::tr

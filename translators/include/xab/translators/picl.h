@@ -1,0 +1,76 @@
+// xab/translators/picl.h -- PICL 2.0 ("new PICL", Worley, ORNL/TM-12125),
+// the trace format ParaGraph reads: writer (ab2picl) and reader (picl2ab,
+// and the viewer opening a PICL file).  The mapping from PVM calls to PICL
+// records is docs/picl-mapping.md.
+#pragma once
+
+#include <xab/model/reader.h>
+#include <xab/translators/io.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xab::tr {
+
+// MPICL's event codes (record types -3 entry, -4 exit, -2 mark).
+namespace picl {
+inline constexpr int kMark = -2, kEntry = -3, kExit = -4;
+inline constexpr int kTrace = -901, kSend = -21, kRecvWaiting = -51, kRecvBlocked = -52,
+                     kProbeFound = -53, kProbeNotFound = -54, kBarrier = -402, kBcast = -785,
+                     kReduce = -790, kSpawn = -503;
+inline constexpr int kIntType = 2;  // data type code of integers
+}  // namespace picl
+
+// A receive "found its message waiting" (-51) when the message's send is
+// no later than the receive's begin; with no send in the trace, when the
+// receive lasted less than this.
+inline constexpr TimeNs kWaitingThreshold = 50'000;
+
+struct PiclWriteStats {
+  std::uint64_t records = 0;
+  std::uint64_t moved = 0;     // receives moved after their send (tachyons)
+  std::uint64_t shifted = 0;   // events moved with a moved receive
+  std::uint64_t skipped = 0;   // calls with no PICL event (pack, mytid, ...)
+  std::vector<std::string> marks;  // user event code i+1 -> mark text
+};
+
+// Writes the whole trace as one time-sorted PICL stream.
+PiclWriteStats writePicl(const Trace& trace, Sink& out);
+
+// "node tid label" lines, then "event code text" lines for marks.
+void writeNodeTable(const Trace& trace, const PiclWriteStats& stats, Sink& out);
+
+struct PiclReadOptions {
+  std::string name = "<stdin>";  // for messages: FILE in FILE:LINE: reason
+  bool lenient = false;          // skip malformed lines instead of stopping
+};
+
+struct PiclReadResult {
+  std::string error;             // "FILE:LINE: reason" of the first malformed line; "" if none
+  std::vector<std::string> warnings;  // lenient: malformed lines skipped (first few)
+  std::uint64_t records = 0;     // PICL records read
+  std::uint64_t malformed = 0;   // lines skipped (lenient)
+  std::uint64_t unknown = 0;     // records of unknown types skipped
+  std::uint64_t unmatched = 0;   // receives with no matching send
+  int nodes = 0;
+};
+
+// Translates PICL text to the xab text trace (docs/trace-format.md):
+// node n becomes task t40001+n named "node", messages get serials per
+// sender in send order, matched to receives per (src, dst, tag) in order.
+PiclReadResult piclToXab(std::string_view picl, Sink& out, const PiclReadOptions& o = {});
+
+// A PICL file loaded as a trace, for the viewer and abstat.
+LoadResult loadPiclFile(const std::string& path);
+LoadResult loadPiclText(std::string_view text, const std::string& name = "<text>");
+
+// True when the text starts like a PICL trace (a first record line of
+// integers and a time), not like an xab trace.
+bool looksLikePicl(std::string_view head);
+
+// The tid node n gets in picl2ab's output.
+inline Tid piclNodeTid(int node) { return 0x40001 + node; }
+
+}  // namespace xab::tr

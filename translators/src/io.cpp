@@ -1,0 +1,193 @@
+// Input and output shared by the translators.
+#include <xab/translators/io.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace xab::tr {
+
+// ---- Sink -------------------------------------------------------------
+
+Sink::~Sink() {
+  if (ownFd_) ::close(fd_);
+}
+
+std::string Sink::open(const std::string& path) {
+  path_ = path.empty() || path == "-" ? "<stdout>" : path;
+  if (path.empty() || path == "-") {
+    fd_ = 1;
+    return {};
+  }
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return error_ = path + ": " + std::strerror(errno);
+  ownFd_ = true;
+  return {};
+}
+
+bool Sink::isTerminal() const { return !capture_ && fd_ >= 0 && ::isatty(fd_); }
+
+void Sink::writeAll(std::string_view s) {
+  written_ += s.size();
+  if (capture_) {
+    capture_->append(s);
+    return;
+  }
+  if (!error_.empty() || fd_ < 0) return;
+  while (!s.empty()) {
+    ssize_t n = ::write(fd_, s.data(), s.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error_ = path_ + ": " + std::strerror(errno);
+      return;
+    }
+    s.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void Sink::drain() {
+  std::size_t n = used_;
+  used_ = 0;
+  writeAll(std::string_view(buf_.get(), n));
+}
+
+void Sink::putInt(std::int64_t v) {
+  if (kCap - used_ < 24) drain();
+  auto r = std::to_chars(buf_.get() + used_, buf_.get() + kCap, v);
+  used_ = static_cast<std::size_t>(r.ptr - buf_.get());
+}
+
+void Sink::putSeconds(std::int64_t ns, int decimals) {
+  if (ns < 0) {
+    put('-');
+    ns = -ns;
+  }
+  putInt(ns / 1000000000);
+  if (decimals <= 0) return;
+  char frac[10];
+  std::int64_t f = ns % 1000000000;
+  for (int i = 8; i >= 0; --i, f /= 10) frac[i] = static_cast<char>('0' + f % 10);
+  put('.');
+  put(std::string_view(frac, static_cast<std::size_t>(std::min(decimals, 9))));
+}
+
+std::string Sink::finish() {
+  drain();
+  return error_;
+}
+
+// ---- Progress ---------------------------------------------------------
+
+namespace {
+constexpr std::uint64_t kWorthABar = 16u << 20;  // bytes
+constexpr double kRedrawSeconds = 0.2;
+}  // namespace
+
+Progress::Progress(std::string_view program, std::uint64_t total, bool enabled)
+    : program_(program), total_(total), on_(enabled && ::isatty(2) && total >= kWorthABar),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+Progress::~Progress() { done(); }
+
+void Progress::update(std::uint64_t doneBytes) {
+  if (!on_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_).count() < kRedrawSeconds) return;
+  last_ = now;
+  shown_ = true;
+  constexpr int kWidth = 30;
+  double f = total_ ? std::min(1.0, static_cast<double>(doneBytes) / static_cast<double>(total_)) : 0;
+  int fill = static_cast<int>(f * kWidth);
+  double secs = std::chrono::duration<double>(now - start_).count();
+  std::fprintf(stderr, "\r%s: [%.*s%*s] %3d%% %.0f MB/s", program_.c_str(), fill,
+               "##############################", kWidth - fill, "", static_cast<int>(f * 100),
+               secs > 0 ? static_cast<double>(doneBytes) / 1e6 / secs : 0.0);
+}
+
+void Progress::done() {
+  if (shown_) std::fputs("\r\033[K", stderr);
+  shown_ = false;
+  on_ = false;
+}
+
+// ---- Input ------------------------------------------------------------
+
+std::string displayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+namespace {
+
+// Reads a descriptor in large pieces, calling eat(piece) for each.
+template <class Eat>
+std::string readAll(const std::string& path, std::string_view program, bool progress, Eat&& eat) {
+  int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return path + ": " + std::strerror(errno);
+  struct stat st{};
+  std::uint64_t total = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+  Progress bar(program, total, progress);
+  constexpr std::size_t kPiece = 1 << 20;
+  std::unique_ptr<char[]> buf(new char[kPiece]);
+  std::uint64_t done = 0;
+  std::string err;
+  for (;;) {
+    ssize_t n = ::read(fd, buf.get(), kPiece);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) { err = displayName(path) + ": " + std::strerror(errno); break; }
+    if (n == 0) break;
+    done += static_cast<std::uint64_t>(n);
+    if (!eat(std::string_view(buf.get(), static_cast<std::size_t>(n)))) break;
+    bar.update(done);
+  }
+  if (fd > 0) ::close(fd);
+  return err;
+}
+
+}  // namespace
+
+std::string slurp(const std::string& path, std::string_view program, bool progress, std::string& out) {
+  return readAll(path, program, progress, [&](std::string_view piece) {
+    out.append(piece);
+    return true;
+  });
+}
+
+Input readTrace(const InputOptions& o) {
+  Input in;
+  ReadOptions ro;
+  ro.stopOnError = !o.lenient;
+  ro.keepErrors = 10;
+  TraceReader reader(ro);
+  std::string err = readAll(o.path, o.program, o.progress, [&](std::string_view piece) {
+    return reader.feed(piece);
+  });
+  if (!err.empty()) {
+    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), err.c_str());
+    in.exitCode = kExitUsage;
+    return in;
+  }
+  reader.finish();
+  in.bytes = reader.byteCount();
+  const std::string name = displayName(o.path);
+  if (reader.stoppedReading()) {
+    // fatal() reads "line N: reason", the compiler-style FILE:LINE: follows.
+    std::string why = reader.fatal();
+    if (why.starts_with("line ")) why = why.substr(5);
+    std::fprintf(stderr, "%s: %s:%s\n", o.program.c_str(), name.c_str(), why.c_str());
+    in.exitCode = kExitBadInput;
+    return in;
+  }
+  for (const ReadError& e : reader.errors())
+    std::fprintf(stderr, "%s: %s:%llu: %s (line skipped)\n", o.program.c_str(), name.c_str(),
+                 static_cast<unsigned long long>(e.line), e.reason.c_str());
+  in.skipped = reader.errorCount();
+  if (in.skipped > reader.errors().size())
+    std::fprintf(stderr, "%s: %s: %llu malformed lines skipped in all\n", o.program.c_str(),
+                 name.c_str(), static_cast<unsigned long long>(in.skipped));
+  in.trace = reader.take();
+  return in;
+}
+
+}  // namespace xab::tr

@@ -1,0 +1,322 @@
+// picl2ab's core: PICL 2.0 records -> xab text trace (docs/picl-mapping.md,
+// "Reading PICL").  Two passes over records held in memory: the first
+// matches receives to sends per (source, destination, tag) in order (a
+// foreign file may hold a receive before its send), the second writes.
+#include <xab/translators/picl.h>
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <deque>
+
+namespace xab::tr {
+namespace {
+
+using namespace picl;
+
+constexpr int kMaxNodes = 1 << 20;  // more nodes than this is a broken file
+
+struct Rec {
+  TimeNs time = 0;
+  std::int32_t rectype = 0, evtype = 0, node = 0;
+  std::int32_t nd = 0;
+  std::int32_t d[3] = {};
+  std::int32_t serial = 0;  // sends: own serial; receives: the send's
+};
+
+bool nextToken(std::string_view& rest, std::string_view& tok) {
+  std::size_t b = rest.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return false;
+  std::size_t e = rest.find_first_of(" \t\r", b);
+  tok = rest.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
+  rest = e == std::string_view::npos ? std::string_view{} : rest.substr(e);
+  return true;
+}
+
+bool parseInt(std::string_view s, std::int32_t& v) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// Seconds ("12.345678", "1.2e-3") to nanoseconds.
+bool parseSeconds(std::string_view s, TimeNs& ns) {
+  double d = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d) || d < 0 || d > 1e10)
+    return false;
+  ns = static_cast<TimeNs>(std::llround(d * 1e9));
+  return true;
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s.substr(0, 40)) + "'"; }
+
+// One line into rec; "" or why it is malformed.
+std::string parseLine(std::string_view line, Rec& rec) {
+  std::string_view f[6];
+  std::string_view rest = line;
+  static constexpr const char* kNames[] = {"record type", "event type", "time", "node", "process", "data count"};
+  for (int k = 0; k < 6; ++k)
+    if (!nextToken(rest, f[k]))
+      return "expected 6 fields (rectype evtype time node process ndata), got " + std::to_string(k);
+  std::int32_t process = 0;
+  if (!parseInt(f[0], rec.rectype)) return std::string("bad ") + kNames[0] + " " + quoted(f[0]);
+  if (!parseInt(f[1], rec.evtype)) return std::string("bad ") + kNames[1] + " " + quoted(f[1]);
+  if (!parseSeconds(f[2], rec.time)) return std::string("bad ") + kNames[2] + " " + quoted(f[2]);
+  if (!parseInt(f[3], rec.node) || rec.node < 0 || rec.node >= kMaxNodes)
+    return std::string("bad ") + kNames[3] + " " + quoted(f[3]);
+  if (!parseInt(f[4], process)) return std::string("bad ") + kNames[4] + " " + quoted(f[4]);
+  std::int32_t ndata = 0;
+  if (!parseInt(f[5], ndata) || ndata < 0) return std::string("bad ") + kNames[5] + " " + quoted(f[5]);
+  std::string_view tok;
+  if (ndata > 0 && !nextToken(rest, tok)) return "data count " + std::to_string(ndata) + " but no data type";
+  rec.nd = 0;
+  for (std::int32_t k = 0; k < ndata; ++k) {
+    if (!nextToken(rest, tok))
+      return "data count " + std::to_string(ndata) + " but " + std::to_string(k) + " data values";
+    std::int32_t v = 0;
+    if (k < 3 && parseInt(tok, v)) rec.d[rec.nd++] = v;  // non-integer data: kept out
+    else if (k < 3) rec.d[rec.nd++] = 0;
+  }
+  return {};
+}
+
+bool isReceive(int ev) { return ev == kRecvWaiting || ev == kRecvBlocked; }
+
+// Pass 1: serials per sender in send order; receives take them per
+// (src, dst, tag) in order, whichever of the two comes first in the file.
+std::uint64_t matchMessages(std::vector<Rec>& recs, std::vector<std::int32_t>& serials) {
+  using Key = std::tuple<std::int32_t, std::int32_t, std::int32_t>;
+  std::map<Key, std::deque<std::int32_t>> sends;    // serials not yet received
+  std::map<Key, std::deque<std::size_t>> waiting;   // receives not yet matched
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    Rec& r = recs[i];
+    if (r.rectype == kEntry && r.evtype == kSend) {
+      if (static_cast<std::size_t>(r.node) >= serials.size()) serials.resize(static_cast<std::size_t>(r.node) + 1);
+      r.serial = ++serials[static_cast<std::size_t>(r.node)];
+      Key k{r.node, r.d[2], r.d[1]};
+      auto w = waiting.find(k);
+      if (w != waiting.end() && !w->second.empty()) {
+        recs[w->second.front()].serial = r.serial;
+        w->second.pop_front();
+      } else {
+        sends[k].push_back(r.serial);
+      }
+    } else if (r.rectype == kExit && isReceive(r.evtype) && r.nd >= 3) {
+      Key k{r.d[2], r.node, r.d[1]};
+      auto s = sends.find(k);
+      if (s != sends.end() && !s->second.empty()) {
+        r.serial = s->second.front();
+        s->second.pop_front();
+      } else {
+        waiting[k].push_back(i);
+      }
+    }
+  }
+  std::uint64_t unmatched = 0;
+  for (auto& [k, q] : waiting) unmatched += q.size();
+  return unmatched;
+}
+
+class XabWriter {
+ public:
+  XabWriter(Sink& out, int nodes) : out_(out), started_(static_cast<std::size_t>(nodes), false), nodes_(nodes) {}
+
+  // Returns false for a record with no xab equivalent.
+  bool write(const Rec& r) {
+    if (!started_[static_cast<std::size_t>(r.node)]) {
+      started_[static_cast<std::size_t>(r.node)] = true;
+      line(r, "mytid");
+      out_.put(" rc=");
+      out_.put(formatTid(piclNodeTid(r.node)));
+      out_.put(" name=node host=picl parent=none lang=c pid=0\n");
+    }
+    const bool entry = r.rectype == kEntry, exit = r.rectype == kExit;
+    if (!entry && !exit && r.rectype != kMark) return false;
+    if (r.rectype == kMark || (entry && r.evtype > 0)) return mark(r);
+    if (r.evtype > 0) return true;  // the exit of a user event
+    switch (r.evtype) {
+      case kTrace: if (exit) { line(r, "exit"); out_.put(" rc=0\n"); } return true;
+      case kSend:
+        if (entry) {
+          line(r, "send");
+          field("dst", formatTid(node(r.d[2])));
+          field("tag", r.d[1]);
+          field("bytes", r.d[0]);
+          field("serial", r.serial);
+          out_.put(" rc=0\n");
+        }
+        return true;
+      case kRecvWaiting:
+      case kRecvBlocked:
+        // An exit without data closes a receive that never completed (the
+        // trace ended while it waited): in xab, a begin with no end.
+        if (entry || r.nd > 0) receive(r, entry);
+        return true;
+      case kProbeFound:
+      case kProbeNotFound:
+        if (entry) {
+          line(r, "probe");
+          field("src", formatTid(node(r.d[1])));
+          field("tag", formatTag(r.nd > 0 ? r.d[0] : -1));
+          out_.put(r.evtype == kProbeFound ? " rc=1\n" : " rc=0\n");
+        }
+        return true;
+      case kBarrier: collective(r, entry, "barrier", true); return true;
+      case kReduce: collective(r, entry, "reduce", false); return true;
+      case kSpawn:
+        line(r, entry ? "spawn.begin" : "spawn");
+        if (!entry) { field("count", r.nd ? r.d[0] : 0); field("rc", r.nd ? r.d[0] : 0); }
+        out_.put('\n');
+        return true;
+      case kBcast: return true;  // its -21 records carry the messages
+      default: return false;
+    }
+  }
+
+ private:
+  Tid node(std::int32_t n) const { return n < 0 ? kAnyTid : piclNodeTid(n); }
+
+  void line(const Rec& r, std::string_view event) {
+    out_.putSeconds(r.time, 9);
+    out_.put(' ');
+    out_.putSeconds(r.time, 9);
+    out_.put(' ');
+    out_.put(formatTid(piclNodeTid(r.node)));
+    out_.put(' ');
+    out_.put(event);
+  }
+  void field(std::string_view key, std::string_view v) {
+    out_.put(' ');
+    out_.put(key);
+    out_.put('=');
+    out_.put(v);
+  }
+  void field(std::string_view key, std::int64_t v) {
+    out_.put(' ');
+    out_.put(key);
+    out_.put('=');
+    out_.putInt(v);
+  }
+
+  void receive(const Rec& r, bool entry) {
+    if (entry) {
+      line(r, "recv.begin");
+      field("src", formatTid(r.nd > 1 ? node(r.d[1]) : kAnyTid));
+      field("tag", formatTag(r.nd > 0 ? r.d[0] : -1));
+    } else {
+      line(r, "recv");
+      field("src", formatTid(r.nd > 2 ? node(r.d[2]) : kAnyTid));
+      field("tag", formatTag(r.nd > 1 ? r.d[1] : -1));
+      field("bytes", r.nd > 0 ? r.d[0] : 0);
+      field("serial", r.serial);
+      out_.put(" rc=1");
+    }
+    out_.put('\n');
+  }
+
+  void collective(const Rec& r, bool entry, std::string_view name, bool counted) {
+    line(r, entry ? std::string(name) + ".begin" : std::string(name));
+    field("group", "all");
+    if (counted) field("count", nodes_);
+    out_.put(entry ? "\n" : " rc=0\n");
+  }
+
+  bool mark(const Rec& r) {
+    line(r, "mark");
+    out_.put(" text=picl%20event%20");
+    out_.putInt(r.evtype);
+    out_.put(" rc=0\n");
+    return true;
+  }
+
+  Sink& out_;
+  std::vector<bool> started_;
+  int nodes_;
+};
+
+}  // namespace
+
+PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions& o) {
+  PiclReadResult res;
+  std::vector<Rec> recs;
+  std::uint64_t lineNo = 0;
+  int maxNode = -1;
+  while (!text.empty()) {
+    std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    ++lineNo;
+    std::string_view probe = line;
+    std::string_view first;
+    if (!nextToken(probe, first) || first[0] == '#') continue;
+    Rec r;
+    std::string why = parseLine(line, r);
+    if (!why.empty()) {
+      std::string msg = o.name + ":" + std::to_string(lineNo) + ": " + why;
+      if (!o.lenient) {
+        res.error = msg;
+        return res;
+      }
+      ++res.malformed;
+      if (res.warnings.size() < 10) res.warnings.push_back(msg);
+      continue;
+    }
+    maxNode = std::max(maxNode, r.node);
+    recs.push_back(r);
+  }
+  res.records = recs.size();
+  res.nodes = maxNode + 1;
+  std::vector<std::int32_t> serials;
+  res.unmatched = matchMessages(recs, serials);
+  out.put("#xab-trace 1 host=picl pid=0 start=0.000000000\n");
+  out.put("# translated from PICL by picl2ab: node n is task t40001+n\n");
+  XabWriter w(out, res.nodes);
+  for (const Rec& r : recs)
+    if (!w.write(r)) ++res.unknown;
+  return res;
+}
+
+LoadResult loadPiclText(std::string_view text, const std::string& name) {
+  std::string xab;
+  Sink sink;
+  sink.captureTo(&xab);
+  PiclReadOptions o;
+  o.name = name;
+  o.lenient = true;
+  PiclReadResult r = piclToXab(text, sink, o);
+  sink.finish();
+  LoadResult out = loadTraceText(xab);
+  for (const std::string& w : r.warnings) out.errors.push_back({0, w});
+  out.errorCount += r.malformed;
+  return out;
+}
+
+LoadResult loadPiclFile(const std::string& path) {
+  std::string text;
+  std::string err = slurp(path, "picl", false, text);
+  if (!err.empty()) {
+    LoadResult out;
+    out.fatal = err;
+    return out;
+  }
+  return loadPiclText(text, displayName(path));
+}
+
+bool looksLikePicl(std::string_view head) {
+  while (!head.empty()) {
+    std::size_t nl = head.find('\n');
+    std::string_view line = head.substr(0, nl);
+    head = nl == std::string_view::npos ? std::string_view{} : head.substr(nl + 1);
+    std::string_view probe = line, tok;
+    if (!nextToken(probe, tok) || tok[0] == '#') {
+      if (line.starts_with("#xab-trace")) return false;
+      continue;
+    }
+    Rec r;
+    return parseLine(line, r).empty();
+  }
+  return false;
+}
+
+}  // namespace xab::tr
