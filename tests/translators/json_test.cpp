@@ -1,0 +1,113 @@
+// ab2json: goldens, valid JSON (python3's json module as a process), one
+// flow per received message, barrier waits, metadata.
+#include "support.h"
+
+#include <xab/model/messages.h>
+#include <xab/translators/json.h>
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace xab;
+using namespace xab::tr;
+using namespace xab::tr::test;
+
+namespace {
+
+std::string toJson(const Trace& t, JsonWriteStats* stats = nullptr) {
+  std::string text;
+  Sink sink;
+  sink.captureTo(&text);
+  JsonWriteStats s = writeJson(t, sink);
+  sink.finish();
+  if (stats) *stats = s;
+  return text;
+}
+
+// Summarises a JSON trace with python3: it must parse, and every flow id
+// must have exactly one start and one end.
+constexpr const char* kSummary = R"PY(
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+ph = collections.Counter(e["ph"] for e in ev)
+starts = collections.Counter(e["id"] for e in ev if e["ph"] == "s")
+ends = collections.Counter(e["id"] for e in ev if e["ph"] == "f")
+paired = all(starts[i] == 1 and ends[i] == 1 for i in set(starts) | set(ends))
+names = sorted(set(e["name"] for e in ev if e["ph"] == "X" and e["name"].startswith("barrier")))
+meta = sorted(e["args"]["name"] for e in ev if e["ph"] == "M")
+print("X=%d i=%d s=%d f=%d M=%d paired=%s" % (ph["X"], ph["i"], ph["s"], ph["f"], ph["M"], paired))
+print("|".join(names))
+print("|".join(meta))
+)PY";
+
+std::string summarise(const std::string& json) {
+  std::string dir = tempDir();
+  std::ofstream(dir + "/t.json") << json;
+  std::ofstream(dir + "/s.py") << kSummary;
+  Run r = run("python3 " + dir + "/s.py " + dir + "/t.json");
+  INFO(r.err);
+  REQUIRE(r.exit == 0);
+  return r.out;
+}
+
+std::size_t receivedMessages(const Trace& t) {
+  std::size_t n = 0;
+  for (const Message& m : matchMessages(t).messages) n += m.receives.size();
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("ab2json writes the goldens", "[json]") {
+  for (const char* name : {"pingpong", "collective"})
+    checkGolden(std::string(name) + ".json", toJson(*loadData(std::string(name) + ".trace")));
+}
+
+TEST_CASE("ab2json output parses, with one flow per received message", "[json]") {
+  auto t = loadData("collective.trace");
+  JsonWriteStats stats;
+  std::string s = summarise(toJson(*t, &stats));
+  CHECK(receivedMessages(*t) == 6);  // the mcast got by 3, the bcast by 3
+  CHECK(stats.flows == 6);
+  CHECK_THAT(s, Catch::StartsWith("X=" + std::to_string(stats.slices) + " i=0 s=6 f=6 M=5 paired=True\n"));
+  CHECK_THAT(s, Catch::Contains("\nbarrier wait (w)\n"));
+  CHECK_THAT(s, Catch::Contains("(worker, 2) t40005|host vm"));
+}
+
+TEST_CASE("ab2json: marks and task exits are instants, hosts are processes", "[json]") {
+  auto t = loadData("pingpong.trace");
+  JsonWriteStats stats;
+  std::string s = summarise(toJson(*t, &stats));
+  CHECK(stats.flows == receivedMessages(*t));
+  CHECK(stats.flows == 4);
+  CHECK(stats.instants == 2);  // the mark, pong's task.exit
+  CHECK_THAT(s, Catch::Contains("i=2 s=4 f=4 M=4 paired=True"));
+  CHECK_THAT(s, Catch::Contains("(ping, 0) t40002|(pong, 0) t80001|host alpha|host beta"));
+}
+
+TEST_CASE("ab2json escapes what JSON cannot hold", "[json]") {
+  std::string out;
+  Sink sink;
+  sink.captureTo(&out);
+  putJsonString(sink, std::string("a\"b\\c\n\x01\xe9", 8));
+  sink.finish();
+  CHECK(out == R"("a\"b\\c\u000a\u0001\u00e9")");
+}
+
+TEST_CASE("ab2json: the command, its errors and a pipe", "[json][cli]") {
+  Run r = run(binPath("ab2json") + " --quiet < " + dataPath("pingpong.trace") + " | python3 -m json.tool > /dev/null");
+  CHECK(r.exit == 0);
+  r = run(binPath("ab2json") + " " + dataPath("malformed.trace"));
+  CHECK(r.exit == kExitBadInput);
+  CHECK_THAT(r.err, Catch::Contains("malformed.trace:4: bad receive time"));
+  r = run(binPath("ab2json") + " --help");
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("usage: ab2json"));
+  std::string dir = tempDir();
+  r = run(binPath("ab2json") + " -o " + dir + "/x.json " + dataPath("collective.trace"));
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.err, Catch::Contains("6 message flows"));
+  CHECK(readFile(dir + "/x.json") == readFile(dataPath("golden/collective.json")));
+}

@@ -1,0 +1,24 @@
+// xab/translators/json.h -- Chrome trace-event JSON (the Perfetto UI,
+// chrome://tracing): hosts as processes, tasks as threads, calls as
+// complete events, messages as flow arrows, barrier waits as such.
+#pragma once
+
+#include <xab/translators/io.h>
+
+#include <cstdint>
+
+namespace xab::tr {
+
+struct JsonWriteStats {
+  std::uint64_t slices = 0;    // "X" events
+  std::uint64_t instants = 0;  // "i" events (marks, task exits, lost events)
+  std::uint64_t flows = 0;     // messages drawn (one "s" and one "f" each)
+};
+
+JsonWriteStats writeJson(const Trace& trace, Sink& out);
+
+// Appends s as a JSON string (with quotes); bytes >= 0x80 become \u00XX so
+// the output is valid UTF-8 whatever the trace holds.
+void putJsonString(Sink& out, std::string_view s);
+
+}  // namespace xab::tr
