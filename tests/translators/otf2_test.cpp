@@ -1,0 +1,105 @@
+// ab2otf2: every archive written is read back by otf2-print (Debian's
+// otf2-tools), run as a process; its listing is the golden, and the counts
+// of messages and collectives are checked against the trace model.
+#include "support.h"
+
+#include <xab/model/barriers.h>
+#include <xab/model/messages.h>
+
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <sstream>
+
+using namespace xab;
+using namespace xab::tr;
+using namespace xab::tr::test;
+
+namespace {
+
+std::size_t countLines(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line;
+  std::size_t n = 0;
+  while (std::getline(in, line)) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+
+// ab2otf2 then otf2-print; returns the event listing.
+std::string translateAndPrint(const std::string& name, const std::string& extra = "") {
+  std::string dir = tempDir() + "/archive";
+  Run r = run(binPath("ab2otf2") + " --quiet -o " + dir + " " + dataPath(name));
+  INFO(r.err);
+  REQUIRE(r.exit == 0);
+  Run p = run(std::string(XAB_OTF2_PRINT) + " " + extra + " " + dir + "/traces.otf2");
+  INFO(p.err);
+  REQUIRE(p.exit == 0);
+  CHECK(p.err.empty());
+  return p.out;
+}
+
+std::size_t receivedMessages(const Trace& t) {
+  std::size_t n = 0;
+  for (const Message& m : matchMessages(t).messages) n += m.receives.size();
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("ab2otf2 archives print as the goldens", "[otf2]") {
+  for (const char* name : {"pingpong", "collective"})
+    checkGolden(std::string(name) + ".otf2.txt", translateAndPrint(std::string(name) + ".trace"));
+}
+
+TEST_CASE("ab2otf2: otf2-print shows one send and one receive per received message", "[otf2]") {
+  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace"}) {
+    INFO(name);
+    auto t = loadData(name);
+    std::string out = translateAndPrint(name);
+    CHECK(countLines(out, "MPI_SEND ") == receivedMessages(*t));
+    CHECK(countLines(out, "MPI_RECV ") == receivedMessages(*t));
+    CHECK(countLines(out, "ENTER ") == countLines(out, "LEAVE "));
+  }
+}
+
+TEST_CASE("ab2otf2: barriers are collectives, one per visit", "[otf2]") {
+  auto t = loadData("collective.trace");
+  std::size_t visits = 0;
+  for (const BarrierInstance& b : analyzeBarriers(*t).instances) visits += b.visits.size();
+  std::string out = translateAndPrint("collective.trace");
+  std::regex barrier("MPI_COLLECTIVE_END .*Operation: BARRIER, Communicator: \"group w\"");
+  std::size_t n = 0;
+  for (std::sregex_iterator it(out.begin(), out.end(), barrier), end; it != end; ++it) ++n;
+  CHECK(n == visits);
+  CHECK(n == 4);
+  CHECK(countLines(out, "MPI_COLLECTIVE_BEGIN ") == 8);  // 4 barrier, 4 reduce
+}
+
+TEST_CASE("ab2otf2: definitions name a location per task and the communicators", "[otf2]") {
+  std::string defs = translateAndPrint("pingpong.trace", "-G");
+  CHECK(countLines(defs, "LOCATION ") == 2);
+  CHECK(countLines(defs, "LOCATION_GROUP ") == 2);
+  CHECK_THAT(defs, Catch::Contains("\"(ping, 0)\""));
+  CHECK_THAT(defs, Catch::Contains("\"pvm (all tasks)\""));
+  CHECK_THAT(defs, Catch::Contains("\"group all\""));
+  CHECK_THAT(defs, Catch::Contains("\"pvm_recv\""));
+}
+
+TEST_CASE("ab2otf2: needs -o DIR, refuses an existing archive, reports bad input", "[otf2][cli]") {
+  Run r = run(binPath("ab2otf2") + " " + dataPath("pingpong.trace"));
+  CHECK(r.exit == kExitUsage);
+  CHECK_THAT(r.err, Catch::Contains("-o DIR"));
+  std::string dir = tempDir();
+  r = run(binPath("ab2otf2") + " -o " + dir + " " + dataPath("pingpong.trace"));
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.err, Catch::Contains("2 locations"));
+  r = run(binPath("ab2otf2") + " -o " + dir + " " + dataPath("pingpong.trace"));
+  CHECK(r.exit == kExitUsage);
+  CHECK_THAT(r.err, Catch::Contains("already holds an OTF2 archive"));
+  r = run(binPath("ab2otf2") + " -o " + dir + "/new " + dataPath("malformed.trace"));
+  CHECK(r.exit == kExitBadInput);
+  CHECK_THAT(r.err, Catch::Contains("malformed.trace:4: bad receive time"));
+  r = run(binPath("ab2otf2") + " --help");
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("usage: ab2otf2"));
+}
