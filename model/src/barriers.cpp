@@ -52,7 +52,7 @@ void summarise(BarrierInstance& b) {
       [](const BarrierVisit& x, const BarrierVisit& y) { return x.arrive < y.arrive; });
   b.lastArrival = static_cast<int>(last - b.visits.begin());
   b.lateBy = last->arrive - first->arrive;
-  for (const BarrierVisit& v : b.visits) b.totalWait += v.wait();
+  for (const BarrierVisit& v : b.visits) b.totalWait = addTime(b.totalWait, v.wait());
 }
 
 }  // namespace
@@ -83,11 +83,11 @@ BarrierAnalysis analyzeBarriers(const Trace& trace) {
   for (const BarrierInstance& b : out.instances) {
     for (std::size_t i = 0; i < b.visits.size(); ++i) {
       BarrierTaskTotals& tt = out.perTask[b.visits[i].task];
-      tt.wait += b.visits[i].wait();
+      tt.wait = addTime(tt.wait, b.visits[i].wait());
       ++tt.visits;
       if (static_cast<int>(i) == b.lastArrival && b.visits.size() > 1) ++tt.lastToArrive;
     }
-    out.totalWait += b.totalWait;
+    out.totalWait = addTime(out.totalWait, b.totalWait);
   }
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     TimeNs run = trace.task(t).lastTime - trace.task(t).firstTime;

@@ -22,10 +22,10 @@ TimeNs* bucket(TimeBreakdown& b, TaskState s) {
 }
 
 void add(TimeBreakdown& to, const TimeBreakdown& x) {
-  to.compute += x.compute;
-  to.communication += x.communication;
-  to.blocked += x.blocked;
-  to.barrier += x.barrier;
+  to.compute = addTime(to.compute, x.compute);
+  to.communication = addTime(to.communication, x.communication);
+  to.blocked = addTime(to.blocked, x.blocked);
+  to.barrier = addTime(to.barrier, x.barrier);
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ BreakdownReport timeBreakdown(const Trace& trace) {
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
       StateInterval iv = intervalAfter(trace, t, i);
       TimeNs end = iv.end == kOpenEnd ? std::max(trace.lastTime(), iv.begin) : iv.end;
-      if (TimeNs* slot = bucket(b, iv.state)) *slot += std::max<TimeNs>(end - iv.begin, 0);
+      if (TimeNs* slot = bucket(b, iv.state)) *slot = addTime(*slot, std::max<TimeNs>(end - iv.begin, 0));
     }
     add(out.total, b);
   }

@@ -68,7 +68,7 @@ void TraceBuilder::append(TaskIndex t, const Event& e) {
     info.exit = exitCall ? ExitHow::Exit : ExitHow::TaskExit;
     info.exitTime = e.time;
   }
-  if (e.kind == Kind::ABMON_LOST) info.lost += e.get(Key::N);
+  if (e.kind == Kind::ABMON_LOST) info.lost = addTime(info.lost, e.get(Key::N));  // saturating count
   noteTime(e.time);
   seq.push_back(e);
   ++trace_.eventCount_;

@@ -62,7 +62,7 @@ void collect(const Trace& trace, MessageTable& table, std::vector<PendingRecv>& 
 void addToPair(PairStats& p, std::int32_t bytes, TimeNs transit) {
   ++p.count;
   p.bytes += static_cast<std::uint64_t>(std::max(bytes, 0));
-  p.transit += std::max<TimeNs>(transit, 0);
+  p.transit = addTime(p.transit, std::max<TimeNs>(transit, 0));
 }
 
 void match(const Trace& trace, MessageTable& table, const std::vector<PendingRecv>& recvs) {

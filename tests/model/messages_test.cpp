@@ -55,3 +55,16 @@ TEST_CASE("a receive whose sender is not in the trace stays unmatched") {
   CHECK(m.unmatched[0].serial == 3);
   CHECK(m.unmatched[1].serial == 0);
 }
+
+TEST_CASE("sums of huge transit times saturate instead of overflowing") {
+  auto r = loadTraceText(
+      "0.0 0.0 t1 send dst=t2 tag=1 bytes=4 serial=1 rc=0\n"
+      "0.0 0.0 t1 send dst=t2 tag=1 bytes=4 serial=2 rc=0\n"
+      "9000000000.0 9000000000.0 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=1\n"
+      "9000000000.0 9000000000.0 t2 recv src=t1 tag=1 bytes=4 serial=2 rc=1\n");
+  MessageTable m = matchMessages(*r.trace);
+  CHECK(m.total.count == 2);
+  CHECK(m.total.transit == INT64_MAX);
+  BreakdownReport b = timeBreakdown(*r.trace);
+  CHECK(b.total.total() >= 0);
+}

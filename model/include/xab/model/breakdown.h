@@ -16,7 +16,7 @@ namespace xab {
 
 struct TimeBreakdown {
   TimeNs compute = 0, communication = 0, blocked = 0, barrier = 0;
-  TimeNs total() const { return compute + communication + blocked + barrier; }
+  TimeNs total() const { return addTime(addTime(compute, communication), addTime(blocked, barrier)); }
 };
 
 struct BreakdownReport {

@@ -29,6 +29,14 @@ inline constexpr Tid kNoTid = 0;  // parent=none
 inline constexpr std::int32_t kAnyTag = -1;
 inline constexpr TimeNs kOpenEnd = INT64_MAX;  // an interval still open at the end of the trace
 
+// Sums of durations saturate instead of overflowing: a corrupt trace can
+// hold times 290 years apart, and summing those must not be undefined.
+inline TimeNs addTime(TimeNs a, TimeNs b) {
+  TimeNs r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 // One record, 56 bytes.  The meaning of a[] is kindSlots(kind, phase);
 // rarely-used payload (strings, tid lists) lives in the trace's tables.
 struct Event {

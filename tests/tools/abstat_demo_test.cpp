@@ -1,0 +1,105 @@
+// abstat on real traces: the instrumented demo (demo/xabdemo.c) run under
+// abmon in a private PVM virtual machine, normally and with --hang (the
+// Xab paper's Cholesky bug: the master waits for tag 16040, the workers
+// send 16004).
+#include "json.h"
+
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace xab::test;
+
+namespace {
+
+std::size_t countOf(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+// abmon in the background writing DIR/trace, ready once abmon.start is out.
+struct Monitor {
+  BackgroundProcess proc;
+  explicit Monitor(const std::string& dir) : proc({bin_dir() + "/abmon"}, dir + "/trace") {
+    REQUIRE(proc.wait_for_output(
+        [](const std::string& s) { return s.find(" abmon.start ") != std::string::npos; }, 20s));
+  }
+};
+
+// abstat --json on a copy of what abmon wrote so far.
+std::pair<int, Json> abstatJson(const std::string& dir, const std::string& text) {
+  std::string path = dir + "/trace.copy";
+  std::ofstream(path) << text;
+  auto r = run({bin_dir() + "/abstat", "--json", path}, {}, 60s);
+  INFO(r.err);
+  return {r.exit_code, parseJson(r.out)};
+}
+
+}  // namespace
+
+TEST_CASE("abstat on the demo under abmon: every task, every message matched", "[pvm][abmon]") {
+  PrivateVm vm;
+  Monitor mon(vm.dir());
+  auto r = run({bin_dir() + "/xabdemo", "-n", "3", "--rounds", "2"}, {}, 120s);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(mon.proc.wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 4; }, 30s));
+  REQUIRE(mon.proc.stop(SIGINT) == 0);
+
+  auto [status, j] = abstatJson(vm.dir(), mon.proc.read_stdout());
+  CHECK(status == 0);
+  CHECK(j["errors"]["count"].num() == 0);
+  REQUIRE(j["tasks"].arr().size() == 4);  // the master and 3 workers
+  int masters = 0;
+  for (const Json& t : j["tasks"].arr()) {
+    CHECK(t["name"].str() == "xabdemo");
+    CHECK_FALSE(t["exit"].isNull());
+    masters += t["parent"].isNull();
+  }
+  CHECK(masters == 1);
+  const Json& m = j["messages"];
+  CHECK(m["neverReceived"].num() == 0);
+  CHECK(m["unmatchedReceives"].num() == 0);
+  // mcast of the parameters (3 receives), then per round 3 blocks out and 3 results back.
+  CHECK(m["matched"].num() == 3 + 2 * (3 + 3));
+  CHECK_FALSE(j["hang"]["hung"].boolean());
+  CHECK(j["mismatch"]["mismatches"].arr().empty());
+  CHECK(j["mismatch"]["checked"].num() > 0);
+  CHECK(j["barriers"]["instances"].arr().size() >= 1);
+  CHECK(j["trace"]["stopped"].boolean());
+}
+
+TEST_CASE("abstat diagnoses the demo's --hang: tag 16040 awaited, 16004 pending", "[pvm][abmon]") {
+  PrivateVm vm;
+  Monitor mon(vm.dir());
+  BackgroundProcess master({bin_dir() + "/xabdemo", "--hang"}, vm.dir() + "/hang.out");
+  // Wait until the master waits for 16040 and all three results are out.
+  REQUIRE(mon.proc.wait_for_output(
+      [](const std::string& s) {
+        return s.find("recv.begin src=any tag=16040") != std::string::npos &&
+               countOf(s, " send dst=") >= 3 + 3 && countOf(s, "tag=16004") >= 3;
+      },
+      60s));
+
+  auto [status, j] = abstatJson(vm.dir(), mon.proc.read_stdout());
+  CHECK(status == 2);
+  const Json& hang = j["hang"];
+  REQUIRE(hang["hung"].boolean());
+  const Json* master_entry = nullptr;
+  for (const Json& b : hang["blocked"].arr())
+    if (b["state"].str() == "receiving" && b["tag"].str() == "16040") master_entry = &b;
+  REQUIRE(master_entry);
+  CHECK((*master_entry)["src"]["tid"].str() == "any");
+  REQUIRE((*master_entry)["pending"].arr().size() == 3);
+  for (const Json& p : (*master_entry)["pending"].arr()) CHECK(p["tag"].num() == 16004);
+  CHECK_THAT((*master_entry)["explanation"].str(),
+             Catch::Contains("waits for tag 16040 from any task") &&
+                 Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3)"));
+
+  CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
+  CHECK(mon.proc.stop(SIGINT) == 0);
+  vm.stop();
+}
