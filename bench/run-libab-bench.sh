@@ -133,15 +133,32 @@ wait_quiet() {
 start_abmon() {
   local name=$1 core=$2; shift 2
   MON_KIND=abmon MON_FILE=$OUT/$name.xab
+  rm -f "$MON_FILE" # a previous round's file already says abmon.start
   taskset -c "$core" "$ABMON" -q -o "$MON_FILE" "$@" 2>"$OUT/$name.abmon.log" &
   MON_PID=$!
   local i
   for ((i = 0; i < 100; i++)); do
-    grep -q 'abmon.start' "$MON_FILE" 2>/dev/null && return 0
+    grep -q 'abmon.start' "$MON_FILE" 2>/dev/null && break
     kill -0 "$MON_PID" 2>/dev/null || die "abmon failed: $(cat "$OUT/$name.abmon.log")"
     sleep 0.1
   done
-  die "abmon did not start"
+  ((i < 100)) || die "abmon did not start"
+  probe_abmon "$name"
+}
+
+# Wait until an instrumented task finds abmon (abmon registers before it
+# writes abmon.start, so one try should do; the tries are in raw.txt).
+probe_abmon() {
+  local i err
+  for ((i = 1; i <= 50; i++)); do
+    err=$("$BENCH/libab_record_bench-xab" -w 1 -r 1 2>&1 >/dev/null) || true
+    if [[ $err != *"not running"* ]]; then
+      echo "abmonprobe config=$1 tries=$i" >>"$RAW"
+      return 0
+    fi
+    sleep 0.1
+  done
+  die "no task finds abmon ($1) after 50 tries: $err"
 }
 
 # start_tracer NAME [-B bytes]: PVM's tracer, commands from a FIFO (it
@@ -256,13 +273,14 @@ record_bench() {
   start_abmon record "$MON_CORE"
   for v in plain xab plain xab; do
     line=$(XAB_BATCH=4096 XAB_FLUSH_MS=1000000 taskset -c "$TASK_CORE" \
-      "$BENCH/libab_record_bench-$v" -r $((QUICK ? 50 : 300)) 2>>"$OUT/stderr.log")
+      "$BENCH/libab_record_bench-$v" -r $((QUICK ? 50 : 300)) 2>"$OUT/record.stderr")
+    if grep -q 'not running\|not monitored' "$OUT/record.stderr"; then
+      echo "record: $v ran unmonitored, left out: $(cat "$OUT/record.stderr")" | tee -a "$OUT/stderr.log" >&2
+      continue
+    fi
     echo "config=record $line" | tee -a "$RAW" >&2
   done
   stop_monitor
-  if grep -q 'not running\|not monitored' "$OUT/stderr.log" 2>/dev/null; then
-    die "libab was not attached to abmon during the record benchmark (see $OUT/stderr.log)"
-  fi
 }
 
 # ---------------------------------------------------------------- pvm_kill
