@@ -1,0 +1,242 @@
+// End-to-end: the real xabview binary under an Xvfb of its own, fed the way
+// a user feeds it: a trace piped on stdin, and `abmon | tee evfile | xabview`
+// while the demo runs in a private PVM.  Each test checks the models (via
+// --dump-state) and the picture (via --screenshot).
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+
+#include <QColor>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+using namespace xab::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string tempDir() {
+  std::string tmpl = (fs::temp_directory_path() / "xabview-e2e-XXXXXX").string();
+  REQUIRE(::mkdtemp(tmpl.data()));
+  return tmpl;
+}
+
+// An X server for this test only: a display number nobody uses, stopped
+// (by its pid) when the test ends.
+struct Xvfb {
+  std::unique_ptr<BackgroundProcess> proc;
+  std::string display;
+  explicit Xvfb(const std::string& dir) {
+    for (int n = 100 + ::getpid() % 500, tries = 0; tries < 40; ++n, ++tries) {
+      std::string sock = "/tmp/.X11-unix/X" + std::to_string(n);
+      if (fs::exists(sock) || fs::exists("/tmp/.X" + std::to_string(n) + "-lock")) continue;
+      display = ":" + std::to_string(n);
+      proc = std::make_unique<BackgroundProcess>(
+          std::vector<std::string>{"Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"},
+          dir + "/xvfb.log");
+      for (int i = 0; i < 100 && proc->running() && !fs::exists(sock); ++i)
+        std::this_thread::sleep_for(50ms);
+      if (proc->running() && fs::exists(sock)) return;
+      proc.reset();  // somebody took the number first: try the next
+    }
+    FAIL("cannot start Xvfb");
+  }
+  ~Xvfb() {
+    if (proc) proc->stop(SIGTERM);
+  }
+  EnvVars env() const { return {{"DISPLAY", display}, {"QT_QPA_PLATFORM", "xcb"}}; }
+};
+
+QJsonObject readJson(const std::string& path) {
+  QJsonParseError err{};
+  auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(path)), &err);
+  INFO("json: " << err.errorString().toStdString());
+  REQUIRE(doc.isObject());
+  return doc.object();
+}
+
+// A real picture of the window: the requested size, and many colours.
+void checkScreenshot(const std::string& path, int w, int h) {
+  QImage img(QString::fromStdString(path));
+  REQUIRE_FALSE(img.isNull());
+  CHECK(img.width() == w);
+  CHECK(img.height() == h);
+  QSet<QRgb> colours;
+  for (int y = 0; y < img.height(); y += 4)
+    for (int x = 0; x < img.width(); x += 4) colours.insert(img.pixel(x, y));
+  CHECK(colours.size() > 20);
+}
+
+QString doingOf(const QJsonObject& state, const QString& task) {
+  for (const auto& t : state["tasks"].toArray())
+    if (t.toObject()["task"].toString() == task) return t.toObject()["doing"].toString();
+  return {};
+}
+
+std::string xabview() { return XAB_XABVIEW; }
+
+}  // namespace
+
+TEST_CASE("a trace on stdin: step 20 records, screenshot and state", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  std::string trace = slurp(std::string(XAB_MODEL_DATA) + "/cholesky_hang.trace");
+  auto r = run({xabview(), "--step", "20", "--screenshot", dir + "/shot.png", "--dump-state", dir + "/state.json",
+                "--save-diagram", dir + "/diagram.svg"},
+               x.env(), 60s, trace);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto state = readJson(dir + "/state.json");
+  CHECK(state["position"].toInt() == 20);
+  CHECK(state["events"].toInt() == 33);
+  CHECK(state["tasks"].toArray().size() == 4);
+  CHECK(state["live"].toBool() == false);
+  checkScreenshot(dir + "/shot.png", 1280, 800);
+  CHECK(slurp(dir + "/diagram.svg").find("<svg") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bad input: line numbers on stderr and in the window, the rest shown", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  auto r = run({xabview(), "--play-to-end", "--tab", "input", "--screenshot", dir + "/shot.png", "--dump-state",
+                dir + "/state.json", std::string(XAB_MODEL_DATA) + "/malformed.trace"},
+               x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("malformed.trace:3:") != std::string::npos);
+  auto state = readJson(dir + "/state.json");
+  CHECK(state["error_count"].toInt() >= 2);
+  CHECK(state["errors"].toArray()[0].toObject()["line"].toInt() == 3);
+  CHECK(state["events"].toInt() >= 3);
+  checkScreenshot(dir + "/shot.png", 1280, 800);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  auto r = run({xabview(), "--play-to-end", "--dump-state", dir + "/s.json", dir + "/nothing-here"}, x.env(), 60s);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("No such file") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
+  auto r = run({xabview(), "--help"});
+  CHECK(r.exit_code == 0);
+  for (const char* opt : {"--step", "--play-to-end", "--screenshot", "--dump-state", "--save-diagram", "Examples:"})
+    CHECK(r.out.find(opt) != std::string::npos);
+  CHECK(run({xabview(), "--step", "x"}).exit_code == 2);
+}
+
+#ifdef XAB_TEST_HAVE_DEMO
+
+// `{ abmon & echo $! > pid; wait; } | tee evfile | xabview ...`: abmon's pid
+// is known, so the test stops exactly the abmon it started.
+struct Pipeline {
+  std::string dir, evfile;
+  std::unique_ptr<BackgroundProcess> shell;
+  Pipeline(const std::string& d, const EnvVars& env, const std::vector<std::string>& viewArgs) : dir(d) {
+    evfile = dir + "/evfile";
+    std::string cmd = "{ '" + bin_dir() + "/abmon' & echo $! > '" + dir + "/abmon.pid'; wait; } | tee '" + evfile +
+                      "' | '" + xabview() + "'";
+    for (const auto& a : viewArgs) cmd += " '" + a + "'";
+    shell = std::make_unique<BackgroundProcess>(std::vector<std::string>{"sh", "-c", cmd}, dir + "/view.out", env);
+    REQUIRE(waitFor([&] { return slurp(evfile).find(" abmon.start ") != std::string::npos; }, 20s));
+  }
+  static bool waitFor(const std::function<bool()>& pred, std::chrono::milliseconds deadline) {
+    for (auto waited = 0ms; waited < deadline; waited += 100ms) {
+      if (pred()) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return pred();
+  }
+  void stopMonitor() {
+    pid_t pid = std::stoi(slurp(dir + "/abmon.pid"));
+    REQUIRE(pid > 0);
+    ::kill(pid, SIGINT);
+  }
+};
+
+TEST_CASE("abmon | tee evfile | xabview: single-stepping the --hang demo ends naming the tags", "[xabview][e2e][pvm]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  PrivateVm vm;
+  Pipeline pipe(dir, x.env(),
+                {"--step", "100000", "--tab", "hang", "--timeout", "150", "--screenshot", dir + "/hang.png",
+                 "--dump-state", dir + "/hang.json", "--save-diagram", dir + "/hang-diagram.png"});
+  BackgroundProcess master({bin_dir() + "/xabdemo", "--hang"}, dir + "/demo.out");
+  // The hang is complete when the master waits for 16040 and three results went out.
+  REQUIRE(Pipeline::waitFor([&] {
+    std::string t = slurp(pipe.evfile);
+    std::size_t sends = 0;
+    for (std::size_t p = 0; (p = t.find(" send dst=", p)) != std::string::npos; ++p)
+      if (t.compare(t.find("tag=", p), 9, "tag=16004") == 0) ++sends;
+    return t.find("recv.begin src=any tag=16040") != std::string::npos && sends >= 3;
+  }, 60s));
+  std::this_thread::sleep_for(1s);  // the workers' next recv.begin
+  pipe.stopMonitor();               // end of input: xabview steps through all of it
+  CHECK(pipe.shell->wait(150s) == 0);
+  INFO(pipe.shell->read_stderr());
+  auto state = readJson(dir + "/hang.json");
+  CHECK(state["position"].toInt() == state["events"].toInt());
+  CHECK(state["hung"].toBool());
+  QString hang = state["hang"].toVariant().toStringList().join('\n');
+  INFO(hang.toStdString());
+  CHECK(hang.contains("16040"));
+  CHECK(hang.contains("16004"));
+  CHECK(doingOf(state, "(xabdemo, 0)").startsWith("blocked in recv(src any, tag 16040)"));
+  CHECK(state["tasks"].toArray().size() == 4);
+  checkScreenshot(dir + "/hang.png", 1280, 800);
+  CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
+  vm.stop();
+  fs::remove_all(dir);
+}
+
+TEST_CASE("abmon | tee evfile | xabview: a whole demo run, barriers and messages", "[xabview][e2e][pvm]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  PrivateVm vm;
+  Pipeline pipe(dir, x.env(),
+                {"--play-to-end", "--tab", "barriers", "--timeout", "150", "--screenshot", dir + "/run.png",
+                 "--dump-state", dir + "/run.json"});
+  auto r = run({bin_dir() + "/xabdemo", "-n", "3", "--rounds", "3"}, {}, 120s);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(Pipeline::waitFor([&] {
+    std::string t = slurp(pipe.evfile);
+    std::size_t n = 0;
+    for (std::size_t p = 0; (p = t.find(" task.exit ", p)) != std::string::npos; ++p) ++n;
+    return n >= 4;
+  }, 30s));
+  pipe.stopMonitor();
+  CHECK(pipe.shell->wait(150s) == 0);
+  auto state = readJson(dir + "/run.json");
+  CHECK(state["monitor_stopped"].toBool());
+  CHECK_FALSE(state["hung"].toBool());
+  for (const auto& t : state["tasks"].toArray()) CHECK(t.toObject()["activity"].toString() == "exited");
+  CHECK(state["barriers"].toArray().size() >= 2);
+  CHECK(state["messages"].toObject()["matched"].toInt() >= 3 * 3 * 2);
+  CHECK(state["messages"].toObject()["pending"].toArray().isEmpty());
+  checkScreenshot(dir + "/run.png", 1280, 800);
+  vm.stop();
+  fs::remove_all(dir);
+}
+
+#endif

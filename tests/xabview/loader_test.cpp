@@ -1,0 +1,80 @@
+// The reader thread: a pipe that delivers records a few at a time, a file,
+// a missing file.  Snapshots arrive in the GUI thread through signals.
+#include "support.h"
+#include "trace_loader.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace xab;
+using namespace xab::view;
+using namespace xab::view::test;
+
+namespace {
+
+const char* kHead =
+    "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
+    "1763680000.1 1763680000.1 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n";
+const char* kTail =
+    "1763680000.2 1763680000.2 t40002 recv.begin src=any tag=7\n"
+    "garbage line\n"
+    "1763680000.3 1763680000.3 t40002 recv src=t40003 tag=7 bytes=4 serial=0 rc=1\n";
+
+bool waitFor(QSignalSpy& spy, const std::function<bool(const ViewSnapshot&)>& pred, int ms = 10000) {
+  for (int waited = 0; waited < ms; waited += 50) {
+    for (const auto& args : spy) {
+      auto s = args.at(0).value<SnapshotPtr>();
+      if (s && pred(*s)) return true;
+    }
+    spy.wait(50);
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("records written into a pipe reach the GUI thread as they come, then the end") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  TraceLoader loader({QStringLiteral("/dev/fd/%1").arg(fds[0]), true, 20});
+  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+  loader.start();
+  REQUIRE(::write(fds[1], kHead, std::strlen(kHead)) > 0);
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 1 && !s.inputEnded; }));
+  REQUIRE(::write(fds[1], kTail, std::strlen(kTail)) > 0);
+  ::close(fds[1]);
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) {
+    return s.size() == 3 && s.inputEnded && s.errorCount == 1 && s.errors[0].line == 4;
+  }));
+  loader.stop();
+  ::close(fds[0]);
+}
+
+TEST_CASE("a file is read to its end; a growing one keeps being read") {
+  QTemporaryDir dir;
+  QString path = dir.filePath("trace");
+  int fd = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, kHead, std::strlen(kHead)) > 0);
+  TraceLoader loader({path, true, 20});
+  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+  loader.start();
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 1 && s.inputEnded; }));
+  REQUIRE(::write(fd, kTail, std::strlen(kTail)) > 0);
+  ::close(fd);
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 3; }));
+  loader.stop();
+}
+
+TEST_CASE("a missing file is a message, not a crash") {
+  TraceLoader loader({"/nonexistent/xab/trace", true, 20});
+  QSignalSpy failed(&loader, &TraceLoader::loadFailed);
+  loader.start();
+  REQUIRE(failed.wait(5000));
+  CHECK(failed.at(0).at(0).toString().contains("No such file"));
+}

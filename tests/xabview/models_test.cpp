@@ -1,0 +1,156 @@
+// Every item model of xab_viewmodels under QAbstractItemModelTester, fed
+// the way the viewer feeds them: snapshots that grow, a replay position
+// that moves, a filter that changes.
+#include "event_log_model.h"
+#include "panel_models.h"
+#include "support.h"
+#include "task_table_model.h"
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using namespace xab::view;
+using namespace xab::view::test;
+
+namespace {
+
+// The trace cut after `lines` lines: what a live reader would have seen.
+std::shared_ptr<ViewSnapshot> prefixSnapshot(const std::string& path, int lines) {
+  auto whole = loadTraceFile(path);
+  std::string text;
+  {
+    FILE* f = std::fopen(path.c_str(), "r");
+    REQUIRE(f);
+    char buf[4096];
+    int n = 0;
+    while (n < lines && std::fgets(buf, sizeof buf, f)) {
+      text += buf;
+      ++n;
+    }
+    std::fclose(f);
+  }
+  auto s = snapshotOfText(text);
+  s->inputEnded = false;
+  return s;
+}
+
+// Drives a ViewState through growth, steps, filters and back to live.
+void exercise(ViewState& state, const std::string& path) {
+  state.setSnapshot(prefixSnapshot(path, 8));
+  state.setSnapshot(prefixSnapshot(path, 20));
+  state.setSnapshot(snapshotOf(path));
+  state.step(-5);
+  state.step(2);
+  state.setPosition(0);
+  state.setPosition(state.size());
+  state.setLive(true);
+}
+
+}  // namespace
+
+TEST_CASE("task table model: one row per task, words follow the replay position") {
+  ViewState state;
+  TaskTableModel model(&state);
+  ModelChecker checker(&model);
+  exercise(state, dataPath("cholesky_hang.trace"));
+  CHECK(model.rowCount() == 4);
+  CHECK(model.columnCount() == TaskTableModel::ColumnCount);
+  auto doing = [&](int row) { return model.data(model.index(row, TaskTableModel::DoingCol), Qt::DisplayRole).toString(); };
+  CHECK(model.data(model.index(0, TaskTableModel::TaskCol), Qt::DisplayRole).toString() == "(cholhost, 0)");
+  CHECK(doing(0).startsWith("blocked in recv(src any, tag 16040)"));
+  CHECK(model.data(model.index(0, 0), Qt::BackgroundRole).isValid());  // blocked rows stand out
+  state.setPosition(2);  // abmon.start, the host's mytid
+  CHECK(doing(0) == "enrolled in PVM");
+  CHECK(doing(1) == "not started");
+  CHECK(model.data(model.index(1, TaskTableModel::RecordsCol), Qt::DisplayRole).toInt() == 0);
+  CHECK(checker.messages().isEmpty());
+}
+
+TEST_CASE("event log model: every record, filterable, rows appended as records arrive") {
+  ViewState state;
+  EventLogModel model(&state);
+  ModelChecker checker(&model);
+  exercise(state, dataPath("cholesky_hang.trace"));
+  REQUIRE(model.rowCount() == 33);
+  CHECK(model.data(model.index(32, EventLogModel::EventCol), Qt::DisplayRole).toString() == "recv.begin");
+  CHECK(model.data(model.index(0, EventLogModel::TaskCol), Qt::DisplayRole).toString() == "abmon");
+
+  EventFilter byTag;
+  byTag.tag = 16004;
+  state.setFilter(byTag);
+  CHECK(model.rowCount() == 3);  // the three nodes' sends
+  for (int r = 0; r < 3; ++r)
+    CHECK(model.data(model.index(r, EventLogModel::EventCol), Qt::DisplayRole).toString() == "send");
+
+  EventFilter byTask;
+  byTask.tasks.insert(taskNamed(*state.snapshot(), "cholhost", 0));
+  state.setFilter(byTask);
+  CHECK(model.rowCount() == 7);
+  std::size_t last = model.positionOfRow(6);
+  CHECK(model.rowOfPosition(last) == 6);
+  CHECK(model.rowOfPosition(0) == -1);  // abmon.start is not the host's
+
+  EventFilter byCall;
+  byCall.kind = Kind::PKFLOAT;
+  state.setFilter(byCall);
+  CHECK(model.rowCount() == 3);
+
+  // Filtered rows still grow with the input.
+  state.setFilter(byTask);
+  state.setSnapshot(prefixSnapshot(dataPath("cholesky_hang.trace"), 30));
+  state.setFilter(byTask);
+  int before = model.rowCount();
+  state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  CHECK(model.rowCount() > before);
+  CHECK(checker.messages().isEmpty());
+}
+
+TEST_CASE("barrier models: instances, last arriver, totals per task") {
+  ViewState state;
+  BarrierWaitModel instances(&state);
+  BarrierTotalsModel totals(&state);
+  ModelChecker c1(&instances), c2(&totals);
+  exercise(state, dataPath("barrier.trace"));
+  REQUIRE(instances.rowCount() == 2);
+  CHECK(instances.data(instances.index(0, BarrierWaitModel::GroupCol), Qt::DisplayRole).toString() == "w");
+  CHECK(instances.data(instances.index(0, BarrierWaitModel::LastCol), Qt::DisplayRole).toString() == "(worker, 2)");
+  CHECK(instances.data(instances.index(0, BarrierWaitModel::TasksCol), Qt::DisplayRole).toString() == "3 of 3");
+  CHECK(instances.data(instances.index(0, BarrierWaitModel::LateCol), Qt::DisplayRole).toString() == "500.0 ms");
+  CHECK(instances.data(instances.index(0, 0), Qt::ToolTipRole).toString().contains("(worker, 0): waited 600.0 ms"));
+  REQUIRE(totals.rowCount() == 3);
+  CHECK(totals.data(totals.index(0, BarrierTotalsModel::WaitCol), Qt::DisplayRole).toString() == "700.0 ms");
+  CHECK(c1.messages().isEmpty());
+  CHECK(c2.messages().isEmpty());
+}
+
+TEST_CASE("message models: the matrix per pair, the queue of messages not yet received") {
+  ViewState state;
+  MessageMatrixModel matrix(&state);
+  PendingQueueModel pending(&state);
+  ModelChecker c1(&matrix), c2(&pending);
+  exercise(state, dataPath("cholesky_hang.trace"));
+  const ViewSnapshot& s = *state.snapshot();
+  int host = static_cast<int>(taskNamed(s, "cholhost", 0));
+  int node1 = static_cast<int>(taskNamed(s, "cholnode", 1));
+  REQUIRE(matrix.rowCount() == 4);
+  CHECK(matrix.data(matrix.index(host, node1), Qt::DisplayRole).toInt() == 1);  // the mcast
+  matrix.setMetric(MessageMatrixModel::Metric::Bytes);
+  CHECK(matrix.data(matrix.index(host, node1), Qt::DisplayRole).toInt() == 32);
+  CHECK(matrix.headerData(host, Qt::Vertical, Qt::DisplayRole).toString().startsWith("(cholhost, 0)"));
+  // At the end the host has three tag-16004 messages queued, 32 bytes each.
+  REQUIRE(pending.rowCount() == 3);
+  for (int r = 0; r < 3; ++r) {
+    CHECK(pending.data(pending.index(r, PendingQueueModel::ReceiverCol), Qt::DisplayRole).toString() == "(cholhost, 0)");
+    CHECK(pending.data(pending.index(r, PendingQueueModel::TagCol), Qt::DisplayRole).toString() == "16004");
+    CHECK(pending.data(pending.index(r, PendingQueueModel::BytesCol), Qt::DisplayRole).toInt() == 32);
+  }
+  // Right after the mcast, before any node received it, it is queued for all three.
+  std::size_t mcastAt = 0;
+  for (std::size_t p = 0; p < s.size(); ++p)
+    if (s.eventAt(p).kind == Kind::MCAST) mcastAt = p;
+  state.setPosition(mcastAt + 1);
+  CHECK(pending.rowCount() == 3);
+  CHECK(pending.data(pending.index(0, PendingQueueModel::TagCol), Qt::DisplayRole).toString() == "16001");
+  CHECK(c1.messages().isEmpty());
+  CHECK(c2.messages().isEmpty());
+}

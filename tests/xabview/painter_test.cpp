@@ -1,0 +1,127 @@
+// The diagram painter: it draws, it folds, it stays bounded at full zoom-out;
+// hit testing finds spans and messages; the state dump says what is shown.
+#include "diagram_painter.h"
+#include "state_dump.h"
+#include "support.h"
+
+#include <QImage>
+#include <QJsonArray>
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using namespace xab::view;
+using namespace xab::view::test;
+
+namespace {
+
+// tasks x rounds of pack/send/recv: many spans a pixel wide at full zoom-out.
+std::string syntheticTrace(int tasks, int rounds) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.0\n";
+  char line[256];
+  for (int t = 0; t < tasks; ++t) {
+    long long time = 1'000'000'000'000LL;
+    int tid = 0x40002 + t;
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x mytid rc=t%x name=w host=vm parent=none lang=c pid=%d\n",
+                  time / 1000000000, time % 1000000000, time / 1000000000, time % 1000000000, tid, tid, t);
+    out += line;
+    for (int r = 0; r < rounds; ++r) {
+      const char* recs[] = {"initsend enc=0 rc=1", "pkint type=int n=4 stride=1 rc=0",
+                            "recv.begin src=any tag=3", "recv src=any tag=3 bytes=0 serial=0 rc=0"};
+      for (const char* rec : recs) {
+        time += 1000 + (r % 7) * 100;
+        std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x %s\n", time / 1000000000, time % 1000000000,
+                      time / 1000000000, time % 1000000000, tid, rec);
+        out += line;
+      }
+    }
+  }
+  return out;
+}
+
+int nonWhite(const QImage& img) {
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x)
+      if (img.pixel(x, y) != qRgb(255, 255, 255)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the diagram draws bars, messages and the cursor") {
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  QImage img(800, 300, QImage::Format_RGB32);
+  QPainter p(&img);
+  auto L = DiagramLayout::make(img.rect(), state);
+  auto stats = paintDiagram(p, L, state);
+  p.end();
+  CHECK(stats.rects > 4);
+  CHECK(stats.messageLines == 3);  // the mcast reaches three nodes; tag 16004 never arrives
+  CHECK(nonWhite(img) > 5000);
+  // The host's row is spawning (purple) in the middle of its first 50 ms.
+  TaskIndex host = taskNamed(*state.snapshot(), "cholhost", 0);
+  const auto& ev = state.snapshot()->trace->events(host);
+  double x = (L.xOf(ev[1].time) + L.xOf(ev[2].time)) / 2;
+  double y = L.rowTop(host) + L.rowHeight / 2;
+  CHECK(QColor(img.pixel(static_cast<int>(x), static_cast<int>(y))) == stateColor(TaskState::Spawning));
+  auto hit = hitTest(L, state, QPointF(x, y));
+  REQUIRE(hit.span);
+  CHECK(hit.span->state == TaskState::Spawning);
+  CHECK(hit.position == state.snapshot()->positionOf({host, 1}));
+}
+
+TEST_CASE("at full zoom-out the diagram folds: bounded rectangles and span visits per row") {
+  const int tasks = 8, rounds = 20000;  // 640k records
+  ViewState state;
+  state.setSnapshot(snapshotOfText(syntheticTrace(tasks, rounds)));
+  REQUIRE(state.size() == static_cast<std::size_t>(tasks * (1 + 4 * rounds)));
+  QImage img(1000, 400, QImage::Format_RGB32);
+  QPainter p(&img);
+  auto L = DiagramLayout::make(img.rect(), state);
+  auto stats = paintDiagram(p, L, state, {false, false, true});
+  p.end();
+  const auto width = static_cast<std::size_t>(L.plot().width());
+  CHECK(stats.rects <= tasks * width);
+  CHECK(stats.spansVisited <= tasks * width * (kMaxSpansPerColumn + 3));
+  CHECK(nonWhite(img) > 1000);
+  // Zoomed in to a few rounds, spans are wide and drawn one by one.
+  TimeNs mid = (state.viewBegin() + state.viewEnd()) / 2;
+  state.setViewRange(mid, mid + 40'000);
+  QImage img2(1000, 400, QImage::Format_RGB32);
+  QPainter p2(&img2);
+  auto stats2 = paintDiagram(p2, DiagramLayout::make(img2.rect(), state), state);
+  p2.end();
+  CHECK(stats2.rects > 0);
+  CHECK(stats2.spansVisited < 1000);
+}
+
+TEST_CASE("utilization counts tasks per activity at a moment") {
+  ViewState state;
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  state.setSnapshot(s);
+  auto n = utilizationAt(state, s->lastTime() - 1);
+  CHECK(n[static_cast<int>(Activity::Blocked)] == 3);  // the host enters its recv at the very end
+  CHECK(n[static_cast<int>(Activity::Computing)] == 1);
+  QImage img(600, 60, QImage::Format_RGB32);
+  QPainter p(&img);
+  paintUtilization(p, img.rect(), 150, state);
+  p.end();
+  CHECK(nonWhite(img) > 500);
+}
+
+TEST_CASE("the state dump holds what every view shows") {
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  QJsonObject d = dumpState(state);
+  CHECK(d["events"].toInt() == 33);
+  CHECK(d["position"].toInt() == 33);
+  CHECK(d["hung"].toBool());
+  QJsonArray tasks = d["tasks"].toArray();
+  REQUIRE(tasks.size() == 4);
+  CHECK(tasks[0].toObject()["task"].toString() == "(cholhost, 0)");
+  CHECK(tasks[0].toObject()["doing"].toString().startsWith("blocked in recv(src any, tag 16040)"));
+  CHECK(d["messages"].toObject()["pending"].toArray().size() == 3);
+  CHECK(d["current"].toObject()["event"].toString() == "recv.begin");
+}

@@ -1,0 +1,103 @@
+// Replay semantics of the shared ViewState, and the hang panel's words.
+#include "panel_models.h"
+#include "support.h"
+
+#include <QSignalSpy>
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using namespace xab::view;
+using namespace xab::view::test;
+
+TEST_CASE("live mode follows new records; stepping pauses; setLive returns") {
+  ViewState state;
+  QSignalSpy liveSpy(&state, &ViewState::liveChanged);
+  auto all = snapshotOf(dataPath("cholesky_hang.trace"));
+  auto part = snapshotOfText("#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.0\n"
+                             "1.1 1.1 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n");
+  state.setSnapshot(part);
+  CHECK(state.live());
+  CHECK(state.position() == 1);
+  state.setSnapshot(all);
+  CHECK(state.position() == all->size());
+
+  state.step(-1);  // Step back: exactly one record
+  CHECK_FALSE(state.live());
+  CHECK(state.position() == all->size() - 1);
+  CHECK(liveSpy.count() == 1);
+  state.step(1);
+  CHECK(state.position() == all->size());
+  state.step(1);  // past the end stays at the end
+  CHECK(state.position() == all->size());
+  state.setPosition(3);
+  state.setSnapshot(all);  // paused: new snapshots do not move the position
+  CHECK(state.position() == 3);
+  state.setLive(true);
+  CHECK(state.position() == all->size());
+  CHECK(state.live());
+}
+
+TEST_CASE("the position decides what each task has shown and the cursor time") {
+  ViewState state;
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  state.setSnapshot(s);
+  TaskIndex host = taskNamed(*s, "cholhost", 0);
+  state.setPosition(0);
+  CHECK(state.shownOf(host) == 0);
+  state.setPosition(4);
+  CHECK(state.shownOf(host) == 3);
+  CHECK(state.cursorTime() == s->trace->events(host)[2].time);
+  state.step(-4);
+  CHECK(state.position() == 0);
+}
+
+TEST_CASE("selection, zoom and pan are shared state") {
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  QSignalSpy sel(&state, &ViewState::selectionChanged);
+  state.select(5);
+  CHECK(state.selected() == std::optional<std::size_t>(5));
+  state.select(100000);  // out of range: nothing selected
+  CHECK_FALSE(state.selected());
+  CHECK(sel.count() == 2);
+  TimeNs w = state.viewEnd() - state.viewBegin();
+  state.zoom(0.5, state.viewBegin());
+  CHECK(state.viewEnd() - state.viewBegin() == Approx(w / 2).margin(2));
+  TimeNs b = state.viewBegin();
+  state.pan(0.5);
+  CHECK(state.viewBegin() > b);
+  state.fitAll();
+  CHECK(state.viewBegin() == state.snapshot()->tasksBegin);
+}
+
+TEST_CASE("single-stepping the hung Cholesky run ends with the hang panel naming the tags") {
+  ViewState state;
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  state.setSnapshot(s);
+  state.setPosition(0);
+  QString mid;
+  for (std::size_t i = 0; i < s->size(); ++i) {
+    state.step(1);
+    if (i == 10) mid = hangReportHtml(state);
+  }
+  CHECK(mid.contains("Replaying"));
+  QString html = hangReportHtml(state);
+  CHECK(html.contains("16040"));
+  CHECK(html.contains("16004"));
+  CHECK(html.contains("href=\"event:"));
+  QStringList lines = hangReportLines(*s);
+  REQUIRE_FALSE(lines.isEmpty());
+  CHECK(lines.join('\n').contains("tag 16040"));
+  CHECK(lines.join('\n').contains("tag 16004"));
+}
+
+TEST_CASE("bad input: errors with line numbers, the rest still shown") {
+  auto s = snapshotOf(dataPath("malformed.trace"));
+  REQUIRE(s->errorCount >= 2);
+  CHECK(s->errors[0].line == 3);
+  CHECK(s->size() >= 3);  // mytid, the unknown call, the mark, exit
+  ViewState state;
+  state.setSnapshot(s);
+  CHECK(state.position() == s->size());
+}

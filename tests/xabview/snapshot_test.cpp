@@ -1,0 +1,90 @@
+// The snapshot's arrival order and the task-state words of the task table.
+#include "activity.h"
+#include "support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using namespace xab::view;
+using namespace xab::view::test;
+
+TEST_CASE("the arrival order holds every record once, at its input position") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  REQUIRE(s->size() == s->trace->eventCount() + s->trace->monitorEvents().size());
+  for (std::size_t p = 0; p < s->size(); ++p) CHECK(s->eventAt(p).seq == p);
+  CHECK(s->order[0].task == kMonitorTask);  // abmon.start comes first
+  // Records of the host arrive first, then each node's batch.
+  TaskIndex host = taskNamed(*s, "cholhost", 0);
+  CHECK(s->order[1].task == host);
+  CHECK(s->prefixAt(host, 0) == 0);
+  CHECK(s->prefixAt(host, s->size()) == s->trace->events(host).size());
+}
+
+TEST_CASE("timeAt is the latest task time shown, and never goes back") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  TimeNs prev = s->timeAt(0);
+  for (std::size_t p = 1; p <= s->size(); ++p) {
+    CHECK(s->timeAt(p) >= prev);
+    prev = s->timeAt(p);
+  }
+  CHECK(s->timeAt(s->size()) == s->lastTime());
+}
+
+TEST_CASE("each task's spans cover its records in time order") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  for (TaskIndex t = 0; t < s->trace->taskCount(); ++t) {
+    const auto& spans = s->spans[t];
+    REQUIRE_FALSE(spans.empty());
+    CHECK(spans.front().begin == s->trace->events(t)[0].time);
+    for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i - 1].begin <= spans[i].begin);
+    CHECK(spans.back().end == kOpenEnd);  // every task is still blocked at the end
+  }
+}
+
+TEST_CASE("the task table says what each task is doing, as in the paper's Figure 2") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  TaskIndex host = taskNamed(*s, "cholhost", 0);
+  TaskIndex node0 = taskNamed(*s, "cholnode", 0);
+  auto all = [&](TaskIndex t) { return static_cast<std::uint32_t>(s->trace->events(t).size()); };
+  TimeNs later = s->lastTime() + 12'400'000'000;
+  auto h = describeTask(*s, host, all(host), later);
+  CHECK(h.kind == Activity::Blocked);
+  CHECK(h.text.toStdString() == "blocked in recv(src any, tag 16040) for 12.4 s");
+  auto n = describeTask(*s, node0, all(node0), s->lastTime());
+  CHECK(n.text.startsWith("blocked in recv(src t40002"));  // the host
+  CHECK(n.text.contains("tag 16010"));
+  // Node 0's fifth record is pkfloat n=8: "placing eight floats into a message buffer".
+  auto packing = describeTask(*s, node0, 6, s->lastTime());
+  CHECK(packing.text.toStdString() == "packing 8 floats");
+  CHECK(packing.kind == Activity::Communicating);
+  CHECK(describeTask(*s, node0, 0, 0).text.toStdString() == "not started");
+}
+
+TEST_CASE("barrier words count the tasks that have arrived") {
+  auto s = snapshotOf(dataPath("barrier.trace"));
+  TaskIndex w0 = taskNamed(*s, "worker", 0);
+  TimeNs firstArrival = s->trace->events(w0)[2].time;
+  auto a = describeTask(*s, w0, 3, firstArrival);
+  CHECK(a.kind == Activity::Barrier);
+  CHECK(a.text.toStdString().rfind("in barrier `w` (1 of 3 arrived)", 0) == 0);
+  auto b = describeTask(*s, w0, 3, firstArrival + 500'000'000);  // 2.5 s: all three there
+  CHECK(b.text.contains("(3 of 3 arrived)"));
+  auto done = describeTask(*s, w0, static_cast<std::uint32_t>(s->trace->events(w0).size()), s->lastTime());
+  CHECK(done.kind == Activity::Exited);
+  CHECK(done.text.toStdString() == "exited");
+}
+
+TEST_CASE("a record's fields read as the trace file writes them") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  TaskIndex host = taskNamed(*s, "cholhost", 0);
+  const auto& ev = s->trace->events(host);
+  CHECK(eventArgs(*s->trace, ev[ev.size() - 1]).toStdString() == "src=any tag=16040");
+  bool sawMcast = false;
+  ev.forEach([&](const Event& e) {
+    if (e.kind == Kind::MCAST) {
+      sawMcast = true;
+      CHECK(eventArgs(*s->trace, e).toStdString() == "dst=t40003,t40004,t40005 tag=16001 bytes=32 serial=1 rc=0");
+    }
+  });
+  CHECK(sawMcast);
+}

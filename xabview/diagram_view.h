@@ -1,0 +1,62 @@
+// diagram_view.h -- the space-time diagram widget and the utilization strip.
+//
+// Painting is diagram_painter's; this adds the mouse and the keys: wheel
+// zooms around the pointer, dragging pans, hovering tells what is under the
+// pointer, a click selects the record (everywhere, through ViewState).
+#pragma once
+
+#include "diagram_painter.h"
+
+#include <QWidget>
+
+namespace xab::view {
+
+class DiagramView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DiagramView(ViewState* state, QWidget* parent = nullptr);
+  double lastPaintMs() const { return lastPaintMs_; }
+  const DiagramStats& lastStats() const { return stats_; }
+  // Saves the diagram alone, at the widget's size: .svg (if built with Qt
+  // SVG) or any image format Qt writes (.png).
+  bool save(const QString& file, QString* error) const;
+
+ public slots:
+  void zoomIn();
+  void zoomOut();
+  void panLeft();
+  void panRight();
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void mouseReleaseEvent(QMouseEvent*) override;
+  bool event(QEvent*) override;
+
+ private:
+  QString describe(const DiagramHit& hit) const;
+
+  ViewState* state_;
+  double lastPaintMs_ = 0;
+  DiagramStats stats_;
+  QPoint dragFrom_;
+  bool dragging_ = false;
+  bool dragged_ = false;
+};
+
+class UtilizationView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit UtilizationView(ViewState* state, QWidget* parent = nullptr);
+  QSize sizeHint() const override { return {800, 70}; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+
+ private:
+  ViewState* state_;
+};
+
+}  // namespace xab::view

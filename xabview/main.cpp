@@ -1,0 +1,114 @@
+// xabview -- the Xab display: watch a PVM program's events as they arrive.
+//
+//   abmon | tee evfile | xabview        (paper §3.3)
+//   xabview evfile
+//   xabview --step 40 --screenshot shot.png evfile
+#include "diagram_view.h"
+#include "main_window.h"
+#include "options.h"
+#include "state_dump.h"
+#include "trace_loader.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace xab::view;
+
+namespace {
+
+// Scripted mode: wait until the input reaches the requested point, put the
+// replay there, let the window paint, write the outputs, quit.
+class Script : public QObject {
+ public:
+  Script(ViewState* state, MainWindow* window, const ViewerOptions& o)
+      : state_(state), window_(window), o_(o) {
+    if (o_.step) state_->setPosition(0);  // stepping starts from the first record
+    connect(state_, &ViewState::snapshotChanged, this, [this] { check(); });
+    QTimer::singleShot(static_cast<int>(o_.timeout * 1000), this, [this] { finish(2); });
+  }
+  void failed() { finish(2); }
+
+ private:
+  void check() {
+    if (done_) return;
+    const ViewSnapshot* s = state_->snapshot();
+    bool ended = s && s->inputEnded;
+    if (o_.step) {
+      if (state_->size() < static_cast<std::size_t>(*o_.step) && !ended) return;
+      state_->setPosition(0);
+      auto n = std::min<qint64>(*o_.step, static_cast<qint64>(state_->size()));
+      for (qint64 i = 0; i < n; ++i) state_->step(1);  // exactly as the Step button
+    } else if (o_.playToEnd) {
+      if (!ended) return;
+      state_->setPosition(state_->size());
+    } else if (!ended) {
+      return;
+    }
+    done_ = true;
+    QTimer::singleShot(300, this, [this] { finish(0); });  // let every view paint
+  }
+
+  void finish(int code) {
+    if (finished_) return;
+    finished_ = true;
+    if (code != 0) std::fprintf(stderr, "xabview: the input did not reach the requested point in %.0f s\n", o_.timeout);
+    if (!o_.screenshot.isEmpty() && !window_->grab().save(o_.screenshot)) {
+      std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.screenshot));
+      code = 1;
+    }
+    QString error;
+    if (!o_.saveDiagram.isEmpty() && !window_->saveDiagram(o_.saveDiagram, &error)) {
+      std::fprintf(stderr, "xabview: %s\n", qPrintable(error));
+      code = 1;
+    }
+    if (!o_.dumpState.isEmpty()) {
+      QFile f(o_.dumpState);
+      if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(dumpState(*state_)).toJson()) < 0) {
+        std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpState));
+        code = 1;
+      }
+    }
+    QCoreApplication::exit(code);
+  }
+
+  ViewState* state_;
+  MainWindow* window_;
+  ViewerOptions o_;
+  bool done_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QStringList args;
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  int exitCode = -1;
+  ViewerOptions options = parseOptions(args, exitCode);
+  if (exitCode >= 0) return exitCode;
+
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("xabview");
+  ViewState state;
+  MainWindow window(&state, options);
+  TraceLoader loader({options.input, options.follow, 100});
+  QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
+  QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
+  if (!options.tab.isEmpty()) window.showTab(options.tab);
+  window.show();
+
+  std::unique_ptr<Script> script;
+  if (options.scripted()) {
+    script = std::make_unique<Script>(&state, &window, options);
+    QObject::connect(&loader, &TraceLoader::loadFailed, script.get(), [&] { script->failed(); });
+  }
+  loader.start();
+  int rc = app.exec();
+  loader.stop();
+  return rc;
+}

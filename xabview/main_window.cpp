@@ -1,0 +1,208 @@
+#include "main_window.h"
+
+#include "activity.h"
+#include "diagram_view.h"
+#include "panels.h"
+#include "replay_bar.h"
+#include "task_table_model.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cstdio>
+
+namespace xab::view {
+
+MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent)
+    : QMainWindow(parent), state_(state), options_(options) {
+  setWindowTitle("xabview");
+  replay_ = new ReplayBar(state_, this);
+  addToolBar(Qt::TopToolBarArea, replay_);
+
+  auto* central = new QWidget;
+  auto* box = new QVBoxLayout(central);
+  box->setContentsMargins(2, 2, 2, 2);
+  banner_ = new QLabel;
+  banner_->setObjectName("banner");
+  banner_->setStyleSheet("QLabel { background: #ffcdd2; color: #b71c1c; padding: 4px; font-weight: bold; }");
+  banner_->setWordWrap(true);
+  banner_->hide();
+  box->addWidget(banner_);
+
+  auto* split = new QSplitter(Qt::Vertical);
+  tasks_ = new TaskTableModel(state_, this);
+  taskTable_ = new QTableView;
+  taskTable_->setObjectName("taskTable");
+  taskTable_->setModel(tasks_);
+  taskTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  taskTable_->verticalHeader()->hide();
+  taskTable_->verticalHeader()->setDefaultSectionSize(20);
+  taskTable_->horizontalHeader()->setStretchLastSection(true);
+  taskTable_->setColumnWidth(TaskTableModel::TaskCol, 150);
+  taskTable_->setColumnWidth(TaskTableModel::TidCol, 70);
+  taskTable_->setColumnWidth(TaskTableModel::HostCol, 90);
+  taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
+  split->addWidget(taskTable_);
+
+  auto* picture = new QWidget;
+  auto* pbox = new QVBoxLayout(picture);
+  pbox->setContentsMargins(0, 0, 0, 0);
+  pbox->setSpacing(1);
+  diagram_ = new DiagramView(state_);
+  pbox->addWidget(diagram_, 1);
+  pbox->addWidget(new UtilizationView(state_));
+  split->addWidget(picture);
+
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName("panels");
+  log_ = new EventLogPanel(state_);
+  hang_ = new HangPanel(state_, options_.hangAfter);
+  input_ = new InputPanel(state_);
+  tabs_->addTab(log_, "Event &log");
+  tabs_->addTab(hang_, "&Hang && mismatch");
+  tabs_->addTab(new BarrierPanel(state_), "&Barriers");
+  tabs_->addTab(new MessagesPanel(state_), "&Messages");
+  tabs_->addTab(input_, "&Input");
+  split->addWidget(tabs_);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 5);
+  split->setStretchFactor(2, 3);
+  split->setSizes({150, 380, 230});
+  box->addWidget(split, 1);
+  setCentralWidget(central);
+
+  status_ = new QLabel;
+  status_->setObjectName("status");
+  statusBar()->addWidget(status_, 1);
+  buildActions();
+
+  connect(state_, &ViewState::snapshotChanged, this, &MainWindow::onSnapshot);
+  connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);
+  connect(hang_, &HangPanel::alarm, this, [this] { tabs_->setCurrentWidget(hang_); });
+  connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    EventFilter f;
+    f.tasks.insert(static_cast<TaskIndex>(i.row()));
+    state_->setFilter(f);
+    tabs_->setCurrentWidget(log_);
+  });
+  auto* clock = new QTimer(this);  // "blocked ... for 12.4 s" keeps counting in live mode
+  connect(clock, &QTimer::timeout, this, [this] {
+    if (state_->live()) tasks_->refresh();
+    updateStatus();
+  });
+  clock->start(1000);
+  rateClock_.start();
+  resize(options_.size);
+  updateStatus();
+}
+
+void MainWindow::buildActions() {
+  struct Key { QKeySequence key; std::function<void()> run; };
+  const Key keys[] = {
+      {QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
+      {QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},
+      {QKeySequence(Qt::Key_Minus), [this] { diagram_->zoomOut(); }},
+      {QKeySequence(Qt::Key_0), [this] { state_->fitAll(); }},
+      {QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { diagram_->panLeft(); }},
+      {QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { diagram_->panRight(); }},
+      {QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
+      {QKeySequence(Qt::CTRL | Qt::Key_L), [this] { tabs_->setCurrentWidget(log_); log_->focusFilter(); }},
+      {QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
+  };
+  for (const auto& k : keys) {
+    auto* a = new QAction(this);
+    a->setShortcut(k.key);
+    a->setShortcutContext(Qt::ApplicationShortcut);
+    connect(a, &QAction::triggered, this, k.run);
+    addAction(a);
+  }
+}
+
+void MainWindow::showTab(const QString& name) {
+  static const QStringList names{"log", "hang", "barriers", "messages", "input"};
+  int i = static_cast<int>(names.indexOf(name));
+  if (i >= 0) tabs_->setCurrentIndex(i);
+}
+
+bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
+
+void MainWindow::saveDiagramDialog() {
+  QString file = QFileDialog::getSaveFileName(this, "Save diagram", "diagram.png", "Images (*.png *.svg)");
+  if (file.isEmpty()) return;
+  QString error;
+  if (!saveDiagram(file, &error)) QMessageBox::warning(this, "xabview", error);
+}
+
+void MainWindow::onLoadFailed(const QString& message) {
+  failure_ = message;
+  std::fprintf(stderr, "xabview: %s\n", qPrintable(message));
+  input_->setFailure(message);
+  banner_->setText("Cannot read the input: " + message);
+  banner_->show();
+}
+
+void MainWindow::reportNewErrors() {
+  const ViewSnapshot* s = state_->snapshot();
+  // Errors are kept in order, so the new ones are at the end.
+  for (; printedErrors_ < s->errors.size(); ++printedErrors_) {
+    const auto& e = s->errors[printedErrors_];
+    std::fprintf(stderr, "xabview: %s:%llu: %s\n", s->source.c_str(), static_cast<unsigned long long>(e.line),
+                 e.reason.c_str());
+  }
+  if (s->errorCount == 0 && s->fatal.empty()) {
+    if (failure_.isEmpty()) banner_->hide();
+    return;
+  }
+  QString text;
+  if (!s->fatal.empty()) text = "Stopped reading the input: " + QString::fromStdString(s->fatal) + ". ";
+  if (s->errorCount > 0) {
+    const auto& first = s->errors.front();
+    text += QStringLiteral("%1 malformed line%2 skipped (first: line %3: %4); the rest is shown. See the Input tab.")
+                .arg(s->errorCount).arg(s->errorCount == 1 ? "" : "s").arg(first.line)
+                .arg(QString::fromStdString(first.reason));
+  }
+  banner_->setText(text);
+  banner_->show();
+}
+
+void MainWindow::onSnapshot() {
+  reportNewErrors();
+  if (rateClock_.elapsed() >= 1000) {
+    rate_ = static_cast<double>(state_->size() - std::min(rateBase_, state_->size())) * 1000.0 /
+            static_cast<double>(rateClock_.restart());
+    rateBase_ = state_->size();
+  }
+  updateStatus();
+}
+
+void MainWindow::updateStatus() {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) {
+    status_->setText(failure_.isEmpty() ? "Waiting for records..." : "No input");
+    return;
+  }
+  if (rateClock_.elapsed() >= 3000) {  // nothing arrived for a while
+    rate_ = static_cast<double>(state_->size() - std::min(rateBase_, state_->size())) * 1000.0 /
+            static_cast<double>(rateClock_.restart());
+    rateBase_ = state_->size();
+  }
+  QString mode = state_->live() ? (s->inputEnded ? "end of input" : "live")
+                                : (replay_->playing() ? "playing" : "paused");
+  status_->setText(QStringLiteral("%1 events | record %2 | trace time %3 s | %4 events/s | %5 | %6 tasks%7 | repaint %8 ms")
+                       .arg(s->size()).arg(state_->position())
+                       .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime())))
+                       .arg(rate_, 0, 'f', 0).arg(mode).arg(s->trace->taskCount())
+                       .arg(s->errorCount ? QStringLiteral(" | %1 bad lines").arg(s->errorCount) : QString())
+                       .arg(diagram_->lastPaintMs(), 0, 'f', 1));
+}
+
+}  // namespace xab::view

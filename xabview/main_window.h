@@ -1,0 +1,64 @@
+// main_window.h -- xabview's window: replay bar, task table, diagram with
+// the utilization strip, and the panels in tabs; status bar and error
+// banner.  Every part talks to the shared ViewState only.
+#pragma once
+
+#include "options.h"
+#include "view_state.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace xab::view {
+
+class DiagramView;
+class EventLogPanel;
+class HangPanel;
+class InputPanel;
+class ReplayBar;
+class TaskTableModel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent = nullptr);
+
+  void showTab(const QString& name);  // log, hang, barriers, messages, input
+  DiagramView* diagram() const { return diagram_; }
+  bool saveDiagram(const QString& file, QString* error) const;
+
+ public slots:
+  void onSnapshot();
+  void onLoadFailed(const QString& message);
+  void updateStatus();
+
+ private:
+  void buildActions();
+  void reportNewErrors();
+  void saveDiagramDialog();
+
+  ViewState* state_;
+  ViewerOptions options_;
+  ReplayBar* replay_ = nullptr;
+  TaskTableModel* tasks_ = nullptr;
+  QTableView* taskTable_ = nullptr;
+  DiagramView* diagram_ = nullptr;
+  EventLogPanel* log_ = nullptr;
+  HangPanel* hang_ = nullptr;
+  InputPanel* input_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QLabel* banner_ = nullptr;
+  QLabel* status_ = nullptr;
+  std::size_t printedErrors_ = 0;
+  QString failure_;
+  // Records per second of input, over the last few seconds.
+  QElapsedTimer rateClock_;
+  std::size_t rateBase_ = 0;
+  double rate_ = 0;
+};
+
+}  // namespace xab::view

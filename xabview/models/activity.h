@@ -1,0 +1,41 @@
+// activity.h -- what a task is doing, in words (paper Figure 1).
+//
+// "blocked in recv(src any, tag 16040) for 12.4 s", "packing 8 floats",
+// "in barrier `workers` (3 of 4 arrived)", "exited": a phrase for the last
+// record of the task that the current replay position shows, and a class
+// for its colour.
+#pragma once
+
+#include "snapshot.h"
+
+#include <QColor>
+#include <QString>
+
+namespace xab::view {
+
+enum class Activity : std::uint8_t { NotStarted, Computing, Communicating, Blocked, Barrier, Exited };
+inline constexpr int kActivityCount = 6;
+
+struct TaskActivity {
+  Activity kind = Activity::NotStarted;
+  QString text;
+  TimeNs since = 0;  // when the task's last shown record happened
+};
+
+// `shown`: records of the task at the position; `now`: the time "for" counts to.
+TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t shown, TimeNs now);
+
+// The class of a state (the diagram's and the utilization's colours).
+Activity activityOf(TaskState state);
+QString activityName(Activity a);
+QColor activityColor(Activity a);
+QColor stateColor(TaskState s);
+
+// "12.4 s", "3.1 ms", "250 µs"
+QString formatDuration(TimeNs d);
+// "t40002 (cholnode, 1)" or "any"
+QString taskWords(const ViewSnapshot& s, Tid tid);
+// The record's fields as the trace file writes them ("src=any tag=16040").
+QString eventArgs(const Trace& trace, const Event& e);
+
+}  // namespace xab::view

@@ -1,0 +1,383 @@
+#include "diagram_painter.h"
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+namespace xab::view {
+namespace {
+
+constexpr int kStates = 11;
+
+// Index of the last span beginning at or before t (0 if none does).
+std::size_t spanAtOrBefore(const std::vector<Span>& spans, TimeNs t) {
+  auto it = std::upper_bound(spans.begin(), spans.end(), t,
+                             [](TimeNs v, const Span& s) { return v < s.begin; });
+  return it == spans.begin() ? 0 : static_cast<std::size_t>(it - spans.begin()) - 1;
+}
+
+// The end of span i as the replay position sees it: the last shown state
+// lasts until the position's "now".
+TimeNs shownEnd(const std::vector<Span>& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
+  bool nextShown = i + 1 < spans.size() && spans[i + 1].first < shown;
+  if (nextShown) return spans[i].end;
+  return std::max(spans[i].begin, limit);
+}
+
+// Folds one row of spans into rectangles, one bucket per state.
+struct RowFolder {
+  const DiagramLayout& L;
+  std::array<std::vector<QRectF>, kStates>& buckets;
+  double top, height;
+  double ns;  // per pixel
+  int col = INT32_MIN;
+  std::array<TimeNs, kStates> acc{};
+  int runState = -1, runStart = 0, runEnd = 0;
+  std::size_t rects = 0;
+
+  void emitRun() {
+    if (runState < 0) return;
+    buckets[static_cast<std::size_t>(runState)].push_back(
+        QRectF(L.plot().left() + runStart, top, runEnd - runStart, height));
+    ++rects;
+    runState = -1;
+  }
+  void addColumn(int c, int state) {
+    if (state == runState && c == runEnd) {
+      ++runEnd;
+      return;
+    }
+    emitRun();
+    runState = state;
+    runStart = c;
+    runEnd = c + 1;
+  }
+  void flushColumn() {
+    if (col == INT32_MIN) return;
+    auto best = std::max_element(acc.begin(), acc.end());
+    if (*best > 0) addColumn(col, static_cast<int>(best - acc.begin()));
+    acc.fill(0);
+    col = INT32_MIN;
+  }
+  void wide(double x0, double x1, TaskState s) {
+    flushColumn();
+    emitRun();
+    buckets[static_cast<std::size_t>(s)].push_back(QRectF(L.plot().left() + x0, top, x1 - x0, height));
+    ++rects;
+  }
+};
+
+std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex t,
+                          std::array<std::vector<QRectF>, kStates>& buckets, std::size_t& rects) {
+  const ViewSnapshot& s = *st.snapshot();
+  const auto& spans = s.spans[t];
+  if (spans.empty()) return 0;
+  const std::uint32_t shown = st.shownOf(t);
+  const TimeNs limit = shownLimit(st, t);
+  const double ns = L.nsPerPixel();
+  const double width = L.plot().width();
+  RowFolder f{L, buckets, L.rowTop(t) + 2, std::max(1.0, L.rowHeight - 4), ns};
+  std::size_t visited = 0;
+  int visitsInColumn = 0;
+  for (std::size_t i = spanAtOrBefore(spans, L.begin); i < spans.size(); ++i) {
+    const Span& sp = spans[i];
+    if (sp.first >= shown || sp.begin >= L.end) break;
+    ++visited;
+    if (sp.state == TaskState::Exited) break;
+    TimeNs se = shownEnd(spans, i, shown, limit);
+    if (se <= L.begin) continue;
+    double x0 = std::max(0.0, static_cast<double>(sp.begin - L.begin) / ns);
+    double x1 = std::min(width, static_cast<double>(se - L.begin) / ns);
+    if (x1 - x0 >= kFoldPixels) {
+      f.wide(x0, x1, sp.state);
+      continue;
+    }
+    int c = static_cast<int>(x0);
+    if (c != f.col) {
+      f.flushColumn();
+      f.col = c;
+      visitsInColumn = 0;
+    }
+    f.acc[static_cast<std::size_t>(sp.state)] += std::max<TimeNs>(1, se - std::max(sp.begin, L.begin));
+    if (++visitsInColumn > kMaxSpansPerColumn) {
+      // Enough of this column seen: jump to the span that reaches the next one.
+      TimeNs next = L.begin + static_cast<TimeNs>((c + 1) * ns);
+      std::size_t j = spanAtOrBefore(spans, next);
+      if (j > i + 1) i = j - 1;
+    }
+  }
+  f.flushColumn();
+  f.emitRun();
+  rects += f.rects;
+  return visited;
+}
+
+TimeNs niceStep(double nsPerPixel) {
+  double want = nsPerPixel * 110;
+  double p = std::pow(10.0, std::floor(std::log10(std::max(want, 1.0))));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (p * m >= want) return static_cast<TimeNs>(p * m);
+  return static_cast<TimeNs>(p * 10);
+}
+
+void paintAxis(QPainter& p, const DiagramLayout& L, TimeNs origin) {
+  QRectF plot = L.plot();
+  p.setPen(QColor(0x60, 0x60, 0x60));
+  TimeNs step = std::max<TimeNs>(1, niceStep(L.nsPerPixel()));
+  TimeNs rel0 = L.begin - origin;
+  TimeNs first = (rel0 >= 0 ? (rel0 + step - 1) / step : rel0 / step) * step;
+  int decimals = std::clamp(static_cast<int>(9 - std::floor(std::log10(static_cast<double>(step)))), 0, 9);
+  for (TimeNs rel = first; origin + rel < L.end; rel += step) {
+    double x = L.xOf(origin + rel);
+    p.drawLine(QPointF(x, plot.top() - 5), QPointF(x, plot.top()));
+    p.drawText(QPointF(x + 2, L.area.top() + 13), QString::number(static_cast<double>(rel) / 1e9, 'f', decimals) + " s");
+  }
+  p.drawLine(plot.topLeft(), plot.topRight());
+}
+
+void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  QFontMetrics fm(p.font());
+  for (TaskIndex t = 0; t < L.tasks; ++t) {
+    QRectF r(L.area.left(), L.rowTop(t), L.labelWidth - 4, L.rowHeight);
+    auto a = describeTask(s, t, st.shownOf(t), st.nowTime()).kind;
+    if (a == Activity::Blocked) p.fillRect(r, QColor(0xff, 0xcd, 0xd2));
+    if (a == Activity::Barrier) p.fillRect(r, QColor(0xff, 0xe0, 0xb2));
+    if (L.rowHeight < 8) continue;
+    p.setPen(Qt::black);
+    QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight, L.labelWidth - 8);
+    p.drawText(r.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+  }
+}
+
+void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, DiagramStats& stats) {
+  const ViewSnapshot& s = *st.snapshot();
+  const std::size_t pos = st.position();
+  QRectF plot = L.plot();
+  std::vector<QLineF> lines;
+  std::unordered_set<std::uint64_t> seen;
+  for (const Message& m : s.messages.messages) {
+    if (s.positionOf(m.send) >= pos) continue;
+    double xs = L.xOf(m.time);
+    double ys = L.rowTop(m.sender) + L.rowHeight / 2;
+    for (const auto& rc : m.receives) {
+      if (s.positionOf(rc.recv) >= pos) continue;
+      double xr = L.xOf(rc.time);
+      if ((xs < plot.left() && xr < plot.left()) || (xs > plot.right() && xr > plot.right())) continue;
+      std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint16_t>(xs)) << 48) ^
+                          (static_cast<std::uint64_t>(static_cast<std::uint16_t>(xr)) << 32) ^
+                          (static_cast<std::uint64_t>(m.sender) << 16) ^ rc.receiver;
+      if (!seen.insert(key).second) continue;  // same pixels as a line already drawn
+      if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
+        ++stats.messagesSkipped;
+        continue;
+      }
+      lines.emplace_back(xs, ys, xr, L.rowTop(rc.receiver) + L.rowHeight / 2);
+    }
+  }
+  p.setPen(QPen(QColor(0, 0, 0, 150), 1));
+  p.drawLines(lines.data(), static_cast<int>(lines.size()));
+  stats.messageLines = lines.size();
+}
+
+void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  const TimeNs now = st.cursorTime();
+  std::unordered_set<std::uint64_t> seen;
+  p.setPen(QPen(QColor(0xe6, 0x51, 0x00), 1));
+  p.setBrush(QColor(0xff, 0xa0, 0x00, 50));
+  for (const auto& b : s.barriers.instances) {
+    TimeNs a0 = INT64_MAX, d1 = INT64_MIN;
+    TaskIndex r0 = UINT32_MAX, r1 = 0;
+    for (const auto& v : b.visits) {
+      if (v.arrive > now) continue;
+      a0 = std::min(a0, v.arrive);
+      d1 = std::max(d1, v.depart == kOpenEnd || v.depart > now ? shownLimit(st, v.task) : v.depart);
+      r0 = std::min(r0, v.task);
+      r1 = std::max(r1, v.task);
+    }
+    if (a0 == INT64_MAX || d1 < L.begin || a0 > L.end) continue;
+    double x0 = L.xOf(a0), x1 = std::max(L.xOf(d1), x0 + 1);
+    std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
+    if (!seen.insert(key).second) continue;
+    p.drawRect(QRectF(QPointF(x0, L.rowTop(r0) + 1), QPointF(x1, L.rowTop(r1) + L.rowHeight - 1)));
+  }
+  p.setBrush(Qt::NoBrush);
+}
+
+void paintCursor(QPainter& p, const DiagramLayout& L, const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  QRectF plot = L.plot();
+  if (!st.atEnd()) {
+    double x = L.xOf(st.cursorTime());
+    p.setPen(QPen(QColor(0xd5, 0x00, 0x00), 2));
+    if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+  }
+  if (auto sel = st.selected()) {
+    const OrderEntry& oe = s.order[*sel];
+    if (oe.task == kMonitorTask) return;
+    double x = L.xOf(s.event(oe).time), y = L.rowTop(oe.task) + L.rowHeight / 2;
+    p.setPen(QPen(Qt::black, 2));
+    p.setBrush(Qt::yellow);
+    p.drawEllipse(QPointF(x, y), 5, 5);
+    p.setBrush(Qt::NoBrush);
+  }
+}
+
+}  // namespace
+
+TimeNs shownLimit(const ViewState& state, TaskIndex) { return state.nowTime(); }
+
+DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
+  DiagramLayout L;
+  L.area = area;
+  L.begin = st.viewBegin();
+  L.end = std::max(st.viewEnd(), L.begin + 1);
+  L.tasks = st.snapshot() ? st.snapshot()->trace->taskCount() : 0;
+  double h = area.height() - L.axisHeight - 2;
+  L.rowHeight = L.tasks ? std::clamp(h / static_cast<double>(L.tasks), 2.0, 28.0) : 20.0;
+  return L;
+}
+
+QRectF DiagramLayout::plot() const {
+  return QRectF(area.left() + labelWidth, area.top() + axisHeight, std::max(1, area.width() - labelWidth),
+                std::max(1, area.height() - axisHeight));
+}
+double DiagramLayout::nsPerPixel() const { return static_cast<double>(end - begin) / plot().width(); }
+double DiagramLayout::xOf(TimeNs t) const { return plot().left() + static_cast<double>(t - begin) / nsPerPixel(); }
+TimeNs DiagramLayout::timeAt(double x) const {
+  return begin + static_cast<TimeNs>((x - plot().left()) * nsPerPixel());
+}
+double DiagramLayout::rowTop(std::size_t task) const { return plot().top() + 2 + static_cast<double>(task) * rowHeight; }
+std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
+  double r = (y - plot().top() - 2) / rowHeight;
+  if (r < 0 || r >= static_cast<double>(tasks)) return std::nullopt;
+  return static_cast<TaskIndex>(r);
+}
+
+DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& st, const DiagramOptions& o) {
+  DiagramStats stats;
+  p.fillRect(L.area, Qt::white);
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || L.tasks == 0) {
+    p.setPen(Qt::gray);
+    p.drawText(L.area, Qt::AlignCenter, QStringLiteral("Waiting for records..."));
+    return stats;
+  }
+  QRectF plot = L.plot();
+  for (TaskIndex t = 0; t < L.tasks; t += 2)
+    p.fillRect(QRectF(L.area.left(), L.rowTop(t), L.area.width(), L.rowHeight), QColor(0xf7, 0xf7, 0xf7));
+  if (o.labels) paintLabels(p, L, st);
+  paintAxis(p, L, s->firstTime());
+  p.save();
+  p.setClipRect(plot);
+  std::array<std::vector<QRectF>, kStates> buckets;
+  for (TaskIndex t = 0; t < L.tasks; ++t) stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects);
+  p.setPen(Qt::NoPen);
+  for (int i = 0; i < kStates; ++i) {
+    auto& rs = buckets[static_cast<std::size_t>(i)];
+    if (rs.empty()) continue;
+    p.setBrush(stateColor(static_cast<TaskState>(i)));
+    p.drawRects(rs.data(), static_cast<int>(rs.size()));
+  }
+  p.setBrush(Qt::NoBrush);
+  if (o.barriers) paintBarriers(p, L, st);
+  if (o.messages) paintMessages(p, L, st, stats);
+  paintCursor(p, L, st);
+  p.restore();
+  return stats;
+}
+
+DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
+  DiagramHit hit;
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || !L.plot().contains(at)) return hit;
+  hit.time = L.timeAt(at.x());
+  hit.task = L.taskAt(at.y());
+  const std::size_t pos = st.position();
+  double best = 4.0;
+  for (std::uint32_t i = 0; i < s->messages.messages.size(); ++i) {
+    const Message& m = s->messages.messages[i];
+    if (s->positionOf(m.send) >= pos) continue;
+    QPointF a(L.xOf(m.time), L.rowTop(m.sender) + L.rowHeight / 2);
+    for (const auto& rc : m.receives) {
+      if (s->positionOf(rc.recv) >= pos) continue;
+      QPointF b(L.xOf(rc.time), L.rowTop(rc.receiver) + L.rowHeight / 2);
+      QPointF d = b - a;
+      double len2 = QPointF::dotProduct(d, d);
+      double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
+      QPointF q = a + u * d - at;
+      double dist = std::sqrt(QPointF::dotProduct(q, q));
+      if (dist < best) {
+        best = dist;
+        hit.message = i;
+      }
+    }
+  }
+  if (!hit.task) return hit;
+  const auto& spans = s->spans[*hit.task];
+  if (spans.empty()) return hit;
+  std::size_t i = spanAtOrBefore(spans, hit.time);
+  const std::uint32_t shown = st.shownOf(*hit.task);
+  if (spans[i].begin > hit.time || spans[i].first >= shown) return hit;
+  if (hit.time >= shownEnd(spans, i, shown, shownLimit(st, *hit.task))) return hit;
+  hit.span = spans[i];
+  hit.position = s->positionOf({*hit.task, spans[i].first});
+  return hit;
+}
+
+std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
+  std::array<int, kActivityCount> n{};
+  const ViewSnapshot* s = st.snapshot();
+  if (!s) return n;
+  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
+    const auto& spans = s->spans[task];
+    const std::uint32_t shown = st.shownOf(task);
+    if (spans.empty() || spans[0].begin > t) continue;
+    std::size_t i = spanAtOrBefore(spans, t);
+    if (spans[i].first >= shown || t >= shownEnd(spans, i, shown, shownLimit(st, task))) continue;
+    ++n[static_cast<std::size_t>(activityOf(spans[i].state))];
+  }
+  return n;
+}
+
+void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& st) {
+  p.fillRect(area, Qt::white);
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || s->trace->taskCount() == 0) return;
+  QRectF plot(area.left() + labelWidth, area.top() + 2, area.width() - labelWidth, area.height() - 4);
+  const double tasks = static_cast<double>(s->trace->taskCount());
+  const double ns = static_cast<double>(st.viewEnd() - st.viewBegin()) / plot.width();
+  static constexpr Activity order[] = {Activity::Computing, Activity::Communicating, Activity::Blocked,
+                                       Activity::Barrier};
+  std::array<std::vector<QRectF>, 4> bars;
+  for (int x = 0; x < static_cast<int>(plot.width()); ++x) {
+    TimeNs t = st.viewBegin() + static_cast<TimeNs>((x + 0.5) * ns);
+    auto n = utilizationAt(st, t);
+    double y = plot.bottom();
+    for (std::size_t k = 0; k < 4; ++k) {
+      double h = plot.height() * n[static_cast<std::size_t>(order[k])] / tasks;
+      if (h <= 0) continue;
+      y -= h;
+      bars[k].push_back(QRectF(plot.left() + x, y, 1, h));
+    }
+  }
+  p.setPen(Qt::NoPen);
+  for (std::size_t k = 0; k < 4; ++k) {
+    p.setBrush(activityColor(order[k]));
+    p.drawRects(bars[k].data(), static_cast<int>(bars[k].size()));
+  }
+  p.setBrush(Qt::NoBrush);
+  p.setPen(Qt::black);
+  p.drawText(QRectF(area.left() + 4, area.top(), labelWidth - 8, area.height()), Qt::AlignVCenter | Qt::AlignLeft,
+             QStringLiteral("Utilization\n(%1 tasks)").arg(s->trace->taskCount()));
+  if (!st.atEnd()) {
+    double x = plot.left() + static_cast<double>(st.cursorTime() - st.viewBegin()) / ns;
+    p.setPen(QPen(QColor(0xd5, 0x00, 0x00), 2));
+    p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+  }
+}
+
+}  // namespace xab::view

@@ -1,0 +1,82 @@
+// diagram_painter.h -- the space-time diagram and the utilization strip.
+//
+// Tasks are rows, time runs left to right.  Each task's states are bars
+// (the snapshot's per-task span arrays, found by binary search for the
+// visible range); bars narrower than kFoldPixels are folded: per pixel
+// column only the state that covers most of it is drawn, and runs of equal
+// columns become one rectangle.  A pixel column never costs more than
+// kMaxSpansPerColumn span visits (the rest is skipped by binary search),
+// so a million-event trace paints in bounded time at any zoom.  Message
+// lines and barrier spans landing on the same pixels are drawn once.
+//
+// Nothing here knows widgets: the viewer, the SVG/PNG export and the
+// benchmark all paint through it.
+#pragma once
+
+#include "activity.h"
+#include "view_state.h"
+
+#include <QPainter>
+#include <QRect>
+
+#include <array>
+#include <optional>
+
+namespace xab::view {
+
+inline constexpr double kFoldPixels = 3.0;
+inline constexpr int kMaxSpansPerColumn = 8;
+inline constexpr int kMaxMessageLines = 20000;
+
+struct DiagramLayout {
+  QRect area;             // the whole widget
+  int labelWidth = 150;   // task names on the left
+  int axisHeight = 22;    // time axis on top
+  double rowHeight = 20;
+  TimeNs begin = 0, end = 1;
+  std::size_t tasks = 0;
+
+  static DiagramLayout make(const QRect& area, const ViewState& state);
+  QRectF plot() const;                     // where the bars go
+  double xOf(TimeNs t) const;
+  TimeNs timeAt(double x) const;
+  double rowTop(std::size_t task) const;
+  std::optional<TaskIndex> taskAt(double y) const;
+  double nsPerPixel() const;
+};
+
+struct DiagramStats {
+  std::size_t spansVisited = 0;
+  std::size_t rects = 0;
+  std::size_t messageLines = 0;
+  std::size_t messagesSkipped = 0;  // over kMaxMessageLines (zoom in to see them)
+};
+
+struct DiagramOptions {
+  bool messages = true;
+  bool barriers = true;
+  bool labels = true;
+};
+
+DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& state,
+                          const DiagramOptions& options = {});
+
+// What is under a point of the diagram.
+struct DiagramHit {
+  std::optional<TaskIndex> task;
+  TimeNs time = 0;
+  std::optional<Span> span;
+  std::optional<std::size_t> position;   // the record that opened the span
+  std::optional<std::uint32_t> message;  // a message line within a few pixels
+};
+DiagramHit hitTest(const DiagramLayout& layout, const ViewState& state, QPointF at);
+
+// Tasks computing / communicating / blocked / in a barrier per pixel column.
+void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& state);
+// Counts per activity at time t (at the current replay position).
+std::array<int, kActivityCount> utilizationAt(const ViewState& state, TimeNs t);
+
+// The time where a task's shown states stop (the replay "now" for it).
+TimeNs shownLimit(const ViewState& state, TaskIndex task);
+
+}  // namespace xab::view

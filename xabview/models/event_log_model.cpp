@@ -1,0 +1,138 @@
+#include "event_log_model.h"
+
+#include "activity.h"
+
+#include <QBrush>
+#include <QFont>
+
+#include <algorithm>
+
+namespace xab::view {
+
+QString eventName(const Trace& trace, const Event& e) {
+  std::string_view name = e.kind == Kind::OTHER ? trace.str(e.a[0]) : kindName(e.kind);
+  QString q = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+  return e.isBegin() ? q + ".begin" : q;
+}
+
+EventLogModel::EventLogModel(ViewState* state, QObject* parent)
+    : QAbstractTableModel(parent), state_(state) {
+  connect(state_, &ViewState::snapshotChanged, this, &EventLogModel::onSnapshot);
+  connect(state_, &ViewState::filterChanged, this, &EventLogModel::onFilter);
+  connect(state_, &ViewState::positionChanged, this, &EventLogModel::onPosition);
+  onFilter();
+}
+
+int EventLogModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid()) return 0;
+  return static_cast<int>(filtered_ ? rows_.size() : known_);
+}
+
+int EventLogModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+std::size_t EventLogModel::positionOfRow(int row) const {
+  return filtered_ ? rows_[static_cast<std::size_t>(row)] : static_cast<std::size_t>(row);
+}
+
+int EventLogModel::rowOfPosition(std::size_t position) const {
+  if (!filtered_) return position < known_ ? static_cast<int>(position) : -1;
+  auto it = std::lower_bound(rows_.begin(), rows_.end(), position);
+  return it != rows_.end() && *it == position ? static_cast<int>(it - rows_.begin()) : -1;
+}
+
+void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
+  const ViewSnapshot* s = state_->snapshot();
+  for (std::size_t p = from; p < to; ++p)
+    if (state_->filter().matches(*s, s->order[p])) rows_.push_back(static_cast<std::uint32_t>(p));
+}
+
+void EventLogModel::onSnapshot() {
+  std::size_t size = state_->size();
+  if (size < known_) {
+    onFilter();
+    return;
+  }
+  if (size == known_) return;
+  if (!filtered_) {
+    beginInsertRows({}, static_cast<int>(known_), static_cast<int>(size) - 1);
+    known_ = size;
+    endInsertRows();
+    return;
+  }
+  std::size_t old = rows_.size();
+  appendMatches(known_, size);
+  known_ = size;
+  if (rows_.size() == old) return;
+  std::vector<std::uint32_t> added(rows_.begin() + static_cast<long>(old), rows_.end());
+  rows_.resize(old);
+  beginInsertRows({}, static_cast<int>(old), static_cast<int>(old + added.size()) - 1);
+  rows_.insert(rows_.end(), added.begin(), added.end());
+  endInsertRows();
+}
+
+void EventLogModel::onFilter() {
+  beginResetModel();
+  rows_.clear();
+  filtered_ = !state_->filter().empty();
+  known_ = state_->size();
+  if (filtered_) appendMatches(0, known_);
+  endResetModel();
+}
+
+void EventLogModel::onPosition() {
+  // Rows change colour when they move between "shown" and "still to come".
+  std::size_t now = state_->position();
+  std::size_t lo = std::min(now, lastPosition_), hi = std::max(now, lastPosition_);
+  lastPosition_ = now;
+  if (rowCount() == 0) return;
+  int first = 0, last = rowCount() - 1;
+  if (hi - lo < 10000) {  // a step: only the rows between old and new position
+    auto rowAtOrAfter = [&](std::size_t p) {
+      if (!filtered_) return static_cast<int>(std::min(p, known_));
+      return static_cast<int>(std::lower_bound(rows_.begin(), rows_.end(), p) - rows_.begin());
+    };
+    first = std::max(0, rowAtOrAfter(lo > 0 ? lo - 1 : 0));
+    last = std::min(last, rowAtOrAfter(hi + 1));
+  }
+  if (first <= last) emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+QVariant EventLogModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) return {};
+  std::size_t p = positionOfRow(index.row());
+  if (p >= s->size()) return {};
+  const OrderEntry& oe = s->order[p];
+  const Event& e = s->event(oe);
+  const Trace& tr = *s->trace;
+  if (role == PositionRole) return static_cast<qulonglong>(p);
+  if (role == Qt::DisplayRole) {
+    switch (index.column()) {
+      case SeqCol: return static_cast<qulonglong>(p + 1);
+      case TimeCol: return QString::fromStdString(formatSeconds(e.time, s->firstTime()));
+      case TaskCol:
+        return oe.task == kMonitorTask ? QStringLiteral("abmon") : QString::fromStdString(tr.label(oe.task));
+      case EventCol: return eventName(tr, e);
+      case FieldsCol: return eventArgs(tr, e);
+    }
+    return {};
+  }
+  if (role == Qt::ForegroundRole && p >= state_->position()) return QBrush(QColor(0xb0, 0xb0, 0xb0));
+  if (role == Qt::BackgroundRole && state_->position() > 0 && p == state_->position() - 1)
+    return QBrush(QColor(0xff, 0xf5, 0x9d));
+  if (role == Qt::FontRole && e.isBegin() && isBlocking(e.kind)) {
+    QFont f;
+    f.setItalic(true);
+    return f;
+  }
+  return {};
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* names[] = {"#", "Time (s)", "Task", "Event", "Fields"};
+  return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
+}
+
+}  // namespace xab::view

@@ -1,0 +1,49 @@
+// event_log_model.h -- every record, lazily.
+//
+// Rows are records in arrival order.  Without a filter the model holds no
+// per-row data at all (row = position); with one, it keeps the matching
+// positions (4 bytes a row).  Text is made only for rows a view asks
+// about, so a million rows scroll like ten.  Snapshots only ever append
+// records, so a new snapshot inserts rows at the end.
+#pragma once
+
+#include "view_state.h"
+
+#include <QAbstractTableModel>
+
+namespace xab::view {
+
+class EventLogModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { SeqCol, TimeCol, TaskCol, EventCol, FieldsCol, ColumnCount };
+  enum Role { PositionRole = Qt::UserRole + 1 };
+
+  explicit EventLogModel(ViewState* state, QObject* parent = nullptr);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+  std::size_t positionOfRow(int row) const;
+  int rowOfPosition(std::size_t position) const;  // -1 if filtered out
+
+ private slots:
+  void onSnapshot();
+  void onFilter();
+  void onPosition();
+
+ private:
+  void appendMatches(std::size_t from, std::size_t to);
+
+  ViewState* state_;
+  std::size_t known_ = 0;             // records of the snapshot the rows reflect
+  bool filtered_ = false;
+  std::vector<std::uint32_t> rows_;   // positions, when filtered
+  std::size_t lastPosition_ = 0;
+};
+
+QString eventName(const Trace& trace, const Event& e);  // "recv.begin", or an unknown name
+
+}  // namespace xab::view

@@ -1,0 +1,95 @@
+// panel_models.h -- item models behind the barrier, message and hang panels.
+#pragma once
+
+#include "view_state.h"
+
+#include <QAbstractTableModel>
+
+namespace xab::view {
+
+// One row per barrier instance: group, use, who arrived last, waits.
+class BarrierWaitModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { GroupCol, UseCol, TasksCol, LastCol, LateCol, TotalCol, MaxCol, ColumnCount };
+  explicit BarrierWaitModel(ViewState* state, QObject* parent = nullptr);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role) const override;
+ private slots:
+  void reset();
+ private:
+  ViewState* state_;
+  int rows_ = 0;
+};
+
+// One row per task: total barrier wait, visits, times it was last.
+class BarrierTotalsModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { TaskCol, WaitCol, VisitsCol, LastCol, ShareCol, ColumnCount };
+  explicit BarrierTotalsModel(ViewState* state, QObject* parent = nullptr);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role) const override;
+ private slots:
+  void reset();
+ private:
+  ViewState* state_;
+  int rows_ = 0;
+};
+
+// Sender x receiver: messages, bytes, bandwidth.
+class MessageMatrixModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum class Metric { Count, Bytes, Bandwidth };
+  explicit MessageMatrixModel(ViewState* state, QObject* parent = nullptr);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role) const override;
+  void setMetric(Metric m);
+ private slots:
+  void reset();
+ private:
+  ViewState* state_;
+  Metric metric_ = Metric::Count;
+  int tasks_ = 0;
+};
+
+// Messages sent and not yet received at the current position, per receiver.
+struct PendingEntry {
+  TaskIndex receiver = 0;
+  std::uint32_t message = 0;  // index into MessageTable::messages
+};
+
+class PendingQueueModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { ReceiverCol, SenderCol, TagCol, BytesCol, SentCol, WaitingCol, ColumnCount };
+  enum Role { PositionRole = Qt::UserRole + 1 };
+  explicit PendingQueueModel(ViewState* state, QObject* parent = nullptr);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role) const override;
+  const std::vector<PendingEntry>& entries() const { return rows_; }
+ private slots:
+  void recompute();
+ private:
+  ViewState* state_;
+  std::vector<PendingEntry> rows_;
+};
+
+// Messages sent to a receiver and not received by `position`.
+std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position);
+
+// The hang and mismatch diagnosis as HTML; links "event:<position>" name records.
+QString hangReportHtml(const ViewState& state);
+// The same in plain text (stderr, --dump-state).
+QStringList hangReportLines(const ViewSnapshot& s);
+
+}  // namespace xab::view

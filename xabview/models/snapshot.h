@@ -1,0 +1,75 @@
+// snapshot.h -- one immutable picture of the trace and its analyses.
+//
+// The loader thread builds a ViewSnapshot from each TraceReader snapshot
+// (trace + message matching + barriers + hang + pack mismatches + the
+// arrival order and per-task state spans the views draw from) and hands it
+// to the GUI as a shared_ptr<const ViewSnapshot>.  Nothing in it changes
+// after it is built, so every view may read it without locks, and a view
+// that still holds an old one keeps a consistent picture.
+#pragma once
+
+#include <xab/model/model.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace xab::view {
+
+// Records of abmon itself (abmon.start/stop) belong to no task.
+inline constexpr TaskIndex kMonitorTask = 0xFFFFFFFFu;
+
+// One record in arrival order: which task's sequence, and where in it.
+struct OrderEntry {
+  TaskIndex task = 0;       // kMonitorTask: index is into Trace::monitorEvents()
+  std::uint32_t index = 0;
+};
+
+// A state interval of a task, compact (the diagram's per-task array).
+struct Span {
+  TimeNs begin = 0;
+  TimeNs end = 0;           // kOpenEnd while the state lasts
+  std::uint32_t first = 0;  // the record that opened it
+  TaskState state = TaskState::NotStarted;
+};
+
+struct ViewSnapshot {
+  std::shared_ptr<const Trace> trace;
+  std::vector<OrderEntry> order;          // every record, in the order it arrived
+  std::vector<std::vector<Span>> spans;   // per task, in time order
+  MessageTable messages;
+  BarrierAnalysis barriers;
+  HangReport hang;
+  MismatchReport mismatches;
+
+  std::vector<ReadError> errors;          // malformed lines (kept ones)
+  std::uint64_t errorCount = 0;
+  std::string fatal;                      // the reader stopped: why
+  std::string source;                     // file name or "stdin"
+  std::uint64_t bytes = 0;                // input bytes read
+  bool inputEnded = false;                // EOF of a pipe, or a file read in full
+  double buildMs = 0;                     // time the analyses took (status bar)
+
+  std::size_t size() const { return order.size(); }
+  const Event& event(const OrderEntry& e) const;
+  const Event& eventAt(std::size_t position) const { return event(order[position]); }
+  // Events of `task` among the first `position` records of the arrival order.
+  std::uint32_t prefixAt(TaskIndex task, std::size_t position) const;
+  // The latest task time among the first `position` records: "now" at that point.
+  TimeNs timeAt(std::size_t position) const;
+  // Position in the arrival order of a task's record.
+  std::size_t positionOf(EventRef ref) const;
+  TimeNs firstTime() const { return trace ? trace->firstTime() : 0; }
+  TimeNs lastTime() const { return trace ? trace->lastTime() : 0; }
+
+  std::vector<TimeNs> prefixMaxTime;
+  TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)      // timeAt(position) = prefixMaxTime[position - 1]
+};
+
+// Builds the analyses; runs on the loader thread (or in a test).
+std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace);
+
+// The spans of one task (stateIntervals() squeezed into Span).
+std::vector<Span> buildSpans(const Trace& trace, TaskIndex task);
+
+}  // namespace xab::view

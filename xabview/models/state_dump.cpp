@@ -1,0 +1,112 @@
+#include "state_dump.h"
+
+#include "activity.h"
+#include "diagram_painter.h"
+#include "panel_models.h"
+
+#include <QJsonArray>
+
+namespace xab::view {
+namespace {
+
+QString qstr(const std::string& s) { return QString::fromStdString(s); }
+
+QJsonArray tasks(const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  QJsonArray out;
+  for (TaskIndex t = 0; t < s.trace->taskCount(); ++t) {
+    const TaskInfo& info = s.trace->task(t);
+    auto a = describeTask(s, t, st.shownOf(t), st.nowTime());
+    out.append(QJsonObject{{"task", qstr(s.trace->label(t))},
+                           {"tid", qstr(formatTid(info.tid))},
+                           {"host", qstr(std::string(s.trace->str(info.host)))},
+                           {"doing", a.text},
+                           {"activity", activityName(a.kind)},
+                           {"records", static_cast<qint64>(st.shownOf(t))}});
+  }
+  return out;
+}
+
+QJsonObject messages(const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  QJsonArray pairs;
+  for (const auto& [key, p] : s.messages.pairs)
+    pairs.append(QJsonObject{{"from", qstr(s.trace->label(key.first))},
+                             {"to", qstr(s.trace->label(key.second))},
+                             {"count", static_cast<qint64>(p.count)},
+                             {"bytes", static_cast<qint64>(p.bytes)}});
+  QJsonArray pending;
+  for (const auto& e : pendingAt(s, st.position())) {
+    const Message& m = s.messages.messages[e.message];
+    pending.append(QJsonObject{{"to", qstr(s.trace->label(e.receiver))},
+                               {"from", qstr(s.trace->label(m.sender))},
+                               {"tag", m.tag},
+                               {"bytes", m.bytes}});
+  }
+  return QJsonObject{{"sent", static_cast<qint64>(s.messages.sent)},
+                     {"matched", static_cast<qint64>(s.messages.messages.size())},
+                     {"pairs", pairs},
+                     {"pending", pending}};
+}
+
+QJsonArray barriers(const ViewSnapshot& s) {
+  QJsonArray out;
+  for (const auto& b : s.barriers.instances) {
+    QJsonArray waits;
+    for (const auto& v : b.visits)
+      waits.append(QJsonObject{{"task", qstr(s.trace->label(v.task))}, {"wait_s", static_cast<double>(v.wait()) / 1e9}});
+    out.append(QJsonObject{
+        {"group", qstr(std::string(s.trace->str(b.group)))},
+        {"use", static_cast<int>(b.use)},
+        {"complete", b.complete()},
+        {"last", b.lastArrival >= 0 ? qstr(s.trace->label(b.visits[static_cast<std::size_t>(b.lastArrival)].task)) : QString()},
+        {"waits", waits}});
+  }
+  return out;
+}
+
+}  // namespace
+
+QJsonObject dumpState(const ViewState& st) {
+  const ViewSnapshot* s = st.snapshot();
+  if (!s) return QJsonObject{{"loaded", false}};
+  QJsonArray errors;
+  for (const auto& e : s->errors)
+    errors.append(QJsonObject{{"line", static_cast<qint64>(e.line)}, {"reason", qstr(e.reason)}});
+  QJsonArray hang;
+  for (const auto& line : hangReportLines(*s)) hang.append(line);
+  auto util = utilizationAt(st, st.cursorTime());
+  QJsonObject u;
+  for (int a = 0; a < kActivityCount; ++a) u[activityName(static_cast<Activity>(a))] = util[static_cast<std::size_t>(a)];
+  QJsonObject current;
+  if (st.position() > 0) {
+    const OrderEntry& oe = s->order[st.position() - 1];
+    const Event& e = s->event(oe);
+    current = QJsonObject{{"task", oe.task == kMonitorTask ? QString("abmon") : qstr(s->trace->label(oe.task))},
+                          {"event", qstr(std::string(kindName(e.kind))) + (e.isBegin() ? ".begin" : "")},
+                          {"fields", eventArgs(*s->trace, e)}};
+  }
+  return QJsonObject{
+      {"loaded", true},
+      {"source", qstr(s->source)},
+      {"events", static_cast<qint64>(s->size())},
+      {"position", static_cast<qint64>(st.position())},
+      {"live", st.live()},
+      {"input_ended", s->inputEnded},
+      {"monitor_stopped", s->trace->stopped()},
+      {"trace_time_s", static_cast<double>(st.cursorTime() - s->firstTime()) / 1e9},
+      {"current", current},
+      {"tasks", tasks(st)},
+      {"messages", messages(st)},
+      {"barriers", barriers(*s)},
+      {"hung", s->hang.hung},
+      {"hang", hang},
+      {"mismatches", static_cast<qint64>(s->mismatches.mismatches.size())},
+      {"utilization_at_cursor", u},
+      {"errors", errors},
+      {"error_count", static_cast<qint64>(s->errorCount)},
+      {"fatal", qstr(s->fatal)},
+  };
+}
+
+}  // namespace xab::view

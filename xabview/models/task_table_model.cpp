@@ -1,0 +1,85 @@
+#include "task_table_model.h"
+
+#include <QBrush>
+#include <QFont>
+
+namespace xab::view {
+
+TaskTableModel::TaskTableModel(ViewState* state, QObject* parent)
+    : QAbstractTableModel(parent), state_(state) {
+  connect(state_, &ViewState::snapshotChanged, this, &TaskTableModel::refresh);
+  connect(state_, &ViewState::positionChanged, this, &TaskTableModel::refresh);
+}
+
+int TaskTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
+int TaskTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+void TaskTableModel::refresh() {
+  const ViewSnapshot* s = state_->snapshot();
+  int want = s ? static_cast<int>(s->trace->taskCount()) : 0;
+  if (want < rows_) {  // a new input (never happens with one loader, but stay correct)
+    beginResetModel();
+    rows_ = want;
+    endResetModel();
+    return;
+  }
+  if (want > rows_) {
+    beginInsertRows({}, rows_, want - 1);
+    rows_ = want;
+    endInsertRows();
+  }
+  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+}
+
+TaskActivity TaskTableModel::activity(int row) const {
+  const ViewSnapshot* s = state_->snapshot();
+  auto t = static_cast<TaskIndex>(row);
+  return describeTask(*s, t, state_->shownOf(t), state_->nowTime());
+}
+
+QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s || index.row() >= static_cast<int>(s->trace->taskCount())) return {};
+  auto t = static_cast<TaskIndex>(index.row());
+  const Trace& tr = *s->trace;
+  const TaskInfo& info = tr.task(t);
+  if (role == TaskIndexRole) return static_cast<uint>(t);
+  if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+    switch (index.column()) {
+      case TaskCol: return QString::fromStdString(tr.label(t));
+      case TidCol: return QString::fromStdString(formatTid(info.tid));
+      case HostCol: return QString::fromStdString(std::string(tr.str(info.host)));
+      case DoingCol: return activity(index.row()).text;
+      case RecordsCol: return static_cast<qulonglong>(state_->shownOf(t));
+    }
+    return {};
+  }
+  if (role == ActivityRole) return static_cast<int>(activity(index.row()).kind);
+  if (role == Qt::BackgroundRole || role == Qt::FontRole || role == Qt::ForegroundRole) {
+    Activity a = activity(index.row()).kind;
+    bool waiting = a == Activity::Blocked || a == Activity::Barrier;
+    if (role == Qt::BackgroundRole) {
+      if (a == Activity::Blocked) return QBrush(QColor(0xff, 0xcd, 0xd2));
+      if (a == Activity::Barrier) return QBrush(QColor(0xff, 0xe0, 0xb2));
+      return {};
+    }
+    if (role == Qt::ForegroundRole) return a == Activity::Exited ? QBrush(Qt::gray) : QVariant();
+    if (waiting) {
+      QFont f;
+      f.setBold(true);
+      return f;
+    }
+  }
+  if (role == Qt::TextAlignmentRole && index.column() == RecordsCol)
+    return int(Qt::AlignRight | Qt::AlignVCenter);
+  return {};
+}
+
+QVariant TaskTableModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* names[] = {"Task", "Tid", "Host", "Records", "Doing now"};
+  return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
+}
+
+}  // namespace xab::view

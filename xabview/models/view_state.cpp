@@ -1,0 +1,130 @@
+#include "view_state.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <cmath>
+
+namespace xab::view {
+
+bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
+  if (!tasks.empty() && !tasks.count(e.task)) return false;
+  if (!kind && !tag) return true;
+  const Event& ev = s.event(e);
+  if (kind && ev.kind != *kind) return false;
+  if (tag) {
+    int slot = slotOf(ev.kind, ev.phase, Key::Tag);
+    if (!ev.has(slot) || ev.a[slot] != *tag) return false;
+  }
+  return true;
+}
+
+ViewState::ViewState(QObject* parent) : QObject(parent) { progressClock_.start(); }
+
+std::uint32_t ViewState::shownOf(TaskIndex task) const {
+  return task < shown_.size() ? shown_[task] : 0;
+}
+
+TimeNs ViewState::cursorTime() const {
+  return snapshot_ ? snapshot_->timeAt(position_) : 0;
+}
+
+TimeNs ViewState::nowTime() const {
+  TimeNs t = cursorTime();
+  if (live_ && snapshot_ && !snapshot_->inputEnded && atEnd()) {
+    TimeNs wall = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+    // Only trust the wall clock when it is close to the trace's (same host).
+    if (wall > t && wall - t < TimeNs{86'400} * 1'000'000'000) t = wall;
+  }
+  return t;
+}
+
+void ViewState::refreshShown() {
+  shown_.clear();
+  if (!snapshot_) return;
+  shown_.resize(snapshot_->trace->taskCount());
+  for (TaskIndex t = 0; t < shown_.size(); ++t)
+    shown_[t] = position_ >= size() ? static_cast<std::uint32_t>(snapshot_->trace->events(t).size())
+                                    : snapshot_->prefixAt(t, position_);
+}
+
+void ViewState::setSnapshot(SnapshotPtr s) {
+  std::size_t before = size();
+  snapshot_ = std::move(s);
+  if (size() > before) progressClock_.restart();
+  if (live_ || position_ > size()) position_ = size();
+  if (selected_ && *selected_ >= size()) selected_.reset();
+  refreshShown();
+  emit snapshotChanged();
+  if (fitted_) fitAll();
+  emit positionChanged();
+}
+
+void ViewState::setPosition(std::size_t p) {
+  p = std::min(p, size());
+  bool wasLive = live_;
+  live_ = false;
+  position_ = p;
+  refreshShown();
+  if (wasLive) emit liveChanged(false);
+  emit positionChanged();
+}
+
+void ViewState::step(long delta) {
+  long p = static_cast<long>(position_) + delta;
+  setPosition(static_cast<std::size_t>(std::max(0L, p)));
+}
+
+void ViewState::setLive(bool live) {
+  if (live == live_) return;
+  live_ = live;
+  if (live_) {
+    position_ = size();
+    refreshShown();
+    emit positionChanged();
+  }
+  emit liveChanged(live_);
+}
+
+void ViewState::setViewRange(TimeNs begin, TimeNs end) {
+  if (end <= begin) end = begin + 1000;  // at least a microsecond wide
+  viewBegin_ = begin;
+  viewEnd_ = end;
+  fitted_ = false;
+  emit rangeChanged();
+}
+
+void ViewState::zoom(double factor, TimeNs center) {
+  double b = static_cast<double>(viewBegin_ - center) * factor;
+  double e = static_cast<double>(viewEnd_ - center) * factor;
+  setViewRange(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
+}
+
+void ViewState::pan(double fraction) {
+  auto d = static_cast<TimeNs>(static_cast<double>(viewEnd_ - viewBegin_) * fraction);
+  setViewRange(viewBegin_ + d, viewEnd_ + d);
+}
+
+void ViewState::fitAll() {
+  TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
+  TimeNs e = snapshot_ ? snapshot_->lastTime() : 0;
+  TimeNs pad = std::max<TimeNs>((e - b) / 50, 1'000'000);
+  viewBegin_ = b;
+  viewEnd_ = e + pad;
+  fitted_ = true;
+  emit rangeChanged();
+}
+
+void ViewState::setFilter(const EventFilter& f) {
+  filter_ = f;
+  emit filterChanged();
+}
+
+void ViewState::select(std::optional<std::size_t> position) {
+  if (position && *position >= size()) position.reset();
+  if (position == selected_) return;
+  selected_ = position;
+  emit selectionChanged();
+}
+
+}  // namespace xab::view

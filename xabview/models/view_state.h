@@ -1,0 +1,95 @@
+// view_state.h -- the one state every view shares.
+//
+// Hotspot's lesson: a single object holds the snapshot being shown, the
+// replay position, the visible time range, the filter and the selection;
+// each view listens to it and changes it, and no view talks to another.
+//
+// The replay position counts records in arrival order (the order abmon
+// received them: "the next event in the monitor's event queue", paper
+// §3.3).  Position p shows the first p records; the current event is p-1.
+// In live mode the position follows the end as snapshots arrive; pausing,
+// stepping or jumping leaves live mode until setLive(true).
+#pragma once
+
+#include "trace_loader.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace xab::view {
+
+struct EventFilter {
+  std::set<TaskIndex> tasks;          // empty: every task
+  std::optional<Kind> kind;           // a call (begin and end records)
+  std::optional<std::int32_t> tag;    // records with this tag
+  bool matches(const ViewSnapshot& s, const OrderEntry& e) const;
+  bool empty() const { return tasks.empty() && !kind && !tag; }
+};
+
+class ViewState : public QObject {
+  Q_OBJECT
+ public:
+  explicit ViewState(QObject* parent = nullptr);
+
+  const ViewSnapshot* snapshot() const { return snapshot_.get(); }
+  SnapshotPtr snapshotPtr() const { return snapshot_; }
+  std::size_t size() const { return snapshot_ ? snapshot_->size() : 0; }
+
+  std::size_t position() const { return position_; }
+  bool live() const { return live_; }
+  bool atEnd() const { return position_ >= size(); }
+  // Records of `task` shown at the current position.
+  std::uint32_t shownOf(TaskIndex task) const;
+  // "Now" at the current position: the latest task time shown.
+  TimeNs cursorTime() const;
+  // Live and at the end: wall-clock now, so "blocked for 12.4 s" keeps counting.
+  TimeNs nowTime() const;
+
+  TimeNs viewBegin() const { return viewBegin_; }
+  TimeNs viewEnd() const { return viewEnd_; }
+
+  const EventFilter& filter() const { return filter_; }
+  std::optional<std::size_t> selected() const { return selected_; }
+
+  // Milliseconds since the last snapshot that brought new records.
+  qint64 msSinceProgress() const { return progressClock_.elapsed(); }
+
+ public slots:
+  void setSnapshot(xab::view::SnapshotPtr s);
+  void setPosition(std::size_t p);        // leaves live mode unless p is the end
+  void step(long delta);                  // leaves live mode
+  void setLive(bool live);
+  void setViewRange(TimeNs begin, TimeNs end);
+  void zoom(double factor, TimeNs center);  // factor < 1 zooms in
+  void pan(double fraction);                // of the visible width
+  void fitAll();
+  void setFilter(const xab::view::EventFilter& f);
+  void select(std::optional<std::size_t> position);
+
+ signals:
+  void snapshotChanged();
+  void positionChanged();
+  void rangeChanged();
+  void filterChanged();
+  void selectionChanged();
+  void liveChanged(bool live);
+
+ private:
+  void refreshShown();
+
+  SnapshotPtr snapshot_;
+  std::size_t position_ = 0;
+  bool live_ = true;
+  bool fitted_ = true;  // the range follows the whole trace until the user zooms
+  TimeNs viewBegin_ = 0, viewEnd_ = 1'000'000'000;
+  EventFilter filter_;
+  std::optional<std::size_t> selected_;
+  std::vector<std::uint32_t> shown_;
+  QElapsedTimer progressClock_;
+};
+
+}  // namespace xab::view

@@ -1,0 +1,102 @@
+#include "options.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+namespace xab::view {
+namespace {
+
+const char* kHelpTail = R"(
+Input: a trace in xab's text format (docs/trace-format.md), from a file that
+may still be growing, or from standard input while abmon writes it.
+
+Scripted use (tests, documentation pictures): --step N or --play-to-end,
+then --screenshot, --save-diagram and --dump-state are written and xabview
+exits (status 0; 2 when the input never reached the requested point).
+
+Keys: Space play/stop, Right step, Left step back, PgDn/PgUp 100 records,
+Home first record, End live, + / - zoom, 0 fit, Shift+Left/Right pan,
+[ / ] play speed, Ctrl+S save diagram, Ctrl+L event log filter, Ctrl+Q quit.
+
+Examples:
+  1. abmon | tee evfile | xabview
+  2. xabview evfile
+  3. xabview --step 40 --screenshot step40.png evfile
+  4. xabview --play-to-end --dump-state state.json --save-diagram d.svg evfile
+)";
+
+bool parseSize(const QString& s, QSize& out) {
+  auto parts = s.split('x');
+  bool ok1 = false, ok2 = false;
+  if (parts.size() != 2) return false;
+  out = QSize(parts[0].toInt(&ok1), parts[1].toInt(&ok2));
+  return ok1 && ok2 && out.width() > 100 && out.height() > 100;
+}
+
+}  // namespace
+
+ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
+  exitCode = -1;
+  QCommandLineParser p;
+  p.setApplicationDescription("xabview: watch a PVM program's events as they happen (Xab display).");
+  p.addPositionalArgument("FILE", "trace file; '-' or none: standard input");
+  QCommandLineOption help({"h", "help"}, "Show this help.");
+  QCommandLineOption version("version", "Show the version.");
+  QCommandLineOption noFollow("no-follow", "Read a file to its end once; do not wait for it to grow.");
+  QCommandLineOption step("step", "Scripted: step N records from the start.", "N");
+  QCommandLineOption playToEnd("play-to-end", "Scripted: wait for the end of the input, show its last record.");
+  QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
+  QCommandLineOption dump("dump-state", "Scripted: write what every view shows as JSON.", "FILE");
+  QCommandLineOption diagram("save-diagram", "Scripted: save the space-time diagram (.png or .svg).", "FILE");
+  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input.", "NAME");
+  QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
+  QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
+  QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60).", "S");
+  for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, tab, size, hangAfter, timeout})
+    p.addOption(o);
+
+  auto fail = [&](const QString& why) {
+    std::fprintf(stderr, "xabview: %s\n", qPrintable(why));
+    exitCode = 2;
+    return ViewerOptions{};
+  };
+  if (!p.parse(args)) return fail(p.errorText());
+  if (p.isSet(help)) {
+    std::printf("%s%s", qPrintable(p.helpText().replace("<executable_name>", "xabview")), kHelpTail);
+    exitCode = 0;
+    return {};
+  }
+  if (p.isSet(version)) {
+    std::printf("xabview %s\n", XAB_VERSION);
+    exitCode = 0;
+    return {};
+  }
+  ViewerOptions o;
+  auto pos = p.positionalArguments();
+  if (pos.size() > 1) return fail("one input at most");
+  if (!pos.isEmpty()) o.input = pos[0];
+  o.follow = !p.isSet(noFollow);
+  if (p.isSet(step)) {
+    bool ok = false;
+    o.step = p.value(step).toLongLong(&ok);
+    if (!ok || *o.step < 0) return fail("--step needs a count >= 0");
+  }
+  o.playToEnd = p.isSet(playToEnd);
+  if (o.step && o.playToEnd) return fail("--step and --play-to-end exclude each other");
+  o.screenshot = p.value(screenshot);
+  o.dumpState = p.value(dump);
+  o.saveDiagram = p.value(diagram);
+  o.tab = p.value(tab);
+  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input"}.contains(o.tab))
+    return fail("--tab: one of log, hang, barriers, messages, input");
+  if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
+  bool ok = true;
+  if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);
+  if (!ok || o.hangAfter < 0) return fail("--hang-after needs seconds");
+  if (p.isSet(timeout)) o.timeout = p.value(timeout).toDouble(&ok);
+  if (!ok || o.timeout <= 0) return fail("--timeout needs seconds");
+  return o;
+}
+
+}  // namespace xab::view

@@ -1,0 +1,31 @@
+// options.h -- xabview's command line.
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace xab::view {
+
+struct ViewerOptions {
+  QString input;                    // "" or "-": standard input
+  bool follow = true;               // keep reading a file that grows
+  std::optional<qint64> step;       // scripted: open, step N records, ...
+  bool playToEnd = false;           // ... or play to the end of the input
+  QString screenshot;               // ... save the window as PNG
+  QString dumpState;                // ... write the models' state as JSON
+  QString saveDiagram;              // ... save the diagram (.png or .svg)
+  QString tab;                      // panel to show: log, hang, barriers, messages, input
+  QSize size{1280, 800};
+  double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
+  double timeout = 60.0;            // scripted mode gives up after this long
+  bool scripted() const { return step || playToEnd || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty(); }
+};
+
+// Parses argv; on --help/--version prints and sets `exitCode` >= 0; on a
+// bad option prints the reason and sets exitCode = 2.
+ViewerOptions parseOptions(const QStringList& args, int& exitCode);
+
+}  // namespace xab::view

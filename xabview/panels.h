@@ -1,0 +1,101 @@
+// panels.h -- the tabs under the diagram: event log, hang and mismatch,
+// barrier waits, messages, input errors.  Each is a thin widget over an
+// item model of xab_viewmodels and the shared ViewState.
+#pragma once
+
+#include "event_log_model.h"
+#include "panel_models.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QTableView;
+class QTextBrowser;
+
+namespace xab::view {
+
+class EventLogPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit EventLogPanel(ViewState* state, QWidget* parent = nullptr);
+  EventLogModel* model() const { return model_; }
+ public slots:
+  void focusFilter();
+ private slots:
+  void applyFilter();
+  void refillTasks();
+  void showSelection();
+ private:
+  ViewState* state_;
+  EventLogModel* model_;
+  QTableView* table_;
+  QComboBox* task_;
+  QComboBox* call_;
+  QLineEdit* tag_;
+  bool selecting_ = false;
+};
+
+class HangPanel : public QWidget {
+  Q_OBJECT
+ public:
+  HangPanel(ViewState* state, double hangAfterSeconds, QWidget* parent = nullptr);
+  bool alarmed() const { return alarmed_; }
+ signals:
+  void alarm();  // progress stopped and tasks are blocked
+ public slots:
+  void refresh();
+ private:
+  ViewState* state_;
+  QTextBrowser* text_;
+  double hangAfter_;
+  bool alarmed_ = false;
+};
+
+class BarrierChart : public QWidget {
+  Q_OBJECT
+ public:
+  explicit BarrierChart(ViewState* state, QWidget* parent = nullptr);
+  void showInstance(int instance);
+  QSize sizeHint() const override { return {400, 200}; }
+ protected:
+  void paintEvent(QPaintEvent*) override;
+ private:
+  ViewState* state_;
+  int instance_ = -1;  // -1: totals per task
+};
+
+class BarrierPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit BarrierPanel(ViewState* state, QWidget* parent = nullptr);
+ private:
+  BarrierWaitModel* instances_;
+  BarrierTotalsModel* totals_;
+  BarrierChart* chart_;
+};
+
+class MessagesPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit MessagesPanel(ViewState* state, QWidget* parent = nullptr);
+ private:
+  MessageMatrixModel* matrix_;
+  PendingQueueModel* pending_;
+};
+
+class InputPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit InputPanel(ViewState* state, QWidget* parent = nullptr);
+ public slots:
+  void refresh();
+  void setFailure(const QString& message);
+ private:
+  ViewState* state_;
+  QPlainTextEdit* text_;
+  QString failure_;
+};
+
+}  // namespace xab::view
