@@ -160,3 +160,47 @@ TEST_CASE("values: escapes, any, negative tids, data types") {
   CHECK(ev[3].get(Key::Type) == 17);  // an unknown type code stays a number
   CHECK_FALSE(r.trace->header().present);
 }
+
+TEST_CASE("records written back as text read the same (round trip of every fixture)") {
+  for (const char* name : {"cholesky_hang.trace", "deadlock.trace", "barrier.trace", "barrier_hang.trace",
+                           "mismatch.trace", "mcast.trace"}) {
+    INFO(name);
+    auto trace = loadFixture(name);
+    std::string text;
+    for (TaskIndex k = 0; k < trace->taskCount(); ++k)
+      for (std::uint32_t i = 0; i < trace->events(k).size(); ++i) text += formatRecord(*trace, k, i) + "\n";
+    auto again = loadTraceText(text);
+    REQUIRE(again.errorCount == 0);
+    REQUIRE(again.trace->taskCount() == trace->taskCount());
+    for (TaskIndex k = 0; k < trace->taskCount(); ++k) {
+      CHECK(again.trace->label(k) == trace->label(k));
+      REQUIRE(again.trace->events(k).size() == trace->events(k).size());
+      for (std::uint32_t i = 0; i < trace->events(k).size(); ++i)
+        CHECK(formatRecord(*again.trace, k, i) == formatRecord(*trace, k, i));
+    }
+  }
+}
+
+TEST_CASE("a record as text is the line it came from") {
+  auto trace = loadFixture("cholesky_hang.trace");
+  TaskIndex host = *trace->findTask(0x40002);
+  CHECK(formatRecord(*trace, host, 0) ==
+        "1763680000.100000000 1763680000.100000000 t40002 mytid rc=t40002 name=cholhost host=vm parent=none lang=c pid=100");
+  CHECK(formatRecord(*trace, host, 2) ==
+        "1763680000.150000000 1763680000.150000000 t40002 spawn file=cholnode count=3 tids=t40003,t40004,t40005 rc=3");
+  CHECK(formatRecord(*trace, host, 6) == "1763680000.190000000 1763680000.190000000 t40002 recv.begin src=any tag=16040");
+  CHECK(fieldOf(trace->events(host)[6], "tag") == 16040);
+  CHECK_FALSE(fieldOf(trace->events(host)[6], "rc"));
+}
+
+TEST_CASE("events of all tasks in time order") {
+  auto trace = loadFixture("cholesky_hang.trace");
+  TimeNs last = 0;
+  std::size_t n = 0;
+  forEachByTime(*trace, [&](TaskIndex, std::uint32_t, const Event& e) {
+    CHECK(e.time >= last);
+    last = e.time;
+    ++n;
+  });
+  CHECK(n == trace->eventCount());
+}

@@ -3,6 +3,7 @@
 
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
+#include <xab/model/format.h>
 #include <xab/model/hang.h>
 #include <xab/model/kinds.h>
 #include <xab/model/messages.h>
