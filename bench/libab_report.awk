@@ -1,8 +1,9 @@
 # libab_report.awk -- the tables of run-libab-bench.sh, from its raw.txt.
 #
 # Every raw line is `config=NAME MODE key=value ...` (pingpong, record) or
-# `killcheck key=value ...`.  A figure is the median over rounds of each
-# run's own median; ratios are to config=plain of the same mode.
+# `killcheck`, `tracecheck`, `monitorcheck`, `abmonprobe` lines.  A figure
+# is the median over rounds of each run's own median; a ratio is the median
+# over rounds of the ratio to the same round's config=plain run.
 
 function median(list,    n, a, i, j, t) {
   n = split(list, a, " ")
@@ -32,24 +33,38 @@ function median(list,    n, a, i, j, t) {
   if (mode != "roundtrip" && mode != "packloop") next
   if (!((mode, config) in seen)) { seen[mode, config] = 1; order[mode] = order[mode] " " config }
   unit = mode == "roundtrip" ? "us" : "ns"
-  nrun++; run_key[nrun] = mode SUBSEP config; run_tid[nrun] = f["tid"]
+  if (config == "plain" && mode == "roundtrip") round++ # every round starts with it
+  nrun++; run_key[nrun] = mode SUBSEP config; run_tid[nrun] = f["tid"]; run_round[nrun] = round
   run_wall[nrun] = f["median_" unit]; run_min[nrun] = f["min_" unit]; run_cpu[nrun] = f["cpu_" unit]
 }
 
 function add(key, value) { all[key] = (key in all) ? all[key] " " value : value }
 
-function collect(    r) {
+# Ratios are paired: each run against the plain run of its own round, so a
+# round slowed by other jobs on the machine slows both sides of its ratio.
+function collect(    r, mode, p) {
+  for (r = 1; r <= nrun; r++) {
+    split(run_key[r], mc, SUBSEP); mode = mc[1]
+    if (mc[2] == "plain") { pwall[mode, run_round[r]] = run_wall[r]; pcpu[mode, run_round[r]] = run_cpu[r] }
+  }
   for (r = 1; r <= nrun; r++) {
     if (run_tid[r] in bad) continue
+    split(run_key[r], mc, SUBSEP); mode = mc[1]
     add(run_key[r] SUBSEP "wall", run_wall[r]); add(run_key[r] SUBSEP "min", run_min[r]); add(run_key[r] SUBSEP "cpu", run_cpu[r])
+    if ((mode, run_round[r]) in pwall) {
+      add(run_key[r] SUBSEP "rwall", run_wall[r] / pwall[mode, run_round[r]])
+      add(run_key[r] SUBSEP "rcpu", run_cpu[r] / pcpu[mode, run_round[r]])
+      add(run_key[r] SUBSEP "dwall", run_wall[r] - pwall[mode, run_round[r]])
+    }
   }
 }
 
-function table(mode, unit, per_op_events, scale,    n, c, i, cfg, w, m, cpu, pw, pc) {
+function table(mode, unit, per_op_events, scale,    n, c, i, cfg, w, m, cpu, pw, pc, rw, rc) {
   if (!(mode in order)) return
   pw = median(all[mode SUBSEP "plain" SUBSEP "wall"]); pc = median(all[mode SUBSEP "plain" SUBSEP "cpu"])
-  printf "\n%s (%s per %s; wall = median over rounds of each run's median, cpu = both tasks' CPU time)\n", \
+  printf "\n%s (%s per %s; wall: median over rounds of each run's median; cpu: both tasks' CPU time;\n", \
     mode, unit, mode == "roundtrip" ? "roundtrip" : "message"
+  printf "  x plain: median over rounds of the ratio to the same round's plain run)\n"
   printf "  %-15s %10s %10s %8s %10s %8s %18s\n", "config", "wall", "wall min", "x plain", "cpu", "x plain", "added ns/event*"
   n = split(order[mode], c, " ")
   for (i = 1; i <= n; i++) {
@@ -57,9 +72,10 @@ function table(mode, unit, per_op_events, scale,    n, c, i, cfg, w, m, cpu, pw,
     if (!((mode SUBSEP cfg SUBSEP "wall") in all)) { printf "  %-15s (no valid run)\n", cfg; continue }
     w = median(all[mode SUBSEP cfg SUBSEP "wall"]); m = median(all[mode SUBSEP cfg SUBSEP "min"])
     cpu = median(all[mode SUBSEP cfg SUBSEP "cpu"])
-    printf "  %-15s %10.2f %10.2f %8.2f %10.2f %8.2f %18.0f\n", cfg, w, m, w / pw, cpu, cpu / pc, (w - pw) * scale / per_op_events
+    rw = median(all[mode SUBSEP cfg SUBSEP "rwall"]); rc = median(all[mode SUBSEP cfg SUBSEP "rcpu"])
+    printf "  %-15s %10.2f %10.2f %8.2f %10.2f %8.2f %18.0f\n", cfg, w, m, rw, cpu, rc, median(all[mode SUBSEP cfg SUBSEP "dwall"]) * scale / per_op_events
   }
-  printf "  * (wall - plain wall) / %d events per %s (libab's count; PVM's tracer records fewer)\n", per_op_events, mode == "roundtrip" ? "roundtrip, both tasks" : "message, both tasks"
+  printf "  * median over rounds of (wall - plain wall) / %d events per %s (libab's count; PVM's tracer records fewer)\n", per_op_events, mode == "roundtrip" ? "roundtrip, both tasks" : "message, both tasks"
 }
 
 END {
