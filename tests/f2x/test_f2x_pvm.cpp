@@ -23,57 +23,12 @@
 
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
+#include "xab/test/records.h"
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
 
 namespace {
-
-struct Record {
-  std::string tid, event;
-  std::map<std::string, std::string> f;
-  std::string get(const std::string& k) const {
-    auto it = f.find(k);
-    return it == f.end() ? std::string("<none>") : it->second;
-  }
-  bool has(const std::string& k, const std::string& v) const { return get(k) == v; }
-};
-
-std::vector<Record> parse(const std::string& text) {
-  std::vector<Record> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    std::string recv_time, task_time, kv;
-    Record r;
-    ls >> recv_time >> task_time >> r.tid >> r.event;
-    while (ls >> kv) {
-      auto eq = kv.find('=');
-      if (eq != std::string::npos) r.f[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    out.push_back(r);
-  }
-  return out;
-}
-
-std::vector<Record> of(const std::vector<Record>& rs, const std::string& tid) {
-  std::vector<Record> out;
-  std::copy_if(rs.begin(), rs.end(), std::back_inserter(out), [&](auto& r) { return r.tid == tid; });
-  return out;
-}
-
-using Fields = std::vector<std::pair<std::string, std::string>>;
-
-std::size_t count(const std::vector<Record>& rs, const std::string& event, const Fields& fields = {}) {
-  return std::count_if(rs.begin(), rs.end(), [&](auto& r) {
-    if (r.event != event) return false;
-    for (auto& [k, v] : fields)
-      if (!r.has(k, v)) return false;
-    return true;
-  });
-}
 
 // "type/n/stride" of every pack (or unpack) record, in order.
 std::vector<std::string> packs(const std::vector<Record>& rs, const std::string& prefix) {
@@ -94,28 +49,14 @@ std::string run_master(const std::string& master, const std::string& worker) {
   return r.out;
 }
 
-// abmon in the background, writing its records to a file of the VM's.
-class Monitor {
- public:
-  explicit Monitor(const std::string& path) : proc_({prog("abmon")}, path) {
-    REQUIRE(proc_.wait_for_output([](auto& s) { return s.find("abmon.start") != s.npos; }, 10s));
-  }
-  // Waits until `tasks` tasks have ended, stops abmon, returns the records.
-  std::vector<Record> finish(int tasks) {
-    proc_.wait_for_output(
-        [&](auto& s) {
-          std::size_t n = 0;
-          for (auto p = s.find(" task.exit "); p != s.npos; p = s.find(" task.exit ", p + 1)) n++;
-          return n >= static_cast<std::size_t>(tasks);
-        },
-        15s);
-    CHECK(proc_.stop(SIGINT) == 0);
-    return parse(proc_.read_stdout());
-  }
-
- private:
-  BackgroundProcess proc_;
-};
+// Waits until `tasks` tasks have ended, stops abmon, returns the records.
+std::vector<Record> finish(Monitor& mon, std::size_t tasks) {
+  mon.wait_exits(tasks, 15s);
+  int rc = -1;
+  auto rs = mon.finish(&rc);
+  CHECK(rc == 0);
+  return rs;
+}
 
 std::string master_tid(const std::vector<Record>& rs, const std::string& name) {
   for (auto& r : rs)
@@ -143,7 +84,7 @@ std::size_t check_serials(const std::vector<Record>& rs) {
     if (!got) continue;
     INFO(in.tid << " " << in.event << " src=" << in.get("src") << " serial=" << in.get("serial"));
     std::size_t senders = 0;
-    for (auto& out : of(rs, in.get("src"))) {
+    for (auto& out : records_of(rs, in.get("src"))) {
       bool sends = out.event == "send" || out.event == "mcast" || out.event == "psend" || out.event == "bcast";
       if (!sends || out.get("serial") != in.get("serial")) continue;
       auto dst = split(out.get("dst"));
@@ -169,7 +110,7 @@ TEST_CASE("a Fortran program prints the same linked with libfpvm3 or with libf2x
   {
     Monitor mon(vm.dir() + "/same.trace");
     monitored = run_master("f2xt_master_f2x", "f2xt_worker_f2x");
-    mon.finish(3);
+    finish(mon, 3);
   }
   CHECK(f2x == pvm);
   CHECK(monitored == pvm);
@@ -191,12 +132,12 @@ TEST_CASE("abmon records what the Fortran program did", "[f2x][pvm]") {
   auto& vm = PrivateVm::shared();
   Monitor mon(vm.dir() + "/records.trace");
   run_master("f2xt_master_f2x", "f2xt_worker_f2x");
-  auto rs = mon.finish(3);
+  auto rs = finish(mon, 3);
   CHECK(count(rs, "abmon.bad") == 0);
 
   std::string master = master_tid(rs, "f2xt_master_f2x");
   REQUIRE_FALSE(master.empty());
-  auto m = of(rs, master);
+  auto m = records_of(rs, master);
   CHECK(count(m, "mytid", {{"lang", "fortran"}, {"rc", master}}) == 1);
   REQUIRE(count(m, "spawn", {{"file", "f2xt_worker_f2x"}, {"count", "2"}, {"rc", "2"}}) == 1);
   CHECK(count(m, "spawn.begin", {{"where", ""}, {"flags", "0"}, {"count", "2"}}) == 1);
@@ -243,7 +184,7 @@ TEST_CASE("abmon records what the Fortran program did", "[f2x][pvm]") {
 
   for (auto& w : workers) {
     INFO("worker " << w);
-    auto wr = of(rs, w);
+    auto wr = records_of(rs, w);
     CHECK(count(wr, "mytid", {{"lang", "fortran"}, {"parent", master}, {"name", "f2xt_worker_f2x"}}) == 1);
     CHECK(count(wr, "recv", {{"src", master}, {"tag", "10"}, {"bytes", "136"}, {"serial", "1"}}) == 1);
     auto got = packs(wr, "upk");
@@ -263,12 +204,12 @@ TEST_CASE("a Fortran master and C workers: same output, each task's language rec
   std::string pvm = run_master("f2xt_master_fpvm3", "f2xt_worker_fpvm3");
   Monitor mon(vm.dir() + "/mixed.trace");
   std::string mixed = run_master("f2xt_master_f2x", "f2xt_cworker");
-  auto rs = mon.finish(3);
+  auto rs = finish(mon, 3);
   CHECK(mixed == pvm);
 
   std::string master = master_tid(rs, "f2xt_master_f2x");
   REQUIRE_FALSE(master.empty());
-  CHECK(count(of(rs, master), "mytid", {{"lang", "fortran"}}) == 1);
+  CHECK(count(records_of(rs, master), "mytid", {{"lang", "fortran"}}) == 1);
   CHECK(count(rs, "mytid", {{"lang", "c"}, {"parent", master}, {"name", "f2xt_cworker"}}) == 2);
   CHECK(count(rs, "reduce", {{"op", "PvmProduct"}, {"rc", "0"}}) == 3);
   CHECK(count(rs, "upkcplx", {{"type", "cplx"}, {"n", "2"}}) == 4);  // 2 in C, 2 in Fortran
@@ -281,7 +222,7 @@ TEST_CASE("every other libfpvm3 routine gives the same results through libf2x", 
   auto f2x = run({prog("f2xt_misc_f2x")}, {}, 60s);
   Monitor mon(vm.dir() + "/misc.trace");
   auto monitored = run({prog("f2xt_misc_f2x")}, {}, 60s);
-  auto rs = mon.finish(1);
+  auto rs = finish(mon, 1);
   REQUIRE(pvm.exit_code == 0);
   CHECK(f2x.exit_code == 0);
   CHECK(monitored.exit_code == 0);
@@ -308,7 +249,7 @@ TEST_CASE("every other libfpvm3 routine gives the same results through libf2x", 
   for (auto& r : rs)
     if (r.event == "mytid" && r.has("name", "f2xt_misc_f2x")) me = r.tid;
   REQUIRE_FALSE(me.empty());
-  auto m = of(rs, me);
+  auto m = records_of(rs, me);
   CHECK(count(m, "mytid", {{"lang", "fortran"}}) == 1);
   // One record per routine called (setcontext: pvmfsetcontext x3 and pvmffreecontext).
   for (const char* event : {"setopt", "getopt", "mkbuf", "setsbuf", "getsbuf", "send", "probe", "trecv", "nrecv",

@@ -6,89 +6,19 @@
 
 #include <csignal>
 #include <map>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
+#include "xab/test/records.h"
 
 using namespace xab::test;
 
 namespace {
 
-struct Record {
-  std::string tid, event;
-  std::map<std::string, std::string> f;
-  bool has(const std::string& k, const std::string& v) const {
-    auto it = f.find(k);
-    return it != f.end() && it->second == v;
-  }
-};
-
-std::vector<Record> parse(const std::string& text) {
-  std::vector<Record> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    std::string recv_time, task_time;
-    Record r;
-    ls >> recv_time >> task_time >> r.tid >> r.event;
-    std::string kv;
-    while (ls >> kv) {
-      auto eq = kv.find('=');
-      if (eq != std::string::npos) r.f[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    out.push_back(r);
-  }
-  return out;
-}
-
-std::vector<Record> of(const std::vector<Record>& rs, const std::string& tid) {
-  std::vector<Record> out;
-  for (auto& r : rs)
-    if (r.tid == tid) out.push_back(r);
-  return out;
-}
-
-const Record* find(const std::vector<Record>& rs, const std::string& event,
-                   std::initializer_list<std::pair<const char*, std::string>> fields = {}) {
-  for (auto& r : rs) {
-    if (r.event != event) continue;
-    bool ok = true;
-    for (auto& [k, v] : fields) ok = ok && r.has(k, v);
-    if (ok) return &r;
-  }
-  return nullptr;
-}
-
 std::string prog(const char* name) { return bin_dir() + "/" + name; }
-
-// abmon in the background, writing to a file in the VM's directory.
-struct Monitor {
-  BackgroundProcess proc;
-  explicit Monitor(const std::string& path, std::vector<std::string> extra = {})
-      : proc(args(extra), path) {
-    REQUIRE(proc.wait_for_output([](const std::string& s) { return s.find("abmon.start") != s.npos; }, 10s));
-  }
-  static std::vector<std::string> args(std::vector<std::string> extra) {
-    std::vector<std::string> a{prog("abmon")};
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  }
-  // Stops abmon cleanly and returns its records.
-  std::vector<Record> finish() {
-    CHECK(proc.stop(SIGINT) == 0);
-    return parse(proc.read_stdout());
-  }
-  bool saw(const std::string& needle, std::chrono::milliseconds deadline = 10s) {
-    return proc.wait_for_output([&](const std::string& s) { return s.find(needle) != s.npos; }, deadline);
-  }
-};
-
 
 }  // namespace
 
@@ -97,7 +27,9 @@ TEST_CASE("every family of PVM calls is recorded with its fields", "[libab][pvm]
   Monitor mon(vm.dir() + "/calls.trace");
   auto r = run({prog("xabt_prog"), "calls"});
   auto plain = run({prog("xabt_prog_plain"), "calls"});
-  auto rs = mon.finish();
+  int abmon_rc = -1;
+  auto rs = mon.finish(&abmon_rc);
+  CHECK(abmon_rc == 0);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == plain.out);  // the program cannot tell
 
@@ -105,7 +37,7 @@ TEST_CASE("every family of PVM calls is recorded with its fields", "[libab][pvm]
   for (auto& rec : rs)
     if (rec.event == "mytid" && rec.f.count("name") && rec.f.at("parent") == "none") master = rec.tid;
   REQUIRE_FALSE(master.empty());
-  auto m = of(rs, master);
+  auto m = records_of(rs, master);
   const Record* spawn = find(m, "spawn");
   REQUIRE(spawn);
   std::string child = spawn->f.at("tids");
@@ -155,7 +87,7 @@ TEST_CASE("every family of PVM calls is recorded with its fields", "[libab][pvm]
   CHECK(find(m, "kill", {{"tid", child}, {"rc", "0"}}));
   CHECK(find(m, "exit"));
 
-  auto c = of(rs, child);
+  auto c = records_of(rs, child);
   REQUIRE_FALSE(c.empty());
   CHECK(c.front().has("name", "xabt_prog"));
   CHECK(c.front().has("parent", master));
@@ -242,7 +174,7 @@ TEST_CASE("a task killed with SIGKILL still gets its exit record", "[libab][pvm]
   task.stop(SIGKILL);
   CHECK(mon.saw(tid + " task.exit"));
   auto rs = mon.finish();
-  CHECK(find(of(rs, tid), "task.exit"));
+  CHECK(find(records_of(rs, tid), "task.exit"));
 }
 
 TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
@@ -257,7 +189,7 @@ TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
   auto k = run({"pvm"}, {}, 20s, "kill " + tid + "\n");
   CHECK(task.wait(10s) == 128 + SIGTERM);
   REQUIRE(mon.saw(tid + " task.exit"));
-  auto rs = of(mon.finish(), tid);
+  auto rs = records_of(mon.finish(), tid);
   int packs = 0;
   for (auto& r : rs) packs += r.event == "pkint";
   CHECK(packs == 300);
@@ -281,7 +213,7 @@ TEST_CASE("abmon killed mid-run: the program finishes with the same output and c
   Monitor mon(vm.dir() + "/killed-abmon.trace", {"--batch", "1"});
   BackgroundProcess task({prog("xabt_prog"), "pingpong", "3000"}, vm.dir() + "/pp.out");
   REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("round 100\n") != s.npos; }, 30s));
-  mon.proc.stop(SIGKILL);
+  mon.process().stop(SIGKILL);
   CHECK(task.wait(60s) == 3);
   CHECK(task.read_stdout() == plain.out);
 }
