@@ -77,11 +77,18 @@ int xab_str(const char *s) {
 
 /* ---------------------------------------------------------------- records */
 
-void xab_rec_list(int kind, int64_t t, int rc, const int a[6], const int *tids, int ntids) {
+void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, const int *tids, int ntids) {
   if (xab_st.mode == XAB_MODE_OFF) return;
   if (ntids < 0 || !tids) ntids = 0;
   int need = 1 + (ntids + 5) / 6;
-  if (need > XAB_MAX_BATCH) need = XAB_MAX_BATCH, ntids = (XAB_MAX_BATCH - 1) * 6;
+  int slots[6];
+  memcpy(slots, a, sizeof slots);
+  if (need > XAB_MAX_BATCH) { /* keep what fits in one message, and say so */
+    need = XAB_MAX_BATCH;
+    ntids = (XAB_MAX_BATCH - 1) * 6;
+    slots[count_slot] = ntids;
+  }
+  a = slots;
   if (xab_st.n + need > XAB_MAX_BATCH) {
     if (xab_st.mode == XAB_MODE_ACTIVE) xab_flush_now(0);
     if (xab_st.n + need > XAB_MAX_BATCH) {

@@ -82,8 +82,9 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
   if (xab_st.n >= xab_st.batch || t - xab_st.last_flush_ns >= xab_st.flush_ns) xab_flush_auto();
 }
 
-/* A record followed by a list of tids, kept in one message. */
-void xab_rec_list(int kind, int64_t t, int rc, const int a[6], const int *tids, int ntids);
+/* A record followed by a list of tids, kept in one message; a[count_slot]
+ * is the list's length (lowered if the list is cut to fit a message). */
+void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, const int *tids, int ntids);
 
 /* Send what waits, now (no-op unless attached and something waits). */
 void xab_flush_now(int final);

@@ -73,7 +73,7 @@ int xab_mcast(int *tids, int n, int tag) {
   int rc = pvm_mcast(tids, n, tag);
   xab_leave();
   if (serial) xab_unstamp(mid, wid);
-  xab_rec_list(XAB_EV_MCAST, t, rc, XAB_A(n, tag, bytes, serial), tids, n);
+  xab_rec_list(XAB_EV_MCAST, t, rc, XAB_A(n, tag, bytes, serial), 0, tids, n);
   xab_enrolled(rc >= 0);
   return rc;
 }

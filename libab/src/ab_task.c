@@ -34,7 +34,7 @@ int xab_spawn(char *file, char **argv, int flags, char *where, int count, int *t
   int rc = pvm_spawn(file, argv, flags, where, count, tids);
   xab_leave();
   xab_enrolled(rc >= 0);
-  xab_rec_list(XAB_EV_SPAWN, xab_clock(), rc, XAB_A(f, count, rc > 0 ? rc : 0), tids, rc > 0 ? rc : 0);
+  xab_rec_list(XAB_EV_SPAWN, xab_clock(), rc, XAB_A(f, count, rc > 0 ? rc : 0), 2, tids, rc > 0 ? rc : 0);
   return rc;
 }
 
@@ -69,7 +69,7 @@ int xab_notify(int what, int tag, int n, int *tids) {
   int rc = pvm_notify(what, tag, n, tids);
   xab_leave();
   int listed = (what == PvmTaskExit || what == PvmHostDelete) && n > 0 ? n : 0;
-  xab_rec_list(XAB_EV_NOTIFY, t, rc, XAB_A(what, tag, listed), tids, listed);
+  xab_rec_list(XAB_EV_NOTIFY, t, rc, XAB_A(what, tag, listed), 2, tids, listed);
   return rc;
 }
 
