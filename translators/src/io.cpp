@@ -75,6 +75,18 @@ void Sink::putSeconds(std::int64_t ns, int decimals) {
   put(std::string_view(frac, static_cast<std::size_t>(std::min(decimals, 9))));
 }
 
+void Sink::putTid(std::int32_t tid) {
+  if (tid == -1) return put("any");
+  if (tid < 0) return putInt(tid);
+  char buf[9];
+  int i = 9;
+  auto u = static_cast<std::uint32_t>(tid);
+  do buf[--i] = "0123456789abcdef"[u & 15];
+  while (u >>= 4);
+  put('t');
+  put(std::string_view(buf + i, static_cast<std::size_t>(9 - i)));
+}
+
 std::string Sink::finish() {
   drain();
   return error_;

@@ -178,10 +178,15 @@ class JsonWriter {
   }
 
   void value(const SlotSpec& spec, std::int32_t v) {
-    putJsonString(out_, spec.key);
-    out_.put(':');
+    out_.put('"');
+    out_.put(spec.key);  // keys come from events.h: plain ASCII
+    out_.put("\":");
     switch (spec.type) {
-      case SlotType::Tid: putJsonString(out_, formatTid(v)); break;
+      case SlotType::Tid:
+        out_.put('"');
+        out_.putTid(v);
+        out_.put('"');
+        break;
       case SlotType::String: putJsonString(out_, t_.str(v)); break;
       case SlotType::DataType: {
         std::string_view n = dataTypeName(v);

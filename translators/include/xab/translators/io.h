@@ -50,6 +50,9 @@ class Sink {
   void putInt(std::int64_t v);
   // Non-negative nanoseconds as seconds with `decimals` digits (truncated).
   void putSeconds(std::int64_t ns, int decimals);
+  // A tid as formatTid writes it ("t40002", "any", "-31"), without its
+  // allocation: translators write millions.
+  void putTid(std::int32_t tid);
   void putBytes(const void* p, std::size_t n) { put(std::string_view(static_cast<const char*>(p), n)); }
 
   bool ok() const { return error_.empty(); }
