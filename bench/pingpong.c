@@ -16,6 +16,10 @@
  *              computes; the master ends it with pvm_kill.  The trace must
  *              still hold the partner's K+1 mytid records (run-libab-bench.sh
  *              counts them).
+ *   killsend   the partner sends one-int messages to the master as fast as
+ *              it can; the master kills it after 20 ms of that and counts
+ *              what arrived.  The trace must hold at least as many of the
+ *              partner's send records as messages arrived.
  *
  * Output: one line per result, `key=value` fields, for run-libab-bench.sh.
  */
@@ -72,6 +76,7 @@ static void usage(FILE *to) {
           "Usage: pingpong-{plain,xab} roundtrip [-n N] [-r REPS] [-w WARMUP]\n"
           "       pingpong-{plain,xab} packloop [-n N] [-r REPS]\n"
           "       pingpong-{plain,xab} kill [-k K]\n"
+          "       pingpong-{plain,xab} killsend\n"
           "Measure what libab adds to PVM calls (run inside a PVM virtual machine whose\n"
           "ep= path holds this program; pingpong-xab also wants abmon running).\n"
           "  roundtrip  N roundtrips of one int with a spawned copy (default N=10000,\n"
@@ -80,6 +85,8 @@ static void usage(FILE *to) {
           "             once at the end (default N=100000); prints ns per message\n"
           "  kill       the partner makes K pvm_mytid+pvm_pkint calls (default 100),\n"
           "             then computes until the master pvm_kills it; prints its tid\n"
+          "  killsend   the partner sends to the master nonstop; the master kills it\n"
+          "             after 20 ms and prints how many of its messages arrived\n"
           "Options: -d 1 (default) routes messages directly between the two tasks\n"
           "(PvmRouteDirect, as PVM's `timing` example); -d 0 lets them go through pvmd.\n"
           "-t 1 receives with pvm_trecv(2 ms) first, as libab's receive wrapper does\n"
@@ -88,6 +95,7 @@ static void usage(FILE *to) {
           "  1. pingpong-plain roundtrip -n 20000 -r 7\n"
           "  2. XAB_BATCH=1 pingpong-xab packloop -n 50000\n"
           "  3. pingpong-xab kill -k 200     # then count the partner's records\n"
+          "  4. pingpong-xab killsend        # its send records >= received?\n"
           "See bench/run-libab-bench.sh and docs/performance.md.\n");
 }
 
@@ -106,7 +114,9 @@ static int parse_args(int argc, char **argv, struct options *o) {
   if (i < argc && strcmp(argv[i], "--partner") == 0) o->partner = 1, i++;
   if (i >= argc) return -1;
   o->mode = argv[i++];
-  if (strcmp(o->mode, "roundtrip") && strcmp(o->mode, "packloop") && strcmp(o->mode, "kill")) return -1;
+  if (strcmp(o->mode, "roundtrip") && strcmp(o->mode, "packloop") && strcmp(o->mode, "kill") &&
+      strcmp(o->mode, "killsend"))
+    return -1;
   o->n = strcmp(o->mode, "roundtrip") == 0 ? 10000 : 100000;
   for (; i < argc; i += 2) {
     int *dst = !strcmp(argv[i], "-n") ? &o->n : !strcmp(argv[i], "-r") ? &o->reps
@@ -193,6 +203,12 @@ static void partner_kill(int master, int k) {
     for (int i = 0; i < 100000; i++) sink += i * 0.5;
 }
 
+/* Killed while it communicates: most of the time inside pvm_send, with
+ * messages queued in its socket to pvmd. */
+static void partner_killsend(int master) {
+  for (int i = 0;; i++) send_int(master, TAG_DATA, i);
+}
+
 /* ---------------------------------------------------------------- master */
 
 /* per[]: wall time per operation of each repetition; cpu: both tasks' CPU
@@ -262,6 +278,17 @@ static void master_kill(int partner) {
          k + 1, rc);
 }
 
+static void master_killsend(int partner) {
+  int got = 0;
+  pvm_recv(partner, TAG_DATA), got++;
+  struct timespec pause = {0, 20000000};
+  nanosleep(&pause, NULL);
+  int rc = pvm_kill(partner);
+  struct timeval drain = {0, 500000};
+  while (pvm_trecv(partner, TAG_DATA, &drain) > 0) got++, drain = (struct timeval){0, 500000};
+  printf("killsend variant=%s victim=t%x received=%d rc=%d\n", VARIANT, (unsigned)partner, got, rc);
+}
+
 static int spawn_partner(const char *self, const struct options *o, int *tid) {
   char n[16], k[16], d[16], t[16];
   snprintf(n, sizeof n, "%d", o->n);
@@ -297,6 +324,7 @@ int main(int argc, char **argv) {
     int master = pvm_parent();
     if (!strcmp(o.mode, "roundtrip")) partner_roundtrip(master);
     else if (!strcmp(o.mode, "packloop")) partner_packloop(master);
+    else if (!strcmp(o.mode, "killsend")) partner_killsend(master);
     else partner_kill(master, o.k);
   } else {
     const char *slash = strrchr(argv[0], '/');
@@ -304,6 +332,7 @@ int main(int argc, char **argv) {
     if (spawn_partner(slash ? slash + 1 : argv[0], &o, &partner) < 0) status = 1;
     else if (!strcmp(o.mode, "roundtrip")) master_roundtrip(partner, &o);
     else if (!strcmp(o.mode, "packloop")) master_packloop(partner, &o);
+    else if (!strcmp(o.mode, "killsend")) master_killsend(partner);
     else master_kill(partner);
   }
   fflush(stdout);

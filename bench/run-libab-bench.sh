@@ -30,6 +30,8 @@ TASK_CORE=0 MON_CORE=1
 KILL_K=100
 QUICK=0
 NICE=0
+CHECKS_ONLY=0
+XAB=xab # the instrumented variant's suffix
 
 usage() {
   cat <<'EOF'
@@ -42,6 +44,12 @@ uninstrumented program and against PVM's own tracer, in one run.
   -R N       interleaved rounds of every configuration (default 3); tables
              show the median over rounds
   --quick    fewer and shorter runs (a smoke test, figures are rough)
+  --checks-only
+             only the pvm_kill checks, no timing
+  --variant V
+             instrumented programs are pingpong-V and libab_record_bench-V
+             (default xab): to measure a libab built elsewhere, link the two
+             sources against it under these names in the bench directory
   --nice N  run everything (pvmd, tasks, monitors) at nice N, e.g. -10 as
              root, so other jobs on a shared machine stretch the figures less
   --task-core C / --monitor-core C
@@ -57,6 +65,7 @@ Examples:
   2. bench/run-libab-bench.sh -b build-bench -o /tmp/libab-bench -R 5
   3. bench/run-libab-bench.sh --quick
   4. sudo bench/run-libab-bench.sh --nice -10 -R 5   # on a shared machine
+  5. bench/run-libab-bench.sh --checks-only          # does pvm_kill lose events?
 EOF
 }
 
@@ -69,6 +78,8 @@ parse_args() {
       -o) OUT=$2; shift ;;
       -R) ROUNDS=$2; shift ;;
       --quick) QUICK=1 ;;
+      --checks-only) CHECKS_ONLY=1 ;;
+      --variant) XAB=$2; shift ;;
       --nice) NICE=$2; shift ;;
       --task-core) TASK_CORE=$2; shift ;;
       --monitor-core) MON_CORE=$2; shift ;;
@@ -82,7 +93,7 @@ parse_args() {
   BENCH=$BUILD/bench
   ABMON=$BUILD/bin/abmon
   local f
-  for f in pingpong-plain pingpong-xab libab_record_bench-plain libab_record_bench-xab; do
+  for f in pingpong-plain "pingpong-$XAB" libab_record_bench-plain "libab_record_bench-$XAB"; do
     [[ -x $BENCH/$f ]] || die "$BENCH/$f missing: cmake --build $BUILD --target bench"
   done
   [[ -x $ABMON ]] || die "$ABMON missing: cmake --build $BUILD --target abmon"
@@ -151,7 +162,7 @@ start_abmon() {
 probe_abmon() {
   local i err
   for ((i = 1; i <= 50; i++)); do
-    err=$("$BENCH/libab_record_bench-xab" -w 1 -r 1 2>&1 >/dev/null) || true
+    err=$("$BENCH/libab_record_bench-$XAB" -w 1 -r 1 2>&1 >/dev/null) || true
     if [[ $err != *"not running"* ]]; then
       echo "abmonprobe config=$1 tries=$i" >>"$RAW"
       return 0
@@ -225,7 +236,7 @@ pp() {
   line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" "$mode" "$@" 2>>"$OUT/stderr.log") ||
     die "pingpong-$variant $mode failed (see $OUT/stderr.log)"
   echo "config=$config $line" | tee -a "$RAW" >&2
-  if [[ $variant == xab && $mode != kill ]]; then
+  if [[ $variant != plain && $mode != kill ]]; then
     CHECKS+=("$config $mode $(sed -n 's/.* tid=\(t[0-9a-f]*\) ops=\([0-9]*\).*/\1 \2/p' <<<"$line")")
   fi
 }
@@ -240,13 +251,13 @@ one_round() {
   both_modes plain plain
   pp plain+trecv plain roundtrip -n "$RT_N" -r "$RT_REPS" -t 1
   start_abmon xab "$MON_CORE"
-  both_modes xab xab
+  both_modes xab "$XAB"
   stop_monitor
   start_abmon xab-samecore "$TASK_CORE"
-  both_modes xab-samecore xab
+  both_modes xab-samecore "$XAB"
   stop_monitor
   start_abmon xab-immediate "$MON_CORE" --batch 1
-  both_modes xab-immediate xab
+  both_modes xab-immediate "$XAB"
   stop_monitor
   # PVM's tracer is 10x slower: fewer roundtrips keep the run short.
   start_tracer pvm-trace
@@ -271,7 +282,7 @@ trace_check() {
 record_bench() {
   local v line
   start_abmon record "$MON_CORE"
-  for v in plain xab plain xab; do
+  for v in plain "$XAB" plain "$XAB"; do
     line=$(XAB_BATCH=4096 XAB_FLUSH_MS=1000000 taskset -c "$TASK_CORE" \
       "$BENCH/libab_record_bench-$v" -r $((QUICK ? 50 : 300)) 2>"$OUT/record.stderr")
     if grep -q 'not running\|not monitored' "$OUT/record.stderr"; then
@@ -304,13 +315,41 @@ kill_check() {
   echo "killcheck config=$config victim=$victim expected=$expected kept=$got" | tee -a "$RAW" >&2
 }
 
+# killsend_check CONFIG VARIANT ROUTE: the victim is killed while sending
+# (-d 0: its messages queue in its socket to pvmd).  Every message that
+# reached the master must have its send record.
+killsend_check() {
+  local config=$1 variant=$2 route=$3 line victim received got
+  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" killsend -d "$route" 2>>"$OUT/stderr.log")
+  echo "config=$config $line" | tee -a "$RAW" >&2
+  victim=$(sed -n 's/.*victim=\(t[0-9a-f]*\).*/\1/p' <<<"$line")
+  received=$(sed -n 's/.*received=\([0-9]*\).*/\1/p' <<<"$line")
+  sleep 1
+  stop_monitor
+  if [[ $MON_KIND == abmon ]]; then
+    got=$(awk -v t="$victim" '$3 == t && $4 == "send"' "$MON_FILE" | wc -l)
+  else
+    got=$(awk -v t="$((16#${victim#t}))" '$1 == "\"send(0.0)\"" { gsub(/,/, "", $5); if ($5 == t) n++ } END { print n + 0 }' "$MON_FILE")
+  fi
+  echo "killcheck config=$config victim=$victim expected=$received kept=$got" | tee -a "$RAW" >&2
+}
+
 kill_checks() {
   start_abmon kill-xab "$MON_CORE"
-  kill_check kill-xab xab
+  kill_check kill-xab "$XAB"
   start_tracer kill-pvm-trace
   kill_check kill-pvm-trace plain
   start_tracer kill-pvm-trace-buf -B 65536
   kill_check kill-pvm-trace-buf plain
+  local r
+  for r in 1 2 3; do
+    start_abmon killsend-xab-direct "$MON_CORE"
+    killsend_check killsend-xab-direct "$XAB" 1
+    start_abmon killsend-xab-pvmd "$MON_CORE"
+    killsend_check killsend-xab-pvmd "$XAB" 0
+  done
+  start_tracer killsend-pvm-trace-buf -B 65536
+  killsend_check killsend-pvm-trace-buf plain 0
 }
 
 # ---------------------------------------------------------------- report
@@ -330,11 +369,13 @@ main() {
   start_vm
   LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
   local r
-  for ((r = 1; r <= ROUNDS; r++)); do
-    echo "-- round $r of $ROUNDS" >&2
-    one_round
-  done
-  record_bench
+  if ((!CHECKS_ONLY)); then
+    for ((r = 1; r <= ROUNDS; r++)); do
+      echo "-- round $r of $ROUNDS" >&2
+      one_round
+    done
+    record_bench
+  fi
   kill_checks
   report | tee "$OUT/report.txt"
   echo "(raw results, traces and logs: $OUT)"
