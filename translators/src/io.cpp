@@ -160,6 +160,9 @@ std::string readAll(const std::string& path, std::string_view program, bool prog
 }  // namespace
 
 std::string slurp(const std::string& path, std::string_view program, bool progress, std::string& out) {
+  struct stat st{};
+  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    out.reserve(static_cast<std::size_t>(st.st_size));  // no copies while it grows
   return readAll(path, program, progress, [&](std::string_view piece) {
     out.append(piece);
     return true;
