@@ -112,6 +112,7 @@ main() {
     # in PVM tasks spawned by pvmd (they inherit this environment).
     export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/scripts/lsan-pvm.supp:print_suppressions=0}
     build_and_test "asan+ubsan" "$ASAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=Debug \
       "-DXAB_SANITIZE=address,undefined"
   fi
