@@ -10,7 +10,7 @@ set -euo pipefail
 # here (and say so in their commit).
 PACKAGES=(
   # toolchain
-  cmake ninja-build pkg-config g++ gfortran
+  cmake ninja-build pkg-config g++ gfortran shellcheck
   # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
   pvm pvm-dev
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)

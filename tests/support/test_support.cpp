@@ -143,3 +143,43 @@ TEST_CASE("the watchdog halts the VM when the test process is killed", "[support
   CHECK(alive);
   CHECK(wait_gone(pvmd, 30s));
 }
+
+// ---- scripts/pvm-vm.sh used directly, as demo.sh and people do ----
+
+TEST_CASE("pvm-vm.sh start and stop are idempotent", "[support][pvm][script]") {
+  std::string dir = temp_dir() + "/vm";
+  auto sh = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"bash", pvm_vm_script()});
+    return run(args, {{"XAB_VM_QUIET", ""}}, 60s);
+  };
+  auto first = sh({"start", dir});
+  REQUIRE(first.exit_code == 0);
+  std::string pid1 = run({"cat", dir + "/pvmd.pid"}).out;
+  auto again = sh({"start", dir});
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.err, Contains("already runs"));
+  CHECK(run({"cat", dir + "/pvmd.pid"}).out == pid1);  // no second pvmd
+  CHECK(sh({"status", dir}).exit_code == 0);
+
+  pid_t pvmd = std::stoi(pid1);
+  CHECK(sh({"stop", dir}).exit_code == 0);
+  CHECK_FALSE(process_alive(pvmd));
+  auto twice = sh({"stop", dir});
+  CHECK(twice.exit_code == 0);
+  CHECK_THAT(twice.err, Contains("not running"));
+  CHECK(sh({"status", dir}).exit_code == 1);
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+TEST_CASE("pvm-vm.sh refuses bad arguments without side effects", "[support][script]") {
+  std::string base = temp_dir();
+  auto r = run({"bash", pvm_vm_script(), "start", base + "/vm", base + "/no-such-bin"}, {}, 60s);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Contains("binary dir") && Contains("does not exist"));
+  CHECK_FALSE(std::filesystem::exists(base + "/vm"));  // nothing created, nothing started
+  CHECK(run({"bash", pvm_vm_script(), "frobnicate"}).exit_code == 2);
+  auto help = run({"bash", pvm_vm_script(), "--help"});
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Contains("Examples:"));
+  std::filesystem::remove_all(base);
+}
