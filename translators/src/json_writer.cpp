@@ -126,7 +126,7 @@ class JsonWriter {
     out_.put(",\"dur\":");
     micros(c.finish - c.start);
     key("name");
-    putJsonString(out_, sliceName(end));
+    sliceName(end);
     out_.put(",\"cat\":\"pvm\",\"args\":{");
     args(t_.events(i)[c.begin], end, c.unfinished);
     out_.put("}}");
@@ -134,11 +134,12 @@ class JsonWriter {
     flows(i, c);
   }
 
-  std::string sliceName(const Event& e) {
+  // The call's name; barriers and collectives say which group.
+  void sliceName(const Event& e) {
+    if (e.kind != Kind::BARRIER && !isCollective(e.kind)) return putJsonString(out_, callName(t_, e));
     std::string group = e.get(Key::Group, -1) >= 0 ? std::string(t_.str(e.get(Key::Group))) : "";
-    if (e.kind == Kind::BARRIER) return "barrier wait (" + group + ")";
-    if (isCollective(e.kind)) return std::string(kindName(e.kind)) + " (" + group + ")";
-    return std::string(callName(t_, e));
+    if (e.kind == Kind::BARRIER) return putJsonString(out_, "barrier wait (" + group + ")");
+    putJsonString(out_, std::string(kindName(e.kind)) + " (" + group + ")");
   }
 
   void instant(TaskIndex i, TimeNs time, std::string_view name, const Event& e) {
@@ -171,8 +172,13 @@ class JsonWriter {
     if (main.hasRc() && !unfinished) {
       sep();
       out_.put("\"rc\":");
-      if (kindRcType(main.kind) == 't') putJsonString(out_, formatTid(main.rc));
-      else out_.putInt(main.rc);
+      if (kindRcType(main.kind) == 't') {
+        out_.put('"');
+        out_.putTid(main.rc);
+        out_.put('"');
+      } else {
+        out_.putInt(main.rc);
+      }
     }
     if (unfinished) { sep(); out_.put("\"unfinished\":true"); }
   }
