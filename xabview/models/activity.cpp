@@ -23,20 +23,37 @@ QString group(const Trace& t, const Event& e) {
 
 // Tasks that have arrived at the barrier instance that `e` (a
 // barrier.begin of `task`) belongs to, by time `now`; and how many it needs.
-std::pair<int, int> barrierArrivals(const ViewSnapshot& s, TaskIndex task, const Event& e, TimeNs now) {
+// Whether the barrier.begin of `v` is among the first `position` records.
+bool arrivalShown(const ViewSnapshot& s, const BarrierVisit& v, TimeNs now, std::size_t position) {
+  if (position == SIZE_MAX) return v.arrive <= now;
+  const auto& ev = s.trace->events(v.task);
+  std::size_t lo = 0, hi = ev.size();
+  while (lo < hi) {  // the first record at or after the arrival time
+    std::size_t mid = lo + (hi - lo) / 2;
+    if (ev[mid].time < v.arrive) lo = mid + 1;
+    else hi = mid;
+  }
+  for (; lo < ev.size() && ev[lo].time == v.arrive; ++lo)
+    if (ev[lo].kind == Kind::BARRIER && ev[lo].isBegin()) return ev[lo].seq < position;
+  return v.arrive <= now;
+}
+
+std::pair<int, int> barrierArrivals(const ViewSnapshot& s, TaskIndex task, const Event& e, TimeNs now,
+                                    std::size_t position) {
   for (const auto& inst : s.barriers.instances) {
     auto it = std::find_if(inst.visits.begin(), inst.visits.end(),
                            [&](const BarrierVisit& v) { return v.task == task && v.arrive == e.time; });
     if (it == inst.visits.end()) continue;
     int arrived = static_cast<int>(std::count_if(inst.visits.begin(), inst.visits.end(),
-                                                 [&](const BarrierVisit& v) { return v.arrive <= now; }));
+                                                 [&](const BarrierVisit& v) { return arrivalShown(s, v, now, position); }));
     int need = inst.count > 0 ? inst.count : static_cast<int>(inst.visits.size());
     return {arrived, need};
   }
   return {1, e.get(Key::Count, 0)};
 }
 
-QString blockedWords(const ViewSnapshot& s, TaskIndex task, const Event& e, TimeNs now, Activity& kind) {
+QString blockedWords(const ViewSnapshot& s, TaskIndex task, const Event& e, TimeNs now, std::size_t position,
+                     Activity& kind) {
   const Trace& t = *s.trace;
   QString call = qs(kindName(e.kind));
   QString forTime = " for " + formatDuration(std::max<TimeNs>(0, now - e.time));
@@ -49,7 +66,7 @@ QString blockedWords(const ViewSnapshot& s, TaskIndex task, const Event& e, Time
           .arg(call, qs(formatTid(e.get(Key::Src, kAnyTid))), qs(formatTag(e.get(Key::Tag, kAnyTag))), forTime);
     case Kind::BARRIER: {
       kind = Activity::Barrier;
-      auto [arrived, need] = barrierArrivals(s, task, e, now);
+      auto [arrived, need] = barrierArrivals(s, task, e, now, position);
       return QStringLiteral("in barrier %1 (%2 of %3 arrived)%4").arg(group(t, e)).arg(arrived).arg(need).arg(forTime);
     }
     case Kind::REDUCE:
@@ -108,7 +125,12 @@ QString doneWords(const Trace& t, const Event& e, Activity& kind) {
 
 }  // namespace
 
-TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t shown, TimeNs now) {
+TaskActivity describeTask(const ViewState& state, TaskIndex task) {
+  return describeTask(*state.snapshot(), task, state.shownOf(task), state.nowTime(), state.position());
+}
+
+TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t shown, TimeNs now,
+                          std::size_t position) {
   TaskActivity out;
   if (shown == 0) {
     out.text = QStringLiteral("not started");
@@ -124,7 +146,7 @@ TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t s
     out.text = info.exit == ExitHow::Exit ? QStringLiteral("exited") : QStringLiteral("exited (pvmd says gone)");
     return out;
   }
-  if (e.isBegin() && isBlocking(e.kind)) out.text = blockedWords(s, task, e, now, out.kind);
+  if (e.isBegin() && isBlocking(e.kind)) out.text = blockedWords(s, task, e, now, position, out.kind);
   else out.text = doneWords(t, e, out.kind);
   return out;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "snapshot.h"
+#include "view_state.h"
 
 #include <QColor>
 #include <QString>
@@ -22,8 +23,13 @@ struct TaskActivity {
   TimeNs since = 0;  // when the task's last shown record happened
 };
 
-// `shown`: records of the task at the position; `now`: the time "for" counts to.
-TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t shown, TimeNs now);
+// `shown`: records of the task at the replay position; `now`: the time "for"
+// counts to; `position`: the replay position (a barrier's arrivals are the
+// barrier.begin records shown by then; SIZE_MAX: those up to `now`).
+TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t shown, TimeNs now,
+                          std::size_t position = SIZE_MAX);
+// The same at the shared state's position.
+TaskActivity describeTask(const ViewState& state, TaskIndex task);
 
 // The class of a state (the diagram's and the utilization's colours).
 Activity activityOf(TaskState state);

@@ -18,11 +18,26 @@ std::size_t spanAtOrBefore(const std::vector<Span>& spans, TimeNs t) {
   return it == spans.begin() ? 0 : static_cast<std::size_t>(it - spans.begin()) - 1;
 }
 
+// As spanAtOrBefore, searching forward from span `from` (galloping): cheap
+// when the answer is near, which it is when folding walks a row.
+std::size_t spanAtOrBeforeFrom(const std::vector<Span>& spans, std::size_t from, TimeNs t) {
+  std::size_t step = 1, lo = from, hi = from + 1;
+  while (hi < spans.size() && spans[hi].begin <= t) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  hi = std::min(hi, spans.size());
+  auto it = std::upper_bound(spans.begin() + static_cast<long>(lo), spans.begin() + static_cast<long>(hi), t,
+                             [](TimeNs v, const Span& s) { return v < s.begin; });
+  return static_cast<std::size_t>(it - spans.begin()) - 1;
+}
+
 // The end of span i as the replay position sees it: the last shown state
 // lasts until the position's "now".
 TimeNs shownEnd(const std::vector<Span>& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
   bool nextShown = i + 1 < spans.size() && spans[i + 1].first < shown;
-  if (nextShown) return spans[i].end;
+  if (nextShown) return spans[i + 1].begin;
   return std::max(spans[i].begin, limit);
 }
 
@@ -104,7 +119,7 @@ std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex
     if (++visitsInColumn > kMaxSpansPerColumn) {
       // Enough of this column seen: jump to the span that reaches the next one.
       TimeNs next = L.begin + static_cast<TimeNs>((c + 1) * ns);
-      std::size_t j = spanAtOrBefore(spans, next);
+      std::size_t j = spanAtOrBeforeFrom(spans, i, next);
       if (j > i + 1) i = j - 1;
     }
   }
@@ -142,7 +157,7 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   QFontMetrics fm(p.font());
   for (TaskIndex t = 0; t < L.tasks; ++t) {
     QRectF r(L.area.left(), L.rowTop(t), L.labelWidth - 4, L.rowHeight);
-    auto a = describeTask(s, t, st.shownOf(t), st.nowTime()).kind;
+    auto a = describeTask(st, t).kind;
     if (a == Activity::Blocked) p.fillRect(r, QColor(0xff, 0xcd, 0xd2));
     if (a == Activity::Barrier) p.fillRect(r, QColor(0xff, 0xe0, 0xb2));
     if (L.rowHeight < 8) continue;
@@ -152,49 +167,62 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   }
 }
 
+// The lines whose time span can reach [from, to): sorted by send time, so
+// a binary search finds the first send that might still be in transit.
+std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs from, TimeNs to) {
+  auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
+  TimeNs earliest = from - std::min(s.maxTransit, from - INT64_MIN / 2);
+  auto lo = std::lower_bound(s.lines.begin(), s.lines.end(), earliest, bySend);
+  auto hi = std::lower_bound(lo, s.lines.end(), to, bySend);
+  return {static_cast<std::size_t>(lo - s.lines.begin()), static_cast<std::size_t>(hi - s.lines.begin())};
+}
+
+// Lines between the same two tasks whose sends fall within kFoldPixels of
+// the last one drawn are folded into it: at most one line per few pixels
+// per pair, however many messages there are.
 void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, DiagramStats& stats) {
   const ViewSnapshot& s = *st.snapshot();
   const std::size_t pos = st.position();
-  QRectF plot = L.plot();
+  const std::size_t n = L.tasks;
+  std::vector<double> lastX(n * n, -1e9);
   std::vector<QLineF> lines;
-  std::unordered_set<std::uint64_t> seen;
-  for (const Message& m : s.messages.messages) {
-    if (s.positionOf(m.send) >= pos) continue;
-    double xs = L.xOf(m.time);
-    double ys = L.rowTop(m.sender) + L.rowHeight / 2;
-    for (const auto& rc : m.receives) {
-      if (s.positionOf(rc.recv) >= pos) continue;
-      double xr = L.xOf(rc.time);
-      if ((xs < plot.left() && xr < plot.left()) || (xs > plot.right() && xr > plot.right())) continue;
-      std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint16_t>(xs)) << 48) ^
-                          (static_cast<std::uint64_t>(static_cast<std::uint16_t>(xr)) << 32) ^
-                          (static_cast<std::uint64_t>(m.sender) << 16) ^ rc.receiver;
-      if (!seen.insert(key).second) continue;  // same pixels as a line already drawn
-      if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
-        ++stats.messagesSkipped;
-        continue;
-      }
-      lines.emplace_back(xs, ys, xr, L.rowTop(rc.receiver) + L.rowHeight / 2);
+  auto [lo, hi] = visibleLines(s, L.begin, L.end);
+  for (std::size_t i = lo; i < hi; ++i) {
+    const MessageLine& m = s.lines[i];
+    if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
+    double xs = L.xOf(m.send);
+    double& last = lastX[m.sender * n + m.receiver];
+    if (xs - last < kFoldPixels) continue;
+    last = xs;
+    if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
+      ++stats.messagesSkipped;
+      continue;
     }
+    lines.emplace_back(xs, L.rowTop(m.sender) + L.rowHeight / 2, L.xOf(m.recv),
+                       L.rowTop(m.receiver) + L.rowHeight / 2);
   }
-  p.setPen(QPen(QColor(0, 0, 0, 150), 1));
+  p.setPen(QPen(QColor(0x50, 0x50, 0x50), 0));  // opaque cosmetic: the raster engine's fast path
   p.drawLines(lines.data(), static_cast<int>(lines.size()));
   stats.messageLines = lines.size();
 }
 
+// One translucent band per barrier instance over the rows of the tasks that
+// took part, from the first arrival to the last departure; instances that
+// land on the same pixels are drawn once.
 void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   const TimeNs now = st.cursorTime();
+  const TimeNs limit = st.nowTime();
   std::unordered_set<std::uint64_t> seen;
-  p.setPen(QPen(QColor(0xe6, 0x51, 0x00), 1));
-  p.setBrush(QColor(0xff, 0xa0, 0x00, 50));
+  std::vector<QRectF> bands;
+  std::vector<QLineF> edges;
   for (const auto& b : s.barriers.instances) {
     TimeNs a0 = INT64_MAX, d1 = INT64_MIN;
     TaskIndex r0 = UINT32_MAX, r1 = 0;
     for (const auto& v : b.visits) {
       if (v.arrive > now) continue;
       a0 = std::min(a0, v.arrive);
-      d1 = std::max(d1, v.depart == kOpenEnd || v.depart > now ? shownLimit(st, v.task) : v.depart);
+      d1 = std::max(d1, v.depart == kOpenEnd || v.depart > now ? limit : v.depart);
       r0 = std::min(r0, v.task);
       r1 = std::max(r1, v.task);
     }
@@ -202,9 +230,17 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
     double x0 = L.xOf(a0), x1 = std::max(L.xOf(d1), x0 + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;
-    p.drawRect(QRectF(QPointF(x0, L.rowTop(r0) + 1), QPointF(x1, L.rowTop(r1) + L.rowHeight - 1)));
+    double top = L.rowTop(r0) + 1, bottom = L.rowTop(r1) + L.rowHeight - 1;
+    bands.emplace_back(QPointF(x0, top), QPointF(x1, bottom));
+    edges.emplace_back(x0, top, x0, bottom);
+    edges.emplace_back(x1, top, x1, bottom);
   }
+  p.setPen(Qt::NoPen);
+  p.setBrush(QColor(0xff, 0xa0, 0x00, 50));
+  p.drawRects(bands.data(), static_cast<int>(bands.size()));
   p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(QColor(0xe6, 0x51, 0x00), 0));
+  p.drawLines(edges.data(), static_cast<int>(edges.size()));
 }
 
 void paintCursor(QPainter& p, const DiagramLayout& L, const ViewState& st) {
@@ -298,22 +334,20 @@ DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
   hit.task = L.taskAt(at.y());
   const std::size_t pos = st.position();
   double best = 4.0;
-  for (std::uint32_t i = 0; i < s->messages.messages.size(); ++i) {
-    const Message& m = s->messages.messages[i];
-    if (s->positionOf(m.send) >= pos) continue;
-    QPointF a(L.xOf(m.time), L.rowTop(m.sender) + L.rowHeight / 2);
-    for (const auto& rc : m.receives) {
-      if (s->positionOf(rc.recv) >= pos) continue;
-      QPointF b(L.xOf(rc.time), L.rowTop(rc.receiver) + L.rowHeight / 2);
-      QPointF d = b - a;
-      double len2 = QPointF::dotProduct(d, d);
-      double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
-      QPointF q = a + u * d - at;
-      double dist = std::sqrt(QPointF::dotProduct(q, q));
-      if (dist < best) {
-        best = dist;
-        hit.message = i;
-      }
+  auto [lo, hi] = visibleLines(*s, L.timeAt(at.x() - 4), L.timeAt(at.x() + 4));
+  for (std::size_t i = lo; i < hi; ++i) {
+    const MessageLine& m = s->lines[i];
+    if (m.sendPos >= pos || m.recvPos >= pos) continue;
+    QPointF a(L.xOf(m.send), L.rowTop(m.sender) + L.rowHeight / 2);
+    QPointF b(L.xOf(m.recv), L.rowTop(m.receiver) + L.rowHeight / 2);
+    QPointF d = b - a;
+    double len2 = QPointF::dotProduct(d, d);
+    double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
+    QPointF q = a + u * d - at;
+    double dist = std::sqrt(QPointF::dotProduct(q, q));
+    if (dist < best) {
+      best = dist;
+      hit.message = m.message;
     }
   }
   if (!hit.task) return hit;

@@ -274,7 +274,7 @@ QString hangReportHtml(const ViewState& state) {
                 .arg(state.position()).arg(s->size());
     int n = 0;
     for (TaskIndex t = 0; t < s->trace->taskCount(); ++t) {
-      auto a = describeTask(*s, t, state.shownOf(t), state.nowTime());
+      auto a = describeTask(state, t);
       if (a.kind != Activity::Blocked && a.kind != Activity::Barrier) continue;
       ++n;
       EventRef r{t, state.shownOf(t) - 1};

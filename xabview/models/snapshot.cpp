@@ -2,8 +2,60 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 
 namespace xab::view {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// Records are numbered in arrival order without gaps (Event::seq), so the
+// order is filled by placing each record at its number: no sort.
+void buildOrder(const Trace& trace, ViewSnapshot& s) {
+  std::size_t total = trace.eventCount() + trace.monitorEvents().size();
+  s.order.assign(total, OrderEntry{kMonitorTask, 0});
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    std::uint32_t i = 0;
+    trace.events(t).forEach([&](const Event& e) {
+      if (e.seq < total) s.order[e.seq] = {t, i};
+      ++i;
+    });
+  }
+  for (std::uint32_t i = 0; i < trace.monitorEvents().size(); ++i) {
+    const Event& e = trace.monitorEvents()[i];
+    if (e.seq < total) s.order[e.seq] = {kMonitorTask, i};
+  }
+}
+
+void buildLines(const Trace& trace, ViewSnapshot& s) {
+  s.lines.clear();
+  s.maxTransit = 0;
+  for (std::uint32_t m = 0; m < s.messages.messages.size(); ++m) {
+    const Message& msg = s.messages.messages[m];
+    std::uint32_t sendPos = trace.event(msg.send).seq;
+    for (const auto& r : msg.receives) {
+      s.lines.push_back({msg.time, r.time, sendPos, trace.event(r.recv).seq, msg.sender, r.receiver, m});
+      s.maxTransit = std::max(s.maxTransit, r.time - msg.time);
+    }
+  }
+  std::sort(s.lines.begin(), s.lines.end(),
+            [](const MessageLine& a, const MessageLine& b) { return a.send < b.send; });
+}
+
+void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
+  s.tasksBegin = tr.taskCount() ? INT64_MAX : tr.firstTime();
+  s.tasksEnd = tr.taskCount() ? INT64_MIN : tr.lastTime();
+  for (TaskIndex t = 0; t < tr.taskCount(); ++t) {
+    s.tasksBegin = std::min(s.tasksBegin, tr.task(t).firstTime);
+    s.tasksEnd = std::max(s.tasksEnd, tr.task(t).lastTime);
+  }
+}
+
+}  // namespace
 
 const Event& ViewSnapshot::event(const OrderEntry& e) const {
   if (e.task == kMonitorTask) return trace->monitorEvents()[e.index];
@@ -23,65 +75,57 @@ std::uint32_t ViewSnapshot::prefixAt(TaskIndex task, std::size_t position) const
 }
 
 TimeNs ViewSnapshot::timeAt(std::size_t position) const {
-  if (position == 0 || prefixMaxTime.empty()) return firstTime();
-  return prefixMaxTime[std::min(position, prefixMaxTime.size()) - 1];
+  if (!trace) return 0;
+  TimeNs latest = tasksBegin;
+  for (TaskIndex t = 0; t < trace->taskCount(); ++t) {
+    std::uint32_t n = position >= size() ? static_cast<std::uint32_t>(trace->events(t).size()) : prefixAt(t, position);
+    if (n > 0) latest = std::max(latest, trace->events(t)[n - 1].time);
+  }
+  return latest;
 }
 
-std::size_t ViewSnapshot::positionOf(EventRef ref) const {
-  return trace->event(ref).seq;
-}
+std::size_t ViewSnapshot::positionOf(EventRef ref) const { return trace->event(ref).seq; }
 
 std::vector<Span> buildSpans(const Trace& trace, TaskIndex task) {
   auto intervals = stateIntervals(trace, task);
   std::vector<Span> out;
   out.reserve(intervals.size());
-  for (const auto& iv : intervals) out.push_back({iv.begin, iv.end, iv.first, iv.state});
+  for (const auto& iv : intervals) out.push_back({iv.begin, iv.first, iv.state});
   return out;
 }
 
-namespace {
-
-// Records are numbered in arrival order without gaps (Event::seq), so the
-// order is filled by placing each record at its number: no sort.
-void buildOrder(const Trace& trace, ViewSnapshot& s) {
-  std::size_t total = trace.eventCount() + trace.monitorEvents().size();
-  s.order.assign(total, OrderEntry{kMonitorTask, 0});
-  auto place = [&](TaskIndex t, std::uint32_t i, const Event& e) {
-    if (e.seq < total) s.order[e.seq] = {t, i};
-  };
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    std::uint32_t i = 0;
-    trace.events(t).forEach([&](const Event& e) { place(t, i++, e); });
-  }
-  for (std::uint32_t i = 0; i < trace.monitorEvents().size(); ++i)
-    place(kMonitorTask, i, trace.monitorEvents()[i]);
-  s.prefixMaxTime.resize(total);
-  TimeNs latest = trace.firstTime();
-  for (std::size_t p = 0; p < total; ++p) {
-    const OrderEntry& e = s.order[p];
-    if (e.task != kMonitorTask) latest = std::max(latest, s.event(e).time);
-    s.prefixMaxTime[p] = latest;
-  }
-}
-
-}  // namespace
-
 std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace) {
-  auto started = std::chrono::steady_clock::now();
+  auto started = Clock::now();
   auto s = std::make_shared<ViewSnapshot>();
   s->trace = std::move(trace);
   const Trace& tr = *s->trace;
+  // Two cores' worth: the message analyses on one thread, the per-task
+  // arrays and the barrier/hang analyses on this one.
+  auto messages = std::async(std::launch::async, [&] {
+    auto t = Clock::now();
+    s->messages = matchMessages(tr);
+    s->timing.messages = msSince(t);
+    t = Clock::now();
+    s->mismatches = findPackMismatches(tr, s->messages);
+    s->timing.mismatches = msSince(t);
+  });
+  auto t = Clock::now();
+  buildTimeBounds(tr, *s);
   buildOrder(tr, *s);
-  s->tasksBegin = tr.taskCount() ? INT64_MAX : tr.firstTime();
-  for (TaskIndex t = 0; t < tr.taskCount(); ++t) s->tasksBegin = std::min(s->tasksBegin, tr.task(t).firstTime);
+  s->timing.order = msSince(t);
+  t = Clock::now();
   s->spans.resize(tr.taskCount());
-  for (TaskIndex t = 0; t < tr.taskCount(); ++t) s->spans[t] = buildSpans(tr, t);
-  s->messages = matchMessages(tr);
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->spans[i] = buildSpans(tr, i);
+  s->timing.spans = msSince(t);
+  t = Clock::now();
   s->barriers = analyzeBarriers(tr);
+  s->timing.barriers = msSince(t);
+  messages.get();
+  t = Clock::now();
   s->hang = diagnoseHang(tr, s->messages, s->barriers);
-  s->mismatches = findPackMismatches(tr, s->messages);
-  s->buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-                   .count();
+  buildLines(tr, *s);
+  s->timing.hang = msSince(t);
+  s->buildMs = msSince(started);
   return s;
 }
 

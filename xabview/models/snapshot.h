@@ -25,12 +25,24 @@ struct OrderEntry {
   std::uint32_t index = 0;
 };
 
-// A state interval of a task, compact (the diagram's per-task array).
+// A state interval of a task, compact (16 bytes: the diagram's per-task
+// array).  It lasts until the next span begins; the last one is open.
 struct Span {
   TimeNs begin = 0;
-  TimeNs end = 0;           // kOpenEnd while the state lasts
   std::uint32_t first = 0;  // the record that opened it
   TaskState state = TaskState::NotStarted;
+};
+inline TimeNs spanEnd(const std::vector<Span>& spans, std::size_t i) {
+  return i + 1 < spans.size() ? spans[i + 1].begin : kOpenEnd;
+}
+
+// One send-to-receive line of the diagram, sorted by send time, with the
+// arrival positions of both records so a replay can hide what is not shown.
+struct MessageLine {
+  TimeNs send = 0, recv = 0;
+  std::uint32_t sendPos = 0, recvPos = 0;
+  TaskIndex sender = 0, receiver = 0;
+  std::uint32_t message = 0;  // index into MessageTable::messages
 };
 
 struct ViewSnapshot {
@@ -55,15 +67,19 @@ struct ViewSnapshot {
   const Event& eventAt(std::size_t position) const { return event(order[position]); }
   // Events of `task` among the first `position` records of the arrival order.
   std::uint32_t prefixAt(TaskIndex task, std::size_t position) const;
-  // The latest task time among the first `position` records: "now" at that point.
+  // The latest task time among the first `position` records: "now" at that
+  // point (O(tasks log n)).
   TimeNs timeAt(std::size_t position) const;
   // Position in the arrival order of a task's record.
   std::size_t positionOf(EventRef ref) const;
   TimeNs firstTime() const { return trace ? trace->firstTime() : 0; }
   TimeNs lastTime() const { return trace ? trace->lastTime() : 0; }
 
-  std::vector<TimeNs> prefixMaxTime;
-  TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)      // timeAt(position) = prefixMaxTime[position - 1]
+  std::vector<MessageLine> lines;          // by send time
+  TimeNs maxTransit = 0;                  // the longest line (visible-range search)
+  TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
+  TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
+  struct Timing { double order = 0, spans = 0, messages = 0, barriers = 0, hang = 0, mismatches = 0; } timing;
 };
 
 // Builds the analyses; runs on the loader thread (or in a test).

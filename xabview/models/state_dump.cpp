@@ -16,7 +16,7 @@ QJsonArray tasks(const ViewState& st) {
   QJsonArray out;
   for (TaskIndex t = 0; t < s.trace->taskCount(); ++t) {
     const TaskInfo& info = s.trace->task(t);
-    auto a = describeTask(s, t, st.shownOf(t), st.nowTime());
+    auto a = describeTask(st, t);
     out.append(QJsonObject{{"task", qstr(s.trace->label(t))},
                            {"tid", qstr(formatTid(info.tid))},
                            {"host", qstr(std::string(s.trace->str(info.host)))},

@@ -32,9 +32,8 @@ void TaskTableModel::refresh() {
 }
 
 TaskActivity TaskTableModel::activity(int row) const {
-  const ViewSnapshot* s = state_->snapshot();
   auto t = static_cast<TaskIndex>(row);
-  return describeTask(*s, t, state_->shownOf(t), state_->nowTime());
+  return describeTask(*state_, t);
 }
 
 QVariant TaskTableModel::data(const QModelIndex& index, int role) const {

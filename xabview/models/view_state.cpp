@@ -25,9 +25,7 @@ std::uint32_t ViewState::shownOf(TaskIndex task) const {
   return task < shown_.size() ? shown_[task] : 0;
 }
 
-TimeNs ViewState::cursorTime() const {
-  return snapshot_ ? snapshot_->timeAt(position_) : 0;
-}
+TimeNs ViewState::cursorTime() const { return cursorTime_; }
 
 TimeNs ViewState::nowTime() const {
   TimeNs t = cursorTime();
@@ -41,11 +39,16 @@ TimeNs ViewState::nowTime() const {
 
 void ViewState::refreshShown() {
   shown_.clear();
+  cursorTime_ = 0;
   if (!snapshot_) return;
-  shown_.resize(snapshot_->trace->taskCount());
-  for (TaskIndex t = 0; t < shown_.size(); ++t)
-    shown_[t] = position_ >= size() ? static_cast<std::uint32_t>(snapshot_->trace->events(t).size())
+  const Trace& tr = *snapshot_->trace;
+  shown_.resize(tr.taskCount());
+  cursorTime_ = snapshot_->tasksBegin;
+  for (TaskIndex t = 0; t < shown_.size(); ++t) {
+    shown_[t] = position_ >= size() ? static_cast<std::uint32_t>(tr.events(t).size())
                                     : snapshot_->prefixAt(t, position_);
+    if (shown_[t] > 0) cursorTime_ = std::max(cursorTime_, tr.events(t)[shown_[t] - 1].time);
+  }
 }
 
 void ViewState::setSnapshot(SnapshotPtr s) {
@@ -107,7 +110,7 @@ void ViewState::pan(double fraction) {
 
 void ViewState::fitAll() {
   TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
-  TimeNs e = snapshot_ ? snapshot_->lastTime() : 0;
+  TimeNs e = snapshot_ ? snapshot_->tasksEnd : 0;
   TimeNs pad = std::max<TimeNs>((e - b) / 50, 1'000'000);
   viewBegin_ = b;
   viewEnd_ = e + pad;

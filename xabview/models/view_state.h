@@ -89,6 +89,7 @@ class ViewState : public QObject {
   EventFilter filter_;
   std::optional<std::size_t> selected_;
   std::vector<std::uint32_t> shown_;
+  TimeNs cursorTime_ = 0;
   QElapsedTimer progressClock_;
 };
 
