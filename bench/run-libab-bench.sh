@@ -114,7 +114,7 @@ TRACER_FD_OPEN=0
 
 cleanup() {
   stop_monitor || true
-  [[ -n $VM ]] && XAB_VM_QUIET=1 "$ROOT/scripts/pvm-vm.sh" stop "$VM" || true
+  if [[ -n $VM ]]; then XAB_VM_QUIET=1 "$ROOT/scripts/pvm-vm.sh" stop "$VM" || true; fi
 }
 
 start_vm() {
