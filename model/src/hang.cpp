@@ -120,25 +120,40 @@ struct Diagnoser {
     return s + ".";
   }
 
-  const BarrierInstance* openBarrier(TaskIndex t) const {
+  // Computed once, on first need: which barrier each task is still in, and
+  // each group's members (joined and not left) at the end of the trace.
+  std::map<TaskIndex, const BarrierInstance*> openVisits;
+  std::map<StrId, std::vector<TaskIndex>> groupMembers;
+  bool indexed = false;
+
+  void index() {
+    if (indexed) return;
+    indexed = true;
     for (const BarrierInstance& bi : barriers.instances)
       for (const BarrierVisit& v : bi.visits)
-        if (v.task == t && v.depart == kOpenEnd) return &bi;
-    return nullptr;
+        if (v.depart == kOpenEnd) openVisits[v.task] = &bi;
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      std::map<StrId, bool> in;
+      trace.events(t).forEach([&](const Event& e) {
+        if (e.phase != Phase::End) return;
+        if (e.kind == Kind::JOINGROUP) in[e.get(Key::Group, -1)] = !e.hasRc() || e.rc >= 0;
+        if (e.kind == Kind::LVGROUP) in[e.get(Key::Group, -1)] = false;
+      });
+      for (const auto& [g, member] : in)
+        if (member) groupMembers[g].push_back(t);
+    }
   }
 
-  std::vector<TaskIndex> members(StrId group) const {
-    std::vector<TaskIndex> out;
-    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-      bool in = false;
-      trace.events(t).forEach([&](const Event& e) {
-        if (e.phase != Phase::End || e.get(Key::Group, -2) != group) return;
-        if (e.kind == Kind::JOINGROUP) in = !e.hasRc() || e.rc >= 0;
-        if (e.kind == Kind::LVGROUP) in = false;
-      });
-      if (in) out.push_back(t);
-    }
-    return out;
+  const BarrierInstance* openBarrier(TaskIndex t) {
+    index();
+    auto it = openVisits.find(t);
+    return it == openVisits.end() ? nullptr : it->second;
+  }
+
+  std::vector<TaskIndex> members(StrId group) {
+    index();
+    auto it = groupMembers.find(group);
+    return it == groupMembers.end() ? std::vector<TaskIndex>{} : it->second;
   }
 
   std::string explainBarrier(BlockedTask& b) {

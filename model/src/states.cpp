@@ -48,6 +48,10 @@ TaskState gapState(const Event& e, const Event* next) {
   return TaskState::Computing;
 }
 
+// abmon's notes about a task (events lost, a bad message) are not calls of
+// the task: they do not end what the task was doing.
+bool isNote(Kind k) { return k == Kind::ABMON_LOST || k == Kind::ABMON_BAD; }
+
 // Index of the last record with time <= t, or -1.  Records of a task are
 // in call order, so their times do not decrease.
 std::int64_t lastAtOrBefore(const ChunkedVector<Event>& ev, TimeNs t) {
@@ -78,11 +82,15 @@ StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i)
   const auto& ev = trace.events(task);
   StateInterval iv;
   if (i >= ev.size()) return iv;
-  const Event& e = ev[i];
-  const Event* next = i + 1 < ev.size() ? &ev[i + 1] : nullptr;
-  iv.begin = e.time;
-  iv.end = next ? next->time : kOpenEnd;
+  iv.begin = ev[i].time;
+  iv.end = i + 1 < ev.size() ? ev[i + 1].time : kOpenEnd;
   iv.first = i;
+  std::uint32_t call = i;  // the task's own record whose state this is
+  while (call > 0 && isNote(ev[call].kind)) --call;
+  std::uint32_t after = i + 1;
+  while (after < ev.size() && isNote(ev[after].kind)) ++after;
+  const Event& e = ev[call];
+  const Event* next = after < ev.size() ? &ev[after] : nullptr;
   if (e.isBegin() && isBlocking(e.kind)) {
     blockingState(e, iv);
   } else {

@@ -66,3 +66,20 @@ TEST_CASE("a trace where everyone finished is not hung") {
   CHECK(h.blocked.empty());
   CHECK(h.summary.empty());
 }
+
+TEST_CASE("abmon's note of lost events does not end a blocked receive") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=a\n"
+      "1.1 1.1 t1 recv.begin src=t2 tag=5\n"
+      "1.2 1.2 t1 abmon.lost n=3\n");
+  REQUIRE(r.errorCount == 0);
+  const Trace& t = *r.trace;
+  CHECK(t.task(0).lost == 3);
+  StateInterval now = currentState(t, 0);
+  CHECK(now.state == TaskState::Receiving);
+  CHECK(now.b == 5);
+  CHECK(stateAt(t, 0, 1'150'000'000).state == TaskState::Receiving);
+  HangReport h = diagnose(t);
+  REQUIRE(h.blocked.size() == 1);
+  CHECK_THAT(h.blocked[0].explanation, Catch::Contains("(a, 0) waits for tag 5 from t2"));
+}
