@@ -111,3 +111,16 @@ TEST_CASE("ab2json: the command, its errors and a pipe", "[json][cli]") {
   CHECK_THAT(r.err, Catch::Contains("6 message flows"));
   CHECK(readFile(dir + "/x.json") == readFile(dataPath("golden/collective.json")));
 }
+
+TEST_CASE("a trace with no records translates to empty but valid output", "[json][picl][audio]") {
+  LoadResult r = loadTraceText("#xab-trace 1 abmon=t40001 host=vm pid=1 start=0.0\n");
+  REQUIRE(r.trace);
+  std::string s = summarise(toJson(*r.trace));
+  CHECK_THAT(s, Catch::StartsWith("X=0 i=0 s=0 f=0 M=0 paired=True"));
+  Run picl = run("printf '#xab-trace 1\\n' | " + binPath("ab2picl") + " --quiet");
+  CHECK(picl.exit == 0);
+  CHECK(picl.out.empty());
+  Run au = run("printf '#xab-trace 1\\n' | " + binPath("ab2au") + " --quiet send 1 10 1000 | wc -c");
+  CHECK(au.exit == 0);
+  CHECK(au.out == "34\n");  // the 24-byte header and one quiet step of 10 samples
+}

@@ -99,6 +99,9 @@ TEST_CASE("ab2otf2: needs -o DIR, refuses an existing archive, reports bad input
   r = run(binPath("ab2otf2") + " -o " + dir + "/new " + dataPath("malformed.trace"));
   CHECK(r.exit == kExitBadInput);
   CHECK_THAT(r.err, Catch::Contains("malformed.trace:4: bad receive time"));
+  r = run("printf '#xab-trace 1\\n' | " + binPath("ab2otf2") + " -o " + dir + "/empty -");
+  CHECK(r.exit == kExitUsage);
+  CHECK_THAT(r.err, Catch::Contains("the trace has no tasks"));
   r = run(binPath("ab2otf2") + " --help");
   CHECK(r.exit == 0);
   CHECK_THAT(r.out, Catch::Contains("usage: ab2otf2"));

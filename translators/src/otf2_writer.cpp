@@ -39,6 +39,10 @@ class Otf2Writer {
   Otf2Writer(const Trace& t, const std::string& dir) : t_(t), dir_(dir), mt_(matchMessages(t)) {}
 
   Otf2WriteStats run() {
+    if (t_.taskCount() == 0) {  // otf2-print and Vampir refuse an archive without locations
+      s_.error = "the trace has no tasks: an OTF2 archive needs at least one";
+      return s_;
+    }
     if (std::filesystem::exists(dir_ + "/traces.otf2")) {
       s_.error = dir_ + ": already holds an OTF2 archive (traces.otf2); remove it or choose another -o";
       return s_;
