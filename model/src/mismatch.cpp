@@ -4,14 +4,13 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
+#include <span>
 
 namespace xab {
 namespace {
 
 using Seq = std::vector<PackItem>;
-
-std::uint64_t key(EventRef r) { return (static_cast<std::uint64_t>(r.task) << 32) | r.index; }
+using Items = std::span<const PackItem>;
 
 bool gotMessage(const Event& e) {
   return isMsgIn(e.kind) && e.phase == Phase::End && e.hasRc() && e.rc > 0;
@@ -19,16 +18,21 @@ bool gotMessage(const Event& e) {
 
 bool itemKind(Kind k) { return k != Kind::PACKF && k != Kind::UNPACKF; }
 
-// One pass per task: what was packed before each send, and what was
-// unpacked after each receive.
-struct Sequences {
-  std::unordered_map<std::uint64_t, Seq> packedAt;    // send record -> packs since initsend
-  std::unordered_map<std::uint64_t, Seq> unpackedAt;  // receive record -> unpacks after it
+// What each sender packed before each send, in one flat store (no map or
+// vector per message: a 10-million-event trace has a million messages).
+struct PackedStore {
+  struct Range {
+    std::uint32_t begin = 0, size = 0;
+    bool known = false;  // an initsend/mkbuf was seen: the pack list is complete
+  };
+  std::vector<PackItem> items;
+  std::vector<Range> ofMessage;  // indexed like MessageTable::messages
+
+  Items of(std::uint32_t m) const { return {items.data() + ofMessage[m].begin, ofMessage[m].size}; }
 
   void task(const Trace& trace, TaskIndex t, const MessageTable& table) {
     Seq packs;
-    bool known = false;  // an initsend/mkbuf was seen: the pack list is complete
-    Seq* unpacks = nullptr;
+    bool known = false;
     const auto& ev = trace.events(t);
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
@@ -40,16 +44,12 @@ struct Sequences {
         known = false;  // another buffer, or packs we cannot itemise
       } else if (isPack(e.kind) && itemKind(e.kind)) {
         packs.push_back({e.get(Key::Type), e.get(Key::N)});
-      } else if (isMsgOut(e.kind) && e.kind != Kind::PSEND && known &&
-                 table.messageOf({t, i}) >= 0) {
-        packedAt[key({t, i})] = packs;
-      }
-      if (gotMessage(e)) {
-        unpacks = e.kind == Kind::PRECV ? nullptr : &unpackedAt[key({t, i})];
-      } else if (e.kind == Kind::SETRBUF || e.kind == Kind::UNPACKF) {
-        unpacks = nullptr;
-      } else if (isUnpack(e.kind) && unpacks) {
-        unpacks->push_back({e.get(Key::Type), e.get(Key::N)});
+      } else if (isMsgOut(e.kind) && e.kind != Kind::PSEND && known) {
+        std::int64_t m = table.messageOf({t, i});
+        if (m < 0) continue;
+        ofMessage[static_cast<std::size_t>(m)] = {static_cast<std::uint32_t>(items.size()),
+                                                  static_cast<std::uint32_t>(packs.size()), true};
+        items.insert(items.end(), packs.begin(), packs.end());
       }
     }
   }
@@ -63,7 +63,7 @@ std::string item(PackItem p) {
 
 // Walks the unpacks over the packed items.  Returns the index of the first
 // unpack that disagrees, with why.
-std::optional<std::pair<std::uint32_t, std::string>> compare(const Seq& packed, const Seq& unpacked) {
+std::optional<std::pair<std::uint32_t, std::string>> compare(Items packed, Items unpacked) {
   std::size_t run = 0;
   std::int64_t used = 0;  // items of packed[run] already unpacked
   for (std::size_t k = 0; k < unpacked.size(); ++k) {
@@ -93,6 +93,50 @@ std::optional<std::pair<std::uint32_t, std::string>> compare(const Seq& packed, 
   return std::nullopt;
 }
 
+// Walks each receiver's records: the unpacks after a receive, compared when
+// the next receive (or the end) closes them.
+struct Checker {
+  const Trace& trace;
+  const MessageTable& table;
+  const PackedStore& packed;
+  MismatchReport out;
+
+  void close(std::int64_t m, EventRef recv, const Seq& unpacks) {
+    if (m < 0 || !packed.ofMessage[static_cast<std::size_t>(m)].known) return;
+    auto mi = static_cast<std::uint32_t>(m);
+    ++out.checked;
+    auto diff = compare(packed.of(mi), unpacks);
+    if (!diff) return;
+    Items p = packed.of(mi);
+    out.mismatches.push_back({mi, table.messages[mi].sender, recv.task, recv, Seq(p.begin(), p.end()),
+                              unpacks, diff->first, diff->second});
+  }
+
+  void task(TaskIndex t) {
+    const auto& ev = trace.events(t);
+    Seq unpacks;
+    std::int64_t open = -1;  // message whose unpacks are being collected
+    EventRef recv;
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+      const Event& e = ev[i];
+      if (e.phase != Phase::End) continue;
+      bool got = gotMessage(e);
+      if (got || e.kind == Kind::SETRBUF || e.kind == Kind::UNPACKF) {
+        close(open, recv, unpacks);
+        open = -1;
+        unpacks.clear();
+      }
+      if (got && e.kind != Kind::PRECV) {
+        open = table.messageOf({t, i});
+        recv = {t, i};
+      } else if (isUnpack(e.kind) && open >= 0) {
+        unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
+      }
+    }
+    close(open, recv, unpacks);
+  }
+};
+
 }  // namespace
 
 std::string formatPackItems(const std::vector<PackItem>& items) {
@@ -105,24 +149,15 @@ std::string formatPackItems(const std::vector<PackItem>& items) {
 }
 
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& table) {
-  Sequences seqs;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) seqs.task(trace, t, table);
-  MismatchReport out;
-  for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
-    const Message& msg = table.messages[m];
-    auto sent = seqs.packedAt.find(key(msg.send));
-    if (sent == seqs.packedAt.end()) continue;
-    for (const MessageReceive& r : msg.receives) {
-      auto got = seqs.unpackedAt.find(key(r.recv));
-      if (got == seqs.unpackedAt.end()) continue;
-      ++out.checked;
-      auto diff = compare(sent->second, got->second);
-      if (!diff) continue;
-      out.mismatches.push_back({m, msg.sender, r.receiver, r.recv, sent->second, got->second,
-                                diff->first, diff->second});
-    }
-  }
-  return out;
+  PackedStore packed;
+  packed.ofMessage.resize(table.messages.size());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) packed.task(trace, t, table);
+  Checker c{trace, table, packed, {}};
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(t);
+  // In the order of the messages, as before: stable for reports and tests.
+  std::stable_sort(c.out.mismatches.begin(), c.out.mismatches.end(),
+                   [](const PackMismatch& a, const PackMismatch& b) { return a.message < b.message; });
+  return std::move(c.out);
 }
 
 }  // namespace xab
