@@ -7,6 +7,7 @@
 
 #include <xab/model/messages.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -122,16 +123,20 @@ class JsonWriter {
       case Kind::TIDS: return;
       default: break;
     }
+    // A call that took no time lasts 1 ns: a flow binds to the slice that
+    // encloses its timestamp, and an empty slice encloses nothing.
+    Call shown = c;
+    shown.finish = std::max(c.finish, c.start + 1);
     begin("X", i, c.start);
     out_.put(",\"dur\":");
-    micros(c.finish - c.start);
+    micros(shown.finish - shown.start);
     key("name");
     sliceName(end);
     out_.put(",\"cat\":\"pvm\",\"args\":{");
     args(t_.events(i)[c.begin], end, c.unfinished);
     out_.put("}}");
     ++stats_.slices;
-    flows(i, c);
+    flows(i, shown);
   }
 
   // The call's name; barriers and collectives say which group.
@@ -226,7 +231,7 @@ class JsonWriter {
       for (std::size_t k = 0; k < msg.receives.size(); ++k)
         if (msg.receives[k].recv == ref) {
           // Inside the receive's slice, so the arrow binds to it.
-          flow("f", i, c.finish > c.start ? c.finish - 1 : c.finish, flowBase_[m] + k + 1);
+          flow("f", i, c.finish - 1, flowBase_[m] + k + 1);
           ++stats_.flows;
         }
     }
