@@ -109,13 +109,22 @@ long long writeTrace(const std::string& path, long long events) {
   return written;
 }
 
-struct Raw { double seconds; std::size_t bytes; long long lines; };
+// CPU seconds of this process: the machine is shared, so wall time alone
+// says more about the neighbours than about the reader.
+double cpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+struct Raw { double seconds; double cpu; std::size_t bytes; long long lines; };
 
 Raw rawRead(const std::string& path, bool countLines) {
   int fd = ::open(path.c_str(), O_RDONLY);
   std::vector<char> buf(1 << 20);
-  Raw r{0, 0, 0};
+  Raw r{0, 0, 0, 0};
   auto t0 = Clock::now();
+  double c0 = cpuSeconds();
   ssize_t n;
   while ((n = ::read(fd, buf.data(), buf.size())) > 0) {
     r.bytes += static_cast<std::size_t>(n);
@@ -125,16 +134,9 @@ Raw rawRead(const std::string& path, bool countLines) {
     while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))))) { ++r.lines; ++p; }
   }
   r.seconds = secondsSince(t0);
+  r.cpu = cpuSeconds() - c0;
   ::close(fd);
   return r;
-}
-
-// CPU seconds of this process: the machine is shared, so wall time alone
-// says more about the neighbours than about the reader.
-double cpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
 long rssKb() {
@@ -177,35 +179,58 @@ int main(int argc, char** argv) {
   if (!r.trace || r.errorCount) { std::fprintf(stderr, "load failed: %s (%llu errors)\n", r.fatal.c_str(), (unsigned long long)r.errorCount); return 1; }
   auto n = static_cast<double>(r.trace->eventCount());
 
-  t0 = Clock::now();
-  MessageTable m = matchMessages(*r.trace);
-  double tMatch = secondsSince(t0);
-  t0 = Clock::now();
-  BarrierAnalysis b = analyzeBarriers(*r.trace);
-  HangReport h = diagnoseHang(*r.trace, m, b);
-  MismatchReport x = findPackMismatches(*r.trace, m);
-  BreakdownReport bd = timeBreakdown(*r.trace);
-  double tRest = secondsSince(t0);
-  t0 = Clock::now();
+  // Each analysis, CPU seconds.
+  auto timed = [](auto&& f) {
+    double c = cpuSeconds();
+    f();
+    return cpuSeconds() - c;
+  };
+  const Trace& t = *r.trace;
+  MessageTable m;
+  BarrierAnalysis b;
+  HangReport h;
+  MismatchReport x;
+  BreakdownReport bd;
+  double tMatch = timed([&] { m = matchMessages(t); });
+  double tBarrier = timed([&] { b = analyzeBarriers(t); });
+  double tHang = timed([&] { h = diagnoseHang(t, m, b); });
+  double tMismatch = timed([&] { x = findPackMismatches(t, m); });
+  double tBreakdown = timed([&] { bd = timeBreakdown(t); });
   long long probes = 0;
-  for (int q = 0; q < 100000; ++q)
-    for (TaskIndex k = 0; k < r.trace->taskCount(); ++k)
-      probes += stateAt(*r.trace, k, r.trace->firstTime() + (r.trace->lastTime() - r.trace->firstTime()) / 100000 * q).state != TaskState::NotStarted;
-  double tQuery = secondsSince(t0);
+  constexpr int kQueries = 100000;
+  double tQuery = timed([&] {
+    for (int q = 0; q < kQueries; ++q)
+      for (TaskIndex k = 0; k < t.taskCount(); ++k)
+        probes += stateAt(t, k, t.firstTime() + (t.lastTime() - t.firstTime()) / kQueries * q).state != TaskState::NotStarted;
+  });
+  // What a live viewer pays per refresh: a snapshot of a reader holding it all.
+  TraceReader reader;
+  {
+    int fd = ::open(path.c_str(), O_RDONLY);
+    std::vector<char> buf(1 << 20);
+    ssize_t got;
+    while ((got = ::read(fd, buf.data(), buf.size())) > 0) reader.feed({buf.data(), static_cast<std::size_t>(got)});
+    ::close(fd);
+  }
+  std::shared_ptr<const Trace> snap;
+  double tSnap = timed([&] { for (int i = 0; i < 10; ++i) snap = reader.snapshot(); }) / 10;
 
   std::printf("file                 %.1f MB, %.0f events, %lld lines, %.1f bytes/line\n", mb, n, lines.lines, static_cast<double>(raw.bytes) / static_cast<double>(lines.lines));
-  std::printf("raw read()           %8.0f MB/s\n", mb / raw.seconds);
-  std::printf("line count (memchr)  %8.0f MB/s\n", mb / lines.seconds);
+  std::printf("raw read()           %8.0f MB/s  (CPU time only %.0f MB/s)\n", mb / raw.seconds, mb / raw.cpu);
+  std::printf("line count (memchr)  %8.0f MB/s  (CPU time only %.0f MB/s)\n", mb / lines.seconds, mb / lines.cpu);
   std::printf("xab::loadTraceFile   %8.0f MB/s  %.2f M events/s  %.0f ns/event\n", mb / load, n / load / 1e6, load / n * 1e9);
   std::printf("  CPU time only      %8.0f MB/s  %.0f ns/event\n", mb / loadCpu, loadCpu / n * 1e9);
-  std::printf("  ratio to read()    %8.3f\n", raw.seconds / load);
-  std::printf("  ratio to counting  %8.3f\n", lines.seconds / load);
+  std::printf("  ratio to read()    %8.3f wall, %.3f CPU\n", raw.seconds / load, raw.cpu / loadCpu);
+  std::printf("  ratio to counting  %8.3f wall, %.3f CPU\n", lines.seconds / load, lines.cpu / loadCpu);
   std::printf("memory per event     %8.1f bytes (heap, mallinfo2)  %.1f bytes (RSS)  %.1f bytes (model's own count)\n",
               static_cast<double>(heap1 - heap0) / n, static_cast<double>(rss1 - rss0) * 1024 / n,
               static_cast<double>(r.trace->memoryBytes()) / n);
-  std::printf("matchMessages        %8.3f s  (%zu messages, %llu matched)\n", tMatch, m.messages.size(), (unsigned long long)m.total.count);
-  std::printf("barriers+hang+mismatch+breakdown %.3f s (%zu barrier uses, %zu mismatches, hung=%d)\n", tRest, b.instances.size(), x.mismatches.size(), h.hung);
-  std::printf("stateAt              %8.0f ns/query (%lld)\n", tQuery / (100000.0 * static_cast<double>(r.trace->taskCount())) * 1e9, probes);
+  std::printf("CPU seconds: matchMessages %.2f (%zu messages, %llu receives matched), analyzeBarriers %.2f (%zu uses),\n"
+              "  diagnoseHang %.2f (hung=%d), findPackMismatches %.2f (%llu checked, %zu mismatched), timeBreakdown %.2f\n",
+              tMatch, m.messages.size(), (unsigned long long)m.total.count, tBarrier, b.instances.size(), tHang, h.hung,
+              tMismatch, (unsigned long long)x.checked, x.mismatches.size(), tBreakdown);
+  std::printf("stateAt              %8.0f ns/query (%lld)\n", tQuery / (kQueries * static_cast<double>(t.taskCount())) * 1e9, probes);
+  std::printf("snapshot()           %8.3f ms (%llu events held; CPU)\n", tSnap * 1e3, (unsigned long long)snap->eventCount());
   (void)bd;
   if (!keep) std::remove(path.c_str());
   return 0;
