@@ -52,11 +52,23 @@ class LineParser {
   std::string parse(std::string_view line, bool& fatal);
 
  private:
+  struct Identity {
+    StrId name = -1, host = -1;
+    Tid parent = kNoTid;
+    std::int32_t lang = -1, pid = 0;
+    bool hasParent = false, hasLang = false, hasPid = false;
+  };
+
   std::string header(std::string_view line, bool& fatal);
   std::string record(std::string_view line);
+  std::string head(std::string_view& rest, Event& e, Tid& tid);
+  std::string fields(std::string_view rest, Event& e, Identity& id);
+  bool slotValue(SlotType type, std::string_view val, std::int32_t& v);
+  bool identityField(std::string_view key, std::string_view val, Identity& id);
 
   TraceBuilder& b_;
   std::vector<Tid> listScratch_;
+  std::string scratch_;  // unescaped strings; reused so a line allocates nothing
 };
 
 }  // namespace xab

@@ -75,12 +75,11 @@ std::string LineParser::header(std::string_view line, bool& fatal) {
   return {};
 }
 
-std::string LineParser::record(std::string_view line) {
-  std::string_view rest = line, f;
-  Event e{};
+// The first four fields: both times, the tid and the event name.
+std::string LineParser::head(std::string_view& rest, Event& e, Tid& tid) {
+  std::string_view f;
   if (!nextField(rest, f) || !text::parseTime(f, e.recvTime)) return "bad receive time " + quoted(f);
   if (!nextField(rest, f) || !text::parseTime(f, e.time)) return "bad task time " + quoted(f);
-  Tid tid = 0;
   if (!nextField(rest, f) || !text::parseTid(f, tid)) return "bad tid " + quoted(f);
   std::string_view name;
   if (!nextField(rest, name) || name.empty()) return "missing event name";
@@ -91,79 +90,82 @@ std::string LineParser::record(std::string_view line) {
     e.phase = Phase::Begin;
   }
   e.kind = kindFromName(base);
-  if (e.kind == Kind::OTHER) {
-    // Forward compatible: keep the full name, ignore its fields.
-    e.phase = Phase::End;
-    std::string unescaped;
-    if (!text::unescape(name, unescaped)) return "bad event name " + quoted(name);
-    e.a[0] = b_.intern(unescaped);
-    e.present = 1;
-    rest = {};
+  if (e.kind != Kind::OTHER) return {};
+  // Forward compatible: keep the full name, ignore its fields.
+  e.phase = Phase::End;
+  if (!text::unescape(name, scratch_)) return "bad event name " + quoted(name);
+  e.a[0] = b_.intern(scratch_);
+  e.present = 1;
+  rest = {};
+  return {};
+}
+
+bool LineParser::slotValue(SlotType type, std::string_view val, std::int32_t& v) {
+  switch (type) {
+    case SlotType::Tid: return text::parseTid(val, v);
+    case SlotType::DataType: return text::parseDataType(val, v);
+    case SlotType::String:
+      if (!text::unescape(val, scratch_)) return false;
+      v = b_.intern(scratch_);
+      return true;
+    case SlotType::List:
+      if (!text::parseTidList(val, listScratch_)) return false;
+      v = b_.addList(listScratch_);
+      return true;
+    case SlotType::Int:
+    default: return text::parseInt(val, v);
   }
+}
 
-  struct Identity {
-    bool hasName = false, hasHost = false;
-    StrId name = -1, host = -1;
-    Tid parent = kNoTid;
-    std::int32_t lang = -1, pid = 0;
-    bool hasParent = false, hasLang = false, hasPid = false;
-  } id;
+// The task's identity rides on its first record.  Returns false for a bad
+// value; a key that is not an identity key is ignored (a newer writer's).
+bool LineParser::identityField(std::string_view key, std::string_view val, Identity& id) {
+  if (key == "name" || key == "host") {
+    if (!text::unescape(val, scratch_)) return false;
+    (key == "name" ? id.name : id.host) = b_.intern(scratch_);
+    return true;
+  }
+  if (key == "parent") return text::parseTid(val, id.parent) && (id.hasParent = true);
+  if (key == "lang") return text::parseLang(val, id.lang) && (id.hasLang = true);
+  if (key == "pid") return text::parseInt(val, id.pid) && (id.hasPid = true);
+  return true;
+}
 
+std::string LineParser::fields(std::string_view rest, Event& e, Identity& id) {
   auto slots = kindSlots(e.kind, e.phase);
-  std::string scratch;
+  std::string_view f;
   while (nextField(rest, f)) {
     if (f.empty()) continue;  // tolerate a doubled space
     auto eq = f.find('=');
     if (eq == std::string_view::npos || eq == 0) return "field without key=value: " + quoted(f);
     std::string_view key = f.substr(0, eq), val = f.substr(eq + 1);
+    bool ok = true;
     if (key == "rc") {
-      if (!text::parseTid(val, e.rc)) return "bad rc " + quoted(val);
+      ok = text::parseTid(val, e.rc);
       e.present |= 0x80;
-      continue;
-    }
-    int s = -1;
-    for (std::size_t i = 0; i < slots.size() && i < kMaxSlots; ++i)
-      if (slots[i].key == key) { s = static_cast<int>(i); break; }
-    if (s >= 0) {
-      std::int32_t v = 0;
-      bool ok = true;
-      switch (slots[static_cast<std::size_t>(s)].type) {
-        case SlotType::Tid: ok = text::parseTid(val, v); break;
-        case SlotType::DataType: ok = text::parseDataType(val, v); break;
-        case SlotType::String:
-          ok = text::unescape(val, scratch);
-          if (ok) v = b_.intern(scratch);
-          break;
-        case SlotType::List:
-          ok = text::parseTidList(val, listScratch_);
-          if (ok) v = b_.addList(listScratch_);
-          break;
-        case SlotType::Int:
-        default: ok = text::parseInt(val, v); break;
+    } else {
+      int s = -1;
+      for (std::size_t i = 0; i < slots.size() && i < kMaxSlots; ++i)
+        if (slots[i].key == key) { s = static_cast<int>(i); break; }
+      if (s >= 0) {
+        ok = slotValue(slots[static_cast<std::size_t>(s)].type, val, e.a[s]);
+        e.present |= static_cast<std::uint8_t>(1u << s);
+      } else {
+        ok = identityField(key, val, id);
       }
-      if (!ok) return "bad value for " + std::string(key) + ": " + quoted(val);
-      e.a[s] = v;
-      e.present |= static_cast<std::uint8_t>(1u << s);
-      continue;
     }
-    // The task's identity rides on its first record.
-    if (key == "name" || key == "host") {
-      if (!text::unescape(val, scratch)) return "bad value for " + std::string(key) + ": " + quoted(val);
-      (key == "name" ? id.name : id.host) = b_.intern(scratch);
-      (key == "name" ? id.hasName : id.hasHost) = true;
-    } else if (key == "parent") {
-      if (!text::parseTid(val, id.parent)) return "bad parent " + quoted(val);
-      id.hasParent = true;
-    } else if (key == "lang") {
-      if (!text::parseLang(val, id.lang)) return "bad lang " + quoted(val);
-      id.hasLang = true;
-    } else if (key == "pid") {
-      if (!text::parseInt(val, id.pid)) return "bad pid " + quoted(val);
-      id.hasPid = true;
-    }
-    // Any other key: a newer writer's addition; ignored.
+    if (!ok) return "bad value for " + std::string(key) + ": " + quoted(val);
   }
+  return {};
+}
 
+std::string LineParser::record(std::string_view line) {
+  std::string_view rest = line;
+  Event e{};
+  Tid tid = 0;
+  Identity id;
+  if (std::string why = head(rest, e, tid); !why.empty()) return why;
+  if (std::string why = fields(rest, e, id); !why.empty()) return why;
   e.seq = b_.nextSeq();
   if (e.kind == Kind::ABMON_START || e.kind == Kind::ABMON_STOP) {
     b_.appendMonitor(e);
@@ -171,8 +173,8 @@ std::string LineParser::record(std::string_view line) {
   }
   TaskIndex t = b_.taskFor(tid);
   TaskInfo& info = b_.info(t);
-  if (id.hasName) b_.setName(t, id.name);
-  if (id.hasHost) info.host = id.host;
+  if (id.name >= 0) b_.setName(t, id.name);
+  if (id.host >= 0) info.host = id.host;
   if (id.hasParent) info.parent = id.parent;
   if (id.hasLang) info.lang = id.lang;
   if (id.hasPid) info.pid = id.pid;
