@@ -87,6 +87,12 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     state_->setPosition(model_->positionOfRow(i.row()) + 1);  // replay up to this record
   });
+  connect(state_, &ViewState::positionChanged, this, [this] {
+    // Replaying: keep the current record in sight.
+    if (state_->live() || state_->position() == 0) return;
+    int row = model_->rowOfPosition(state_->position() - 1);
+    if (row >= 0) table_->scrollTo(model_->index(row, 0), QAbstractItemView::EnsureVisible);
+  });
   connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
     if (state_->live() && !selecting_) table_->scrollToBottom();
   });
@@ -222,6 +228,8 @@ BarrierPanel::BarrierPanel(ViewState* state, QWidget* parent)
   inst->setObjectName("barrierInstances");
   auto* tot = makeTable(totals_, tables);
   tot->setObjectName("barrierTotals");
+  inst->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tot->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   tables->addWidget(inst);
   tables->addWidget(tot);
   split->addWidget(tables);

@@ -53,6 +53,8 @@ void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
     s.tasksBegin = std::min(s.tasksBegin, tr.task(t).firstTime);
     s.tasksEnd = std::max(s.tasksEnd, tr.task(t).lastTime);
   }
+  for (const Event& e : tr.monitorEvents())
+    if (e.kind == Kind::ABMON_STOP) s.monitorEnd = e.time;
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ struct ViewSnapshot {
   TimeNs maxTransit = 0;                  // the longest line (visible-range search)
   TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
+  TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
   struct Timing { double order = 0, spans = 0, messages = 0, barriers = 0, hang = 0, mismatches = 0; } timing;
 };
 

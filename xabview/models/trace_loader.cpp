@@ -122,7 +122,7 @@ void TraceLoader::run() {
       // a full analysis); a pipe publishes often, but never more than half
       // the time goes to analysis.
       double interval = std::max<double>(options_.minIntervalMs, 2 * lastBuildMs);
-      if (in.regular && !atEof) interval = std::max(interval, 1000.0);
+      if (in.regular && !atEof) interval = std::max(interval, 1500.0);
       if (ended || (atEof && !reportedEnd) || (changed && since >= interval)) {
         snapshotNow(atEof || ended);
         if (atEof) reportedEnd = true;

@@ -29,6 +29,10 @@ TimeNs ViewState::cursorTime() const { return cursorTime_; }
 
 TimeNs ViewState::nowTime() const {
   TimeNs t = cursorTime();
+  // At the end of a finished trace, "now" is when abmon stopped: a task
+  // blocked to the end was blocked until then (the hang's real length).
+  if (snapshot_ && atEnd() && snapshot_->monitorEnd > t && snapshot_->monitorEnd - t < TimeNs{86'400} * 1'000'000'000)
+    t = snapshot_->monitorEnd;
   if (live_ && snapshot_ && !snapshot_->inputEnded && atEnd()) {
     TimeNs wall = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
     // Only trust the wall clock when it is close to the trace's (same host).
@@ -110,7 +114,9 @@ void ViewState::pan(double fraction) {
 
 void ViewState::fitAll() {
   TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
-  TimeNs e = snapshot_ ? snapshot_->tasksEnd : 0;
+  // A hung trace is shown up to abmon's stop: how long the tasks sat blocked.
+  TimeNs e = snapshot_ ? (snapshot_->hang.hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd) : 0;
+  if (snapshot_ && e - snapshot_->tasksEnd > TimeNs{86'400} * 1'000'000'000) e = snapshot_->tasksEnd;
   TimeNs pad = std::max<TimeNs>((e - b) / 50, 1'000'000);
   viewBegin_ = b;
   viewEnd_ = e + pad;

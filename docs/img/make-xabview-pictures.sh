@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# make-xabview-pictures.sh -- the xabview pictures in docs/img, from real runs.
+#
+# Starts a private PVM virtual machine (scripts/pvm-vm.sh), records the demo
+# with abmon twice (a normal run and the --hang run of the Xab paper's
+# Figure 2), then drives xabview with --step/--play-to-end --screenshot under
+# an Xvfb of its own (or offscreen when Xvfb is missing).
+#
+#   docs/img/make-xabview-pictures.sh [BUILD_DIR]      (default: build)
+#
+# Examples:
+#   1. docs/img/make-xabview-pictures.sh
+#   2. docs/img/make-xabview-pictures.sh build-xabview
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
+BIN=$BUILD/bin
+OUT=$ROOT/docs/img
+WORK=$(mktemp -d /tmp/xabview-pictures.XXXXXX)
+XVFB_PID="" ABMON_PID="" HANG_PID=""
+
+cleanup() {
+  [[ -n $HANG_PID ]] && kill "$HANG_PID" 2>/dev/null || true
+  [[ -n $ABMON_PID ]] && kill -INT "$ABMON_PID" 2>/dev/null || true
+  "$ROOT/scripts/pvm-vm.sh" stop "$WORK/vm" >/dev/null 2>&1 || true
+  [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# An X server of our own on a free display, else Qt's offscreen platform.
+if command -v Xvfb >/dev/null; then
+  for n in $(seq $((200 + $$ % 300)) $((240 + $$ % 300))); do
+    [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]] && continue
+    Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+    XVFB_PID=$!
+    for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$n ]] && break; sleep 0.1; done
+    if [[ -e /tmp/.X11-unix/X$n ]]; then export DISPLAY=:$n QT_QPA_PLATFORM=xcb; break; fi
+    XVFB_PID=""
+  done
+fi
+[[ -n $XVFB_PID ]] || export QT_QPA_PLATFORM=offscreen
+
+"$ROOT/scripts/pvm-vm.sh" start "$WORK/vm" "$BIN" >/dev/null
+# shellcheck disable=SC1091
+source "$WORK/vm/env"
+
+record() {  # record FILE ARGS...: the demo under abmon
+  local file=$1; shift
+  "$BIN/abmon" >"$file" 2>"$file.err" & ABMON_PID=$!
+  sleep 1
+  "$@"
+  sleep 1
+  kill -INT "$ABMON_PID"; wait "$ABMON_PID" || true; ABMON_PID=""
+}
+
+record "$WORK/run.trace" "$BIN/xabdemo" -n 4 --rounds 6
+hang() { "$BIN/xabdemo" --hang >"$WORK/hang.out" 2>&1 & HANG_PID=$!; sleep 3; }
+record "$WORK/hang.trace" hang
+kill "$HANG_PID" 2>/dev/null || true; HANG_PID=""
+
+shot() {  # shot NAME ARGS...
+  local name=$1; shift
+  "$BIN/xabview" "$@" --screenshot "$OUT/$name" 2>>"$WORK/xabview.err"
+  echo "wrote docs/img/$name"
+}
+n=$(grep -vc '^#' "$WORK/run.trace")
+shot xabview-running.png --step $((n / 3)) --tab log "$WORK/run.trace"
+shot xabview-barriers.png --play-to-end --tab barriers "$WORK/run.trace"
+shot xabview-messages.png --step $((n / 2)) --tab messages "$WORK/run.trace"
+shot xabview-hang.png --play-to-end --tab hang "$WORK/hang.trace"
+"$BIN/xabview" --play-to-end --save-diagram "$OUT/xabview-diagram.svg" "$WORK/run.trace" 2>>"$WORK/xabview.err"
+echo "wrote docs/img/xabview-diagram.svg"
