@@ -77,8 +77,17 @@ int xab_str(const char *s) {
 
 /* ---------------------------------------------------------------- records */
 
+const unsigned char xab_kind_local[XAB_EV_COUNT_] = {
+#define XAB_LOCAL_(id, name, flags, rck, b, e) ((flags) & (XAB_F_LOCAL | XAB_F_PACK | XAB_F_UNPACK)) != 0,
+    XAB_CALLS(XAB_LOCAL_)
+#undef XAB_LOCAL_
+};
+
 void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, const int *tids, int ntids) {
-  if (xab_st.mode == XAB_MODE_OFF) return;
+  if (xab_st.mode == XAB_MODE_OFF) {
+    xab_term_check();
+    return;
+  }
   if (ntids < 0 || !tids) ntids = 0;
   int need = 1 + (ntids + 5) / 6;
   int slots[6];
@@ -93,6 +102,7 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
     if (xab_st.mode == XAB_MODE_ACTIVE) xab_flush_now(0);
     if (xab_st.n + need > XAB_MAX_BATCH) {
       xab_st.lost++;
+      xab_term_check();
       return;
     }
   }
@@ -103,7 +113,8 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
     memcpy(chunk, tids + i, (size_t)k * sizeof(int));
     xab_put(XAB_EV_TIDS, XAB_PHASE_CONT, t, k, chunk);
   }
-  if (xab_st.n >= xab_st.batch || t - xab_st.last_flush_ns >= xab_st.flush_ns) xab_flush_auto();
+  if (xab_due(kind, t)) xab_flush_auto();
+  xab_term_check();
 }
 
 void xab_flush_auto(void) {
@@ -146,6 +157,12 @@ void xab_flush_now(int final) {
   /* Let PVM take in what has already arrived before our buffer takes an id,
    * so arriving messages get the ids they would get without libab. */
   pvm_probe(-1, -1);
+  /* Through pvmd, never on a direct route: on a direct socket the program
+   * would wait whenever abmon reads slower than it writes.  In one
+   * fragment: PVM writes a message fragment by fragment, a system call
+   * each (4 KB by default, 100 of them for a 4096-event batch). */
+  int route = pvm_setopt(PvmRoute, PvmDontRoute);
+  int frag = pvm_setopt(PvmFragSize, XAB_FLUSH_FRAG_BYTES);
   int ctx = pvm_setcontext(xab_st.ctx);
   int mid = pvm_mkbuf(PvmDataDefault);
   int user_sbuf = pvm_setsbuf(mid);
@@ -168,6 +185,8 @@ void xab_flush_now(int final) {
   pvm_setsbuf(user_sbuf);
   pvm_freebuf(mid);
   pvm_setcontext(ctx);
+  if (frag > 0) pvm_setopt(PvmFragSize, frag);
+  if (route >= 0) pvm_setopt(PvmRoute, route);
   pvm_setopt(PvmAutoErr, autoerr);
   if (rc < 0) {
     xab_st.lost += xab_st.n;
@@ -305,6 +324,15 @@ void xab_term_now(void) {
    * don't let the task outlive its kill: the alarm ends it. */
   alarm(2);
   xab_flush_now(1);
+  /* pvmd reads our socket in order: once it has answered a request sent
+   * after the flush, it has taken the flush too.  Without this, a task
+   * killed with messages still queued in its socket dies (and pvmd reaps
+   * it) before pvmd reads the flush, which is then lost. */
+  if (xab_st.mode == XAB_MODE_ACTIVE) {
+    int autoerr = pvm_setopt(PvmAutoErr, 0);
+    pvm_pstat(xab_st.abmon_tid);
+    pvm_setopt(PvmAutoErr, autoerr);
+  }
   xab_st.mode = XAB_MODE_OFF;
   signal(SIGTERM, SIG_DFL);
   raise(SIGTERM);

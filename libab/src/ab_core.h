@@ -21,6 +21,8 @@
 
 #define XAB_MAX_BATCH 4096     /* physical buffer: records */
 #define XAB_SHORT_WAIT_US 2000 /* a receive waits this long before it flushes */
+/* PVM fragment size for libab's own messages: a full batch in one fragment */
+#define XAB_FLUSH_FRAG_BYTES ((int)(XAB_MAX_BATCH * sizeof(struct xab_event) + 4096))
 
 enum xab_mode {
   XAB_MODE_UNATTACHED = 0, /* recording; abmon not looked up yet */
@@ -72,14 +74,36 @@ static inline void xab_put(int kind, int phase, int64_t t, int rc, const int a[6
   memcpy(e->a, a, sizeof e->a);
 }
 
+/* A SIGTERM (pvm_kill) that came during a PVM call ends the task once the
+ * call's own record is in the buffer, so the final flush carries it. */
+static inline void xab_term_check(void) {
+  if (xab_st.term_pending && xab_st.in_call == 0) xab_term_now();
+}
+
+/* Kinds whose records need not travel at once in immediate mode. */
+extern const unsigned char xab_kind_local[XAB_EV_COUNT_];
+
+/* Is it time to send?  Batched: the buffer is full or flush_ms has passed.
+ * Immediate: at every call that talks to another task or to pvmd, with the
+ * local calls before it (packing, buffers) in the same message. */
+static inline int xab_due(int kind, int64_t t) {
+  if (t - xab_st.last_flush_ns >= xab_st.flush_ns) return 1;
+  if (xab_st.immediate) return !xab_kind_local[kind] || xab_st.n >= XAB_MAX_BATCH - 1;
+  return xab_st.n >= xab_st.batch;
+}
+
 static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6]) {
-  if (xab_st.mode == XAB_MODE_OFF) return;
-  if (xab_st.n >= XAB_MAX_BATCH) {
-    xab_st.lost++; /* not attached yet and the buffer is full */
+  if (xab_st.mode == XAB_MODE_OFF) {
+    xab_term_check();
     return;
   }
-  xab_put(kind, phase, t, rc, a);
-  if (xab_st.n >= xab_st.batch || t - xab_st.last_flush_ns >= xab_st.flush_ns) xab_flush_auto();
+  if (xab_st.n >= XAB_MAX_BATCH) {
+    xab_st.lost++; /* not attached yet and the buffer is full */
+  } else {
+    xab_put(kind, phase, t, rc, a);
+    if (xab_due(kind, t)) xab_flush_auto();
+  }
+  xab_term_check();
 }
 
 /* A record followed by a list of tids, kept in one message; a[count_slot]
@@ -96,12 +120,14 @@ static inline void xab_before_block(void) {
   if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.n > 0) xab_flush_now(0);
 }
 
-/* Bracket every real PVM call, so that SIGTERM never sends from inside one. */
-static inline void xab_enter(void) { xab_st.in_call++; }
-static inline void xab_leave(void) {
-  xab_st.in_call--;
-  if (xab_st.term_pending && xab_st.in_call == 0) xab_term_now();
+/* Bracket every real PVM call, so that SIGTERM never sends from inside one.
+ * A SIGTERM deferred by a call is acted on at the call's record
+ * (xab_term_check), or at the latest when the next call begins. */
+static inline void xab_enter(void) {
+  xab_term_check();
+  xab_st.in_call++;
 }
+static inline void xab_leave(void) { xab_st.in_call--; }
 
 /* After a call that enrolls the task in PVM: find abmon once. */
 static inline void xab_enrolled(int ok) {

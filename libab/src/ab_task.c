@@ -51,6 +51,7 @@ int xab_exit(void) {
   xab_enter();
   int rc = pvm_exit();
   xab_leave();
+  xab_term_check(); /* no record follows: act on a SIGTERM that came meanwhile */
   return rc;
 }
 
@@ -60,6 +61,7 @@ int xab_halt(void) {
   xab_enter();
   int rc = pvm_halt();
   xab_leave();
+  xab_term_check();
   return rc;
 }
 

@@ -13,7 +13,10 @@
  *                flushes the task's buffer before it may block for long;
  *                XAB_F_MSG_OUT / XAB_F_MSG_IN: the call sends / receives a
  *                user message (carries a serial);
- *                XAB_F_PACK / XAB_F_UNPACK: packs / unpacks data
+ *                XAB_F_PACK / XAB_F_UNPACK: packs / unpacks data;
+ *                XAB_F_LOCAL: only touches the task's own message buffers
+ *                (in immediate mode such records ride with the next call
+ *                that talks to another task or to pvmd)
  *   rc_kind      how the result is printed: 'i' decimal, 't' a tid
  *   begin_slots  the meaning of a[0..5] in the begin record ("" if none)
  *   end_slots    the meaning of a[0..5] in the end (or only) record
@@ -32,6 +35,7 @@
 #define XAB_F_MSG_IN 0x04
 #define XAB_F_PACK 0x08
 #define XAB_F_UNPACK 0x10
+#define XAB_F_LOCAL 0x20
 
 #define XAB_PK_SLOTS "type:y n:i stride:i"
 
@@ -42,19 +46,19 @@
   X(TIDS,        "tids",        0, 'i', "", "") \
   X(MARK,        "mark",        0, 'i', "", "text:s") \
   /* ---- message buffers ---- */ \
-  X(INITSEND,    "initsend",    0, 'i', "", "enc:i") \
-  X(MKBUF,       "mkbuf",       0, 'i', "", "enc:i") \
-  X(FREEBUF,     "freebuf",     0, 'i', "", "mid:i") \
-  X(GETSBUF,     "getsbuf",     0, 'i', "", "") \
-  X(GETRBUF,     "getrbuf",     0, 'i', "", "") \
-  X(SETSBUF,     "setsbuf",     0, 'i', "", "mid:i") \
-  X(SETRBUF,     "setrbuf",     0, 'i', "", "mid:i") \
-  X(BUFINFO,     "bufinfo",     0, 'i', "", "mid:i bytes:i tag:i src:t") \
-  X(GETMINFO,    "getminfo",    0, 'i', "", "mid:i") \
-  X(SETMINFO,    "setminfo",    0, 'i', "", "mid:i") \
-  X(PKMESG,      "pkmesg",      0, 'i', "", "mid:i") \
-  X(PKMESGBODY,  "pkmesgbody",  0, 'i', "", "mid:i") \
-  X(UPKMESG,     "upkmesg",     0, 'i', "", "") \
+  X(INITSEND,    "initsend",    XAB_F_LOCAL, 'i', "", "enc:i") \
+  X(MKBUF,       "mkbuf",       XAB_F_LOCAL, 'i', "", "enc:i") \
+  X(FREEBUF,     "freebuf",     XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(GETSBUF,     "getsbuf",     XAB_F_LOCAL, 'i', "", "") \
+  X(GETRBUF,     "getrbuf",     XAB_F_LOCAL, 'i', "", "") \
+  X(SETSBUF,     "setsbuf",     XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(SETRBUF,     "setrbuf",     XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(BUFINFO,     "bufinfo",     XAB_F_LOCAL, 'i', "", "mid:i bytes:i tag:i src:t") \
+  X(GETMINFO,    "getminfo",    XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(SETMINFO,    "setminfo",    XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(PKMESG,      "pkmesg",      XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(PKMESGBODY,  "pkmesgbody",  XAB_F_LOCAL, 'i', "", "mid:i") \
+  X(UPKMESG,     "upkmesg",     XAB_F_LOCAL, 'i', "", "") \
   /* ---- packing: type= is the PVM data type, n= the item count ---- */ \
   X(PKBYTE,      "pkbyte",      XAB_F_PACK, 'i', "", XAB_PK_SLOTS) \
   X(PKCPLX,      "pkcplx",      XAB_F_PACK, 'i', "", XAB_PK_SLOTS) \
