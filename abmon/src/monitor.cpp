@@ -18,6 +18,11 @@ namespace {
 
 constexpr int kDrainRounds = 64;
 constexpr std::int64_t kExitGraceNs = 2'000'000'000;
+// On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
+// busy sender) belong to the trace too.  Read until nothing has come for
+// kStopQuietUs, for kStopMaxNs at most.
+constexpr int kStopQuietUs = 100'000;
+constexpr std::int64_t kStopMaxNs = 5'000'000'000;
 
 std::int64_t realtime_ns() {
   timespec ts{};
@@ -91,7 +96,26 @@ void Monitor::on_readable(const boost::system::error_code& ec, unsigned generati
 void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   if (ec) return;
   spdlog::info("{}: stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
-  if (drain()) finish(kExitOk);
+  if (drain() && drain_in_flight() && drain()) finish(kExitOk);
+}
+
+bool Monitor::drain_in_flight() {
+  std::int64_t start = realtime_ns();
+  while (realtime_ns() - start < kStopMaxNs) {
+    timeval quiet{0, kStopQuietUs};
+    int bufid = pvm_trecv(-1, -1, &quiet);
+    if (bufid == 0) return true;
+    if (bufid < 0) {
+      spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
+      finish(kExitPvmLost);
+      return false;
+    }
+    handle_message(bufid, realtime_ns());
+    pvm_freebuf(bufid);
+    if (!write_out()) return false;
+  }
+  spdlog::warn("still receiving events {} s after the stop signal: stopping anyway", kStopMaxNs / 1'000'000'000);
+  return true;
 }
 
 // Reads every message that has arrived.  pvm_nrecv looks at PVM's sockets

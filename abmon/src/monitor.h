@@ -42,6 +42,7 @@ class Monitor {
   void on_readable(const boost::system::error_code& ec, unsigned generation);
   void on_signal(const boost::system::error_code& ec, int signo);
   bool drain();
+  bool drain_in_flight();
   bool sockets_quiet() const;
   void write_exits(bool quiet);
   void handle_message(int bufid, std::int64_t recv_ns);
