@@ -4,6 +4,7 @@
 //   xabview evfile
 //   xabview --step 40 --screenshot shot.png evfile
 #include "diagram_view.h"
+#include "export.h"
 #include "main_window.h"
 #include "options.h"
 #include "state_dump.h"
@@ -65,6 +66,13 @@ class Script : public QObject {
     if (!o_.saveDiagram.isEmpty() && !window_->saveDiagram(o_.saveDiagram, &error)) {
       std::fprintf(stderr, "xabview: %s\n", qPrintable(error));
       code = 1;
+    }
+    if (!o_.exportFile.isEmpty() && state_->snapshot()) {
+      QString why = exportTrace(*state_->snapshot(), o_.exportFile);
+      if (!why.isEmpty()) {
+        std::fprintf(stderr, "xabview: %s\n", qPrintable(why));
+        code = 1;
+      }
     }
     if (!o_.dumpState.isEmpty()) {
       QFile f(o_.dumpState);

@@ -2,6 +2,7 @@
 
 #include "activity.h"
 #include "diagram_view.h"
+#include "export.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "task_table_model.h"
@@ -10,6 +11,8 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -106,25 +109,36 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
 }
 
 void MainWindow::buildActions() {
-  struct Key { QKeySequence key; std::function<void()> run; };
-  const Key keys[] = {
-      {QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
-      {QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},
-      {QKeySequence(Qt::Key_Minus), [this] { diagram_->zoomOut(); }},
-      {QKeySequence(Qt::Key_0), [this] { state_->fitAll(); }},
-      {QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { diagram_->panLeft(); }},
-      {QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { diagram_->panRight(); }},
-      {QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
-      {QKeySequence(Qt::CTRL | Qt::Key_L), [this] { tabs_->setCurrentWidget(log_); log_->focusFilter(); }},
-      {QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
+  struct Item { const char* menu; const char* text; QKeySequence key; std::function<void()> run; };
+  const Item items[] = {
+      {"&File", "Save diagram as PNG or SVG...", QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
+      {"&File", "Export (PICL, JSON)...", QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportDialog(); }},
+      {"&File", "Quit", QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
+      {"&View", "Zoom in", QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
+      {nullptr, "Zoom in", QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},
+      {"&View", "Zoom out", QKeySequence(Qt::Key_Minus), [this] { diagram_->zoomOut(); }},
+      {"&View", "Fit the whole trace", QKeySequence(Qt::Key_0), [this] { state_->fitAll(); }},
+      {"&View", "Pan left", QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { diagram_->panLeft(); }},
+      {"&View", "Pan right", QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { diagram_->panRight(); }},
+      {"&View", "Filter the event log", QKeySequence(Qt::CTRL | Qt::Key_L),
+       [this] { tabs_->setCurrentWidget(log_); log_->focusFilter(); }},
   };
-  for (const auto& k : keys) {
-    auto* a = new QAction(this);
-    a->setShortcut(k.key);
+  for (const auto& it : items) {
+    auto* a = new QAction(it.text, this);
+    a->setShortcut(it.key);
     a->setShortcutContext(Qt::ApplicationShortcut);
-    connect(a, &QAction::triggered, this, k.run);
+    connect(a, &QAction::triggered, this, it.run);
     addAction(a);
+    if (!it.menu) continue;
+    QMenu* menu = nullptr;
+    for (QAction* m : menuBar()->actions())
+      if (m->text() == it.menu) menu = m->menu();
+    if (!menu) menu = menuBar()->addMenu(it.menu);
+    menu->addAction(a);
   }
+  QMenu* replay = menuBar()->addMenu("&Replay");
+  for (QAction* a : replay_->actions())
+    if (!a->text().isEmpty()) replay->addAction(a);
 }
 
 void MainWindow::showTab(const QString& name) {
@@ -140,6 +154,19 @@ void MainWindow::saveDiagramDialog() {
   if (file.isEmpty()) return;
   QString error;
   if (!saveDiagram(file, &error)) QMessageBox::warning(this, "xabview", error);
+}
+
+void MainWindow::exportDialog() {
+  if (!state_->snapshot()) return;
+  QStringList filters = exportFilters();
+  if (filters.isEmpty()) {
+    QMessageBox::information(this, "xabview", "This xabview was built without the translators.");
+    return;
+  }
+  QString file = QFileDialog::getSaveFileName(this, "Export trace", "trace.trf", filters.join(";;"));
+  if (file.isEmpty()) return;
+  QString why = exportTrace(*state_->snapshot(), file);
+  if (!why.isEmpty()) QMessageBox::warning(this, "xabview", why);
 }
 
 void MainWindow::onLoadFailed(const QString& message) {

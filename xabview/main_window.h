@@ -40,6 +40,7 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void reportNewErrors();
   void saveDiagramDialog();
+  void exportDialog();
 
   ViewState* state_;
   ViewerOptions options_;

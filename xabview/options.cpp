@@ -9,7 +9,8 @@ namespace {
 
 const char* kHelpTail = R"(
 Input: a trace in xab's text format (docs/trace-format.md), from a file that
-may still be growing, or from standard input while abmon writes it.
+may still be growing, or from standard input while abmon writes it; or a
+finished file in a format the translators read (PICL).
 
 Scripted use (tests, documentation pictures): --step N or --play-to-end,
 then --screenshot, --save-diagram and --dump-state are written and xabview
@@ -17,13 +18,15 @@ exits (status 0; 2 when the input never reached the requested point).
 
 Keys: Space play/stop, Right step, Left step back, PgDn/PgUp 100 records,
 Home first record, End live, + / - zoom, 0 fit, Shift+Left/Right pan,
-[ / ] play speed, Ctrl+S save diagram, Ctrl+L event log filter, Ctrl+Q quit.
+[ / ] play speed, Ctrl+S save diagram, Ctrl+E export, Ctrl+L event log filter,
+Ctrl+Q quit.
 
 Examples:
   1. abmon | tee evfile | xabview
   2. xabview evfile
   3. xabview --step 40 --screenshot step40.png evfile
   4. xabview --play-to-end --dump-state state.json --save-diagram d.svg evfile
+  5. xabview --play-to-end --export evfile.trf evfile     (PICL for ParaGraph)
 )";
 
 bool parseSize(const QString& s, QSize& out) {
@@ -49,11 +52,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
   QCommandLineOption dump("dump-state", "Scripted: write what every view shows as JSON.", "FILE");
   QCommandLineOption diagram("save-diagram", "Scripted: save the space-time diagram (.png or .svg).", "FILE");
+  QCommandLineOption exportOpt("export", "Scripted: export the trace (.trf PICL for ParaGraph, .json for Perfetto).", "FILE");
   QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input.", "NAME");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60).", "S");
-  for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, tab, size, hangAfter, timeout})
+  for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -87,6 +91,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.screenshot = p.value(screenshot);
   o.dumpState = p.value(dump);
   o.saveDiagram = p.value(diagram);
+  o.exportFile = p.value(exportOpt);
   o.tab = p.value(tab);
   if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input"}.contains(o.tab))
     return fail("--tab: one of log, hang, barriers, messages, input");

@@ -17,11 +17,13 @@ struct ViewerOptions {
   QString screenshot;               // ... save the window as PNG
   QString dumpState;                // ... write the models' state as JSON
   QString saveDiagram;              // ... save the diagram (.png or .svg)
+  QString exportFile;               // ... export through the translators (.trf, .json)
   QString tab;                      // panel to show: log, hang, barriers, messages, input
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long
-  bool scripted() const { return step || playToEnd || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty(); }
+  bool scripted() const { return step || playToEnd || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty() ||
+                                  !exportFile.isEmpty(); }
 };
 
 // Parses argv; on --help/--version prints and sets `exitCode` >= 0; on a

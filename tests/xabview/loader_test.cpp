@@ -78,3 +78,23 @@ TEST_CASE("a missing file is a message, not a crash") {
   REQUIRE(failed.wait(5000));
   CHECK(failed.at(0).at(0).toString().contains("No such file"));
 }
+
+#ifdef XAB_HAVE_TRANSLATORS
+#include "export.h"
+
+TEST_CASE("a PICL file (what the translators read) opens too, and export writes PICL and JSON") {
+  QTemporaryDir dir;
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  QString picl = dir.filePath("chol.trf");
+  REQUIRE(exportTrace(*s, picl).isEmpty());
+  REQUIRE(exportTrace(*s, dir.filePath("chol.json")).isEmpty());
+  CHECK_FALSE(exportTrace(*s, dir.filePath("chol.xyz")).isEmpty());
+  TraceLoader loader({picl, true, 20});
+  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+  loader.start();
+  CHECK(waitFor(spy, [](const ViewSnapshot& v) {
+    return v.inputEnded && v.trace->taskCount() == 4 && v.source.find("(PICL)") != std::string::npos;
+  }));
+  loader.stop();
+}
+#endif

@@ -1,5 +1,9 @@
 #include "trace_loader.h"
 
+#ifdef XAB_HAVE_TRANSLATORS
+#include <xab/translators/picl.h>
+#endif
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -64,6 +68,36 @@ void TraceLoader::publish(std::shared_ptr<ViewSnapshot> s) {
                             Qt::QueuedConnection);
 }
 
+// A finished file in a format the translators read (PICL): converted in
+// one go on this thread.  False when the file is xab's own format.
+bool TraceLoader::readForeign() {
+#ifdef XAB_HAVE_TRANSLATORS
+  std::string path = options_.path.toStdString();
+  std::string head(4096, '\0');
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = ::read(fd, head.data(), head.size());
+  ::close(fd);
+  if (n <= 0 || !tr::looksLikePicl(std::string_view(head.data(), static_cast<std::size_t>(n)))) return false;
+  LoadResult r = tr::loadPiclFile(path);
+  if (!r.trace) {
+    QString msg = QString::fromStdString(r.fatal);
+    QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
+    return true;
+  }
+  auto s = buildSnapshot(r.trace);
+  s->errors = r.errors;
+  s->errorCount = r.errorCount;
+  s->fatal = r.fatal;
+  s->source = path + " (PICL)";
+  s->inputEnded = true;
+  publish(std::move(s));
+  return true;
+#else
+  return false;
+#endif
+}
+
 void TraceLoader::run() {
   try {
     Input in;
@@ -72,6 +106,7 @@ void TraceLoader::run() {
       QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
       return;
     }
+    if (in.regular && readForeign()) return;
     TraceReader reader;
     std::string buffer(1 << 20, '\0');
     auto lastPublish = Clock::now();

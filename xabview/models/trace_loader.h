@@ -42,6 +42,7 @@ class TraceLoader : public QObject {
 
  private:
   void run();
+  bool readForeign();
   void publish(std::shared_ptr<ViewSnapshot> s);
 
   Options options_;
