@@ -68,7 +68,10 @@ void TraceBuilder::append(TaskIndex t, const Event& e) {
     info.exit = exitCall ? ExitHow::Exit : ExitHow::TaskExit;
     info.exitTime = e.time;
   }
-  if (e.kind == Kind::ABMON_LOST) info.lost = addTime(info.lost, e.get(Key::N));  // saturating count
+  if (e.kind == Kind::ABMON_LOST) {  // saturating counts
+    info.lost = addTime(info.lost, e.get(Key::N));
+    info.lostMessages = addTime(info.lostMessages, e.get(Key::Messages));
+  }
   noteTime(e.time);
   seq.push_back(e);
   ++trace_.eventCount_;

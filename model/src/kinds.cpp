@@ -24,7 +24,7 @@ constexpr KindRow kRows[] = {
 #undef XAB_MODEL_ROW_
     {"abmon.start", 0, 'i', "", "version:i batch:i flush_ms:i"},
     {"task.exit", 0, 'i', "", "how:s"},
-    {"abmon.lost", 0, 'i', "", "n:i"},
+    {"abmon.lost", 0, 'i', "", "n:i messages:i"},
     {"abmon.bad", 0, 'i', "", "reason:s n:i"},
     {"abmon.stop", 0, 'i', "", "events:i tasks:i bad:i"},
     {"other", 0, 'i', "", "name:s"},
@@ -34,7 +34,7 @@ static_assert(std::size(kRows) == static_cast<std::size_t>(kKindCount));
 constexpr std::string_view kKeyNames[] = {
     "dst", "src", "tag", "bytes", "serial", "group", "count", "type", "n", "stride", "root", "op",
     "tid", "tids", "inst", "mid", "enc", "file", "where", "flags", "timeout", "text", "name", "how",
-    "reason"};
+    "reason", "messages"};
 static_assert(std::size(kKeyNames) == static_cast<std::size_t>(Key::COUNT_));
 
 constexpr int kKeyCount = static_cast<int>(Key::COUNT_);

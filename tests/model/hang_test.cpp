@@ -71,10 +71,12 @@ TEST_CASE("abmon's note of lost events does not end a blocked receive") {
   auto r = loadTraceText(
       "1.0 1.0 t1 mytid rc=t1 name=a\n"
       "1.1 1.1 t1 recv.begin src=t2 tag=5\n"
-      "1.2 1.2 t1 abmon.lost n=3\n");
+      "1.2 1.2 t1 abmon.lost n=3\n"
+      "1.3 1.3 t1 abmon.lost messages=2\n");
   REQUIRE(r.errorCount == 0);
   const Trace& t = *r.trace;
   CHECK(t.task(0).lost == 3);
+  CHECK(t.task(0).lostMessages == 2);  // a gap in the task's message sequence
   StateInterval now = currentState(t, 0);
   CHECK(now.state == TaskState::Receiving);
   CHECK(now.b == 5);

@@ -60,7 +60,7 @@ struct Json {
       w.field("first", at(i.firstTime)).field("last", at(i.lastTime));
       if (i.exit == ExitHow::None) w.key("exit").null();
       else w.field("exit", i.exit == ExitHow::Exit ? "exit" : "task.exit").field("exitTime", at(i.exitTime));
-      w.field("lost", i.lost).field("state", stateName(currentState(t, k).state));
+      w.field("lost", i.lost).field("lost_messages", i.lostMessages).field("state", stateName(currentState(t, k).state));
       w.endObject();
     }
     w.endArray();

@@ -76,7 +76,8 @@ std::string tasks(const Analysis& a) {
     tab.add({t.label(k), formatTid(i.tid), std::string(t.str(i.host)),
              i.parent == kNoTid ? "-" : parent ? t.label(*parent) : formatTid(i.parent),
              std::to_string(t.events(k).size()), secs(seconds(t, i.firstTime)),
-             secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "")});
+             secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "") +
+                 (i.lostMessages ? " (" + std::to_string(i.lostMessages) + " event messages lost)" : "")});
   }
   return "\nTasks\n" + tab.str();
 }

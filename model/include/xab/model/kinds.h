@@ -50,7 +50,7 @@ inline constexpr int kMaxSlots = 6;
 // Keys the analyses use, so they need no string compare per event.
 enum class Key : std::uint8_t {
   Dst, Src, Tag, Bytes, Serial, Group, Count, Type, N, Stride, Root, Op,
-  Tid, Tids, Inst, Mid, Enc, File, Where, Flags, Timeout, Text, Name, How, Reason,
+  Tid, Tids, Inst, Mid, Enc, File, Where, Flags, Timeout, Text, Name, How, Reason, Messages,
   COUNT_
 };
 

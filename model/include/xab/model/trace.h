@@ -82,7 +82,8 @@ struct TaskInfo {
   TimeNs lastTime = 0;
   ExitHow exit = ExitHow::None;
   TimeNs exitTime = 0;       // of the first exit/task.exit record
-  std::int64_t lost = 0;     // events dropped, from abmon.lost
+  std::int64_t lost = 0;     // events dropped, from abmon.lost n=
+  std::int64_t lostMessages = 0;  // event messages missing, from abmon.lost messages=
 };
 
 struct TraceHeader {
