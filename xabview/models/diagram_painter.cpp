@@ -44,9 +44,16 @@ TimeNs shownEnd(const std::vector<Span>& spans, std::size_t i, std::uint32_t sho
 // Folds one row of spans into rectangles, one bucket per state.
 struct RowFolder {
   const DiagramLayout& L;
-  std::array<std::vector<QRectF>, kStates>& buckets;
+  std::array<std::vector<QRect>, kStates>& buckets;
   double top, height;
   double ns;  // per pixel
+  double left = L.plot().left();
+
+  // Whole pixels: QPainter fills integer rectangles on its fast path.
+  QRect pixelRect(double x0, double x1) const {
+    int a = static_cast<int>(std::lround(x0)), b = std::max(a + 1, static_cast<int>(std::lround(x1)));
+    return QRect(a, static_cast<int>(std::lround(top)), b - a, std::max(1, static_cast<int>(std::lround(height))));
+  }
   int col = INT32_MIN;
   std::array<TimeNs, kStates> acc{};
   int runState = -1, runStart = 0, runEnd = 0;
@@ -54,8 +61,7 @@ struct RowFolder {
 
   void emitRun() {
     if (runState < 0) return;
-    buckets[static_cast<std::size_t>(runState)].push_back(
-        QRectF(L.plot().left() + runStart, top, runEnd - runStart, height));
+    buckets[static_cast<std::size_t>(runState)].push_back(pixelRect(left + runStart, left + runEnd));
     ++rects;
     runState = -1;
   }
@@ -79,13 +85,13 @@ struct RowFolder {
   void wide(double x0, double x1, TaskState s) {
     flushColumn();
     emitRun();
-    buckets[static_cast<std::size_t>(s)].push_back(QRectF(L.plot().left() + x0, top, x1 - x0, height));
+    buckets[static_cast<std::size_t>(s)].push_back(pixelRect(left + x0, left + x1));
     ++rects;
   }
 };
 
 std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex t,
-                          std::array<std::vector<QRectF>, kStates>& buckets, std::size_t& rects) {
+                          std::array<std::vector<QRect>, kStates>& buckets, std::size_t& rects) {
   const ViewSnapshot& s = *st.snapshot();
   const auto& spans = s.spans[t];
   if (spans.empty()) return 0;
@@ -185,8 +191,9 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
   const std::size_t pos = st.position();
   const std::size_t n = L.tasks;
   std::vector<double> lastX(n * n, -1e9);
-  std::vector<QLineF> lines;
+  std::vector<QLine> lines;
   auto [lo, hi] = visibleLines(s, L.begin, L.end);
+  auto px = [](double v) { return static_cast<int>(std::lround(std::clamp(v, -1e6, 1e6))); };
   for (std::size_t i = lo; i < hi; ++i) {
     const MessageLine& m = s.lines[i];
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
@@ -198,8 +205,8 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
       ++stats.messagesSkipped;
       continue;
     }
-    lines.emplace_back(xs, L.rowTop(m.sender) + L.rowHeight / 2, L.xOf(m.recv),
-                       L.rowTop(m.receiver) + L.rowHeight / 2);
+    lines.emplace_back(px(xs), px(L.rowTop(m.sender) + L.rowHeight / 2), px(L.xOf(m.recv)),
+                       px(L.rowTop(m.receiver) + L.rowHeight / 2));
   }
   p.setPen(QPen(QColor(0x50, 0x50, 0x50), 0));  // opaque cosmetic: the raster engine's fast path
   p.drawLines(lines.data(), static_cast<int>(lines.size()));
@@ -214,7 +221,7 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   const TimeNs now = st.cursorTime();
   const TimeNs limit = st.nowTime();
   std::unordered_set<std::uint64_t> seen;
-  std::vector<QRectF> bands;
+  std::vector<QRect> bands;
   std::vector<QLineF> edges;
   for (const auto& b : s.barriers.instances) {
     TimeNs a0 = INT64_MAX, d1 = INT64_MIN;
@@ -231,7 +238,8 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;
     double top = L.rowTop(r0) + 1, bottom = L.rowTop(r1) + L.rowHeight - 1;
-    bands.emplace_back(QPointF(x0, top), QPointF(x1, bottom));
+    bands.emplace_back(QPoint(static_cast<int>(x0), static_cast<int>(top)),
+                       QPoint(static_cast<int>(std::ceil(x1)) - 1, static_cast<int>(bottom)));
     edges.emplace_back(x0, top, x0, bottom);
     edges.emplace_back(x1, top, x1, bottom);
   }
@@ -309,7 +317,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
   paintAxis(p, L, s->firstTime());
   p.save();
   p.setClipRect(plot);
-  std::array<std::vector<QRectF>, kStates> buckets;
+  std::array<std::vector<QRect>, kStates> buckets;
   for (TaskIndex t = 0; t < L.tasks; ++t) stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
@@ -386,7 +394,7 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
   const double ns = static_cast<double>(st.viewEnd() - st.viewBegin()) / plot.width();
   static constexpr Activity order[] = {Activity::Computing, Activity::Communicating, Activity::Blocked,
                                        Activity::Barrier};
-  std::array<std::vector<QRectF>, 4> bars;
+  std::array<std::vector<QRect>, 4> bars;
   for (int x = 0; x < static_cast<int>(plot.width()); ++x) {
     TimeNs t = st.viewBegin() + static_cast<TimeNs>((x + 0.5) * ns);
     auto n = utilizationAt(st, t);
@@ -395,7 +403,8 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
       double h = plot.height() * n[static_cast<std::size_t>(order[k])] / tasks;
       if (h <= 0) continue;
       y -= h;
-      bars[k].push_back(QRectF(plot.left() + x, y, 1, h));
+      bars[k].push_back(QRect(static_cast<int>(plot.left()) + x, static_cast<int>(std::lround(y)), 1,
+                              std::max(1, static_cast<int>(std::lround(h)))));
     }
   }
   p.setPen(Qt::NoPen);

@@ -116,7 +116,8 @@ void TraceLoader::run() {
     const std::string source = sourceName().toStdString();
 
     auto snapshotNow = [&](bool inputEnded) {
-      auto s = buildSnapshot(reader.snapshot());
+      // The last snapshot takes the trace: the reader's own copy is not kept.
+      auto s = buildSnapshot(ended ? reader.take() : reader.snapshot());
       s->errors = reader.errors();
       s->errorCount = reader.errorCount();
       s->fatal = reader.fatal();
@@ -124,7 +125,7 @@ void TraceLoader::run() {
       s->bytes = reader.byteCount();
       s->inputEnded = inputEnded;
       lastBuildMs = s->buildMs;
-      publishedEvents = reader.eventCount();
+      publishedEvents = s->trace->eventCount();
       publishedErrors = reader.errorCount();
       lastPublish = Clock::now();
       publish(std::move(s));
