@@ -16,7 +16,7 @@ PACKAGES=(
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)
   libboost-dev libspdlog-dev catch2 libotf2-trace-dev otf2-tools
   # xabview (Qt 6) and a display to test it on; xdpyinfo for demo.sh
-  qt6-base-dev xvfb xauth x11-utils
+  qt6-base-dev qt6-svg-dev xvfb xauth x11-utils
 )
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
