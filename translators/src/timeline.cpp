@@ -1,7 +1,6 @@
 #include <xab/translators/timeline.h>
 
 #include <algorithm>
-#include <functional>
 
 namespace xab::tr {
 
@@ -79,31 +78,6 @@ AdjustedTimes fixTachyons(const Trace& trace, const MessageTable& messages, Time
   TachyonFixer f{trace, messages, gap, {}, {}, {}};
   f.run();
   return std::move(f.out);
-}
-
-Timeline::Timeline(const Trace& trace, const AdjustedTimes* adjusted)
-    : trace_(trace), adjusted_(adjusted), pos_(trace.taskCount(), 0) {
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    if (!trace.events(t).empty()) heap_.push_back({timeOf({t, 0}), t});
-  std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
-}
-
-TimeNs Timeline::timeOf(EventRef r) const {
-  return adjusted_ ? adjusted_->times[r.task][r.index] : trace_.event(r).time;
-}
-
-bool Timeline::next(EventRef& out) {
-  if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-  TaskIndex t = heap_.back().task;
-  out = {t, pos_[t]++};
-  if (pos_[t] < trace_.events(t).size()) {
-    heap_.back() = {timeOf({t, pos_[t]}), t};
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-  } else {
-    heap_.pop_back();
-  }
-  return true;
 }
 
 }  // namespace xab::tr

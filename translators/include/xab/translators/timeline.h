@@ -1,5 +1,5 @@
-// xab/translators/timeline.h -- all tasks' events as one stream in time
-// order, and receives moved so no message arrives before it was sent.
+// xab/translators/timeline.h -- receives moved so that no message arrives
+// before it was sent (PICL forbids "tachyons"; task clocks disagree).
 #pragma once
 
 #include <xab/model/messages.h>
@@ -27,25 +27,5 @@ inline bool isReceiveEnd(const Event& e) { return isMsgIn(e.kind) && !e.isBegin(
 
 // Index into messages.messages of the message this receive got, or -1.
 std::int64_t receivedMessage(const MessageTable& messages, EventRef r);
-
-// A k-way merge of the tasks' events by time (adjusted when given), each
-// task's order kept; ties go to the lower task index.
-class Timeline {
- public:
-  explicit Timeline(const Trace& trace, const AdjustedTimes* adjusted = nullptr);
-  bool next(EventRef& out);
-  TimeNs timeOf(EventRef r) const;
-
- private:
-  struct Head {
-    TimeNs time;
-    TaskIndex task;
-    bool operator>(const Head& o) const { return time != o.time ? time > o.time : task > o.task; }
-  };
-  const Trace& trace_;
-  const AdjustedTimes* adjusted_;
-  std::vector<std::uint32_t> pos_;
-  std::vector<Head> heap_;
-};
 
 }  // namespace xab::tr
