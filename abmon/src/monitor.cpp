@@ -99,20 +99,26 @@ void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   if (drain() && drain_in_flight() && drain()) finish(kExitOk);
 }
 
+// One received message (or a receive's error): formatted and written out,
+// one write per message, not per line.  False once abmon must stop.
+bool Monitor::take(int bufid) {
+  if (bufid < 0) {
+    spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
+    finish(kExitPvmLost);
+    return false;
+  }
+  handle_message(bufid, realtime_ns());
+  pvm_freebuf(bufid);
+  return write_out();
+}
+
 bool Monitor::drain_in_flight() {
   std::int64_t start = realtime_ns();
   while (realtime_ns() - start < kStopMaxNs) {
     timeval quiet{0, kStopQuietUs};
     int bufid = pvm_trecv(-1, -1, &quiet);
     if (bufid == 0) return true;
-    if (bufid < 0) {
-      spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
-      finish(kExitPvmLost);
-      return false;
-    }
-    handle_message(bufid, realtime_ns());
-    pvm_freebuf(bufid);
-    if (!write_out()) return false;
+    if (!take(bufid)) return false;
   }
   spdlog::warn("still receiving events {} s after the stop signal: stopping anyway", kStopMaxNs / 1'000'000'000);
   return true;
@@ -128,14 +134,7 @@ bool Monitor::drain() {
     for (;;) {
       int bufid = pvm_nrecv(-1, -1);
       if (bufid == 0) break;
-      if (bufid < 0) {
-        spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
-        finish(kExitPvmLost);
-        return false;
-      }
-      handle_message(bufid, realtime_ns());
-      pvm_freebuf(bufid);
-      if (!write_out()) return false;  // one write per message, not per line
+      if (!take(bufid)) return false;
     }
     quiet = sockets_quiet();
   }

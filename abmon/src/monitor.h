@@ -43,6 +43,7 @@ class Monitor {
   void on_signal(const boost::system::error_code& ec, int signo);
   bool drain();
   bool drain_in_flight();
+  bool take(int bufid);
   bool sockets_quiet() const;
   void write_exits(bool quiet);
   void handle_message(int bufid, std::int64_t recv_ns);
