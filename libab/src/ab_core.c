@@ -126,13 +126,15 @@ void xab_flush_auto(void) {
 
 /* ---------------------------------------------------------------- sending */
 
-static void pack_identity(void) {
+static void pack_identity(int parent) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   extern char *program_invocation_short_name;
-  int a[6] = {xab_str(program_invocation_short_name), xab_str(host), pvm_parent(), xab_st.lang,
+  int a[6] = {xab_str(program_invocation_short_name), xab_str(host), parent, xab_st.lang,
               (int)getpid(), 0};
-  /* The identity record leads the task's first message. */
+  /* The identity record leads the task's first message.  A buffer filled
+   * before abmon was found gives up its newest record for it. */
+  if (xab_st.n == XAB_MAX_BATCH) xab_st.n--, xab_st.lost++;
   memmove(&xab_st.buf[1], &xab_st.buf[0], (size_t)xab_st.n * sizeof xab_st.buf[0]);
   xab_st.n++;
   struct xab_event *e = &xab_st.buf[0];
@@ -269,6 +271,7 @@ void xab_attach(void) {
   int autoerr = pvm_setopt(PvmAutoErr, 0);
   pvm_probe(-1, -1);
   xab_st.mytid = pvm_mytid();
+  int parent = xab_st.mytid > 0 ? pvm_parent() : 0;
   int abmon = 0, ctx = 0, tag = XAB_DEFAULT_TAG, batch = XAB_DEFAULT_BATCH, flush_ms = XAB_DEFAULT_FLUSH_MS;
   int ids[XAB_ID_PEEK];
   if (xab_st.mytid > 0) peek_free_ids(ids);
@@ -293,7 +296,7 @@ void xab_attach(void) {
   if (xab_st.batch > XAB_MAX_BATCH) xab_st.batch = XAB_MAX_BATCH;
   xab_st.immediate = xab_st.batch == 1;
   xab_st.mode = XAB_MODE_ACTIVE;
-  pack_identity();
+  pack_identity(parent);
   /* A task ended by pvm_kill gets SIGTERM: send what waits before dying.
    * Only where the program has not chosen its own disposition. */
   struct sigaction old;
