@@ -18,28 +18,15 @@ QString seconds(const ViewSnapshot& s, TimeNs t) { return QString::fromStdString
 // ---- barrier instances ----
 
 BarrierWaitModel::BarrierWaitModel(ViewState* state, QObject* parent)
-    : QAbstractTableModel(parent), state_(state) {
+    : GrowingTableModel(parent), state_(state) {
   connect(state_, &ViewState::snapshotChanged, this, &BarrierWaitModel::reset);
 }
 
 void BarrierWaitModel::reset() {
   const ViewSnapshot* s = state_->snapshot();
-  int want = s ? static_cast<int>(s->barriers.instances.size()) : 0;
-  if (want < rows_) {
-    beginResetModel();
-    rows_ = want;
-    endResetModel();
-    return;
-  }
-  if (want > rows_) {
-    beginInsertRows({}, rows_, want - 1);
-    rows_ = want;
-    endInsertRows();
-  }
-  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+  syncRows(s ? static_cast<int>(s->barriers.instances.size()) : 0);
 }
 
-int BarrierWaitModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
 int BarrierWaitModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant BarrierWaitModel::data(const QModelIndex& index, int role) const {
@@ -80,28 +67,15 @@ QVariant BarrierWaitModel::headerData(int section, Qt::Orientation o, int role) 
 // ---- barrier totals per task ----
 
 BarrierTotalsModel::BarrierTotalsModel(ViewState* state, QObject* parent)
-    : QAbstractTableModel(parent), state_(state) {
+    : GrowingTableModel(parent), state_(state) {
   connect(state_, &ViewState::snapshotChanged, this, &BarrierTotalsModel::reset);
 }
 
 void BarrierTotalsModel::reset() {
   const ViewSnapshot* s = state_->snapshot();
-  int want = s ? static_cast<int>(s->barriers.perTask.size()) : 0;
-  if (want < rows_) {
-    beginResetModel();
-    rows_ = want;
-    endResetModel();
-    return;
-  }
-  if (want > rows_) {
-    beginInsertRows({}, rows_, want - 1);
-    rows_ = want;
-    endInsertRows();
-  }
-  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+  syncRows(s ? static_cast<int>(s->barriers.perTask.size()) : 0);
 }
 
-int BarrierTotalsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
 int BarrierTotalsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant BarrierTotalsModel::data(const QModelIndex& index, int role) const {

@@ -5,15 +5,16 @@
 
 #include <QAbstractTableModel>
 
+#include "growing_table_model.h"
+
 namespace xab::view {
 
 // One row per barrier instance: group, use, who arrived last, waits.
-class BarrierWaitModel : public QAbstractTableModel {
+class BarrierWaitModel : public GrowingTableModel {
   Q_OBJECT
  public:
   enum Column { GroupCol, UseCol, TasksCol, LastCol, LateCol, TotalCol, MaxCol, ColumnCount };
   explicit BarrierWaitModel(ViewState* state, QObject* parent = nullptr);
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation o, int role) const override;
@@ -21,16 +22,14 @@ class BarrierWaitModel : public QAbstractTableModel {
   void reset();
  private:
   ViewState* state_;
-  int rows_ = 0;
 };
 
 // One row per task: total barrier wait, visits, times it was last.
-class BarrierTotalsModel : public QAbstractTableModel {
+class BarrierTotalsModel : public GrowingTableModel {
   Q_OBJECT
  public:
   enum Column { TaskCol, WaitCol, VisitsCol, LastCol, ShareCol, ColumnCount };
   explicit BarrierTotalsModel(ViewState* state, QObject* parent = nullptr);
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation o, int role) const override;
@@ -38,7 +37,6 @@ class BarrierTotalsModel : public QAbstractTableModel {
   void reset();
  private:
   ViewState* state_;
-  int rows_ = 0;
 };
 
 // Sender x receiver: messages, bytes, bandwidth.

@@ -6,29 +6,16 @@
 namespace xab::view {
 
 TaskTableModel::TaskTableModel(ViewState* state, QObject* parent)
-    : QAbstractTableModel(parent), state_(state) {
+    : GrowingTableModel(parent), state_(state) {
   connect(state_, &ViewState::snapshotChanged, this, &TaskTableModel::refresh);
   connect(state_, &ViewState::positionChanged, this, &TaskTableModel::refresh);
 }
 
-int TaskTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
 int TaskTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 void TaskTableModel::refresh() {
   const ViewSnapshot* s = state_->snapshot();
-  int want = s ? static_cast<int>(s->trace->taskCount()) : 0;
-  if (want < rows_) {  // a new input (never happens with one loader, but stay correct)
-    beginResetModel();
-    rows_ = want;
-    endResetModel();
-    return;
-  }
-  if (want > rows_) {
-    beginInsertRows({}, rows_, want - 1);
-    rows_ = want;
-    endInsertRows();
-  }
-  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+  syncRows(s ? static_cast<int>(s->trace->taskCount()) : 0);
 }
 
 TaskActivity TaskTableModel::activity(int row) const {

@@ -6,9 +6,11 @@
 
 #include <QAbstractTableModel>
 
+#include "growing_table_model.h"
+
 namespace xab::view {
 
-class TaskTableModel : public QAbstractTableModel {
+class TaskTableModel : public GrowingTableModel {
   Q_OBJECT
  public:
   enum Column { TaskCol, TidCol, HostCol, RecordsCol, DoingCol, ColumnCount };
@@ -16,7 +18,6 @@ class TaskTableModel : public QAbstractTableModel {
 
   explicit TaskTableModel(ViewState* state, QObject* parent = nullptr);
 
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation o, int role) const override;
@@ -28,7 +29,6 @@ class TaskTableModel : public QAbstractTableModel {
 
  private:
   ViewState* state_;
-  int rows_ = 0;
 };
 
 }  // namespace xab::view
