@@ -25,8 +25,9 @@ std::string toJson(const Trace& t, JsonWriteStats* stats = nullptr) {
   return text;
 }
 
-// Summarises a JSON trace with python3: it must parse, and every flow id
-// must have exactly one start and one end.
+// Summarises a JSON trace with python3: it must parse, every flow end must
+// have exactly one start (an mcast's flow has one end per receive), and
+// "arrows" counts the ends that have their start.
 constexpr const char* kSummary = R"PY(
 import json, sys, collections
 d = json.load(open(sys.argv[1]))
@@ -34,10 +35,11 @@ ev = d["traceEvents"]
 ph = collections.Counter(e["ph"] for e in ev)
 starts = collections.Counter(e["id"] for e in ev if e["ph"] == "s")
 ends = collections.Counter(e["id"] for e in ev if e["ph"] == "f")
-paired = all(starts[i] == 1 and ends[i] == 1 for i in set(starts) | set(ends))
+paired = all(starts[i] == 1 for i in ends)
+arrows = sum(n for i, n in ends.items() if starts[i] == 1)
 names = sorted(set(e["name"] for e in ev if e["ph"] == "X" and e["name"].startswith("barrier")))
 meta = sorted(e["args"]["name"] for e in ev if e["ph"] == "M")
-print("X=%d i=%d s=%d f=%d M=%d paired=%s" % (ph["X"], ph["i"], ph["s"], ph["f"], ph["M"], paired))
+print("X=%d i=%d s=%d f=%d M=%d paired=%s arrows=%d" % (ph["X"], ph["i"], ph["s"], ph["f"], ph["M"], paired, arrows))
 print("|".join(names))
 print("|".join(meta))
 )PY";
@@ -71,7 +73,8 @@ TEST_CASE("ab2json output parses, with one flow per received message", "[json]")
   std::string s = summarise(toJson(*t, &stats));
   CHECK(receivedMessages(*t) == 6);  // the mcast got by 3, the bcast by 3
   CHECK(stats.flows == 6);
-  CHECK_THAT(s, Catch::StartsWith("X=" + std::to_string(stats.slices) + " i=0 s=6 f=6 M=5 paired=True\n"));
+  // Two messages: two flow starts, six ends.
+  CHECK_THAT(s, Catch::StartsWith("X=" + std::to_string(stats.slices) + " i=0 s=2 f=6 M=5 paired=True arrows=6\n"));
   CHECK_THAT(s, Catch::Contains("\nbarrier wait (w)\n"));
   CHECK_THAT(s, Catch::Contains("(worker, 2) t40005|host vm"));
 }
@@ -83,7 +86,8 @@ TEST_CASE("ab2json: marks and task exits are instants, hosts are processes", "[j
   CHECK(stats.flows == receivedMessages(*t));
   CHECK(stats.flows == 4);
   CHECK(stats.instants == 2);  // the mark, pong's task.exit
-  CHECK_THAT(s, Catch::Contains("i=2 s=4 f=4 M=4 paired=True"));
+  CHECK(matchMessages(*t).sent == 4);
+  CHECK_THAT(s, Catch::Contains("i=2 s=4 f=4 M=4 paired=True arrows=4"));
   CHECK_THAT(s, Catch::Contains("(ping, 0) t40002|(pong, 0) t80001|host alpha|host beta"));
 }
 
@@ -116,7 +120,7 @@ TEST_CASE("a trace with no records translates to empty but valid output", "[json
   LoadResult r = loadTraceText("#xab-trace 1 abmon=t40001 host=vm pid=1 start=0.0\n");
   REQUIRE(r.trace);
   std::string s = summarise(toJson(*r.trace));
-  CHECK_THAT(s, Catch::StartsWith("X=0 i=0 s=0 f=0 M=0 paired=True"));
+  CHECK_THAT(s, Catch::StartsWith("X=0 i=0 s=0 f=0 M=0 paired=True arrows=0"));
   Run picl = run("printf '#xab-trace 1\\n' | " + binPath("ab2picl") + " --quiet");
   CHECK(picl.exit == 0);
   CHECK(picl.out.empty());

@@ -50,9 +50,10 @@ int main(int argc, char** argv) {
   Sink out;
   if (std::string err = out.open(args.output); !err.empty()) return bad(err);
   if (out.isTerminal()) return bad("will not write sound to a terminal: redirect it (> out.au) or use -o FILE");
-  Input in = readTrace({args.input, "ab2au", args.lenient, args.progress});
-  if (!in.trace) return in.exitCode;
-  AudioStats s = writeAudio(*in.trace, o, out);
+  AudioStream audio(o, out);
+  if (int rc = streamInput({args.input, "ab2au", args.lenient, args.progress}, audio.stream()); rc != kExitOk)
+    return rc;
+  AudioStats s = audio.finish();
   if (!s.error.empty()) {
     std::fprintf(stderr, "ab2au: %s\n", s.error.c_str());
     return kExitUsage;

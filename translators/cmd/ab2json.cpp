@@ -25,9 +25,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab2json: %s\n", err.c_str());
     return kExitUsage;
   }
-  Input in = readTrace({args.input, "ab2json", args.lenient, args.progress});
-  if (!in.trace) return in.exitCode;
-  JsonWriteStats s = writeJson(*in.trace, out);
+  JsonStream json(out);
+  if (int rc = streamInput({args.input, "ab2json", args.lenient, args.progress}, json.stream()); rc != kExitOk)
+    return rc;
+  JsonWriteStats s = json.finish();
   if (std::string err = out.finish(); !err.empty()) {
     std::fprintf(stderr, "ab2json: %s\n", err.c_str());
     return kExitUsage;

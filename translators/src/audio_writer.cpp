@@ -1,14 +1,17 @@
 // ab2au's core (docs/translators.md, "ab2au").  The interesting events are
-// the sends and receives of matched messages, in time order; the sound is
-// generated step by step and written as it goes, after a header whose size
-// is known beforehand (so a pipe into a player gets a valid file).
+// the sends and receives of messages, in time order (within a window); the
+// sound is generated step by step as the records are read (stream.h) and
+// written as it goes, after a header whose sizes say "unknown" until the
+// end, when they are filled in if the output is a file.
 #include <xab/translators/audio.h>
 
-#include <xab/model/messages.h>
+#include <xab/translators/stream.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace xab::tr {
@@ -38,43 +41,63 @@ namespace {
 constexpr double kLowPitch = 220, kHighPitch = 1760;  // three octaves
 constexpr double kQuietPitch = 40, kQuietLevel = 0.02, kLevel = 0.6;
 
-struct Happening {  // a send or a receive of a matched message
+constexpr std::size_t kWindow = 1 << 16;  // happenings held to be played in time order
+
+struct Happening {  // a send or a receive of a message
   TimeNs time;
   bool send;
-  TaskIndex sender;
-  std::uint32_t inFlight;  // sends: how many receives it will have
+  Tid sender;
+  std::int32_t serial;
+  std::uint32_t fanout;  // sends: destinations it names
+  std::uint64_t order;   // arrival order, for ties
 };
 
-std::vector<Happening> happenings(const Trace& trace) {
-  std::vector<Happening> out;
-  for (const Message& m : matchMessages(trace).messages) {
-    auto n = static_cast<std::uint32_t>(m.receives.size() + m.unreceived.size());
-    out.push_back({m.time, true, m.sender, n});
-    // A receive the receiver's clock puts before the send is heard after it.
-    for (const MessageReceive& r : m.receives) out.push_back({std::max(r.time, m.time), false, m.sender, 0});
+// The heap's order: the latest on top... of a min-heap, so "greater".
+struct Later {
+  bool operator()(const Happening& a, const Happening& b) const {
+    if (a.time != b.time) return a.time > b.time;
+    if (a.send != b.send) return b.send;  // at equal times, sends first
+    return a.order > b.order;
   }
-  std::stable_sort(out.begin(), out.end(), [](const Happening& a, const Happening& b) {
-    return a.time != b.time ? a.time < b.time : a.send > b.send;
-  });
-  return out;
-}
+};
 
 class Synth {
  public:
-  Synth(const AudioOptions& o, Sink& out, std::size_t tasks) : o_(o), out_(out), perSender_(tasks, 0) {}
+  Synth(const AudioOptions& o, Sink& out) : o_(o), out_(out) {}
 
   double taskPitch(TaskIndex t) const {
     int nb = std::max(1, o_.nb);
     return kLowPitch * std::pow(kHighPitch / kLowPitch, static_cast<double>(t % static_cast<TaskIndex>(nb)) / nb);
   }
 
-  void apply(const Happening& h) {
+  // Messages in flight per sending task.  A receive read before its send
+  // (another task's records reached abmon first) is remembered by (sender,
+  // serial) and taken off the send when it comes.
+  void apply(const TraceStream& s, const Happening& h) {
+    const std::uint64_t key = static_cast<std::uint64_t>(static_cast<std::uint32_t>(h.sender)) << 32 |
+                              static_cast<std::uint32_t>(h.serial);
+    std::optional<TaskIndex> t = s.find(h.sender);
+    if (t && *t >= perSender_.size()) {
+      perSender_.resize(*t + 1, 0);
+      lastSerial_.resize(*t + 1, 0);
+    }
     if (h.send) {
-      perSender_[h.sender] += h.inFlight;
-      inFlight_ += h.inFlight;
-    } else if (perSender_[h.sender] > 0) {
-      --perSender_[h.sender];
-      --inFlight_;
+      std::uint32_t got = 0;
+      if (auto it = early_.find(key); it != early_.end()) {
+        got = it->second;
+        early_.erase(it);
+      }
+      std::uint64_t n = h.fanout > got ? h.fanout - got : 0;
+      perSender_[*t] += n;
+      inFlight_ += n;
+      lastSerial_[*t] = std::max(lastSerial_[*t], h.serial);
+    } else if (t && h.serial <= lastSerial_[*t]) {
+      if (perSender_[*t] > 0) {
+        --perSender_[*t];
+        --inFlight_;
+      }
+    } else {
+      ++early_[key];
     }
   }
 
@@ -86,7 +109,7 @@ class Synth {
         if (perSender_[t]) f.push_back(taskPitch(t));
     } else if (inFlight_ > 0) {
       int nb = std::max(1, o_.nb);
-      f.push_back(kHighPitch * std::min<std::uint64_t>(inFlight_, static_cast<std::uint64_t>(nb)) / nb);
+      f.push_back(kHighPitch * static_cast<double>(std::min<std::uint64_t>(inFlight_, static_cast<std::uint64_t>(nb))) / nb);
     }
     if (f.empty()) quiet();
     else tone(f, kLevel);
@@ -123,96 +146,183 @@ class Synth {
   const AudioOptions& o_;
   Sink& out_;
   std::vector<std::uint64_t> perSender_;
+  std::vector<std::int32_t> lastSerial_;
+  std::unordered_map<std::uint64_t, std::uint32_t> early_;
   std::uint64_t inFlight_ = 0;
   std::uint64_t n_ = 0;
 };
 
-void be32(Sink& out, std::uint32_t v) {
-  char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-  out.put(std::string_view(b, 4));
-}
-void le32(Sink& out, std::uint32_t v) {
-  char b[4] = {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
-  out.put(std::string_view(b, 4));
-}
-void le16(Sink& out, std::uint16_t v) {
-  char b[2] = {char(v), char(v >> 8)};
-  out.put(std::string_view(b, 2));
-}
+std::string be32(std::uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
+std::string le32(std::uint32_t v) { return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)}; }
+std::string le16(std::uint16_t v) { return {char(v), char(v >> 8)}; }
 
-void header(Sink& out, AudioFormat f, std::uint64_t samples) {
+constexpr std::uint32_t kUnknownSize = 0xffffffff;  // Sun's AUDIO_UNKNOWN_SIZE; a streamed WAV's too
+
+// The header; `samples` is kUnknownSize until the end is known.
+void header(Sink& out, AudioFormat f, std::uint32_t samples) {
+  const bool known = samples != kUnknownSize;
   if (f == AudioFormat::Au) {
     out.put(".snd");
-    be32(out, 24);                                    // data offset
-    be32(out, static_cast<std::uint32_t>(samples));   // data bytes
-    be32(out, 1);                                     // 8-bit G.711 mu-law
-    be32(out, kSampleRate);
-    be32(out, 1);                                     // channels
+    out.put(be32(24));          // data offset
+    out.put(be32(samples));     // data bytes
+    out.put(be32(1));           // 8-bit G.711 mu-law
+    out.put(be32(kSampleRate));
+    out.put(be32(1));           // channels
+    return;
+  }
+  std::uint32_t bytes = known ? samples * 2 : kUnknownSize;
+  out.put("RIFF");
+  out.put(le32(known ? 36 + bytes : kUnknownSize));
+  out.put("WAVEfmt ");
+  out.put(le32(16));
+  out.put(le16(1));  // PCM
+  out.put(le16(1));  // mono
+  out.put(le32(kSampleRate));
+  out.put(le32(kSampleRate * 2));
+  out.put(le16(2));
+  out.put(le16(16));
+  out.put("data");
+  out.put(le32(bytes));
+}
+
+// The sizes, once known, where the output allows going back.
+void patchHeader(Sink& out, AudioFormat f, std::uint64_t samples) {
+  if (f == AudioFormat::Au) {
+    out.patch(8, be32(static_cast<std::uint32_t>(samples)));
     return;
   }
   auto bytes = static_cast<std::uint32_t>(samples * 2);
-  out.put("RIFF");
-  le32(out, 36 + bytes);
-  out.put("WAVEfmt ");
-  le32(out, 16);
-  le16(out, 1);  // PCM
-  le16(out, 1);  // mono
-  le32(out, kSampleRate);
-  le32(out, kSampleRate * 2);
-  le16(out, 2);
-  le16(out, 16);
-  out.put("data");
-  le32(out, bytes);
+  out.patch(4, le32(36 + bytes));
+  out.patch(40, le32(bytes));
 }
 
 bool interesting(const AudioOptions& o, const Happening& h) { return h.send || o.mode != AudioMode::Send; }
 
+class AudioWriter final : public StreamWriter {
+ public:
+  AudioWriter(const AudioOptions& o, Sink& out) : o_(o), out_(out), synth_(o, out) {
+    if (o.nb < 1 || o.length < 1 || o.scaleUs < 1) {
+      s_.error = "nb, length and scale must be positive";
+      return;
+    }
+    // Sizes are known at the end: a pipe gets "unknown", a file the real ones.
+    header(out_, o.format, kUnknownSize);
+    const std::uint64_t perSample = o.format == AudioFormat::Wav ? 2 : 1;
+    limit_ = std::min<std::uint64_t>(o.maxSamples, (UINT32_MAX - 44) / perSample);
+  }
+
+  void record(const TraceStream& s, const Record& r) override {
+    if (!s_.error.empty()) return;
+    const Event& e = r.e;
+    groups_.record(s, r);
+    if (isSentMessage(e)) {
+      Tid self = s.task(r.task).tid;
+      std::size_t n = e.kind == Kind::BCAST ? groups_.bcastDestinations(r, self).size()
+                                            : namedDestinations(r.trace, e).size();
+      push(s, {e.time, true, self, e.get(Key::Serial), static_cast<std::uint32_t>(n), order_++});
+    } else if (isGotMessage(e)) {
+      push(s, {e.time, false, e.get(Key::Src), e.get(Key::Serial), 0, order_++});
+    }
+  }
+
+  void end(const TraceStream& s) override {
+    while (!heap_.empty() && s_.error.empty()) pop(s);
+    if (!s_.error.empty()) return;
+    advanceTo(stepOf(s, s.lastTime()));
+    if (!s_.error.empty()) return;
+    if (!sounded_) silentStep();
+    s_.steps = step_ + 1;
+    s_.samples = synth_.samples();
+    patchHeader(out_, o_.format, s_.samples);
+  }
+
+  const AudioStats& stats() const { return s_; }
+
+ private:
+  // Happenings wait in a heap of kWindow so that tasks whose records reach
+  // abmon in batches are still heard in time order; beyond the window, a
+  // late one is heard at the current step.
+  void push(const TraceStream& s, const Happening& h) {
+    heap_.push_back(h);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    if (heap_.size() > kWindow) pop(s);
+  }
+  void pop(const TraceStream& s) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    Happening h = heap_.back();
+    heap_.pop_back();
+    play(s, h);
+  }
+
+  std::uint64_t stepOf(const TraceStream& s, TimeNs t) const {
+    return static_cast<std::uint64_t>(std::max<TimeNs>(0, t - s.origin()) / (o_.scaleUs * 1000));
+  }
+
+  void play(const TraceStream& s, const Happening& h) {
+    advanceTo(std::max(step_, stepOf(s, h.time)));
+    if (!s_.error.empty()) return;
+    synth_.apply(s, h);
+    if (!interesting(o_, h)) return;
+    if (!room(1)) return;
+    sounded_ = true;
+    ++s_.sounds;
+    if (o_.mode == AudioMode::Send) synth_.beep(*s.find(h.sender));
+    else synth_.state();
+  }
+
+  // Steps with no event: a quiet tone, or the chord or pitch held.
+  void silentStep() {
+    if (o_.mode == AudioMode::Send) synth_.quiet();
+    else synth_.state();
+  }
+  void advanceTo(std::uint64_t k) {
+    if (k <= step_) return;
+    if (!room(k - step_)) return;
+    for (; step_ < k; ++step_, sounded_ = false)
+      if (!sounded_) silentStep();
+  }
+  // Refuses a sound that would grow past the limit, before writing it.
+  bool room(std::uint64_t sounds) {
+    const auto len = static_cast<std::uint64_t>(o_.length);
+    if (sounds <= (limit_ - std::min(limit_, synth_.samples())) / len) return true;
+    s_.error = "the sound would last more than " + std::to_string(limit_ / kSampleRate / 60) +
+               " minutes; raise scale or lower length";
+    return false;
+  }
+
+  const AudioOptions& o_;
+  Sink& out_;
+  Synth synth_;
+  GroupMembers groups_;
+  std::vector<Happening> heap_;
+  std::uint64_t order_ = 0, step_ = 0, limit_ = 0;
+  bool sounded_ = false;
+  AudioStats s_;
+};
+
 }  // namespace
 
+struct AudioStream::Impl {
+  Impl(const AudioOptions& o, Sink& out) : options(o), writer(options, out), stream(writer) {}
+  AudioOptions options;
+  AudioWriter writer;
+  TraceStream stream;
+};
+
+AudioStream::AudioStream(const AudioOptions& o, Sink& out) : impl_(std::make_unique<Impl>(o, out)) {}
+AudioStream::~AudioStream() = default;
+TraceStream& AudioStream::stream() { return impl_->stream; }
+const std::string& AudioStream::error() const { return impl_->writer.stats().error; }
+AudioStats AudioStream::finish() {
+  if (error().empty()) impl_->stream.finish();
+  return impl_->writer.stats();
+}
+
 AudioStats writeAudio(const Trace& trace, const AudioOptions& o, Sink& out) {
-  AudioStats s;
-  if (o.nb < 1 || o.length < 1 || o.scaleUs < 1) {
-    s.error = "nb, length and scale must be positive";
-    return s;
-  }
-  std::vector<Happening> hs = happenings(trace);
-  const TimeNs origin = trace.firstTime(), scale = o.scaleUs * 1000;
-  const std::uint64_t steps = static_cast<std::uint64_t>(std::max<TimeNs>(0, trace.lastTime() - origin) / scale) + 1;
-  // Step k (from 0) holds the events with time - origin in [k*scale, (k+1)*scale).
-  auto stepOf = [&](const Happening& h) { return static_cast<std::uint64_t>(std::max<TimeNs>(0, h.time - origin) / scale); };
-  std::uint64_t sounds = 0;
-  for (const Happening& h : hs) sounds += interesting(o, h);
-  std::uint64_t stepsWithSound = 0, lastStep = UINT64_MAX;
-  for (const Happening& h : hs)
-    if (interesting(o, h) && stepOf(h) != lastStep) ++stepsWithSound, lastStep = stepOf(h);
-  const std::uint64_t total = (sounds + steps - stepsWithSound) * static_cast<std::uint64_t>(o.length);
-  if (total > o.maxSamples || total * (o.format == AudioFormat::Wav ? 2 : 1) >= UINT32_MAX) {
-    s.error = "the sound would last " + std::to_string(total / kSampleRate / 60) +
-              " minutes; raise scale or lower length";
-    return s;
-  }
-  header(out, o.format, total);
-  Synth synth(o, out, trace.taskCount());
-  std::size_t next = 0;
-  for (std::uint64_t k = 0; k < steps; ++k) {
-    bool sounded = false;
-    for (; next < hs.size() && stepOf(hs[next]) == k; ++next) {
-      const Happening& h = hs[next];
-      synth.apply(h);
-      if (!interesting(o, h)) continue;
-      sounded = true;
-      ++s.sounds;
-      if (o.mode == AudioMode::Send) synth.beep(h.sender);
-      else synth.state();
-    }
-    if (!sounded) {
-      if (o.mode == AudioMode::Send) synth.quiet();
-      else synth.state();
-    }
-  }
-  s.steps = steps;
-  s.samples = synth.samples();
-  return s;
+  AudioStream a(o, out);
+  if (!a.error().empty()) return a.finish();
+  a.stream().feed(trace);
+  return a.finish();
 }
 
 }  // namespace xab::tr

@@ -21,6 +21,8 @@ std::string Sink::open(const std::string& path) {
   path_ = path.empty() || path == "-" ? "<stdout>" : path;
   if (path.empty() || path == "-") {
     fd_ = 1;
+    off_t here = ::lseek(fd_, 0, SEEK_CUR);  // stdout may be a file written before us
+    base_ = here > 0 ? static_cast<std::uint64_t>(here) : 0;
     return {};
   }
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -87,6 +89,25 @@ void Sink::putTid(std::int32_t tid) {
   put(std::string_view(buf + i, static_cast<std::size_t>(9 - i)));
 }
 
+bool Sink::patch(std::uint64_t at, std::string_view bytes) {
+  if (at + bytes.size() > written()) return false;
+  if (at >= written_) {  // still in the buffer
+    std::memcpy(buf_.get() + (at - written_), bytes.data(), bytes.size());
+    return true;
+  }
+  drain();
+  if (capture_) {
+    capture_->replace(base_ + at, bytes.size(), bytes);
+    return true;
+  }
+  struct stat st{};
+  int flags = fd_ >= 0 ? ::fcntl(fd_, F_GETFL) : -1;
+  if (flags < 0 || (flags & O_APPEND) || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || !error_.empty())
+    return false;
+  auto n = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(base_ + at));
+  return n == static_cast<ssize_t>(bytes.size());
+}
+
 std::string Sink::finish() {
   drain();
   return error_;
@@ -130,11 +151,9 @@ void Progress::done() {
 
 std::string displayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-namespace {
-
 // Reads a descriptor in large pieces, calling eat(piece) for each.
-template <class Eat>
-std::string readAll(const std::string& path, std::string_view program, bool progress, Eat&& eat) {
+std::string readInput(const std::string& path, std::string_view program, bool progress,
+                      const std::function<bool(std::string_view)>& eat) {
   int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return path + ": " + std::strerror(errno);
   struct stat st{};
@@ -157,16 +176,32 @@ std::string readAll(const std::string& path, std::string_view program, bool prog
   return err;
 }
 
-}  // namespace
-
 std::string slurp(const std::string& path, std::string_view program, bool progress, std::string& out) {
   struct stat st{};
   if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
     out.reserve(static_cast<std::size_t>(st.st_size));  // no copies while it grows
-  return readAll(path, program, progress, [&](std::string_view piece) {
+  return readInput(path, program, progress, [&](std::string_view piece) {
     out.append(piece);
     return true;
   });
+}
+
+int reportReadErrors(const TraceReader& reader, const InputOptions& o) {
+  const std::string name = displayName(o.path);
+  if (reader.stoppedReading()) {
+    // fatal() reads "line N: reason", the compiler-style FILE:LINE: follows.
+    std::string why = reader.fatal();
+    if (why.starts_with("line ")) why = why.substr(5);
+    std::fprintf(stderr, "%s: %s:%s\n", o.program.c_str(), name.c_str(), why.c_str());
+    return kExitBadInput;
+  }
+  for (const ReadError& e : reader.errors())
+    std::fprintf(stderr, "%s: %s:%llu: %s (line skipped)\n", o.program.c_str(), name.c_str(),
+                 static_cast<unsigned long long>(e.line), e.reason.c_str());
+  if (reader.errorCount() > reader.errors().size())
+    std::fprintf(stderr, "%s: %s: %llu malformed lines skipped in all\n", o.program.c_str(),
+                 name.c_str(), static_cast<unsigned long long>(reader.errorCount()));
+  return kExitOk;
 }
 
 Input readTrace(const InputOptions& o) {
@@ -175,7 +210,7 @@ Input readTrace(const InputOptions& o) {
   ro.stopOnError = !o.lenient;
   ro.keepErrors = 10;
   TraceReader reader(ro);
-  std::string err = readAll(o.path, o.program, o.progress, [&](std::string_view piece) {
+  std::string err = readInput(o.path, o.program, o.progress, [&](std::string_view piece) {
     return reader.feed(piece);
   });
   if (!err.empty()) {
@@ -185,22 +220,9 @@ Input readTrace(const InputOptions& o) {
   }
   reader.finish();
   in.bytes = reader.byteCount();
-  const std::string name = displayName(o.path);
-  if (reader.stoppedReading()) {
-    // fatal() reads "line N: reason", the compiler-style FILE:LINE: follows.
-    std::string why = reader.fatal();
-    if (why.starts_with("line ")) why = why.substr(5);
-    std::fprintf(stderr, "%s: %s:%s\n", o.program.c_str(), name.c_str(), why.c_str());
-    in.exitCode = kExitBadInput;
-    return in;
-  }
-  for (const ReadError& e : reader.errors())
-    std::fprintf(stderr, "%s: %s:%llu: %s (line skipped)\n", o.program.c_str(), name.c_str(),
-                 static_cast<unsigned long long>(e.line), e.reason.c_str());
+  in.exitCode = reportReadErrors(reader, o);
+  if (in.exitCode != kExitOk) return in;
   in.skipped = reader.errorCount();
-  if (in.skipped > reader.errors().size())
-    std::fprintf(stderr, "%s: %s: %llu malformed lines skipped in all\n", o.program.c_str(),
-                 name.c_str(), static_cast<unsigned long long>(in.skipped));
   in.trace = reader.take();
   return in;
 }

@@ -1,14 +1,13 @@
-// ab2json's core: an xab trace as Chrome trace-event JSON, written as it
-// goes (no document is built in memory).  Times are microseconds after the
-// trace's first record, with nanosecond decimals.
+// ab2json's core: an xab trace as Chrome trace-event JSON, written as the
+// records are read (stream.h): each call when its end record comes, the
+// process and thread names at the end, when all are known.  Times are
+// microseconds after the first record read, with nanosecond decimals.
 #include <xab/translators/calls.h>
 #include <xab/translators/json.h>
-#include <xab/translators/timeline.h>
-
-#include <xab/model/messages.h>
+#include <xab/translators/stream.h>
 
 #include <algorithm>
-#include <map>
+#include <cstdio>
 #include <vector>
 
 namespace xab::tr {
@@ -34,47 +33,73 @@ void putJsonString(Sink& out, std::string_view s) {
 
 namespace {
 
-class JsonWriter {
+class JsonWriter final : public StreamWriter {
  public:
-  JsonWriter(const Trace& trace, Sink& out)
-      : t_(trace), out_(out), mt_(matchMessages(trace)), origin_(trace.firstTime()) {
-    flowBase_.resize(mt_.messages.size());
-    std::uint64_t n = 0;
-    for (std::size_t m = 0; m < mt_.messages.size(); ++m) {
-      flowBase_[m] = n;
-      n += mt_.messages[m].receives.size();
+  explicit JsonWriter(Sink& out) : out_(out) { out_.put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"); }
+
+  void call(const TraceStream& s, const StreamCall& c) override {
+    origin_ = s.origin();
+    const Event& end = c.end.e;
+    switch (end.kind) {
+      case Kind::MARK: return instant(s, c, c.end.trace.str(end.get(Key::Text, -1)));
+      case Kind::TASK_EXIT: return instant(s, c, "task exit");
+      case Kind::ABMON_LOST: return instant(s, c, "events lost");
+      case Kind::TIDS: return;
+      default: break;
     }
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i) {
-      StrId h = t_.task(i).host;
-      if (!pidOfHost_.count(h)) pidOfHost_.emplace(h, static_cast<int>(pidOfHost_.size()) + 1);
-    }
+    // A call that took no time lasts 1 ns: a flow binds to the slice that
+    // encloses its timestamp, and an empty slice encloses nothing.
+    TimeNs finish = std::max(c.finish, c.start + 1);
+    begin(s, "X", c.end.task, c.start);
+    out_.put(",\"dur\":");
+    micros(finish - c.start);
+    key("name");
+    sliceName(c.end);
+    out_.put(",\"cat\":\"pvm\",\"args\":{");
+    args(c.begin, c.end, c.unfinished);
+    out_.put("}}");
+    ++stats_.slices;
+    flows(s, c, finish);
   }
 
-  JsonWriteStats run() {
-    out_.put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-    metadata();
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i)
-      forEachCall(t_, i, [&](const Call& c) { call(i, c); });
+  void end(const TraceStream& s) override {
+    metadata(s);
     out_.put("\n],\"otherData\":{\"producer\":\"ab2json\",\"tasks\":");
-    out_.putInt(static_cast<std::int64_t>(t_.taskCount()));
+    std::int64_t withRecords = 0;
+    for (const StreamTask& t : s.tasks()) withRecords += t.hasRecords;
+    out_.putInt(withRecords);
     out_.put(",\"origin_ns\":");
-    out_.putInt(origin_);
+    out_.putInt(s.origin());
     out_.put("}}\n");
-    return stats_;
   }
+
+  const JsonWriteStats& stats() const { return stats_; }
 
  private:
-  int pid(TaskIndex i) const { return pidOfHost_.at(t_.task(i).host); }
+  // Hosts are processes numbered in order of appearance; a task keeps the
+  // number it got at its first call.
+  int pid(const TraceStream& s, TaskIndex t) {
+    if (t >= pidOfTask_.size()) pidOfTask_.resize(t + 1, 0);
+    if (pidOfTask_[t]) return pidOfTask_[t];
+    const std::string& host = s.task(t).host;
+    auto it = std::find(hosts_.begin(), hosts_.end(), host);
+    if (it == hosts_.end()) it = hosts_.insert(hosts_.end(), host);
+    return pidOfTask_[t] = static_cast<int>(it - hosts_.begin()) + 1;
+  }
 
-  void begin(std::string_view ph, TaskIndex i, TimeNs time) {
+  void separate() {
     out_.put(first_ ? "" : ",\n");
     first_ = false;
+  }
+
+  void begin(const TraceStream& s, std::string_view ph, TaskIndex t, TimeNs time) {
+    separate();
     out_.put("{\"ph\":\"");
     out_.put(ph);
     out_.put("\",\"pid\":");
-    out_.putInt(pid(i));
+    out_.putInt(pid(s, t));
     out_.put(",\"tid\":");
-    out_.putInt(t_.task(i).tid);
+    out_.putInt(s.task(t).tid);
     out_.put(",\"ts\":");
     micros(time - origin_);
   }
@@ -93,102 +118,82 @@ class JsonWriter {
     out_.put("\":");
   }
 
-  void metadata() {
-    for (auto& [host, p] : pidOfHost_) {
-      out_.put(first_ ? "" : ",\n");
-      first_ = false;
+  // At the end, when every task's name and host are known.
+  void metadata(const TraceStream& s) {
+    for (TaskIndex t = 0; t < s.tasks().size(); ++t)
+      if (s.task(t).hasRecords) pid(s, t);
+    for (std::size_t h = 0; h < hosts_.size(); ++h) {
+      separate();
       out_.put("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
-      out_.putInt(p);
+      out_.putInt(static_cast<std::int64_t>(h) + 1);
       out_.put(",\"args\":{\"name\":");
-      putJsonString(out_, host < 0 ? std::string("host ?") : "host " + std::string(t_.str(host)));
+      putJsonString(out_, hosts_[h].empty() ? std::string("host ?") : "host " + hosts_[h]);
       out_.put("}}");
     }
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i) {
-      out_.put(",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":");
-      out_.putInt(pid(i));
+    for (TaskIndex t = 0; t < s.tasks().size(); ++t) {
+      if (!s.task(t).hasRecords) continue;
+      separate();
+      out_.put("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":");
+      out_.putInt(pid(s, t));
       out_.put(",\"tid\":");
-      out_.putInt(t_.task(i).tid);
+      out_.putInt(s.task(t).tid);
       out_.put(",\"args\":{\"name\":");
-      putJsonString(out_, t_.label(i) + " " + formatTid(t_.task(i).tid));
+      putJsonString(out_, s.task(t).label() + " " + formatTid(s.task(t).tid));
       out_.put("}}");
     }
-  }
-
-  void call(TaskIndex i, const Call& c) {
-    const Event& end = t_.events(i)[c.end];
-    switch (c.kind) {
-      case Kind::MARK: return instant(i, c.start, t_.str(end.get(Key::Text, -1)), end);
-      case Kind::TASK_EXIT: return instant(i, c.start, "task exit", end);
-      case Kind::ABMON_LOST: return instant(i, c.start, "events lost", end);
-      case Kind::TIDS: return;
-      default: break;
-    }
-    // A call that took no time lasts 1 ns: a flow binds to the slice that
-    // encloses its timestamp, and an empty slice encloses nothing.
-    Call shown = c;
-    shown.finish = std::max(c.finish, c.start + 1);
-    begin("X", i, c.start);
-    out_.put(",\"dur\":");
-    micros(shown.finish - shown.start);
-    key("name");
-    sliceName(end);
-    out_.put(",\"cat\":\"pvm\",\"args\":{");
-    args(t_.events(i)[c.begin], end, c.unfinished);
-    out_.put("}}");
-    ++stats_.slices;
-    flows(i, shown);
   }
 
   // The call's name; barriers and collectives say which group.
-  void sliceName(const Event& e) {
-    if (e.kind != Kind::BARRIER && !isCollective(e.kind)) return putJsonString(out_, callName(t_, e));
-    std::string group = e.get(Key::Group, -1) >= 0 ? std::string(t_.str(e.get(Key::Group))) : "";
+  void sliceName(const Record& r) {
+    const Event& e = r.e;
+    if (e.kind != Kind::BARRIER && !isCollective(e.kind)) return putJsonString(out_, callName(r.trace, e));
+    std::string group = e.get(Key::Group, -1) >= 0 ? std::string(r.trace.str(e.get(Key::Group))) : "";
     if (e.kind == Kind::BARRIER) return putJsonString(out_, "barrier wait (" + group + ")");
     putJsonString(out_, std::string(kindName(e.kind)) + " (" + group + ")");
   }
 
-  void instant(TaskIndex i, TimeNs time, std::string_view name, const Event& e) {
-    begin("i", i, time);
+  void instant(const TraceStream& s, const StreamCall& c, std::string_view name) {
+    begin(s, "i", c.end.task, c.start);
     out_.put(",\"s\":\"t\"");
     key("name");
     putJsonString(out_, name);
     out_.put(",\"cat\":\"pvm\",\"args\":{");
-    args(e, e, false);
+    args(c.end, c.end, false);
     out_.put("}}");
     ++stats_.instants;
   }
 
   // The end record's fields, then the begin record's that the end lacks.
-  void args(const Event& b, const Event& e, bool unfinished) {
+  void args(const Record& b, const Record& e, bool unfinished) {
     bool firstArg = true;
     auto sep = [&] {
       if (!firstArg) out_.put(',');
       firstArg = false;
     };
-    const Event& main = unfinished ? b : e;
-    auto slots = kindSlots(main.kind, main.phase);
+    const Record& main = unfinished ? b : e;
+    auto slots = kindSlots(main.e.kind, main.e.phase);
     for (std::size_t s = 0; s < slots.size(); ++s)
-      if (main.has(static_cast<int>(s))) { sep(); value(slots[s], main.a[s]); }
-    if (&b != &e && !unfinished) {
-      auto bs = kindSlots(b.kind, b.phase);
+      if (main.e.has(static_cast<int>(s))) { sep(); value(main.trace, slots[s], main.e.a[s]); }
+    if (&b.e != &e.e && !unfinished) {
+      auto bs = kindSlots(b.e.kind, b.e.phase);
       for (std::size_t s = 0; s < bs.size(); ++s)
-        if (b.has(static_cast<int>(s)) && slotOf(e.kind, e.phase, bs[s].key) < 0) { sep(); value(bs[s], b.a[s]); }
+        if (b.e.has(static_cast<int>(s)) && slotOf(e.e.kind, e.e.phase, bs[s].key) < 0) { sep(); value(b.trace, bs[s], b.e.a[s]); }
     }
-    if (main.hasRc() && !unfinished) {
+    if (main.e.hasRc() && !unfinished) {
       sep();
       out_.put("\"rc\":");
-      if (kindRcType(main.kind) == 't') {
+      if (kindRcType(main.e.kind) == 't') {
         out_.put('"');
-        out_.putTid(main.rc);
+        out_.putTid(main.e.rc);
         out_.put('"');
       } else {
-        out_.putInt(main.rc);
+        out_.putInt(main.e.rc);
       }
     }
     if (unfinished) { sep(); out_.put("\"unfinished\":true"); }
   }
 
-  void value(const SlotSpec& spec, std::int32_t v) {
+  void value(const Trace& t, const SlotSpec& spec, std::int32_t v) {
     out_.put('"');
     out_.put(spec.key);  // keys come from events.h: plain ASCII
     out_.put("\":");
@@ -198,7 +203,7 @@ class JsonWriter {
         out_.putTid(v);
         out_.put('"');
         break;
-      case SlotType::String: putJsonString(out_, t_.str(v)); break;
+      case SlotType::String: putJsonString(out_, t.str(v)); break;
       case SlotType::DataType: {
         std::string_view n = dataTypeName(v);
         putJsonString(out_, n.empty() ? std::to_string(v) : std::string(n));
@@ -206,7 +211,7 @@ class JsonWriter {
       }
       case SlotType::List: {
         std::string s;
-        for (Tid x : t_.list(v)) s += (s.empty() ? "" : ",") + formatTid(x);
+        for (Tid x : t.list(v)) s += (s.empty() ? "" : ",") + formatTid(x);
         putJsonString(out_, s);
         break;
       }
@@ -214,49 +219,59 @@ class JsonWriter {
     }
   }
 
-  // A flow start on each send, one per receive of its message; a flow end
-  // on each receive that got a message sent in the trace.
-  void flows(TaskIndex i, const Call& c) {
-    EventRef ref{i, c.end};
-    const Event& e = t_.event(ref);
-    if (isMsgOut(e.kind)) {
-      std::int64_t m = mt_.messageOf(ref);
-      if (m < 0 || !(mt_.messages[static_cast<std::size_t>(m)].send == ref)) return;
-      const Message& msg = mt_.messages[static_cast<std::size_t>(m)];
-      for (std::size_t k = 0; k < msg.receives.size(); ++k) flow("s", i, c.start, flowBase_[m] + k + 1);
-    } else if (isReceiveEnd(e) && !c.unfinished) {
-      std::int64_t m = receivedMessage(mt_, ref);
-      if (m < 0) return;
-      const Message& msg = mt_.messages[static_cast<std::size_t>(m)];
-      for (std::size_t k = 0; k < msg.receives.size(); ++k)
-        if (msg.receives[k].recv == ref) {
-          // Inside the receive's slice, so the arrow binds to it.
-          flow("f", i, c.finish - 1, flowBase_[m] + k + 1);
-          ++stats_.flows;
-        }
+  // A message is one flow, its id made of (sender tid, serial), which both
+  // ends know: a start at the send's slice, an end inside each receive's
+  // slice (an mcast's or bcast's flow has several ends).
+  void flows(const TraceStream& s, const StreamCall& c, TimeNs finish) {
+    const Event& e = c.end.e;
+    if (isSentMessage(e) && e.get(Key::Serial) > 0) {
+      flow(s, "s", c.end.task, c.start, s.task(c.end.task).tid, e.get(Key::Serial));
+    } else if (isGotMessage(e) && !c.unfinished) {
+      flow(s, "f", c.end.task, finish - 1, e.get(Key::Src), e.get(Key::Serial));
+      ++stats_.flows;
     }
   }
 
-  void flow(std::string_view ph, TaskIndex i, TimeNs time, std::uint64_t id) {
-    begin(ph, i, time);
+  void flow(const TraceStream& s, std::string_view ph, TaskIndex t, TimeNs time, Tid sender, std::int32_t serial) {
+    begin(s, ph, t, time);
+    // A hex string: Perfetto reads "0x..." ids as 64-bit numbers, and no
+    // JavaScript viewer rounds it.
+    char id[32];
+    int n = std::snprintf(id, sizeof id, "\"0x%x%08x\"", static_cast<unsigned>(sender), static_cast<unsigned>(serial));
     out_.put(",\"name\":\"message\",\"cat\":\"message\",\"id\":");
-    out_.putInt(static_cast<std::int64_t>(id));
+    out_.put(std::string_view(id, static_cast<std::size_t>(n)));
     if (ph == "f") out_.put(",\"bp\":\"e\"");
     out_.put('}');
   }
 
-  const Trace& t_;
   Sink& out_;
-  MessageTable mt_;
-  TimeNs origin_;
-  std::vector<std::uint64_t> flowBase_;
-  std::map<StrId, int> pidOfHost_;  // ordered: the same output every run
+  TimeNs origin_ = 0;
+  std::vector<std::string> hosts_;     // pid - 1 -> host
+  std::vector<int> pidOfTask_;
   bool first_ = true;
   JsonWriteStats stats_;
 };
 
 }  // namespace
 
-JsonWriteStats writeJson(const Trace& trace, Sink& out) { return JsonWriter(trace, out).run(); }
+struct JsonStream::Impl {
+  explicit Impl(Sink& out) : writer(out), stream(writer) {}
+  JsonWriter writer;
+  TraceStream stream;
+};
+
+JsonStream::JsonStream(Sink& out) : impl_(std::make_unique<Impl>(out)) {}
+JsonStream::~JsonStream() = default;
+TraceStream& JsonStream::stream() { return impl_->stream; }
+JsonWriteStats JsonStream::finish() {
+  impl_->stream.finish();
+  return impl_->writer.stats();
+}
+
+JsonWriteStats writeJson(const Trace& trace, Sink& out) {
+  JsonStream js(out);
+  js.stream().feed(trace);
+  return js.finish();
+}
 
 }  // namespace xab::tr

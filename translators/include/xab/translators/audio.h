@@ -12,8 +12,10 @@
 #pragma once
 
 #include <xab/translators/io.h>
+#include <xab/translators/stream.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -44,6 +46,24 @@ struct AudioStats {
 // "send", "sendmix", "sendnum"; false for anything else.
 bool parseAudioMode(std::string_view s, AudioMode& out);
 
+// Streams sound to `out` as records are fed to stream(); finish() fills in
+// the header's sizes when `out` can go back (a file, a captured string).
+// error() is set at once for bad options, or as soon as the sound would
+// pass maxSamples; feeding then does nothing more.
+class AudioStream {
+ public:
+  AudioStream(const AudioOptions& o, Sink& out);
+  ~AudioStream();
+  TraceStream& stream();
+  const std::string& error() const;
+  AudioStats finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A whole trace, through AudioStream.
 AudioStats writeAudio(const Trace& trace, const AudioOptions& o, Sink& out);
 
 // G.711 mu-law of a 16-bit sample.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,7 +36,10 @@ class Sink {
   // Writes to standard error (never truncated, never closed).
   void openStderr() { fd_ = 2; path_ = "<stderr>"; }
   // Writes into a string instead of a file (tests).
-  void captureTo(std::string* out) { capture_ = out; }
+  void captureTo(std::string* out) {
+    capture_ = out;
+    base_ = out->size();
+  }
 
   void put(std::string_view s) {
     if (s.size() > kCap - used_) drain();
@@ -55,6 +59,12 @@ class Sink {
   void putTid(std::int32_t tid);
   void putBytes(const void* p, std::size_t n) { put(std::string_view(static_cast<const char*>(p), n)); }
 
+  // Overwrites bytes already put, `at` bytes from the start of this
+  // Sink's output (a header whose sizes were unknown when it was written).
+  // Works on a captured string and on a regular file not opened for
+  // appending; false (nothing done) on a pipe or terminal.
+  bool patch(std::uint64_t at, std::string_view bytes);
+
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   std::uint64_t written() const { return written_ + used_; }
@@ -70,6 +80,7 @@ class Sink {
   std::unique_ptr<char[]> buf_{new char[kCap]};
   std::size_t used_ = 0;
   std::uint64_t written_ = 0;
+  std::uint64_t base_ = 0;  // file offset (or captured size) where this output starts
   int fd_ = -1;
   bool ownFd_ = false;
   std::string* capture_ = nullptr;
@@ -111,6 +122,16 @@ struct Input {
 // Reads a whole xab trace.  Malformed input is reported on stderr as
 // "FILE:LINE: reason" (FILE is "<stdin>" for "-").
 Input readTrace(const InputOptions& o);
+
+// Reads a file (or standard input, "-") in pieces of 1 MB, calling eat on
+// each until it returns false, with the progress bar (from bytes read);
+// "" or the I/O error.
+std::string readInput(const std::string& path, std::string_view program, bool progress,
+                      const std::function<bool(std::string_view)>& eat);
+
+// After reader.finish(): "FILE:LINE: reason" on stderr for a reader that
+// stopped (returns kExitBadInput), or each line skipped (lenient; kExitOk).
+int reportReadErrors(const TraceReader& reader, const InputOptions& o);
 
 // Reads a whole file (or standard input) into memory, with the progress
 // bar; "" or the I/O error.

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <xab/translators/io.h>
+#include <xab/translators/stream.h>
 
 #include <cstdint>
+#include <memory>
 
 namespace xab::tr {
 
@@ -15,6 +17,21 @@ struct JsonWriteStats {
   std::uint64_t flows = 0;     // messages drawn (one "s" and one "f" each)
 };
 
+// Streams JSON to `out` as records are fed to stream() (streamInput, or
+// stream().feed(trace)); finish() writes the end of the document.
+class JsonStream {
+ public:
+  explicit JsonStream(Sink& out);
+  ~JsonStream();
+  TraceStream& stream();
+  JsonWriteStats finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A whole trace, through JsonStream.
 JsonWriteStats writeJson(const Trace& trace, Sink& out);
 
 // Appends s as a JSON string (with quotes); bytes >= 0x80 become \u00XX so

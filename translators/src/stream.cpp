@@ -1,0 +1,220 @@
+// TraceStream: pieces of the input (small Traces) handed to a writer record
+// by record in arrival order, with calls assembled per task across pieces.
+#include <xab/translators/stream.h>
+
+#include <xab/model/format.h>
+#include <xab/model/reader.h>
+
+#include <algorithm>
+
+namespace xab::tr {
+
+std::string StreamTask::label() const {
+  if (name.empty()) return "(" + formatTid(tid) + ")";
+  return "(" + name + ", " + std::to_string(instance) + ")";
+}
+
+// A begin record waiting for its end.  While its piece is being fed it
+// points into the piece; when the piece is done, the record is kept as a
+// one-record Trace of its own (`kept`).
+struct TraceStream::Open {
+  bool pending = false;
+  const Trace* trace = nullptr;
+  const Event* e = nullptr;
+  TaskIndex pieceTask = 0;
+  std::uint32_t index = 0;
+  std::shared_ptr<const Trace> kept;
+};
+
+TraceStream::TraceStream(StreamWriter& w) : w_(w) {}
+TraceStream::~TraceStream() = default;
+
+std::optional<TaskIndex> TraceStream::find(Tid tid) const {
+  auto it = byTid_.find(tid);
+  if (it == byTid_.end()) return std::nullopt;
+  return it->second;
+}
+
+TaskIndex TraceStream::mention(Tid tid) {
+  auto [it, added] = byTid_.try_emplace(tid, static_cast<TaskIndex>(tasks_.size()));
+  if (added) {
+    StreamTask t;
+    t.tid = tid;
+    tasks_.push_back(std::move(t));
+    open_.emplace_back();
+  }
+  return it->second;
+}
+
+void TraceStream::noteTime(TimeNs t) {
+  if (!any_) {
+    any_ = true;
+    origin_ = first_ = last_ = t;
+    return;
+  }
+  first_ = std::min(first_, t);
+  last_ = std::max(last_, t);
+}
+
+void TraceStream::feed(const Trace& piece) {
+  if (piece.header().present && !header_.present) header_ = piece.header();
+  // The piece's tasks in the stream's numbering, with what they say of
+  // themselves (a task's identity rides on its first record).
+  std::vector<TaskIndex> global(piece.taskCount());
+  std::size_t n = piece.monitorEvents().size();
+  for (TaskIndex t = 0; t < piece.taskCount(); ++t) {
+    const TaskInfo& info = piece.task(t);
+    global[t] = mention(info.tid);
+    StreamTask& st = tasks_[global[t]];
+    if (st.name.empty() && info.name >= 0) {
+      st.name = piece.str(info.name);
+      st.instance = perName_[st.name]++;
+    }
+    if (st.host.empty() && info.host >= 0) st.host = piece.str(info.host);
+    st.hasRecords |= !piece.events(t).empty();
+    n += piece.events(t).size();
+  }
+  // Arrival order: the reader numbers every record it stores (seq).
+  constexpr std::uint32_t kNone = UINT32_MAX, kMonitor = UINT32_MAX - 1;
+  order_.assign(n, kNone);
+  auto place = [&](std::uint32_t seq, std::uint32_t what) {
+    if (seq >= order_.size()) order_.resize(seq + 1, kNone);
+    order_[seq] = what;
+  };
+  for (const Event& e : piece.monitorEvents()) place(e.seq, kMonitor);
+  for (TaskIndex t = 0; t < piece.taskCount(); ++t) piece.events(t).forEach([&](const Event& e) { place(e.seq, t); });
+
+  std::vector<std::uint32_t> pos(piece.taskCount(), 0);
+  std::size_t monitor = 0;
+  for (std::uint32_t what : order_) {
+    if (what == kNone) continue;
+    if (what == kMonitor) {
+      noteTime(piece.monitorEvents()[monitor++].time);
+      continue;
+    }
+    std::uint32_t index = pos[what]++;
+    const Event& e = piece.events(what)[index];
+    noteTime(e.time);
+    ++records_;
+    Record r{piece, e, global[what]};
+    w_.record(*this, r);
+    assemble(r, what, index);
+    tasks_[r.task].lastTime = e.time;
+  }
+  keepOpenCalls(piece);
+}
+
+// Calls as forEachCall (calls.h) makes them from a whole task.
+void TraceStream::assemble(const Record& r, TaskIndex pieceTask, std::uint32_t index) {
+  Open& o = open_[r.task];
+  const Event& e = r.e;
+  if (o.pending && (e.kind != o.e->kind || e.isBegin())) flushOpen(r.task, e.time);
+  if (e.isBegin()) {
+    o.pending = true;
+    o.trace = &r.trace;
+    o.e = &e;
+    o.pieceTask = pieceTask;
+    o.index = index;
+    o.kept.reset();
+  } else if (o.pending) {
+    Record b{*o.trace, *o.e, r.task};
+    w_.call(*this, StreamCall{b, r, b.e.time, std::max(b.e.time, e.time), false});
+    o.pending = false;
+    o.kept.reset();
+  } else {
+    w_.call(*this, StreamCall{r, r, e.time, e.time, false});
+  }
+}
+
+void TraceStream::flushOpen(TaskIndex t, TimeNs until) {
+  Open& o = open_[t];
+  Record b{*o.trace, *o.e, t};
+  w_.call(*this, StreamCall{b, b, b.e.time, std::max(b.e.time, until), true});
+  o.pending = false;
+  o.kept.reset();
+}
+
+void TraceStream::keepOpenCalls(const Trace& piece) {
+  for (Open& o : open_) {
+    if (!o.pending || o.trace != &piece) continue;
+    LoadResult one = loadTraceText(formatRecord(piece, o.pieceTask, o.index) + "\n");
+    o.kept = one.trace;
+    o.trace = o.kept.get();
+    o.e = &o.kept->events(0)[0];
+  }
+}
+
+void TraceStream::finish() {
+  for (TaskIndex t = 0; t < open_.size(); ++t)
+    if (open_[t].pending) flushOpen(t, tasks_[t].lastTime);
+  w_.end(*this);
+}
+
+void streamTrace(const Trace& trace, StreamWriter& w) {
+  TraceStream s(w);
+  s.feed(trace);
+  s.finish();
+}
+
+int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
+  ReadOptions ro;
+  ro.stopOnError = !o.lenient;
+  ro.keepErrors = 10;
+  TraceReader reader(ro);
+  std::string err = readInput(o.path, o.program, o.progress, [&](std::string_view piece) {
+    bool more = reader.feed(piece);
+    if (more) s.feed(*reader.take());
+    return more;
+  });
+  if (!err.empty()) {
+    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), err.c_str());
+    return kExitUsage;
+  }
+  reader.finish();
+  if (bytes) *bytes = reader.byteCount();
+  if (int rc = reportReadErrors(reader, o); rc != kExitOk) return rc;
+  s.feed(*reader.take());  // the last line, when it had no '\n'
+  return kExitOk;
+}
+
+std::vector<Tid> namedDestinations(const Trace& trace, const Event& send) {
+  if (send.kind == Kind::BCAST) return {};
+  if (send.kind == Kind::MCAST) {
+    auto l = trace.list(send.get(Key::Dst, -1));
+    return {l.begin(), l.end()};
+  }
+  return {send.get(Key::Dst)};
+}
+
+bool isSentMessage(const Event& e) {
+  return isMsgOut(e.kind) && !e.isBegin() && !(e.hasRc() && e.rc < 0);
+}
+
+bool isGotMessage(const Event& e) {
+  return isMsgIn(e.kind) && !e.isBegin() && e.hasRc() && e.rc > 0 && e.get(Key::Src) > 0 &&
+         e.get(Key::Serial) > 0;
+}
+
+void GroupMembers::record(const TraceStream& s, const Record& r) {
+  const Event& e = r.e;
+  if ((e.kind != Kind::JOINGROUP && e.kind != Kind::LVGROUP) || e.isBegin() || (e.hasRc() && e.rc < 0)) return;
+  StrId g = e.get(Key::Group, -1);
+  if (g < 0) return;
+  std::vector<Tid>& m = members_[std::string(r.trace.str(g))];
+  Tid tid = s.task(r.task).tid;
+  auto it = std::find(m.begin(), m.end(), tid);
+  if (e.kind == Kind::JOINGROUP && it == m.end()) m.push_back(tid);
+  if (e.kind == Kind::LVGROUP && it != m.end()) m.erase(it);
+}
+
+std::vector<Tid> GroupMembers::bcastDestinations(const Record& bcast, Tid sender) const {
+  StrId g = bcast.e.get(Key::Group, -1);
+  auto it = g < 0 ? members_.end() : members_.find(std::string(bcast.trace.str(g)));
+  if (it == members_.end()) return {};
+  std::vector<Tid> out;
+  for (Tid t : it->second)
+    if (t != sender) out.push_back(t);
+  return out;
+}
+
+}  // namespace xab::tr
