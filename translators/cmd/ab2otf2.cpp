@@ -24,9 +24,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab2otf2: an OTF2 archive is a directory: give it with -o DIR\nTry 'ab2otf2 --help'.\n");
     return kExitUsage;
   }
-  Input in = readTrace({args.input, "ab2otf2", args.lenient, args.progress});
-  if (!in.trace) return in.exitCode;
-  Otf2WriteStats s = writeOtf2(*in.trace, args.output);
+  Otf2Stream otf2(args.output);
+  if (!otf2.error().empty()) {
+    std::fprintf(stderr, "ab2otf2: %s\n", otf2.error().c_str());
+    return kExitUsage;
+  }
+  if (int rc = streamInput({args.input, "ab2otf2", args.lenient, args.progress}, otf2.stream()); rc != kExitOk)
+    return rc;
+  Otf2WriteStats s = otf2.finish();
   if (!s.error.empty()) {
     std::fprintf(stderr, "ab2otf2: %s\n", s.error.c_str());
     return kExitUsage;

@@ -41,7 +41,7 @@ namespace {
 constexpr double kLowPitch = 220, kHighPitch = 1760;  // three octaves
 constexpr double kQuietPitch = 40, kQuietLevel = 0.02, kLevel = 0.6;
 
-constexpr std::size_t kWindow = 1 << 16;  // happenings held to be played in time order
+constexpr std::size_t kWindow = kBcastWindow;  // happenings held to be played in time order
 
 struct Happening {  // a send or a receive of a message
   TimeNs time;
@@ -50,6 +50,7 @@ struct Happening {  // a send or a receive of a message
   std::int32_t serial;
   std::uint32_t fanout;  // sends: destinations it names
   std::uint64_t order;   // arrival order, for ties
+  std::int32_t group;    // a bcast's group (AudioWriter::groupNames_), else -1
 };
 
 // The heap's order: the latest on top... of a min-heap, so "greater".
@@ -211,21 +212,28 @@ class AudioWriter final : public StreamWriter {
     limit_ = std::min<std::uint64_t>(o.maxSamples, (UINT32_MAX - 44) / perSample);
   }
 
-  void record(const TraceStream& s, const Record& r) override {
+  void record(TraceStream& s, const Record& r) override {
     if (!s_.error.empty()) return;
     const Event& e = r.e;
     groups_.record(s, r);
     if (isSentMessage(e)) {
-      Tid self = s.task(r.task).tid;
-      std::size_t n = e.kind == Kind::BCAST ? groups_.bcastDestinations(r, self).size()
-                                            : namedDestinations(r.trace, e).size();
-      push(s, {e.time, true, self, e.get(Key::Serial), static_cast<std::uint32_t>(n), order_++});
+      // A bcast's destinations are counted when it is played, a window of
+      // records later (GroupMembers).
+      std::string group = bcastGroup(r);
+      std::int32_t g = -1;
+      if (!group.empty()) {
+        auto [it, fresh] = groupIds_.try_emplace(group, static_cast<std::int32_t>(groupNames_.size()));
+        if (fresh) groupNames_.push_back(group);
+        g = it->second;
+      }
+      auto n = static_cast<std::uint32_t>(namedDestinations(r.trace, e).size());
+      push(s, {e.time, true, s.task(r.task).tid, e.get(Key::Serial), n, order_++, g});
     } else if (isGotMessage(e)) {
-      push(s, {e.time, false, e.get(Key::Src), e.get(Key::Serial), 0, order_++});
+      push(s, {e.time, false, e.get(Key::Src), e.get(Key::Serial), 0, order_++, -1});
     }
   }
 
-  void end(const TraceStream& s) override {
+  void end(TraceStream& s) override {
     while (!heap_.empty() && s_.error.empty()) pop(s);
     if (!s_.error.empty()) return;
     advanceTo(stepOf(s, s.lastTime()));
@@ -258,7 +266,9 @@ class AudioWriter final : public StreamWriter {
     return static_cast<std::uint64_t>(std::max<TimeNs>(0, t - s.origin()) / (o_.scaleUs * 1000));
   }
 
-  void play(const TraceStream& s, const Happening& h) {
+  void play(const TraceStream& s, Happening h) {
+    if (h.group >= 0)
+      h.fanout = static_cast<std::uint32_t>(groups_.others(groupNames_[static_cast<std::size_t>(h.group)], h.sender).size());
     advanceTo(std::max(step_, stepOf(s, h.time)));
     if (!s_.error.empty()) return;
     synth_.apply(s, h);
@@ -294,6 +304,8 @@ class AudioWriter final : public StreamWriter {
   Sink& out_;
   Synth synth_;
   GroupMembers groups_;
+  std::vector<std::string> groupNames_;
+  std::unordered_map<std::string, std::int32_t> groupIds_;
   std::vector<Happening> heap_;
   std::uint64_t order_ = 0, step_ = 0, limit_ = 0;
   bool sounded_ = false;

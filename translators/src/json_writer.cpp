@@ -37,7 +37,7 @@ class JsonWriter final : public StreamWriter {
  public:
   explicit JsonWriter(Sink& out) : out_(out) { out_.put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"); }
 
-  void call(const TraceStream& s, const StreamCall& c) override {
+  void call(TraceStream& s, const StreamCall& c) override {
     origin_ = s.origin();
     const Event& end = c.end.e;
     switch (end.kind) {
@@ -62,7 +62,7 @@ class JsonWriter final : public StreamWriter {
     flows(s, c, finish);
   }
 
-  void end(const TraceStream& s) override {
+  void end(TraceStream& s) override {
     metadata(s);
     out_.put("\n],\"otherData\":{\"producer\":\"ab2json\",\"tasks\":");
     std::int64_t withRecords = 0;

@@ -1,15 +1,15 @@
-// ab2otf2's core.  Events go to each task's event writer first (so the
-// number of events per location is known), definitions after: global
-// definitions must name every string before it is used, so the names are
-// collected while the events are written.
+// ab2otf2's core, streaming (stream.h): each call goes to its task's event
+// writer when its end record is read; definitions come at the end, when
+// the number of events per location and every name are known (global
+// definitions must name every string before it is used).
 #include <xab/translators/calls.h>
 #include <xab/translators/otf2.h>
-#include <xab/translators/timeline.h>
-
-#include <xab/model/messages.h>
+#include <xab/translators/stream.h>
 
 #include <otf2/otf2.h>
 
+#include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -30,77 +30,114 @@ struct Region {
 };
 
 struct Comm {  // one per PVM group used by a collective
+  OTF2_CommRef id = 0;
   std::vector<TaskIndex> members;  // rank in the comm = position here
   std::map<std::int32_t, TaskIndex> byInstance;  // from joingroup's rc
 };
 
-class Otf2Writer {
+class Otf2Writer final : public StreamWriter {
  public:
-  Otf2Writer(const Trace& t, const std::string& dir) : t_(t), dir_(dir), mt_(matchMessages(t)) {}
-
-  Otf2WriteStats run() {
-    if (t_.taskCount() == 0) {  // otf2-print and Vampir refuse an archive without locations
-      s_.error = "the trace has no tasks: an OTF2 archive needs at least one";
-      return s_;
-    }
-    if (std::filesystem::exists(dir_ + "/traces.otf2")) {
+  explicit Otf2Writer(const std::string& dir) : dir_(dir) {
+    if (std::filesystem::exists(dir_ + "/traces.otf2"))
       s_.error = dir_ + ": already holds an OTF2 archive (traces.otf2); remove it or choose another -o";
-      return s_;
+  }
+
+  ~Otf2Writer() override {
+    if (ar_) OTF2_Archive_Close(ar_);  // input that stopped half-way: what was written stays
+  }
+
+  void record(TraceStream& s, const Record& r) override {
+    if (!s_.error.empty() || (!ar_ && !open())) return;
+    groups_.record(s, r);
+    while (!waiting_.empty() && (waiting_.front().bcastGroup.empty() || waiting_.front().due <= s.records())) {
+      write(s, waiting_.front());
+      waiting_.pop_front();
     }
+    const Event& e = r.e;
+    if (e.kind != Kind::JOINGROUP && e.kind != Kind::BARRIER && !isCollective(e.kind)) return;
+    StrId g = e.get(Key::Group, -1);
+    if (g < 0) return;
+    auto [it, fresh] = comms_.try_emplace(std::string(r.trace.str(g)));
+    Comm& c = it->second;
+    if (fresh) c.id = static_cast<OTF2_CommRef>(comms_.size());  // kWorld is 0
+    if (std::find(c.members.begin(), c.members.end(), r.task) == c.members.end()) c.members.push_back(r.task);
+    if (e.kind == Kind::JOINGROUP && !e.isBegin() && e.hasRc() && e.rc >= 0) c.byInstance[e.rc] = r.task;
+  }
+
+  void call(TraceStream& s, const StreamCall& c) override {
+    if (!ar_) return;
+    const Event& e = c.end.e;
+    if (e.kind == Kind::TIDS || (e.kind >= Kind::ABMON_START && e.kind != Kind::OTHER)) return;
+    CallOut out = describe(s, c);
+    // A bcast waits for its destinations (GroupMembers), and the calls read
+    // after it wait behind it, so each location's events stay in order.
+    if (out.bcastGroup.empty() && waiting_.empty()) return write(s, out);
+    out.due = s.records() + kBcastWindow;
+    waiting_.push_back(std::move(out));
+  }
+
+  void end(TraceStream& s) override {
+    bool anyTask = std::any_of(s.tasks().begin(), s.tasks().end(), [](const StreamTask& t) { return t.hasRecords; });
+    if (s_.error.empty() && !anyTask)  // otf2-print and Vampir refuse an archive without locations
+      s_.error = "the trace has no tasks: an OTF2 archive needs at least one";
+    if (!ar_) return;
+    for (const CallOut& c : waiting_) write(s, c);
+    waiting_.clear();
+    // Every location gets an event file, also a task only named as a peer.
+    for (TaskIndex i = 0; i < s.tasks().size(); ++i) writer(i);
+    for (OTF2_EvtWriter* w : writers_) OTF2_Archive_CloseEvtWriter(ar_, w);
+    OTF2_Archive_CloseEvtFiles(ar_);
+    OTF2_Archive_OpenDefFiles(ar_);
+    for (TaskIndex i = 0; i < s.tasks().size(); ++i)
+      OTF2_Archive_CloseDefWriter(ar_, OTF2_Archive_GetDefWriter(ar_, i));
+    OTF2_Archive_CloseDefFiles(ar_);
+    definitions(s);
+    if (OTF2_Archive_Close(ar_) != OTF2_SUCCESS && s_.error.empty()) s_.error = dir_ + ": OTF2 could not close the archive";
+    ar_ = nullptr;
+    s_.locations = static_cast<std::uint32_t>(s.tasks().size());
+    s_.regions = static_cast<std::uint32_t>(regions_.size());
+  }
+
+  const Otf2WriteStats& stats() const { return s_; }
+
+ private:
+  // The archive is created at the first record: an input with no task
+  // leaves no directory behind.
+  bool open() {
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) {
       s_.error = dir_ + ": " + ec.message();
-      return s_;
+      return false;
     }
-    findGroups();
-    ar_ = OTF2_Archive_Open(dir_.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+    // Event chunks of 256 KB (OTF2's smallest), one per location in memory.
+    ar_ = OTF2_Archive_Open(dir_.c_str(), "traces", OTF2_FILEMODE_WRITE, 256 << 10, 4 << 20,
                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!ar_) {
       s_.error = dir_ + ": OTF2 could not create the archive";
-      return s_;
+      return false;
     }
     OTF2_Archive_SetFlushCallbacks(ar_, &kFlush, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(ar_);
     OTF2_Archive_SetCreator(ar_, "ab2otf2 (xab)");
     OTF2_Archive_OpenEvtFiles(ar_);
-    perLocation_.assign(t_.taskCount(), 0);
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i) events(i);
-    OTF2_Archive_CloseEvtFiles(ar_);
-    OTF2_Archive_OpenDefFiles(ar_);
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i)
-      OTF2_Archive_CloseDefWriter(ar_, OTF2_Archive_GetDefWriter(ar_, i));
-    OTF2_Archive_CloseDefFiles(ar_);
-    definitions();
-    if (OTF2_Archive_Close(ar_) != OTF2_SUCCESS && s_.error.empty()) s_.error = dir_ + ": OTF2 could not close the archive";
-    s_.locations = static_cast<std::uint32_t>(t_.taskCount());
-    s_.regions = static_cast<std::uint32_t>(regions_.size());
-    return s_;
+    return true;
   }
 
- private:
+  OTF2_EvtWriter* writer(TaskIndex i) {
+    if (i >= writers_.size()) {
+      writers_.resize(i + 1, nullptr);
+      perLocation_.resize(i + 1, 0);
+      last_.resize(i + 1, INT64_MIN);
+    }
+    if (!writers_[i]) writers_[i] = OTF2_Archive_GetEvtWriter(ar_, i);
+    return writers_[i];
+  }
+
   OTF2_StringRef str(const std::string& s) {
     auto [it, fresh] = strings_.try_emplace(s, static_cast<OTF2_StringRef>(stringOrder_.size()));
     if (fresh) stringOrder_.push_back(s);
     return it->second;
-  }
-
-  // Members of each group: tasks that joined it or met in a collective of it.
-  void findGroups() {
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i) {
-      const auto& ev = t_.events(i);
-      for (std::size_t k = 0; k < ev.size(); ++k) {
-        const Event& e = ev[k];
-        if (e.kind != Kind::JOINGROUP && e.kind != Kind::BARRIER && !isCollective(e.kind)) continue;
-        StrId g = e.get(Key::Group, -1);
-        if (g < 0) continue;
-        Comm& c = groups_[g];
-        if (std::find(c.members.begin(), c.members.end(), i) == c.members.end()) c.members.push_back(i);
-        if (e.kind == Kind::JOINGROUP && e.hasRc() && e.rc >= 0) c.byInstance[e.rc] = i;
-      }
-    }
-    OTF2_CommRef next = kWorld + 1;
-    for (auto& [g, c] : groups_) commOf_[g] = next++;
   }
 
   OTF2_RegionRef region(const std::string& name, Kind k) {
@@ -120,9 +157,9 @@ class Otf2Writer {
     return id;
   }
 
-  std::string regionName(const Event& e) {
-    if (e.kind == Kind::MARK) return "mark " + std::string(t_.str(e.get(Key::Text, -1)));
-    return "pvm_" + std::string(callName(t_, e));
+  static std::string regionName(const Record& r) {
+    if (r.e.kind == Kind::MARK) return "mark " + std::string(r.trace.str(r.e.get(Key::Text, -1)));
+    return "pvm_" + std::string(callName(r.trace, r.e));
   }
 
   OTF2_TimeStamp stamp(TaskIndex i, TimeNs t) {
@@ -131,54 +168,83 @@ class Otf2Writer {
     return static_cast<OTF2_TimeStamp>(last);
   }
 
-  void events(TaskIndex i) {
-    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(ar_, i);
-    last_[i] = INT64_MIN;
-    std::uint64_t& n = perLocation_[i];
-    forEachCall(t_, i, [&](const Call& c) {
-      const Event& e = t_.events(i)[c.end];
-      if (e.kind == Kind::TIDS || (e.kind >= Kind::ABMON_START && e.kind != Kind::OTHER))
-        return;
-      OTF2_RegionRef r = region(regionName(e), e.kind);
-      OTF2_EvtWriter_Enter(w, nullptr, stamp(i, c.start), r);
-      ++n;
-      n += communication(w, i, c, e);
-      OTF2_EvtWriter_Leave(w, nullptr, stamp(i, c.finish), r);
-      ++n;
-    });
-    OTF2_Archive_CloseEvtWriter(ar_, w);
-    s_.events += n;
-  }
+  // A call as OTF2 events: Enter, what it communicated, Leave.  Ranks in
+  // the world communicator are location numbers.
+  struct CallOut {
+    TaskIndex loc = 0;
+    OTF2_TimeStamp start = 0, finish = 0;
+    OTF2_RegionRef region = 0;
+    enum { None, Send, Recv, Collective } what = None;
+    std::vector<std::uint32_t> to;  // Send: one MpiSend per destination (an mcast to three gives three)
+    std::uint32_t peer = 0, tag = 0;
+    std::uint64_t bytes = 0;
+    OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
+    OTF2_CommRef comm = kWorld;
+    std::uint32_t root = OTF2_UNDEFINED_UINT32;
+    std::string bcastGroup;  // a bcast: `to` is filled in when written
+    Tid self = 0;
+    std::uint64_t due = 0;   // waiting: written once this many records are read
+  };
 
-  // The events between Enter and Leave; returns how many.
-  std::uint64_t communication(OTF2_EvtWriter* w, TaskIndex i, const Call& c, const Event& e) {
-    EventRef ref{i, c.end};
-    std::uint64_t n = 0;
-    if (isMsgOut(e.kind)) {
-      std::int64_t m = mt_.messageOf(ref);
-      if (m < 0 || !(mt_.messages[static_cast<std::size_t>(m)].send == ref)) return 0;
-      // One MpiSend per receive that happened: Vampir pairs sends and
-      // receives in order, so a send never received would shift the rest.
-      for (const MessageReceive& r : mt_.messages[static_cast<std::size_t>(m)].receives) {
-        OTF2_EvtWriter_MpiSend(w, nullptr, stamp(i, c.start), r.receiver, kWorld,
-                               static_cast<std::uint32_t>(e.get(Key::Tag)), static_cast<std::uint64_t>(std::max(0, e.get(Key::Bytes))));
-        ++n, ++s_.sends;
-      }
-    } else if (isReceiveEnd(e) && !c.unfinished) {
-      std::int64_t m = receivedMessage(mt_, ref);
-      if (m < 0) return 0;
-      OTF2_EvtWriter_MpiRecv(w, nullptr, stamp(i, c.finish), mt_.messages[static_cast<std::size_t>(m)].sender, kWorld,
-                             static_cast<std::uint32_t>(e.get(Key::Tag)), static_cast<std::uint64_t>(std::max(0, e.get(Key::Bytes))));
-      ++n, ++s_.receives;
+  CallOut describe(TraceStream& s, const StreamCall& c) {
+    const Event& e = c.end.e;
+    CallOut o;
+    o.loc = c.end.task;
+    writer(o.loc);
+    o.start = stamp(o.loc, c.start);
+    o.finish = stamp(o.loc, c.finish);
+    o.region = region(regionName(c.end), e.kind);
+    o.tag = static_cast<std::uint32_t>(e.get(Key::Tag));
+    o.bytes = static_cast<std::uint64_t>(std::max(0, e.get(Key::Bytes)));
+    o.self = s.task(o.loc).tid;
+    if (isSentMessage(e)) {
+      o.what = CallOut::Send;
+      o.bcastGroup = bcastGroup(c.end);
+      for (Tid d : namedDestinations(c.end.trace, e))
+        if (d > 0) o.to.push_back(s.mention(d));
+    } else if (isGotMessage(e) && !c.unfinished) {
+      o.what = CallOut::Recv;
+      o.peer = s.mention(e.get(Key::Src));
     } else if ((e.kind == Kind::BARRIER || isCollective(e.kind)) && !c.unfinished) {
       StrId g = e.get(Key::Group, -1);
-      if (g < 0 || !commOf_.count(g)) return 0;
-      OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, stamp(i, c.start));
-      OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, stamp(i, c.finish), collectiveOp(e.kind), commOf_[g],
-                                      rootRank(g, e), 0, 0);
-      n += 2, ++s_.collectives;
+      auto it = g < 0 ? comms_.end() : comms_.find(std::string(c.end.trace.str(g)));
+      if (it != comms_.end()) {
+        o.what = CallOut::Collective;
+        o.op = collectiveOp(e.kind);
+        o.comm = it->second.id;
+        o.root = rootRank(it->second, e);
+      }
     }
-    return n;
+    return o;
+  }
+
+  void write(const TraceStream& s, const CallOut& c) {
+    OTF2_EvtWriter* w = writers_[c.loc];
+    std::uint64_t n = 2;
+    OTF2_EvtWriter_Enter(w, nullptr, c.start, c.region);
+    switch (c.what) {
+      case CallOut::Send: {
+        std::vector<std::uint32_t> to = c.to;
+        if (!c.bcastGroup.empty())
+          for (Tid d : groups_.others(c.bcastGroup, c.self)) to.push_back(*s.find(d));
+        for (std::uint32_t r : to) OTF2_EvtWriter_MpiSend(w, nullptr, c.start, r, kWorld, c.tag, c.bytes);
+        n += to.size(), s_.sends += to.size();
+        break;
+      }
+      case CallOut::Recv:
+        OTF2_EvtWriter_MpiRecv(w, nullptr, c.finish, c.peer, kWorld, c.tag, c.bytes);
+        ++n, ++s_.receives;
+        break;
+      case CallOut::Collective:
+        OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, c.start);
+        OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, c.finish, c.op, c.comm, c.root, 0, 0);
+        n += 2, ++s_.collectives;
+        break;
+      case CallOut::None: break;
+    }
+    OTF2_EvtWriter_Leave(w, nullptr, c.finish, c.region);
+    perLocation_[c.loc] += n;
+    s_.events += n;
   }
 
   static OTF2_CollectiveOp collectiveOp(Kind k) {
@@ -191,46 +257,46 @@ class Otf2Writer {
   }
 
   // The root instance as a rank of the group's communicator.
-  std::uint32_t rootRank(StrId g, const Event& e) {
+  static std::uint32_t rootRank(const Comm& c, const Event& e) {
     if (e.kind == Kind::BARRIER) return OTF2_UNDEFINED_UINT32;
-    const Comm& c = groups_[g];
     auto it = c.byInstance.find(e.get(Key::Root, -1));
     if (it == c.byInstance.end()) return OTF2_UNDEFINED_UINT32;
     auto pos = std::find(c.members.begin(), c.members.end(), it->second) - c.members.begin();
     return static_cast<std::uint32_t>(pos);
   }
 
-  void definitions() {
+  static std::string hostName(const StreamTask& t) { return t.host.empty() ? "unknown host" : t.host; }
+
+  void definitions(const TraceStream& s) {
     // Names first: every string a definition refers to.
-    std::vector<StrId> hosts;
-    std::map<StrId, OTF2_SystemTreeNodeRef> nodeOfHost;
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i)
-      if (nodeOfHost.emplace(t_.task(i).host, static_cast<OTF2_SystemTreeNodeRef>(nodeOfHost.size() + 1)).second)
-        hosts.push_back(t_.task(i).host);
+    std::vector<std::string> hosts;
+    std::map<std::string, OTF2_SystemTreeNodeRef> nodeOfHost;
+    for (const StreamTask& t : s.tasks())
+      if (nodeOfHost.emplace(hostName(t), static_cast<OTF2_SystemTreeNodeRef>(nodeOfHost.size() + 1)).second)
+        hosts.push_back(hostName(t));
     OTF2_StringRef sMachine = str("xab virtual machine"), sMachineClass = str("machine"), sNode = str("node"),
                    sWorld = str("pvm (all tasks)"), sLocations = str("tasks");
-    for (StrId h : hosts) str(h < 0 ? "unknown host" : std::string(t_.str(h)));
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i) {
-      str(t_.label(i));
-      str(formatTid(t_.task(i).tid));
+    for (const std::string& h : hosts) str(h);
+    for (const StreamTask& t : s.tasks()) {
+      str(t.label());
+      str(formatTid(t.tid));
     }
-    for (auto& [g, c] : groups_) str("group " + std::string(t_.str(g)));
+    for (auto& [g, c] : comms_) str("group " + g);
 
     OTF2_GlobalDefWriter* d = OTF2_Archive_GetGlobalDefWriter(ar_);
-    TimeNs first = t_.firstTime(), lastT = t_.lastTime();
+    TimeNs first = s.firstTime(), lastT = s.lastTime();
     OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000, static_cast<std::uint64_t>(first),
                                               static_cast<std::uint64_t>(std::max<TimeNs>(0, lastT - first)),
                                               static_cast<std::uint64_t>(first));
     for (OTF2_StringRef k = 0; k < stringOrder_.size(); ++k)
       OTF2_GlobalDefWriter_WriteString(d, k, stringOrder_[k].c_str());
     OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, sMachine, sMachineClass, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    for (StrId h : hosts)
-      OTF2_GlobalDefWriter_WriteSystemTreeNode(d, nodeOfHost[h], str(h < 0 ? "unknown host" : std::string(t_.str(h))),
-                                               sNode, 0);
-    for (TaskIndex i = 0; i < t_.taskCount(); ++i) {
-      OTF2_GlobalDefWriter_WriteLocationGroup(d, i, str(t_.label(i)), OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                              nodeOfHost[t_.task(i).host], OTF2_UNDEFINED_LOCATION_GROUP);
-      OTF2_GlobalDefWriter_WriteLocation(d, i, str(formatTid(t_.task(i).tid)), OTF2_LOCATION_TYPE_CPU_THREAD,
+    for (const std::string& h : hosts) OTF2_GlobalDefWriter_WriteSystemTreeNode(d, nodeOfHost[h], str(h), sNode, 0);
+    for (TaskIndex i = 0; i < s.tasks().size(); ++i) {
+      const StreamTask& t = s.task(i);
+      OTF2_GlobalDefWriter_WriteLocationGroup(d, i, str(t.label()), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                              nodeOfHost[hostName(t)], OTF2_UNDEFINED_LOCATION_GROUP);
+      OTF2_GlobalDefWriter_WriteLocation(d, i, str(formatTid(t.tid)), OTF2_LOCATION_TYPE_CPU_THREAD,
                                          perLocation_[i], i);
     }
     for (OTF2_RegionRef r = 0; r < regions_.size(); ++r) {
@@ -238,40 +304,64 @@ class Otf2Writer {
       OTF2_GlobalDefWriter_WriteRegion(d, r, g.name, g.name, g.name, g.role, g.paradigm, OTF2_REGION_FLAG_NONE,
                                        OTF2_UNDEFINED_STRING, 0, 0);
     }
-    std::vector<std::uint64_t> all(t_.taskCount());
+    std::vector<std::uint64_t> all(s.tasks().size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     OTF2_GlobalDefWriter_WriteGroup(d, 0, sLocations, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(all.size()), all.data());
     OTF2_GlobalDefWriter_WriteGroup(d, 1, sWorld, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(all.size()), all.data());
     OTF2_GlobalDefWriter_WriteComm(d, kWorld, sWorld, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-    for (auto& [g, c] : groups_) {
+    // Communicators in the order their groups were first seen.
+    std::vector<const std::pair<const std::string, Comm>*> byId;
+    for (const auto& gc : comms_) byId.push_back(&gc);
+    std::sort(byId.begin(), byId.end(), [](auto* a, auto* b) { return a->second.id < b->second.id; });
+    for (const auto* gc : byId) {
+      const Comm& c = gc->second;
       std::vector<std::uint64_t> ranks(c.members.begin(), c.members.end());
-      OTF2_GroupRef gr = 1 + commOf_[g];
-      OTF2_StringRef name = str("group " + std::string(t_.str(g)));
+      OTF2_GroupRef gr = 1 + c.id;
+      OTF2_StringRef name = str("group " + gc->first);
       OTF2_GlobalDefWriter_WriteGroup(d, gr, name, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                       OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(ranks.size()), ranks.data());
-      OTF2_GlobalDefWriter_WriteComm(d, commOf_[g], name, gr, kWorld, OTF2_COMM_FLAG_NONE);
+      OTF2_GlobalDefWriter_WriteComm(d, c.id, name, gr, kWorld, OTF2_COMM_FLAG_NONE);
     }
   }
 
-  const Trace& t_;
   std::string dir_;
-  MessageTable mt_;
   Otf2WriteStats s_;
   OTF2_Archive* ar_ = nullptr;
+  GroupMembers groups_;
+  std::deque<CallOut> waiting_;
+  std::vector<OTF2_EvtWriter*> writers_;
   std::unordered_map<std::string, OTF2_StringRef> strings_;
   std::vector<std::string> stringOrder_;
   std::unordered_map<std::string, OTF2_RegionRef> regionIds_;
   std::vector<Region> regions_;
-  std::map<StrId, Comm> groups_;
-  std::map<StrId, OTF2_CommRef> commOf_;
+  std::map<std::string, Comm> comms_;
   std::vector<std::uint64_t> perLocation_;
-  std::unordered_map<TaskIndex, TimeNs> last_;
+  std::vector<TimeNs> last_;
 };
 
 }  // namespace
 
-Otf2WriteStats writeOtf2(const Trace& trace, const std::string& dir) { return Otf2Writer(trace, dir).run(); }
+struct Otf2Stream::Impl {
+  explicit Impl(const std::string& dir) : writer(dir), stream(writer) {}
+  Otf2Writer writer;
+  TraceStream stream;
+};
+
+Otf2Stream::Otf2Stream(const std::string& dir) : impl_(std::make_unique<Impl>(dir)) {}
+Otf2Stream::~Otf2Stream() = default;
+TraceStream& Otf2Stream::stream() { return impl_->stream; }
+const std::string& Otf2Stream::error() const { return impl_->writer.stats().error; }
+Otf2WriteStats Otf2Stream::finish() {
+  impl_->stream.finish();
+  return impl_->writer.stats();
+}
+
+Otf2WriteStats writeOtf2(const Trace& trace, const std::string& dir) {
+  Otf2Stream o(dir);
+  if (o.error().empty()) o.stream().feed(trace);
+  return o.finish();
+}
 
 }  // namespace xab::tr

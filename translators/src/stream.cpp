@@ -207,14 +207,18 @@ void GroupMembers::record(const TraceStream& s, const Record& r) {
   if (e.kind == Kind::LVGROUP && it != m.end()) m.erase(it);
 }
 
-std::vector<Tid> GroupMembers::bcastDestinations(const Record& bcast, Tid sender) const {
-  StrId g = bcast.e.get(Key::Group, -1);
-  auto it = g < 0 ? members_.end() : members_.find(std::string(bcast.trace.str(g)));
+std::vector<Tid> GroupMembers::others(const std::string& group, Tid self) const {
+  auto it = members_.find(group);
   if (it == members_.end()) return {};
   std::vector<Tid> out;
   for (Tid t : it->second)
-    if (t != sender) out.push_back(t);
+    if (t != self) out.push_back(t);
   return out;
+}
+
+std::string bcastGroup(const Record& r) {
+  StrId g = r.e.kind == Kind::BCAST ? r.e.get(Key::Group, -1) : -1;
+  return g < 0 ? std::string() : std::string(r.trace.str(g));
 }
 
 }  // namespace xab::tr

@@ -6,9 +6,10 @@
 // Built only when Debian's libotf2-trace-dev is found.
 #pragma once
 
-#include <xab/model/trace.h>
+#include <xab/translators/stream.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace xab::tr {
@@ -21,7 +22,23 @@ struct Otf2WriteStats {
 };
 
 // Writes DIR/traces.otf2 (anchor), DIR/traces.def and DIR/traces/ (one
-// event file per task).  Refuses a DIR that already holds an archive.
+// event file per task) as records are fed to stream(); the archive is
+// created at the first record and finished by finish().  error() is set
+// at once when DIR already holds an archive; feeding then does nothing.
+class Otf2Stream {
+ public:
+  explicit Otf2Stream(const std::string& dir);
+  ~Otf2Stream();
+  TraceStream& stream();
+  const std::string& error() const;
+  Otf2WriteStats finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A whole trace, through Otf2Stream.
 Otf2WriteStats writeOtf2(const Trace& trace, const std::string& dir);
 
 }  // namespace xab::tr

@@ -63,9 +63,9 @@ class TraceStream;
 class StreamWriter {
  public:
   virtual ~StreamWriter() = default;
-  virtual void record(const TraceStream&, const Record&) {}  // every task record, in arrival order
-  virtual void call(const TraceStream&, const StreamCall&) {} // every call, once complete
-  virtual void end(const TraceStream&) {}                     // after the last record
+  virtual void record(TraceStream&, const Record&) {}  // every task record, in arrival order
+  virtual void call(TraceStream&, const StreamCall&) {} // every call, once complete
+  virtual void end(TraceStream&) {}                     // after the last record
 };
 
 class TraceStream {
@@ -134,16 +134,23 @@ bool isGotMessage(const Event& e);
 
 // Members of PVM groups as the records read so far tell (joingroup,
 // lvgroup).  A bcast goes to the group's other members at the time, which
-// its record does not list: this is the best a single pass can know (a
-// member whose joingroup record reaches abmon after the bcast is missed).
+// its record does not list; the writers ask for them a window of records
+// after the bcast was read, so that members whose records reach abmon a
+// little later (abmon writes each task's records in batches) are counted.
 class GroupMembers {
  public:
   void record(const TraceStream& s, const Record& r);
-  // The members of the bcast's group other than its sender.
-  std::vector<Tid> bcastDestinations(const Record& bcast, Tid sender) const;
+  // The group's members other than `self`.
+  std::vector<Tid> others(const std::string& group, Tid self) const;
 
  private:
   std::unordered_map<std::string, std::vector<Tid>> members_;
 };
+
+// How many records after a bcast its destinations are taken (see above).
+inline constexpr std::uint64_t kBcastWindow = 1 << 16;
+
+// A bcast's group name; "" for any other record.
+std::string bcastGroup(const Record& r);
 
 }  // namespace xab::tr
