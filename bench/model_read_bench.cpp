@@ -229,6 +229,9 @@ int main(int argc, char** argv) {
               "  diagnoseHang %.2f (hung=%d), findPackMismatches %.2f (%llu checked, %zu mismatched), timeBreakdown %.2f\n",
               tMatch, m.messages.size(), (unsigned long long)m.total.count, tBarrier, b.instances.size(), tHang, h.hung,
               tMismatch, (unsigned long long)x.checked, x.mismatches.size(), tBreakdown);
+  std::printf("message table        %8.1f bytes/message (MessageTable::memoryBytes, %zu messages)\n",
+              m.messages.empty() ? 0.0 : static_cast<double>(m.memoryBytes()) / static_cast<double>(m.messages.size()),
+              m.messages.size());
   std::printf("stateAt              %8.0f ns/query (%lld)\n", tQuery / (kQueries * static_cast<double>(t.taskCount())) * 1e9, probes);
   std::printf("snapshot()           %8.3f ms (%llu events held; CPU)\n", tSnap * 1e3, (unsigned long long)snap->eventCount());
   (void)bd;

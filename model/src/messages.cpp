@@ -1,4 +1,10 @@
-// Sends matched to receives by (sender tid, serial).
+// Sends matched to receives by (sender tid, serial), into flat arrays.
+//
+// Three passes over the records: count (so every array is allocated once,
+// at its final size: no growth doubling the peak), make the messages, then
+// match the receives.  Messages are made task by task in record order, so
+// a task's messages are one range, sorted by record and (nearly always) by
+// serial: both lookups are binary searches in that range.
 #include <xab/model/messages.h>
 
 #include <algorithm>
@@ -6,92 +12,21 @@
 namespace xab {
 namespace {
 
-std::uint64_t key(std::uint32_t hi, std::uint32_t lo) {
-  return (static_cast<std::uint64_t>(hi) << 32) | lo;
-}
+bool isSend(const Event& e) { return e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0); }  // a failed send sent nothing
+bool isReceive(const Event& e) { return e.phase == Phase::End && isMsgIn(e.kind) && e.hasRc() && e.rc > 0; }
 
-struct PendingRecv {
-  EventRef ref;
-  Tid src;
-  std::int32_t serial;
-  std::int32_t bytes;
-  TimeNs time;
-};
-
-Message makeMessage(const Trace& trace, EventRef ref, const Event& e) {
-  Message m;
-  m.send = ref;
-  m.sender = ref.task;
-  m.kind = e.kind;
-  m.tag = e.get(Key::Tag);
-  m.bytes = e.get(Key::Bytes);
-  m.serial = e.get(Key::Serial);
-  m.time = e.time;
-  if (e.kind == Kind::BCAST) {
-    m.group = e.get(Key::Group, -1);
-    m.destinationsKnown = false;
-  } else if (e.kind == Kind::MCAST) {
-    auto l = trace.list(e.get(Key::Dst, -1));
-    m.destinations.assign(l.begin(), l.end());
-  } else {
-    m.destinations.push_back(e.get(Key::Dst));
-  }
-  return m;
-}
-
-void collect(const Trace& trace, MessageTable& table, std::vector<PendingRecv>& recvs) {
+template <class F>
+void forEachRecord(const Trace& trace, F&& f) {
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    const auto& ev = trace.events(t);
-    for (std::uint32_t i = 0; i < ev.size(); ++i) {
-      const Event& e = ev[i];
-      if (e.phase != Phase::End) continue;
-      if (isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0)) {  // a failed send sent nothing
-        auto idx = static_cast<std::uint32_t>(table.messages.size());
-        table.messages.push_back(makeMessage(trace, {t, i}, e));
-        const Message& m = table.messages.back();
-        if (m.serial > 0) table.bySerial[key(t, static_cast<std::uint32_t>(m.serial))] = idx;
-        table.byEvent[key(t, i)] = idx;
-      } else if (isMsgIn(e.kind) && e.hasRc() && e.rc > 0) {
-        recvs.push_back({{t, i}, e.get(Key::Src), e.get(Key::Serial), e.get(Key::Bytes), e.time});
-      }
-    }
-  }
-  table.sent = table.messages.size();
-}
-
-void addToPair(PairStats& p, std::int32_t bytes, TimeNs transit) {
-  ++p.count;
-  p.bytes += static_cast<std::uint64_t>(std::max(bytes, 0));
-  p.transit = addTime(p.transit, std::max<TimeNs>(transit, 0));
-}
-
-void match(const Trace& trace, MessageTable& table, const std::vector<PendingRecv>& recvs) {
-  for (const PendingRecv& r : recvs) {
-    auto sender = trace.findTask(r.src);
-    std::int64_t idx = sender && r.serial > 0 ? table.find(*sender, r.serial) : -1;
-    if (idx < 0) {
-      table.unmatched.push_back({r.ref, r.src, r.serial});
-      continue;
-    }
-    Message& m = table.messages[static_cast<std::size_t>(idx)];
-    m.receives.push_back({r.ref, r.ref.task, r.time});
-    table.byEvent[key(r.ref.task, r.ref.index)] = static_cast<std::uint32_t>(idx);
-    std::int32_t bytes = r.bytes > 0 ? r.bytes : m.bytes;
-    addToPair(table.pairs[{m.sender, r.ref.task}], bytes, r.time - m.time);
-    addToPair(table.total, bytes, r.time - m.time);
+    std::uint32_t i = 0;
+    trace.events(t).forEach([&](const Event& e) { f(t, i++, e); });
   }
 }
 
-void findUnreceived(const Trace& trace, MessageTable& table) {
-  for (Message& m : table.messages) {
-    for (Tid d : m.destinations) {
-      bool got = std::any_of(m.receives.begin(), m.receives.end(), [&](const MessageReceive& r) {
-        return trace.task(r.receiver).tid == d;
-      });
-      if (!got) m.unreceived.push_back(d);
-    }
-    if (!m.unreceived.empty()) ++table.neverReceived;
-  }
+std::span<const Tid> destinationsOf(const Trace& trace, const Event& e, const Tid& single) {
+  if (e.kind == Kind::BCAST) return {};
+  if (e.kind == Kind::MCAST) return trace.list(e.get(Key::Dst, -1));
+  return {&single, 1};
 }
 
 }  // namespace
@@ -100,23 +35,157 @@ double PairStats::bandwidth() const {
   return transit > 0 ? static_cast<double>(bytes) * 1e9 / static_cast<double>(transit) : 0.0;
 }
 
+void PairStats::add(std::int32_t b, TimeNs t) {
+  ++count;
+  bytes += static_cast<std::uint64_t>(std::max(b, 0));
+  transit = addTime(transit, std::max<TimeNs>(t, 0));
+}
+
 std::int64_t MessageTable::find(TaskIndex sender, std::int32_t serial) const {
-  if (serial <= 0) return -1;
-  auto it = bySerial.find(key(sender, static_cast<std::uint32_t>(serial)));
-  return it == bySerial.end() ? -1 : static_cast<std::int64_t>(it->second);
+  if (serial <= 0 || sender + 1 >= sendBegin_.size()) return -1;
+  std::uint32_t lo = sendBegin_[sender], hi = sendBegin_[sender + 1];
+  auto serialOf = [&](std::uint32_t i) { return messages[serialSorted_[sender] ? i : bySerial_[i]].serial; };
+  // The last position whose serial is <= serial.
+  while (lo < hi) {
+    std::uint32_t mid = lo + (hi - lo) / 2;
+    if (serialOf(mid) <= serial) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == sendBegin_[sender] || serialOf(lo - 1) != serial) return -1;
+  return serialSorted_[sender] ? lo - 1 : bySerial_[lo - 1];
 }
 
 std::int64_t MessageTable::messageOf(EventRef r) const {
-  auto it = byEvent.find(key(r.task, r.index));
-  return it == byEvent.end() ? -1 : static_cast<std::int64_t>(it->second);
+  if (r.task + 1 >= sendBegin_.size()) return -1;
+  auto sends = messages.begin();
+  auto s = std::lower_bound(sends + sendBegin_[r.task], sends + sendBegin_[r.task + 1], r.index,
+                            [](const Message& m, std::uint32_t i) { return m.send.index < i; });
+  if (s != sends + sendBegin_[r.task + 1] && s->send.index == r.index) return s - sends;
+  auto recvs = recvIndex_.begin();
+  auto v = std::lower_bound(recvs + recvBegin_[r.task], recvs + recvBegin_[r.task + 1], r.index,
+                            [](const RecvIndex& x, std::uint32_t i) { return x.index < i; });
+  if (v != recvs + recvBegin_[r.task + 1] && v->index == r.index) return v->message;
+  return -1;
+}
+
+std::size_t MessageTable::memoryBytes() const {
+  return messages.capacity() * sizeof(Message) + unmatched.capacity() * sizeof(UnmatchedReceive) +
+         receiveStore_.capacity() * sizeof(MessageReceive) +
+         (destinationStore_.capacity() + unreceivedStore_.capacity()) * sizeof(Tid) +
+         (sendBegin_.capacity() + recvBegin_.capacity() + bySerial_.capacity()) * sizeof(std::uint32_t) +
+         recvIndex_.capacity() * sizeof(RecvIndex) + serialSorted_.capacity() / 8 +
+         pairs.size() * (sizeof(PairStats) + 48);
 }
 
 MessageTable matchMessages(const Trace& trace) {
   MessageTable table;
-  std::vector<PendingRecv> recvs;
-  collect(trace, table, recvs);
-  match(trace, table, recvs);
-  findUnreceived(trace, table);
+  const auto tasks = static_cast<TaskIndex>(trace.taskCount());
+
+  // 1. Count.
+  std::size_t sends = 0, destinations = 0, receives = 0;
+  forEachRecord(trace, [&](TaskIndex, std::uint32_t, const Event& e) {
+    if (isSend(e)) {
+      ++sends;
+      Tid single = 0;
+      destinations += destinationsOf(trace, e, single).size();
+    } else if (isReceive(e)) {
+      ++receives;
+    }
+  });
+
+  // 2. The messages, task by task.
+  table.messages.reserve(sends);
+  table.destinationStore_.reserve(destinations);
+  table.sendBegin_.assign(tasks + 1, 0);
+  table.serialSorted_.assign(tasks, true);
+  forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
+    if (!isSend(e)) return;
+    Message m;
+    m.send = {t, i};
+    m.sender = t;
+    m.kind = e.kind;
+    m.tag = e.get(Key::Tag);
+    m.bytes = e.get(Key::Bytes);
+    m.serial = e.get(Key::Serial);
+    m.time = e.time;
+    if (e.kind == Kind::BCAST) {
+      m.group = e.get(Key::Group, -1);
+      m.destinationsKnown = false;
+    }
+    Tid single = e.get(Key::Dst);
+    auto d = destinationsOf(trace, e, single);
+    auto at = table.destinationStore_.size();
+    table.destinationStore_.insert(table.destinationStore_.end(), d.begin(), d.end());  // reserved: no reallocation
+    m.destinations = {table.destinationStore_.data() + at, d.size()};
+    if (!table.messages.empty() && table.messages.back().sender == t && m.serial <= table.messages.back().serial)
+      table.serialSorted_[t] = false;
+    table.messages.push_back(m);
+    table.sendBegin_[t + 1] = static_cast<std::uint32_t>(table.messages.size());
+  });
+  for (TaskIndex t = 0; t < tasks; ++t) table.sendBegin_[t + 1] = std::max(table.sendBegin_[t + 1], table.sendBegin_[t]);
+  table.sent = table.messages.size();
+  for (TaskIndex t = 0; t < tasks; ++t) {
+    if (table.serialSorted_[t]) continue;
+    if (table.bySerial_.empty()) table.bySerial_.resize(table.messages.size());
+    auto b = table.bySerial_.begin() + table.sendBegin_[t], e = table.bySerial_.begin() + table.sendBegin_[t + 1];
+    for (auto it = b; it != e; ++it) *it = static_cast<std::uint32_t>(it - table.bySerial_.begin());
+    std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages[x].serial < table.messages[y].serial; });
+  }
+
+  // 3. Match the receives: first the index by record (in record order),
+  // then each message's receives together, in the same order.
+  std::vector<std::uint32_t> perMessage(table.messages.size() + 1, 0);
+  table.recvIndex_.reserve(receives);
+  table.recvBegin_.assign(tasks + 1, 0);
+  forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
+    if (!isReceive(e)) return;
+    Tid src = e.get(Key::Src);
+    std::int32_t serial = e.get(Key::Serial);
+    auto sender = trace.findTask(src);
+    std::int64_t idx = sender && serial > 0 ? table.find(*sender, serial) : -1;
+    if (idx < 0) {
+      table.unmatched.push_back({{t, i}, src, serial});
+      return;
+    }
+    auto m = static_cast<std::uint32_t>(idx);
+    table.recvIndex_.push_back({i, m});
+    table.recvBegin_[t + 1] = static_cast<std::uint32_t>(table.recvIndex_.size());
+    ++perMessage[m + 1];
+    const Message& msg = table.messages[m];
+    std::int32_t bytes = e.get(Key::Bytes);
+    if (bytes <= 0) bytes = msg.bytes;
+    table.pairs[{msg.sender, t}].add(bytes, e.time - msg.time);
+    table.total.add(bytes, e.time - msg.time);
+  });
+  for (TaskIndex t = 0; t < tasks; ++t) table.recvBegin_[t + 1] = std::max(table.recvBegin_[t + 1], table.recvBegin_[t]);
+  for (std::size_t m = 0; m < table.messages.size(); ++m) perMessage[m + 1] += perMessage[m];
+  table.receiveStore_.resize(table.recvIndex_.size());
+  for (TaskIndex t = 0; t < tasks; ++t)
+    for (std::uint32_t k = table.recvBegin_[t]; k < table.recvBegin_[t + 1]; ++k) {
+      const auto& x = table.recvIndex_[k];
+      table.receiveStore_[perMessage[x.message]++] = {{t, x.index}, t, trace.events(t)[x.index].time};
+    }
+  // perMessage[m] is now the end of message m's receives, the start of m+1's.
+  for (std::size_t m = 0; m < table.messages.size(); ++m) {
+    std::uint32_t begin = m ? perMessage[m - 1] : 0;
+    table.messages[m].receives = {table.receiveStore_.data() + begin, perMessage[m] - begin};
+  }
+
+  // 4. Named destinations that never received: counted, then stored.
+  auto missing = [&](const Message& m, Tid d) {
+    return std::none_of(m.receives.begin(), m.receives.end(),
+                        [&](const MessageReceive& r) { return trace.task(r.receiver).tid == d; });
+  };
+  std::size_t unreceived = 0;
+  for (const Message& m : table.messages) unreceived += std::count_if(m.destinations.begin(), m.destinations.end(), [&](Tid d) { return missing(m, d); });
+  table.unreceivedStore_.reserve(unreceived);
+  for (Message& m : table.messages) {
+    auto at = table.unreceivedStore_.size();
+    for (Tid d : m.destinations)
+      if (missing(m, d)) table.unreceivedStore_.push_back(d);
+    m.unreceived = {table.unreceivedStore_.data() + at, table.unreceivedStore_.size() - at};
+    if (!m.unreceived.empty()) ++table.neverReceived;
+  }
   return table;
 }
 

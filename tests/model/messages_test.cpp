@@ -68,3 +68,58 @@ TEST_CASE("sums of huge transit times saturate instead of overflowing") {
   BreakdownReport b = timeBreakdown(*r.trace);
   CHECK(b.total.total() >= 0);
 }
+
+TEST_CASE("serials out of order or repeated are still found, and every record maps to its message") {
+  // t1's serials go 3, 1, 3, 2 (a repeated serial: the later send wins, as
+  // a receiver can only have got the latest); t2 sends in order.
+  auto r = loadTraceText(
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=3 rc=0\n"
+      "1.1 1.1 t1 send dst=t2 tag=2 bytes=4 serial=1 rc=0\n"
+      "1.2 1.2 t1 send dst=t2 tag=3 bytes=4 serial=3 rc=0\n"
+      "1.3 1.3 t1 send dst=t2 tag=4 bytes=4 serial=2 rc=0\n"
+      "1.4 1.4 t2 recv src=t1 tag=2 bytes=4 serial=1 rc=1\n"
+      "1.5 1.5 t2 recv src=t1 tag=3 bytes=4 serial=3 rc=1\n"
+      "1.6 1.6 t2 send dst=t1 tag=5 bytes=8 serial=1 rc=0\n"
+      "1.7 1.7 t2 recv src=t1 tag=4 bytes=4 serial=2 rc=1\n"
+      "1.8 1.8 t1 recv src=t2 tag=5 bytes=8 serial=1 rc=1\n"
+      "1.9 1.9 t1 recv src=t2 tag=5 bytes=8 serial=7 rc=1\n");
+  MessageTable m = matchMessages(*r.trace);
+  REQUIRE(m.messages.size() == 5);
+  TaskIndex t1 = *r.trace->findTask(1), t2 = *r.trace->findTask(2);
+  CHECK(m.find(t1, 1) == 1);
+  CHECK(m.find(t1, 2) == 3);
+  CHECK(m.find(t1, 3) == 2);
+  CHECK(m.find(t1, 4) == -1);
+  CHECK(m.find(t1, 0) == -1);
+  CHECK(m.find(t2, 1) == 4);
+  CHECK(m.find(t2, 2) == -1);
+  CHECK(m.find(99, 1) == -1);
+  CHECK(m.messages[0].receives.empty());
+  CHECK(m.messages[0].unreceived.size() == 1);
+  CHECK(m.neverReceived == 1);
+  REQUIRE(m.unmatched.size() == 1);
+  CHECK(m.unmatched[0].serial == 7);
+  // Each send and each matched receive names its message; other records none.
+  for (std::uint32_t i = 0; i < m.messages.size(); ++i) {
+    CHECK(m.messageOf(m.messages[i].send) == i);
+    for (const MessageReceive& rc : m.messages[i].receives) {
+      CHECK(m.messageOf(rc.recv) == i);
+      CHECK(r.trace->event(rc.recv).get(Key::Tag) == m.messages[i].tag);
+    }
+  }
+  CHECK(m.messageOf(m.unmatched[0].recv) == -1);
+  CHECK(m.messageOf({t1, 99}) == -1);
+  CHECK(m.messageOf({7, 0}) == -1);
+  CHECK(m.total.count == 4);
+  // Moving the table keeps the messages' views of its arrays valid.
+  MessageTable moved = std::move(m);
+  CHECK(moved.messages[4].receives.size() == 1);
+  CHECK(moved.messages[4].destinations[0] == 1);
+  CHECK(moved.messageOf(moved.messages[4].receives[0].recv) == 4);
+}
+
+TEST_CASE("an empty table finds nothing") {
+  MessageTable m;
+  CHECK(m.find(0, 1) == -1);
+  CHECK(m.messageOf({0, 0}) == -1);
+}

@@ -169,7 +169,7 @@ class NodeStream {
     std::vector<Tid> dst;
     if (m >= 0) {
       const Message& msg = c_.mt.messages[static_cast<std::size_t>(m)];
-      if (msg.destinationsKnown) dst = msg.destinations;
+      if (msg.destinationsKnown) dst.assign(msg.destinations.begin(), msg.destinations.end());
       else
         for (const MessageReceive& r : msg.receives) dst.push_back(c_.trace.task(r.receiver).tid);
     }

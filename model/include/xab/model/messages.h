@@ -3,12 +3,20 @@
 // A receive names (source tid, serial) of the message it got; a send carries
 // its own serial, counted per sending task.  An mcast or bcast is one send
 // with one serial and several receives.
+//
+// The table is flat: one fixed-size Message per send, and every receive,
+// destination and unreceived destination of all messages in three shared
+// arrays that the messages' spans point into (about 125 bytes per message
+// with one receive).  The lookups by (sender, serial) and by record search
+// those arrays (binary search), so there are no per-message hash nodes.
+// A MessageTable can be moved (the arrays keep their storage) but not
+// copied: the spans would point into the original.
 #pragma once
 
 #include <xab/model/trace.h>
 
 #include <map>
-#include <unordered_map>
+#include <span>
 #include <vector>
 
 namespace xab {
@@ -23,19 +31,20 @@ struct Message {
   EventRef send;
   TaskIndex sender = 0;
   Kind kind = Kind::SEND;    // SEND, MCAST, PSEND, BCAST
+  bool destinationsKnown = true;  // false for bcast
   std::int32_t tag = 0;
   std::int32_t bytes = 0;
   std::int32_t serial = 0;
-  TimeNs time = 0;           // sender's clock at the send
   StrId group = -1;          // bcast
+  TimeNs time = 0;           // sender's clock at the send
   // Destinations named by the send (send/psend: one; mcast: the list).
   // Empty for bcast: its destinations are the group's members at the time,
   // which the trace does not record.
-  std::vector<Tid> destinations;
-  bool destinationsKnown = true;  // false for bcast
-  std::vector<MessageReceive> receives;
+  std::span<const Tid> destinations;
+  // In the order of the receivers' task index, then of their records.
+  std::span<const MessageReceive> receives;
   // Named destinations that never received it.  For bcast, unknown.
-  std::vector<Tid> unreceived;
+  std::span<const Tid> unreceived;
 };
 
 struct UnmatchedReceive {
@@ -49,21 +58,47 @@ struct PairStats {
   std::uint64_t bytes = 0;
   TimeNs transit = 0;             // sum of (receive end - send), clamped at 0
   double bandwidth() const;       // bytes per second over transit; 0 if none
+  void add(std::int32_t bytes, TimeNs transit);  // one more message
 };
 
-struct MessageTable {
-  std::vector<Message> messages;              // in order of the senders' records
+class MessageTable {
+ public:
+  MessageTable() = default;
+  MessageTable(MessageTable&&) noexcept = default;
+  MessageTable& operator=(MessageTable&&) noexcept = default;
+  MessageTable(const MessageTable&) = delete;
+  MessageTable& operator=(const MessageTable&) = delete;
+
+  std::vector<Message> messages;              // in order of the senders' records (task, then record)
   std::vector<UnmatchedReceive> unmatched;    // receives with no send in the trace
   std::map<std::pair<TaskIndex, TaskIndex>, PairStats> pairs;  // (sender, receiver)
   PairStats total;
   std::uint64_t sent = 0;          // sends in the trace
   std::uint64_t neverReceived = 0; // sends with some named destination that never received
-  // Index into messages of the send with (sender, serial), or -1.
+  // Index into messages of the send with (sender, serial), or -1.  If a
+  // sender repeated a serial, its last send with it.
   std::int64_t find(TaskIndex sender, std::int32_t serial) const;
   // Index of the message whose send or receive is this record, or -1.
   std::int64_t messageOf(EventRef r) const;
-  std::unordered_map<std::uint64_t, std::uint32_t> bySerial;  // sender << 32 | serial
-  std::unordered_map<std::uint64_t, std::uint32_t> byEvent;   // task << 32 | index
+  // Bytes held by the table (for the memory figures).
+  std::size_t memoryBytes() const;
+
+ private:
+  friend MessageTable matchMessages(const Trace& trace);
+  struct RecvIndex {
+    std::uint32_t index;    // the receive's record in its task
+    std::uint32_t message;
+  };
+  std::vector<MessageReceive> receiveStore_;  // grouped by message
+  std::vector<Tid> destinationStore_;
+  std::vector<Tid> unreceivedStore_;
+  std::vector<std::uint32_t> sendBegin_;      // per task + 1: its messages are [sendBegin_[t], sendBegin_[t+1])
+  std::vector<std::uint32_t> recvBegin_;      // per task + 1: its matched receives in recvIndex_
+  std::vector<RecvIndex> recvIndex_;          // by task, then record
+  // Per task whose serials do not rise with its sends: its message indexes
+  // sorted by serial (stable), at the task's [sendBegin_) range; else empty.
+  std::vector<std::uint32_t> bySerial_;
+  std::vector<bool> serialSorted_;            // per task
 };
 
 MessageTable matchMessages(const Trace& trace);
