@@ -49,8 +49,11 @@ struct Happening {  // a send or a receive of a message
   Tid sender;
   std::int32_t serial;
   std::uint32_t fanout;  // sends: destinations it names
-  std::uint64_t order;   // arrival order, for ties
+  std::uint64_t order;   // arrival order
   std::int32_t group;    // a bcast's group (AudioWriter::groupNames_), else -1
+  // For ties, the order the whole-trace writer used: by sender (task
+  // index, serial), a message's receives by receiver.
+  std::uint32_t senderIndex, receiverIndex;
 };
 
 // The heap's order: the latest on top... of a min-heap, so "greater".
@@ -58,6 +61,9 @@ struct Later {
   bool operator()(const Happening& a, const Happening& b) const {
     if (a.time != b.time) return a.time > b.time;
     if (a.send != b.send) return b.send;  // at equal times, sends first
+    if (a.senderIndex != b.senderIndex) return a.senderIndex > b.senderIndex;
+    if (a.serial != b.serial) return a.serial > b.serial;
+    if (a.receiverIndex != b.receiverIndex) return a.receiverIndex > b.receiverIndex;
     return a.order > b.order;
   }
 };
@@ -71,35 +77,28 @@ class Synth {
     return kLowPitch * std::pow(kHighPitch / kLowPitch, static_cast<double>(t % static_cast<TaskIndex>(nb)) / nb);
   }
 
-  // Messages in flight per sending task.  A receive read before its send
-  // (another task's records reached abmon first) is remembered by (sender,
-  // serial) and taken off the send when it comes.
+  // Messages in flight per sending task.  A receive comes here only after
+  // its send (AudioWriter::play).
   void apply(const TraceStream& s, const Happening& h) {
-    const std::uint64_t key = static_cast<std::uint64_t>(static_cast<std::uint32_t>(h.sender)) << 32 |
-                              static_cast<std::uint32_t>(h.serial);
-    std::optional<TaskIndex> t = s.find(h.sender);
-    if (t && *t >= perSender_.size()) {
-      perSender_.resize(*t + 1, 0);
-      lastSerial_.resize(*t + 1, 0);
+    TaskIndex t = *s.find(h.sender);
+    if (t >= perSender_.size()) {
+      perSender_.resize(t + 1, 0);
+      lastSerial_.resize(t + 1, 0);
     }
     if (h.send) {
-      std::uint32_t got = 0;
-      if (auto it = early_.find(key); it != early_.end()) {
-        got = it->second;
-        early_.erase(it);
-      }
-      std::uint64_t n = h.fanout > got ? h.fanout - got : 0;
-      perSender_[*t] += n;
-      inFlight_ += n;
-      lastSerial_[*t] = std::max(lastSerial_[*t], h.serial);
-    } else if (t && h.serial <= lastSerial_[*t]) {
-      if (perSender_[*t] > 0) {
-        --perSender_[*t];
-        --inFlight_;
-      }
-    } else {
-      ++early_[key];
+      perSender_[t] += h.fanout;
+      inFlight_ += h.fanout;
+      lastSerial_[t] = std::max(lastSerial_[t], h.serial);
+    } else if (perSender_[t] > 0) {
+      --perSender_[t];
+      --inFlight_;
     }
+  }
+
+  // True once the send of (sender, serial) has been applied.
+  bool sent(const TraceStream& s, Tid sender, std::int32_t serial) const {
+    std::optional<TaskIndex> t = s.find(sender);
+    return t && *t < lastSerial_.size() && serial <= lastSerial_[*t];
   }
 
   // The sound of the current state: a chord (sendmix), a pitch (sendnum).
@@ -148,7 +147,6 @@ class Synth {
   Sink& out_;
   std::vector<std::uint64_t> perSender_;
   std::vector<std::int32_t> lastSerial_;
-  std::unordered_map<std::uint64_t, std::uint32_t> early_;
   std::uint64_t inFlight_ = 0;
   std::uint64_t n_ = 0;
 };
@@ -227,9 +225,10 @@ class AudioWriter final : public StreamWriter {
         g = it->second;
       }
       auto n = static_cast<std::uint32_t>(namedDestinations(r.trace, e).size());
-      push(s, {e.time, true, s.task(r.task).tid, e.get(Key::Serial), n, order_++, g});
+      push(s, {e.time, true, s.task(r.task).tid, e.get(Key::Serial), n, order_++, g, r.task, 0});
     } else if (isGotMessage(e)) {
-      push(s, {e.time, false, e.get(Key::Src), e.get(Key::Serial), 0, order_++, -1});
+      std::optional<TaskIndex> sender = s.find(e.get(Key::Src));
+      push(s, {e.time, false, e.get(Key::Src), e.get(Key::Serial), 0, order_++, -1, sender.value_or(UINT32_MAX), r.task});
     }
   }
 
@@ -266,10 +265,28 @@ class AudioWriter final : public StreamWriter {
     return static_cast<std::uint64_t>(std::max<TimeNs>(0, t - s.origin()) / (o_.scaleUs * 1000));
   }
 
+  // A receive whose send has not been played yet (the receiver's clock is
+  // behind, or the send was read later) waits for it, and is heard right
+  // after it; one whose send never comes is not heard.
   void play(const TraceStream& s, Happening h) {
+    if (!h.send && !synth_.sent(s, h.sender, h.serial)) {
+      deferred_[key(h.sender, h.serial)].push_back(h);
+      return;
+    }
     if (h.group >= 0)
       h.fanout = static_cast<std::uint32_t>(groups_.others(groupNames_[static_cast<std::size_t>(h.group)], h.sender).size());
     advanceTo(std::max(step_, stepOf(s, h.time)));
+    sound(s, h);
+    if (!h.send) return;
+    auto it = deferred_.find(key(h.sender, h.serial));
+    if (it == deferred_.end()) return;
+    std::vector<Happening> waiting = std::move(it->second);
+    deferred_.erase(it);
+    std::sort(waiting.begin(), waiting.end(), [](const Happening& a, const Happening& b) { return Later{}(b, a); });
+    for (const Happening& r : waiting) sound(s, r);
+  }
+
+  void sound(const TraceStream& s, const Happening& h) {
     if (!s_.error.empty()) return;
     synth_.apply(s, h);
     if (!interesting(o_, h)) return;
@@ -278,6 +295,10 @@ class AudioWriter final : public StreamWriter {
     ++s_.sounds;
     if (o_.mode == AudioMode::Send) synth_.beep(*s.find(h.sender));
     else synth_.state();
+  }
+
+  static std::uint64_t key(Tid sender, std::int32_t serial) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(sender)) << 32 | static_cast<std::uint32_t>(serial);
   }
 
   // Steps with no event: a quiet tone, or the chord or pitch held.
@@ -307,6 +328,7 @@ class AudioWriter final : public StreamWriter {
   std::vector<std::string> groupNames_;
   std::unordered_map<std::string, std::int32_t> groupIds_;
   std::vector<Happening> heap_;
+  std::unordered_map<std::uint64_t, std::vector<Happening>> deferred_;  // receives waiting for their send
   std::uint64_t order_ = 0, step_ = 0, limit_ = 0;
   bool sounded_ = false;
   AudioStats s_;

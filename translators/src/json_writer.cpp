@@ -7,7 +7,6 @@
 #include <xab/translators/stream.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <vector>
 
 namespace xab::tr {
@@ -15,19 +14,23 @@ namespace xab::tr {
 void putJsonString(Sink& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.put('"');
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
+  // Runs of characters that need no escape go out in one piece.
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
+    out.put(s.substr(from, i - from));
+    from = i + 1;
     if (c == '"' || c == '\\') {
       out.put('\\');
-      out.put(ch);
-    } else if (c < 0x20 || c >= 0x80) {
+      out.put(s[i]);
+    } else {
       out.put("\\u00");
       out.put(kHex[c >> 4]);
       out.put(kHex[c & 15]);
-    } else {
-      out.put(ch);
     }
   }
+  out.put(s.substr(from));
   out.put('"');
 }
 
@@ -92,15 +95,17 @@ class JsonWriter final : public StreamWriter {
     first_ = false;
   }
 
+  // {"ph":"X","pid":1,"tid":262146,"ts":...; the pid and tid part is made
+  // once per task.
   void begin(const TraceStream& s, std::string_view ph, TaskIndex t, TimeNs time) {
     separate();
     out_.put("{\"ph\":\"");
     out_.put(ph);
-    out_.put("\",\"pid\":");
-    out_.putInt(pid(s, t));
-    out_.put(",\"tid\":");
-    out_.putInt(s.task(t).tid);
-    out_.put(",\"ts\":");
+    if (t >= threadPart_.size()) threadPart_.resize(t + 1);
+    std::string& part = threadPart_[t];
+    if (part.empty())
+      part = "\",\"pid\":" + std::to_string(pid(s, t)) + ",\"tid\":" + std::to_string(s.task(t).tid) + ",\"ts\":";
+    out_.put(part);
     micros(time - origin_);
   }
   void micros(TimeNs ns) {
@@ -235,11 +240,20 @@ class JsonWriter final : public StreamWriter {
   void flow(const TraceStream& s, std::string_view ph, TaskIndex t, TimeNs time, Tid sender, std::int32_t serial) {
     begin(s, ph, t, time);
     // A hex string: Perfetto reads "0x..." ids as 64-bit numbers, and no
-    // JavaScript viewer rounds it.
-    char id[32];
-    int n = std::snprintf(id, sizeof id, "\"0x%x%08x\"", static_cast<unsigned>(sender), static_cast<unsigned>(serial));
+    // JavaScript viewer rounds it.  The serial takes 8 digits.
+    char id[24];
+    char* p = id + sizeof id;
+    *--p = '"';
+    auto x = static_cast<std::uint32_t>(serial);
+    for (int i = 0; i < 8; ++i, x >>= 4) *--p = "0123456789abcdef"[x & 15];
+    x = static_cast<std::uint32_t>(sender);
+    do *--p = "0123456789abcdef"[x & 15];
+    while (x >>= 4);
+    *--p = 'x';
+    *--p = '0';
+    *--p = '"';
     out_.put(",\"name\":\"message\",\"cat\":\"message\",\"id\":");
-    out_.put(std::string_view(id, static_cast<std::size_t>(n)));
+    out_.put(std::string_view(p, static_cast<std::size_t>(id + sizeof id - p)));
     if (ph == "f") out_.put(",\"bp\":\"e\"");
     out_.put('}');
   }
@@ -248,6 +262,7 @@ class JsonWriter final : public StreamWriter {
   TimeNs origin_ = 0;
   std::vector<std::string> hosts_;     // pid - 1 -> host
   std::vector<int> pidOfTask_;
+  std::vector<std::string> threadPart_;
   bool first_ = true;
   JsonWriteStats stats_;
 };

@@ -9,6 +9,7 @@
 #include <otf2/otf2.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <map>
@@ -20,6 +21,34 @@ namespace {
 
 OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_FlushCallbacks kFlush = {preFlush, nullptr};
+
+// Left to itself OTF2 keeps every chunk of a writer in memory until the
+// writer is closed.  With these, a writer holds at most kChunksPerWriter:
+// when it asks for one more, it is told there is none, so it flushes what
+// it has to its file (preFlush) and frees it, then asks again.
+constexpr int kChunksPerWriter = 2;
+struct Chunks {
+  std::vector<void*> held;
+};
+void* allocateChunk(void*, OTF2_FileType, OTF2_LocationRef, void** data, std::uint64_t size) {
+  if (!*data) *data = new Chunks;
+  auto* c = static_cast<Chunks*>(*data);
+  if (c->held.size() >= kChunksPerWriter) return nullptr;
+  void* p = std::malloc(size);
+  if (p) c->held.push_back(p);
+  return p;
+}
+void freeChunks(void*, OTF2_FileType, OTF2_LocationRef, void** data, bool final) {
+  auto* c = static_cast<Chunks*>(*data);
+  if (!c) return;
+  for (void* p : c->held) std::free(p);
+  c->held.clear();
+  if (final) {
+    delete c;
+    *data = nullptr;
+  }
+}
+OTF2_MemoryCallbacks kMemory = {allocateChunk, freeChunks};
 
 constexpr OTF2_CommRef kWorld = 0;
 
@@ -118,6 +147,7 @@ class Otf2Writer final : public StreamWriter {
       return false;
     }
     OTF2_Archive_SetFlushCallbacks(ar_, &kFlush, nullptr);
+    OTF2_Archive_SetMemoryCallbacks(ar_, &kMemory, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(ar_);
     OTF2_Archive_SetCreator(ar_, "ab2otf2 (xab)");
     OTF2_Archive_OpenEvtFiles(ar_);
@@ -157,6 +187,16 @@ class Otf2Writer final : public StreamWriter {
     return id;
   }
 
+  // A call's region; named by its kind, except marks and unknown records.
+  OTF2_RegionRef regionOf(const Record& r) {
+    const Kind k = r.e.kind;
+    if (k == Kind::MARK || k == Kind::OTHER) return region(regionName(r), k);
+    auto i = static_cast<std::size_t>(k);
+    if (i >= byKind_.size()) byKind_.resize(i + 1, OTF2_UNDEFINED_REGION);
+    if (byKind_[i] == OTF2_UNDEFINED_REGION) byKind_[i] = region(regionName(r), k);
+    return byKind_[i];
+  }
+
   static std::string regionName(const Record& r) {
     if (r.e.kind == Kind::MARK) return "mark " + std::string(r.trace.str(r.e.get(Key::Text, -1)));
     return "pvm_" + std::string(callName(r.trace, r.e));
@@ -193,7 +233,7 @@ class Otf2Writer final : public StreamWriter {
     writer(o.loc);
     o.start = stamp(o.loc, c.start);
     o.finish = stamp(o.loc, c.finish);
-    o.region = region(regionName(c.end), e.kind);
+    o.region = regionOf(c.end);
     o.tag = static_cast<std::uint32_t>(e.get(Key::Tag));
     o.bytes = static_cast<std::uint64_t>(std::max(0, e.get(Key::Bytes)));
     o.self = s.task(o.loc).tid;
@@ -336,6 +376,7 @@ class Otf2Writer final : public StreamWriter {
   std::vector<std::string> stringOrder_;
   std::unordered_map<std::string, OTF2_RegionRef> regionIds_;
   std::vector<Region> regions_;
+  std::vector<OTF2_RegionRef> byKind_;
   std::map<std::string, Comm> comms_;
   std::vector<std::uint64_t> perLocation_;
   std::vector<TimeNs> last_;
