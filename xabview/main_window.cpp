@@ -2,7 +2,7 @@
 
 #include "activity.h"
 #include "diagram_view.h"
-#include "export.h"
+#include "export_dialog.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "task_table_model.h"
@@ -112,7 +112,7 @@ void MainWindow::buildActions() {
   struct Item { const char* menu; const char* text; QKeySequence key; std::function<void()> run; };
   const Item items[] = {
       {"&File", "Save diagram as PNG or SVG...", QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
-      {"&File", "Export (PICL, JSON)...", QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportDialog(); }},
+      {"&File", "Export (PICL, JSON, OTF2, sound)...", QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportDialog(); }},
       {"&File", "Quit", QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
       {"&View", "Zoom in", QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
       {nullptr, "Zoom in", QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},
@@ -157,16 +157,7 @@ void MainWindow::saveDiagramDialog() {
 }
 
 void MainWindow::exportDialog() {
-  if (!state_->snapshot()) return;
-  QStringList filters = exportFilters();
-  if (filters.isEmpty()) {
-    QMessageBox::information(this, "xabview", "This xabview was built without the translators.");
-    return;
-  }
-  QString file = QFileDialog::getSaveFileName(this, "Export trace", "trace.trf", filters.join(";;"));
-  if (file.isEmpty()) return;
-  QString why = exportTrace(*state_->snapshot(), file);
-  if (!why.isEmpty()) QMessageBox::warning(this, "xabview", why);
+  if (state_->snapshot()) runExportDialog(this, *state_->snapshot());
 }
 
 void MainWindow::onLoadFailed(const QString& message) {

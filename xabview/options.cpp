@@ -52,7 +52,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
   QCommandLineOption dump("dump-state", "Scripted: write what every view shows as JSON.", "FILE");
   QCommandLineOption diagram("save-diagram", "Scripted: save the space-time diagram (.png or .svg).", "FILE");
-  QCommandLineOption exportOpt("export", "Scripted: export the trace (.trf PICL for ParaGraph, .json for Perfetto).", "FILE");
+  QCommandLineOption exportOpt("export", "Scripted: export the trace (.trf PICL for ParaGraph, .json for Perfetto, .otf2 an OTF2 archive directory for Vampir, .au/.wav sound as ab2au send 8 400 10000).", "FILE");
   QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input.", "NAME");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
