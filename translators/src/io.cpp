@@ -186,6 +186,10 @@ std::string slurp(const std::string& path, std::string_view program, bool progre
   });
 }
 
+namespace {
+
+// After reader.finish(): "FILE:LINE: reason" on stderr for a reader that
+// stopped (kExitBadInput), or each line skipped (lenient; kExitOk).
 int reportReadErrors(const TraceReader& reader, const InputOptions& o) {
   const std::string name = displayName(o.path);
   if (reader.stoppedReading()) {
@@ -204,26 +208,36 @@ int reportReadErrors(const TraceReader& reader, const InputOptions& o) {
   return kExitOk;
 }
 
-Input readTrace(const InputOptions& o) {
-  Input in;
+}  // namespace
+
+int readThrough(const InputOptions& o, const std::function<void(TraceReader&)>& eachPiece,
+                const std::function<void(TraceReader&)>& atEnd) {
   ReadOptions ro;
   ro.stopOnError = !o.lenient;
   ro.keepErrors = 10;
   TraceReader reader(ro);
   std::string err = readInput(o.path, o.program, o.progress, [&](std::string_view piece) {
-    return reader.feed(piece);
+    bool more = reader.feed(piece);
+    if (more) eachPiece(reader);
+    return more;
   });
   if (!err.empty()) {
     std::fprintf(stderr, "%s: %s\n", o.program.c_str(), err.c_str());
-    in.exitCode = kExitUsage;
-    return in;
+    return kExitUsage;
   }
   reader.finish();
-  in.bytes = reader.byteCount();
-  in.exitCode = reportReadErrors(reader, o);
-  if (in.exitCode != kExitOk) return in;
-  in.skipped = reader.errorCount();
-  in.trace = reader.take();
+  if (int rc = reportReadErrors(reader, o); rc != kExitOk) return rc;
+  atEnd(reader);
+  return kExitOk;
+}
+
+Input readTrace(const InputOptions& o) {
+  Input in;
+  in.exitCode = readThrough(o, [](TraceReader&) {}, [&](TraceReader& reader) {
+    in.bytes = reader.byteCount();
+    in.skipped = reader.errorCount();
+    in.trace = reader.take();
+  });
   return in;
 }
 

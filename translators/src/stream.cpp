@@ -157,24 +157,10 @@ void streamTrace(const Trace& trace, StreamWriter& w) {
 }
 
 int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
-  ReadOptions ro;
-  ro.stopOnError = !o.lenient;
-  ro.keepErrors = 10;
-  TraceReader reader(ro);
-  std::string err = readInput(o.path, o.program, o.progress, [&](std::string_view piece) {
-    bool more = reader.feed(piece);
-    if (more) s.feed(*reader.take());
-    return more;
+  return readThrough(o, [&](TraceReader& r) { s.feed(*r.take()); }, [&](TraceReader& r) {
+    if (bytes) *bytes = r.byteCount();
+    s.feed(*r.take());  // the last line, when it had no '\n'
   });
-  if (!err.empty()) {
-    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), err.c_str());
-    return kExitUsage;
-  }
-  reader.finish();
-  if (bytes) *bytes = reader.byteCount();
-  if (int rc = reportReadErrors(reader, o); rc != kExitOk) return rc;
-  s.feed(*reader.take());  // the last line, when it had no '\n'
-  return kExitOk;
 }
 
 std::vector<Tid> namedDestinations(const Trace& trace, const Event& send) {

@@ -129,9 +129,13 @@ Input readTrace(const InputOptions& o);
 std::string readInput(const std::string& path, std::string_view program, bool progress,
                       const std::function<bool(std::string_view)>& eat);
 
-// After reader.finish(): "FILE:LINE: reason" on stderr for a reader that
-// stopped (returns kExitBadInput), or each line skipped (lenient; kExitOk).
-int reportReadErrors(const TraceReader& reader, const InputOptions& o);
+// Reads INPUT through a TraceReader (stopping at the first malformed line
+// unless lenient), calling eachPiece(reader) after each piece it accepted
+// and atEnd(reader) after the end of input when all went well.  Errors go
+// to stderr: "FILE:LINE: reason" (FILE is "<stdin>" for "-").  Returns
+// kExitOk, kExitUsage (I/O) or kExitBadInput.
+int readThrough(const InputOptions& o, const std::function<void(TraceReader&)>& eachPiece,
+                const std::function<void(TraceReader&)>& atEnd);
 
 // Reads a whole file (or standard input) into memory, with the progress
 // bar; "" or the I/O error.
