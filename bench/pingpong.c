@@ -27,6 +27,7 @@
 #include <xab.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,16 @@ static int self_tid; /* in the report: the script counts this task's records */
 static int recv_int(int tid, int tag) {
   int x = 0;
   struct timeval shortwait = {0, 2000};
-  if (!use_trecv || pvm_trecv(tid, tag, &shortwait) == 0) pvm_recv(tid, tag);
+  if (use_trecv == 2) {
+    while (pvm_nrecv(tid, tag) == 0) {
+      int *fds = NULL, n = pvm_getfds(&fds);
+      struct pollfd p[16];
+      for (int i = 0; i < n && i < 16; i++) p[i] = (struct pollfd){fds[i], POLLIN, 0};
+      poll(p, (nfds_t)(n < 16 ? n : 16), -1);
+    }
+  } else if (!use_trecv || pvm_trecv(tid, tag, &shortwait) == 0) {
+    pvm_recv(tid, tag);
+  }
   pvm_upkint(&x, 1, 1);
   return x;
 }
@@ -218,7 +228,7 @@ static void report(const char *mode, const struct options *o, double *per, doubl
   qsort(per, (size_t)o->reps, sizeof *per, cmp_double);
   printf("%s variant=%s%s route=%s n=%d reps=%d median_%s=%.3f min_%s=%.3f cpu_%s=%.3f events_per_op=%d "
          "tid=t%x ops=%ld\n",
-         mode, VARIANT, o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit,
+         mode, VARIANT, o->trecv == 2 ? "+poll" : o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit,
          per[o->reps / 2], unit, per[0], unit, cpu, events_per_op, (unsigned)self_tid, ops);
 }
 

@@ -12,6 +12,8 @@
 #   pvm-trace-buf  the same with -B 65536 (buffered in the tasks)
 #   plain+trecv    attribution: the plain program waiting as libab's receive
 #                  wrapper does (pvm_trecv with a 2 ms timeout first)
+#   plain+poll     attribution: the plain program waiting with pvm_nrecv and a
+#                  blocking poll() on PVM's sockets (no timer)
 # and checks that a task ended by pvm_kill loses no event under xab (and
 # what PVM's buffered tracer keeps of it).  Prints tables; keeps raw output,
 # traces and logs in the output directory.  See docs/performance.md.
@@ -250,6 +252,7 @@ both_modes() {
 one_round() {
   both_modes plain plain
   pp plain+trecv plain roundtrip -n "$RT_N" -r "$RT_REPS" -t 1
+  pp plain+poll plain roundtrip -n "$RT_N" -r "$RT_REPS" -t 2
   start_abmon xab "$MON_CORE"
   both_modes xab "$XAB"
   stop_monitor

@@ -120,6 +120,7 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
 
   check_sequence(out, st, src, recv_ns, hdr);
   if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) st.final = true;
+  st.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
   auto n_skipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
   if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize))
@@ -320,6 +321,16 @@ void Formatter::flush_task(std::string& out, std::int32_t tid, TaskState& st,
 bool Formatter::final_seen(std::int32_t tid) const {
   auto it = tasks_.find(tid);
   return it != tasks_.end() && it->second.final;
+}
+
+bool Formatter::takes_pokes(std::int32_t tid) const {
+  auto it = tasks_.find(tid);
+  return it != tasks_.end() && it->second.pokes;
+}
+
+std::int32_t Formatter::last_seq(std::int32_t tid) const {
+  auto it = tasks_.find(tid);
+  return it != tasks_.end() && it->second.last_seq ? *it->second.last_seq : -1;
 }
 
 void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns) {

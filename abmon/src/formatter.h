@@ -73,6 +73,10 @@ class Formatter {
   const Counters& counters() const { return counters_; }
   // True once the task's last message (XAB_HDRF_FINAL) has been read.
   bool final_seen(std::int32_t tid) const;
+  // Whether the task's latest message said it takes pokes (XAB_HDRF_POKE),
+  // and that message's sequence number (-1: none read).
+  bool takes_pokes(std::int32_t tid) const;
+  std::int32_t last_seq(std::int32_t tid) const;
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
@@ -86,6 +90,7 @@ class Formatter {
     std::optional<std::int32_t> last_seq;
     std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
     bool final = false;       // its XAB_HDRF_FINAL message has come
+    bool pokes = false;       // its latest message had XAB_HDRF_POKE
     std::string info;  // " name=.. host=.. ..." for the task's next record
     std::optional<PendingList> pending;
   };

@@ -17,7 +17,7 @@ int build_entry(const MailboxEntry& e) {
   int buf = pvm_mkbuf(PvmDataDefault);
   if (buf < 0) return buf;
   int old = pvm_setsbuf(buf);
-  int values[] = {XAB_WIRE_VERSION, e.tid, e.context, e.tag, e.batch, e.flush_ms};
+  int values[] = {XAB_WIRE_VERSION, e.tid, e.context, e.tag, e.batch, e.flush_ms, e.poke_ms};
   int rc = pvm_pkint(values, static_cast<int>(std::size(values)), 1);
   pvm_setsbuf(old);
   if (rc < 0) {

@@ -12,6 +12,7 @@ struct MailboxEntry {  // what wire.h says the entry holds, in order
   int tag;
   int batch;
   int flush_ms;
+  int poke_ms;  // 0: abmon does not poke (tasks send before they block)
 };
 
 struct Registration {

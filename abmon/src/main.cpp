@@ -81,7 +81,7 @@ int enrol(int& tid, int& context, bool quiet_libpvm) {
 }
 
 int register_or_refuse(const Options& opts, int tid, int context, int& index) {
-  Registration reg = register_abmon({tid, context, opts.tag, opts.batch, opts.flush_ms});
+  Registration reg = register_abmon({tid, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms});
   if (reg.status == Registration::Ok) {
     index = reg.index;
     return 0;
@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
   int tid = 0, context = 0, index = 0;
   if (int rc = enrol(tid, context, opts.verbosity <= 0)) return rc;
   if (int rc = register_or_refuse(opts, tid, context, index)) return rc;
-  spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms", tid,
-               XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flush_ms);
+  spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms",
+               tid, XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms);
 
   int code = Monitor({opts, tid, index, out}).run();
   pvm_exit();

@@ -5,7 +5,9 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <ctime>
@@ -23,6 +25,9 @@ constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // kStopQuietUs, for kStopMaxNs at most.
 constexpr int kStopQuietUs = 100'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
+// A task that stays quiet is poked ever less often, at least every 5 s (a
+// poke that waits in a busy task's socket costs it nothing until it reads).
+constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 
 std::int64_t realtime_ns() {
   timespec ts{};
@@ -36,7 +41,8 @@ Monitor::Monitor(MonitorSetup setup)
     : setup_(std::move(setup)),
       exit_tag_(setup_.opts.tag + 1),
       formatter_(setup_.tid, [this](const Problem& p) { report(p); }),
-      signals_(io_, SIGINT, SIGTERM) {}
+      signals_(io_, SIGINT, SIGTERM),
+      poke_timer_(io_) {}
 
 Monitor::~Monitor() { release_fds(); }
 
@@ -50,6 +56,7 @@ int Monitor::run() {
   signals_.async_wait([this](const auto& ec, int signo) { on_signal(ec, signo); });
   // Messages may have come between registering and now: read them first.
   if (drain()) watch_pvm_fds();
+  arm_poke_timer();
   if (!finished_) io_.run();
   return exit_code_;
 }
@@ -96,7 +103,11 @@ void Monitor::on_readable(const boost::system::error_code& ec, unsigned generati
 void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   if (ec) return;
   spdlog::info("{}: stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
-  if (drain() && drain_in_flight() && drain()) finish(kExitOk);
+  // Whatever the tasks still hold belongs to the trace too: ask for it
+  // (a task killed while blocked sends its last records on this poke).
+  if (!drain()) return;
+  for (const auto& [tid, due] : pokes_) poke(tid, nullptr);
+  if (drain_in_flight() && drain()) finish(kExitOk);
 }
 
 // One received message (or a receive's error): formatted and written out,
@@ -162,6 +173,7 @@ void Monitor::write_exits(bool quiet) {
       return false;
     formatter_.task_exit(pending_, e.tid, now);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task
+    pokes_.erase(e.tid);
     return true;
   });
 }
@@ -173,6 +185,7 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
     PvmUnpacker msg(bufid);
     formatter_.message(pending_, src, recv_ns, msg);
     watch_task(src);
+    heard_from(src, recv_ns);
   } else if (tag == exit_tag_) {
     int tid = 0;
     if (pvm_upkint(&tid, 1, 1) >= 0) exits_.push_back({tid, recv_ns});
@@ -187,6 +200,58 @@ void Monitor::watch_task(int tid) {
   if (!watched_.insert(tid).second) return;
   int rc = pvm_notify(PvmTaskExit, exit_tag_, 1, &tid);
   if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvm_error_name(rc));
+}
+
+// A task's message has come.  If it takes pokes: poke it once it has been
+// quiet for poke_ms; if that was its final message, confirm it (a task
+// killed while blocked waits for this before it dies).
+void Monitor::heard_from(int tid, std::int64_t now_ns) {
+  if (setup_.opts.poke_ms <= 0 || !formatter_.takes_pokes(tid)) {
+    pokes_.erase(tid);
+    return;
+  }
+  if (formatter_.final_seen(tid)) {
+    std::int32_t seq = formatter_.last_seq(tid);
+    poke(tid, &seq);
+    pokes_.erase(tid);
+    return;
+  }
+  std::int64_t gap = std::int64_t{setup_.opts.poke_ms} * 1'000'000;
+  pokes_[tid] = {now_ns + gap, gap};
+}
+
+void Monitor::arm_poke_timer() {
+  if (setup_.opts.poke_ms <= 0 || finished_) return;
+  // A quarter of the poke time: a quiet task is poked within 1.25 x poke_ms.
+  poke_timer_.expires_after(std::chrono::milliseconds(std::max(1, setup_.opts.poke_ms / 4)));
+  poke_timer_.async_wait([this](const auto& ec) { on_poke_timer(ec); });
+}
+
+void Monitor::on_poke_timer(const boost::system::error_code& ec) {
+  if (ec || finished_) return;
+  std::int64_t now = realtime_ns();
+  for (auto& [tid, due] : pokes_) {
+    if (now < due.at_ns) continue;
+    poke(tid, nullptr);
+    due.gap_ns = std::min(due.gap_ns * 2, kPokeMaxNs);
+    due.at_ns = now + due.gap_ns;
+  }
+  arm_poke_timer();
+}
+
+// An empty message, or one int: the seq of the task's final message.
+void Monitor::poke(int tid, const int* final_seq) {
+  int buf = pvm_mkbuf(PvmDataDefault);
+  int old = pvm_setsbuf(buf);
+  if (final_seq) pvm_pkint(const_cast<int*>(final_seq), 1, 1);
+  int rc = pvm_send(tid, setup_.opts.tag + XAB_POKE_TAG_OFFSET);
+  pvm_setsbuf(old);
+  pvm_freebuf(buf);
+  if (rc < 0)
+    spdlog::debug("poking t{:x}: {}", tid, pvm_error_name(rc));
+  else
+    ++pokes_sent_;
+  spdlog::trace("poked t{:x}{}", tid, final_seq ? " (final message received)" : "");
 }
 
 bool Monitor::write_out() {
@@ -211,10 +276,11 @@ void Monitor::finish(int code) {
   if (code != kExitOutput) write_out();
   if (code != kExitPvmLost) unregister_abmon(setup_.mailbox_index);
   const Counters& c = formatter_.counters();
-  spdlog::info("stopped: {} messages, {} events, {} tasks, {} bad", c.messages, c.events, c.tasks,
-               c.bad);
+  spdlog::info("stopped: {} messages, {} events, {} tasks, {} bad, {} pokes", c.messages, c.events,
+               c.tasks, c.bad, pokes_sent_);
   release_fds();
   signals_.cancel();
+  poke_timer_.cancel();
   io_.stop();
 }
 

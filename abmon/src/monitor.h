@@ -6,10 +6,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <array>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -48,6 +50,10 @@ class Monitor {
   void write_exits(bool quiet);
   void handle_message(int bufid, std::int64_t recv_ns);
   void watch_task(int tid);
+  void heard_from(int tid, std::int64_t now_ns);
+  void arm_poke_timer();
+  void on_poke_timer(const boost::system::error_code& ec);
+  void poke(int tid, const int* final_seq);
   bool write_out();
   void finish(int code);
   void report(const Problem& p);
@@ -61,6 +67,15 @@ class Monitor {
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale
   std::unordered_set<int> watched_;
+  // Pokes (wire.h): a task quiet for poke_ms is asked for its events, again
+  // after twice as long while it stays quiet, and so on up to kPokeMaxNs.
+  struct PokeDue {
+    std::int64_t at_ns;
+    std::int64_t gap_ns;
+  };
+  std::unordered_map<int, PokeDue> pokes_;
+  boost::asio::steady_timer poke_timer_;
+  std::uint64_t pokes_sent_ = 0;
   struct Exit {
     int tid;
     std::int64_t notified_ns;

@@ -32,11 +32,17 @@ struct NumberOption {
 constexpr NumberOption kNumberOptions[] = {
     {"--batch", &Options::batch, 1, 1 << 20},
     {"--flush-ms", &Options::flush_ms, 0, 3600 * 1000},
-    // The notify tag is tag+1, so the largest int is not allowed.
-    {"--tag", &Options::tag, 0, INT_MAX - 1},
+    {"--poke-ms", &Options::poke_ms, 0, 3600 * 1000},
+    // abmon also uses tag+1 (exit notices) and tag+2 (pokes).
+    {"--tag", &Options::tag, 0, INT_MAX - XAB_POKE_TAG_OFFSET},
 };
 
 }  // namespace
+
+int default_poke_ms(int flush_ms) {
+  long ms = static_cast<long>(flush_ms) * 3 / 2;
+  return static_cast<int>(ms < 20 ? 20 : ms > 500 ? 500 : ms);
+}
 
 std::string parse_options(const std::vector<std::string_view>& args, Options& opts) {
   opts = Options{};
@@ -82,11 +88,12 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
     }
     if (!known) return "unknown argument \"" + std::string(args[i]) + "\"";
   }
+  if (opts.poke_ms < 0) opts.poke_ms = default_poke_ms(opts.flush_ms);
   return {};
 }
 
 std::string_view usage_text() {
-  return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--tag T]\n"
+  return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -97,7 +104,11 @@ std::string_view usage_text() {
          "  -v, --verbose      more diagnostics on standard error (-vv, -vvv: more)\n"
          "  -q, --quiet        fewer diagnostics (-q errors only, -qq none)\n"
          "      --batch N      events a task buffers before it sends them (default 512)\n"
-         "      --flush-ms MS  longest a task holds events back (default 200)\n"
+         "      --flush-ms MS  longest a busy task holds events back (default 200)\n"
+         "      --poke-ms MS   ask a task that has been quiet this long for its\n"
+         "                     events, so a blocked task shows (default 1.5 x\n"
+         "                     flush-ms, at most 500; 0: never, tasks then send\n"
+         "                     before every call that may block)\n"
          "      --tag T        message tag of event messages (default 31408)\n"
          "  -h, --help         this text\n"
          "      --version      print the version and exit\n"

@@ -23,10 +23,17 @@ struct Options {
   int verbosity = 0;   // -v +1, -q -1
   int batch = 0;       // 0 until parsed: XAB_DEFAULT_BATCH
   int flush_ms = 0;
+  int poke_ms = -1;    // -1 until parsed: default_poke_ms(flush_ms); 0: no pokes
   int tag = 0;
   bool help = false;
   bool version = false;
 };
+
+// How long a task may be quiet before abmon asks for its events, unless
+// --poke-ms says: 1.5 x the flush time (a busy task sends that often by
+// itself), at most 500 ms (a hung task's last events show within a second),
+// at least 20 ms.
+int default_poke_ms(int flush_ms);
 
 // Parses argv[1..]; returns an empty string, or what is wrong.
 std::string parse_options(const std::vector<std::string_view>& args, Options& opts);

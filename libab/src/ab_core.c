@@ -19,6 +19,8 @@ struct xab_state xab_st = {
     .mode = XAB_MODE_UNATTACHED,
     .batch = XAB_DEFAULT_BATCH,
     .flush_ns = (int64_t)XAB_DEFAULT_FLUSH_MS * 1000000,
+    .mhid = -1,
+    .final_seq = -1,
 };
 
 /* ---------------------------------------------------------------- strings */
@@ -151,14 +153,11 @@ static int host_little_endian(void) {
   return *(const uint8_t *)&one == 1;
 }
 
-void xab_flush_now(int final) {
-  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
-  if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
+/* Pack what waits into `mid` and send it to abmon.  `mid` is a buffer of
+ * our own, or (from the poke handler) the poke's own buffer. */
+static void send_records(int final, int mid) {
   xab_st.flushing = 1;
   int autoerr = pvm_setopt(PvmAutoErr, 0);
-  /* Let PVM take in what has already arrived before our buffer takes an id,
-   * so arriving messages get the ids they would get without libab. */
-  pvm_probe(-1, -1);
   /* Through pvmd, never on a direct route: on a direct socket the program
    * would wait whenever abmon reads slower than it writes.  In one
    * fragment: PVM writes a message fragment by fragment, a system call
@@ -166,12 +165,13 @@ void xab_flush_now(int final) {
   int route = pvm_setopt(PvmRoute, PvmDontRoute);
   int frag = pvm_setopt(PvmFragSize, XAB_FLUSH_FRAG_BYTES);
   int ctx = pvm_setcontext(xab_st.ctx);
-  int mid = pvm_mkbuf(PvmDataDefault);
+  if (mid == 0) mid = pvm_mkbuf(PvmDataDefault);
   int user_sbuf = pvm_setsbuf(mid);
   int hdr[XAB_HDR_INTS];
   hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
   hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
-  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0);
+  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0) |
+                       (xab_st.mhid >= 0 ? XAB_HDRF_POKE : 0);
   hdr[XAB_HDR_SEQ] = xab_st.seq;
   hdr[XAB_HDR_NSTRINGS] = strs.n - strs.sent;
   hdr[XAB_HDR_NEVENTS] = xab_st.n;
@@ -202,6 +202,77 @@ void xab_flush_now(int final) {
   xab_st.n = 0;
   xab_st.last_flush_ns = xab_clock();
   xab_st.flushing = 0;
+}
+
+void xab_flush_now(int final) {
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
+  if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
+  /* Let PVM take in what has already arrived before our buffer takes an id,
+   * so arriving messages get the ids they would get without libab. */
+  xab_st.flushing = 1;
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  pvm_probe(-1, -1);
+  pvm_setopt(PvmAutoErr, autoerr);
+  send_records(final, 0);
+}
+
+/* ---------------------------------------------------------------- pokes */
+
+/* abmon's poke: "send what you have" (empty), or "your final message has
+ * come" (one int: its seq).  PVM calls this from inside whatever call reads
+ * the poke off the socket -- typically a receive that has blocked for a
+ * while.  A send from here is queued by PVM and written by the call that
+ * is running once we return.  The records travel in the poke's own buffer:
+ * a buffer made here would be freed only after that write, after the
+ * poke's, and swap the two ids on PVM's free list. */
+static int on_poke(int mid) {
+  int bytes = 0, tag = 0, src = 0;
+  if (pvm_bufinfo(mid, &bytes, &tag, &src) < 0 || src != xab_st.abmon_tid) return 0;
+  if (bytes > 0) {
+    int seq = -1;
+    int autoerr = pvm_setopt(PvmAutoErr, 0);
+    pvm_upkint(&seq, 1, 1);
+    pvm_setopt(PvmAutoErr, autoerr);
+    /* abmon has the final message, so pvmd has read it: the kill may go on */
+    if (xab_st.term_pending && xab_st.final_seq >= 0 && seq == xab_st.final_seq) {
+      signal(SIGTERM, SIG_DFL);
+      raise(SIGTERM);
+    }
+    return 0;
+  }
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return 0;
+  /* Killed while blocked: the last message, then wait (still blocked) for
+   * abmon to say it has come. */
+  int final = xab_st.term_pending && xab_st.waiting;
+  if (xab_st.n == 0 && xab_st.lost == 0 && !final) return 0;
+  pvm_setrbuf(0); /* the poke's buffer is ours now; PVM frees it once sent */
+  if (final) xab_st.final_seq = xab_st.seq;
+  send_records(final, mid);
+  if (final) xab_st.mode = XAB_MODE_OFF;
+  return 0;
+}
+
+static void poke_handler_register(void) {
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  int id = pvm_addmhf(xab_st.abmon_tid, xab_st.tag + XAB_POKE_TAG_OFFSET, xab_st.ctx, on_poke);
+  pvm_setopt(PvmAutoErr, autoerr);
+  xab_st.mhid = id >= 0 ? id : -1;
+}
+
+int xab_poke_handler_off(void) {
+  if (xab_st.mhid < 0) return 0;
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  pvm_delmhf(xab_st.mhid);
+  pvm_setopt(PvmAutoErr, autoerr);
+  xab_st.mhid = -1;
+  return 1;
+}
+
+/* If the program's handler now covers abmon's pokes, ours cannot come
+ * back: the task then sends before it blocks, and its messages stop asking
+ * for pokes. */
+void xab_poke_handler_on(void) {
+  if (xab_st.mode == XAB_MODE_ACTIVE) poke_handler_register();
 }
 
 void xab_flush(void) { xab_flush_now(0); }
@@ -241,15 +312,16 @@ static void restore_free_ids(const int ids[XAB_ID_PEEK]) {
 }
 
 /* Read abmon's mailbox entry; 0 when found. */
-static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_ms) {
+static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_ms, int *poke_ms) {
   int user_rbuf = pvm_setrbuf(0);
   int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
   int ok = -1;
   if (mid > 0) {
-    int v[6];
+    int v[6] = {0};
     pvm_setrbuf(mid);
     if (pvm_upkint(v, 6, 1) >= 0 && v[0] == XAB_WIRE_VERSION && v[1] > 0) {
       *abmon = v[1], *ctx = v[2], *tag = v[3], *batch = v[4], *flush_ms = v[5];
+      if (pvm_upkint(poke_ms, 1, 1) < 0) *poke_ms = 0; /* an abmon that does not poke */
       ok = 0;
     } else if (v[0] != XAB_WIRE_VERSION) {
       fprintf(stderr, "xab: abmon speaks event format %d, this program's libab %d: not monitored\n",
@@ -258,7 +330,10 @@ static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_m
     }
     pvm_freebuf(mid);
   }
-  pvm_setrbuf(user_rbuf);
+  /* A lookup that finds nothing leaves pvmd's reply as the receive buffer:
+   * free it, or its id would be missing from the program's ids. */
+  int left = pvm_setrbuf(user_rbuf);
+  if (left > 0 && left != mid) pvm_freebuf(left);
   return ok;
 }
 
@@ -273,9 +348,10 @@ void xab_attach(void) {
   xab_st.mytid = pvm_mytid();
   int parent = xab_st.mytid > 0 ? pvm_parent() : 0;
   int abmon = 0, ctx = 0, tag = XAB_DEFAULT_TAG, batch = XAB_DEFAULT_BATCH, flush_ms = XAB_DEFAULT_FLUSH_MS;
+  int poke_ms = 0;
   int ids[XAB_ID_PEEK];
   if (xab_st.mytid > 0) peek_free_ids(ids);
-  int found = xab_st.mytid > 0 ? read_mailbox(&abmon, &ctx, &tag, &batch, &flush_ms) : -1;
+  int found = xab_st.mytid > 0 ? read_mailbox(&abmon, &ctx, &tag, &batch, &flush_ms, &poke_ms) : -1;
   if (xab_st.mytid > 0) restore_free_ids(ids);
   pvm_setopt(PvmAutoErr, autoerr);
   xab_st.flushing = 0;
@@ -296,6 +372,7 @@ void xab_attach(void) {
   if (xab_st.batch > XAB_MAX_BATCH) xab_st.batch = XAB_MAX_BATCH;
   xab_st.immediate = xab_st.batch == 1;
   xab_st.mode = XAB_MODE_ACTIVE;
+  if (!xab_st.immediate && poke_ms > 0) poke_handler_register(); /* immediate mode sends at once */
   pack_identity(parent);
   /* A task ended by pvm_kill gets SIGTERM: send what waits before dying.
    * Only where the program has not chosen its own disposition. */
@@ -345,13 +422,17 @@ static void on_sigterm(int sig) {
   (void)sig;
   int saved_errno = errno;
   if (xab_st.in_call || xab_st.flushing) {
-    /* Inside PVM.  A blocking call flushed before it blocked, so usually
-     * nothing waits and the task can die now; otherwise finish the call. */
+    /* Inside PVM, which cannot send from here.  Nothing waiting: die now.
+     * A call that does not block: finish it, then send and die.  Blocked
+     * (a receive, a barrier, ...): stay blocked until abmon's poke; its
+     * handler sends the records as the final message, abmon confirms, and
+     * the handler ends the task -- or SIGALRM does, if abmon is gone. */
     if (xab_st.n == 0 || xab_st.mode != XAB_MODE_ACTIVE) {
       signal(SIGTERM, SIG_DFL);
       raise(SIGTERM);
     }
     xab_st.term_pending = 1;
+    if (xab_st.waiting) alarm(XAB_KILL_WAIT_S);
     errno = saved_errno;
     return;
   }

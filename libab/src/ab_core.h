@@ -20,7 +20,9 @@
 #include "xab/wire.h"
 
 #define XAB_MAX_BATCH 4096     /* physical buffer: records */
-#define XAB_SHORT_WAIT_US 2000 /* a receive waits this long before it flushes */
+/* A task killed (SIGTERM) while blocked with unsent records waits this long
+ * for abmon's poke, which sends them and ends it; then SIGALRM ends it. */
+#define XAB_KILL_WAIT_S 5
 /* PVM fragment size for libab's own messages: a full batch in one fragment */
 #define XAB_FLUSH_FRAG_BYTES ((int)(XAB_MAX_BATCH * sizeof(struct xab_event) + 4096))
 
@@ -34,6 +36,9 @@ struct xab_state {
   int mode;
   int in_call;            /* inside a real PVM call (for the SIGTERM handler) */
   int flushing;           /* inside xab_flush_now: don't re-enter */
+  int waiting;            /* inside a call that may block for long */
+  int mhid;               /* our poke handler (pvm_addmhf), -1: none */
+  int final_seq;          /* seq of the final message sent by the poke handler, -1: none */
   int immediate;          /* batch == 1: every record goes at once */
   int lang;               /* enum xab_lang */
   int mytid;
@@ -113,12 +118,30 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
 /* Send what waits, now (no-op unless attached and something waits). */
 void xab_flush_now(int final);
 
-/* Before a call that may block for long: everything recorded so far
- * (the begin record included) must reach abmon first. */
-static inline void xab_before_block(void) {
+/* Around a call that may block for long.  The records (the begin record
+ * included) must reach abmon while the task is blocked, yet a receive whose
+ * message comes in microseconds should cost nothing extra.  So they wait in
+ * the buffer: when the task has been quiet for a while, abmon sends it a
+ * poke, and libab's message handler sends the buffer from inside the
+ * blocked call (see docs/libab.md, "Pokes").  Without a poke handler
+ * (immediate mode, or the program's own handler took abmon's context) they
+ * go before the call. */
+static inline void xab_block_begin(void) {
   if (xab_st.mode == XAB_MODE_UNATTACHED) xab_attach(); /* every blocking call enrolls */
-  if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.n > 0) xab_flush_now(0);
+  if (xab_st.mode != XAB_MODE_ACTIVE) return;
+  if (xab_st.mhid >= 0)
+    xab_st.waiting = 1;
+  else if (xab_st.n > 0)
+    xab_flush_now(0);
 }
+static inline void xab_block_end(void) { xab_st.waiting = 0; }
+
+/* The program adds or deletes a message handler: PVM hands out handler ids
+ * from a LIFO free list, so ours steps aside for the program's call and
+ * comes back after it, and the program gets the ids it would without
+ * libab.  Returns whether ours was there. */
+int xab_poke_handler_off(void);
+void xab_poke_handler_on(void);
 
 /* Bracket every real PVM call, so that SIGTERM never sends from inside one.
  * A SIGTERM deferred by a call is acted on at the call's record
@@ -153,15 +176,16 @@ void xab_unstamp(int mid, int saved_wid);
 int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag);
 
 
-/* A call that may block for long: a begin record, everything sent to abmon,
- * the call, the end record with the same slots. */
+/* A call that may block for long: a begin record, the call (abmon may poke
+ * the records out of it), the end record with the same slots. */
 #define XAB_BLOCKING(kind, call, ...)                                      \
   do {                                                                     \
     xab_rec((kind), XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(__VA_ARGS__));  \
-    xab_before_block();                                                    \
+    xab_block_begin();                                                     \
     xab_enter();                                                           \
     int rc_ = (call);                                                      \
     xab_leave();                                                           \
+    xab_block_end();                                                       \
     xab_rec((kind), XAB_PHASE_END, xab_clock(), rc_, XAB_A(__VA_ARGS__));  \
     return rc_;                                                            \
   } while (0)

@@ -6,10 +6,10 @@
  * puts the old wid back after the send; the receiver clears it, so the
  * program's pvm_getminfo shows what it would without libab.
  *
- * A receive records `recv.begin`, then waits XAB_SHORT_WAIT_US for the
- * message before it sends the buffer to abmon: a message that is already
- * there, or arrives within the wait (a ping-pong), costs no extra message,
- * and a task that is going to block for long still shows it within ms.
+ * A receive records `recv.begin` and waits as PVM's own call does: a
+ * message that is already there, or arrives soon (a ping-pong), costs no
+ * extra message, and a task that blocks for long still shows it within a
+ * fraction of a second, because abmon pokes quiet tasks (ab_core.c).
  */
 #include "ab_core.h"
 
@@ -145,37 +145,14 @@ static int recv_end(int kind, int64_t t, int mid, int src, int tag, int clear) {
 }
 
 /* Wait for a message, as pvm_trecv(tid, tag, tmout) would (tmout NULL:
- * forever), sending our buffer to abmon only if the wait gets long. */
+ * forever).  A message that is there, or comes soon, costs nothing extra;
+ * if the wait gets long, abmon's poke sends the records from inside it. */
 static int wait_message(int tid, int tag, struct timeval *tmout) {
-  int mid = 0;
-  int64_t start = xab_clock();
-  if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.n > 0 && !xab_st.immediate) {
-    struct timeval shortwait = {0, XAB_SHORT_WAIT_US};
-    if (tmout && (tmout->tv_sec < 0 || (tmout->tv_sec == 0 && tmout->tv_usec <= XAB_SHORT_WAIT_US)))
-      shortwait = *tmout;
-    int autoerr = pvm_setopt(PvmAutoErr, 0);
-    xab_enter();
-    mid = pvm_trecv(tid, tag, &shortwait);
-    xab_leave();
-    pvm_setopt(PvmAutoErr, autoerr);
-    if (mid > 0) return mid;
-    if (mid == 0 && tmout && shortwait.tv_sec == tmout->tv_sec && shortwait.tv_usec == tmout->tv_usec)
-      return 0; /* the caller's whole timeout has passed */
-    /* mid < 0: let PVM's own call below report the error as it would */
-  }
-  xab_before_block();
+  xab_block_begin();
   xab_enter();
-  if (!tmout) {
-    mid = pvm_recv(tid, tag);
-  } else {
-    struct timeval left = *tmout;
-    int64_t spent_us = (xab_clock() - start) / 1000;
-    int64_t left_us = (int64_t)tmout->tv_sec * 1000000 + tmout->tv_usec - spent_us;
-    if (mid == 0 && left_us < 0) left_us = 0;
-    if (mid == 0) left.tv_sec = (time_t)(left_us / 1000000), left.tv_usec = (suseconds_t)(left_us % 1000000);
-    mid = pvm_trecv(tid, tag, &left);
-  }
+  int mid = tmout ? pvm_trecv(tid, tag, tmout) : pvm_recv(tid, tag);
   xab_leave();
+  xab_block_end();
   return mid;
 }
 
@@ -223,10 +200,11 @@ int xab_precv(int tid, int tag, void *p, int n, int type, int *rtid, int *rtag, 
   xab_rec(XAB_EV_PRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, type, n));
   int rc, bytes = 0, src = tid, mtag = tag, serial = 0;
   if (len < 0 || xab_st.mode == XAB_MODE_OFF) {
-    xab_before_block();
+    xab_block_begin();
     xab_enter();
     rc = pvm_precv(tid, tag, p, n, type, rtid, rtag, rlen);
     xab_leave();
+    xab_block_end();
     if (rc == 0 && xab_st.mode != XAB_MODE_OFF) {
       if (rtid) src = *rtid;
       if (rtag) mtag = *rtag;

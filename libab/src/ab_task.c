@@ -29,10 +29,14 @@ int xab_parent(void) {
 int xab_spawn(char *file, char **argv, int flags, char *where, int count, int *tids) {
   int f = xab_str(file);
   xab_rec(XAB_EV_SPAWN, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(f, xab_str(where), flags, count));
-  xab_before_block();
+  xab_block_begin();
+  /* The parent's records go first, so abmon hears of a parent before its
+   * children (instance numbers follow), and spawn is slow anyway. */
+  xab_flush_now(0);
   xab_enter();
   int rc = pvm_spawn(file, argv, flags, where, count, tids);
   xab_leave();
+  xab_block_end();
   xab_enrolled(rc >= 0);
   xab_rec_list(XAB_EV_SPAWN, xab_clock(), rc, XAB_A(f, count, rc > 0 ? rc : 0), 2, tids, rc > 0 ? rc : 0);
   return rc;
@@ -170,10 +174,28 @@ int xab_newcontext(void) { XAB_SIMPLE(XAB_EV_NEWCONTEXT, pvm_newcontext(), 0); }
 int xab_setcontext(int ctx) { XAB_SIMPLE(XAB_EV_SETCONTEXT, pvm_setcontext(ctx), ctx); }
 int xab_freecontext(int ctx) { XAB_SIMPLE(XAB_EV_FREECONTEXT, pvm_freecontext(ctx), ctx); }
 int xab_getcontext(void) { XAB_SIMPLE(XAB_EV_GETCONTEXT, pvm_getcontext(), 0); }
+/* Message handlers: ours steps aside so the program's ids are its own
+ * (xab_poke_handler_off). */
 int xab_addmhf(int src, int tag, int ctx, int (*fn)(int)) {
-  XAB_SIMPLE(XAB_EV_ADDMHF, pvm_addmhf(src, tag, ctx, fn), src, tag, ctx);
+  int64_t t = xab_clock();
+  xab_enter();
+  int ours = xab_poke_handler_off();
+  int rc = pvm_addmhf(src, tag, ctx, fn);
+  if (ours) xab_poke_handler_on();
+  xab_leave();
+  xab_rec(XAB_EV_ADDMHF, XAB_PHASE_END, t, rc, XAB_A(src, tag, ctx));
+  return rc;
 }
-int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, pvm_delmhf(mhid), mhid); }
+int xab_delmhf(int mhid) {
+  int64_t t = xab_clock();
+  xab_enter();
+  int ours = xab_poke_handler_off();
+  int rc = pvm_delmhf(mhid);
+  if (ours) xab_poke_handler_on();
+  xab_leave();
+  xab_rec(XAB_EV_DELMHF, XAB_PHASE_END, t, rc, XAB_A(mhid));
+  return rc;
+}
 int xab_reg_hoster(void) { XAB_SIMPLE(XAB_EV_REG_HOSTER, pvm_reg_hoster(), 0); }
 int xab_reg_rm(struct pvmhostinfo **host) { XAB_SIMPLE(XAB_EV_REG_RM, pvm_reg_rm(host), 0); }
 int xab_reg_tasker(void) { XAB_SIMPLE(XAB_EV_REG_TASKER, pvm_reg_tasker(), 0); }

@@ -37,6 +37,20 @@ TEST_CASE("every option, in both spellings") {
   CHECK(o.version);
 }
 
+TEST_CASE("the poke time follows the flush time unless given") {
+  Options o;
+  REQUIRE(parse_options({}, o).empty());
+  CHECK(o.poke_ms == 300);  // 1.5 x 200 ms
+  REQUIRE(parse_options({"--flush-ms", "1000"}, o).empty());
+  CHECK(o.poke_ms == 500);  // a hung task still shows within a second
+  REQUIRE(parse_options({"--flush-ms", "0"}, o).empty());
+  CHECK(o.poke_ms == 20);
+  REQUIRE(parse_options({"--flush-ms", "1000", "--poke-ms=0"}, o).empty());
+  CHECK(o.poke_ms == 0);  // no pokes
+  CHECK(parse_options({"--poke-ms", "x"}, o).find("is not a number") != std::string::npos);
+  CHECK(usage_text().find("--poke-ms") != std::string_view::npos);
+}
+
 TEST_CASE("bad command lines say what is wrong") {
   Options o;
   CHECK(parse_options({"--batch"}, o) == "option --batch needs a number");

@@ -177,6 +177,20 @@ TEST_CASE("a task killed with SIGKILL still gets its exit record", "[libab][pvm]
   CHECK(find(records_of(rs, tid), "task.exit"));
 }
 
+TEST_CASE("without pokes a task sends its records before it blocks", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/nopoke.trace", {"--poke-ms", "0"});
+  BackgroundProcess task({prog("xabt_prog"), "blocked"}, vm.dir() + "/nopoke.out");
+  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
+  std::string tid = task.read_stdout().substr(4);
+  tid = tid.substr(0, tid.find('\n'));
+  CHECK(mon.saw(tid + " recv.begin"));
+  task.stop(SIGKILL);
+  auto rs = records_of(mon.finish(), tid);
+  CHECK(find(rs, "pkint"));
+  CHECK(find(rs, "recv.begin", {{"tag", "31337"}}));
+}
+
 TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
   auto& vm = PrivateVm::shared();
   Monitor mon(vm.dir() + "/kill.trace");
@@ -193,6 +207,27 @@ TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
   int packs = 0;
   for (auto& r : rs) packs += r.event == "pkint";
   CHECK(packs == 300);
+}
+
+TEST_CASE("a task killed while blocked in a receive loses no event", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  // Pokes every second: the kill comes while the task is blocked with its
+  // records unsent, and the poke after it sends them.
+  Monitor mon(vm.dir() + "/killrecv.trace", {"--poke-ms", "1000"});
+  BackgroundProcess task({prog("xabt_prog"), "idlerecv", "300"}, vm.dir() + "/idlerecv.out");
+  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
+  std::string tid = task.read_stdout().substr(4);
+  tid = tid.substr(0, tid.find('\n'));
+  auto k = run({"pvm"}, {}, 20s, "kill " + tid + "\n");
+  // Ended by the SIGTERM itself once abmon has the records (SIGALRM would
+  // mean the fallback ended it, with the records lost).
+  CHECK(task.wait(20s) == 128 + SIGTERM);
+  REQUIRE(mon.saw(tid + " task.exit"));
+  auto rs = records_of(mon.finish(), tid);
+  int packs = 0;
+  for (auto& r : rs) packs += r.event == "pkint";
+  CHECK(packs == 300);
+  CHECK(find(rs, "recv.begin", {{"tag", "31337"}}));
 }
 
 TEST_CASE("without abmon the program runs unchanged and warns once", "[libab][pvm]") {

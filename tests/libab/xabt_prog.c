@@ -41,9 +41,19 @@ static int spawn_child(const char *prog, const char *mode) {
 
 /* ---------------------------------------------------------------- calls */
 
+static int ignore_message(int mid) {
+  (void)mid;
+  return 0;
+}
+
 static int mode_calls(const char *prog) {
   int me = pvm_mytid();
   printf("parent=%d\n", pvm_parent());
+  /* Handler ids come from a LIFO free list, as libab's own handler's does. */
+  int h1 = pvm_addmhf(-1, 777, 0, ignore_message), h2 = pvm_addmhf(-1, 778, 0, ignore_message);
+  printf("delmhf=%d\n", pvm_delmhf(h1));
+  int h3 = pvm_addmhf(-1, 779, 0, ignore_message);
+  printf("addmhf=%d,%d,%d\n", h1, h2, h3);
   int child = spawn_child(prog, "echo");
   int sbuf = pvm_initsend(PvmDataDefault);
   int i = 42;
@@ -88,6 +98,15 @@ static int mode_calls(const char *prog) {
   int got[3] = {0}, rtid = 0, rtag = 0, rlen = 0;
   int precv = pvm_precv(child, 15, got, 3, PVM_INT, &rtid, &rtag, &rlen);
   printf("precv=%d tag=%d len=%d vals=%d,%d,%d\n", precv, rtag, rlen, got[0], got[1], got[2]);
+  /* A reply that takes longer than abmon's poke time: abmon pokes this
+   * task while it waits, and the buffer ids must not tell. */
+  pvm_initsend(PvmDataDefault);
+  pvm_send(child, 18);
+  printf("slow_recv=%d\n", pvm_recv(child, 19));
+  int after[3];
+  for (int k = 0; k < 3; k++) after[k] = pvm_mkbuf(PvmDataDefault);
+  for (int k = 2; k >= 0; k--) pvm_freebuf(after[k]);
+  printf("next_bufs=%d,%d,%d\n", after[0], after[1], after[2]);
   printf("nrecv_none=%d\n", pvm_nrecv(child, 999));
   printf("probe_none=%d\n", pvm_probe(child, 999));
   struct timeval tmo = {0, 20000};
@@ -152,6 +171,10 @@ static int mode_echo(void) {
   int arr[3];
   pvm_precv(parent, 14, arr, 3, PVM_INT, NULL, NULL, NULL);
   pvm_psend(parent, 15, arr, 3, PVM_INT);
+  pvm_recv(parent, 18);
+  usleep(800000); /* longer than abmon's poke time (300 ms by default) */
+  pvm_initsend(PvmDataDefault);
+  pvm_send(parent, 19);
   pvm_recv(parent, 16); /* killed while waiting here */
   return 0;
 }
@@ -341,6 +364,17 @@ static int mode_idle(int n) {
   return 0;
 }
 
+/* n records, then blocked in a receive: killed there, it has to wait for
+ * abmon's poke to send them. */
+static int mode_idlerecv(int n) {
+  printf("tid=t%x\n", pvm_mytid());
+  fflush(stdout);
+  pvm_initsend(PvmDataDefault);
+  for (int i = 0; i < n; i++) pvm_pkint(&i, 1, 1);
+  pvm_recv(-1, 31337);
+  return 0;
+}
+
 static int mode_blocked(void) {
   printf("tid=t%x\n", pvm_mytid());
   fflush(stdout);
@@ -370,6 +404,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "pong")) return mode_pong();
   if (!strcmp(mode, "idle")) return mode_idle(n);
   if (!strcmp(mode, "blocked")) return mode_blocked();
+  if (!strcmp(mode, "idlerecv")) return mode_idlerecv(n);
   fprintf(stderr, "xabt_prog: unknown mode %s\n", mode);
   return 2;
 }

@@ -4,7 +4,8 @@
  * Finding abmon.  abmon puts one entry in PVM's mailbox under the class name
  * XAB_MBOX_NAME.  The entry's message holds, packed with pvm_pkint in this
  * order: XAB_WIRE_VERSION, abmon's tid, the message context, the message tag,
- * the batch size (events), the flush interval (milliseconds).  Tasks read it
+ * the batch size (events), the flush interval (milliseconds), the poke
+ * interval (milliseconds, 0: abmon does not poke; see Pokes below).  Tasks read it
  * once, so every task uses the settings abmon was started with (a spawned
  * task inherits only the environment named in PVM_EXPORT).
  *
@@ -52,6 +53,18 @@ enum xab_hdr {
 
 #define XAB_HDRF_LITTLE_ENDIAN 0x1 /* records are little-endian */
 #define XAB_HDRF_FINAL 0x2         /* the task's last message (pvm_exit, exit, signal) */
+#define XAB_HDRF_POKE 0x4          /* the sender takes pokes (below) */
+
+/* Pokes.  abmon sends a task whose messages carry XAB_HDRF_POKE a message
+ * with tag (the mailbox tag + XAB_POKE_TAG_OFFSET) in its own context:
+ *   empty       the task has been quiet for a while: send what you have.
+ *               libab's message handler sends it from inside whatever PVM
+ *               call reads the poke (a blocked receive, typically).
+ *   one int     (pvm_pkint) the seq of a message with XAB_HDRF_FINAL that
+ *               abmon has received: a task killed while blocked waits for
+ *               this before it dies, so pvmd has read its last message.
+ * Tag + 1 is abmon's own (pvm_notify of task exits). */
+#define XAB_POKE_TAG_OFFSET 2
 
 /* One event: fixed size, no pointers.  a[] holds the slots that events.h
  * names for the kind and phase. */
