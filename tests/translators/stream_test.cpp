@@ -167,3 +167,27 @@ TEST_CASE("a malformed line deep in a pipe: FILE:LINE: reason, exit 2", "[stream
   CHECK(lenient.exit == 0);
   CHECK_THAT(lenient.err, Catch::Contains(where + " (line skipped)"));
 }
+
+#ifdef XAB_OTF2_PRINT
+TEST_CASE("a receive from a task whose records come later: the peer gets its location", "[stream][otf2]") {
+  // ab2otf2 numbers a peer when a record names it; here while the
+  // receiving task's call is being written (run it under the sanitizers).
+  std::string dir = tempDir();
+  std::string path = writeTemp(dir, "late.trace",
+      "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
+      "1763680000.1 1763680000.1 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n"
+      "1763680000.2 1763680000.2 t40002 recv.begin src=t40003 tag=7\n"
+      "1763680000.4 1763680000.4 t40002 recv src=t40003 tag=7 bytes=4 serial=1 rc=1\n"
+      "1763680000.5 1763680000.5 t40002 recv.begin src=t40004 tag=7\n"
+      "1763680000.6 1763680000.6 t40002 recv src=t40004 tag=7 bytes=4 serial=1 rc=1\n"
+      "1763680000.1 1763680000.1 t40003 mytid rc=t40003 name=b host=vm parent=t40002 lang=c pid=6\n"
+      "1763680000.3 1763680000.3 t40003 send dst=t40002 tag=7 bytes=4 serial=1 rc=0\n");
+  Run r = run(binPath("ab2otf2") + " --quiet -o " + dir + "/a " + path);
+  REQUIRE(r.exit == 0);
+  Run p = run(std::string(XAB_OTF2_PRINT) + " " + dir + "/a/traces.otf2");
+  REQUIRE(p.exit == 0);
+  CHECK_THAT(p.out, Catch::Contains("MPI_RECV "));
+  Run g = run(std::string(XAB_OTF2_PRINT) + " -G " + dir + "/a/traces.otf2");
+  CHECK_THAT(g.out, Catch::Contains("\"t40004\""));  // named only as a peer: a location with no events
+}
+#endif

@@ -14,18 +14,6 @@ std::string StreamTask::label() const {
   return "(" + name + ", " + std::to_string(instance) + ")";
 }
 
-// A begin record waiting for its end.  While its piece is being fed it
-// points into the piece; when the piece is done, the record is kept as a
-// one-record Trace of its own (`kept`).
-struct TraceStream::Open {
-  bool pending = false;
-  const Trace* trace = nullptr;
-  const Event* e = nullptr;
-  TaskIndex pieceTask = 0;
-  std::uint32_t index = 0;
-  std::shared_ptr<const Trace> kept;
-};
-
 TraceStream::TraceStream(StreamWriter& w) : w_(w) {}
 TraceStream::~TraceStream() = default;
 
@@ -135,9 +123,17 @@ void TraceStream::flushOpen(TaskIndex t, TimeNs until) {
 }
 
 void TraceStream::keepOpenCalls(const Trace& piece) {
-  for (Open& o : open_) {
+  for (TaskIndex t = 0; t < open_.size(); ++t) {
+    Open& o = open_[t];
     if (!o.pending || o.trace != &piece) continue;
     LoadResult one = loadTraceText(formatRecord(piece, o.pieceTask, o.index) + "\n");
+    if (!one.trace || one.trace->taskCount() != 1 || one.trace->events(0).size() != 1) {
+      // The record did not read back (it cannot happen for a record the
+      // reader made): the call ends here, unfinished, rather than point
+      // into a piece that is about to go.
+      flushOpen(t, tasks_[t].lastTime);
+      continue;
+    }
     o.kept = one.trace;
     o.trace = o.kept.get();
     o.e = &o.kept->events(0)[0];

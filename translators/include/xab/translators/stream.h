@@ -16,6 +16,7 @@
 #include <xab/model/trace.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -95,7 +96,17 @@ class TraceStream {
   std::uint64_t records() const { return records_; }
 
  private:
-  struct Open;
+  // A begin record waiting for its end.  While its piece is being fed it
+  // points into the piece; when the piece is done, the record is kept as a
+  // one-record Trace of its own (`kept`).
+  struct Open {
+    bool pending = false;
+    const Trace* trace = nullptr;
+    const Event* e = nullptr;
+    TaskIndex pieceTask = 0;
+    std::uint32_t index = 0;
+    std::shared_ptr<const Trace> kept;
+  };
   void noteTime(TimeNs t);
   void assemble(const Record& r, TaskIndex pieceTask, std::uint32_t index);
   void flushOpen(TaskIndex t, TimeNs until);
@@ -106,7 +117,7 @@ class TraceStream {
   std::vector<StreamTask> tasks_;
   std::unordered_map<Tid, TaskIndex> byTid_;
   std::unordered_map<std::string, std::int32_t> perName_;
-  std::vector<Open> open_;
+  std::deque<Open> open_;              // a deque: writers add tasks (mention) while one is in use
   std::vector<std::uint32_t> order_;   // scratch: task of each seq in a piece
   bool any_ = false;
   TimeNs origin_ = 0, first_ = 0, last_ = 0;
