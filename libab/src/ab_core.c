@@ -153,6 +153,16 @@ static int host_little_endian(void) {
   return *(const uint8_t *)&one == 1;
 }
 
+/* A PVM fragment that holds the whole message (PVM writes a message
+ * fragment by fragment, a system call each), but no bigger: the fragment
+ * is allocated at every send, and a 160 KB one for a one-record message
+ * (immediate mode) costs more than the send. */
+static int message_bytes(void) {
+  size_t bytes = 1024 + XAB_HDR_INTS * 4 + (size_t)xab_st.n * sizeof(struct xab_event);
+  for (int id = strs.sent + 1; id <= strs.n; id++) bytes += 16 + strlen(strs.text[id - 1]);
+  return (int)((bytes + 4095) & ~(size_t)4095);
+}
+
 /* Pack what waits into `mid` and send it to abmon.  `mid` is a buffer of
  * our own, or (from the poke handler) the poke's own buffer. */
 static void send_records(int final, int mid) {
@@ -160,10 +170,9 @@ static void send_records(int final, int mid) {
   int autoerr = pvm_setopt(PvmAutoErr, 0);
   /* Through pvmd, never on a direct route: on a direct socket the program
    * would wait whenever abmon reads slower than it writes.  In one
-   * fragment: PVM writes a message fragment by fragment, a system call
-   * each (4 KB by default, 100 of them for a 4096-event batch). */
+   * fragment (message_bytes). */
   int route = pvm_setopt(PvmRoute, PvmDontRoute);
-  int frag = pvm_setopt(PvmFragSize, XAB_FLUSH_FRAG_BYTES);
+  int frag = pvm_setopt(PvmFragSize, message_bytes());
   int ctx = pvm_setcontext(xab_st.ctx);
   if (mid == 0) mid = pvm_mkbuf(PvmDataDefault);
   int user_sbuf = pvm_setsbuf(mid);

@@ -23,8 +23,6 @@
 /* A task killed (SIGTERM) while blocked with unsent records waits this long
  * for abmon's poke, which sends them and ends it; then SIGALRM ends it. */
 #define XAB_KILL_WAIT_S 5
-/* PVM fragment size for libab's own messages: a full batch in one fragment */
-#define XAB_FLUSH_FRAG_BYTES ((int)(XAB_MAX_BATCH * sizeof(struct xab_event) + 4096))
 
 enum xab_mode {
   XAB_MODE_UNATTACHED = 0, /* recording; abmon not looked up yet */
