@@ -11,6 +11,7 @@
 // 20 times each.  Prints times in ms and the peak resident memory.
 #include "diagram_painter.h"
 #include "event_log_model.h"
+#include "panel_models.h"
 #include "snapshot.h"
 
 #include <QGuiApplication>
@@ -198,6 +199,15 @@ int main(int argc, char** argv) {
     for (int c = 0; c < EventLogModel::ColumnCount; ++c)
       (void)log.data(log.index(rows / 2 + r, c), Qt::DisplayRole);
   std::printf("event log: %d rows; one screen (40 rows) of text %.3f ms\n", rows, msSince(t));
+  // What the Messages panel recomputes per step: the pair matrix and the
+  // queue of messages in flight at the replay position.
+  t = Clock::now();
+  auto matrix = pairsAt(*snap, snap->size() / 2);
+  double matrixMs = msSince(t);
+  t = Clock::now();
+  auto queue = pendingAt(*snap, snap->size() / 2);
+  std::printf("messages panel at mid replay: pair matrix %.2f ms (%zu pairs), pending queue %.2f ms (%zu queued)\n",
+              matrixMs, matrix.size(), msSince(t), queue.size());
   if (generated && keep.empty()) std::remove(trace.c_str());
   return 0;
 }

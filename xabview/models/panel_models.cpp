@@ -102,9 +102,46 @@ QVariant BarrierTotalsModel::headerData(int section, Qt::Orientation o, int role
 
 // ---- message matrix ----
 
+double PairAt::bandwidth() const {
+  return transit > 0 ? static_cast<double>(receivedBytes) * 1e9 / static_cast<double>(transit) : 0.0;
+}
+
+PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
+  PairMatrix out;
+  const Trace& tr = *s.trace;
+  for (const Message& m : s.messages.messages) {
+    if (s.positionOf(m.send) >= position) continue;
+    for (const MessageReceive& r : m.receives) {
+      const Event& e = tr.event(r.recv);
+      std::int32_t bytes = std::max(e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : m.bytes, 0);
+      PairAt& p = out[{m.sender, r.receiver}];
+      ++p.count;
+      p.bytes += static_cast<std::uint64_t>(bytes);
+      if (e.seq < position) {
+        p.receivedBytes += static_cast<std::uint64_t>(bytes);
+        p.transit = addTime(p.transit, std::max<TimeNs>(r.time - m.time, 0));
+      }
+    }
+    for (Tid d : m.unreceived)
+      if (auto r = tr.findTask(d)) {
+        PairAt& p = out[{m.sender, *r}];
+        ++p.count;
+        p.bytes += static_cast<std::uint64_t>(std::max(m.bytes, 0));
+      }
+  }
+  return out;
+}
+
 MessageMatrixModel::MessageMatrixModel(ViewState* state, QObject* parent)
     : QAbstractTableModel(parent), state_(state) {
   connect(state_, &ViewState::snapshotChanged, this, &MessageMatrixModel::reset);
+  connect(state_, &ViewState::positionChanged, this, &MessageMatrixModel::recompute);
+}
+
+void MessageMatrixModel::recompute() {
+  const ViewSnapshot* s = state_->snapshot();
+  pairs_ = s ? pairsAt(*s, state_->position()) : PairMatrix{};
+  if (tasks_ > 0) emit dataChanged(index(0, 0), index(tasks_ - 1, tasks_ - 1));
 }
 
 void MessageMatrixModel::setMetric(Metric m) {
@@ -118,9 +155,10 @@ void MessageMatrixModel::reset() {
   if (want != tasks_) {
     beginResetModel();
     tasks_ = want;
+    pairs_ = s ? pairsAt(*s, state_->position()) : PairMatrix{};
     endResetModel();
-  } else if (tasks_ > 0) {
-    emit dataChanged(index(0, 0), index(tasks_ - 1, tasks_ - 1));
+  } else {
+    recompute();
   }
 }
 
@@ -131,9 +169,9 @@ QVariant MessageMatrixModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const ViewSnapshot* s = state_->snapshot();
   if (!s || index.row() >= tasks_ || index.column() >= tasks_) return {};
-  auto it = s->messages.pairs.find({static_cast<TaskIndex>(index.row()), static_cast<TaskIndex>(index.column())});
-  if (it == s->messages.pairs.end()) return role == Qt::DisplayRole ? QVariant(QString()) : QVariant();
-  const PairStats& p = it->second;
+  auto it = pairs_.find({static_cast<TaskIndex>(index.row()), static_cast<TaskIndex>(index.column())});
+  if (it == pairs_.end()) return role == Qt::DisplayRole ? QVariant(QString()) : QVariant();
+  const PairAt& p = it->second;
   if (role == Qt::DisplayRole) {
     switch (metric_) {
       case Metric::Count: return static_cast<qulonglong>(p.count);
@@ -142,9 +180,9 @@ QVariant MessageMatrixModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ToolTipRole)
-    return QStringLiteral("%1 -> %2: %3 messages, %4 bytes, %5 MB/s")
+    return QStringLiteral("%1 -> %2: %3 messages, %4 bytes sent by this record; %5 MB/s over the %6 bytes received")
         .arg(label(*s, static_cast<TaskIndex>(index.row())), label(*s, static_cast<TaskIndex>(index.column())))
-        .arg(p.count).arg(p.bytes).arg(p.bandwidth() / 1e6, 0, 'f', 2);
+        .arg(p.count).arg(p.bytes).arg(p.bandwidth() / 1e6, 0, 'f', 2).arg(p.receivedBytes);
   if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }

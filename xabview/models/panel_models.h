@@ -5,6 +5,8 @@
 
 #include <QAbstractTableModel>
 
+#include <map>
+
 #include "growing_table_model.h"
 
 namespace xab::view {
@@ -39,7 +41,24 @@ class BarrierTotalsModel : public GrowingTableModel {
   ViewState* state_;
 };
 
-// Sender x receiver: messages, bytes, bandwidth.
+// Messages between one sender and one receiver up to a replay position.
+struct PairAt {
+  std::uint64_t count = 0;          // sent by then (an mcast once per receiver)
+  std::uint64_t bytes = 0;
+  std::uint64_t receivedBytes = 0;  // of those, received by then ...
+  TimeNs transit = 0;               // ... and their time in transit
+  double bandwidth() const;         // bytes per second over transit; 0 if none
+};
+using PairMatrix = std::map<std::pair<TaskIndex, TaskIndex>, PairAt>;  // (sender, receiver)
+
+// The pair matrix at `position` (the first `position` records shown): each
+// message sent by then counts toward each receiver that got it and each
+// named destination that had not (yet); bandwidth is over the ones
+// received by then.  At the end of a trace whose messages were all
+// received, it equals the model's MessageTable::pairs.
+PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position);
+
+// Sender x receiver: messages, bytes, bandwidth, at the replay position.
 class MessageMatrixModel : public QAbstractTableModel {
   Q_OBJECT
  public:
@@ -52,10 +71,12 @@ class MessageMatrixModel : public QAbstractTableModel {
   void setMetric(Metric m);
  private slots:
   void reset();
+  void recompute();
  private:
   ViewState* state_;
   Metric metric_ = Metric::Count;
   int tasks_ = 0;
+  PairMatrix pairs_;
 };
 
 // Messages sent and not yet received at the current position, per receiver.

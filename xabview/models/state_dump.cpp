@@ -30,11 +30,12 @@ QJsonArray tasks(const ViewState& st) {
 QJsonObject messages(const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   QJsonArray pairs;
-  for (const auto& [key, p] : s.messages.pairs)
+  for (const auto& [key, p] : pairsAt(s, st.position()))
     pairs.append(QJsonObject{{"from", qstr(s.trace->label(key.first))},
                              {"to", qstr(s.trace->label(key.second))},
                              {"count", static_cast<qint64>(p.count)},
-                             {"bytes", static_cast<qint64>(p.bytes)}});
+                             {"bytes", static_cast<qint64>(p.bytes)},
+                             {"received_bytes", static_cast<qint64>(p.receivedBytes)}});
   QJsonArray pending;
   for (const auto& e : pendingAt(s, st.position())) {
     const Message& m = s.messages.messages[e.message];
