@@ -49,7 +49,7 @@ struct options {
   int warmup; /* untimed roundtrips first */
   int k;      /* kill mode: calls before the kill */
   int direct; /* PvmRouteDirect between the two tasks, as PVM's `timing` */
-  int trecv;  /* receive as libab's short wait does (attribution runs) */
+  int trecv;  /* receive with a timed wait (1) or a poll loop (2): attribution runs */
   int partner;
 };
 
@@ -90,7 +90,8 @@ static void usage(FILE *to) {
           "             after 20 ms and prints how many of its messages arrived\n"
           "Options: -d 1 (default) routes messages directly between the two tasks\n"
           "(PvmRouteDirect, as PVM's `timing` example); -d 0 lets them go through pvmd.\n"
-          "-t 1 receives with pvm_trecv(2 ms) first, as libab's receive wrapper does\n"
+          "-t 1 receives with pvm_trecv(2 ms) first, as libab's receive did before pokes;\n"
+          "-t 2 with pvm_nrecv and a blocking poll() on PVM's sockets\n"
           "(with pingpong-plain: what that timed wait alone costs).\n"
           "Examples:\n"
           "  1. pingpong-plain roundtrip -n 20000 -r 7\n"
@@ -141,9 +142,11 @@ static void send_int(int tid, int tag, int x) {
 static int use_trecv;
 static int self_tid; /* in the report: the script counts this task's records */
 
-/* With -t 1, wait as libab's receive wrapper does before it flushes: a
- * pvm_trecv with a 2 ms timeout first.  Run by the plain variant, this shows
- * what that timed wait alone costs. */
+/* Attribution runs of the plain variant, what two ways of waiting that
+ * libab could use would cost by themselves: -t 1 a pvm_trecv with a 2 ms
+ * timeout first (libab's receive before pokes: the kernel timer it arms is
+ * expensive on virtual machines), -t 2 pvm_nrecv and a blocking poll() on
+ * PVM's sockets (no timer, but two more system calls). */
 static int recv_int(int tid, int tag) {
   int x = 0;
   struct timeval shortwait = {0, 2000};

@@ -11,7 +11,7 @@
 #   pvm-trace      PVM's own tracer, `full`, default mask, unbuffered
 #   pvm-trace-buf  the same with -B 65536 (buffered in the tasks)
 #   plain+trecv    attribution: the plain program waiting as libab's receive
-#                  wrapper does (pvm_trecv with a 2 ms timeout first)
+#                  did before pokes (pvm_trecv with a 2 ms timeout first)
 #   plain+poll     attribution: the plain program waiting with pvm_nrecv and a
 #                  blocking poll() on PVM's sockets (no timer)
 # and checks that a task ended by pvm_kill loses no event under xab (and
