@@ -92,7 +92,7 @@ static void usage(FILE *to) {
           "(PvmRouteDirect, as PVM's `timing` example); -d 0 lets them go through pvmd.\n"
           "-t 1 receives with pvm_trecv(2 ms) first, as libab's receive did before pokes;\n"
           "-t 2 with pvm_nrecv and a blocking poll() on PVM's sockets\n"
-          "(with pingpong-plain: what that timed wait alone costs).\n"
+          "(with pingpong-plain: what each way of waiting costs by itself).\n"
           "Examples:\n"
           "  1. pingpong-plain roundtrip -n 20000 -r 7\n"
           "  2. XAB_BATCH=1 pingpong-xab packloop -n 50000\n"
