@@ -7,6 +7,7 @@
 #include "export.h"
 #include "main_window.h"
 #include "options.h"
+#include "panels.h"
 #include "state_dump.h"
 #include "trace_loader.h"
 
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QTimer>
 
 #include <cstdio>
@@ -30,6 +32,10 @@ class Script : public QObject {
       : state_(state), window_(window), o_(o) {
     if (o_.step) state_->setPosition(0);  // stepping starts from the first record
     connect(state_, &ViewState::snapshotChanged, this, [this] { check(); });
+    if (!o_.dumpOnHang.isEmpty())  // live: the panel speaks once progress stops
+      connect(window_->hangPanel(), &HangPanel::alarm, this, [this] {
+        if (!finished_ && !writeState(o_.dumpOnHang)) std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpOnHang));
+      });
     QTimer::singleShot(static_cast<int>(o_.timeout * 1000), this, [this] { finish(2); });
   }
   void failed() { finish(2); }
@@ -74,14 +80,22 @@ class Script : public QObject {
         code = 1;
       }
     }
-    if (!o_.dumpState.isEmpty()) {
-      QFile f(o_.dumpState);
-      if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(dumpState(*state_)).toJson()) < 0) {
-        std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpState));
-        code = 1;
-      }
+    if (!o_.dumpState.isEmpty() && !writeState(o_.dumpState)) {
+      std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpState));
+      code = 1;
     }
     QCoreApplication::exit(code);
+  }
+
+  // The models' state, plus what the window shows: the panel in front and
+  // the hang panel's text.  Written whole or not at all (a reader polling
+  // the file never sees half of it).
+  bool writeState(const QString& file) const {
+    QJsonObject state = dumpState(*state_);
+    state["panel"] = window_->currentTab();
+    state["hang_panel"] = QJsonObject{{"alarm", window_->hangPanel()->alarmed()}, {"text", window_->hangPanel()->text()}};
+    QSaveFile f(file);
+    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();
   }
 
   ViewState* state_;

@@ -141,11 +141,16 @@ void MainWindow::buildActions() {
     if (!a->text().isEmpty()) replay->addAction(a);
 }
 
+namespace {
+const QStringList kTabNames{"log", "hang", "barriers", "messages", "input"};
+}
+
 void MainWindow::showTab(const QString& name) {
-  static const QStringList names{"log", "hang", "barriers", "messages", "input"};
-  int i = static_cast<int>(names.indexOf(name));
+  int i = static_cast<int>(kTabNames.indexOf(name));
   if (i >= 0) tabs_->setCurrentIndex(i);
 }
+
+QString MainWindow::currentTab() const { return kTabNames.value(tabs_->currentIndex()); }
 
 bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
 

@@ -28,6 +28,8 @@ class MainWindow : public QMainWindow {
   MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent = nullptr);
 
   void showTab(const QString& name);  // log, hang, barriers, messages, input
+  QString currentTab() const;         // the same names
+  HangPanel* hangPanel() const { return hang_; }
   DiagramView* diagram() const { return diagram_; }
   bool saveDiagram(const QString& file, QString* error) const;
 

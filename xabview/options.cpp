@@ -15,6 +15,9 @@ finished file in a format the translators read (PICL).
 Scripted use (tests, documentation pictures): --step N or --play-to-end,
 then --screenshot, --save-diagram and --dump-state are written and xabview
 exits (status 0; 2 when the input never reached the requested point).
+--dump-on-hang FILE writes the state each time the hang panel reports, live,
+that progress stopped: nobody steps (abmon | tee evfile | xabview --hang-after 2
+--dump-on-hang hang.json).
 
 Keys: Space play/stop, Right step, Left step back, PgDn/PgUp 100 records,
 Home first record, End live, + / - zoom, 0 fit, Shift+Left/Right pan,
@@ -57,7 +60,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60).", "S");
-  for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout})
+  QCommandLineOption dumpOnHang("dump-on-hang",
+                                "Scripted: each time the hang panel reports that progress stopped (live), write the "
+                                "state as JSON (with the panel's text) to FILE; exit at the end of the input.",
+                                "FILE");
+  for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
+                        dumpOnHang})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -90,6 +98,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (o.step && o.playToEnd) return fail("--step and --play-to-end exclude each other");
   o.screenshot = p.value(screenshot);
   o.dumpState = p.value(dump);
+  o.dumpOnHang = p.value(dumpOnHang);
   o.saveDiagram = p.value(diagram);
   o.exportFile = p.value(exportOpt);
   o.tab = p.value(tab);

@@ -16,6 +16,7 @@ struct ViewerOptions {
   bool playToEnd = false;           // ... or play to the end of the input
   QString screenshot;               // ... save the window as PNG
   QString dumpState;                // ... write the models' state as JSON
+  QString dumpOnHang;               // ... and each time the hang panel reports a stop
   QString saveDiagram;              // ... save the diagram (.png or .svg)
   QString exportFile;               // ... export through the translators (.trf, .json)
   QString tab;                      // panel to show: log, hang, barriers, messages, input
@@ -23,7 +24,7 @@ struct ViewerOptions {
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long
   bool scripted() const { return step || playToEnd || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty() ||
-                                  !exportFile.isEmpty(); }
+                                  !exportFile.isEmpty() || !dumpOnHang.isEmpty(); }
 };
 
 // Parses argv; on --help/--version prints and sets `exitCode` >= 0; on a

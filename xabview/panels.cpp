@@ -345,6 +345,8 @@ HangPanel::HangPanel(ViewState* state, double hangAfterSeconds, QWidget* parent)
   refresh();
 }
 
+QString HangPanel::text() const { return text_->toPlainText(); }
+
 void HangPanel::refresh() {
   const ViewSnapshot* s = state_->snapshot();
   bool stalled = s && s->hang.hung && state_->atEnd() &&

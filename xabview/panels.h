@@ -86,6 +86,7 @@ class HangPanel : public QWidget {
  public:
   HangPanel(ViewState* state, double hangAfterSeconds, QWidget* parent = nullptr);
   bool alarmed() const { return alarmed_; }
+  QString text() const;  // what the panel shows, as plain text
  signals:
   void alarm();  // progress stopped and tasks are blocked
  public slots:

@@ -210,6 +210,57 @@ TEST_CASE("abmon | tee evfile | xabview: single-stepping the --hang demo ends na
   fs::remove_all(dir);
 }
 
+TEST_CASE("abmon | tee evfile | xabview, live: the hang panel names the tags once progress stops, nobody stepping",
+          "[xabview][e2e][pvm]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  PrivateVm vm;
+  // xabview follows the input live; each time its hang panel reports that
+  // records stopped coming, it writes its state (with the panel's text).
+  const std::string alarmFile = dir + "/alarm.json";
+  Pipeline pipe(dir, x.env(),
+                {"--play-to-end", "--tab", "log", "--hang-after", "2", "--timeout", "600", "--dump-on-hang", alarmFile,
+                 "--dump-state", dir + "/end.json"});
+  BackgroundProcess master({bin_dir() + "/xabdemo", "--hang"}, dir + "/demo.out");
+  // The panel may speak earlier (a blocked task, then a silence, on a busy
+  // machine); each report rewrites the file.  Wait, however long the
+  // machine takes, for the one that names both tags.
+  QJsonObject alarm;
+  QString text;
+  bool named = Pipeline::waitFor([&] {
+    if (!fs::exists(alarmFile)) return false;
+    auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(alarmFile)));
+    alarm = doc.object();
+    text = alarm["hang_panel"].toObject()["text"].toString();
+    return text.contains("16040") && text.contains("16004");
+  }, 240s);
+  INFO("the hang panel's last report: " << text.toStdString());
+  INFO("xabview: " << pipe.shell->read_stderr());
+  REQUIRE(named);
+  // Written live, by the panel's own alarm: abmon still running, the view
+  // following the input (no stepping), the hang tab brought to the front.
+  CHECK(alarm["live"].toBool());
+  CHECK_FALSE(alarm["input_ended"].toBool());
+  CHECK_FALSE(alarm["monitor_stopped"].toBool());
+  CHECK(alarm["position"].toInt() == alarm["events"].toInt());
+  CHECK(alarm["hang_panel"].toObject()["alarm"].toBool());
+  CHECK(alarm["panel"].toString() == "hang");
+  CHECK(alarm["hung"].toBool());
+  CHECK(text.contains("No new records for"));
+  CHECK(text.contains("(xabdemo, 0) waits for tag 16040"));
+  CHECK(text.contains("queued: tag 16004"));
+  CHECK(doingOf(alarm, "(xabdemo, 0)").startsWith("blocked in recv(src any, tag 16040)"));
+  // Stopping abmon ends the input; xabview writes the end state and exits.
+  pipe.stopMonitor();
+  CHECK(pipe.shell->wait(150s) == 0);
+  auto end = readJson(dir + "/end.json");
+  CHECK(end["input_ended"].toBool());
+  CHECK(end["hung"].toBool());
+  CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
+  vm.stop();
+  fs::remove_all(dir);
+}
+
 TEST_CASE("abmon | tee evfile | xabview: a whole demo run, barriers and messages", "[xabview][e2e][pvm]") {
   std::string dir = tempDir();
   Xvfb x(dir);
