@@ -93,7 +93,7 @@ END {
   for (c in traced) printf "\n%s: the tracer had written %d send/recv events of the last round when stopped\n", c, traced[c]
   if (nkill) {
     printf "\npvm_kill of a task holding unsent events: kill-* its pvm_mytid calls while it\n"
-    printf "computes; killsend-* its sends while it sends nonstop (expected: messages that arrived)\n"
+    printf "computes; killrecv-* the same while blocked in a receive; killsend-* its sends while it sends nonstop (expected: messages that arrived)\n"
     printf "  %-26s %9s %6s\n", "config", "expected", "kept"
     for (i = 1; i <= nkill; i++) { split(kills[i], k, " "); printf "  %-26s %9s %6s%s\n", k[1], k[2], k[3], k[3] + 0 < k[2] + 0 ? "  LOST " k[2] - k[3] : "" }
   }

@@ -13,7 +13,8 @@
  *              (initsend + pkint + send: 3 events per message); the partner
  *              receives them all (recv + upkint: 3 events) and replies once
  *   kill       the partner calls pvm_mytid + pvm_pkint K times, says so, then
- *              computes; the master ends it with pvm_kill.  The trace must
+ *              computes (killrecv: blocks in pvm_recv); the master ends it
+ *              with pvm_kill.  The trace must
  *              still hold the partner's K+1 mytid records (run-libab-bench.sh
  *              counts them).
  *   killsend   the partner sends one-int messages to the master as fast as
@@ -76,7 +77,7 @@ static void usage(FILE *to) {
   fprintf(to,
           "Usage: pingpong-{plain,xab} roundtrip [-n N] [-r REPS] [-w WARMUP]\n"
           "       pingpong-{plain,xab} packloop [-n N] [-r REPS]\n"
-          "       pingpong-{plain,xab} kill [-k K]\n"
+          "       pingpong-{plain,xab} kill|killrecv [-k K]\n"
           "       pingpong-{plain,xab} killsend\n"
           "Measure what libab adds to PVM calls (run inside a PVM virtual machine whose\n"
           "ep= path holds this program; pingpong-xab also wants abmon running).\n"
@@ -86,6 +87,7 @@ static void usage(FILE *to) {
           "             once at the end (default N=100000); prints ns per message\n"
           "  kill       the partner makes K pvm_mytid+pvm_pkint calls (default 100),\n"
           "             then computes until the master pvm_kills it; prints its tid\n"
+          "  killrecv   the same, but the partner is blocked in pvm_recv when killed\n"
           "  killsend   the partner sends to the master nonstop; the master kills it\n"
           "             after 20 ms and prints how many of its messages arrived\n"
           "Options: -d 1 (default) routes messages directly between the two tasks\n"
@@ -117,7 +119,7 @@ static int parse_args(int argc, char **argv, struct options *o) {
   if (i >= argc) return -1;
   o->mode = argv[i++];
   if (strcmp(o->mode, "roundtrip") && strcmp(o->mode, "packloop") && strcmp(o->mode, "kill") &&
-      strcmp(o->mode, "killsend"))
+      strcmp(o->mode, "killrecv") && strcmp(o->mode, "killsend"))
     return -1;
   o->n = strcmp(o->mode, "roundtrip") == 0 ? 10000 : 100000;
   for (; i < argc; i += 2) {
@@ -203,13 +205,14 @@ static void partner_packloop(int master) {
 /* Record k calls that libab keeps in its buffer (k < batch, well under
  * flush_ms), tell the master, then compute without PVM calls until killed.
  * pvm_mytid is in PVM's default trace mask too, so both tracers see them. */
-static void partner_kill(int master, int k) {
+static void partner_kill(int master, int k, int blocked) {
   pvm_initsend(PvmDataDefault);
   for (int i = 0; i < k; i++) {
     pvm_mytid();
     pvm_pkint(&i, 1, 1);
   }
   send_int(master, TAG_READY, k);
+  if (blocked) pvm_recv(master, TAG_DONE + 1000); /* killrecv: killed while blocked here */
   int64_t end = now_ns() + (int64_t)30 * 1000000000;
   volatile double sink = 0;
   while (now_ns() < end) /* computing, as a real worker would */
@@ -283,8 +286,10 @@ static void master_packloop(int partner, const struct options *o) {
   report("packloop", o, per, both_cpu(partner, cpu0, ops, 1.0), "ns", 6, ops);
 }
 
-static void master_kill(int partner) {
+static void master_kill(int partner, int blocked) {
   int k = recv_int(partner, TAG_READY);
+  /* killrecv: let it reach its receive (well before abmon's poke) */
+  if (blocked) nanosleep(&(struct timespec){0, 50 * 1000000}, NULL);
   int rc = pvm_kill(partner);
   /* the partner's pvm_mytid calls: k in the loop, one at its start */
   printf("kill variant=%s victim=t%x calls=%d expected_mytid=%d rc=%d\n", VARIANT, (unsigned)partner, k,
@@ -338,7 +343,7 @@ int main(int argc, char **argv) {
     if (!strcmp(o.mode, "roundtrip")) partner_roundtrip(master);
     else if (!strcmp(o.mode, "packloop")) partner_packloop(master);
     else if (!strcmp(o.mode, "killsend")) partner_killsend(master);
-    else partner_kill(master, o.k);
+    else partner_kill(master, o.k, !strcmp(o.mode, "killrecv"));
   } else {
     const char *slash = strrchr(argv[0], '/');
     int partner = 0;
@@ -346,7 +351,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o.mode, "roundtrip")) master_roundtrip(partner, &o);
     else if (!strcmp(o.mode, "packloop")) master_packloop(partner, &o);
     else if (!strcmp(o.mode, "killsend")) master_killsend(partner);
-    else master_kill(partner);
+    else master_kill(partner, !strcmp(o.mode, "killrecv"));
   }
   fflush(stdout);
   pvm_exit();

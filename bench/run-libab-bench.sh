@@ -303,8 +303,8 @@ record_bench() {
 # the monitor's output.  abmon: one record per call; PVM's tracer: the
 # call's entry event "mytid(0.0)", whose third field is the tid in decimal.
 kill_check() {
-  local config=$1 variant=$2 line victim expected got
-  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" kill -k "$KILL_K" 2>>"$OUT/stderr.log")
+  local config=$1 variant=$2 mode=${3:-kill} line victim expected got
+  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" "$mode" -k "$KILL_K" 2>>"$OUT/stderr.log")
   echo "config=$config $line" | tee -a "$RAW" >&2
   victim=$(sed -n 's/.*victim=\(t[0-9a-f]*\).*/\1/p' <<<"$line")
   expected=$(sed -n 's/.*expected_mytid=\([0-9]*\).*/\1/p' <<<"$line")
@@ -340,6 +340,10 @@ killsend_check() {
 kill_checks() {
   start_abmon kill-xab "$MON_CORE"
   kill_check kill-xab "$XAB"
+  # killed while blocked in a receive, before abmon's first poke (500 ms
+  # after its last message): it waits for the poke to send its records
+  start_abmon killrecv-xab "$MON_CORE" --poke-ms 500
+  kill_check killrecv-xab "$XAB" killrecv
   start_tracer kill-pvm-trace
   kill_check kill-pvm-trace plain
   start_tracer kill-pvm-trace-buf -B 65536
