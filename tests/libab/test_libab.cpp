@@ -20,6 +20,22 @@ namespace {
 
 std::string prog(const char* name) { return bin_dir() + "/" + name; }
 
+// The tid a test mode prints first ("tid=t40005").
+std::string printed_tid(BackgroundProcess& task) {
+  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
+  std::string tid = task.read_stdout().substr(4);
+  return tid.substr(0, tid.find('\n'));
+}
+
+// pvm_kill from the console, as a user would.
+void pvm_kill_from_console(const std::string& tid) { run({"pvm"}, {}, 20s, "kill " + tid + "\n"); }
+
+int count_events(const std::vector<Record>& rs, const std::string& event) {
+  int n = 0;
+  for (auto& r : rs) n += r.event == event;
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("every family of PVM calls is recorded with its fields", "[libab][pvm]") {
@@ -167,9 +183,7 @@ TEST_CASE("a task killed with SIGKILL still gets its exit record", "[libab][pvm]
   auto& vm = PrivateVm::shared();
   Monitor mon(vm.dir() + "/sigkill.trace");
   BackgroundProcess task({prog("xabt_prog"), "blocked"}, vm.dir() + "/blocked.out");
-  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
-  std::string tid = task.read_stdout().substr(4);
-  tid = tid.substr(0, tid.find('\n'));
+  std::string tid = printed_tid(task);
   REQUIRE(mon.saw(tid + " recv.begin"));
   task.stop(SIGKILL);
   CHECK(mon.saw(tid + " task.exit"));
@@ -181,9 +195,7 @@ TEST_CASE("without pokes a task sends its records before it blocks", "[libab][pv
   auto& vm = PrivateVm::shared();
   Monitor mon(vm.dir() + "/nopoke.trace", {"--poke-ms", "0"});
   BackgroundProcess task({prog("xabt_prog"), "blocked"}, vm.dir() + "/nopoke.out");
-  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
-  std::string tid = task.read_stdout().substr(4);
-  tid = tid.substr(0, tid.find('\n'));
+  std::string tid = printed_tid(task);
   CHECK(mon.saw(tid + " recv.begin"));
   task.stop(SIGKILL);
   auto rs = records_of(mon.finish(), tid);
@@ -196,17 +208,13 @@ TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
   Monitor mon(vm.dir() + "/kill.trace");
   // 300 packs stay in the task's buffer (batch 512) while it sleeps.
   BackgroundProcess task({prog("xabt_prog"), "idle", "300"}, vm.dir() + "/idle.out");
-  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
-  std::string tid = task.read_stdout().substr(4);
-  tid = tid.substr(0, tid.find('\n'));
+  std::string tid = printed_tid(task);
   std::this_thread::sleep_for(200ms);
-  auto k = run({"pvm"}, {}, 20s, "kill " + tid + "\n");
+  pvm_kill_from_console(tid);
   CHECK(task.wait(10s) == 128 + SIGTERM);
   REQUIRE(mon.saw(tid + " task.exit"));
   auto rs = records_of(mon.finish(), tid);
-  int packs = 0;
-  for (auto& r : rs) packs += r.event == "pkint";
-  CHECK(packs == 300);
+  CHECK(count_events(rs, "pkint") == 300);
 }
 
 TEST_CASE("a task killed while blocked in a receive loses no event", "[libab][pvm]") {
@@ -215,18 +223,14 @@ TEST_CASE("a task killed while blocked in a receive loses no event", "[libab][pv
   // records unsent, and the poke after it sends them.
   Monitor mon(vm.dir() + "/killrecv.trace", {"--poke-ms", "1000"});
   BackgroundProcess task({prog("xabt_prog"), "idlerecv", "300"}, vm.dir() + "/idlerecv.out");
-  REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("tid=t") != s.npos; }, 10s));
-  std::string tid = task.read_stdout().substr(4);
-  tid = tid.substr(0, tid.find('\n'));
-  auto k = run({"pvm"}, {}, 20s, "kill " + tid + "\n");
+  std::string tid = printed_tid(task);
+  pvm_kill_from_console(tid);
   // Ended by the SIGTERM itself once abmon has the records (SIGALRM would
   // mean the fallback ended it, with the records lost).
   CHECK(task.wait(20s) == 128 + SIGTERM);
   REQUIRE(mon.saw(tid + " task.exit"));
   auto rs = records_of(mon.finish(), tid);
-  int packs = 0;
-  for (auto& r : rs) packs += r.event == "pkint";
-  CHECK(packs == 300);
+  CHECK(count_events(rs, "pkint") == 300);
   CHECK(find(rs, "recv.begin", {{"tag", "31337"}}));
 }
 
