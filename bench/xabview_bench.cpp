@@ -199,6 +199,13 @@ int main(int argc, char** argv) {
     for (int c = 0; c < EventLogModel::ColumnCount; ++c)
       (void)log.data(log.index(rows / 2 + r, c), Qt::DisplayRole);
   std::printf("event log: %d rows; one screen (40 rows) of text %.3f ms\n", rows, msSince(t));
+  EventFilter sends;
+  sends.kind = Kind::SEND;
+  t = Clock::now();
+  state.setFilter(sends);
+  std::printf("event log filtered by call (send): %d rows in %.1f ms; arrival order %.1f MB\n", log.rowCount(), msSince(t),
+              static_cast<double>(snap->order.memoryBytes()) / 1e6);
+  state.setFilter({});
   // What the Messages panel recomputes per step: the pair matrix and the
   // queue of messages in flight at the replay position.
   t = Clock::now();

@@ -88,3 +88,27 @@ TEST_CASE("a record's fields read as the trace file writes them") {
   });
   CHECK(sawMcast);
 }
+
+TEST_CASE("the arrival order, 2 bytes a record, gives each position's task and index, one by one or in a run") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  std::vector<OrderEntry> seen;
+  s->order.forEach(0, s->size(), [&](std::size_t p, const OrderEntry& e) {
+    CHECK(p == seen.size());
+    seen.push_back(e);
+  });
+  REQUIRE(seen.size() == s->size());
+  for (std::size_t p = 0; p < s->size(); ++p) {
+    OrderEntry e = s->order[p];
+    CHECK(e.task == seen[p].task);
+    CHECK(e.index == seen[p].index);
+    CHECK(s->event(e).seq == p);  // the record at that position
+  }
+  // A run that starts in the middle counts from there.
+  std::size_t from = s->size() / 2, n = 0;
+  s->order.forEach(from, s->size(), [&](std::size_t p, const OrderEntry& e) {
+    CHECK(e.index == seen[p].index);
+    ++n;
+  });
+  CHECK(n == s->size() - from);
+  CHECK(s->order.memoryBytes() <= 2 * s->size() + 16);
+}

@@ -260,7 +260,7 @@ void paintCursor(QPainter& p, const DiagramLayout& L, const ViewState& st) {
     if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
   if (auto sel = st.selected()) {
-    const OrderEntry& oe = s.order[*sel];
+    const OrderEntry oe = s.order[*sel];
     if (oe.task == kMonitorTask) return;
     double x = L.xOf(s.event(oe).time), y = L.rowTop(oe.task) + L.rowHeight / 2;
     p.setPen(QPen(Qt::black, 2));

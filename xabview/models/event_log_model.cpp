@@ -42,8 +42,9 @@ int EventLogModel::rowOfPosition(std::size_t position) const {
 
 void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
   const ViewSnapshot* s = state_->snapshot();
-  for (std::size_t p = from; p < to; ++p)
-    if (state_->filter().matches(*s, s->order[p])) rows_.push_back(static_cast<std::uint32_t>(p));
+  s->order.forEach(from, to, [&](std::size_t p, const OrderEntry& e) {
+    if (state_->filter().matches(*s, e)) rows_.push_back(static_cast<std::uint32_t>(p));
+  });
 }
 
 void EventLogModel::onSnapshot() {
@@ -103,7 +104,7 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
   if (!s) return {};
   std::size_t p = positionOfRow(index.row());
   if (p >= s->size()) return {};
-  const OrderEntry& oe = s->order[p];
+  const OrderEntry oe = s->order[p];
   const Event& e = s->event(oe);
   const Trace& tr = *s->trace;
   if (role == PositionRole) return static_cast<qulonglong>(p);

@@ -13,22 +13,16 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-// Records are numbered in arrival order without gaps (Event::seq), so the
-// order is filled by placing each record at its number: no sort.
-void buildOrder(const Trace& trace, ViewSnapshot& s) {
-  std::size_t total = trace.eventCount() + trace.monitorEvents().size();
-  s.order.assign(total, OrderEntry{kMonitorTask, 0});
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    std::uint32_t i = 0;
-    trace.events(t).forEach([&](const Event& e) {
-      if (e.seq < total) s.order[e.seq] = {t, i};
-      ++i;
-    });
+// The first element of seq-ordered records whose seq is >= position.
+template <class Seq>
+std::uint32_t seqLowerBound(const Seq& records, std::size_t position) {
+  std::size_t lo = 0, hi = records.size();
+  while (lo < hi) {
+    std::size_t mid = lo + (hi - lo) / 2;
+    if (records[mid].seq < position) lo = mid + 1;
+    else hi = mid;
   }
-  for (std::uint32_t i = 0; i < trace.monitorEvents().size(); ++i) {
-    const Event& e = trace.monitorEvents()[i];
-    if (e.seq < total) s.order[e.seq] = {kMonitorTask, i};
-  }
+  return static_cast<std::uint32_t>(lo);
 }
 
 void buildLines(const Trace& trace, ViewSnapshot& s) {
@@ -62,6 +56,42 @@ void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
 
 }  // namespace
 
+// Records are numbered in arrival order without gaps (Event::seq), so the
+// order is filled by placing each record's task at its number: no sort.
+void ArrivalOrder::build(const Trace& trace) {
+  trace_ = &trace;
+  size_ = trace.eventCount() + trace.monitorEvents().size();
+  bool narrow = trace.taskCount() < kNarrowMonitor;
+  narrow_.clear();
+  wide_.clear();
+  if (narrow) narrow_.assign(size_, kNarrowMonitor);
+  else wide_.assign(size_, kMonitorTask);
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    trace.events(t).forEach([&](const Event& e) {
+      if (e.seq >= size_) return;
+      if (narrow) narrow_[e.seq] = static_cast<std::uint16_t>(t);
+      else wide_[e.seq] = t;
+    });
+}
+
+TaskIndex ArrivalOrder::taskAt(std::size_t p) const {
+  if (!narrow_.empty()) return narrow_[p] == kNarrowMonitor ? kMonitorTask : narrow_[p];
+  return wide_[p];
+}
+
+std::uint32_t ArrivalOrder::indexOf(TaskIndex task, std::size_t position) const {
+  if (task == kMonitorTask) return seqLowerBound(trace_->monitorEvents(), position);
+  return seqLowerBound(trace_->events(task), position);
+}
+
+OrderEntry ArrivalOrder::operator[](std::size_t p) const {
+  TaskIndex t = taskAt(p);
+  std::uint32_t i = indexOf(t, p);
+  // A position no record filled (not expected) reads as abmon's first, as before.
+  if (t == kMonitorTask && (i >= trace_->monitorEvents().size() || trace_->monitorEvents()[i].seq != p)) i = 0;
+  return {t, i};
+}
+
 const Event& ViewSnapshot::event(const OrderEntry& e) const {
   if (e.task == kMonitorTask) return trace->monitorEvents()[e.index];
   return trace->events(e.task)[e.index];
@@ -69,14 +99,7 @@ const Event& ViewSnapshot::event(const OrderEntry& e) const {
 
 std::uint32_t ViewSnapshot::prefixAt(TaskIndex task, std::size_t position) const {
   // A task's records arrive in its call order, so their seq numbers rise.
-  const auto& ev = trace->events(task);
-  std::size_t lo = 0, hi = ev.size();
-  while (lo < hi) {
-    std::size_t mid = lo + (hi - lo) / 2;
-    if (ev[mid].seq < position) lo = mid + 1;
-    else hi = mid;
-  }
-  return static_cast<std::uint32_t>(lo);
+  return seqLowerBound(trace->events(task), position);
 }
 
 TimeNs ViewSnapshot::timeAt(std::size_t position) const {
@@ -116,7 +139,7 @@ std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace) 
   });
   auto t = Clock::now();
   buildTimeBounds(tr, *s);
-  buildOrder(tr, *s);
+  s->order.build(tr);
   s->timing.order = msSince(t);
   t = Clock::now();
   s->spans.resize(tr.taskCount());

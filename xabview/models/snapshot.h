@@ -25,6 +25,31 @@ struct OrderEntry {
   std::uint32_t index = 0;
 };
 
+// Every record in the order it arrived: position -> (task, index).  It
+// keeps only the task, 2 bytes a record (4 with 65535 tasks or more): a
+// task's records arrive in its call order, so their seq numbers rise and
+// the index is a binary search in the task's records -- or, for a run of
+// positions, a counter per task (forEach).
+class ArrivalOrder {
+ public:
+  void build(const Trace& trace);
+  std::size_t size() const { return size_; }
+  OrderEntry operator[](std::size_t position) const;
+  TaskIndex taskAt(std::size_t position) const;
+  // f(position, entry) for each position in [from, to), in order.
+  template <class F>
+  void forEach(std::size_t from, std::size_t to, F&& f) const;
+  std::size_t memoryBytes() const { return narrow_.capacity() * 2 + wide_.capacity() * 4; }
+
+ private:
+  std::uint32_t indexOf(TaskIndex task, std::size_t position) const;  // records of task before position
+  const Trace* trace_ = nullptr;
+  std::size_t size_ = 0;
+  std::vector<std::uint16_t> narrow_;  // the task, kNarrowMonitor for abmon's records
+  std::vector<TaskIndex> wide_;        // the same when there are too many tasks for 16 bits
+  static constexpr std::uint16_t kNarrowMonitor = 0xFFFF;
+};
+
 // A state interval of a task, compact (16 bytes: the diagram's per-task
 // array).  It lasts until the next span begins; the last one is open.
 struct Span {
@@ -47,7 +72,7 @@ struct MessageLine {
 
 struct ViewSnapshot {
   std::shared_ptr<const Trace> trace;
-  std::vector<OrderEntry> order;          // every record, in the order it arrived
+  ArrivalOrder order;                     // every record, in the order it arrived
   std::vector<std::vector<Span>> spans;   // per task, in time order
   MessageTable messages;
   BarrierAnalysis barriers;
@@ -82,6 +107,19 @@ struct ViewSnapshot {
   TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
   struct Timing { double order = 0, spans = 0, messages = 0, barriers = 0, hang = 0, mismatches = 0; } timing;
 };
+
+template <class F>
+void ArrivalOrder::forEach(std::size_t from, std::size_t to, F&& f) const {
+  if (from >= to || !trace_) return;
+  std::vector<std::uint32_t> next(trace_->taskCount() + 1);
+  for (TaskIndex t = 0; t < trace_->taskCount(); ++t) next[t] = indexOf(t, from);
+  next.back() = indexOf(kMonitorTask, from);
+  for (std::size_t p = from; p < to && p < size_; ++p) {
+    TaskIndex t = taskAt(p);
+    std::uint32_t& n = next[t == kMonitorTask ? trace_->taskCount() : t];
+    f(p, OrderEntry{t, n++});
+  }
+}
 
 // Builds the analyses; runs on the loader thread (or in a test).
 std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace);

@@ -81,7 +81,7 @@ QJsonObject dumpState(const ViewState& st) {
   for (int a = 0; a < kActivityCount; ++a) u[activityName(static_cast<Activity>(a))] = util[static_cast<std::size_t>(a)];
   QJsonObject current;
   if (st.position() > 0) {
-    const OrderEntry& oe = s->order[st.position() - 1];
+    const OrderEntry oe = s->order[st.position() - 1];
     const Event& e = s->event(oe);
     current = QJsonObject{{"task", oe.task == kMonitorTask ? QString("abmon") : qstr(s->trace->label(oe.task))},
                           {"event", qstr(std::string(kindName(e.kind))) + (e.isBegin() ? ".begin" : "")},
