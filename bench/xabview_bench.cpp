@@ -184,7 +184,16 @@ int main(int argc, char** argv) {
   std::printf("repaint full zoom-out, bars and barriers: cpu %.2f ms\n", withBarriers.cpuMs);
   auto withMessages = paintTimes(state, b, e, 20, {true, false, true});
   std::printf("repaint full zoom-out, bars and messages: cpu %.2f ms\n", withMessages.cpuMs);
-  std::printf("repaint full zoom-out, bars and labels only: cpu %.2f ms\n", bars.cpuMs);
+  std::printf("repaint full zoom-out, bars and labels only: cpu %.2f ms (spans or bins visited %zu)\n", bars.cpuMs,
+              bars.stats.spansVisited);
+  // The same two without the state mipmaps: every row folded from its spans.
+  auto fullNoMip = paintTimes(state, b, e, 20, {true, true, true, false});
+  auto barsNoMip = paintTimes(state, b, e, 20, {false, false, true, false});
+  std::printf("without mipmaps: repaint full zoom-out cpu %.2f ms, bars and labels only cpu %.2f ms (spans visited %zu)\n",
+              fullNoMip.cpuMs, barsNoMip.cpuMs, barsNoMip.stats.spansVisited);
+  std::size_t mipBytes = 0;
+  for (const auto& m : snap->mipmaps) mipBytes += m.memoryBytes();
+  std::printf("state mipmaps: built in %.1f ms, %.2f MB\n", snap->timing.mipmaps, static_cast<double>(mipBytes) / 1e6);
   state.setPosition(snap->size() / 2);  // replaying: what one step costs the views
   auto fig = paintTimes(state, b, e, 20);
   std::printf("repaint at mid replay, full zoom-out: cpu %.2f ms; wall mean %.2f ms\n", fig.cpuMs, fig.meanMs);

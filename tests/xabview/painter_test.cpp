@@ -7,6 +7,8 @@
 #include <QImage>
 #include <QJsonArray>
 
+#include <array>
+
 #include <catch2/catch.hpp>
 
 using namespace xab;
@@ -124,4 +126,99 @@ TEST_CASE("the state dump holds what every view shows") {
   CHECK(tasks[0].toObject()["doing"].toString().startsWith("blocked in recv(src any, tag 16040)"));
   CHECK(d["messages"].toObject()["pending"].toArray().size() == 3);
   CHECK(d["current"].toObject()["event"].toString() == "recv.begin");
+}
+
+TEST_CASE("a state mipmap holds each bin's dominant state, level by level, and nothing after an exit") {
+  // 6000 spans of 1000 ns: 3 computing, 1 receiving, repeated; then an exit.
+  std::vector<Span> spans;
+  const TimeNs t0 = 1'000'000;
+  for (std::uint32_t i = 0; i < 6000; ++i)
+    spans.push_back({t0 + TimeNs{i} * 1000, i, i % 4 == 3 ? TaskState::Receiving : TaskState::Computing});
+  spans.push_back({t0 + 6'000'000, 6000, TaskState::Exited});
+  StateMipmap m = buildMipmap(spans, t0, t0 + 8'000'000);
+  REQUIRE(m.width0 > 0);
+  CHECK(m.levels.front().size() <= kMipBins + 1);
+  CHECK(m.levels.back().size() == 1);
+  for (std::size_t l = 1; l < m.levels.size(); ++l) CHECK(m.levels[l].size() == (m.levels[l - 1].size() + 1) / 2);
+  // A bin a span wide at level 0 is that span's state; wide bins are mostly computing.
+  REQUIRE(m.width0 <= 1000);
+  CHECK(m.at(0, t0 + 3 * 1000 + 10) == static_cast<std::uint8_t>(TaskState::Receiving));
+  CHECK(m.at(0, t0 + 1 * 1000 + 10) == static_cast<std::uint8_t>(TaskState::Computing));
+  CHECK(m.at(m.levels.size() - 1, t0) == static_cast<std::uint8_t>(TaskState::Computing));
+  // After the exit, and before the origin: nothing.
+  CHECK(m.at(0, t0 + 7'000'000) == kNoState);
+  CHECK(m.at(0, t0 - 1) == kNoState);
+  // Few spans: no mipmap (the spans are cheap to walk).
+  spans.resize(100);
+  CHECK(buildMipmap(spans, t0, t0 + 100'000).width0 == 0);
+}
+
+// Per task row and pixel column: does the picture show the state that
+// really covers most of the column (by the spans, as the replay position
+// shows them)?  The share of columns where it does.
+double faithfulness(const QImage& img, const DiagramLayout& L, const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  const double ns = L.nsPerPixel();
+  const int columns = static_cast<int>(L.plot().width());
+  int checked = 0, right = 0;
+  for (TaskIndex t = 0; t < L.tasks; ++t) {
+    const auto& spans = s.spans[t];
+    const std::uint32_t shown = st.shownOf(t);
+    const TimeNs limit = shownLimit(st, t);
+    std::vector<std::array<TimeNs, 11>> cover(static_cast<std::size_t>(columns), std::array<TimeNs, 11>{});
+    for (std::size_t i = 0; i < spans.size() && spans[i].first < shown && spans[i].state != TaskState::Exited; ++i) {
+      TimeNs b = spans[i].begin;
+      TimeNs e = i + 1 < spans.size() && spans[i + 1].first < shown ? spans[i + 1].begin : std::max(b, limit);
+      for (int c = std::max(0, static_cast<int>((b - L.begin) / ns)); c < columns; ++c) {
+        TimeNs cb = L.begin + static_cast<TimeNs>(c * ns), ce = L.begin + static_cast<TimeNs>((c + 1) * ns);
+        if (cb >= e) break;
+        cover[static_cast<std::size_t>(c)][static_cast<std::size_t>(spans[i].state)] += std::min(e, ce) - std::max(b, cb);
+      }
+    }
+    int y = static_cast<int>(L.rowTop(t) + L.rowHeight / 2);
+    for (int c = 0; c < columns; ++c) {
+      const auto& cv = cover[static_cast<std::size_t>(c)];
+      auto best = std::max_element(cv.begin(), cv.end());
+      if (*best <= 0) continue;
+      ++checked;
+      auto state = static_cast<TaskState>(best - cv.begin());
+      right += QColor(img.pixel(static_cast<int>(L.plot().left()) + c, y)) == stateColor(state);
+    }
+  }
+  return checked ? static_cast<double>(right) / checked : 1.0;
+}
+
+TEST_CASE("at full zoom-out the mipmap draws each column's dominant state, reading one bin per column") {
+  const int tasks = 8, rounds = 20000;
+  ViewState state;
+  state.setSnapshot(snapshotOfText(syntheticTrace(tasks, rounds)));
+  auto paint = [&](bool mipmaps, DiagramStats& stats) {
+    QImage img(1000, 400, QImage::Format_RGB32);
+    QPainter p(&img);
+    stats = paintDiagram(p, DiagramLayout::make(img.rect(), state), state, {false, false, true, mipmaps});
+    return img;
+  };
+  auto compare = [&](const char* when) {
+    INFO(when);
+    DiagramStats withMip, without;
+    QImage a = paint(true, withMip), b = paint(false, without);
+    auto L = DiagramLayout::make(a.rect(), state);
+    const auto width = static_cast<std::size_t>(L.plot().width());
+    CHECK(withMip.spansVisited <= tasks * (width + 2 * (kMaxSpansPerColumn + 3)));
+    CHECK(nonWhite(a) > 1000);
+    // The mipmap shows the dominant state in nearly every column (bins
+    // and columns do not align exactly), and at least as often as folding
+    // the spans, which looks at only the first spans of each column.
+    double mip = faithfulness(a, L, state), fold = faithfulness(b, L, state);
+    INFO("mipmap " << mip << ", folded spans " << fold);
+    CHECK(mip >= 0.95);
+    CHECK(mip >= fold);
+    return std::pair{withMip.spansVisited, without.spansVisited};
+  };
+  auto [mipVisits, foldVisits] = compare("at the end");
+  CHECK(mipVisits * 4 < foldVisits);
+  state.setPosition(state.size() / 2);  // replaying: nothing after the position may appear
+  compare("at mid replay");
+  state.setPosition(state.size() / 10);
+  compare("early in the replay");
 }

@@ -90,8 +90,40 @@ struct RowFolder {
   }
 };
 
+// Pixel columns read from the task's mipmap: from the first to the last
+// that ends, bin included, before the last shown span begins (that span's
+// end moves with the replay position; later spans are not shown).  Returns
+// the first column left to the spans.
+int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const std::vector<Span>& spans,
+                       std::uint32_t shown, RowFolder& f, std::size_t& visited) {
+  const double ns = L.nsPerPixel();
+  if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return 0;
+  std::size_t level = 0;
+  while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
+  auto firstHidden = std::partition_point(spans.begin(), spans.end(), [&](const Span& s) { return s.first < shown; });
+  if (firstHidden == spans.begin()) return 0;
+  const TimeNs boundary = std::prev(firstHidden)->begin;
+  const TimeNs w = mip.binWidth(level);
+  const int columns = static_cast<int>(L.plot().width());
+  int c = 0;
+  for (; c < columns; ++c) {
+    TimeNs colEnd = L.begin + static_cast<TimeNs>((c + 1) * ns);
+    TimeNs center = L.begin + static_cast<TimeNs>((c + 0.5) * ns);
+    if (colEnd > boundary || center < mip.origin) {
+      if (colEnd > boundary) break;
+      continue;  // before the task's first bin
+    }
+    TimeNs binEnd = mip.origin + ((center - mip.origin) / w + 1) * w;
+    if (binEnd > boundary) break;
+    ++visited;
+    std::uint8_t state = mip.at(level, center);
+    if (state != kNoState) f.addColumn(c, state);
+  }
+  return c;
+}
+
 std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex t,
-                          std::array<std::vector<QRect>, kStates>& buckets, std::size_t& rects) {
+                          std::array<std::vector<QRect>, kStates>& buckets, std::size_t& rects, bool mipmaps) {
   const ViewSnapshot& s = *st.snapshot();
   const auto& spans = s.spans[t];
   if (spans.empty()) return 0;
@@ -102,14 +134,16 @@ std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex
   RowFolder f{L, buckets, L.rowTop(t) + 2, std::max(1.0, L.rowHeight - 4), ns};
   std::size_t visited = 0;
   int visitsInColumn = 0;
-  for (std::size_t i = spanAtOrBefore(spans, L.begin); i < spans.size(); ++i) {
+  int fromColumn = mipmaps && t < s.mipmaps.size() ? paintRowFromMipmap(L, s.mipmaps[t], spans, shown, f, visited) : 0;
+  const TimeNs from = L.begin + static_cast<TimeNs>(fromColumn * ns);
+  for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
     const Span& sp = spans[i];
     if (sp.first >= shown || sp.begin >= L.end) break;
     ++visited;
     if (sp.state == TaskState::Exited) break;
     TimeNs se = shownEnd(spans, i, shown, limit);
-    if (se <= L.begin) continue;
-    double x0 = std::max(0.0, static_cast<double>(sp.begin - L.begin) / ns);
+    if (se <= from) continue;
+    double x0 = std::max(static_cast<double>(fromColumn), static_cast<double>(sp.begin - L.begin) / ns);
     double x1 = std::min(width, static_cast<double>(se - L.begin) / ns);
     if (x1 - x0 >= kFoldPixels) {
       f.wide(x0, x1, sp.state);
@@ -121,7 +155,7 @@ std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex
       f.col = c;
       visitsInColumn = 0;
     }
-    f.acc[static_cast<std::size_t>(sp.state)] += std::max<TimeNs>(1, se - std::max(sp.begin, L.begin));
+    f.acc[static_cast<std::size_t>(sp.state)] += std::max<TimeNs>(1, se - std::max(sp.begin, from));
     if (++visitsInColumn > kMaxSpansPerColumn) {
       // Enough of this column seen: jump to the span that reaches the next one.
       TimeNs next = L.begin + static_cast<TimeNs>((c + 1) * ns);
@@ -318,7 +352,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
   p.save();
   p.setClipRect(plot);
   std::array<std::vector<QRect>, kStates> buckets;
-  for (TaskIndex t = 0; t < L.tasks; ++t) stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects);
+  for (TaskIndex t = 0; t < L.tasks; ++t) stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects, o.mipmaps);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
     auto& rs = buckets[static_cast<std::size_t>(i)];

@@ -6,7 +6,9 @@
 // column only the state that covers most of it is drawn, and runs of equal
 // columns become one rectangle.  A pixel column never costs more than
 // kMaxSpansPerColumn span visits (the rest is skipped by binary search),
-// so a million-event trace paints in bounded time at any zoom.  Message
+// so a million-event trace paints in bounded time at any zoom.  When a
+// pixel column is wider than a bin of the task's state mipmap, the columns
+// up to the last shown span read one bin each instead: O(pixels).  Message
 // lines and barrier spans landing on the same pixels are drawn once.
 //
 // Nothing here knows widgets: the viewer, the SVG/PNG export and the
@@ -56,6 +58,7 @@ struct DiagramOptions {
   bool messages = true;
   bool barriers = true;
   bool labels = true;
+  bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
 };
 
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& state,

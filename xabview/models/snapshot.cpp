@@ -1,6 +1,7 @@
 #include "snapshot.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <future>
 
@@ -114,6 +115,63 @@ TimeNs ViewSnapshot::timeAt(std::size_t position) const {
 
 std::size_t ViewSnapshot::positionOf(EventRef ref) const { return trace->event(ref).seq; }
 
+std::uint8_t StateMipmap::at(std::size_t level, TimeNs t) const {
+  if (width0 == 0 || level >= levels.size() || t < origin) return kNoState;
+  auto bin = static_cast<std::size_t>((t - origin) / binWidth(level));
+  return bin < levels[level].size() ? levels[level][bin] : kNoState;
+}
+
+std::size_t StateMipmap::memoryBytes() const {
+  std::size_t n = 0;
+  for (const auto& l : levels) n += l.capacity();
+  return n;
+}
+
+StateMipmap buildMipmap(const std::vector<Span>& spans, TimeNs origin, TimeNs end) {
+  StateMipmap m;
+  if (spans.size() < kMipMinSpans || end <= origin) return m;
+  constexpr std::size_t kStates = static_cast<std::size_t>(TaskState::Exited) + 1;
+  const auto range = static_cast<std::uint64_t>(end - origin);
+  m.origin = origin;
+  m.width0 = static_cast<TimeNs>(std::max<std::uint64_t>(1, (range + kMipBins - 1) / kMipBins));
+  std::size_t bins = static_cast<std::size_t>(range / static_cast<std::uint64_t>(m.width0)) + 1;
+  // Time each state covers in each bin, level 0.
+  std::vector<std::array<TimeNs, kStates>> cover(bins, std::array<TimeNs, kStates>{});
+  for (std::size_t i = 0; i + 1 < spans.size(); ++i) {
+    const Span& sp = spans[i];
+    if (sp.state == TaskState::Exited) break;
+    TimeNs b = std::max(sp.begin, origin), e = std::min(spans[i + 1].begin, end);
+    auto s = static_cast<std::size_t>(sp.state);
+    while (b < e) {
+      auto bin = static_cast<std::size_t>((b - origin) / m.width0);
+      if (bin >= bins) break;
+      TimeNs binEnd = origin + static_cast<TimeNs>(bin + 1) * m.width0;
+      TimeNs upTo = std::min(e, binEnd);
+      cover[bin][s] += upTo - b;
+      b = upTo;
+    }
+  }
+  // Each level: the dominant state per bin; then pairs of bins add up.
+  while (true) {
+    std::vector<std::uint8_t> level(bins);
+    for (std::size_t j = 0; j < bins; ++j) {
+      auto best = std::max_element(cover[j].begin(), cover[j].end());
+      level[j] = *best > 0 ? static_cast<std::uint8_t>(best - cover[j].begin()) : kNoState;
+    }
+    m.levels.push_back(std::move(level));
+    if (bins == 1) break;
+    std::size_t up = (bins + 1) / 2;
+    for (std::size_t j = 0; j < up; ++j) {
+      std::array<TimeNs, kStates> sum = cover[2 * j];
+      if (2 * j + 1 < bins)
+        for (std::size_t s = 0; s < kStates; ++s) sum[s] += cover[2 * j + 1][s];
+      cover[j] = sum;
+    }
+    bins = up;
+  }
+  return m;
+}
+
 std::vector<Span> buildSpans(const Trace& trace, TaskIndex task) {
   auto intervals = stateIntervals(trace, task);
   std::vector<Span> out;
@@ -145,6 +203,10 @@ std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace) 
   s->spans.resize(tr.taskCount());
   for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->spans[i] = buildSpans(tr, i);
   s->timing.spans = msSince(t);
+  t = Clock::now();
+  s->mipmaps.resize(tr.taskCount());
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->mipmaps[i] = buildMipmap(s->spans[i], s->tasksBegin, s->tasksEnd);
+  s->timing.mipmaps = msSince(t);
   t = Clock::now();
   s->barriers = analyzeBarriers(tr);
   s->timing.barriers = msSince(t);

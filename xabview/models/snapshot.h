@@ -61,6 +61,27 @@ inline TimeNs spanEnd(const std::vector<Span>& spans, std::size_t i) {
   return i + 1 < spans.size() ? spans[i + 1].begin : kOpenEnd;
 }
 
+// A task's states at levels of detail (a mipmap): level 0 cuts the time
+// from `origin` into up to kMipBins bins of `width0` ns; each level above
+// has bins twice as wide.  A bin holds the state that covers most of it
+// (kNoState: none), so at full zoom-out a pixel column reads one bin
+// instead of walking spans: painting is O(pixels).  The task's last span
+// is left out (its end moves with the replay position), and so is all
+// after an exit.  Small tasks get none (width0 == 0): their spans are few.
+inline constexpr std::uint8_t kNoState = 0xFF;
+inline constexpr std::size_t kMipBins = std::size_t{1} << 14;
+inline constexpr std::size_t kMipMinSpans = 4096;
+struct StateMipmap {
+  TimeNs origin = 0;
+  TimeNs width0 = 0;  // 0: no mipmap
+  std::vector<std::vector<std::uint8_t>> levels;
+  TimeNs binWidth(std::size_t level) const { return width0 << level; }
+  // The state of the bin holding time t at this level; kNoState outside.
+  std::uint8_t at(std::size_t level, TimeNs t) const;
+  std::size_t memoryBytes() const;
+};
+StateMipmap buildMipmap(const std::vector<Span>& spans, TimeNs origin, TimeNs end);
+
 // One send-to-receive line of the diagram, sorted by send time, with the
 // arrival positions of both records so a replay can hide what is not shown.
 struct MessageLine {
@@ -74,6 +95,7 @@ struct ViewSnapshot {
   std::shared_ptr<const Trace> trace;
   ArrivalOrder order;                     // every record, in the order it arrived
   std::vector<std::vector<Span>> spans;   // per task, in time order
+  std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
   MessageTable messages;
   BarrierAnalysis barriers;
   HangReport hang;
@@ -105,7 +127,7 @@ struct ViewSnapshot {
   TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
   TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
-  struct Timing { double order = 0, spans = 0, messages = 0, barriers = 0, hang = 0, mismatches = 0; } timing;
+  struct Timing { double order = 0, spans = 0, messages = 0, barriers = 0, hang = 0, mismatches = 0, mipmaps = 0; } timing;
 };
 
 template <class F>
