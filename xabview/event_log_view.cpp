@@ -25,6 +25,10 @@ EventLogView::EventLogView(QWidget* parent) : QAbstractItemView(parent), header_
   connect(header_, &QHeaderView::geometriesChanged, this, [this] { updateGeometries(); });
 }
 
+// The header is a child: QWidget's destructor would delete it while this
+// object is already only a QWidget, and its last signals must not reach us.
+EventLogView::~EventLogView() { disconnect(header_, nullptr, this, nullptr); }
+
 void EventLogView::setModel(QAbstractItemModel* model) {
   QAbstractItemView::setModel(model);
   header_->setModel(model);

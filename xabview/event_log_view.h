@@ -16,6 +16,7 @@ class EventLogView : public QAbstractItemView {
   Q_OBJECT
  public:
   explicit EventLogView(QWidget* parent = nullptr);
+  ~EventLogView() override;
   void setModel(QAbstractItemModel* model) override;
   QHeaderView* horizontalHeader() const { return header_; }
   void setColumnWidth(int column, int width);
