@@ -227,3 +227,74 @@ TEST_CASE("message matrix: a message never received counts as sent to its named 
   CHECK(pairsAt(s, 0).empty());
   CHECK(checker.messages().isEmpty());
 }
+
+namespace {
+
+// The matrix and the queue as the definitions say, from the messages and
+// the trace's records (slow): what pairsAt and pendingAt must agree with.
+struct Reference {
+  PairMatrix pairs;
+  std::vector<PendingEntry> pending;
+};
+
+Reference reference(const ViewSnapshot& s, std::size_t position) {
+  Reference out;
+  const Trace& tr = *s.trace;
+  for (std::uint32_t i = 0; i < s.messages.messages.size(); ++i) {
+    const Message& m = s.messages.messages[i];
+    if (tr.event(m.send).seq >= position) continue;
+    for (const MessageReceive& r : m.receives) {
+      const Event& e = tr.event(r.recv);
+      auto bytes = static_cast<std::uint64_t>(std::max(e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : m.bytes, 0));
+      PairAt& p = out.pairs[{m.sender, r.receiver}];
+      ++p.count;
+      p.bytes += bytes;
+      if (e.seq < position) {
+        p.receivedBytes += bytes;
+        p.transit += std::max<TimeNs>(r.time - m.time, 0);
+      } else {
+        out.pending.push_back({r.receiver, i});
+      }
+    }
+    for (Tid d : m.unreceived) {
+      auto r = tr.findTask(d);
+      if (!r) continue;
+      PairAt& p = out.pairs[{m.sender, *r}];
+      ++p.count;
+      p.bytes += static_cast<std::uint64_t>(std::max(m.bytes, 0));
+      out.pending.push_back({*r, i});
+    }
+  }
+  std::stable_sort(out.pending.begin(), out.pending.end(),
+                   [](const PendingEntry& a, const PendingEntry& b) { return a.receiver < b.receiver; });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("pair matrix and pending queue at every position agree with the definitions") {
+  for (const char* file : {"cholesky_hang.trace", "mismatch.trace", "mcast.trace", "barrier.trace"}) {
+    INFO(file);
+    auto s = snapshotOf(dataPath(file));
+    for (std::size_t p = 0; p <= s->size(); ++p) {
+      INFO("position " << p);
+      Reference want = reference(*s, p);
+      PairMatrix got = pairsAt(*s, p);
+      REQUIRE(got.size() == want.pairs.size());
+      for (const auto& [key, w] : want.pairs) {
+        REQUIRE(got.count(key));
+        const PairAt& g = got.at(key);
+        CHECK(g.count == w.count);
+        CHECK(g.bytes == w.bytes);
+        CHECK(g.receivedBytes == w.receivedBytes);
+        CHECK(g.transit == w.transit);
+      }
+      auto pending = pendingAt(*s, p);
+      REQUIRE(pending.size() == want.pending.size());
+      for (std::size_t i = 0; i < pending.size(); ++i) {
+        CHECK(pending[i].receiver == want.pending[i].receiver);
+        CHECK(pending[i].message == want.pending[i].message);
+      }
+    }
+  }
+}

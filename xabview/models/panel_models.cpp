@@ -106,29 +106,37 @@ double PairAt::bandwidth() const {
   return transit > 0 ? static_cast<double>(receivedBytes) * 1e9 / static_cast<double>(transit) : 0.0;
 }
 
+// Both the matrix and the queue read the snapshot's message lines (one
+// per receive, with both records' positions) and the short list of named
+// destinations that never received: one sequential pass, no trace lookups.
+// (A receive by a task its send did not name cannot happen in PVM; such a
+// line in a corrupt trace would show as queued until received.)
 PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
+  const std::size_t tasks = s.trace->taskCount();
+  const bool dense = tasks <= 256;
+  std::vector<PairAt> grid(dense ? tasks * tasks : 0);
   PairMatrix out;
-  const Trace& tr = *s.trace;
-  for (const Message& m : s.messages.messages) {
-    if (s.positionOf(m.send) >= position) continue;
-    for (const MessageReceive& r : m.receives) {
-      const Event& e = tr.event(r.recv);
-      std::int32_t bytes = std::max(e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : m.bytes, 0);
-      PairAt& p = out[{m.sender, r.receiver}];
-      ++p.count;
-      p.bytes += static_cast<std::uint64_t>(bytes);
-      if (e.seq < position) {
-        p.receivedBytes += static_cast<std::uint64_t>(bytes);
-        p.transit = addTime(p.transit, std::max<TimeNs>(r.time - m.time, 0));
-      }
+  auto cell = [&](TaskIndex from, TaskIndex to) -> PairAt& { return dense ? grid[from * tasks + to] : out[{from, to}]; };
+  for (const MessageLine& l : s.lines) {
+    if (l.sendPos >= position) continue;
+    PairAt& p = cell(l.sender, l.receiver);
+    auto bytes = static_cast<std::uint64_t>(std::max(l.bytes, 0));
+    ++p.count;
+    p.bytes += bytes;
+    if (l.recvPos < position) {
+      p.receivedBytes += bytes;
+      p.transit = addTime(p.transit, std::max<TimeNs>(l.recv - l.send, 0));
     }
-    for (Tid d : m.unreceived)
-      if (auto r = tr.findTask(d)) {
-        PairAt& p = out[{m.sender, *r}];
-        ++p.count;
-        p.bytes += static_cast<std::uint64_t>(std::max(m.bytes, 0));
-      }
   }
+  for (const Undelivered& u : s.undelivered) {
+    if (u.sendPos >= position) continue;
+    PairAt& p = cell(s.messages.messages[u.message].sender, u.receiver);
+    ++p.count;
+    p.bytes += static_cast<std::uint64_t>(std::max(u.bytes, 0));
+  }
+  if (dense)
+    for (std::size_t i = 0; i < grid.size(); ++i)
+      if (grid[i].count) out[{static_cast<TaskIndex>(i / tasks), static_cast<TaskIndex>(i % tasks)}] = grid[i];
   return out;
 }
 
@@ -198,25 +206,13 @@ QVariant MessageMatrixModel::headerData(int section, Qt::Orientation o, int role
 
 std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PendingEntry> out;
-  const Trace& tr = *s.trace;
-  for (std::uint32_t m = 0; m < s.messages.messages.size(); ++m) {
-    const Message& msg = s.messages.messages[m];
-    if (s.positionOf(msg.send) >= position) continue;
-    auto receivedBy = [&](TaskIndex r) {
-      for (const auto& rc : msg.receives)
-        if (rc.receiver == r && s.positionOf(rc.recv) < position) return true;
-      return false;
-    };
-    if (msg.destinationsKnown) {
-      for (Tid d : msg.destinations)
-        if (auto r = tr.findTask(d); r && !receivedBy(*r)) out.push_back({*r, m});
-    } else {
-      for (const auto& rc : msg.receives)
-        if (!receivedBy(rc.receiver)) out.push_back({rc.receiver, m});
-    }
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const PendingEntry& a, const PendingEntry& b) { return a.receiver < b.receiver; });
+  for (const MessageLine& l : s.lines)
+    if (l.sendPos < position && l.recvPos >= position) out.push_back({l.receiver, l.message});
+  for (const Undelivered& u : s.undelivered)
+    if (u.sendPos < position) out.push_back({u.receiver, u.message});
+  std::sort(out.begin(), out.end(), [](const PendingEntry& a, const PendingEntry& b) {
+    return a.receiver != b.receiver ? a.receiver < b.receiver : a.message < b.message;
+  });
   return out;
 }
 

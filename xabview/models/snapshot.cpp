@@ -28,6 +28,7 @@ std::uint32_t seqLowerBound(const Seq& records, std::size_t position) {
 
 void buildLines(const Trace& trace, ViewSnapshot& s) {
   s.lines.clear();
+  s.undelivered.clear();
   s.maxTransit = 0;
   std::size_t n = 0;
   for (const Message& msg : s.messages.messages) n += msg.receives.size();
@@ -36,9 +37,13 @@ void buildLines(const Trace& trace, ViewSnapshot& s) {
     const Message& msg = s.messages.messages[m];
     std::uint32_t sendPos = trace.event(msg.send).seq;
     for (const auto& r : msg.receives) {
-      s.lines.push_back({msg.time, r.time, sendPos, trace.event(r.recv).seq, msg.sender, r.receiver, m});
+      const Event& e = trace.event(r.recv);
+      std::int32_t bytes = e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : msg.bytes;  // as MessageTable::pairs counts
+      s.lines.push_back({msg.time, r.time, sendPos, e.seq, msg.sender, r.receiver, m, bytes});
       s.maxTransit = std::max(s.maxTransit, r.time - msg.time);
     }
+    for (Tid d : msg.unreceived)
+      if (auto r = trace.findTask(d)) s.undelivered.push_back({sendPos, *r, m, msg.bytes});
   }
   std::sort(s.lines.begin(), s.lines.end(),
             [](const MessageLine& a, const MessageLine& b) { return a.send < b.send; });

@@ -89,6 +89,15 @@ struct MessageLine {
   std::uint32_t sendPos = 0, recvPos = 0;
   TaskIndex sender = 0, receiver = 0;
   std::uint32_t message = 0;  // index into MessageTable::messages
+  std::int32_t bytes = 0;     // as the receive says (the send's size if it does not)
+};
+
+// A named destination that never received its message (no line for it).
+struct Undelivered {
+  std::uint32_t sendPos = 0;
+  TaskIndex receiver = 0;
+  std::uint32_t message = 0;
+  std::int32_t bytes = 0;
 };
 
 struct ViewSnapshot {
@@ -123,6 +132,7 @@ struct ViewSnapshot {
   TimeNs lastTime() const { return trace ? trace->lastTime() : 0; }
 
   std::vector<MessageLine> lines;          // by send time
+  std::vector<Undelivered> undelivered;   // by message
   TimeNs maxTransit = 0;                  // the longest line (visible-range search)
   TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
