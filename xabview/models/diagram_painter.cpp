@@ -1,9 +1,12 @@
 #include "diagram_painter.h"
 
 #include <QFontMetrics>
+#include <QPaintEngine>
+#include <QImage>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_set>
 
 namespace xab::view {
@@ -228,10 +231,14 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
   std::vector<QLine> lines;
   auto [lo, hi] = visibleLines(s, L.begin, L.end);
   auto px = [](double v) { return static_cast<int>(std::lround(std::clamp(v, -1e6, 1e6))); };
+  // L.xOf, with the layout's arithmetic done once: this loop sees every
+  // message in view (all of them at full zoom-out).
+  const double left = L.plot().left(), perNs = 1.0 / L.nsPerPixel();
+  auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - L.begin) * perNs; };
   for (std::size_t i = lo; i < hi; ++i) {
     const MessageLine& m = s.lines[i];
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
-    double xs = L.xOf(m.send);
+    double xs = xOf(m.send);
     double& last = lastX[m.sender * n + m.receiver];
     if (xs - last < kFoldPixels) continue;
     last = xs;
@@ -239,12 +246,37 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
       ++stats.messagesSkipped;
       continue;
     }
-    lines.emplace_back(px(xs), px(L.rowTop(m.sender) + L.rowHeight / 2), px(L.xOf(m.recv)),
+    lines.emplace_back(px(xs), px(L.rowTop(m.sender) + L.rowHeight / 2), px(xOf(m.recv)),
                        px(L.rowTop(m.receiver) + L.rowHeight / 2));
   }
   p.setPen(QPen(QColor(0x50, 0x50, 0x50), 0));  // opaque cosmetic: the raster engine's fast path
   p.drawLines(lines.data(), static_cast<int>(lines.size()));
   stats.messageLines = lines.size();
+}
+
+// Barrier bands are tall and, zoomed out, a pixel or two wide: the raster
+// engine blends a translucent rectangle span by span (one span per pixel
+// row), 20 times the cost of an opaque one.  So the bands over the same
+// rows become one strip a pixel high -- per column the band's colour, its
+// edges opaque -- drawn stretched over those rows: one blit per row range.
+void paintBandStrips(QPainter& p, const DiagramLayout& L, const std::vector<QRect>& bands, const QColor& fill,
+                     const QColor& edge) {
+  const int left = static_cast<int>(L.plot().left()), width = static_cast<int>(L.plot().width());
+  std::map<std::pair<int, int>, std::vector<QRgb>> strips;  // (top, bottom) -> premultiplied colour per column
+  const QRgb band = qPremultiply(fill.rgba()), line = edge.rgba();
+  for (const QRect& r : bands) {
+    auto& strip = strips[{r.top(), r.bottom()}];
+    if (strip.empty()) strip.assign(static_cast<std::size_t>(width), 0);
+    int a = std::max(0, r.left() - left), b = std::min(width - 1, r.right() - left);
+    for (int x = a; x <= b; ++x)
+      if (strip[static_cast<std::size_t>(x)] == 0) strip[static_cast<std::size_t>(x)] = band;
+    for (int x : {r.left() - left, r.right() - left})
+      if (x >= 0 && x < width) strip[static_cast<std::size_t>(x)] = line;
+  }
+  for (const auto& [rows, strip] : strips) {
+    QImage img(reinterpret_cast<const uchar*>(strip.data()), width, 1, QImage::Format_ARGB32_Premultiplied);
+    p.drawImage(QRect(left, rows.first, width, rows.second - rows.first + 1), img);
+  }
 }
 
 // One translucent band per barrier instance over the rows of the tasks that
@@ -256,7 +288,7 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   const TimeNs limit = st.nowTime();
   std::unordered_set<std::uint64_t> seen;
   std::vector<QRect> bands;
-  std::vector<QLineF> edges;
+  std::vector<QLine> edges;  // whole pixels: QPainter's fast path
   for (const auto& b : s.barriers.instances) {
     TimeNs a0 = INT64_MAX, d1 = INT64_MIN;
     TaskIndex r0 = UINT32_MAX, r1 = 0;
@@ -271,17 +303,22 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
     double x0 = L.xOf(a0), x1 = std::max(L.xOf(d1), x0 + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;
-    double top = L.rowTop(r0) + 1, bottom = L.rowTop(r1) + L.rowHeight - 1;
-    bands.emplace_back(QPoint(static_cast<int>(x0), static_cast<int>(top)),
-                       QPoint(static_cast<int>(std::ceil(x1)) - 1, static_cast<int>(bottom)));
-    edges.emplace_back(x0, top, x0, bottom);
-    edges.emplace_back(x1, top, x1, bottom);
+    int top = static_cast<int>(L.rowTop(r0) + 1), bottom = static_cast<int>(L.rowTop(r1) + L.rowHeight - 1);
+    int left = static_cast<int>(x0), right = std::max(left, static_cast<int>(std::ceil(x1)) - 1);
+    bands.emplace_back(QPoint(left, top), QPoint(right, bottom));
+    edges.emplace_back(left, top, left, bottom);
+    edges.emplace_back(right, top, right, bottom);
   }
-  p.setPen(Qt::NoPen);
-  p.setBrush(QColor(0xff, 0xa0, 0x00, 50));
+  const QColor fill(0xff, 0xa0, 0x00, 50), edge(0xe6, 0x51, 0x00);
+  if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) {
+    paintBandStrips(p, L, bands, fill, edge);
+    return;
+  }
+  p.setPen(Qt::NoPen);  // vector output (SVG): rectangles and lines
+  p.setBrush(fill);
   p.drawRects(bands.data(), static_cast<int>(bands.size()));
   p.setBrush(Qt::NoBrush);
-  p.setPen(QPen(QColor(0xe6, 0x51, 0x00), 0));
+  p.setPen(QPen(edge, 0));
   p.drawLines(edges.data(), static_cast<int>(edges.size()));
 }
 
