@@ -33,6 +33,7 @@ KILL_K=100
 QUICK=0
 NICE=0
 CHECKS_ONLY=0
+PAIRS=0
 XAB=xab # the instrumented variant's suffix
 
 usage() {
@@ -48,6 +49,9 @@ uninstrumented program and against PVM's own tracer, in one run.
   --quick    fewer and shorter runs (a smoke test, figures are rough)
   --checks-only
              only the pvm_kill checks, no timing
+  --pairs N  only the default mode against plain, in N back-to-back pairs
+             (plain then xab, abmon running throughout, shorter runs): the
+             least drift between the two, for the 1.10x target
   --variant V
              instrumented programs are pingpong-V and libab_record_bench-V
              (default xab): to measure a libab built elsewhere, link the two
@@ -81,6 +85,7 @@ parse_args() {
       -R) ROUNDS=$2; shift ;;
       --quick) QUICK=1 ;;
       --checks-only) CHECKS_ONLY=1 ;;
+      --pairs) PAIRS=$2; shift ;;
       --variant) XAB=$2; shift ;;
       --nice) NICE=$2; shift ;;
       --task-core) TASK_CORE=$2; shift ;;
@@ -359,6 +364,56 @@ kill_checks() {
   killsend_check killsend-pvm-trace-buf plain 0
 }
 
+# ---------------------------------------------------------------- pairs
+
+# Plain and xab back to back, N times, with abmon running all along (the
+# plain program does not talk to it): the machine drifts less between the
+# two halves of a pair than between the configurations of a round.
+pairs() {
+  local i
+  start_abmon pairs "$MON_CORE"
+  for ((i = 1; i <= PAIRS; i++)); do
+    echo "-- pair $i of $PAIRS" >&2
+    pp pair-plain plain roundtrip -n "$RT_N" -r 3
+    pp pair-xab "$XAB" roundtrip -n "$RT_N" -r 3
+    pp pair-plain plain packloop -n "$PL_N" -r 1
+    pp pair-xab "$XAB" packloop -n "$PL_N" -r 1
+  done
+  stop_monitor # checks that every xab run was monitored
+}
+
+pairs_report() {
+  echo
+  echo "== libab default mode against plain: $(date -u +%FT%TZ), $PAIRS back-to-back pairs, nice $NICE"
+  echo "   load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  awk '
+    function median(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+    }
+    /^config=pair-/ {
+      cfg = substr($1, 13); mode = $2
+      for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      wall = mode == "roundtrip" ? v["median_us"] : v["median_ns"]
+      cpu = mode == "roundtrip" ? v["cpu_us"] : v["cpu_ns"]
+      k = ++n[mode, cfg]; W[mode, cfg, k] = wall; C[mode, cfg, k] = cpu
+    }
+    END {
+      printf "  %-10s %12s %12s %12s %12s %14s %14s\n", "mode", "plain wall", "xab wall", "plain cpu", "xab cpu", "x plain wall", "x plain cpu"
+      split("roundtrip packloop", modes, " ")
+      for (m = 1; m <= 2; m++) {
+        mode = modes[m]; np = n[mode, "plain"]; nx = n[mode, "xab"]
+        if (!np || np != nx) continue
+        for (k = 1; k <= np; k++) {
+          pw[k] = W[mode, "plain", k]; xw[k] = W[mode, "xab", k]; rw[k] = xw[k] / pw[k]
+          pc[k] = C[mode, "plain", k]; xc[k] = C[mode, "xab", k]; rc[k] = xc[k] / pc[k]
+        }
+        printf "  %-10s %12.2f %12.2f %12.2f %12.2f %14.3f %14.3f\n", mode, median(pw, np), median(xw, np), median(pc, np), median(xc, np), median(rw, np), median(rc, np)
+      }
+      print "  (medians over pairs; x plain: median of each pair'"'"'s ratio; roundtrip in us, packloop in ns per message)"
+    }' "$RAW"
+}
+
 # ---------------------------------------------------------------- report
 
 report() {
@@ -376,6 +431,12 @@ main() {
   start_vm
   LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
   local r
+  if ((PAIRS > 0)); then
+    pairs
+    pairs_report | tee "$OUT/report.txt"
+    echo "(raw results, traces and logs: $OUT)"
+    return
+  fi
   if ((!CHECKS_ONLY)); then
     for ((r = 1; r <= ROUNDS; r++)); do
       echo "-- round $r of $ROUNDS" >&2
