@@ -230,12 +230,17 @@ void Monitor::arm_poke_timer() {
 void Monitor::on_poke_timer(const boost::system::error_code& ec) {
   if (ec || finished_) return;
   std::int64_t now = realtime_ns();
+  bool poked = false;
   for (auto& [tid, due] : pokes_) {
     if (now < due.at_ns) continue;
     poke(tid, nullptr);
+    poked = true;
     due.gap_ns = std::min(due.gap_ns * 2, kPokeMaxNs);
     due.at_ns = now + due.gap_ns;
   }
+  // pvm_send reads whatever has come in meanwhile into PVM's own queue,
+  // where no socket wakes us for it: take it now.
+  if (poked && drain()) watch_pvm_fds();
   arm_poke_timer();
 }
 
