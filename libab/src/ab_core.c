@@ -250,14 +250,29 @@ static int on_poke(int mid) {
     return 0;
   }
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return 0;
+  if (!xab_st.waiting) {
+    /* A call that returns soon (a send, a probe, ...): its record sends,
+     * and PVM frees the poke now, which keeps the buffer ids in order. */
+    xab_st.last_flush_ns = INT64_MIN / 2;
+    return 0;
+  }
   /* Killed while blocked: the last message, then wait (still blocked) for
    * abmon to say it has come. */
-  int final = xab_st.term_pending && xab_st.waiting;
+  int final = xab_st.term_pending;
   if (xab_st.n == 0 && xab_st.lost == 0 && !final) return 0;
   pvm_setrbuf(0); /* the poke's buffer is ours now; PVM frees it once sent */
   if (final) xab_st.final_seq = xab_st.seq;
   send_records(final, mid);
-  if (final) xab_st.mode = XAB_MODE_OFF;
+  if (final) {
+    xab_st.mode = XAB_MODE_OFF;
+  } else {
+    /* The call this runs in may return before PVM writes the queued send
+     * (when the awaited message came in the same read), and the poke's
+     * buffer id stays taken until then.  The next record flushes: its
+     * pvm_probe writes the queue first, and the ids are back in order
+     * before the program makes another buffer. */
+    xab_st.last_flush_ns = INT64_MIN / 2;
+  }
   return 0;
 }
 

@@ -41,6 +41,19 @@ static int spawn_child(const char *prog, const char *mode) {
 
 /* ---------------------------------------------------------------- calls */
 
+/* Take the next 8 free buffer ids and give them back smallest on top. */
+static void sort_free_ids(void) {
+  int ids[8];
+  for (int k = 0; k < 8; k++) ids[k] = pvm_mkbuf(PvmDataDefault);
+  for (int i = 1; i < 8; i++)
+    for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+      int t = ids[j];
+      ids[j] = ids[j - 1];
+      ids[j - 1] = t;
+    }
+  for (int k = 7; k >= 0; k--) pvm_freebuf(ids[k]);
+}
+
 static int ignore_message(int mid) {
   (void)mid;
   return 0;
@@ -99,7 +112,11 @@ static int mode_calls(const char *prog) {
   int precv = pvm_precv(child, 15, got, 3, PVM_INT, &rtid, &rtag, &rlen);
   printf("precv=%d tag=%d len=%d vals=%d,%d,%d\n", precv, rtag, rlen, got[0], got[1], got[2]);
   /* A reply that takes longer than abmon's poke time: abmon pokes this
-   * task while it waits, and the buffer ids must not tell. */
+   * task while it waits, and the buffer ids must not tell.  Which ids are
+   * free, in which order, depends so far on when the child's messages
+   * happened to arrive (a plain run under other timing differs too): put
+   * the top of PVM's free list in a known order first. */
+  sort_free_ids();
   pvm_initsend(PvmDataDefault);
   pvm_send(child, 18);
   printf("slow_recv=%d\n", pvm_recv(child, 19));
