@@ -304,42 +304,39 @@ record_bench() {
 
 # ---------------------------------------------------------------- pvm_kill
 
-# kill_check CONFIG VARIANT: run the kill mode, count the victim's mytid events in
-# the monitor's output.  abmon: one record per call; PVM's tracer: the
-# call's entry event "mytid(0.0)", whose third field is the tid in decimal.
-kill_check() {
-  local config=$1 variant=$2 mode=${3:-kill} line victim expected got
-  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" "$mode" -k "$KILL_K" 2>>"$OUT/stderr.log")
+# victim_check CONFIG VARIANT EVENT KEY PINGPONG_ARGS...: run a pingpong
+# kill mode, then count the victim's EVENT records in the monitor's output
+# against the number the master printed as KEY=.  abmon: one record per
+# call; PVM's tracer: the call's entry event "EVENT(0.0)", whose third field
+# is the tid in decimal.
+victim_check() {
+  local config=$1 variant=$2 event=$3 key=$4; shift 4
+  local line victim expected got
+  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" "$@" 2>>"$OUT/stderr.log")
   echo "config=$config $line" | tee -a "$RAW" >&2
   victim=$(sed -n 's/.*victim=\(t[0-9a-f]*\).*/\1/p' <<<"$line")
-  expected=$(sed -n 's/.*expected_mytid=\([0-9]*\).*/\1/p' <<<"$line")
+  expected=$(sed -n "s/.*$key=\\([0-9]*\\).*/\\1/p" <<<"$line")
   sleep 1 # the kill reaches the victim, its last message reaches the monitor
   stop_monitor
   if [[ $MON_KIND == abmon ]]; then
-    got=$(awk -v t="$victim" '$3 == t && $4 == "mytid"' "$MON_FILE" | wc -l)
+    got=$(awk -v t="$victim" -v e="$event" '$3 == t && $4 == e' "$MON_FILE" | wc -l)
   else
-    got=$(awk -v t="$((16#${victim#t}))" '$1 == "\"mytid(0.0)\"" { gsub(/,/, "", $5); if ($5 == t) n++ } END { print n + 0 }' "$MON_FILE")
+    got=$(awk -v t="$((16#${victim#t}))" -v e="\"$event(0.0)\"" '$1 == e { gsub(/,/, "", $5); if ($5 == t) n++ } END { print n + 0 }' "$MON_FILE")
   fi
   echo "killcheck config=$config victim=$victim expected=$expected kept=$got" | tee -a "$RAW" >&2
+}
+
+# kill_check CONFIG VARIANT [MODE]: the victim is killed after K pvm_mytid
+# calls, computing (kill) or blocked in a receive (killrecv).
+kill_check() {
+  victim_check "$1" "$2" mytid expected_mytid "${3:-kill}" -k "$KILL_K"
 }
 
 # killsend_check CONFIG VARIANT ROUTE: the victim is killed while sending
 # (-d 0: its messages queue in its socket to pvmd).  Every message that
 # reached the master must have its send record.
 killsend_check() {
-  local config=$1 variant=$2 route=$3 line victim received got
-  line=$(taskset -c "$TASK_CORE" "$BENCH/pingpong-$variant" killsend -d "$route" 2>>"$OUT/stderr.log")
-  echo "config=$config $line" | tee -a "$RAW" >&2
-  victim=$(sed -n 's/.*victim=\(t[0-9a-f]*\).*/\1/p' <<<"$line")
-  received=$(sed -n 's/.*received=\([0-9]*\).*/\1/p' <<<"$line")
-  sleep 1
-  stop_monitor
-  if [[ $MON_KIND == abmon ]]; then
-    got=$(awk -v t="$victim" '$3 == t && $4 == "send"' "$MON_FILE" | wc -l)
-  else
-    got=$(awk -v t="$((16#${victim#t}))" '$1 == "\"send(0.0)\"" { gsub(/,/, "", $5); if ($5 == t) n++ } END { print n + 0 }' "$MON_FILE")
-  fi
-  echo "killcheck config=$config victim=$victim expected=$received kept=$got" | tee -a "$RAW" >&2
+  victim_check "$1" "$2" send received killsend -d "$3"
 }
 
 kill_checks() {
