@@ -174,28 +174,20 @@ int xab_newcontext(void) { XAB_SIMPLE(XAB_EV_NEWCONTEXT, pvm_newcontext(), 0); }
 int xab_setcontext(int ctx) { XAB_SIMPLE(XAB_EV_SETCONTEXT, pvm_setcontext(ctx), ctx); }
 int xab_freecontext(int ctx) { XAB_SIMPLE(XAB_EV_FREECONTEXT, pvm_freecontext(ctx), ctx); }
 int xab_getcontext(void) { XAB_SIMPLE(XAB_EV_GETCONTEXT, pvm_getcontext(), 0); }
-/* Message handlers: ours steps aside so the program's ids are its own
- * (xab_poke_handler_off). */
+/* Message handlers: ours steps aside around the program's call, so the
+ * program's ids are its own (xab_poke_handler_off).  The comma operator
+ * takes ours off before the call; back_after runs after it. */
+static int ours_was_there;
+static int back_after(int rc) {
+  if (ours_was_there) xab_poke_handler_on();
+  return rc;
+}
+#define BESIDE_OUR_HANDLER(call) (ours_was_there = xab_poke_handler_off(), back_after(call))
+
 int xab_addmhf(int src, int tag, int ctx, int (*fn)(int)) {
-  int64_t t = xab_clock();
-  xab_enter();
-  int ours = xab_poke_handler_off();
-  int rc = pvm_addmhf(src, tag, ctx, fn);
-  if (ours) xab_poke_handler_on();
-  xab_leave();
-  xab_rec(XAB_EV_ADDMHF, XAB_PHASE_END, t, rc, XAB_A(src, tag, ctx));
-  return rc;
+  XAB_SIMPLE(XAB_EV_ADDMHF, BESIDE_OUR_HANDLER(pvm_addmhf(src, tag, ctx, fn)), src, tag, ctx);
 }
-int xab_delmhf(int mhid) {
-  int64_t t = xab_clock();
-  xab_enter();
-  int ours = xab_poke_handler_off();
-  int rc = pvm_delmhf(mhid);
-  if (ours) xab_poke_handler_on();
-  xab_leave();
-  xab_rec(XAB_EV_DELMHF, XAB_PHASE_END, t, rc, XAB_A(mhid));
-  return rc;
-}
+int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, BESIDE_OUR_HANDLER(pvm_delmhf(mhid)), mhid); }
 int xab_reg_hoster(void) { XAB_SIMPLE(XAB_EV_REG_HOSTER, pvm_reg_hoster(), 0); }
 int xab_reg_rm(struct pvmhostinfo **host) { XAB_SIMPLE(XAB_EV_REG_RM, pvm_reg_rm(host), 0); }
 int xab_reg_tasker(void) { XAB_SIMPLE(XAB_EV_REG_TASKER, pvm_reg_tasker(), 0); }
