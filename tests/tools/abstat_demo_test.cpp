@@ -6,6 +6,7 @@
 
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
+#include "xab/test/records.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,14 +22,6 @@ std::size_t countOf(const std::string& s, const std::string& what) {
   return n;
 }
 
-// abmon in the background writing DIR/trace, ready once abmon.start is out.
-struct Monitor {
-  BackgroundProcess proc;
-  explicit Monitor(const std::string& dir) : proc({bin_dir() + "/abmon"}, dir + "/trace") {
-    REQUIRE(proc.wait_for_output(
-        [](const std::string& s) { return s.find(" abmon.start ") != std::string::npos; }, 20s));
-  }
-};
 
 // abstat --json on a copy of what abmon wrote so far.
 std::pair<int, Json> abstatJson(const std::string& dir, const std::string& text) {
@@ -43,13 +36,13 @@ std::pair<int, Json> abstatJson(const std::string& dir, const std::string& text)
 
 TEST_CASE("abstat on the demo under abmon: every task, every message matched", "[pvm][abmon]") {
   PrivateVm vm;
-  Monitor mon(vm.dir());
+  Monitor mon(vm.dir() + "/trace");
   auto r = run({bin_dir() + "/xabdemo", "-n", "3", "--rounds", "2"}, {}, 120s);
   REQUIRE(r.exit_code == 0);
-  REQUIRE(mon.proc.wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 4; }, 30s));
-  REQUIRE(mon.proc.stop(SIGINT) == 0);
+  REQUIRE(mon.process().wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 4; }, 30s));
+  REQUIRE(mon.process().stop(SIGINT) == 0);
 
-  auto [status, j] = abstatJson(vm.dir(), mon.proc.read_stdout());
+  auto [status, j] = abstatJson(vm.dir(), mon.process().read_stdout());
   CHECK(status == 0);
   CHECK(j["errors"]["count"].num() == 0);
   REQUIRE(j["tasks"].arr().size() == 4);  // the master and 3 workers
@@ -74,17 +67,17 @@ TEST_CASE("abstat on the demo under abmon: every task, every message matched", "
 
 TEST_CASE("abstat diagnoses the demo's --hang: tag 16040 awaited, 16004 pending", "[pvm][abmon]") {
   PrivateVm vm;
-  Monitor mon(vm.dir());
+  Monitor mon(vm.dir() + "/trace");
   BackgroundProcess master({bin_dir() + "/xabdemo", "--hang"}, vm.dir() + "/hang.out");
   // Wait until the master waits for 16040 and all three results are out.
-  REQUIRE(mon.proc.wait_for_output(
+  REQUIRE(mon.process().wait_for_output(
       [](const std::string& s) {
         return s.find("recv.begin src=any tag=16040") != std::string::npos &&
                countOf(s, " send dst=") >= 3 + 3 && countOf(s, "tag=16004") >= 3;
       },
       60s));
 
-  auto [status, j] = abstatJson(vm.dir(), mon.proc.read_stdout());
+  auto [status, j] = abstatJson(vm.dir(), mon.process().read_stdout());
   CHECK(status == 2);
   const Json& hang = j["hang"];
   REQUIRE(hang["hung"].boolean());
@@ -100,6 +93,6 @@ TEST_CASE("abstat diagnoses the demo's --hang: tag 16040 awaited, 16004 pending"
                  Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3)"));
 
   CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
-  CHECK(mon.proc.stop(SIGINT) == 0);
+  CHECK(mon.process().stop(SIGINT) == 0);
   vm.stop();
 }
