@@ -18,11 +18,11 @@ void ByteMessage::pk_bytes(const void* data, std::size_t n) {
   data_.insert(data_.end(), p, p + n);
 }
 
-bool ByteMessage::ints(std::int32_t* out, int n) {
+bool ByteReader::ints(std::int32_t* out, int n) {
   return n >= 0 && bytes(out, static_cast<std::size_t>(n) * sizeof(std::int32_t));
 }
 
-bool ByteMessage::str(std::string& out) {
+bool ByteReader::str(std::string& out) {
   std::int32_t len = 0;
   if (!ints(&len, 1) || len < 0 || static_cast<std::size_t>(len) > data_.size() - pos_)
     return false;
@@ -31,11 +31,29 @@ bool ByteMessage::str(std::string& out) {
   return true;
 }
 
-bool ByteMessage::bytes(void* out, std::size_t n) {
+bool ByteReader::bytes(void* out, std::size_t n) {
   if (n > data_.size() - pos_) return false;
   if (n > 0) std::memcpy(out, data_.data() + pos_, n);
   pos_ += n;
   return true;
+}
+
+template <class Read>
+bool ByteMessage::read(Read&& r) {
+  ByteReader reader(data_, pos_);
+  bool ok = r(reader);
+  pos_ = reader.pos();
+  return ok;
+}
+
+bool ByteMessage::ints(std::int32_t* out, int n) {
+  return read([&](ByteReader& r) { return r.ints(out, n); });
+}
+bool ByteMessage::str(std::string& out) {
+  return read([&](ByteReader& r) { return r.str(out); });
+}
+bool ByteMessage::bytes(void* out, std::size_t n) {
+  return read([&](ByteReader& r) { return r.bytes(out, n); });
 }
 
 EventMessageBuilder::EventMessageBuilder() {

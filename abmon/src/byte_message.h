@@ -20,6 +20,23 @@
 
 namespace xab::abmon {
 
+// Reads a message laid out this way from bytes it does not own: an event
+// message that came through the local socket (wire.h).
+class ByteReader final : public Unpacker {
+ public:
+  explicit ByteReader(std::span<const std::byte> data, std::size_t pos = 0) : data_(data), pos_(pos) {}
+  std::size_t pos() const { return pos_; }
+
+  std::size_t length() const override { return data_.size(); }
+  bool ints(std::int32_t* out, int n) override;
+  bool str(std::string& out) override;
+  bool bytes(void* out, std::size_t n) override;
+
+ private:
+  std::span<const std::byte> data_;
+  std::size_t pos_;
+};
+
 class ByteMessage final : public Unpacker {
  public:
   ByteMessage() = default;
@@ -40,6 +57,9 @@ class ByteMessage final : public Unpacker {
   bool bytes(void* out, std::size_t n) override;
 
  private:
+  // Each read: a ByteReader from where the last one stopped.
+  template <class Read>
+  bool read(Read&& r);
   std::vector<std::byte> data_;
   std::size_t pos_ = 0;
 };

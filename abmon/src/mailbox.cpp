@@ -19,6 +19,9 @@ int build_entry(const MailboxEntry& e) {
   int old = pvm_setsbuf(buf);
   int values[] = {XAB_WIRE_VERSION, e.tid, e.context, e.tag, e.batch, e.flush_ms, e.poke_ms};
   int rc = pvm_pkint(values, static_cast<int>(std::size(values)), 1);
+  int name_len = static_cast<int>(e.socket_name.size());
+  if (rc >= 0) rc = pvm_pkint(&name_len, 1, 1);
+  if (rc >= 0 && name_len > 0) rc = pvm_pkbyte(const_cast<char*>(e.socket_name.data()), name_len, 1);
   pvm_setsbuf(old);
   if (rc < 0) {
     pvm_freebuf(buf);

@@ -13,6 +13,7 @@ struct MailboxEntry {  // what wire.h says the entry holds, in order
   int batch;
   int flush_ms;
   int poke_ms;  // 0: abmon does not poke (tasks send before they block)
+  std::string socket_name;  // the local socket's abstract name; empty: none
 };
 
 struct Registration {

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "local_intake.h"
 #include "mailbox.h"
 #include "monitor.h"
 #include "options.h"
@@ -80,8 +81,10 @@ int enrol(int& tid, int& context, bool quiet_libpvm) {
   return 0;
 }
 
-int register_or_refuse(const Options& opts, int tid, int context, int& index) {
-  Registration reg = register_abmon({tid, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms});
+int register_or_refuse(const Options& opts, int tid, int context, const std::string& socket_name,
+                       int& index) {
+  Registration reg =
+      register_abmon({tid, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms, socket_name});
   if (reg.status == Registration::Ok) {
     index = reg.index;
     return 0;
@@ -123,11 +126,27 @@ int main(int argc, char** argv) {
   }
   int tid = 0, context = 0, index = 0;
   if (int rc = enrol(tid, context, opts.verbosity <= 0)) return rc;
-  if (int rc = register_or_refuse(opts, tid, context, index)) return rc;
-  spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms",
-               tid, XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms);
+  // Tasks on this host write their events to a local socket (wire.h);
+  // without one, everything comes as PVM messages, which is slower only.
+  std::string socket_name;
+  int local_fd = -1;
+  if (!opts.pvm_only) {
+    std::string error;
+    local_fd = LocalIntake::listen_at(socket_name, error);
+    if (local_fd < 0) {
+      spdlog::warn("{}: taking events as PVM messages only", error);
+      socket_name.clear();
+    }
+  }
+  if (int rc = register_or_refuse(opts, tid, context, socket_name, index)) {
+    if (local_fd >= 0) close(local_fd);
+    return rc;
+  }
+  spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms, {}",
+               tid, XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms,
+               socket_name.empty() ? std::string("PVM messages only") : "local socket @" + socket_name);
 
-  int code = Monitor({opts, tid, index, out}).run();
+  int code = Monitor({opts, tid, index, local_fd, out}).run();
   pvm_exit();
   if (out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
   return code;

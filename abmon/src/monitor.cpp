@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "byte_message.h"
 #include "mailbox.h"
 #include "pvm_unpacker.h"
 
@@ -23,7 +24,8 @@ constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
 // busy sender) belong to the trace too.  Read until nothing has come for
 // kStopQuietUs, for kStopMaxNs at most.
-constexpr int kStopQuietUs = 100'000;
+constexpr std::int64_t kStopQuietNs = 100'000'000;
+constexpr int kStopPollUs = 10'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
 // A task that stays quiet is poked ever less often, at least every 5 s (a
 // poke that waits in a busy task's socket costs it nothing until it reads).
@@ -42,6 +44,10 @@ Monitor::Monitor(MonitorSetup setup)
       exit_tag_(setup_.opts.tag + 1),
       formatter_(setup_.tid, [this](const Problem& p) { report(p); }),
       signals_(io_, SIGINT, SIGTERM),
+      local_(
+          io_, [this](std::int32_t tid, std::span<const std::byte> body,
+                      std::int64_t recv_ns) { take_local(tid, body, recv_ns); },
+          [this] { local_done(); }),
       poke_timer_(io_) {}
 
 Monitor::~Monitor() { release_fds(); }
@@ -54,6 +60,7 @@ int Monitor::run() {
   formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flush_ms);
   if (!write_out()) return exit_code_;
   signals_.async_wait([this](const auto& ec, int signo) { on_signal(ec, signo); });
+  local_.start(setup_.local_fd);
   // Messages may have come between registering and now: read them first.
   if (drain()) watch_pvm_fds();
   arm_poke_timer();
@@ -125,11 +132,20 @@ bool Monitor::take(int bufid) {
 
 bool Monitor::drain_in_flight() {
   std::int64_t start = realtime_ns();
-  while (realtime_ns() - start < kStopMaxNs) {
-    timeval quiet{0, kStopQuietUs};
-    int bufid = pvm_trecv(-1, -1, &quiet);
-    if (bufid == 0) return true;
-    if (!take(bufid)) return false;
+  std::int64_t last = start;
+  for (std::int64_t now = start; now - start < kStopMaxNs; now = realtime_ns()) {
+    if (local_.drain_all()) {
+      last = now;
+      if (!write_out()) return false;
+    }
+    timeval wait{0, kStopPollUs};
+    int bufid = pvm_trecv(-1, -1, &wait);
+    if (bufid != 0) {
+      if (!take(bufid)) return false;
+      last = now;
+    } else if (now - last >= kStopQuietNs) {
+      return true;
+    }
   }
   spdlog::warn("still receiving events {} s after the stop signal: stopping anyway", kStopMaxNs / 1'000'000'000);
   return true;
@@ -149,6 +165,7 @@ bool Monitor::drain() {
     }
     quiet = sockets_quiet();
   }
+  local_.drain_all();  // read dry: quiet stays as it is
   write_exits(quiet);
   return write_out();
 }
@@ -182,37 +199,63 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
   int bytes = 0, tag = 0, src = 0;
   pvm_bufinfo(bufid, &bytes, &tag, &src);
   if (tag == setup_.opts.tag) {
+    // A task that fell back from the local socket to PVM wrote its earlier
+    // messages to the socket: they come first.
+    local_.drain(src);
     PvmUnpacker msg(bufid);
     formatter_.message(pending_, src, recv_ns, msg);
     watch_task(src);
-    heard_from(src, recv_ns);
+    heard_from(src, recv_ns, true);
   } else if (tag == exit_tag_) {
     int tid = 0;
-    if (pvm_upkint(&tid, 1, 1) >= 0) exits_.push_back({tid, recv_ns});
+    if (pvm_upkint(&tid, 1, 1) >= 0) {
+      local_.drain(tid);  // all it wrote is in its socket by now
+      exits_.push_back({tid, recv_ns});
+    }
   } else if (foreign_++ == 0) {
     // Nothing else should arrive in abmon's own context.
     spdlog::warn("ignoring a message with tag {} from t{:x} (reported once)", tag, src);
   }
 }
 
+// After a burst of local messages.  A pvm_notify for a new task may have
+// read PVM messages (an exit notice, say) into PVM's own queue, where no
+// socket wakes the loop for them: take them now.
+void Monitor::local_done() {
+  if (!write_out()) return;
+  if (pvm_touched_) {
+    pvm_touched_ = false;
+    if (drain()) watch_pvm_fds();
+  }
+}
+
+void Monitor::take_local(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns) {
+  ByteReader msg(body);
+  formatter_.message(pending_, tid, recv_ns, msg);
+  watch_task(tid);
+  heard_from(tid, recv_ns, false);
+}
+
 // Once per task: pvmd tells us when it exits, however it exits.
 void Monitor::watch_task(int tid) {
   if (!watched_.insert(tid).second) return;
+  pvm_touched_ = true;
   int rc = pvm_notify(PvmTaskExit, exit_tag_, 1, &tid);
   if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvm_error_name(rc));
 }
 
 // A task's message has come.  If it takes pokes: poke it once it has been
-// quiet for poke_ms; if that was its final message, confirm it (a task
-// killed while blocked waits for this before it dies).
-void Monitor::heard_from(int tid, std::int64_t now_ns) {
+// quiet for poke_ms; if that was its final message and came through PVM,
+// confirm it (a task killed while blocked waits for this before it dies;
+// one that writes to the local socket does not need to).
+void Monitor::heard_from(int tid, std::int64_t now_ns, bool through_pvm) {
   if (setup_.opts.poke_ms <= 0 || !formatter_.takes_pokes(tid)) {
     pokes_.erase(tid);
     return;
   }
   if (formatter_.final_seen(tid)) {
     std::int32_t seq = formatter_.last_seq(tid);
-    poke(tid, &seq);
+    if (through_pvm) poke(tid, &seq);
     pokes_.erase(tid);
     return;
   }
@@ -281,9 +324,10 @@ void Monitor::finish(int code) {
   if (code != kExitOutput) write_out();
   if (code != kExitPvmLost) unregister_abmon(setup_.mailbox_index);
   const Counters& c = formatter_.counters();
-  spdlog::info("stopped: {} messages, {} events, {} tasks, {} bad, {} pokes", c.messages, c.events,
-               c.tasks, c.bad, pokes_sent_);
+  spdlog::info("stopped: {} messages ({} through the local socket), {} events, {} tasks, {} bad, {} pokes",
+               c.messages, local_.messages(), c.events, c.tasks, c.bad, pokes_sent_);
   release_fds();
+  local_.close();
   signals_.cancel();
   poke_timer_.cancel();
   io_.stop();

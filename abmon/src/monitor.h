@@ -9,6 +9,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <array>
+#include <span>
 #include <cstdio>
 #include <string>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "formatter.h"
+#include "local_intake.h"
 #include "options.h"
 
 namespace xab::abmon {
@@ -24,6 +26,7 @@ struct MonitorSetup {
   Options opts;
   int tid = 0;            // abmon's own tid
   int mailbox_index = 0;  // to delete the entry when stopping
+  int local_fd = -1;      // LocalIntake::listen_at's socket; -1: PVM messages only
   std::FILE* out = nullptr;
 };
 
@@ -49,8 +52,10 @@ class Monitor {
   bool sockets_quiet() const;
   void write_exits(bool quiet);
   void handle_message(int bufid, std::int64_t recv_ns);
+  void take_local(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns);
+  void local_done();
   void watch_task(int tid);
-  void heard_from(int tid, std::int64_t now_ns);
+  void heard_from(int tid, std::int64_t now_ns, bool through_pvm);
   void arm_poke_timer();
   void on_poke_timer(const boost::system::error_code& ec);
   void poke(int tid, const int* final_seq);
@@ -65,6 +70,8 @@ class Monitor {
   boost::asio::io_context io_;
   boost::asio::signal_set signals_;
   std::vector<boost::asio::posix::stream_descriptor> fds_;
+  LocalIntake local_;
+  bool pvm_touched_ = false;  // a PVM call outside drain() may have queued messages
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale
   std::unordered_set<int> watched_;
   // Pokes (wire.h): a task quiet for poke_ms is asked for its events, again

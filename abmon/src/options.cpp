@@ -68,6 +68,7 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
     if (arg == "--version") { opts.version = true; continue; }
     if (arg == "--verbose") { ++opts.verbosity; continue; }
     if (arg == "--quiet") { --opts.verbosity; continue; }
+    if (arg == "--pvm-only") { opts.pvm_only = true; continue; }
     if (is_repeated_flag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
     if (is_repeated_flag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
     if (arg == "-o" || arg == "--output") {
@@ -94,6 +95,7 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
 
 std::string_view usage_text() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
+         "             [--pvm-only]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -110,6 +112,8 @@ std::string_view usage_text() {
          "                     flush-ms, at most 500; 0: never, tasks then send\n"
          "                     before every call that may block)\n"
          "      --tag T        message tag of event messages (default 31408)\n"
+         "      --pvm-only     take events only as PVM messages; by default tasks\n"
+         "                     on abmon's host write them to a local socket\n"
          "  -h, --help         this text\n"
          "      --version      print the version and exit\n"
          "\n"

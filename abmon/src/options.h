@@ -25,6 +25,7 @@ struct Options {
   int flush_ms = 0;
   int poke_ms = -1;    // -1 until parsed: default_poke_ms(flush_ms); 0: no pokes
   int tag = 0;
+  bool pvm_only = false;  // --pvm-only: no local socket (wire.h)
   bool help = false;
   bool version = false;
 };

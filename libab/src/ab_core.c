@@ -12,7 +12,13 @@
 #include "ab_core.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 struct xab_state xab_st = {
@@ -163,6 +169,133 @@ static int message_bytes(void) {
   return (int)((bytes + 4095) & ~(size_t)4095);
 }
 
+static void fill_header(int hdr[XAB_HDR_INTS], int final) {
+  hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
+  hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
+  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0) |
+                       (xab_st.mhid >= 0 ? XAB_HDRF_POKE : 0);
+  hdr[XAB_HDR_SEQ] = xab_st.seq;
+  hdr[XAB_HDR_NSTRINGS] = strs.n - strs.sent;
+  hdr[XAB_HDR_NEVENTS] = xab_st.n;
+  hdr[XAB_HDR_LOST] = xab_st.lost;
+  hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+}
+
+/* A message has reached abmon (or is lost for good): start the next. */
+static void sent(int ok) {
+  if (!ok) {
+    xab_st.lost += xab_st.n;
+    if (++xab_st.send_failures >= 3) xab_st.mode = XAB_MODE_OFF;
+  } else {
+    strs.sent = strs.n;
+    xab_st.lost = 0;
+    xab_st.send_failures = 0;
+    xab_st.seq++;
+  }
+  xab_st.n = 0;
+  xab_st.last_flush_ns = xab_clock();
+}
+
+/* ---------------------------------------------------------------- the local socket */
+
+/* A task on abmon's host writes its messages to abmon's local socket
+ * (wire.h): one sendmsg, no pvmd, no PVM buffer, nothing for the program to
+ * see but a descriptor well above its own.  Only system calls that are
+ * async-signal-safe: the SIGTERM handler sends from here too. */
+
+/* How long a task waits for abmon to make room before it gives up the
+ * socket for PVM messages (which pvmd queues for as long as it takes). */
+#define XAB_SOCKET_WAIT_MS 1000
+
+static void connect_local(const char *name, int len) {
+  if (len <= 0 || len > XAB_SOCKET_NAME_MAX) return;
+  int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  struct sockaddr_un addr;
+  memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  memcpy(addr.sun_path + 1, name, (size_t)len); /* abstract: sun_path[0] is NUL */
+  int sndbuf = XAB_SOCKET_MSG_MAX;
+  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  int hello[XAB_HELLO_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, xab_st.mytid};
+  if (connect(fd, (struct sockaddr *)&addr, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len)) < 0 ||
+      send(fd, hello, sizeof hello, MSG_NOSIGNAL) != (ssize_t)sizeof hello) {
+    close(fd);
+    return;
+  }
+  /* Out of the way: the program's next open() gets the number it would. */
+  struct rlimit rl;
+  int floor = 1000;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 1016)
+    floor = rl.rlim_cur > 32 ? (int)rl.rlim_cur - 16 : fd;
+  int high = floor > fd ? fcntl(fd, F_DUPFD_CLOEXEC, floor) : -1;
+  if (high >= 0) {
+    close(fd);
+    fd = high;
+  }
+  xab_st.sock = fd;
+  xab_st.have_sock = 1;
+}
+
+/* From now on PVM messages: abmon reads the socket dry before it takes
+ * this task's first PVM message, so the order holds. */
+static void local_give_up(void) {
+  if (!xab_st.have_sock) return;
+  close(xab_st.sock);
+  xab_st.have_sock = 0;
+}
+
+/* Header and strings are laid out here; the records go from buf as they are. */
+static char local_head[16384];
+
+/* 0 when sent; -1: not sent, nothing changed (send it through PVM). */
+static int send_local(int final) {
+  size_t len = 0;
+  int hdr[XAB_HDR_INTS];
+  fill_header(hdr, final);
+  memcpy(local_head, hdr, sizeof hdr);
+  len = sizeof hdr;
+  for (int id = strs.sent + 1; id <= strs.n; id++) {
+    const char *text = strs.text[id - 1];
+    size_t tl = strlen(text);
+    if (len + 2 * sizeof(int) + tl > sizeof local_head) return -1; /* rare: PVM takes it */
+    int v[2] = {id, (int)tl};
+    memcpy(local_head + len, v, sizeof v);
+    memcpy(local_head + len + sizeof v, text, tl);
+    len += sizeof v + tl;
+  }
+  struct iovec iov[2] = {{local_head, len}, {xab_st.buf, (size_t)xab_st.n * sizeof(struct xab_event)}};
+  if (len + iov[1].iov_len > XAB_SOCKET_MSG_MAX) return -1;
+  struct msghdr mh;
+  memset(&mh, 0, sizeof mh);
+  mh.msg_iov = iov;
+  mh.msg_iovlen = xab_st.n > 0 ? 2 : 1;
+  for (int waited = 0;;) {
+    if (sendmsg(xab_st.sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) break;
+    if (errno == EINTR) continue;
+    if ((errno != EAGAIN && errno != EWOULDBLOCK) || waited) return -1;
+    /* abmon is behind: give it a moment to catch up */
+    struct pollfd p = {xab_st.sock, POLLOUT, 0};
+    poll(&p, 1, XAB_SOCKET_WAIT_MS);
+    waited = 1;
+  }
+  sent(1);
+  return 0;
+}
+
+/* Through the socket if there is one: 0 when sent. */
+static int flush_local(int final) {
+  if (!xab_st.have_sock) return -1;
+  int was = xab_st.flushing;
+  xab_st.flushing = 1;
+  int rc = send_local(final);
+  xab_st.flushing = was;
+  if (rc < 0) local_give_up();
+  return rc;
+}
+
+/* ---------------------------------------------------------------- through PVM */
+
 /* Pack what waits into `mid` and send it to abmon.  `mid` is a buffer of
  * our own, or (from the poke handler) the poke's own buffer. */
 static void send_records(int final, int mid) {
@@ -177,15 +310,7 @@ static void send_records(int final, int mid) {
   if (mid == 0) mid = pvm_mkbuf(PvmDataDefault);
   int user_sbuf = pvm_setsbuf(mid);
   int hdr[XAB_HDR_INTS];
-  hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
-  hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
-  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0) |
-                       (xab_st.mhid >= 0 ? XAB_HDRF_POKE : 0);
-  hdr[XAB_HDR_SEQ] = xab_st.seq;
-  hdr[XAB_HDR_NSTRINGS] = strs.n - strs.sent;
-  hdr[XAB_HDR_NEVENTS] = xab_st.n;
-  hdr[XAB_HDR_LOST] = xab_st.lost;
-  hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+  fill_header(hdr, final);
   pvm_pkint(hdr, XAB_HDR_INTS, 1);
   for (int id = strs.sent + 1; id <= strs.n; id++) {
     pvm_pkint(&id, 1, 1);
@@ -199,23 +324,14 @@ static void send_records(int final, int mid) {
   if (frag > 0) pvm_setopt(PvmFragSize, frag);
   if (route >= 0) pvm_setopt(PvmRoute, route);
   pvm_setopt(PvmAutoErr, autoerr);
-  if (rc < 0) {
-    xab_st.lost += xab_st.n;
-    if (++xab_st.send_failures >= 3) xab_st.mode = XAB_MODE_OFF;
-  } else {
-    strs.sent = strs.n;
-    xab_st.lost = 0;
-    xab_st.send_failures = 0;
-    xab_st.seq++;
-  }
-  xab_st.n = 0;
-  xab_st.last_flush_ns = xab_clock();
+  sent(rc >= 0);
   xab_st.flushing = 0;
 }
 
 void xab_flush_now(int final) {
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
   if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
+  if (flush_local(final) == 0) return;
   /* Let PVM take in what has already arrived before our buffer takes an id,
    * so arriving messages get the ids they would get without libab. */
   xab_st.flushing = 1;
@@ -250,6 +366,8 @@ static int on_poke(int mid) {
     return 0;
   }
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return 0;
+  /* The socket involves no PVM buffer: send from whatever call this is. */
+  if ((xab_st.n > 0 || xab_st.lost > 0) && flush_local(0) == 0) return 0;
   if (!xab_st.waiting) {
     /* A call that returns soon (a send, a probe, ...): its record sends,
      * and PVM frees the poke now, which keeps the buffer ids in order. */
@@ -336,7 +454,8 @@ static void restore_free_ids(const int ids[XAB_ID_PEEK]) {
 }
 
 /* Read abmon's mailbox entry; 0 when found. */
-static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_ms, int *poke_ms) {
+static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_ms, int *poke_ms,
+                        char sock_name[XAB_SOCKET_NAME_MAX], int *sock_len) {
   int user_rbuf = pvm_setrbuf(0);
   int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
   int ok = -1;
@@ -346,6 +465,10 @@ static int read_mailbox(int *abmon, int *ctx, int *tag, int *batch, int *flush_m
     if (pvm_upkint(v, 6, 1) >= 0 && v[0] == XAB_WIRE_VERSION && v[1] > 0) {
       *abmon = v[1], *ctx = v[2], *tag = v[3], *batch = v[4], *flush_ms = v[5];
       if (pvm_upkint(poke_ms, 1, 1) < 0) *poke_ms = 0; /* an abmon that does not poke */
+      /* an abmon without a local socket: none, or length 0 */
+      if (pvm_upkint(sock_len, 1, 1) < 0 || *sock_len < 0 || *sock_len > XAB_SOCKET_NAME_MAX ||
+          (*sock_len > 0 && pvm_upkbyte(sock_name, *sock_len, 1) < 0))
+        *sock_len = 0;
       ok = 0;
     } else if (v[0] != XAB_WIRE_VERSION) {
       fprintf(stderr, "xab: abmon speaks event format %d, this program's libab %d: not monitored\n",
@@ -372,10 +495,13 @@ void xab_attach(void) {
   xab_st.mytid = pvm_mytid();
   int parent = xab_st.mytid > 0 ? pvm_parent() : 0;
   int abmon = 0, ctx = 0, tag = XAB_DEFAULT_TAG, batch = XAB_DEFAULT_BATCH, flush_ms = XAB_DEFAULT_FLUSH_MS;
-  int poke_ms = 0;
+  int poke_ms = 0, sock_len = 0;
+  char sock_name[XAB_SOCKET_NAME_MAX];
   int ids[XAB_ID_PEEK];
   if (xab_st.mytid > 0) peek_free_ids(ids);
-  int found = xab_st.mytid > 0 ? read_mailbox(&abmon, &ctx, &tag, &batch, &flush_ms, &poke_ms) : -1;
+  int found = xab_st.mytid > 0
+                  ? read_mailbox(&abmon, &ctx, &tag, &batch, &flush_ms, &poke_ms, sock_name, &sock_len)
+                  : -1;
   if (xab_st.mytid > 0) restore_free_ids(ids);
   pvm_setopt(PvmAutoErr, autoerr);
   xab_st.flushing = 0;
@@ -396,6 +522,8 @@ void xab_attach(void) {
   if (xab_st.batch > XAB_MAX_BATCH) xab_st.batch = XAB_MAX_BATCH;
   xab_st.immediate = xab_st.batch == 1;
   xab_st.mode = XAB_MODE_ACTIVE;
+  /* The local socket only reaches an abmon on this host. */
+  if (pvm_tidtohost(abmon) == pvm_tidtohost(xab_st.mytid)) connect_local(sock_name, sock_len);
   if (!xab_st.immediate && poke_ms > 0) poke_handler_register(); /* immediate mode sends at once */
   pack_identity(parent);
   /* A task ended by pvm_kill gets SIGTERM: send what waits before dying.
@@ -431,8 +559,9 @@ void xab_term_now(void) {
   /* pvmd reads our socket in order: once it has answered a request sent
    * after the flush, it has taken the flush too.  Without this, a task
    * killed with messages still queued in its socket dies (and pvmd reaps
-   * it) before pvmd reads the flush, which is then lost. */
-  if (xab_st.mode == XAB_MODE_ACTIVE) {
+   * it) before pvmd reads the flush, which is then lost.  (What went to
+   * the local socket is abmon's already.) */
+  if (xab_st.mode == XAB_MODE_ACTIVE && !xab_st.have_sock) {
     int autoerr = pvm_setopt(PvmAutoErr, 0);
     pvm_pstat(xab_st.abmon_tid);
     pvm_setopt(PvmAutoErr, autoerr);
@@ -452,6 +581,12 @@ static void on_sigterm(int sig) {
      * handler sends the records as the final message, abmon confirms, and
      * the handler ends the task -- or SIGALRM does, if abmon is gone. */
     if (xab_st.n == 0 || xab_st.mode != XAB_MODE_ACTIVE) {
+      signal(SIGTERM, SIG_DFL);
+      raise(SIGTERM);
+    }
+    /* Blocked, with the local socket: no PVM needed, send and die now. */
+    if (xab_st.waiting && !xab_st.flushing && flush_local(1) == 0) {
+      xab_st.mode = XAB_MODE_OFF;
       signal(SIGTERM, SIG_DFL);
       raise(SIGTERM);
     }

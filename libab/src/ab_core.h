@@ -38,6 +38,7 @@ struct xab_state {
   int mhid;               /* our poke handler (pvm_addmhf), -1: none */
   int final_seq;          /* seq of the final message sent by the poke handler, -1: none */
   int immediate;          /* batch == 1: every record goes at once */
+  int have_sock, sock;    /* connected to abmon's local socket (wire.h), its fd */
   int lang;               /* enum xab_lang */
   int mytid;
   int abmon_tid, ctx, tag;

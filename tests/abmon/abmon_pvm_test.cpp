@@ -146,9 +146,13 @@ TEST_CASE("records appear in the task's order with the right fields") {
 
 TEST_CASE("bad messages are reported once, written as abmon.bad and skipped") {
   PrivateVm::shared();
-  Monitor mon("bad.trace");
+  // The same messages as PVM messages and through abmon's local socket.
+  std::string via = GENERATE(as<std::string>{}, "pvm", "local");
+  Monitor mon("bad-" + via + ".trace");
   REQUIRE(mon.started());
-  auto r = fake({"good", "1", "trunc", "version", "magic", "kind", "badstr", "trunc", "good", "1"});
+  std::vector<std::string> script{"good", "1", "trunc", "version", "magic", "kind", "badstr", "trunc", "good", "1"};
+  if (via == "local") script.insert(script.begin(), "local");
+  auto r = fake(script);
   REQUIRE(r.exit_code == 0);
   std::string tid = tid_of(r);
   REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
@@ -177,6 +181,35 @@ TEST_CASE("bad messages are reported once, written as abmon.bad and skipped") {
   REQUIRE(first != std::string::npos);
   CHECK(err.find("truncated", first + 1) == std::string::npos);
   for (const char* reason : {"version", "magic", "kind", "string"}) CHECK_THAT(err, Contains(reason));
+}
+
+TEST_CASE("the local socket: a connection without xab's hello is closed, others go on") {
+  PrivateVm::shared();
+  Monitor mon("hello.trace", {"-v"});
+  REQUIRE(mon.started());
+  auto r = fake({"badhello", "local", "good", "2", "badhello", "good", "1"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("badhello=closed\nbadhello=closed\n") != std::string::npos);
+  std::string tid = tid_of(r);
+  REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+  REQUIRE(mon.proc.stop(SIGINT) == 0);
+  auto recs = records_of(mon.trace(), tid);
+  REQUIRE(recs.size() == 4);
+  CHECK(recs[2] == "send dst=" + tid + " tag=5 bytes=4 serial=3 rc=0");
+  std::string err = mon.proc.read_stderr();
+  CHECK_THAT(err, Contains("did not start with xab's hello"));
+  CHECK_THAT(err, Contains("(2 through the local socket)"));
+}
+
+TEST_CASE("with --pvm-only the mailbox entry names no local socket") {
+  PrivateVm::shared();
+  Monitor mon("pvmonly.trace", {"--pvm-only", "-v"});
+  REQUIRE(mon.started());
+  auto r = fake({"local"});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Contains("abmon has no local socket"));
+  mon.proc.stop(SIGINT);
+  CHECK_THAT(mon.proc.read_stderr(), Contains("PVM messages only"));
 }
 
 TEST_CASE("lost events and lost messages are written") {

@@ -16,18 +16,25 @@
  *   seqskip        the next message skips a sequence number
  *   lost N         the next message says N events were dropped
  *   direct         ask PVM for a direct route (a socket of its own to abmon)
+ *   local          send the messages that follow to abmon's local socket
+ *   badhello       connect to the local socket with a wrong hello; print
+ *                  "badhello=closed" once abmon has closed that connection
  *   sleep MS       wait
  *   pause          print "paused" and wait to be killed
  *   kill           SIGKILL itself (no pvm_exit, no last message)
  * It prints "tid=t<hex>" first.  Exit codes: 0 done, 2 bad arguments,
  * 3 no abmon registered, 1 a PVM call failed.
  */
+#define _GNU_SOURCE
 #include <pvm3.h>
 #include <xab/events.h>
 #include <xab/wire.h>
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,6 +45,70 @@ const char* __lsan_default_suppressions(void);
 const char* __lsan_default_suppressions(void) { return "leak:libpvm3\n"; }
 
 static int g_tid, g_abmon, g_ctx, g_tag, g_seq, g_lost;
+static char g_sock_name[XAB_SOCKET_NAME_MAX];
+static int g_sock_len, g_sock = -1;
+
+/* The local socket (wire.h): a connection to "\0" + the name, then `hello`. */
+static int connect_local(const int* hello, size_t bytes) {
+  struct sockaddr_un addr;
+  int fd;
+  if (g_sock_len <= 0) {
+    fprintf(stderr, "fake_task: abmon has no local socket\n");
+    return -1;
+  }
+  fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+  memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  memcpy(addr.sun_path + 1, g_sock_name, (size_t)g_sock_len);
+  if (fd < 0 ||
+      connect(fd, (struct sockaddr*)&addr, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)g_sock_len)) < 0 ||
+      send(fd, hello, bytes, MSG_NOSIGNAL) != (ssize_t)bytes) {
+    perror("fake_task: local socket");
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+static int act_local(void) {
+  int hello[XAB_HELLO_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, g_tid};
+  g_sock = connect_local(hello, sizeof hello);
+  return g_sock < 0 ? -1 : 0;
+}
+
+static int act_badhello(void) {
+  int hello[XAB_HELLO_INTS] = {0x1234, XAB_WIRE_VERSION, g_tid};
+  char c;
+  int fd = connect_local(hello, sizeof hello);
+  if (fd < 0) return -1;
+  if (recv(fd, &c, 1, 0) == 0) printf("badhello=closed\n");
+  close(fd);
+  return 0;
+}
+
+/* The message laid out as the local socket carries it. */
+static int send_local(const int* hdr, int nstr, const int* ids, const char* const* texts,
+                      const struct xab_event* evs, int nev) {
+  size_t cap = XAB_HDR_INTS * 4 + (size_t)nev * sizeof *evs, len = 0;
+  char* buf;
+  int i, rc;
+  for (i = 0; i < nstr; ++i) cap += 8 + strlen(texts[i]);
+  buf = malloc(cap);
+  memcpy(buf, hdr, XAB_HDR_INTS * 4);
+  len = XAB_HDR_INTS * 4;
+  for (i = 0; i < nstr; ++i) {
+    int v[2] = {ids[i], (int)strlen(texts[i])};
+    memcpy(buf + len, v, sizeof v);
+    memcpy(buf + len + sizeof v, texts[i], (size_t)v[1]);
+    len += sizeof v + (size_t)v[1];
+  }
+  memcpy(buf + len, evs, (size_t)nev * sizeof *evs);
+  len += (size_t)nev * sizeof *evs;
+  rc = send(g_sock, buf, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+  if (rc < 0) perror("fake_task: send");
+  free(buf);
+  return rc;
+}
 
 static long long now_ns(void) {
   struct timespec ts;
@@ -73,6 +144,7 @@ static int send_msg(int version, int magic, int nevents_claimed, int nstr, const
   hdr[XAB_HDR_LOST] = g_lost;
   hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
   g_lost = 0;
+  if (g_sock >= 0) return send_local(hdr, nstr, ids, texts, evs, nev);
   pvm_initsend(PvmDataDefault);
   pvm_pkint(hdr, XAB_HDR_INTS, 1);
   for (i = 0; i < nstr; ++i) {
@@ -90,14 +162,17 @@ static int send_events(const struct xab_event* evs, int nev) {
 }
 
 static int find_abmon(void) {
-  int v[6];
+  int v[7];
   int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
   if (mid < 0) return 3;
   pvm_setrbuf(mid);
-  if (pvm_upkint(v, 6, 1) < 0 || v[0] != XAB_WIRE_VERSION) return 3;
+  if (pvm_upkint(v, 7, 1) < 0 || v[0] != XAB_WIRE_VERSION) return 3;
   g_abmon = v[1];
   g_ctx = v[2];
   g_tag = v[3];
+  if (pvm_upkint(&g_sock_len, 1, 1) < 0 || g_sock_len < 0 || g_sock_len > XAB_SOCKET_NAME_MAX ||
+      (g_sock_len > 0 && pvm_upkbyte(g_sock_name, g_sock_len, 1) < 0))
+    g_sock_len = 0;
   pvm_setcontext(g_ctx);
   return 0;
 }
@@ -174,6 +249,8 @@ static int run(int argc, char** argv) {
     else if (!strcmp(a, "sleep")) usleep((useconds_t)atoi(arg) * 1000), ++i;
     else if (!strcmp(a, "seqskip")) ++g_seq;
     else if (!strcmp(a, "direct")) pvm_setopt(PvmRoute, PvmRouteDirect);
+    else if (!strcmp(a, "local")) rc = act_local();
+    else if (!strcmp(a, "badhello")) rc = act_badhello();
     else if (!strcmp(a, "trunc") || !strcmp(a, "version") || !strcmp(a, "magic") ||
              !strcmp(a, "kind") || !strcmp(a, "badstr"))
       rc = act_bad(a);

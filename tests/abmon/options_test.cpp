@@ -51,6 +51,15 @@ TEST_CASE("the poke time follows the flush time unless given") {
   CHECK(usage_text().find("--poke-ms") != std::string_view::npos);
 }
 
+TEST_CASE("option --pvm-only turns the local socket off") {
+  Options o;
+  REQUIRE(parse_options({}, o).empty());
+  CHECK_FALSE(o.pvm_only);
+  REQUIRE(parse_options({"--pvm-only"}, o).empty());
+  CHECK(o.pvm_only);
+  CHECK(usage_text().find("--pvm-only") != std::string_view::npos);
+}
+
 TEST_CASE("bad command lines say what is wrong") {
   Options o;
   CHECK(parse_options({"--batch"}, o) == "option --batch needs a number");

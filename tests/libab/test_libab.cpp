@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <thread>
@@ -29,6 +30,18 @@ std::string printed_tid(BackgroundProcess& task) {
 
 // pvm_kill from the console, as a user would.
 void pvm_kill_from_console(const std::string& tid) { run({"pvm"}, {}, 20s, "kill " + tid + "\n"); }
+
+bool pvm_only() { return extra_abmon_args().find("--pvm-only") != std::string::npos; }
+
+// abmon's last words with -v: "stopped: N messages (M through the local socket), ..."
+std::pair<long, long> messages_and_local(const std::string& err) {
+  auto at = err.find("stopped: ");
+  if (at == std::string::npos) return {-1, -1};
+  long n = std::strtol(err.c_str() + at + 9, nullptr, 10);
+  auto paren = err.find('(', at);
+  long m = paren == std::string::npos ? -1 : std::strtol(err.c_str() + paren + 1, nullptr, 10);
+  return {n, m};
+}
 
 int count_events(const std::vector<Record>& rs, const std::string& event) {
   int n = 0;
@@ -255,4 +268,44 @@ TEST_CASE("abmon killed mid-run: the program finishes with the same output and c
   mon.process().stop(SIGKILL);
   CHECK(task.wait(60s) == 3);
   CHECK(task.read_stdout() == plain.out);
+}
+
+TEST_CASE("events travel through abmon's local socket, or through pvmd with --pvm-only", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/transport.trace", {"-v"});
+  auto r = run({prog("xabt_prog"), "pingpong", "200"});
+  REQUIRE(r.exit_code == 3);
+  REQUIRE(mon.wait_exits(2));
+  auto rs = mon.finish();
+  CHECK(count(rs, "send", {{"tag", "1"}}) == 201);
+  auto [messages, local] = messages_and_local(mon.process().read_stderr());
+  CHECK(messages > 0);
+  // Every task runs on abmon's host here.
+  CHECK(local == (pvm_only() ? 0 : messages));
+}
+
+TEST_CASE("a task whose abmon falls behind goes on through pvmd and loses nothing", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/behind.trace", {"-v"});
+  // abmon reads nothing while stopped: the local socket fills (0.4 to 2 MB,
+  // 10,000 to 50,000 records, as net.core.wmem_max allows), the tasks wait
+  // a second, then send through pvmd.  20,000 roundtrips: 240,000 records.
+  REQUIRE(kill(mon.process().pid(), SIGSTOP) == 0);
+  auto r = run({prog("xabt_prog"), "pingpong", "20000"});
+  kill(mon.process().pid(), SIGCONT);
+  REQUIRE(r.exit_code == 3);
+  REQUIRE(mon.wait_exits(2));
+  auto rs = mon.finish();
+  CHECK(count(rs, "send", {{"tag", "1"}}) == 20001);
+  CHECK(count(rs, "send", {{"tag", "2"}}) == 20000);
+  CHECK(count(rs, "recv", {{"tag", "2"}}) == 20000);
+  // In order: a message out of its task's sequence would show as lost.
+  CHECK(count(rs, "abmon.lost") == 0);
+  auto [messages, local] = messages_and_local(mon.process().read_stderr());
+  if (pvm_only()) {
+    CHECK(local == 0);
+  } else {
+    CHECK(local > 0);
+    CHECK(local < messages);
+  }
 }

@@ -5,9 +5,11 @@
  * XAB_MBOX_NAME.  The entry's message holds, packed with pvm_pkint in this
  * order: XAB_WIRE_VERSION, abmon's tid, the message context, the message tag,
  * the batch size (events), the flush interval (milliseconds), the poke
- * interval (milliseconds, 0: abmon does not poke; see Pokes below).  Tasks read it
- * once, so every task uses the settings abmon was started with (a spawned
- * task inherits only the environment named in PVM_EXPORT).
+ * interval (milliseconds, 0: abmon does not poke; see Pokes below); then
+ * the name of abmon's local socket (below) as an int length and that many
+ * bytes (pvm_pkbyte), length 0 when abmon takes PVM messages only.  Tasks
+ * read it once, so every task uses the settings abmon was started with (a
+ * spawned task inherits only the environment named in PVM_EXPORT).
  *
  * Event messages.  Each is a PVM message in that context with that tag:
  *   int[XAB_HDR_INTS]  header (pvm_pkint), see enum xab_hdr
@@ -16,6 +18,20 @@
  *                      the byte order named by XAB_HDR_FLAGS
  * A string (task name, host, group name, spawn file, ...) is sent once per
  * task, in the first message after it was first used, and referred to by id.
+ *
+ * The local socket.  A task on abmon's own host (the host part of its tid
+ * is abmon's) sends the same messages through a Unix socket instead of
+ * PVM: one datagram each (SOCK_SEQPACKET) on a connection to the abstract
+ * address "\0" + the name in the mailbox entry.  No pvmd in between, one
+ * system call per message, and what a task has written is abmon's even if
+ * the task is killed the next instant.  The first datagram of a
+ * connection is the hello: three ints, XAB_WIRE_MAGIC, XAB_WIRE_VERSION
+ * and the task's tid.  Every datagram after it is one event message laid
+ * out as above, ints in host order, a string as an int length then its
+ * bytes (no NUL), the records as raw bytes.  A task whose datagram does not
+ * go (abmon too far behind for a second, or a message too big) sends that
+ * message and every later one through PVM; abmon reads a task's socket dry
+ * before it takes the task's PVM messages and its exit, so order holds.
  *
  * Message serials.  A user message sent by an instrumented task carries
  * XAB_WID_MARK | serial in the wait-id field of its PVM header (the "wid" of
@@ -33,6 +49,9 @@
 #define XAB_DEFAULT_TAG 0x7ab0
 #define XAB_DEFAULT_BATCH 512
 #define XAB_DEFAULT_FLUSH_MS 200
+#define XAB_SOCKET_NAME_MAX 100 /* bytes of the local socket's name */
+#define XAB_HELLO_INTS 3
+#define XAB_SOCKET_MSG_MAX (1 << 20) /* longest datagram; a longer message goes through PVM */
 
 /* Serials live in the low 30 bits of the wid; the mark tells them apart
  * from a wid that pvmd or an uninstrumented task put there. */

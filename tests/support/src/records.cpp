@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,7 +57,14 @@ std::size_t count(const std::vector<Record>& rs, const std::string& event, const
 static std::vector<std::string> abmon_argv(const std::vector<std::string>& extra) {
   std::vector<std::string> argv{bin_dir() + "/abmon"};
   argv.insert(argv.end(), extra.begin(), extra.end());
+  std::istringstream more(extra_abmon_args());
+  for (std::string arg; more >> arg;) argv.push_back(arg);
   return argv;
+}
+
+std::string extra_abmon_args() {
+  const char* v = std::getenv("XAB_TEST_ABMON_ARGS");
+  return v ? v : "";
 }
 
 Monitor::Monitor(const std::string& path, const std::vector<std::string>& extra_args)

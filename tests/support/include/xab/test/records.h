@@ -42,6 +42,11 @@ const Record* find(const std::vector<Record>& rs, const std::string& event, cons
 // How many records have this event name and these field values.
 std::size_t count(const std::vector<Record>& rs, const std::string& event, const Fields& fields = {});
 
+// What XAB_TEST_ABMON_ARGS says (words added to every abmon a Monitor
+// starts): CTest runs libab's tests again with "--pvm-only", so both ways
+// events travel are tested.
+std::string extra_abmon_args();
+
 // abmon (bin_dir()/abmon) in the background, writing to `path`; the
 // constructor returns once abmon has written its start record.
 class Monitor {
