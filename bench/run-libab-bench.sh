@@ -7,7 +7,10 @@
 #   plain          no monitor (the baseline)
 #   xab            abmon, default batching (512 events / 200 ms)
 #   xab-samecore   the same with abmon on the program's core
-#   xab-immediate  abmon --batch 1: one PVM message per event
+#   xab-immediate  abmon --batch 1: one message per communicating call
+#   xab-pvm, xab-immediate-pvm
+#                  the same two with abmon --pvm-only: event messages go
+#                  through pvmd instead of abmon's local socket
 #   pvm-trace      PVM's own tracer, `full`, default mask, unbuffered
 #   pvm-trace-buf  the same with -B 65536 (buffered in the tasks)
 #   plain+trecv    attribution: the plain program waiting as libab's receive
@@ -35,6 +38,7 @@ NICE=0
 CHECKS_ONLY=0
 PAIRS=0
 XAB=xab # the instrumented variant's suffix
+ABMON_ARGS=() # --abmon-args
 
 usage() {
   cat <<'EOF'
@@ -52,6 +56,9 @@ uninstrumented program and against PVM's own tracer, in one run.
   --pairs N  only the default mode against plain, in N back-to-back pairs
              (plain then xab, abmon running throughout, shorter runs): the
              least drift between the two, for the 1.10x target
+  --abmon-args "ARGS"
+             more options for every abmon started, e.g. "--pvm-only" with
+             --pairs to measure the default mode through pvmd
   --variant V
              instrumented programs are pingpong-V and libab_record_bench-V
              (default xab): to measure a libab built elsewhere, link the two
@@ -87,6 +94,7 @@ parse_args() {
       --checks-only) CHECKS_ONLY=1 ;;
       --pairs) PAIRS=$2; shift ;;
       --variant) XAB=$2; shift ;;
+      --abmon-args) read -r -a ABMON_ARGS <<<"$2"; shift ;;
       --nice) NICE=$2; shift ;;
       --task-core) TASK_CORE=$2; shift ;;
       --monitor-core) MON_CORE=$2; shift ;;
@@ -152,7 +160,7 @@ start_abmon() {
   local name=$1 core=$2; shift 2
   MON_KIND=abmon MON_FILE=$OUT/$name.xab
   rm -f "$MON_FILE" # a previous round's file already says abmon.start
-  taskset -c "$core" "$ABMON" -q -o "$MON_FILE" "$@" 2>"$OUT/$name.abmon.log" &
+  taskset -c "$core" "$ABMON" -q -o "$MON_FILE" "$@" "${ABMON_ARGS[@]}" 2>"$OUT/$name.abmon.log" &
   MON_PID=$!
   local i
   for ((i = 0; i < 100; i++)); do
@@ -267,6 +275,12 @@ one_round() {
   start_abmon xab-immediate "$MON_CORE" --batch 1
   both_modes xab-immediate "$XAB"
   stop_monitor
+  start_abmon xab-pvm "$MON_CORE" --pvm-only
+  both_modes xab-pvm "$XAB"
+  stop_monitor
+  start_abmon xab-immediate-pvm "$MON_CORE" --batch 1 --pvm-only
+  both_modes xab-immediate-pvm "$XAB"
+  stop_monitor
   # PVM's tracer is 10x slower: fewer roundtrips keep the run short.
   start_tracer pvm-trace
   pp pvm-trace plain roundtrip -n $((RT_N / 5)) -r "$RT_REPS"
@@ -343,9 +357,16 @@ kill_checks() {
   start_abmon kill-xab "$MON_CORE"
   kill_check kill-xab "$XAB"
   # killed while blocked in a receive, before abmon's first poke (500 ms
-  # after its last message): it waits for the poke to send its records
+  # after its last message): its SIGTERM handler writes the records to
+  # abmon's local socket
   start_abmon killrecv-xab "$MON_CORE" --poke-ms 500
   kill_check killrecv-xab "$XAB" killrecv
+  # the same through pvmd (--pvm-only): a blocked task's records wait for
+  # the poke
+  start_abmon kill-xab-pvm "$MON_CORE" --pvm-only
+  kill_check kill-xab-pvm "$XAB"
+  start_abmon killrecv-xab-pvm "$MON_CORE" --poke-ms 500 --pvm-only
+  kill_check killrecv-xab-pvm "$XAB" killrecv
   start_tracer kill-pvm-trace
   kill_check kill-pvm-trace plain
   start_tracer kill-pvm-trace-buf -B 65536
@@ -356,6 +377,8 @@ kill_checks() {
     killsend_check killsend-xab-direct "$XAB" 1
     start_abmon killsend-xab-pvmd "$MON_CORE"
     killsend_check killsend-xab-pvmd "$XAB" 0
+    start_abmon killsend-xab-pvm-only "$MON_CORE" --pvm-only
+    killsend_check killsend-xab-pvm-only "$XAB" 0
   done
   start_tracer killsend-pvm-trace-buf -B 65536
   killsend_check killsend-pvm-trace-buf plain 0
@@ -381,7 +404,7 @@ pairs() {
 
 pairs_report() {
   echo
-  echo "== libab default mode against plain: $(date -u +%FT%TZ), $PAIRS back-to-back pairs, nice $NICE"
+  echo "== libab default mode against plain: $(date -u +%FT%TZ), $PAIRS back-to-back pairs, nice $NICE${ABMON_ARGS[*]:+, abmon ${ABMON_ARGS[*]}}"
   echo "   load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
   awk '
     function median(a, n,   i, j, t) {
