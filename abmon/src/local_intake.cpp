@@ -16,6 +16,8 @@
 namespace xab::abmon {
 namespace {
 
+constexpr std::size_t kBurst = 256;  // datagrams read per wakeup
+
 std::int64_t realtime_ns() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -98,7 +100,10 @@ void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
   c->sd.async_wait(boost::asio::posix::descriptor_base::wait_read, [this, c](const auto& ec) {
     if (ec) return;  // cancelled: dropped or closing
     bool got = false;
-    bool open = read_all(*c, got);
+    // A bounded burst: one busy task must not keep the loop from the
+    // others, PVM's sockets and the signals (the socket stays readable,
+    // so the wait fires again at once).
+    bool open = read_all(*c, got, kBurst);
     if (got) done_();
     if (open)
       wait_read(c);
@@ -107,8 +112,8 @@ void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
   });
 }
 
-bool LocalIntake::read_all(Conn& c, bool& got) {
-  for (;;) {
+bool LocalIntake::read_all(Conn& c, bool& got, std::size_t limit) {
+  for (std::size_t count = 0; count < limit; ++count) {
     ssize_t n = recv(c.sd.native_handle(), buf_.data(), buf_.size(), MSG_DONTWAIT | MSG_TRUNC);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -135,6 +140,7 @@ bool LocalIntake::read_all(Conn& c, bool& got) {
     got = true;
     sink_(c.tid, body, realtime_ns());
   }
+  return true;
 }
 
 void LocalIntake::drop(const std::shared_ptr<Conn>& c) {

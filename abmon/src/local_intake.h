@@ -60,8 +60,9 @@ class LocalIntake {
   void wait_accept();
   bool accept_all();
   void wait_read(const std::shared_ptr<Conn>& c);
-  // Reads until the socket is empty; false once the connection is over.
-  bool read_all(Conn& c, bool& got);
+  // Reads until the socket is empty (or `limit` datagrams); false once the
+  // connection is over.
+  bool read_all(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
   void drop(const std::shared_ptr<Conn>& c);
 
   boost::asio::io_context& io_;
