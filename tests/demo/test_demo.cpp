@@ -13,6 +13,7 @@
 
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
+#include "xab/test/records.h"
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
@@ -38,32 +39,6 @@ std::string master_tid(const std::string& out) {
   return std::regex_search(out, m, re) ? m[1].str() : "";
 }
 
-// One trace record: receive time, task time, tid, event, key=value fields.
-struct Record {
-  double recv_time = 0, task_time = 0;
-  std::string tid, event;
-  std::map<std::string, std::string> fields;
-};
-
-std::vector<Record> parse_trace(const std::string& text) {
-  std::vector<Record> records;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    Record r;
-    ls >> r.recv_time >> r.task_time >> r.tid >> r.event;
-    std::string kv;
-    while (ls >> kv) {
-      auto eq = kv.find('=');
-      if (eq != std::string::npos) r.fields[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    records.push_back(r);
-  }
-  return records;
-}
-
 std::set<std::string> events_of(const std::vector<Record>& records, const std::string& tid) {
   std::set<std::string> events;
   for (const auto& r : records)
@@ -76,15 +51,6 @@ size_t count_substr(const std::string& s, const std::string& what) {
   for (auto pos = s.find(what); pos != std::string::npos; pos = s.find(what, pos + 1)) ++n;
   return n;
 }
-
-// abmon in the background, writing to DIR/trace; ready once abmon.start is out.
-struct Monitor {
-  BackgroundProcess proc;
-  explicit Monitor(const std::string& dir) : proc({bin_dir() + "/abmon"}, dir + "/trace") {
-    REQUIRE(proc.wait_for_output(
-        [](const std::string& s) { return s.find(" abmon.start ") != std::string::npos; }, 20s));
-  }
-};
 
 }  // namespace
 
@@ -166,25 +132,25 @@ TEST_CASE("xabdemo --hang blocks until the master is killed", "[demo][pvm]") {
 
 TEST_CASE("abmon records every task of the instrumented demo", "[demo][pvm][abmon]") {
   PrivateVm vm;
-  Monitor mon(vm.dir());
+  Monitor mon(vm.dir() + "/trace");
   auto r = run({demo(), "-n", "3", "--rounds", "2"}, {}, 120s);
   REQUIRE(r.exit_code == 0);
   std::string master = master_tid(r.out);
   REQUIRE_FALSE(master.empty());
   // Every task's last record is task.exit; wait for all four.
-  CHECK(mon.proc.wait_for_output(
+  CHECK(mon.process().wait_for_output(
       [](const std::string& s) { return count_substr(s, " task.exit ") >= 4; }, 30s));
-  CHECK(mon.proc.stop(SIGINT) == 0);
+  CHECK(mon.process().stop(SIGINT) == 0);
 
-  std::string text = mon.proc.read_stdout();
+  std::string text = mon.process().read_stdout();
   REQUIRE(text.rfind("#xab-trace 1 ", 0) == 0);
-  auto records = parse_trace(text);
+  auto records = parse_records(text);
 
   std::vector<std::string> workers;
   for (const auto& rec : records)
     if (rec.event == "spawn" && rec.tid == master) {
-      CHECK(rec.fields.at("rc") == "3");
-      std::istringstream tids(rec.fields.at("tids"));
+      CHECK(rec.f.at("rc") == "3");
+      std::istringstream tids(rec.f.at("tids"));
       for (std::string t; std::getline(tids, t, ',');) workers.push_back(t);
     }
   REQUIRE(workers.size() == 3);
@@ -203,13 +169,13 @@ TEST_CASE("abmon records every task of the instrumented demo", "[demo][pvm][abmo
   }
   size_t results = 0;
   for (const auto& rec : records)
-    if (rec.event == "send" && rec.fields.count("tag") && rec.fields.at("tag") == "16004") ++results;
+    if (rec.event == "send" && rec.f.count("tag") && rec.f.at("tag") == "16004") ++results;
   CHECK(results == 3 * 2);  // one result per worker per round
 }
 
 TEST_CASE("abmon shows the --hang master blocked in recv tag=16040", "[demo][pvm][abmon]") {
   PrivateVm vm;
-  Monitor mon(vm.dir());
+  Monitor mon(vm.dir() + "/trace");
   BackgroundProcess master({demo(), "--hang"}, vm.dir() + "/hang.out");
   REQUIRE(master.wait_for_output([](const std::string& s) { return !master_tid(s).empty(); }, 60s));
   std::string tid = master_tid(master.read_stdout());
@@ -218,28 +184,28 @@ TEST_CASE("abmon shows the --hang master blocked in recv tag=16040", "[demo][pvm
   // while the master sits in pvm_recv (generous deadline; the real bound is
   // checked on abmon's own two clocks below).
   auto is_hang_record = [&](const Record& r) {
-    return r.tid == tid && r.event == "recv.begin" && r.fields.count("tag") &&
-           r.fields.at("tag") == "16040";
+    return r.tid == tid && r.event == "recv.begin" && r.f.count("tag") &&
+           r.f.at("tag") == "16040";
   };
-  REQUIRE(mon.proc.wait_for_output(
+  REQUIRE(mon.process().wait_for_output(
       [&](const std::string& s) {
-        for (const auto& r : parse_trace(s))
+        for (const auto& r : parse_records(s))
           if (is_hang_record(r)) return true;
         return false;
       },
       10s));
   CHECK(master.running());
-  auto records = parse_trace(mon.proc.read_stdout());
+  auto records = parse_records(mon.process().read_stdout());
   for (const auto& r : records) {
     if (is_hang_record(r)) {
       INFO("receive time - task time = " << r.recv_time - r.task_time);
       CHECK(r.recv_time - r.task_time < 1.0);
     }
     // The master never receives a message with tag 16040.
-    if (r.tid == tid && r.event == "recv") CHECK(r.fields.at("tag") != "16040");
+    if (r.tid == tid && r.event == "recv") CHECK(r.f.at("tag") != "16040");
   }
   CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
-  CHECK(mon.proc.stop(SIGINT) == 0);
+  CHECK(mon.process().stop(SIGINT) == 0);
   vm.stop();
 }
 

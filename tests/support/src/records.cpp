@@ -21,9 +21,9 @@ std::vector<Record> parse_records(const std::string& text) {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream ls(line);
-    std::string recv_time, task_time, kv;
+    std::string kv;
     Record r;
-    ls >> recv_time >> task_time >> r.tid >> r.event;
+    ls >> r.recv_time >> r.task_time >> r.tid >> r.event;
     while (ls >> kv) {
       auto eq = kv.find('=');
       if (eq != std::string::npos) r.f[kv.substr(0, eq)] = kv.substr(eq + 1);

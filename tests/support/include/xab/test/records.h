@@ -24,6 +24,7 @@
 namespace xab::test {
 
 struct Record {
+  double recv_time = 0, task_time = 0;  // seconds since the epoch: abmon's, the task's
   std::string tid, event;
   std::map<std::string, std::string> f;  // key=value fields
   // The field's value, or "<none>".
