@@ -22,8 +22,9 @@ namespace {
 constexpr int kDrainRounds = 64;
 constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
-// busy sender) belong to the trace too.  Read until nothing has come for
-// kStopQuietUs, for kStopMaxNs at most.
+// busy sender, or in a task's local socket) belong to the trace too.  Read
+// until nothing has come for kStopQuietNs, for kStopMaxNs at most, looking
+// at the local sockets every kStopPollUs.
 constexpr std::int64_t kStopQuietNs = 100'000'000;
 constexpr int kStopPollUs = 10'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
