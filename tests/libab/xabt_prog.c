@@ -18,6 +18,7 @@
  */
 #include "xab.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,10 @@ static int mode_calls(const char *prog) {
   for (int k = 0; k < 3; k++) after[k] = pvm_mkbuf(PvmDataDefault);
   for (int k = 2; k >= 0; k--) pvm_freebuf(after[k]);
   printf("next_bufs=%d,%d,%d\n", after[0], after[1], after[2]);
+  /* libab's socket to abmon must not take a descriptor the program would get. */
+  int fd = open("/dev/null", O_RDONLY);
+  printf("next_fd=%d\n", fd);
+  close(fd);
   printf("nrecv_none=%d\n", pvm_nrecv(child, 999));
   printf("probe_none=%d\n", pvm_probe(child, 999));
   struct timeval tmo = {0, 20000};
