@@ -150,29 +150,23 @@ void LocalIntake::drop(const std::shared_ptr<Conn>& c) {
   std::erase(conns_, c);
 }
 
-void LocalIntake::drain(std::int32_t tid) {
-  if (!listener_) return;
-  // The task's connection may not even be accepted yet (abmon was busy or
-  // stopped while the task connected and wrote): take every new one, and
-  // read those whose hello is still unread too.
+void LocalIntake::drain(std::int32_t tid) { read_dry(tid); }
+
+bool LocalIntake::drain_all() { return read_dry(0); }
+
+// Accepts every new connection (a task may have connected and written
+// while abmon was busy or stopped), then reads dry the connections of
+// `tid` (0: all) and those whose hello is still unread.
+bool LocalIntake::read_dry(std::int32_t tid) {
+  if (!listener_) return false;
+  bool got = false;
   accept_all();
   // A copy: reading may drop connections.
   auto conns = conns_;
   for (const auto& c : conns) {
-    if (c->tid != tid && c->tid != 0) continue;
-    bool got = false;
+    if (tid != 0 && c->tid != tid && c->tid != 0) continue;
     if (!read_all(*c, got)) drop(c);
   }
-}
-
-bool LocalIntake::drain_all() {
-  if (!listener_) return false;
-  bool got = false;
-  accept_all();
-  // Connections accepted just now may already hold their hello and more.
-  auto conns = conns_;
-  for (const auto& c : conns)
-    if (!read_all(*c, got)) drop(c);
   return got;
 }
 

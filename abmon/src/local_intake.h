@@ -64,6 +64,7 @@ class LocalIntake {
   // connection is over.
   bool read_all(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
   void drop(const std::shared_ptr<Conn>& c);
+  bool read_dry(std::int32_t tid);
 
   boost::asio::io_context& io_;
   Sink sink_;

@@ -43,12 +43,6 @@ std::pair<long, long> messages_and_local(const std::string& err) {
   return {n, m};
 }
 
-int count_events(const std::vector<Record>& rs, const std::string& event) {
-  int n = 0;
-  for (auto& r : rs) n += r.event == event;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("every family of PVM calls is recorded with its fields", "[libab][pvm]") {
@@ -227,7 +221,7 @@ TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
   CHECK(task.wait(10s) == 128 + SIGTERM);
   REQUIRE(mon.saw(tid + " task.exit"));
   auto rs = records_of(mon.finish(), tid);
-  CHECK(count_events(rs, "pkint") == 300);
+  CHECK(count(rs, "pkint") == 300);
 }
 
 TEST_CASE("a task killed while blocked in a receive loses no event", "[libab][pvm]") {
@@ -243,7 +237,7 @@ TEST_CASE("a task killed while blocked in a receive loses no event", "[libab][pv
   CHECK(task.wait(20s) == 128 + SIGTERM);
   REQUIRE(mon.saw(tid + " task.exit"));
   auto rs = records_of(mon.finish(), tid);
-  CHECK(count_events(rs, "pkint") == 300);
+  CHECK(count(rs, "pkint") == 300);
   CHECK(find(rs, "recv.begin", {{"tag", "31337"}}));
 }
 
