@@ -100,7 +100,7 @@
   X(JOINGROUP,   "joingroup",   0, 'i', "", "group:s") \
   X(LVGROUP,     "lvgroup",     0, 'i', "", "group:s") \
   X(BARRIER,     "barrier",     XAB_F_BLOCKING, 'i', "group:s count:i", "group:s count:i") \
-  X(BCAST,       "bcast",       XAB_F_MSG_OUT, 'i', "", "group:s tag:i bytes:i serial:i") \
+  X(BCAST,       "bcast",       XAB_F_MSG_OUT, 'i', "", "group:s tag:i bytes:i serial:i dst:l") \
   X(REDUCE,      "reduce",      XAB_F_BLOCKING, 'i', "group:s tag:i root:i type:y n:i op:s", "group:s tag:i root:i type:y n:i op:s") \
   X(GATHER,      "gather",      XAB_F_BLOCKING, 'i', "group:s tag:i root:i type:y n:i", "group:s tag:i root:i type:y n:i") \
   X(SCATTER,     "scatter",     XAB_F_BLOCKING, 'i', "group:s tag:i root:i type:y n:i", "group:s tag:i root:i type:y n:i") \
@@ -157,7 +157,10 @@
   X(REG_HOSTER,  "reg_hoster",  0, 'i', "", "") \
   X(REG_RM,      "reg_rm",      0, 'i', "", "") \
   X(REG_TASKER,  "reg_tasker",  0, 'i', "", "") \
-  X(REG_TRACER,  "reg_tracer",  0, 'i', "", "ctx:i tag:i")
+  X(REG_TRACER,  "reg_tracer",  0, 'i', "", "ctx:i tag:i") \
+  /* ---- kinds added after wire version 1 was fixed: ids travel on the wire, so new kinds go last ---- */ \
+  /* a message taken by a pvm_addmhf handler (PVM called the handler with it; mhid: the handler's id) */ \
+  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i")
 /* clang-format on */
 
 enum xab_event_kind {
