@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xab/version.h>
+
 enum {
   TAG_WORK = 16001,       /* master -> worker: one block */
   TAG_PARAMS = 16002,     /* master -> all workers (mcast) */
@@ -72,6 +74,7 @@ static void usage(FILE *to) {
           "  --hang       reproduce the Xab paper's Cholesky bug: the master waits\n"
           "               for tag 16040, the workers send 16004; never returns\n"
           "  -h, --help   this text\n"
+          "  --version    xab's version\n"
           "\n"
           "Examples:\n"
           "  1. xabdemo                  # 3 workers, prints 'xabdemo: result ...'\n"
@@ -88,12 +91,13 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
   return 0;
 }
 
-/* 0 on success, 1 on a usage error, 2 for --help. */
+/* 0 on success, 1 on a usage error, 2 for --help, 3 for --version. */
 static int parse_options(int argc, char **argv, struct options *o) {
   o->workers = 3, o->rounds = 3, o->block = 128, o->hang = 0, o->worker = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return 2;
+    if (!strcmp(a, "--version")) return 3;
     if (!strcmp(a, "--hang")) o->hang = 1;
     else if (!strcmp(a, "--worker")) o->worker = 1;
     else if (!strcmp(a, "-n") && !parse_int(next, 1, MAX_WORKERS, &o->workers)) i++;
@@ -312,6 +316,7 @@ int main(int argc, char **argv) {
   switch (parse_options(argc, argv, &o)) {
   case 1: usage(stderr); return 2;
   case 2: usage(stdout); return 0;
+  case 3: printf("%s (xab) %s\n", base_name(argv[0]), XAB_VERSION_STRING); return 0;
   default: break;
   }
   return o.worker ? run_worker() : run_master(base_name(argv[0]), &o);

@@ -10,9 +10,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
-#ifdef XAB_HAVE_SVG
 #include <QSvgGenerator>
-#endif
 
 namespace xab::view {
 
@@ -43,7 +41,6 @@ bool DiagramView::save(const QString& file, QString* error) const {
   };
   QRect r(QPoint(0, 0), size().expandedTo(QSize(800, 300)));
   if (file.endsWith(".svg", Qt::CaseInsensitive)) {
-#ifdef XAB_HAVE_SVG
     QSvgGenerator svg;
     svg.setFileName(file);
     svg.setSize(r.size());
@@ -51,10 +48,6 @@ bool DiagramView::save(const QString& file, QString* error) const {
     svg.setTitle("xabview space-time diagram");
     paintInto(svg, r);
     return true;
-#else
-    if (error) *error = "this xabview was built without Qt SVG";
-    return false;
-#endif
   }
   QImage img(r.size(), QImage::Format_RGB32);
   paintInto(img, r);

@@ -1,5 +1,8 @@
 #include "options.h"
 
+#include <xab/model/reader.h>
+#include <xab/version.h>
+
 #include <QCommandLineParser>
 
 #include <cstdio>
@@ -80,7 +83,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
     return {};
   }
   if (p.isSet(version)) {
-    std::printf("xabview %s\n", XAB_VERSION);
+    std::printf("xabview (xab) %s, trace format %d\n", XAB_VERSION_STRING, xab::kTraceFormatVersion);
     exitCode = 0;
     return {};
   }

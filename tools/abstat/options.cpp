@@ -1,5 +1,8 @@
 #include "options.h"
 
+#include <xab/model/reader.h>
+#include <xab/version.h>
+
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -85,7 +88,7 @@ int parseOptions(int argc, char** argv, Options& o) {
     };
     double v = 0;
     if (a == "-h" || a == "--help") { std::fputs(kUsage, stdout); return kExitOk; }
-    if (a == "--version") { std::puts("abstat (xab) 0.1.0, trace format 1"); return kExitOk; }
+    if (a == "--version") { std::printf("abstat (xab) %s, trace format %d\n", XAB_VERSION_STRING, kTraceFormatVersion); return kExitOk; }
     if (section(a, o.sections)) continue;
     if (a == "--json") o.json = true;
     else if (a == "--follow") o.follow = true;

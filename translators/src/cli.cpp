@@ -1,6 +1,8 @@
 #include <xab/translators/cli.h>
 
+#include <xab/model/reader.h>
 #include <xab/translators/io.h>
+#include <xab/version.h>
 
 #include <cstdio>
 
@@ -19,6 +21,7 @@ void printHelp(const CliSpec& s) {
   row("--lenient", "skip malformed lines (each reported) instead of stopping at the first");
   row("--no-progress", "no progress bar (it is shown only on a terminal anyway)");
   row("-h, --help", "this help");
+  row("--version", "the version, and the trace format it reads and writes");
   std::printf("\nexit status: 0 ok, 1 usage or I/O error, 2 malformed input (FILE:LINE: reason).\n"
               "See man %.*s and docs/translators.md.\n", int(s.program.size()), s.program.data());
 }
@@ -41,6 +44,11 @@ int parseCommandLine(int argc, char** argv, const CliSpec& spec, CommonArgs& out
     };
     if (a == "-h" || a == "--help") {
       printHelp(spec);
+      return kExitOk;
+    }
+    if (a == "--version") {
+      std::printf("%.*s (xab) %s, trace format %d\n", int(spec.program.size()), spec.program.data(),
+                  XAB_VERSION_STRING, kTraceFormatVersion);
       return kExitOk;
     }
     if (a == "-o" || a == "--output") {
