@@ -11,6 +11,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build pkg-config g++ gfortran shellcheck
+  # clang and libFuzzer for scripts/fuzz.sh
+  clang
   # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
   pvm pvm-dev
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# test.sh -- set everything up and run the whole test suite, twice:
+# test.sh -- set everything up and run the whole test suite:
 #   1. build-test: a normal build with warnings as errors, then ctest -j2
 #   2. build-asan: AddressSanitizer + UndefinedBehaviorSanitizer, then ctest
+#   3. build-tsan: ThreadSanitizer, the tests labelled `tsan` (abmon, the
+#      model, the viewer's loader and snapshots: the code with threads or
+#      with signals and sockets in one loop)
+#   4. build-fuzz: every libFuzzer target for a bounded time (scripts/fuzz.sh)
 # Prints a summary and exits non-zero if any step failed.  CI runs this
 # (through .ci/run) as root on a fresh clone with no stdin.
 # shellcheck disable=SC2317  # functions run indirectly through step()
@@ -10,28 +14,45 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEST_DIR=${XAB_TEST_BUILD_DIR:-$ROOT/build-test}
 ASAN_DIR=${XAB_ASAN_BUILD_DIR:-$ROOT/build-asan}
+TSAN_DIR=${XAB_TSAN_BUILD_DIR:-$ROOT/build-tsan}
+FUZZ_SECONDS=${XAB_FUZZ_SECONDS:-30}
+# What the ThreadSanitizer build compiles: the executables of the tests
+# labelled `tsan` and what they run.
+TSAN_TARGETS=(model_tests test_abmon_format test_abmon_pvm abmon abmon_fake_task xabview_tests)
 JOBS=${XAB_JOBS:-2}
 TEST_TIMEOUT=${XAB_TEST_TIMEOUT:-600}
-RUN_PLAIN=1 RUN_ASAN=1
+RUN_PLAIN=1 RUN_ASAN=1 RUN_TSAN=1 RUN_FUZZ=1
 CTEST_ARGS=()
+ONLY=0
 
 usage() {
   cat <<EOF
-Usage: scripts/test.sh [--no-asan | --asan-only] [-- CTEST_ARGS...]
+Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz]
+                       [--asan-only | --tsan-only | --fuzz-only] [-- CTEST_ARGS...]
 Install what is missing (scripts/setup.sh --no-build), build xab with
 -DXAB_WERROR=ON in build-test/ and run ctest -j$JOBS; then build it with
--DXAB_SANITIZE=address,undefined in build-asan/ and run ctest again.
+-DXAB_SANITIZE=address,undefined in build-asan/ and run ctest again; then
+build the tests labelled tsan with -DXAB_SANITIZE=thread in build-tsan/ and
+run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
+With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer and fuzz
+steps are left out unless asked for with --tsan-only or --fuzz-only.
 
-  --no-asan     skip the sanitizer build
-  --asan-only   only the sanitizer build
+  --no-asan     skip the AddressSanitizer build
+  --no-tsan     skip the ThreadSanitizer build
+  --no-fuzz     skip fuzzing
+  --asan-only   only the AddressSanitizer build
+  --tsan-only   only the ThreadSanitizer build
+  --fuzz-only   only fuzzing
   -h, --help    this text
-Environment: XAB_TEST_BUILD_DIR, XAB_ASAN_BUILD_DIR (build directories),
-XAB_JOBS (default 2), XAB_TEST_TIMEOUT (seconds per test, default 600).
+Environment: XAB_TEST_BUILD_DIR, XAB_ASAN_BUILD_DIR, XAB_TSAN_BUILD_DIR
+(build directories), XAB_JOBS (default 2), XAB_TEST_TIMEOUT (seconds per
+test, default 600), XAB_FUZZ_SECONDS (per fuzz target, default 30).
 
 Examples:
   1. scripts/test.sh
   2. scripts/test.sh --no-asan -- -L demo
   3. scripts/test.sh -- -R PrivateVm --repeat until-fail:3
+  4. scripts/test.sh --tsan-only
 EOF
 }
 
@@ -39,13 +60,18 @@ parse_args() {
   while (($#)); do
     case $1 in
       --no-asan) RUN_ASAN=0 ;;
-      --asan-only) RUN_PLAIN=0 ;;
+      --no-tsan) RUN_TSAN=0 ;;
+      --no-fuzz) RUN_FUZZ=0 ;;
+      --asan-only) RUN_PLAIN=0 RUN_TSAN=0 RUN_FUZZ=0 ONLY=1 ;;
+      --tsan-only) RUN_PLAIN=0 RUN_ASAN=0 RUN_FUZZ=0 ONLY=1 ;;
+      --fuzz-only) RUN_PLAIN=0 RUN_ASAN=0 RUN_TSAN=0 ONLY=1 ;;
       -h | --help) usage; exit 0 ;;
       --) shift; CTEST_ARGS=("$@"); break ;;
       *) usage >&2; exit 2 ;;
     esac
     shift
   done
+  if ((${#CTEST_ARGS[@]} && !ONLY)); then RUN_TSAN=0 RUN_FUZZ=0; fi
 }
 
 # ---- steps and the summary ----
@@ -89,9 +115,20 @@ configure() {  # dir cmake-args...
   cmake -S "$ROOT" -B "$dir" "${gen[@]}" "$@"
 }
 
-run_ctest() {  # dir
-  (cd "$1" && ctest --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" \
-    --no-tests=error "${CTEST_ARGS[@]}")
+run_ctest() {  # dir [more ctest args...]
+  local dir=$1; shift
+  (cd "$dir" && ctest --output-on-failure -j "$JOBS" --timeout "$TEST_TIMEOUT" \
+    --no-tests=error "$@" "${CTEST_ARGS[@]}")
+}
+
+# Only the executables of the tests labelled tsan, and only those tests:
+# ThreadSanitizer is for the code with threads, and a whole third build
+# would double CI's time for parts that have none.
+tsan_build_and_test() {
+  step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF || return
+  step "tsan: build" cmake --build "$TSAN_DIR" -j "$JOBS" --target "${TSAN_TARGETS[@]}" || return
+  step "tsan: ctest" run_ctest "$TSAN_DIR" -L tsan
 }
 
 build_and_test() {  # label dir cmake-args...
@@ -115,6 +152,13 @@ main() {
     export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/scripts/lsan-pvm.supp:print_suppressions=0}
     build_and_test "asan+ubsan" "$ASAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=Debug \
       "-DXAB_SANITIZE=address,undefined"
+  fi
+  if ((RUN_TSAN)); then
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan.supp}
+    tsan_build_and_test
+  fi
+  if ((RUN_FUZZ)); then
+    step "fuzz (${FUZZ_SECONDS}s a target)" "$ROOT/scripts/fuzz.sh" --seconds "$FUZZ_SECONDS"
   fi
   summary
   exit "$FAILED"
