@@ -5,6 +5,7 @@
 #include <xab/translators/picl.h>
 
 #include <cstdio>
+#include <string>
 
 using namespace xab::tr;
 
@@ -44,9 +45,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "picl2ab: %s\n", err.c_str());
     return kExitUsage;
   }
-  if (!quiet)
+  if (!quiet) {
     std::fprintf(stderr, "picl2ab: %llu records, %d nodes, %llu unknown records skipped, %llu receives without a send, %llu malformed lines skipped\n",
                  static_cast<unsigned long long>(r.records), r.nodes, static_cast<unsigned long long>(r.unknown),
                  static_cast<unsigned long long>(r.unmatched), static_cast<unsigned long long>(r.malformed));
+    if (r.unknown > 0) {
+      std::string what;
+      for (auto& [code, n] : r.skipped) what += " event " + std::to_string(code) + ": " + std::to_string(n) + ",";
+      for (auto& [type, n] : r.skippedTypes) what += " record type " + std::to_string(type) + ": " + std::to_string(n) + ",";
+      what.pop_back();
+      std::fprintf(stderr, "picl2ab: skipped:%s\n", what.c_str());
+    }
+    if (r.shift > 0)
+      std::fprintf(stderr, "picl2ab: the file has negative times: every time moved %.9f s later\n",
+                   static_cast<double>(r.shift) / 1e9);
+  }
   return kExitOk;
 }
