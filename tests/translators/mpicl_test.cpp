@@ -167,3 +167,44 @@ TEST_CASE("picl2ab translates the MPICL fixture as the golden says", "[picl][mpi
   REQUIRE(res.error.empty());
   checkGolden("mpicl.trace", xab);
 }
+
+TEST_CASE("picl2ab tells MPICL's MPI_Bcast from ab2picl's multicast bracket", "[picl][mpicl]") {
+  // ab2picl writes a multicast as -785 (bytes, tag, destinations) around
+  // one -21 per destination, and its -785 exit carries nothing; MPICL's
+  // MPI_Bcast (bytes or -1, root, communicator) has no sends inside and its
+  // exit carries the bytes.  Node 0's first -785 sends to node 1; its
+  // second reached nobody; node 1's is an MPI_Bcast leaf of root 0 whose
+  // root never wrote its record.
+  const std::string picl =
+      "-3 -901 0.000000 0 0 0\n"
+      "-3 -901 0.000000 1 0 0\n"
+      "-3 -785 0.000100 0 0 3 2 32 1 1\n"
+      "-3 -21 0.000100 0 0 3 2 32 1 1\n"
+      "-4 -21 0.000100 0 0 0\n"
+      "-4 -785 0.000100 0 0 0\n"
+      "-3 -785 0.000200 0 0 3 2 32 1 0\n"
+      "-4 -785 0.000200 0 0 0\n"
+      "-3 -51 0.000300 1 0 2 2 1 0\n"
+      "-4 -51 0.000310 1 0 3 2 32 1 0\n"
+      "-3 -785 0.000400 1 0 3 2 -1 0 -1\n"
+      "-4 -785 0.000500 1 0 1 2 32\n"
+      "-4 -901 0.000600 0 0 0\n"
+      "-4 -901 0.000600 1 0 0\n";
+  std::string xab;
+  Sink sink;
+  sink.captureTo(&xab);
+  PiclReadResult res = piclToXab(picl, sink);
+  sink.finish();
+  REQUIRE(res.error.empty());
+  CHECK(res.skipped.at(-785) == 2);  // the empty bracket
+  CHECK(res.unmatched == 1);          // the leaf: its root is not in the trace
+  CHECK_THAT(xab, Catch::Contains("t40001 send dst=t40002 tag=1 bytes=32 serial=1"));
+  CHECK_THAT(xab, Catch::Contains("t40002 recv src=t40001 tag=0 bytes=32 serial=0 rc=1"));
+  CHECK_THAT(xab, !Catch::Contains("bcast"));
+}
+
+TEST_CASE("looksLikePicl knows MPICL's files that start at a negative time", "[picl][mpicl]") {
+  // xabview picks the reader by the file's first record: a PICL file whose
+  // first time is -0.000002 was read as an xab trace, every line malformed.
+  CHECK(looksLikePicl(readFile(dataPath("mpicl_negative.picl"))));
+}

@@ -28,7 +28,9 @@ struct Rec {
   std::int32_t d[3] = {};
   std::int32_t serial = 0;      // sends: own serial; receives: the send's
   std::uint32_t mate = kNoMate;  // an entry's exit, an exit's entry
-  bool wraps = false;           // a -785 entry with -21 sends inside (ab2picl's multicast)
+  // A -785 entry: MPICL's MPI_Bcast, or ab2picl's multicast bracket with
+  // or without sends inside.
+  enum class Bcast : std::uint8_t { Mpi, Sends, Empty } bcast = Bcast::Mpi;
 };
 
 bool isEntry(const Rec& r) { return r.rectype == picl::kEntry; }
@@ -247,11 +249,11 @@ class Nester {
     Rec& r = recs_[i];
     if (isEntry(r)) {
       // A send inside a -785 on its node: the -785 is a multicast written
-      // as sends (ab2picl's form), not MPICL's MPI_Bcast.
+      // as sends (ab2picl's bracket), not MPICL's MPI_Bcast.
       if (roleOf(r.evtype) == Role::Send)
         for (auto it = open_.rbegin(); it != open_.rend(); ++it)
           if (recs_[*it].evtype == picl::kBcast) {
-            recs_[*it].wraps = true;
+            recs_[*it].bcast = Rec::Bcast::Sends;
             break;
           }
       open_.push_back(i);
@@ -260,6 +262,10 @@ class Nester {
       if (it == open_.rend()) return;
       r.mate = *it;
       recs_[*it].mate = i;
+      // MPICL's MPI_Bcast exit carries the bytes; ab2picl's bracket exit
+      // carries nothing (a multicast nobody received has no sends inside).
+      Rec& e = recs_[*it];
+      if (r.evtype == picl::kBcast && r.nd == 0 && e.bcast == Rec::Bcast::Mpi) e.bcast = Rec::Bcast::Empty;
       open_.erase(std::next(it).base());
     }
   }
@@ -302,10 +308,10 @@ std::uint64_t matchMessages(std::vector<Rec>& recs, const Nodes& nodes) {
       } else {
         sends[k].push_back(r.serial);
       }
-    } else if (isEntry(r) && role == Role::Bcast && !r.wraps && isBcastRoot(r)) {
+    } else if (isEntry(r) && role == Role::Bcast && r.bcast == Rec::Bcast::Mpi && isBcastRoot(r)) {
       r.serial = ++serials[nodes.index(r.node)];
       bcasts[r.node].push_back(r.serial);
-    } else if (isEntry(r) && role == Role::Bcast && !r.wraps && isBcastLeaf(r)) {
+    } else if (isEntry(r) && role == Role::Bcast && r.bcast == Rec::Bcast::Mpi && isBcastLeaf(r)) {
       leaves.emplace_back(i, bcastsGot[{r.d[1], r.node}]++);
     } else if (isExit(r) && (role == Role::Recv || role == Role::RecvLate) && carriesMessage(r)) {
       Key k{r.d[2], r.node, r.d[1]};
@@ -421,10 +427,12 @@ class XabWriter {
 
   // MPICL's MPI_Bcast: the root's entry sends the message to the group,
   // the others receive it between their entry and exit (tag 0: MPI's
-  // collectives have none).  A -785 around sends is used by its sends.
+  // collectives have none).  ab2picl's bracket around sends is used by its
+  // sends; an empty one (a multicast nobody received) is skipped.
   void bcast(const Rec& r, bool entry) {
     const Rec* e = entry ? &r : r.mate != kNoMate ? &recs_[r.mate] : nullptr;
-    if (!e || e->wraps) return e ? void() : skip(r);
+    if (e && e->bcast == Rec::Bcast::Sends) return;  // used: its sends carry the messages
+    if (!e || e->bcast == Rec::Bcast::Empty) return skip(r);
     if (isBcastRoot(*e)) {
       if (!entry) return;
       line(r, "bcast");
