@@ -208,3 +208,17 @@ TEST_CASE("looksLikePicl knows MPICL's files that start at a negative time", "[p
   // first time is -0.000002 was read as an xab trace, every line malformed.
   CHECK(looksLikePicl(readFile(dataPath("mpicl_negative.picl"))));
 }
+
+TEST_CASE("picl2ab refuses times too far out to hold, instead of overflowing", "[picl][mpicl]") {
+  // 9999999999 s was read as 9999999999e9 ns, past INT64_MAX (undefined
+  // behaviour; in practice a negative time the trace reader refused).
+  for (const char* t : {"9999999999.000000", "-9999999999.000000", "1e12"}) {
+    INFO(t);
+    std::string xab;
+    Sink sink;
+    sink.captureTo(&xab);
+    PiclReadResult res = piclToXab(std::string("-3 -901 ") + t + " 0 0 0\n", sink);
+    sink.finish();
+    CHECK_THAT(res.error, Catch::Contains(std::string("bad time '") + t + "'"));
+  }
+}

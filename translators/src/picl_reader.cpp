@@ -81,12 +81,14 @@ bool nextToken(std::string_view& rest, std::string_view& tok) {
 // Seconds ("12.345678", "1.2e-3") to nanoseconds.  The usual fixed-point
 // form is read exactly and fast; anything else goes through a double.
 // MPICL writes times such as -0.000001 (clocks adjusted after the start).
+// |time| is at most 999999999 s (31 years): with the shift of negative
+// times (shiftTimes) every time stays far inside TimeNs.
 bool parseSeconds(std::string_view s, TimeNs& ns) {
   const std::size_t sign = !s.empty() && s[0] == '-';
   std::size_t i = sign;
   TimeNs whole = 0, frac = 0;
   int digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i < 10 + sign) whole = whole * 10 + (s[i++] - '0');
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i < 9 + sign) whole = whole * 10 + (s[i++] - '0');
   if (i > sign && i < s.size() && s[i] == '.') {
     std::size_t j = i + 1;
     for (; j < s.size() && s[j] >= '0' && s[j] <= '9'; ++j)
@@ -100,7 +102,7 @@ bool parseSeconds(std::string_view s, TimeNs& ns) {
   }
   double d = 0;
   auto r = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d) || std::fabs(d) > 1e10)
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d) || std::fabs(d) >= 1e9)
     return false;
   ns = static_cast<TimeNs>(std::llround(d * 1e9));
   return true;
