@@ -199,6 +199,7 @@ class Nester {
   // slots: one node's record indices, in file order.
   void node(const std::vector<std::uint32_t>& slots) {
     open_.clear();
+    openCount_.clear();
     for (std::size_t a = 0; a < slots.size();) {
       std::size_t b = a + 1;
       while (b < slots.size() && recs_[slots[b]].time == recs_[slots[a]].time) ++b;
@@ -209,24 +210,17 @@ class Nester {
   }
 
  private:
-  static bool has(const std::vector<std::int32_t>& stack, std::int32_t ev) {
-    return std::find(stack.begin(), stack.end(), ev) != stack.end();
-  }
-  static void step(std::vector<std::int32_t>& stack, const Rec& r) {
-    if (isEntry(r)) stack.push_back(r.evtype);
-    if (!isExit(r)) return;
-    auto it = std::find(stack.rbegin(), stack.rend(), r.evtype);
-    if (it != stack.rend()) stack.erase(std::next(it).base());
-  }
-
   // An entry of a code that is open moves behind a later exit of that code
   // (the exit closes the open one); an exit of a code that is not open moves
   // behind a later entry of that code (its own).  Otherwise file order.
   void reorder(const std::vector<std::uint32_t>& slots, std::size_t a, std::size_t b) {
     std::vector<Rec> group;
     for (std::size_t k = a; k < b; ++k) group.push_back(recs_[slots[k]]);
-    std::vector<std::int32_t> stack;
-    for (std::uint32_t i : open_) stack.push_back(recs_[i].evtype);
+    std::map<std::int32_t, int> opened;  // code -> entries - exits within the group so far
+    auto isOpen = [&](std::int32_t ev) {
+      auto it = openCount_.find(ev);
+      return (it == openCount_.end() ? 0 : it->second) + opened[ev] > 0;
+    };
     std::vector<bool> used(group.size(), false);
     auto later = [&](std::size_t from, std::int32_t rectype, std::int32_t ev) {
       for (std::size_t k = from + 1; k < group.size(); ++k)
@@ -238,12 +232,14 @@ class Nester {
       while (used[next]) ++next;
       const Rec& r = group[next];
       std::size_t pick = group.size();
-      if (isEntry(r) && has(stack, r.evtype)) pick = later(next, picl::kExit, r.evtype);
-      else if (isExit(r) && !has(stack, r.evtype)) pick = later(next, picl::kEntry, r.evtype);
+      if (isEntry(r) && isOpen(r.evtype)) pick = later(next, picl::kExit, r.evtype);
+      else if (isExit(r) && !isOpen(r.evtype)) pick = later(next, picl::kEntry, r.evtype);
       if (pick == group.size()) pick = next;
       used[pick] = true;
-      step(stack, group[pick]);
-      recs_[slots[k]] = group[pick];
+      const Rec& p = group[pick];
+      if (isEntry(p)) ++opened[p.evtype];
+      if (isExit(p) && isOpen(p.evtype)) --opened[p.evtype];
+      recs_[slots[k]] = p;
     }
   }
 
@@ -259,9 +255,12 @@ class Nester {
             break;
           }
       open_.push_back(i);
+      ++openCount_[r.evtype];
     } else if (isExit(r)) {
+      auto count = openCount_.find(r.evtype);
+      if (count == openCount_.end() || count->second == 0) return;  // nothing to close: no search
+      --count->second;
       auto it = std::find_if(open_.rbegin(), open_.rend(), [&](std::uint32_t j) { return recs_[j].evtype == r.evtype; });
-      if (it == open_.rend()) return;
       r.mate = *it;
       recs_[*it].mate = i;
       // MPICL's MPI_Bcast exit carries the bytes; ab2picl's bracket exit
@@ -273,7 +272,8 @@ class Nester {
   }
 
   std::vector<Rec>& recs_;
-  std::vector<std::uint32_t> open_;  // entries not yet exited, innermost last
+  std::vector<std::uint32_t> open_;          // entries not yet exited, innermost last
+  std::map<std::int32_t, int> openCount_;    // code -> entries of it in open_
 };
 
 void nestSameTime(std::vector<Rec>& recs, const Nodes& nodes) {
@@ -373,7 +373,8 @@ class XabWriter {
       case Role::Recv:
         // An exit without data closes a receive that never completed (the
         // trace ended while it waited): in xab, a begin with no end.
-        if (entry || carriesMessage(r)) receive(r, entry);
+        if (entry || carriesMessage(r)) return receive(r, entry);
+        if (r.mate == kNoMate) skip(r);  // an exit without data or entry
         return;
       case Role::RecvLate:
         // The message is known only at the exit: without one, the pair is skipped.
