@@ -12,6 +12,8 @@
 #include <deque>
 #include <map>
 #include <tuple>
+#include <unordered_map>
+#include <utility>
 
 namespace xab::tr {
 namespace {
@@ -194,33 +196,69 @@ struct Nodes {
 class Nester {
  public:
   static constexpr std::size_t kMaxGroup = 256;
-  explicit Nester(std::vector<Rec>& recs) : recs_(recs) {}
+  Nester(std::vector<Rec>& recs, std::size_t nodes) : recs_(recs), nodes_(nodes) {}
 
-  // slots: one node's record indices, in file order.
-  void node(const std::vector<std::uint32_t>& slots) {
-    open_.clear();
-    openCount_.clear();
-    for (std::size_t a = 0; a < slots.size();) {
-      std::size_t b = a + 1;
-      while (b < slots.size() && recs_[slots[b]].time == recs_[slots[a]].time) ++b;
-      if (b - a > 1 && b - a <= kMaxGroup) reorder(slots, a, b);
-      for (std::size_t k = a; k < b; ++k) link(slots[k]);
-      a = b;
-    }
+  // Records come in file order (one pass over memory: a pass per node
+  // would jump through the whole file for each).
+  void add(std::uint32_t i, std::size_t node) {
+    Node& n = nodes_[node];
+    if (!n.run.empty() && recs_[i].time != recs_[n.run.front()].time) flush(n);
+    n.run.push_back(i);
+  }
+  void finish() {
+    for (Node& n : nodes_) flush(n);
   }
 
  private:
+  struct Node {
+    std::vector<std::uint32_t> run;   // its records at the current time stamp, in file order
+    std::vector<std::uint32_t> open;  // entries not yet exited, innermost last
+    std::vector<std::pair<std::int32_t, int>> openCount;  // code -> entries of it in open (few: a flat list)
+  };
+
+  void flush(Node& n) {
+    if (n.run.size() > 1 && n.run.size() <= kMaxGroup && !nests(n)) reorder(n);
+    for (std::uint32_t i : n.run) link(n, i);
+    n.run.clear();
+  }
+
+  static int& openCount(Node& n, std::int32_t ev) {
+    for (auto& [code, k] : n.openCount)
+      if (code == ev) return k;
+    return n.openCount.emplace_back(ev, 0).second;
+  }
+  static int openCount(const Node& n, std::int32_t ev) {
+    for (const auto& [code, k] : n.openCount)
+      if (code == ev) return k;
+    return 0;
+  }
+
+  // True when the run already nests in file order (the usual case: checked
+  // without allocating): no entry of a code that is open, no exit of a code
+  // that is not.
+  bool nests(const Node& n) const {
+    for (std::size_t k = 0; k < n.run.size(); ++k) {
+      const Rec& r = recs_[n.run[k]];
+      if (!isEntry(r) && !isExit(r)) continue;
+      int open = openCount(n, r.evtype);
+      for (std::size_t j = 0; j < k; ++j) {
+        const Rec& q = recs_[n.run[j]];
+        if (q.evtype == r.evtype) open += isEntry(q) ? 1 : isExit(q) ? -1 : 0;
+      }
+      if (isEntry(r) ? open > 0 : open <= 0) return false;
+    }
+    return true;
+  }
+
   // An entry of a code that is open moves behind a later exit of that code
   // (the exit closes the open one); an exit of a code that is not open moves
-  // behind a later entry of that code (its own).  Otherwise file order.
-  void reorder(const std::vector<std::uint32_t>& slots, std::size_t a, std::size_t b) {
+  // behind a later entry of that code (its own).  Otherwise file order.  The
+  // run's records are permuted among the run's own places in the file.
+  void reorder(const Node& n) {
     std::vector<Rec> group;
-    for (std::size_t k = a; k < b; ++k) group.push_back(recs_[slots[k]]);
-    std::map<std::int32_t, int> opened;  // code -> entries - exits within the group so far
-    auto isOpen = [&](std::int32_t ev) {
-      auto it = openCount_.find(ev);
-      return (it == openCount_.end() ? 0 : it->second) + opened[ev] > 0;
-    };
+    for (std::uint32_t i : n.run) group.push_back(recs_[i]);
+    std::map<std::int32_t, int> opened;  // code -> entries - exits within the run so far
+    auto isOpen = [&](std::int32_t ev) { return openCount(n, ev) + opened[ev] > 0; };
     std::vector<bool> used(group.size(), false);
     auto later = [&](std::size_t from, std::int32_t rectype, std::int32_t ev) {
       for (std::size_t k = from + 1; k < group.size(); ++k)
@@ -228,7 +266,7 @@ class Nester {
       return group.size();
     };
     std::size_t next = 0;
-    for (std::size_t k = a; k < b; ++k) {
+    for (std::uint32_t slot : n.run) {
       while (used[next]) ++next;
       const Rec& r = group[next];
       std::size_t pick = group.size();
@@ -239,48 +277,46 @@ class Nester {
       const Rec& p = group[pick];
       if (isEntry(p)) ++opened[p.evtype];
       if (isExit(p) && isOpen(p.evtype)) --opened[p.evtype];
-      recs_[slots[k]] = p;
+      recs_[slot] = p;
     }
   }
 
-  void link(std::uint32_t i) {
+  void link(Node& n, std::uint32_t i) {
     Rec& r = recs_[i];
     if (isEntry(r)) {
       // A send inside a -785 on its node: the -785 is a multicast written
       // as sends (ab2picl's bracket), not MPICL's MPI_Bcast.
       if (roleOf(r.evtype) == Role::Send)
-        for (auto it = open_.rbegin(); it != open_.rend(); ++it)
+        for (auto it = n.open.rbegin(); it != n.open.rend(); ++it)
           if (recs_[*it].evtype == picl::kBcast) {
             recs_[*it].bcast = Rec::Bcast::Sends;
             break;
           }
-      open_.push_back(i);
-      ++openCount_[r.evtype];
+      n.open.push_back(i);
+      ++openCount(n, r.evtype);
     } else if (isExit(r)) {
-      auto count = openCount_.find(r.evtype);
-      if (count == openCount_.end() || count->second == 0) return;  // nothing to close: no search
-      --count->second;
-      auto it = std::find_if(open_.rbegin(), open_.rend(), [&](std::uint32_t j) { return recs_[j].evtype == r.evtype; });
+      int& count = openCount(n, r.evtype);
+      if (count == 0) return;  // nothing to close: no search
+      --count;
+      auto it = std::find_if(n.open.rbegin(), n.open.rend(), [&](std::uint32_t j) { return recs_[j].evtype == r.evtype; });
       r.mate = *it;
       recs_[*it].mate = i;
       // MPICL's MPI_Bcast exit carries the bytes; ab2picl's bracket exit
       // carries nothing (a multicast nobody received has no sends inside).
       Rec& e = recs_[*it];
       if (r.evtype == picl::kBcast && r.nd == 0 && e.bcast == Rec::Bcast::Mpi) e.bcast = Rec::Bcast::Empty;
-      open_.erase(std::next(it).base());
+      n.open.erase(std::next(it).base());
     }
   }
 
   std::vector<Rec>& recs_;
-  std::vector<std::uint32_t> open_;          // entries not yet exited, innermost last
-  std::map<std::int32_t, int> openCount_;    // code -> entries of it in open_
+  std::vector<Node> nodes_;
 };
 
 void nestSameTime(std::vector<Rec>& recs, const Nodes& nodes) {
-  std::vector<std::vector<std::uint32_t>> byNode(nodes.ids.size());
-  for (std::size_t i = 0; i < recs.size(); ++i) byNode[nodes.index(recs[i].node)].push_back(static_cast<std::uint32_t>(i));
-  Nester nester(recs);
-  for (const auto& slots : byNode) nester.node(slots);
+  Nester nester(recs, nodes.ids.size());
+  for (std::size_t i = 0; i < recs.size(); ++i) nester.add(static_cast<std::uint32_t>(i), nodes.index(recs[i].node));
+  nester.finish();
 }
 
 bool carriesMessage(const Rec& exit) { return exit.nd >= 3; }  // (bytes, tag, source)
@@ -601,13 +637,14 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
   if (!readRecords(text, o, recs, res)) return res;
   res.records = recs.size();
   Nodes nodes;
-  std::map<std::int32_t, TimeNs> firstTime;  // node -> its earliest record
+  std::unordered_map<std::int32_t, TimeNs> firstTime;  // node -> its earliest record
   res.shift = shiftTimes(recs);
   for (const Rec& r : recs) {
     auto [it, added] = firstTime.try_emplace(r.node, r.time);
     if (!added) it->second = std::min(it->second, r.time);
   }
   for (auto& [node, t] : firstTime) nodes.ids.push_back(node);
+  std::sort(nodes.ids.begin(), nodes.ids.end());
   res.nodes = static_cast<int>(nodes.ids.size());
   nestSameTime(recs, nodes);
   res.unmatched = matchMessages(recs, nodes);
@@ -619,7 +656,7 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
     out.put(" s: the file has negative times\n");
   }
   XabWriter w(out, recs, res.nodes, res);
-  for (auto& [node, t] : firstTime) w.start(node, t);
+  for (std::int32_t node : nodes.ids) w.start(node, firstTime[node]);
   for (const Rec& r : recs) w.write(r);
   return res;
 }
