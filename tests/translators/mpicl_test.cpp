@@ -222,3 +222,17 @@ TEST_CASE("picl2ab refuses times too far out to hold, instead of overflowing", "
     CHECK_THAT(res.error, Catch::Contains(std::string("bad time '") + t + "'"));
   }
 }
+
+TEST_CASE("picl2ab says when node numbers have gaps", "[picl][mpicl]") {
+  // Tasks come in node order, so nodes 0 and 2 are instances 0 and 1: the
+  // summary says so rather than leave node 2 shown as (node, 1) unnoticed.
+  std::string dir = tempDir();
+  Run w = run("printf '%s\\n' '-3 -901 0.0 0 0 0' '-3 -901 0.0 2 0 0' '-4 -901 0.1 0 0 0' '-4 -901 0.1 2 0 0' > " +
+              dir + "/gap.picl");
+  REQUIRE(w.exit == 0);
+  Run r = run(binPath("picl2ab") + " -o /dev/null " + dir + "/gap.picl");
+  CHECK(r.exit == kExitOk);
+  CHECK_THAT(r.err, Catch::Contains("only 2 of nodes 0..2 have records: node 2 is shown as (node, 1), task t40003"));
+  r = run(binPath("picl2ab") + " -o /dev/null " + dataPath("mpicl.picl"));
+  CHECK_THAT(r.err, !Catch::Contains("only"));
+}

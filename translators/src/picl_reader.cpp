@@ -646,6 +646,7 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
   for (auto& [node, t] : firstTime) nodes.ids.push_back(node);
   std::sort(nodes.ids.begin(), nodes.ids.end());
   res.nodes = static_cast<int>(nodes.ids.size());
+  if (!nodes.ids.empty()) res.highestNode = nodes.ids.back();
   nestSameTime(recs, nodes);
   res.unmatched = matchMessages(recs, nodes);
   out.put("#xab-trace 1 host=picl pid=0 start=0.000000000\n");
