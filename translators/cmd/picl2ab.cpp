@@ -5,6 +5,7 @@
 #include <xab/translators/picl.h>
 
 #include <cstdio>
+#include <string>
 
 using namespace xab::tr;
 
@@ -44,9 +45,26 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "picl2ab: %s\n", err.c_str());
     return kExitUsage;
   }
-  if (!quiet)
+  if (!quiet) {
     std::fprintf(stderr, "picl2ab: %llu records, %d nodes, %llu unknown records skipped, %llu receives without a send, %llu malformed lines skipped\n",
                  static_cast<unsigned long long>(r.records), r.nodes, static_cast<unsigned long long>(r.unknown),
                  static_cast<unsigned long long>(r.unmatched), static_cast<unsigned long long>(r.malformed));
+    if (r.unknown > 0) {
+      std::string what;
+      for (auto& [code, n] : r.skipped) what += " event " + std::to_string(code) + ": " + std::to_string(n) + ",";
+      for (auto& [type, n] : r.skippedTypes) what += " record type " + std::to_string(type) + ": " + std::to_string(n) + ",";
+      what.pop_back();
+      std::fprintf(stderr, "picl2ab: skipped:%s\n", what.c_str());
+    }
+    // Tasks are numbered in node order, so with gaps the viewer's instance
+    // number is not the node number (the tid still is: t40001+node).
+    if (r.highestNode + 1 > r.nodes)
+      std::fprintf(stderr, "picl2ab: only %d of nodes 0..%d have records: node %d is shown as (node, %d), task t%x\n",
+                   r.nodes, r.highestNode, r.highestNode, r.nodes - 1,
+                   static_cast<unsigned>(piclNodeTid(r.highestNode)));
+    if (r.shift > 0)
+      std::fprintf(stderr, "picl2ab: the file has negative times: every time moved %.9f s later\n",
+                   static_cast<double>(r.shift) / 1e9);
+  }
   return kExitOk;
 }

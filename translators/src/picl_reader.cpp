@@ -1,14 +1,19 @@
 // picl2ab's core: PICL 2.0 records -> xab text trace (docs/picl-mapping.md,
-// "Reading PICL").  Two passes over records held in memory: the first
-// matches receives to sends per (source, destination, tag) in order (a
-// foreign file may hold a receive before its send), the second writes.
+// "Reading PICL").  Passes over records held in memory: times are shifted
+// when the file has negative ones; each node's records at one time stamp
+// are put in nesting order and entries linked to their exits; receives are
+// matched to sends per (source, destination, tag) in order (a foreign file
+// may hold a receive before its send); then the trace is written.
 #include <xab/translators/picl.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <tuple>
-#include <deque>
+#include <unordered_map>
+#include <utility>
 
 namespace xab::tr {
 namespace {
@@ -16,14 +21,49 @@ namespace {
 using namespace picl;
 
 constexpr int kMaxNodes = 1 << 20;  // more nodes than this is a broken file
+constexpr std::uint32_t kNoMate = UINT32_MAX;
 
 struct Rec {
   TimeNs time = 0;
   std::int32_t rectype = 0, evtype = 0, node = 0;
   std::int32_t nd = 0;
   std::int32_t d[3] = {};
-  std::int32_t serial = 0;  // sends: own serial; receives: the send's
+  std::int32_t serial = 0;      // sends: own serial; receives: the send's
+  std::uint32_t mate = kNoMate;  // an entry's exit, an exit's entry
+  // A -785 entry: MPICL's MPI_Bcast, or ab2picl's multicast bracket with
+  // or without sends inside.
+  enum class Bcast : std::uint8_t { Mpi, Sends, Empty } bcast = Bcast::Mpi;
 };
+
+bool isEntry(const Rec& r) { return r.rectype == picl::kEntry; }
+bool isExit(const Rec& r) { return r.rectype == picl::kExit; }
+
+// What picl2ab makes of an MPICL event code (docs/picl-mapping.md).
+enum class Role : std::uint8_t { Skip, Trace, Send, Recv, RecvLate, Probe, ProbeNone, Barrier, Reduce, Gather, Scatter, Spawn, Bcast };
+
+Role roleOf(int ev) {
+  using namespace picl;
+  switch (ev) {
+    case kTrace: return Role::Trace;
+    case kSend: case kBsend: case kSsend: case kRsend:
+    case kIsend: case kIbsend: case kIssend: case kIrsend: return Role::Send;
+    case kRecvWaiting: case kRecvBlocked: return Role::Recv;
+    case kRecvDone: case kRecvEnd: case kRecvEndBlocked: return Role::RecvLate;
+    case kProbeFound: case kWaitFound: case kWaitBlocked: return Role::Probe;
+    case kProbeNotFound: return Role::ProbeNone;
+    case kBarrier: return Role::Barrier;
+    case kReduce: case kAllreduce: case kReduceScatter: case kScan: return Role::Reduce;
+    case kGather: case kAllgather: return Role::Gather;
+    case kScatter: return Role::Scatter;
+    case kSpawn: return Role::Spawn;
+    case kBcast: return Role::Bcast;
+    default: return Role::Skip;
+  }
+}
+
+// MPICL's MPI_Bcast entry: (bytes at the root, -1 elsewhere; root; communicator).
+bool isBcastRoot(const Rec& r) { return r.nd >= 2 && r.d[1] == r.node; }
+bool isBcastLeaf(const Rec& r) { return r.nd >= 2 && r.d[1] != r.node && r.d[1] >= 0 && r.d[1] < kMaxNodes; }
 
 // Plain loops: string_view::find_first_of calls memchr per character,
 // which was a fifth of picl2ab's time.
@@ -42,24 +82,29 @@ bool nextToken(std::string_view& rest, std::string_view& tok) {
 
 // Seconds ("12.345678", "1.2e-3") to nanoseconds.  The usual fixed-point
 // form is read exactly and fast; anything else goes through a double.
+// MPICL writes times such as -0.000001 (clocks adjusted after the start).
+// |time| is at most 999999999 s (31 years): with the shift of negative
+// times (shiftTimes) every time stays far inside TimeNs.
 bool parseSeconds(std::string_view s, TimeNs& ns) {
-  std::size_t i = 0;
+  const std::size_t sign = !s.empty() && s[0] == '-';
+  std::size_t i = sign;
   TimeNs whole = 0, frac = 0;
   int digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i < 10) whole = whole * 10 + (s[i++] - '0');
-  if (i > 0 && i < s.size() && s[i] == '.') {
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i < 9 + sign) whole = whole * 10 + (s[i++] - '0');
+  if (i > sign && i < s.size() && s[i] == '.') {
     std::size_t j = i + 1;
     for (; j < s.size() && s[j] >= '0' && s[j] <= '9'; ++j)
       if (digits < 9) frac = frac * 10 + (s[j] - '0'), ++digits;
     if (j == s.size() && j > i + 1) {
       for (; digits < 9; ++digits) frac *= 10;
       ns = whole * 1000000000 + frac;
+      if (sign) ns = -ns;
       return true;
     }
   }
   double d = 0;
   auto r = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d) || d < 0 || d > 1e10)
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d) || std::fabs(d) >= 1e9)
     return false;
   ns = static_cast<TimeNs>(std::llround(d * 1e9));
   return true;
@@ -134,19 +179,165 @@ std::string parseLine(std::string_view line, Rec& rec) {
   return {};
 }
 
-bool isReceive(int ev) { return ev == kRecvWaiting || ev == kRecvBlocked; }
+// The distinct PICL node numbers, ascending: node ids[k] is task k.
+struct Nodes {
+  std::vector<std::int32_t> ids;
+  std::size_t index(std::int32_t node) const {
+    return static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), node) - ids.begin());
+  }
+};
 
-// Pass 1: serials per sender in send order; receives take them per
-// (src, dst, tag) in order, whichever of the two comes first in the file.
-std::uint64_t matchMessages(std::vector<Rec>& recs, std::vector<std::int32_t>& serials) {
+// A node's records at one time stamp, put in an order that nests, and its
+// entries linked to their exits.  MPICL merges the nodes' files by time
+// only, so at equal times one node's records may come in any order: a
+// barrier's exit after the next barrier's entry, a send's exit before its
+// entry.  Longer runs of equal times than kMaxGroup keep the file's order
+// (the reordering is quadratic in the run's length).
+class Nester {
+ public:
+  static constexpr std::size_t kMaxGroup = 256;
+  Nester(std::vector<Rec>& recs, std::size_t nodes) : recs_(recs), nodes_(nodes) {}
+
+  // Records come in file order (one pass over memory: a pass per node
+  // would jump through the whole file for each).
+  void add(std::uint32_t i, std::size_t node) {
+    Node& n = nodes_[node];
+    if (!n.run.empty() && recs_[i].time != recs_[n.run.front()].time) flush(n);
+    n.run.push_back(i);
+  }
+  void finish() {
+    for (Node& n : nodes_) flush(n);
+  }
+
+ private:
+  struct Node {
+    std::vector<std::uint32_t> run;   // its records at the current time stamp, in file order
+    std::vector<std::uint32_t> open;  // entries not yet exited, innermost last
+    std::vector<std::pair<std::int32_t, int>> openCount;  // code -> entries of it in open (few: a flat list)
+  };
+
+  void flush(Node& n) {
+    if (n.run.size() > 1 && n.run.size() <= kMaxGroup && !nests(n)) reorder(n);
+    for (std::uint32_t i : n.run) link(n, i);
+    n.run.clear();
+  }
+
+  static int& openCount(Node& n, std::int32_t ev) {
+    for (auto& [code, k] : n.openCount)
+      if (code == ev) return k;
+    return n.openCount.emplace_back(ev, 0).second;
+  }
+  static int openCount(const Node& n, std::int32_t ev) {
+    for (const auto& [code, k] : n.openCount)
+      if (code == ev) return k;
+    return 0;
+  }
+
+  // True when the run already nests in file order (the usual case: checked
+  // without allocating): no entry of a code that is open, no exit of a code
+  // that is not.
+  bool nests(const Node& n) const {
+    for (std::size_t k = 0; k < n.run.size(); ++k) {
+      const Rec& r = recs_[n.run[k]];
+      if (!isEntry(r) && !isExit(r)) continue;
+      int open = openCount(n, r.evtype);
+      for (std::size_t j = 0; j < k; ++j) {
+        const Rec& q = recs_[n.run[j]];
+        if (q.evtype == r.evtype) open += isEntry(q) ? 1 : isExit(q) ? -1 : 0;
+      }
+      if (isEntry(r) ? open > 0 : open <= 0) return false;
+    }
+    return true;
+  }
+
+  // An entry of a code that is open moves behind a later exit of that code
+  // (the exit closes the open one); an exit of a code that is not open moves
+  // behind a later entry of that code (its own).  Otherwise file order.  The
+  // run's records are permuted among the run's own places in the file.
+  void reorder(const Node& n) {
+    std::vector<Rec> group;
+    for (std::uint32_t i : n.run) group.push_back(recs_[i]);
+    std::map<std::int32_t, int> opened;  // code -> entries - exits within the run so far
+    auto isOpen = [&](std::int32_t ev) { return openCount(n, ev) + opened[ev] > 0; };
+    std::vector<bool> used(group.size(), false);
+    auto later = [&](std::size_t from, std::int32_t rectype, std::int32_t ev) {
+      for (std::size_t k = from + 1; k < group.size(); ++k)
+        if (!used[k] && group[k].rectype == rectype && group[k].evtype == ev) return k;
+      return group.size();
+    };
+    std::size_t next = 0;
+    for (std::uint32_t slot : n.run) {
+      while (used[next]) ++next;
+      const Rec& r = group[next];
+      std::size_t pick = group.size();
+      if (isEntry(r) && isOpen(r.evtype)) pick = later(next, picl::kExit, r.evtype);
+      else if (isExit(r) && !isOpen(r.evtype)) pick = later(next, picl::kEntry, r.evtype);
+      if (pick == group.size()) pick = next;
+      used[pick] = true;
+      const Rec& p = group[pick];
+      if (isEntry(p)) ++opened[p.evtype];
+      if (isExit(p) && isOpen(p.evtype)) --opened[p.evtype];
+      recs_[slot] = p;
+    }
+  }
+
+  void link(Node& n, std::uint32_t i) {
+    Rec& r = recs_[i];
+    if (isEntry(r)) {
+      // A send inside a -785 on its node: the -785 is a multicast written
+      // as sends (ab2picl's bracket), not MPICL's MPI_Bcast.
+      if (roleOf(r.evtype) == Role::Send)
+        for (auto it = n.open.rbegin(); it != n.open.rend(); ++it)
+          if (recs_[*it].evtype == picl::kBcast) {
+            recs_[*it].bcast = Rec::Bcast::Sends;
+            break;
+          }
+      n.open.push_back(i);
+      ++openCount(n, r.evtype);
+    } else if (isExit(r)) {
+      int& count = openCount(n, r.evtype);
+      if (count == 0) return;  // nothing to close: no search
+      --count;
+      auto it = std::find_if(n.open.rbegin(), n.open.rend(), [&](std::uint32_t j) { return recs_[j].evtype == r.evtype; });
+      r.mate = *it;
+      recs_[*it].mate = i;
+      // MPICL's MPI_Bcast exit carries the bytes; ab2picl's bracket exit
+      // carries nothing (a multicast nobody received has no sends inside).
+      Rec& e = recs_[*it];
+      if (r.evtype == picl::kBcast && r.nd == 0 && e.bcast == Rec::Bcast::Mpi) e.bcast = Rec::Bcast::Empty;
+      n.open.erase(std::next(it).base());
+    }
+  }
+
+  std::vector<Rec>& recs_;
+  std::vector<Node> nodes_;
+};
+
+void nestSameTime(std::vector<Rec>& recs, const Nodes& nodes) {
+  Nester nester(recs, nodes.ids.size());
+  for (std::size_t i = 0; i < recs.size(); ++i) nester.add(static_cast<std::uint32_t>(i), nodes.index(recs[i].node));
+  nester.finish();
+}
+
+bool carriesMessage(const Rec& exit) { return exit.nd >= 3; }  // (bytes, tag, source)
+
+// Serials per sender in send order; receives take them per (src, dst, tag)
+// in order, whichever of the two comes first in the file.  MPICL's
+// MPI_Bcast: the root's k-th is a message that every other node's k-th
+// MPI_Bcast with that root receives.
+std::uint64_t matchMessages(std::vector<Rec>& recs, const Nodes& nodes) {
   using Key = std::tuple<std::int32_t, std::int32_t, std::int32_t>;
+  std::vector<std::int32_t> serials(nodes.ids.size(), 0);
   std::map<Key, std::deque<std::int32_t>> sends;    // serials not yet received
   std::map<Key, std::deque<std::size_t>> waiting;   // receives not yet matched
+  std::map<std::int32_t, std::vector<std::int32_t>> bcasts;  // root -> serials of its MPI_Bcasts
+  std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> bcastsGot;  // (root, node) -> count
+  std::vector<std::pair<std::size_t, std::size_t>> leaves;  // (entry, k): the root's k-th MPI_Bcast
   for (std::size_t i = 0; i < recs.size(); ++i) {
     Rec& r = recs[i];
-    if (r.rectype == kEntry && r.evtype == kSend) {
-      if (static_cast<std::size_t>(r.node) >= serials.size()) serials.resize(static_cast<std::size_t>(r.node) + 1);
-      r.serial = ++serials[static_cast<std::size_t>(r.node)];
+    const Role role = roleOf(r.evtype);
+    if (isEntry(r) && role == Role::Send && r.nd >= 3) {
+      r.serial = ++serials[nodes.index(r.node)];
       Key k{r.node, r.d[2], r.d[1]};
       auto w = waiting.find(k);
       if (w != waiting.end() && !w->second.empty()) {
@@ -155,7 +346,12 @@ std::uint64_t matchMessages(std::vector<Rec>& recs, std::vector<std::int32_t>& s
       } else {
         sends[k].push_back(r.serial);
       }
-    } else if (r.rectype == kExit && isReceive(r.evtype) && r.nd >= 3) {
+    } else if (isEntry(r) && role == Role::Bcast && r.bcast == Rec::Bcast::Mpi && isBcastRoot(r)) {
+      r.serial = ++serials[nodes.index(r.node)];
+      bcasts[r.node].push_back(r.serial);
+    } else if (isEntry(r) && role == Role::Bcast && r.bcast == Rec::Bcast::Mpi && isBcastLeaf(r)) {
+      leaves.emplace_back(i, bcastsGot[{r.d[1], r.node}]++);
+    } else if (isExit(r) && (role == Role::Recv || role == Role::RecvLate) && carriesMessage(r)) {
       Key k{r.d[2], r.node, r.d[1]};
       auto s = sends.find(k);
       if (s != sends.end() && !s->second.empty()) {
@@ -168,67 +364,137 @@ std::uint64_t matchMessages(std::vector<Rec>& recs, std::vector<std::int32_t>& s
   }
   std::uint64_t unmatched = 0;
   for (auto& [k, q] : waiting) unmatched += q.size();
+  for (auto [i, k] : leaves) {
+    auto b = bcasts.find(recs[i].d[1]);
+    if (b == bcasts.end() || k >= b->second.size()) {
+      ++unmatched;
+      continue;
+    }
+    recs[i].serial = b->second[k];
+    if (recs[i].mate != kNoMate) recs[recs[i].mate].serial = b->second[k];
+  }
   return unmatched;
 }
 
 class XabWriter {
  public:
-  XabWriter(Sink& out, int nodes) : out_(out), started_(static_cast<std::size_t>(nodes), false), nodes_(nodes) {}
+  XabWriter(Sink& out, const std::vector<Rec>& recs, int nodes, PiclReadResult& res)
+      : out_(out), recs_(recs), nodes_(nodes), res_(res) {}
 
-  // Returns false for a record with no xab equivalent.
-  bool write(const Rec& r) {
-    if (!started_[static_cast<std::size_t>(r.node)]) {
-      started_[static_cast<std::size_t>(r.node)] = true;
-      line(r, "mytid");
-      out_.put(" rc=");
-      putTid(piclNodeTid(r.node));
-      out_.put(" name=node host=picl parent=none lang=c pid=0\n");
+  // The node's first record: task t40001+node, so that tasks come in node order.
+  void start(std::int32_t node, TimeNs time) {
+    Rec r;
+    r.node = node;
+    r.time = time;
+    line(r, "mytid");
+    out_.put(" rc=");
+    putTid(piclNodeTid(node));
+    out_.put(" name=node host=picl parent=none lang=c pid=0\n");
+  }
+
+  // Writes the record's xab record(s), or counts it as skipped.
+  void write(const Rec& r) {
+    const bool entry = isEntry(r), exit = isExit(r);
+    if (!entry && !exit && r.rectype != picl::kMark) return skipType(r);
+    if (r.evtype > 0) {  // user events: the entry or mark is a mark, the exit ends it
+      if (!exit) mark(r);
+      return;
     }
-    const bool entry = r.rectype == kEntry, exit = r.rectype == kExit;
-    if (!entry && !exit && r.rectype != kMark) return false;
-    if (r.rectype == kMark || (entry && r.evtype > 0)) return mark(r);
-    if (r.evtype > 0) return true;  // the exit of a user event
-    switch (r.evtype) {
-      case kTrace: if (exit) { line(r, "exit"); out_.put(" rc=0\n"); } return true;
-      case kSend:
-        if (entry) {
-          line(r, "send");
-          tidField("dst", node(r.d[2]));
-          field("tag", r.d[1]);
-          field("bytes", r.d[0]);
-          field("serial", r.serial);
-          out_.put(" rc=0\n");
-        }
-        return true;
-      case kRecvWaiting:
-      case kRecvBlocked:
+    if (!entry && !exit) return skip(r);  // MPICL's own marks (-904 trace level, -12 close, ...)
+    switch (roleOf(r.evtype)) {
+      case Role::Trace:
+        if (exit) { line(r, "exit"); out_.put(" rc=0\n"); }
+        return;
+      case Role::Send: return entry ? send(r) : exitOf(r);
+      case Role::Recv:
         // An exit without data closes a receive that never completed (the
         // trace ended while it waited): in xab, a begin with no end.
-        if (entry || r.nd > 0) receive(r, entry);
-        return true;
-      case kProbeFound:
-      case kProbeNotFound:
-        if (entry) {
-          line(r, "probe");
-          tidField("src", node(r.d[1]));
-          tagField(r.nd > 0 ? r.d[0] : -1);
-          out_.put(r.evtype == kProbeFound ? " rc=1\n" : " rc=0\n");
-        }
-        return true;
-      case kBarrier: collective(r, entry, "barrier", true); return true;
-      case kReduce: collective(r, entry, "reduce", false); return true;
-      case kSpawn:
+        if (entry || carriesMessage(r)) return receive(r, entry);
+        if (r.mate == kNoMate) skip(r);  // an exit without data or entry
+        return;
+      case Role::RecvLate:
+        // The message is known only at the exit: without one, the pair is skipped.
+        if (entry ? r.mate != kNoMate && carriesMessage(recs_[r.mate]) : carriesMessage(r)) return receive(r, entry);
+        return skip(r);
+      case Role::Probe:
+      case Role::ProbeNone: return entry ? probe(r) : exitOf(r);
+      case Role::Barrier: return collective(r, entry, "barrier");
+      case Role::Reduce: return collective(r, entry, "reduce");
+      case Role::Gather: return collective(r, entry, "gather");
+      case Role::Scatter: return collective(r, entry, "scatter");
+      case Role::Spawn:
         line(r, entry ? "spawn.begin" : "spawn");
         if (!entry) { field("count", r.nd ? r.d[0] : 0); field("rc", r.nd ? r.d[0] : 0); }
         out_.put('\n');
-        return true;
-      case kBcast: return true;  // its -21 records carry the messages
-      default: return false;
+        return;
+      case Role::Bcast: return bcast(r, entry);
+      case Role::Skip: return skip(r);
     }
   }
 
  private:
-  Tid node(std::int32_t n) const { return n < 0 ? kAnyTid : piclNodeTid(n); }
+  void skip(const Rec& r) {
+    ++res_.skipped[r.evtype];
+    ++res_.unknown;
+  }
+  void skipType(const Rec& r) {
+    ++res_.skippedTypes[r.rectype];
+    ++res_.unknown;
+  }
+  // The exit of a pair whose entry wrote the record: used if the entry was.
+  void exitOf(const Rec& r) {
+    if (r.mate == kNoMate || !entryWritten(recs_[r.mate])) skip(r);
+  }
+  static bool entryWritten(const Rec& entry) { return roleOf(entry.evtype) != Role::Send || entry.nd >= 3; }
+
+  void send(const Rec& r) {
+    if (r.nd < 3) return skip(r);
+    line(r, "send");
+    tidField("dst", node(r.d[2]));
+    field("tag", r.d[1]);
+    field("bytes", r.d[0]);
+    field("serial", r.serial);
+    out_.put(" rc=0\n");
+  }
+
+  void probe(const Rec& r) {
+    line(r, "probe");
+    tidField("src", r.nd > 1 ? node(r.d[1]) : kAnyTid);
+    tagField(r.nd > 0 ? r.d[0] : -1);
+    out_.put(roleOf(r.evtype) == Role::Probe ? " rc=1\n" : " rc=0\n");
+  }
+
+  // MPICL's MPI_Bcast: the root's entry sends the message to the group,
+  // the others receive it between their entry and exit (tag 0: MPI's
+  // collectives have none).  ab2picl's bracket around sends is used by its
+  // sends; an empty one (a multicast nobody received) is skipped.
+  void bcast(const Rec& r, bool entry) {
+    const Rec* e = entry ? &r : r.mate != kNoMate ? &recs_[r.mate] : nullptr;
+    if (e && e->bcast == Rec::Bcast::Sends) return;  // used: its sends carry the messages
+    if (!e || e->bcast == Rec::Bcast::Empty) return skip(r);
+    if (isBcastRoot(*e)) {
+      if (!entry) return;
+      line(r, "bcast");
+      field("group", "all");
+      field("tag", 0);
+      field("bytes", r.d[0]);
+      field("serial", r.serial);
+      out_.put(" rc=0\n");
+      return;
+    }
+    if (!isBcastLeaf(*e)) return skip(r);
+    line(r, entry ? "recv.begin" : "recv");
+    tidField("src", node(e->d[1]));
+    field("tag", 0);
+    if (!entry) {
+      field("bytes", r.nd > 0 ? r.d[0] : 0);
+      field("serial", r.serial);
+      out_.put(" rc=1");
+    }
+    out_.put('\n');
+  }
+
+  Tid node(std::int32_t n) const { return n < 0 || n >= kMaxNodes ? kAnyTid : piclNodeTid(n); }
 
   void putTid(Tid tid) { out_.putTid(tid); }
 
@@ -271,10 +537,11 @@ class XabWriter {
   }
 
   void receive(const Rec& r, bool entry) {
+    const bool asked = roleOf(r.evtype) == Role::Recv;  // -51/-52 entries name (tag, source) asked
     if (entry) {
       line(r, "recv.begin");
-      tidField("src", r.nd > 1 ? node(r.d[1]) : kAnyTid);
-      tagField(r.nd > 0 ? r.d[0] : -1);
+      tidField("src", asked && r.nd > 1 ? node(r.d[1]) : kAnyTid);
+      tagField(asked && r.nd > 0 ? r.d[0] : -1);
     } else {
       line(r, "recv");
       tidField("src", r.nd > 2 ? node(r.d[2]) : kAnyTid);
@@ -286,19 +553,22 @@ class XabWriter {
     out_.put('\n');
   }
 
-  void collective(const Rec& r, bool entry, std::string_view name, bool counted) {
+  // MPICL's rooted collectives name the root second, as MPI_Bcast does.
+  void collective(const Rec& r, bool entry, std::string_view name) {
     line(r, entry ? std::string(name) + ".begin" : std::string(name));
     field("group", "all");
-    if (counted) field("count", nodes_);
+    if (name == "barrier") field("count", nodes_);
+    const Rec* e = entry ? &r : r.mate != kNoMate ? &recs_[r.mate] : nullptr;
+    const bool rooted = r.evtype == picl::kReduce || r.evtype == picl::kGather || r.evtype == picl::kScatter;
+    if (rooted && e && e->nd >= 2 && e->d[1] >= 0) field("root", e->d[1]);
     out_.put(entry ? "\n" : " rc=0\n");
   }
 
-  bool mark(const Rec& r) {
+  void mark(const Rec& r) {
     line(r, "mark");
     out_.put(" text=picl%20event%20");
     out_.putInt(r.evtype);
     out_.put(" rc=0\n");
-    return true;
   }
 
   std::string_view formatTime(TimeNs t) {
@@ -312,20 +582,18 @@ class XabWriter {
   }
 
   Sink& out_;
+  const std::vector<Rec>& recs_;
   std::string time_, timeText_;
   TimeNs lastTime_ = -1;
-  std::vector<bool> started_;
   int nodes_;
+  PiclReadResult& res_;
 };
 
-}  // namespace
-
-PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions& o) {
-  PiclReadResult res;
-  std::vector<Rec> recs;
+// Reads every line into recs; false (res.error set) at a malformed line
+// unless lenient.
+bool readRecords(std::string_view text, const PiclReadOptions& o, std::vector<Rec>& recs, PiclReadResult& res) {
   recs.reserve(text.size() / 24);  // a record line is 24 bytes or more
   std::uint64_t lineNo = 0;
-  int maxNode = -1;
   while (!text.empty()) {
     std::size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
@@ -340,24 +608,57 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
       std::string msg = o.name + ":" + std::to_string(lineNo) + ": " + why;
       if (!o.lenient) {
         res.error = msg;
-        return res;
+        return false;
       }
       ++res.malformed;
       if (res.warnings.size() < 10) res.warnings.push_back(msg);
       continue;
     }
-    maxNode = std::max(maxNode, r.node);
     recs.push_back(r);
   }
+  return true;
+}
+
+// xab times cannot be negative: with negative PICL times, every time moves
+// later by the same amount, so the earliest becomes 0 (the viewer and
+// abstat show times from the trace's first record, so nothing shows it).
+TimeNs shiftTimes(std::vector<Rec>& recs) {
+  TimeNs earliest = 0;
+  for (const Rec& r : recs) earliest = std::min(earliest, r.time);
+  for (Rec& r : recs) r.time -= earliest;
+  return -earliest;
+}
+
+}  // namespace
+
+PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions& o) {
+  PiclReadResult res;
+  std::vector<Rec> recs;
+  if (!readRecords(text, o, recs, res)) return res;
   res.records = recs.size();
-  res.nodes = maxNode + 1;
-  std::vector<std::int32_t> serials;
-  res.unmatched = matchMessages(recs, serials);
+  Nodes nodes;
+  std::unordered_map<std::int32_t, TimeNs> firstTime;  // node -> its earliest record
+  res.shift = shiftTimes(recs);
+  for (const Rec& r : recs) {
+    auto [it, added] = firstTime.try_emplace(r.node, r.time);
+    if (!added) it->second = std::min(it->second, r.time);
+  }
+  for (auto& [node, t] : firstTime) nodes.ids.push_back(node);
+  std::sort(nodes.ids.begin(), nodes.ids.end());
+  res.nodes = static_cast<int>(nodes.ids.size());
+  if (!nodes.ids.empty()) res.highestNode = nodes.ids.back();
+  nestSameTime(recs, nodes);
+  res.unmatched = matchMessages(recs, nodes);
   out.put("#xab-trace 1 host=picl pid=0 start=0.000000000\n");
   out.put("# translated from PICL by picl2ab: node n is task t40001+n\n");
-  XabWriter w(out, res.nodes);
-  for (const Rec& r : recs)
-    if (!w.write(r)) ++res.unknown;
+  if (res.shift > 0) {
+    out.put("# PICL times shifted by +");
+    out.put(std::to_string(res.shift / 1'000'000'000) + "." + std::to_string(1'000'000'000 + res.shift % 1'000'000'000).substr(1));
+    out.put(" s: the file has negative times\n");
+  }
+  XabWriter w(out, recs, res.nodes, res);
+  for (std::int32_t node : nodes.ids) w.start(node, firstTime[node]);
+  for (const Rec& r : recs) w.write(r);
   return res;
 }
 

@@ -8,18 +8,32 @@
 #include <xab/translators/io.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace xab::tr {
 
-// MPICL's event codes (record types -3 entry, -4 exit, -2 mark).
+// MPICL's event codes (record types -3 entry, -4 exit, -2 mark); the
+// whole list and what picl2ab makes of each is docs/picl-mapping.md.
 namespace picl {
 inline constexpr int kMark = -2, kEntry = -3, kExit = -4;
 inline constexpr int kTrace = -901, kSend = -21, kRecvWaiting = -51, kRecvBlocked = -52,
                      kProbeFound = -53, kProbeNotFound = -54, kBarrier = -402, kBcast = -785,
                      kReduce = -790, kSpawn = -503;
+// Sends whose entry carries (bytes, tag, destination) like -21: buffered,
+// synchronous, ready, and the begins of the four nonblocking sends.
+inline constexpr int kBsend = -22, kSsend = -23, kRsend = -24, kIsend = -27, kIbsend = -33,
+                     kIssend = -39, kIrsend = -45;
+// Receives whose exit carries (bytes, tag, source) like -51/-52: a
+// nonblocking receive found "done" by a status request, and its end
+// (not blocked / blocked); blocking probes (not blocked / blocked).
+inline constexpr int kRecvDone = -58, kRecvEnd = -60, kRecvEndBlocked = -61, kWaitFound = -55,
+                     kWaitBlocked = -56;
+// MPI collectives with an xab call.
+inline constexpr int kAllgather = -780, kAllreduce = -782, kGather = -786, kReduceScatter = -791,
+                     kScan = -792, kScatter = -793;
 inline constexpr int kIntType = 2;  // data type code of integers
 }  // namespace picl
 
@@ -52,9 +66,13 @@ struct PiclReadResult {
   std::vector<std::string> warnings;  // lenient: malformed lines skipped (first few)
   std::uint64_t records = 0;     // PICL records read
   std::uint64_t malformed = 0;   // lines skipped (lenient)
-  std::uint64_t unknown = 0;     // records of unknown types skipped
+  std::uint64_t unknown = 0;     // records skipped: the sum of the two maps below
+  std::map<std::int32_t, std::uint64_t> skipped;       // event code -> entry/exit/mark records skipped
+  std::map<std::int32_t, std::uint64_t> skippedTypes;  // other record type -> records skipped
   std::uint64_t unmatched = 0;   // receives with no matching send
-  int nodes = 0;
+  TimeNs shift = 0;              // added to every time (> 0 when the file has negative times)
+  int nodes = 0;                 // distinct node numbers
+  int highestNode = -1;          // > nodes - 1: some node numbers have no records
 };
 
 // Translates PICL text to the xab text trace (docs/trace-format.md):
