@@ -122,6 +122,7 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
     xab_put(XAB_EV_TIDS, XAB_PHASE_CONT, t, k, chunk);
   }
   if (xab_due(kind, t)) xab_flush_auto();
+  xab_attach_if_enrolled();
   xab_term_check();
 }
 

@@ -96,6 +96,19 @@ static inline int xab_due(int kind, int64_t t) {
   return xab_st.n >= xab_st.batch;
 }
 
+/* libpvm3's own record of this task's tid: -1 until a call enrolls the
+ * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to
+ * pvmd enrolls, so no list of "calls that enroll" can be complete: libab
+ * looks here after each call instead (a load and a compare). */
+extern int pvmmytid;
+/* libpvm3's error number (set by every failing call; not in pvm3.h). */
+extern int pvm_errno;
+
+/* Any call, whatever it was, that left the task enrolled finds abmon. */
+static inline void xab_attach_if_enrolled(void) {
+  if (xab_st.mode == XAB_MODE_UNATTACHED && pvmmytid != -1 && !xab_st.flushing) xab_attach();
+}
+
 static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6]) {
   if (xab_st.mode == XAB_MODE_OFF) {
     xab_term_check();
@@ -107,6 +120,7 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
     xab_put(kind, phase, t, rc, a);
     if (xab_due(kind, t)) xab_flush_auto();
   }
+  xab_attach_if_enrolled(); /* after the put: the record rides in the first message */
   xab_term_check();
 }
 

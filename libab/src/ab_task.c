@@ -4,6 +4,8 @@
  */
 #include "ab_core.h"
 
+#include <string.h>
+
 /* ---------------------------------------------------------------- tasks */
 
 int xab_mytid(void) {
@@ -148,19 +150,47 @@ char *xab_version(void) {
 int xab_putinfo(char *name, int mid, int flags) {
   XAB_SIMPLE(XAB_EV_PUTINFO, pvm_putinfo(name, mid, flags), xab_str(name), mid, flags);
 }
+/* abmon's mailbox entry is libab's, not the program's: a listing leaves it
+ * out, and asking for it by name gets what it would without abmon (PVM's
+ * own "not found", from a name nobody uses: same pvmd round trip, same
+ * receive buffer freed, same pvm_errno). */
+static char *hide_abmon_entry(char *name) {
+  static char nobody[] = XAB_MBOX_NAME ".not-the-program's";
+  return name && strcmp(name, XAB_MBOX_NAME) == 0 ? nobody : name;
+}
+
 int xab_recvinfo(char *name, int index, int flags) {
-  XAB_SIMPLE(XAB_EV_RECVINFO, pvm_recvinfo(name, index, flags), xab_str(name), index, flags);
+  XAB_SIMPLE(XAB_EV_RECVINFO, pvm_recvinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
 int xab_delinfo(char *name, int index, int flags) {
-  XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(name, index, flags), xab_str(name), index, flags);
+  XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
+
+/* PVM owns the list (it frees every entry at the next call): abmon's entry
+ * moves to the end, past the count the program is told. */
+static int leave_out_abmon(struct pvmmboxinfo *classes, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!classes[i].mi_name || strcmp(classes[i].mi_name, XAB_MBOX_NAME) != 0) continue;
+    struct pvmmboxinfo ours = classes[i];
+    memmove(&classes[i], &classes[i + 1], (size_t)(n - i - 1) * sizeof classes[0]);
+    classes[n - 1] = ours;
+    return n - 1;
+  }
+  return n;
+}
+
 int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
   int64_t t = xab_clock();
   int got = 0;
+  struct pvmmboxinfo *list = NULL;
   xab_enter();
-  int rc = pvm_getmboxinfo(pattern, &got, classes);
+  int rc = pvm_getmboxinfo(pattern, &got, &list);
   xab_leave();
-  if (rc >= 0 && n) *n = got;
+  if (rc >= 0) {
+    got = leave_out_abmon(list, got);
+    if (n) *n = got;
+    if (classes) *classes = list;
+  }
   xab_rec(XAB_EV_GETMBOXINFO, XAB_PHASE_END, t, rc, XAB_A(xab_str(pattern), got));
   return rc;
 }

