@@ -49,14 +49,31 @@ int xab_kill(int tid) {
   XAB_SIMPLE(XAB_EV_KILL, pvm_kill(tid), tid);
 }
 
-/* After pvm_exit the task cannot send: record and send first. */
+/* After pvm_exit the task cannot send: record and send first.  PVM's exit
+ * deletes every message handler, and says so for each free id: that is
+ * said for the program's handler table (ab_mhf.c), not PVM's real one.
+ * A process that enrolls again is a new task, and finds abmon again. */
 int xab_exit(void) {
   xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
   xab_flush_now(1);
+  int was = xab_st.mode;
   if (xab_st.mode == XAB_MODE_ACTIVE) xab_st.mode = XAB_MODE_OFF;
+  xab_mhf_exit_begin();
+  int err = pvm_errno;
   xab_enter();
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
   int rc = pvm_exit();
+  pvm_setopt(PvmAutoErr, autoerr);
   xab_leave();
+  xab_mhf_exit_end();
+  if (rc < 0)
+    lpvmerr("pvm_exit", rc);
+  else
+    pvm_errno = err;
+  if (was != XAB_MODE_OFF && pvmmytid == -1) {
+    xab_st.mode = was;
+    xab_detach();
+  }
   xab_term_check(); /* no record follows: act on a SIGTERM that came meanwhile */
   return rc;
 }
@@ -204,20 +221,11 @@ int xab_newcontext(void) { XAB_SIMPLE(XAB_EV_NEWCONTEXT, pvm_newcontext(), 0); }
 int xab_setcontext(int ctx) { XAB_SIMPLE(XAB_EV_SETCONTEXT, pvm_setcontext(ctx), ctx); }
 int xab_freecontext(int ctx) { XAB_SIMPLE(XAB_EV_FREECONTEXT, pvm_freecontext(ctx), ctx); }
 int xab_getcontext(void) { XAB_SIMPLE(XAB_EV_GETCONTEXT, pvm_getcontext(), 0); }
-/* Message handlers: ours steps aside around the program's call, so the
- * program's ids are its own (xab_poke_handler_off).  The comma operator
- * takes ours off before the call; back_after runs after it. */
-static int ours_was_there;
-static int back_after(int rc) {
-  if (ours_was_there) xab_poke_handler_on();
-  return rc;
-}
-#define BESIDE_OUR_HANDLER(call) (ours_was_there = xab_poke_handler_off(), back_after(call))
-
+/* Message handlers: the program sees PVM's table as without libab (ab_mhf.c). */
 int xab_addmhf(int src, int tag, int ctx, int (*fn)(int)) {
-  XAB_SIMPLE(XAB_EV_ADDMHF, BESIDE_OUR_HANDLER(pvm_addmhf(src, tag, ctx, fn)), src, tag, ctx);
+  XAB_SIMPLE(XAB_EV_ADDMHF, xab_mhf_add(src, tag, ctx, fn), src, tag, ctx);
 }
-int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, BESIDE_OUR_HANDLER(pvm_delmhf(mhid)), mhid); }
+int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, xab_mhf_del(mhid), mhid); }
 int xab_reg_hoster(void) { XAB_SIMPLE(XAB_EV_REG_HOSTER, pvm_reg_hoster(), 0); }
 int xab_reg_rm(struct pvmhostinfo **host) { XAB_SIMPLE(XAB_EV_REG_RM, pvm_reg_rm(host), 0); }
 int xab_reg_tasker(void) { XAB_SIMPLE(XAB_EV_REG_TASKER, pvm_reg_tasker(), 0); }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -38,6 +39,11 @@ std::map<std::string, std::vector<Record>> by_task(const std::vector<Record>& rs
   for (auto& r : rs)
     if (r.tid.rfind("t", 0) == 0 && r.event.rfind("abmon.", 0) != 0) tasks[r.tid].push_back(r);
   return tasks;
+}
+
+// PVM's error lines name the task ("libpvm [t40005]: ..."): tids differ between runs.
+std::string without_tids(const std::string& text) {
+  return std::regex_replace(text, std::regex(R"(\[t[0-9a-f]+\])"), "[tid]");
 }
 
 }  // namespace
@@ -129,4 +135,47 @@ TEST_CASE("bcast records the members it went to, and every receive matches one",
   REQUIRE(alone);
   CHECK(alone->get("rc") != "0");
   CHECK(split_list(alone->get("dst")).empty());
+}
+
+TEST_CASE("message handlers: the program sees PVM's table as without libab, and their messages are received",
+          "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_prog_plain"), "handlers"});
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.out.find("caught_sum=1030\n") != std::string::npos);  // 510 + 520
+  Monitor mon(vm.dir() + "/handlers.trace");
+  auto r = run({prog("xabt_prog"), "handlers"});
+  REQUIRE(mon.wait_exits(3));  // the parent twice (it enrolls again), the child
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);  // ids, PVM's table printout, buffer ids
+  CHECK(without_tids(r.err) == without_tids(plain.err));  // PVM's errors, pvm_exit's included
+
+  const Record* first = find(rs, "addmhf", {{"tag", "51"}});
+  REQUIRE(first);
+  std::string parent = first->tid;
+  std::string child;
+  for (auto& s : rs)
+    if (s.event == "send" && s.has("tag", "53")) child = s.tid;
+  REQUIRE_FALSE(child.empty());
+  for (std::string tag : {"51", "52"}) {
+    INFO("tag " << tag);
+    const Record* send = find(rs, "send", {{"tag", tag}});
+    const Record* got = find(rs, "handler", {{"tag", tag}});
+    REQUIRE(send);
+    REQUIRE(got);
+    CHECK(got->tid == parent);
+    CHECK(got->get("src") == child);
+    CHECK(got->get("serial") == send->get("serial"));
+    CHECK(got->get("bytes") == "4");
+    const Record* added = find(rs, "addmhf", {{"tag", tag}});
+    REQUIRE(added);
+    CHECK(got->get("mhid") == added->get("rc"));
+    CHECK_FALSE(find(rs, "recv", {{"tag", tag}}));
+  }
+  // Enrolled again: a new task of the same process.
+  const Record* again = find(rs, "addmhf", {{"tag", "54"}});
+  REQUIRE(again);
+  CHECK(again->tid != parent);
+  CHECK(find(records_of(rs, again->tid), "task.exit"));
 }

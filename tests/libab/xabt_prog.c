@@ -19,6 +19,9 @@
  *                  call, and the last: no pvm_exit (PVM's gmbi example)
  *     mailbox      list the mailbox, ask for abmon's entry by name
  *     bcast N      N group members broadcast to each other (PVM's ge)
+ *     handlers     message handlers: ids, errors, PVM's table printout,
+ *                  messages they take; pvm_exit and enroll again (PVM's
+ *                  mhf_server)
  */
 #include "xab.h"
 
@@ -27,6 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* libpvm3's, not in pvm3.h: prints its message handler table (PVM's
+ * mhf_server example calls it). */
+void pvmdisplaymhfinfo(char *who, char *msg, int tid);
 
 /* abmon's mailbox entry (xab/wire.h), spelled out: the plain build has no libab. */
 #define XAB_MBOX_NAME_FOR_TEST "xab.abmon"
@@ -440,6 +447,63 @@ static int mode_bcast(const char *prog, int nproc) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- message handlers */
+
+static int caught_sum;
+static int catch_int(int mid) {
+  int v = 0, bytes = 0, tag = 0, src = 0;
+  pvm_bufinfo(mid, &bytes, &tag, &src);
+  pvm_upkint(&v, 1, 1);
+  printf("caught tag=%d v=%d\n", tag, v);
+  caught_sum += v;
+  return 0;
+}
+
+static void show_handlers(char *when) { pvmdisplaymhfinfo("xabt", when, 0); }
+
+/* PVM's mhf_server: the program's handler ids, PVM's errors, PVM's own
+ * printout of its table, messages taken by handlers, and pvm_exit (which
+ * deletes every handler) followed by a new enrollment. */
+static int mode_handlers(const char *prog) {
+  pvm_mytid();
+  int h1 = pvm_addmhf(-1, 50, 0, catch_int);
+  int h2 = pvm_addmhf(-1, 51, 0, catch_int);
+  printf("addmhf=%d,%d delmhf=%d\n", h1, h2, pvm_delmhf(h1));
+  printf("delmhf_free=%d\n", pvm_delmhf(h1));
+  int h3 = pvm_addmhf(-1, 52, 0, catch_int);
+  printf("addmhf=%d\n", h3);
+  show_handlers("after adds");
+  printf("addmhf_overlap=%d\n", pvm_addmhf(-1, -1, -1, catch_int));
+  printf("delmhf_high=%d\n", pvm_delmhf(99));
+  printf("delmhf_neg=%d\n", pvm_delmhf(-2));
+  int child = spawn_child(prog, "handlerchild");
+  pvm_recv(child, 53); /* the handlers take tags 51 and 52 meanwhile */
+  printf("caught_sum=%d\n", caught_sum);
+  printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
+  show_handlers("before exit");
+  fflush(stdout);
+  printf("exit=%d\n", pvm_exit());
+  int again = pvm_mytid();
+  printf("enrolled_again=%d\n", again > 0);
+  int h4 = pvm_addmhf(-1, 54, 0, catch_int);
+  printf("addmhf_again=%d\n", h4);
+  show_handlers("enrolled again");
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+static int mode_handlerchild(void) {
+  int parent = pvm_parent();
+  for (int tag = 51; tag <= 53; tag++) {
+    int v = tag * 10;
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&v, 1, 1);
+    pvm_send(parent, tag);
+  }
+  pvm_exit();
+  return 0;
+}
+
 /* ---------------------------------------------------------------- runs to stop */
 
 static int mode_pingpong(const char *prog, int n) {
@@ -534,6 +598,8 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "first")) return mode_first(argc > 2 ? argv[2] : "");
   if (!strcmp(mode, "mailbox")) return mode_mailbox();
   if (!strcmp(mode, "bcast")) return mode_bcast(prog, n);
+  if (!strcmp(mode, "handlers")) return mode_handlers(prog);
+  if (!strcmp(mode, "handlerchild")) return mode_handlerchild();
   fprintf(stderr, "xabt_prog: unknown mode %s\n", mode);
   return 2;
 }
