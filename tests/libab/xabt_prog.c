@@ -34,6 +34,7 @@
 /* libpvm3's, not in pvm3.h: prints its message handler table (PVM's
  * mhf_server example calls it). */
 void pvmdisplaymhfinfo(char *who, char *msg, int tid);
+extern int pvm_errno;
 
 /* abmon's mailbox entry (xab/wire.h), spelled out: the plain build has no libab. */
 #define XAB_MBOX_NAME_FOR_TEST "xab.abmon"
@@ -76,6 +77,9 @@ static int ignore_message(int mid) {
 
 static int mode_calls(const char *prog) {
   int me = pvm_mytid();
+  /* libab's own calls (finding abmon, sending to it) leave PVM's error
+   * number alone: pvm_perror reports it. */
+  printf("pvm_errno=%d\n", pvm_errno);
   printf("parent=%d\n", pvm_parent());
   /* Handler ids come from a LIFO free list, as libab's own handler's does. */
   int h1 = pvm_addmhf(-1, 777, 0, ignore_message), h2 = pvm_addmhf(-1, 778, 0, ignore_message);
