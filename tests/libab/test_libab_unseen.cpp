@@ -6,6 +6,7 @@
 // case runs xabt_prog with libab and without it, against a real pvmd and
 // abmon, and compares what the program printed.
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
@@ -178,4 +179,64 @@ TEST_CASE("message handlers: the program sees PVM's table as without libab, and 
   REQUIRE(again);
   CHECK(again->tid != parent);
   CHECK(find(records_of(rs, again->tid), "task.exit"));
+}
+
+// ---- PVM's own examples (package pvm-examples), built from its sources
+// plain and with only `#include "xab.h"` added (tests/libab/CMakeLists.txt).
+
+namespace {
+// Built only where pvm-examples is installed (scripts/setup.sh installs it).
+bool have_pvm_examples() { return access(prog("pvmex_ge").c_str(), X_OK) == 0; }
+}  // namespace
+
+TEST_CASE("PVM's gmbi example: recorded, and the same listing as without abmon", "[libab][pvm][examples]") {
+  if (!have_pvm_examples()) {
+    WARN("pvm-examples is not installed: PVM's examples were not built");
+    return;
+  }
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("pvmex_gmbi")});  // no abmon yet
+  Monitor mon(vm.dir() + "/gmbi.trace");
+  auto r = run({prog("pvmex_gmbi_xab")});
+  REQUIRE(mon.wait_exits(1));
+  auto rs = mon.finish();
+  CHECK(r.exit_code == plain.exit_code);
+  CHECK(r.out == plain.out);
+  CHECK(r.out.find("0 mbox entries returned") != std::string::npos);
+  const Record* got = find(rs, "getmboxinfo");
+  REQUIRE(got);
+  CHECK(find(records_of(rs, got->tid), "task.exit"));
+}
+
+TEST_CASE("PVM's ge example: every bcast names its members, every receive matches one", "[libab][pvm][examples]") {
+  if (!have_pvm_examples()) {
+    WARN("pvm-examples is not installed: PVM's examples were not built");
+    return;
+  }
+  auto& vm = PrivateVm::shared();
+  const int nproc = 4;
+  Monitor mon(vm.dir() + "/ge.trace");
+  auto r = run({prog("pvmex_ge_xab"), std::to_string(nproc)});
+  REQUIRE(mon.wait_exits(nproc));
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "done\n");
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> sent;
+  for (auto& b : rs)
+    if (b.event == "bcast") {
+      auto dst = split_list(b.get("dst"));
+      CHECK(dst.size() == nproc - 1);
+      CHECK(std::count(dst.begin(), dst.end(), b.tid) == 0);
+      sent[{b.tid, b.get("serial")}] = dst;
+    }
+  CHECK(sent.size() == nproc);  // ge: one bcast per member
+  int receives = 0;
+  for (auto& rv : rs)
+    if (rv.event == "recv" && rv.has("tag", "63")) {
+      receives++;
+      auto it = sent.find({rv.get("src"), rv.get("serial")});
+      REQUIRE(it != sent.end());
+      CHECK(std::count(it->second.begin(), it->second.end(), rv.tid) == 1);
+    }
+  CHECK(receives == nproc * (nproc - 1));
 }
