@@ -201,8 +201,7 @@ TEST_CASE("PVM's gmbi example: recorded, and the same listing as without abmon",
   REQUIRE(mon.wait_exits(1));
   auto rs = mon.finish();
   CHECK(r.exit_code == plain.exit_code);
-  CHECK(r.out == plain.out);
-  CHECK(r.out.find("0 mbox entries returned") != std::string::npos);
+  CHECK(r.out == plain.out);  // abmon's entry left out; whatever else the VM's mailbox holds, both list it
   const Record* got = find(rs, "getmboxinfo");
   REQUIRE(got);
   CHECK(find(records_of(rs, got->tid), "task.exit"));
