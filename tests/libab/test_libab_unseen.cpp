@@ -181,6 +181,25 @@ TEST_CASE("message handlers: the program sees PVM's table as without libab, and 
   CHECK(find(records_of(rs, again->tid), "task.exit"));
 }
 
+TEST_CASE("a program handler that covers abmon's pokes never sees one", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_prog_plain"), "pokecover"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out.find("handler_calls=0\n") != std::string::npos);
+  Monitor mon(vm.dir() + "/pokecover.trace");
+  auto r = run({prog("xabt_prog"), "pokecover"});
+  REQUIRE(mon.wait_exits(2));
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);
+  for (std::string tag : {"7", "8", "9"}) {
+    INFO("tag " << tag);
+    CHECK(find(rs, "recv.begin", {{"tag", tag}}));
+    CHECK(find(rs, "recv", {{"tag", tag}, {"bytes", "0"}}));
+  }
+  CHECK(count(rs, "handler") == 0);
+}
+
 // ---- PVM's own examples (package pvm-examples), built from its sources
 // plain and with only `#include "xab.h"` added (tests/libab/CMakeLists.txt).
 

@@ -19,6 +19,8 @@
  *                  call, and the last: no pvm_exit (PVM's gmbi example)
  *     mailbox      list the mailbox, ask for abmon's entry by name
  *     bcast N      N group members broadcast to each other (PVM's ge)
+ *     pokecover    a handler of the program's that covers abmon's pokes: it
+ *                  never sees one
  *     handlers     message handlers: ids, errors, PVM's table printout,
  *                  messages they take; pvm_exit and enroll again (PVM's
  *                  mhf_server)
@@ -38,6 +40,9 @@ extern int pvm_errno;
 
 /* abmon's mailbox entry (xab/wire.h), spelled out: the plain build has no libab. */
 #define XAB_MBOX_NAME_FOR_TEST "xab.abmon"
+/* abmon's default tag and its pokes' offset (xab/wire.h) */
+#define XAB_DEFAULT_TAG_FOR_TEST 0x7ab0
+#define XAB_POKE_TAG_OFFSET_FOR_TEST 2
 
 #if defined(__SANITIZE_ADDRESS__)
 /* libpvm3 never frees some of what it allocates (pvmbeatask, at every
@@ -516,6 +521,40 @@ static int mode_handlerchild(void) {
   return 0;
 }
 
+/* A handler for abmon's poke tag in every context covers libab's own poke
+ * handler: PVM would hand it abmon's pokes.  It must never see one. */
+static int foreign_calls;
+static int count_foreign(int mid) {
+  (void)mid;
+  foreign_calls++;
+  return 0;
+}
+
+static int mode_pokecover(const char *prog) {
+  pvm_mytid();
+  int child = spawn_child(prog, "slowthree");
+  pvm_recv(child, 7); /* blocked for a second: abmon pokes */
+  int h = pvm_addmhf(-1, XAB_DEFAULT_TAG_FOR_TEST + XAB_POKE_TAG_OFFSET_FOR_TEST, -1, count_foreign);
+  printf("addmhf=%d\n", h);
+  pvm_recv(child, 8); /* a poke in flight reaches the program's handler's place */
+  printf("delmhf=%d\n", pvm_delmhf(h));
+  pvm_recv(child, 9); /* libab's poke handler back */
+  printf("handler_calls=%d\n", foreign_calls);
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+static int mode_slowthree(void) {
+  int parent = pvm_parent();
+  for (int tag = 7; tag <= 9; tag++) {
+    usleep(1000000);
+    pvm_initsend(PvmDataDefault);
+    pvm_send(parent, tag);
+  }
+  pvm_exit();
+  return 0;
+}
+
 /* ---------------------------------------------------------------- runs to stop */
 
 static int mode_pingpong(const char *prog, int n) {
@@ -611,6 +650,8 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "mailbox")) return mode_mailbox();
   if (!strcmp(mode, "bcast")) return mode_bcast(prog, n);
   if (!strcmp(mode, "handlers")) return mode_handlers(prog);
+  if (!strcmp(mode, "pokecover")) return mode_pokecover(prog);
+  if (!strcmp(mode, "slowthree")) return mode_slowthree();
   if (!strcmp(mode, "handlerchild")) return mode_handlerchild();
   fprintf(stderr, "xabt_prog: unknown mode %s\n", mode);
   return 2;
