@@ -120,6 +120,7 @@
 #define pvm_getcontext() xab_getcontext()
 #define pvm_addmhf(a0, a1, a2, a3) xab_addmhf(a0, a1, a2, a3)
 #define pvm_delmhf(a0) xab_delmhf(a0)
+#define pvmdisplaymhfinfo(a0, a1, a2) xab_displaymhfinfo(a0, a1, a2)
 #define pvm_reg_hoster() xab_reg_hoster()
 #define pvm_reg_rm(a0) xab_reg_rm(a0)
 #define pvm_reg_tasker() xab_reg_tasker()

@@ -122,6 +122,7 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
     xab_put(XAB_EV_TIDS, XAB_PHASE_CONT, t, k, chunk);
   }
   if (xab_due(kind, t)) xab_flush_auto();
+  xab_attach_if_enrolled();
   xab_term_check();
 }
 
@@ -350,7 +351,7 @@ void xab_flush_now(int final) {
  * is running once we return.  The records travel in the poke's own buffer:
  * a buffer made here would be freed only after that write, after the
  * poke's, and swap the two ids on PVM's free list. */
-static int on_poke(int mid) {
+int xab_poke(int mid) {
   int bytes = 0, tag = 0, src = 0;
   if (pvm_bufinfo(mid, &bytes, &tag, &src) < 0 || src != xab_st.abmon_tid) return 0;
   if (bytes > 0) {
@@ -396,7 +397,7 @@ static int on_poke(int mid) {
 
 static void poke_handler_register(void) {
   int autoerr = pvm_setopt(PvmAutoErr, 0);
-  int id = pvm_addmhf(xab_st.abmon_tid, xab_st.tag + XAB_POKE_TAG_OFFSET, xab_st.ctx, on_poke);
+  int id = pvm_addmhf(xab_st.abmon_tid, xab_st.tag + XAB_POKE_TAG_OFFSET, xab_st.ctx, xab_poke);
   pvm_setopt(PvmAutoErr, autoerr);
   xab_st.mhid = id >= 0 ? id : -1;
 }
@@ -410,11 +411,23 @@ int xab_poke_handler_off(void) {
   return 1;
 }
 
-/* If the program's handler now covers abmon's pokes, ours cannot come
- * back: the task then sends before it blocks, and its messages stop asking
- * for pokes. */
+/* If a program's handler covers abmon's pokes, ours cannot come back: the
+ * task then sends before it blocks, and its messages stop asking for
+ * pokes (the program's trampoline still passes a poke in flight here). */
 void xab_poke_handler_on(void) {
-  if (xab_st.mode == XAB_MODE_ACTIVE) poke_handler_register();
+  if (xab_st.mode == XAB_MODE_ACTIVE && xab_st.pokes_wanted && xab_st.mhid < 0) poke_handler_register();
+}
+
+void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]) {
+  if (xab_st.mode == XAB_MODE_OFF) return;
+  if (xab_st.n >= XAB_MAX_BATCH) {
+    xab_st.lost++;
+    return;
+  }
+  xab_put(kind, XAB_PHASE_END, t, rc, a);
+  if (!xab_due(kind, t)) return;
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing || flush_local(0) < 0)
+    xab_st.last_flush_ns = INT64_MIN / 2; /* the next call's record sends */
 }
 
 void xab_flush(void) { xab_flush_now(0); }
@@ -524,7 +537,8 @@ void xab_attach(void) {
   xab_st.mode = XAB_MODE_ACTIVE;
   /* The local socket only reaches an abmon on this host. */
   if (pvm_tidtohost(abmon) == pvm_tidtohost(xab_st.mytid)) connect_local(sock_name, sock_len);
-  if (!xab_st.immediate && poke_ms > 0) poke_handler_register(); /* immediate mode sends at once */
+  xab_st.pokes_wanted = !xab_st.immediate && poke_ms > 0; /* immediate mode sends at once */
+  if (xab_st.pokes_wanted) poke_handler_register();
   pack_identity(parent);
   /* A task ended by pvm_kill gets SIGTERM: send what waits before dying.
    * Only where the program has not chosen its own disposition. */
@@ -542,6 +556,20 @@ void xab_attach(void) {
 }
 
 /* ---------------------------------------------------------------- the end */
+
+void xab_detach(void) {
+  if (xab_st.mode != XAB_MODE_ACTIVE && xab_st.mode != XAB_MODE_UNATTACHED) return;
+  local_give_up();
+  xab_st.mode = XAB_MODE_UNATTACHED;
+  xab_st.mhid = -1; /* pvm_exit deleted it */
+  xab_st.final_seq = -1;
+  xab_st.n = 0;
+  xab_st.seq = 0;
+  xab_st.lost = 0;
+  xab_st.send_failures = 0;
+  xab_st.serial = 0;
+  strs.sent = 0; /* the next task's abmon knows none of them */
+}
 
 /* A program that returns from main without pvm_exit is still enrolled. */
 static void at_process_exit(void) {

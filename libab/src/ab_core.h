@@ -36,6 +36,7 @@ struct xab_state {
   int flushing;           /* inside xab_flush_now: don't re-enter */
   int waiting;            /* inside a call that may block for long */
   int mhid;               /* our poke handler (pvm_addmhf), -1: none */
+  int pokes_wanted;       /* abmon pokes, and this task does not send at once */
   int final_seq;          /* seq of the final message sent by the poke handler, -1: none */
   int immediate;          /* batch == 1: every record goes at once */
   int have_sock, sock;    /* connected to abmon's local socket (wire.h), its fd */
@@ -96,6 +97,21 @@ static inline int xab_due(int kind, int64_t t) {
   return xab_st.n >= xab_st.batch;
 }
 
+/* libpvm3's own record of this task's tid: -1 until a call enrolls the
+ * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to
+ * pvmd enrolls, so no list of "calls that enroll" can be complete: libab
+ * looks here after each call instead (a load and a compare). */
+extern int pvmmytid;
+/* libpvm3's error number (set by every failing call; not in pvm3.h), and
+ * its error reporter (prints as PvmAutoErr says, sets pvm_errno). */
+extern int pvm_errno;
+int lpvmerr(char *f, int n);
+
+/* Any call, whatever it was, that left the task enrolled finds abmon. */
+static inline void xab_attach_if_enrolled(void) {
+  if (xab_st.mode == XAB_MODE_UNATTACHED && pvmmytid != -1 && !xab_st.flushing) xab_attach();
+}
+
 static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6]) {
   if (xab_st.mode == XAB_MODE_OFF) {
     xab_term_check();
@@ -107,6 +123,7 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
     xab_put(kind, phase, t, rc, a);
     if (xab_due(kind, t)) xab_flush_auto();
   }
+  xab_attach_if_enrolled(); /* after the put: the record rides in the first message */
   xab_term_check();
 }
 
@@ -135,12 +152,29 @@ static inline void xab_block_begin(void) {
 }
 static inline void xab_block_end(void) { xab_st.waiting = 0; }
 
-/* The program adds or deletes a message handler: PVM hands out handler ids
- * from a LIFO free list, so ours steps aside for the program's call and
- * comes back after it, and the program gets the ids it would without
- * libab.  Returns whether ours was there. */
+/* Our poke handler in PVM's real table (the program sees a shadow of the
+ * table, ab_mhf.c).  A program handler that covers abmon's pokes takes
+ * ours out (off returns whether it was there) and hands pokes to
+ * xab_poke; on puts ours back if pokes are wanted and nothing covers them. */
 int xab_poke_handler_off(void);
 void xab_poke_handler_on(void);
+int xab_poke(int mid);
+
+/* The program's message handlers (ab_mhf.c): ids, errors and PVM's
+ * pvmdisplaymhfinfo as without libab; their messages recorded. */
+int xab_mhf_add(int src, int tag, int ctx, int (*fn)(int));
+int xab_mhf_del(int mhid);
+void xab_mhf_exit_begin(void);
+void xab_mhf_exit_end(void);
+
+/* A record made from inside a PVM call (a message handler PVM runs): it
+ * waits for the next call to send it, or goes at once through the local
+ * socket, never through PVM from in there. */
+void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]);
+
+/* The task left PVM (pvm_exit): forget abmon, find it again if the
+ * process enrolls again, as a new task. */
+void xab_detach(void);
 
 /* Bracket every real PVM call, so that SIGTERM never sends from inside one.
  * A SIGTERM deferred by a call is acted on at the call's record

@@ -13,6 +13,8 @@
  */
 #include "ab_core.h"
 
+#include <stdlib.h>
+
 /* ---------------------------------------------------------------- serials */
 
 int xab_stamp_serial(int mid, int *bytes, int *saved_wid) {
@@ -122,15 +124,58 @@ int xab_psend(int tid, int tag, void *p, int n, int type) {
   return rc;
 }
 
+/* libgpvm3's own: the group's members, from the group server or from the
+ * cache of a frozen group (pvmgsu_core.c).  Not in pvm3.h, but exported,
+ * and what pvm_bcast itself calls. */
+extern int gs_get_tidlist(char *group, int msgtag, int *ntids, int **tids, int holes_not_allowed);
+
+/* pvm_bcast, step by step as libgpvm3 does it (pvmgsu_core.c): the member
+ * list, pvm_mytid, the sender taken out (the last member moved into its
+ * place), pvm_mcast.  Done here, the list the message went to is the one
+ * recorded: asking the group server again before or after could see
+ * another membership, and would send the program an extra message.  Same
+ * messages, same buffer ids, same results and pvm_errno as PVM's.  *tids
+ * (malloc'ed, the caller frees it) and *ndst: the destinations, 0 when
+ * nothing was sent. */
+static int bcast_as_pvm(char *group, int tag, int **tids, int *ndst) {
+  int ntids = 0;
+  int cc = gs_get_tidlist(group, tag, &ntids, tids, 0);
+  int bailout = cc < 0;
+  int mytid = pvm_mytid(); /* called whatever happened before, as PVM does */
+  if (mytid < 0 && !bailout) {
+    pvm_perror("pvm_bcast");
+    cc = PvmSysErr;
+    bailout = 1;
+  }
+  if (!bailout && ntids == 1 && (*tids)[0] == mytid) {
+    cc = PvmNoInst;
+    bailout = 1;
+  }
+  *ndst = 0;
+  if (!bailout) {
+    for (int i = 0; i < ntids; i++)
+      if ((*tids)[i] == mytid) {
+        (*tids)[i] = (*tids)[--ntids];
+        break;
+      }
+    if ((cc = pvm_mcast(*tids, ntids, tag)) > 0) cc = 0;
+    if (cc >= 0) *ndst = ntids;
+  }
+  if (cc < 0) pvm_errno = cc;
+  return cc;
+}
+
 int xab_bcast(char *group, int tag) {
   int64_t t = xab_clock();
-  int mid = pvm_getsbuf(), bytes = 0, wid = 0;
+  int mid = pvm_getsbuf(), bytes = 0, wid = 0, ndst = 0;
+  int *tids = NULL;
   int serial = xab_stamp_serial(mid, &bytes, &wid);
   xab_enter();
-  int rc = pvm_bcast(group, tag);
+  int rc = bcast_as_pvm(group, tag, &tids, &ndst);
   xab_leave();
   if (serial) xab_unstamp(mid, wid);
-  xab_rec(XAB_EV_BCAST, XAB_PHASE_END, t, rc, XAB_A(xab_str(group), tag, bytes, serial));
+  xab_rec_list(XAB_EV_BCAST, t, rc, XAB_A(xab_str(group), tag, bytes, serial, ndst), 4, tids, ndst);
+  free(tids);
   return rc;
 }
 

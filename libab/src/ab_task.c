@@ -4,6 +4,8 @@
  */
 #include "ab_core.h"
 
+#include <string.h>
+
 /* ---------------------------------------------------------------- tasks */
 
 int xab_mytid(void) {
@@ -47,14 +49,31 @@ int xab_kill(int tid) {
   XAB_SIMPLE(XAB_EV_KILL, pvm_kill(tid), tid);
 }
 
-/* After pvm_exit the task cannot send: record and send first. */
+/* After pvm_exit the task cannot send: record and send first.  PVM's exit
+ * deletes every message handler, and says so for each free id: that is
+ * said for the program's handler table (ab_mhf.c), not PVM's real one.
+ * A process that enrolls again is a new task, and finds abmon again. */
 int xab_exit(void) {
   xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
   xab_flush_now(1);
+  int was = xab_st.mode;
   if (xab_st.mode == XAB_MODE_ACTIVE) xab_st.mode = XAB_MODE_OFF;
+  xab_mhf_exit_begin();
+  int err = pvm_errno;
   xab_enter();
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
   int rc = pvm_exit();
+  pvm_setopt(PvmAutoErr, autoerr);
   xab_leave();
+  xab_mhf_exit_end();
+  if (rc < 0)
+    lpvmerr("pvm_exit", rc);
+  else
+    pvm_errno = err;
+  if (was != XAB_MODE_OFF && pvmmytid == -1) {
+    xab_st.mode = was;
+    xab_detach();
+  }
   xab_term_check(); /* no record follows: act on a SIGTERM that came meanwhile */
   return rc;
 }
@@ -148,19 +167,47 @@ char *xab_version(void) {
 int xab_putinfo(char *name, int mid, int flags) {
   XAB_SIMPLE(XAB_EV_PUTINFO, pvm_putinfo(name, mid, flags), xab_str(name), mid, flags);
 }
+/* abmon's mailbox entry is libab's, not the program's: a listing leaves it
+ * out, and asking for it by name gets what it would without abmon (PVM's
+ * own "not found", from a name nobody uses: same pvmd round trip, same
+ * receive buffer freed, same pvm_errno). */
+static char *hide_abmon_entry(char *name) {
+  static char nobody[] = XAB_MBOX_NAME ".not-the-program's";
+  return name && strcmp(name, XAB_MBOX_NAME) == 0 ? nobody : name;
+}
+
 int xab_recvinfo(char *name, int index, int flags) {
-  XAB_SIMPLE(XAB_EV_RECVINFO, pvm_recvinfo(name, index, flags), xab_str(name), index, flags);
+  XAB_SIMPLE(XAB_EV_RECVINFO, pvm_recvinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
 int xab_delinfo(char *name, int index, int flags) {
-  XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(name, index, flags), xab_str(name), index, flags);
+  XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
+
+/* PVM owns the list (it frees every entry at the next call): abmon's entry
+ * moves to the end, past the count the program is told. */
+static int leave_out_abmon(struct pvmmboxinfo *classes, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!classes[i].mi_name || strcmp(classes[i].mi_name, XAB_MBOX_NAME) != 0) continue;
+    struct pvmmboxinfo ours = classes[i];
+    memmove(&classes[i], &classes[i + 1], (size_t)(n - i - 1) * sizeof classes[0]);
+    classes[n - 1] = ours;
+    return n - 1;
+  }
+  return n;
+}
+
 int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
   int64_t t = xab_clock();
   int got = 0;
+  struct pvmmboxinfo *list = NULL;
   xab_enter();
-  int rc = pvm_getmboxinfo(pattern, &got, classes);
+  int rc = pvm_getmboxinfo(pattern, &got, &list);
   xab_leave();
-  if (rc >= 0 && n) *n = got;
+  if (rc >= 0) {
+    got = leave_out_abmon(list, got);
+    if (n) *n = got;
+    if (classes) *classes = list;
+  }
   xab_rec(XAB_EV_GETMBOXINFO, XAB_PHASE_END, t, rc, XAB_A(xab_str(pattern), got));
   return rc;
 }
@@ -174,20 +221,11 @@ int xab_newcontext(void) { XAB_SIMPLE(XAB_EV_NEWCONTEXT, pvm_newcontext(), 0); }
 int xab_setcontext(int ctx) { XAB_SIMPLE(XAB_EV_SETCONTEXT, pvm_setcontext(ctx), ctx); }
 int xab_freecontext(int ctx) { XAB_SIMPLE(XAB_EV_FREECONTEXT, pvm_freecontext(ctx), ctx); }
 int xab_getcontext(void) { XAB_SIMPLE(XAB_EV_GETCONTEXT, pvm_getcontext(), 0); }
-/* Message handlers: ours steps aside around the program's call, so the
- * program's ids are its own (xab_poke_handler_off).  The comma operator
- * takes ours off before the call; back_after runs after it. */
-static int ours_was_there;
-static int back_after(int rc) {
-  if (ours_was_there) xab_poke_handler_on();
-  return rc;
-}
-#define BESIDE_OUR_HANDLER(call) (ours_was_there = xab_poke_handler_off(), back_after(call))
-
+/* Message handlers: the program sees PVM's table as without libab (ab_mhf.c). */
 int xab_addmhf(int src, int tag, int ctx, int (*fn)(int)) {
-  XAB_SIMPLE(XAB_EV_ADDMHF, BESIDE_OUR_HANDLER(pvm_addmhf(src, tag, ctx, fn)), src, tag, ctx);
+  XAB_SIMPLE(XAB_EV_ADDMHF, xab_mhf_add(src, tag, ctx, fn), src, tag, ctx);
 }
-int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, BESIDE_OUR_HANDLER(pvm_delmhf(mhid)), mhid); }
+int xab_delmhf(int mhid) { XAB_SIMPLE(XAB_EV_DELMHF, xab_mhf_del(mhid), mhid); }
 int xab_reg_hoster(void) { XAB_SIMPLE(XAB_EV_REG_HOSTER, pvm_reg_hoster(), 0); }
 int xab_reg_rm(struct pvmhostinfo **host) { XAB_SIMPLE(XAB_EV_REG_RM, pvm_reg_rm(host), 0); }
 int xab_reg_tasker(void) { XAB_SIMPLE(XAB_EV_REG_TASKER, pvm_reg_tasker(), 0); }

@@ -15,6 +15,15 @@
  *     pingpong N   N roundtrips, printing a checksum
  *     idle N       record N packs, then sleep (to be killed)
  *     blocked      record some calls, then block in a receive (to be killed)
+ *     first CALL   CALL (config, tasks, getmboxinfo, ...) is the first PVM
+ *                  call, and the last: no pvm_exit (PVM's gmbi example)
+ *     mailbox      list the mailbox, ask for abmon's entry by name
+ *     bcast N      N group members broadcast to each other (PVM's ge)
+ *     pokecover    a handler of the program's that covers abmon's pokes: it
+ *                  never sees one
+ *     handlers     message handlers: ids, errors, PVM's table printout,
+ *                  messages they take; pvm_exit and enroll again (PVM's
+ *                  mhf_server)
  */
 #include "xab.h"
 
@@ -23,6 +32,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* libpvm3's, not in pvm3.h: prints its message handler table (PVM's
+ * mhf_server example calls it). */
+void pvmdisplaymhfinfo(char *who, char *msg, int tid);
+extern int pvm_errno;
+
+/* abmon's mailbox entry (xab/wire.h), spelled out: the plain build has no libab. */
+#define XAB_MBOX_NAME_FOR_TEST "xab.abmon"
+/* abmon's default tag and its pokes' offset (xab/wire.h) */
+#define XAB_DEFAULT_TAG_FOR_TEST 0x7ab0
+#define XAB_POKE_TAG_OFFSET_FOR_TEST 2
+
+#if defined(__SANITIZE_ADDRESS__)
+/* libpvm3 never frees some of what it allocates (pvmbeatask, at every
+ * enrollment: "handlers" enrolls twice); LeakSanitizer would fail both
+ * builds at exit for PVM's leaks, as abmon's lsan_suppressions.cpp says. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libpvm3\n"; }
+#endif
 
 static const char *self_name(const char *argv0) {
   const char *slash = strrchr(argv0, '/');
@@ -62,6 +90,9 @@ static int ignore_message(int mid) {
 
 static int mode_calls(const char *prog) {
   int me = pvm_mytid();
+  /* libab's own calls (finding abmon, sending to it) leave PVM's error
+   * number alone: pvm_perror reports it. */
+  printf("pvm_errno=%d\n", pvm_errno);
   printf("parent=%d\n", pvm_parent());
   /* Handler ids come from a LIFO free list, as libab's own handler's does. */
   int h1 = pvm_addmhf(-1, 777, 0, ignore_message), h2 = pvm_addmhf(-1, 778, 0, ignore_message);
@@ -336,6 +367,194 @@ static int mode_sendthree(void) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- first calls */
+
+/* PVM's gmbi: the task's only PVM call reads the mailbox, and it ends
+ * without pvm_exit.  Each CALL here is one that enrolls the task without
+ * being a message call. */
+static int mode_first(const char *call) {
+  int n = 0, narch = 0, rc;
+  struct pvmhostinfo *hosts;
+  struct pvmtaskinfo *tasks;
+  struct pvmmboxinfo *classes;
+  int *tids;
+  if (!strcmp(call, "config")) rc = pvm_config(&n, &narch, &hosts);
+  else if (!strcmp(call, "tasks")) rc = pvm_tasks(0, &n, &tasks);
+  else if (!strcmp(call, "getmboxinfo")) rc = pvm_getmboxinfo("*", &n, &classes);
+  else if (!strcmp(call, "recvinfo")) rc = pvm_recvinfo("xabt.nothing", 0, PvmMboxDefault);
+  else if (!strcmp(call, "archcode")) rc = pvm_archcode("LINUX64");
+  else if (!strcmp(call, "newcontext")) rc = pvm_newcontext();
+  else if (!strcmp(call, "getnoresets")) rc = pvm_getnoresets(&tids, &n);
+  else if (!strcmp(call, "notify")) rc = pvm_notify(PvmHostAdd, 99, -1, NULL);
+  else if (!strcmp(call, "siblings")) rc = pvm_siblings(&tids);
+  else {
+    fprintf(stderr, "xabt_prog: no first call %s\n", call);
+    return 2;
+  }
+  printf("%s=%d\n", call, rc >= 0 ? 0 : rc); /* ids and counts vary between runs */
+  return 0;
+}
+
+/* What the program sees of the mailbox: abmon's entry is libab's. */
+static int mode_mailbox(void) {
+  int n = -1;
+  struct pvmmboxinfo *classes = NULL;
+  int mb = pvm_initsend(PvmDataDefault);
+  int i = 7;
+  pvm_pkint(&i, 1, 1);
+  printf("putinfo=%d\n", pvm_putinfo("xabt.box", mb, PvmMboxDefault));
+  printf("getmboxinfo=%d n=%d\n", pvm_getmboxinfo("*", &n, &classes), n);
+  for (int k = 0; k < n; k++) printf("class %s entries=%d\n", classes[k].mi_name, classes[k].mi_nentries);
+  /* A second listing: PVM frees the first one's entries itself. */
+  printf("getmboxinfo=%d n=%d\n", pvm_getmboxinfo("xab*", &n, &classes), n);
+  printf("recvinfo_abmon=%d\n", pvm_recvinfo(XAB_MBOX_NAME_FOR_TEST, 0, PvmMboxDefault));
+  printf("delinfo_abmon=%d\n", pvm_delinfo(XAB_MBOX_NAME_FOR_TEST, 0, PvmMboxDefault));
+  printf("delinfo=%d\n", pvm_delinfo("xabt.box", 0, PvmMboxDefault));
+  printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+/* ---------------------------------------------------------------- groups */
+
+/* PVM's ge: every member broadcasts its instance number to the others and
+ * receives theirs.  The first member spawns the rest. */
+#define BCAST_GROUP "xabt.ge"
+static int mode_bcast(const char *prog, int nproc) {
+  int me = pvm_mytid();
+  int gid = pvm_joingroup(BCAST_GROUP);
+  int first = pvm_parent() == PvmNoParent;
+  if (first) {
+    int tids[32];
+    char *args[] = {"bcast", NULL};
+    if (nproc > 32 || pvm_spawn((char *)prog, args, PvmTaskDefault, "", nproc - 1, tids) != nproc - 1) return 1;
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&nproc, 1, 1);
+    pvm_mcast(tids, nproc - 1, 15);
+  } else {
+    pvm_recv(pvm_parent(), 15);
+    pvm_upkint(&nproc, 1, 1);
+  }
+  pvm_barrier(BCAST_GROUP, nproc);
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&gid, 1, 1);
+  int rc = pvm_bcast(BCAST_GROUP, 63);
+  int sum = 0;
+  for (int i = 0; i < nproc - 1; i++) {
+    int g = 0;
+    pvm_recv(-1, 63);
+    pvm_upkint(&g, 1, 1);
+    sum += g;
+  }
+  /* everyone has received before anyone leaves */
+  pvm_barrier(BCAST_GROUP, nproc);
+  pvm_lvgroup(BCAST_GROUP);
+  if (first) {
+    printf("bcast=%d others_sum=%d\n", rc, sum);
+    /* Alone in a group, and a group nobody joined: PVM's errors. */
+    pvm_joingroup("xabt.alone");
+    pvm_initsend(PvmDataDefault);
+    printf("bcast_alone=%d\n", pvm_bcast("xabt.alone", 64));
+    printf("bcast_nogroup=%d\n", pvm_bcast("xabt.nobody", 65));
+    printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
+    pvm_lvgroup("xabt.alone");
+  }
+  (void)me;
+  pvm_exit();
+  return 0;
+}
+
+/* ---------------------------------------------------------------- message handlers */
+
+static int caught_sum;
+static int catch_int(int mid) {
+  int v = 0, bytes = 0, tag = 0, src = 0;
+  pvm_bufinfo(mid, &bytes, &tag, &src);
+  pvm_upkint(&v, 1, 1);
+  printf("caught tag=%d v=%d\n", tag, v);
+  caught_sum += v;
+  return 0;
+}
+
+static void show_handlers(char *when) { pvmdisplaymhfinfo("xabt", when, 0); }
+
+/* PVM's mhf_server: the program's handler ids, PVM's errors, PVM's own
+ * printout of its table, messages taken by handlers, and pvm_exit (which
+ * deletes every handler) followed by a new enrollment. */
+static int mode_handlers(const char *prog) {
+  pvm_mytid();
+  int h1 = pvm_addmhf(-1, 50, 0, catch_int);
+  int h2 = pvm_addmhf(-1, 51, 0, catch_int);
+  printf("addmhf=%d,%d delmhf=%d\n", h1, h2, pvm_delmhf(h1));
+  printf("delmhf_free=%d\n", pvm_delmhf(h1));
+  int h3 = pvm_addmhf(-1, 52, 0, catch_int);
+  printf("addmhf=%d\n", h3);
+  show_handlers("after adds");
+  printf("addmhf_overlap=%d\n", pvm_addmhf(-1, -1, -1, catch_int));
+  printf("delmhf_high=%d\n", pvm_delmhf(99));
+  printf("delmhf_neg=%d\n", pvm_delmhf(-2));
+  int child = spawn_child(prog, "handlerchild");
+  pvm_recv(child, 53); /* the handlers take tags 51 and 52 meanwhile */
+  printf("caught_sum=%d\n", caught_sum);
+  printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
+  show_handlers("before exit");
+  fflush(stdout);
+  printf("exit=%d\n", pvm_exit());
+  int again = pvm_mytid();
+  printf("enrolled_again=%d\n", again > 0);
+  int h4 = pvm_addmhf(-1, 54, 0, catch_int);
+  printf("addmhf_again=%d\n", h4);
+  show_handlers("enrolled again");
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+static int mode_handlerchild(void) {
+  int parent = pvm_parent();
+  for (int tag = 51; tag <= 53; tag++) {
+    int v = tag * 10;
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&v, 1, 1);
+    pvm_send(parent, tag);
+  }
+  pvm_exit();
+  return 0;
+}
+
+/* A handler for abmon's poke tag in every context covers libab's own poke
+ * handler: PVM would hand it abmon's pokes.  It must never see one. */
+static int foreign_calls;
+static int count_foreign(int mid) {
+  (void)mid;
+  foreign_calls++;
+  return 0;
+}
+
+static int mode_pokecover(const char *prog) {
+  pvm_mytid();
+  int child = spawn_child(prog, "slowthree");
+  pvm_recv(child, 7); /* blocked for a second: abmon pokes */
+  int h = pvm_addmhf(-1, XAB_DEFAULT_TAG_FOR_TEST + XAB_POKE_TAG_OFFSET_FOR_TEST, -1, count_foreign);
+  printf("addmhf=%d\n", h);
+  pvm_recv(child, 8); /* a poke in flight reaches the program's handler's place */
+  printf("delmhf=%d\n", pvm_delmhf(h));
+  pvm_recv(child, 9); /* libab's poke handler back */
+  printf("handler_calls=%d\n", foreign_calls);
+  printf("exit=%d\n", pvm_exit());
+  return 0;
+}
+
+static int mode_slowthree(void) {
+  int parent = pvm_parent();
+  for (int tag = 7; tag <= 9; tag++) {
+    usleep(1000000);
+    pvm_initsend(PvmDataDefault);
+    pvm_send(parent, tag);
+  }
+  pvm_exit();
+  return 0;
+}
+
 /* ---------------------------------------------------------------- runs to stop */
 
 static int mode_pingpong(const char *prog, int n) {
@@ -427,6 +646,13 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "idle")) return mode_idle(n);
   if (!strcmp(mode, "blocked")) return mode_blocked();
   if (!strcmp(mode, "idlerecv")) return mode_idlerecv(n);
+  if (!strcmp(mode, "first")) return mode_first(argc > 2 ? argv[2] : "");
+  if (!strcmp(mode, "mailbox")) return mode_mailbox();
+  if (!strcmp(mode, "bcast")) return mode_bcast(prog, n);
+  if (!strcmp(mode, "handlers")) return mode_handlers(prog);
+  if (!strcmp(mode, "pokecover")) return mode_pokecover(prog);
+  if (!strcmp(mode, "slowthree")) return mode_slowthree();
+  if (!strcmp(mode, "handlerchild")) return mode_handlerchild();
   fprintf(stderr, "xabt_prog: unknown mode %s\n", mode);
   return 2;
 }

@@ -139,6 +139,8 @@ int xab_freecontext(int ctx);
 int xab_getcontext(void);
 int xab_addmhf(int src, int tag, int ctx, int (*fn)(int));
 int xab_delmhf(int mhid);
+/* libpvm3's pvmdisplaymhfinfo (not in pvm3.h; PVM's mhf_server calls it). */
+void xab_displaymhfinfo(char *who, char *msg, int tid);
 int xab_reg_hoster(void);
 int xab_reg_rm(struct pvmhostinfo **host);
 int xab_reg_tasker(void);
