@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# pvm_examples_test.sh BUILD_DIR SOURCE_DIR [CASE...]
+#
+# PVM's own example programs (Debian's pvm-examples: C sources no one here
+# wrote) built twice, plain and with only `-include xab.h` added and libab
+# linked, run in two private virtual machines, the instrumented one under
+# abmon.  Each case must give the same exit status and the same output
+# (task ids and timings masked, lines sorted where the order is up to the
+# scheduler), and its trace must read clean: every task that ran appears,
+# no malformed record, no message left unreceived that the program received.
+# shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VMs' env files are made at run time
+set -uo pipefail
+
+build_dir=$(cd "$1" && pwd) src_dir=$(cd "$2" && pwd)
+shift 2
+tarballs=/usr/share/doc/pvm-examples
+san=${XAB_SANITIZE:+-fsanitize=$XAB_SANITIZE}
+
+# name | sources (examples/ or gexamples/) | extra cc flags
+PROGRAMS=(
+  "hello|examples/hello.c|"
+  "hello_other|examples/hello_other.c|"
+  "master1|examples/master1.c|"
+  "slave1|examples/slave1.c|"
+  "spmd|examples/spmd.c|"
+  "gexample|examples/gexample.c|"
+  "timing|examples/timing.c|"
+  "timing_slave|examples/timing_slave.c|"
+  "dbwtest|examples/bwtest.c|-DENCODE=PvmDataDefault -DPACK"
+  "ibwtest|examples/bwtest.c|-DPACK -DENCODE=PvmDataInPlace"
+  "pbwtest|examples/bwtest.c|"
+  "rbwtest|examples/bwtest.c|-DPACK -DENCODE=PvmDataRaw"
+  "mbox|examples/mbox.c|"
+  "inherit1|examples/inherit1.c|"
+  "inherit2|examples/inherit2.c|"
+  "inherit3|examples/inherit3.c|"
+  "inherita|examples/inherita.c|"
+  "inheritb|examples/inheritb.c|"
+  "gmbi|examples/gmbi.c examples/taskf.c|"
+  "lmbi|examples/lmbi.c examples/taskf.c|"
+  "ge|gexamples/ge.c|"
+  "gexamp|gexamples/gexamp.c|"
+  "joinleave|gexamples/joinleave.c|"
+  "tst|gexamples/tst.c|"
+  "thb|gexamples/thb.c|"
+  "tnb|gexamples/tnb.c|"
+  "trsg|gexamples/trsg.c|"
+  "tjf|gexamples/tjf.c|"
+  "tjl|gexamples/tjl.c|"
+)
+
+# case @ shell command run in the VM's bin directory @ output mask
+#   mask: tids  mask task ids;  nums  mask every number;  sort  also sort lines
+CASES=(
+  "hello@./hello@tids"
+  "master1@./master1@tids sort"
+  "spmd@./spmd@tids"
+  "gexample@printf '10\\n4\\n' | ./gexample@tids"
+  "timing@./timing@nums"
+  "dbwtest@./dbwtest & ./dbwtest; wait@nums sort"
+  "pbwtest@./pbwtest & ./pbwtest; wait@nums sort"
+  "rbwtest@./rbwtest & ./rbwtest; wait@nums sort"
+  "mbox@./mbox@tids"
+  "inherit1@./inherit1@tids"
+  "inherit2@./inherit2@tids"
+  "inherit3@./inherit3@tids"
+  "inherita@./inherita@tids"
+  "inheritb@./inheritb@tids"
+  "gmbi@./gmbi@tids"
+  "ge@exec -a ge ./ge 4@tids sort"
+  "gexamp@./gexamp 4@tids sort"
+  "joinleave@./joinleave@tids sort"
+  "tst@./tst@tids"
+  "thb@./thb 4@tids sort"
+  "trsg@printf '4\\n5\\n' | ./trsg@tids"
+  "tjf@./tjf@tids sort"
+  "tjl@./tjl@tids sort"
+)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/xab-examples.XXXXXX")
+vms=()
+cleanup() {
+  local vm
+  for vm in "${vms[@]}"; do XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$vm" >/dev/null 2>&1; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+build_all() {
+  mkdir -p "$work/src" "$work/plain" "$work/xab"
+  if ! tar -xzf "$tarballs/examples.tar.gz" -C "$work/src" ||
+    ! tar -xzf "$tarballs/gexamples.tar.gz" -C "$work/src"; then
+    echo "cannot unpack $tarballs/*.tar.gz (package pvm-examples)"
+    exit 1
+  fi
+  local row name srcs flags s
+  for row in "${PROGRAMS[@]}"; do
+    IFS='|' read -r name srcs flags <<<"$row"
+    local files=()
+    for s in $srcs; do files+=("$work/src/$s"); done
+    # $flags and $san are word lists.
+    # shellcheck disable=SC2086
+    cc -w $flags -o "$work/plain/$name" "${files[@]}" -lgpvm3 -lpvm3 ||
+      fail "$name: the plain build failed"
+    # shellcheck disable=SC2086
+    cc -w $san $flags -include xab.h -I"$src_dir/libab/include" -o "$work/xab/$name" "${files[@]}" \
+      "$build_dir/lib/libab.a" -lgpvm3 -lpvm3 || fail "$name: the instrumented build failed"
+  done
+}
+
+start_vm() {  # dir bindir
+  XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start "$1" "$2" >/dev/null || { echo "cannot start a VM"; exit 1; }
+  vms+=("$1")
+}
+
+mask() {  # mask words < output
+  local sed_args
+  if [[ " $1 " == *" nums "* ]]; then
+    # Timings: every number, decimal or hex (tids: t4000a, 4000a), and the
+    # spaces that align the columns.  A word of hex letters alone ("a")
+    # is masked too, alike on both sides.
+    sed_args=(-e 's/\b(t|0x)?[0-9a-fA-F]+(\.[0-9]+)?\b/N/g' -e 's/[[:space:]]+/ /g')
+  else
+    # Task ids as PVM prints them: t40002, 0x40002, 40002, 262146.
+    sed_args=(-e 's/\b(t|0x)?[0-9a-fA-F]*4[0-9a-fA-F]{4}\b/TID/g' -e 's/\b26[0-9]{4}\b/TID/g')
+  fi
+  if [[ " $1 " == *" sort "* ]]; then sed -E "${sed_args[@]}" | sort; else sed -E "${sed_args[@]}"; fi
+}
+
+run_case() {  # name command mask
+  local name=$1 cmd=$2 masks=$3 rc_plain rc_xab
+  (source "$work/vm-plain/env" && cd "$work/plain" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.plain" 2>&1)
+  rc_plain=$?
+  local trace=$work/$name.trace
+  (
+    source "$work/vm-xab/env"
+    "$build_dir/bin/abmon" -q -o "$trace" &
+    mon=$!
+    for _ in $(seq 100); do grep -q abmon.start "$trace" 2>/dev/null && break; sleep 0.1; done
+    cd "$work/xab" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.xab" 2>&1
+    echo $? >"$work/$name.rc"
+    sleep 1  # let spawned tasks' last records and exit notices arrive
+    kill -INT "$mon"
+    wait "$mon"
+  )
+  rc_xab=$(cat "$work/$name.rc")
+  [[ $rc_plain == "$rc_xab" ]] || fail "$name: exit status $rc_plain plain, $rc_xab instrumented"
+  if ! diff <(mask "$masks" <"$work/$name.plain") <(mask "$masks" <"$work/$name.xab") >"$work/$name.diff"; then
+    fail "$name: the output differs (plain <, instrumented >):"
+    head -20 "$work/$name.diff"
+  fi
+  [[ $rc_plain != 124 ]] || fail "$name: timed out (60 s)"
+  check_trace "$name" "$trace"
+}
+
+check_trace() {  # name trace
+  local name=$1 trace=$2 json=$work/$1.json
+  grep -q '^#xab-trace' "$trace" || { fail "$name: no trace"; return; }
+  ! grep -q ' abmon\.bad ' "$trace" || fail "$name: abmon.bad in the trace: $(grep -m1 ' abmon\.bad ' "$trace")"
+  "$build_dir/bin/abstat" --json "$trace" >"$json" 2>"$work/$name.abstat.err"
+  local rc=$?
+  ((rc == 0)) || fail "$name: abstat exit $rc: $(head -3 "$work/$name.abstat.err")"
+  local lost
+  lost=$(grep -c ' abmon\.lost ' "$trace")
+  ((lost == 0)) || fail "$name: $lost abmon.lost records"
+  echo "ok: $name ($(grep -vc '^#' "$trace") records)"
+}
+
+build_all
+start_vm "$work/vm-plain" "$work/plain"
+start_vm "$work/vm-xab" "$work/xab"
+for row in "${CASES[@]}"; do
+  IFS='@' read -r name cmd masks <<<"$row"
+  if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi
+  run_case "$name" "$cmd" "$masks"
+done
+((failed)) && echo "RESULT: some examples failed" || echo "RESULT: every example ran the same, with a clean trace"
+exit "$failed"
