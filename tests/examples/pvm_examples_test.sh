@@ -67,7 +67,9 @@ CASES=(
   "inherita@./inherita@tids"
   "inheritb@./inheritb@tids"
   "gmbi@./gmbi@tids"
-  "ge@exec -a ge ./ge 4@tids sort"
+  # ge races with itself: members leave the group while others still check
+  # it, so "gid N doesn't match up!" comes and goes in plain runs too.
+  "ge@(exec -a ge ./ge 4) 2>&1 | grep -v 'match up'; exit \${PIPESTATUS[0]}@tids sort"
   "gexamp@./gexamp 4@tids sort"
   "joinleave@./joinleave@tids sort"
   "tst@./tst@tids"
@@ -105,9 +107,19 @@ build_all() {
     # shellcheck disable=SC2086
     cc -w $flags -o "$work/plain/$name" "${files[@]}" -lgpvm3 -lpvm3 ||
       fail "$name: the plain build failed"
+    # In a sanitizer build the examples' own code gets AddressSanitizer but
+    # not UBSan (bwtest.c's i*i overflows, a bug of PVM's example, not
+    # ours); the link takes both runtimes for the instrumented libab.
+    local objs=() f
+    for f in "${files[@]}"; do
+      objs+=("$work/xab/$name.${f##*/}.o")
+      # shellcheck disable=SC2086
+      cc -w $san ${san:+-fno-sanitize=undefined} $flags -include xab.h -I"$src_dir/libab/include" \
+        -c "$f" -o "${objs[-1]}" || fail "$name: compiling ${f##*/} with xab.h failed"
+    done
     # shellcheck disable=SC2086
-    cc -w $san $flags -include xab.h -I"$src_dir/libab/include" -o "$work/xab/$name" "${files[@]}" \
-      "$build_dir/lib/libab.a" -lgpvm3 -lpvm3 || fail "$name: the instrumented build failed"
+    cc $san -o "$work/xab/$name" "${objs[@]}" "$build_dir/lib/libab.a" -lgpvm3 -lpvm3 ||
+      fail "$name: linking with libab failed"
   done
 }
 
