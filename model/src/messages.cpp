@@ -13,7 +13,7 @@ namespace xab {
 namespace {
 
 bool isSend(const Event& e) { return e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0); }  // a failed send sent nothing
-bool isReceive(const Event& e) { return e.phase == Phase::End && isMsgIn(e.kind) && e.hasRc() && e.rc > 0; }
+bool isReceive(const Event& e) { return gotMessage(e); }
 
 template <class F>
 void forEachRecord(const Trace& trace, F&& f) {
@@ -30,6 +30,15 @@ std::span<const Tid> destinationsOf(const Trace& trace, const Event& e, const Ti
 }
 
 }  // namespace
+
+bool gotMessage(const Event& e) {
+  if (e.phase != Phase::End || !isMsgIn(e.kind)) return false;
+  switch (e.kind) {
+    case Kind::HANDLER: return true;
+    case Kind::PRECV: return e.hasRc() && e.rc == 0;
+    default: return e.hasRc() && e.rc > 0;
+  }
+}
 
 double PairStats::bandwidth() const {
   return transit > 0 ? static_cast<double>(bytes) * 1e9 / static_cast<double>(transit) : 0.0;

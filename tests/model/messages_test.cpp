@@ -123,3 +123,53 @@ TEST_CASE("an empty table finds nothing") {
   CHECK(m.find(0, 1) == -1);
   CHECK(m.messageOf({0, 0}) == -1);
 }
+
+// Issue 11 item 1: pvm_precv returns 0 on success, so "rc > 0" counted
+// every precv of pbwtest (a real trace) as nothing received.
+TEST_CASE("psend/precv of a real pbwtest run: every precv (rc=0) receives its psend") {
+  auto trace = loadFixture("psend_precv.trace");
+  MessageTable m = matchMessages(*trace);
+  REQUIRE(m.sent == 6);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.unmatched.empty());
+  CHECK(m.total.count == 6);
+  CHECK(m.total.bytes == 2 * 800000);
+  for (const Message& msg : m.messages) {
+    CHECK(msg.kind == Kind::PSEND);
+    CHECK(msg.receives.size() == 1);
+  }
+  TaskIndex master = taskNamed(*trace, "pbwtest", 0);
+  CHECK(m.pairs.at({master, taskNamed(*trace, "pbwtest", 1)}).count == 3);
+}
+
+TEST_CASE("each receive-like call's rc convention decides whether it took a message") {
+  // One record per convention; gotMessage is the rule every reader uses.
+  auto r = loadTraceText(
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=1 rc=0\n"
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=2 rc=0\n"
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=3 rc=0\n"
+      "1.0 1.0 t1 psend dst=t2 tag=1 bytes=8 serial=4 type=int n=2 rc=0\n"
+      "1.0 1.0 t1 send dst=t2 tag=5 bytes=4 serial=5 rc=0\n"
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n"        // buffer id: got it
+      "1.2 1.2 t2 trecv src=t1 tag=1 bytes=0 serial=0 rc=0\n"       // timed out
+      "1.3 1.3 t2 trecv src=t1 tag=1 bytes=4 serial=2 rc=4\n"       // got it
+      "1.4 1.4 t2 nrecv src=t1 tag=1 bytes=0 serial=0 rc=0\n"       // none there
+      "1.5 1.5 t2 nrecv src=t1 tag=1 bytes=4 serial=3 rc=5\n"       // got it
+      "1.6 1.6 t2 precv src=t1 tag=1 bytes=0 serial=0 type=int n=2 rc=-2\n"  // an error
+      "1.7 1.7 t2 precv src=t1 tag=1 bytes=8 serial=4 type=int n=2 rc=0\n"   // PvmOk: got it
+      "1.8 1.8 t2 probe src=t1 tag=5 bytes=4 serial=5 rc=6\n"       // found, stays queued
+      "1.9 1.9 t2 handler src=t1 tag=5 bytes=4 serial=5 mhid=1 rc=0\n");  // a handler took it
+  REQUIRE(r.errorCount == 0);
+  const Trace& t = *r.trace;
+  TaskIndex rx = *t.findTask(0x2);
+  std::vector<bool> got;
+  t.events(rx).forEach([&](const Event& e) { got.push_back(gotMessage(e)); });
+  CHECK(got == std::vector<bool>{true, false, true, false, true, false, true, false, true});
+  MessageTable m = matchMessages(t);
+  CHECK(m.sent == 5);
+  CHECK(m.total.count == 5);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.unmatched.empty());
+  REQUIRE(m.messages[4].receives.size() == 1);  // by the handler, not the probe
+  CHECK(t.event(m.messages[4].receives[0].recv).kind == Kind::HANDLER);
+}

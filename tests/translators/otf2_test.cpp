@@ -59,7 +59,8 @@ TEST_CASE("ab2otf2 archives print as the goldens", "[otf2]") {
 }
 
 TEST_CASE("ab2otf2: otf2-print shows a send per destination and a receive per received message", "[otf2]") {
-  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace"}) {
+  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace",
+                           "../../model/data/psend_precv.trace"}) {
     INFO(name);
     auto t = loadData(name);
     std::string out = translateAndPrint(name);
@@ -67,6 +68,14 @@ TEST_CASE("ab2otf2: otf2-print shows a send per destination and a receive per re
     CHECK(countLines(out, "MPI_RECV ") == receivedMessages(*t));
     CHECK(countLines(out, "ENTER ") == countLines(out, "LEAVE "));
   }
+}
+
+// Issue 11: pvm_precv returns 0 on success; every precv of a real pbwtest
+// run was dropped.
+TEST_CASE("ab2otf2: psend/precv of a real pbwtest run: a receive per precv", "[otf2]") {
+  std::string out = translateAndPrint("../../model/data/psend_precv.trace");
+  CHECK(countLines(out, "MPI_SEND ") == 6);
+  CHECK(countLines(out, "MPI_RECV ") == 6);
 }
 
 TEST_CASE("ab2otf2: barriers are collectives, one per visit", "[otf2]") {

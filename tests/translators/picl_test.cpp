@@ -174,7 +174,7 @@ TEST_CASE("ab2picl writes multicasts as -785 around one send per destination", "
 }
 
 TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
-  for (const char* name : {"pingpong.trace", "collective.trace"}) {
+  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/psend_precv.trace"}) {
     INFO(name);
     auto before = loadData(name);
     auto after = loadText(toXab(toPicl(*before)));
@@ -194,6 +194,21 @@ TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
     for (std::size_t i = 0; i < b0.instances.size(); ++i)
       CHECK(b1.instances[i].visits.size() == b0.instances[i].visits.size());
   }
+}
+
+// Issue 11: pvm_precv returns 0 on success; ab2picl wrote every precv of a
+// real pbwtest run as a receive of 0 bytes.
+TEST_CASE("ab2picl: a precv (rc=0) receives its bytes", "[picl]") {
+  auto lines = parse(toPicl(*loadData("../../model/data/psend_precv.trace")));
+  std::int64_t bytes = 0;
+  int receives = 0;
+  for (const PiclLine& p : lines)
+    if (p.rectype == picl::kExit && (p.evtype == picl::kRecvBlocked || p.evtype == picl::kRecvWaiting) && !p.data.empty()) {
+      ++receives;
+      bytes += p.data[0];
+    }
+  CHECK(receives == 6);
+  CHECK(bytes == 2 * 800000);
 }
 
 TEST_CASE("picl2ab reads a foreign PICL file", "[picl]") {

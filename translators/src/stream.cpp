@@ -3,6 +3,7 @@
 #include <xab/translators/stream.h>
 
 #include <xab/model/format.h>
+#include <xab/model/messages.h>
 #include <xab/model/reader.h>
 
 #include <algorithm>
@@ -173,8 +174,7 @@ bool isSentMessage(const Event& e) {
 }
 
 bool isGotMessage(const Event& e) {
-  return isMsgIn(e.kind) && !e.isBegin() && e.hasRc() && e.rc > 0 && e.get(Key::Src) > 0 &&
-         e.get(Key::Serial) > 0;
+  return gotMessage(e) && e.get(Key::Src) > 0 && e.get(Key::Serial) > 0;
 }
 
 void GroupMembers::record(const TraceStream& s, const Record& r) {

@@ -85,6 +85,17 @@ class MessageTable {
 
  private:
   friend MessageTable matchMessages(const Trace& trace);
+
+// The one rule for "this record took a message", for every reader: the end
+// record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call
+// says so in its own way (docs/trace-format.md):
+//   recv, trecv, nrecv  rc > 0 (the buffer id); 0 nothing came (trecv timed
+//                       out, nrecv found none); < 0 an error
+//   precv               rc == 0 (PvmOk); < 0 an error
+//   handler             always: PVM handed the message to a pvm_addmhf
+//                       handler (its rc is not a status)
+// probe is not a receive: the message stays queued.
+bool gotMessage(const Event& e);
   struct RecvIndex {
     std::uint32_t index;    // the receive's record in its task
     std::uint32_t message;
@@ -102,5 +113,16 @@ class MessageTable {
 };
 
 MessageTable matchMessages(const Trace& trace);
+
+// The one rule for "this record took a message", for every reader: the end
+// record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call
+// says so in its own way (docs/trace-format.md):
+//   recv, trecv, nrecv  rc > 0 (the buffer id); 0 nothing came (trecv timed
+//                       out, nrecv found none); < 0 an error
+//   precv               rc == 0 (PvmOk); < 0 an error
+//   handler             always: PVM handed the message to a pvm_addmhf
+//                       handler (its rc is not a status)
+// probe is not a receive: the message stays queued.
+bool gotMessage(const Event& e);
 
 }  // namespace xab
