@@ -23,10 +23,8 @@ void forEachRecord(const Trace& trace, F&& f) {
   }
 }
 
-std::span<const Tid> destinationsOf(const Trace& trace, const Event& e, const Tid& single) {
-  if (e.kind == Kind::BCAST) return {};
-  if (e.kind == Kind::MCAST) return trace.list(e.get(Key::Dst, -1));
-  return {&single, 1};
+std::span<const Tid> destinationsOf(const Trace& trace, const Event& e) {
+  return sendDestinations(trace, e).value_or(std::span<const Tid>{});
 }
 
 }  // namespace
@@ -38,6 +36,16 @@ bool gotMessage(const Event& e) {
     case Kind::PRECV: return e.hasRc() && e.rc == 0;
     default: return e.hasRc() && e.rc > 0;
   }
+}
+
+std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& e) {
+  int slot = slotOf(e.kind, e.phase, Key::Dst);
+  if (!e.has(slot)) {
+    if (e.kind == Kind::BCAST) return std::nullopt;  // an older trace: not recorded
+    return std::span<const Tid>{};
+  }
+  if (e.kind == Kind::MCAST || e.kind == Kind::BCAST) return trace.list(e.a[slot]);
+  return std::span<const Tid>{&e.a[slot], 1};
 }
 
 double PairStats::bandwidth() const {
@@ -95,8 +103,7 @@ MessageTable matchMessages(const Trace& trace) {
   forEachRecord(trace, [&](TaskIndex, std::uint32_t, const Event& e) {
     if (isSend(e)) {
       ++sends;
-      Tid single = 0;
-      destinations += destinationsOf(trace, e, single).size();
+      destinations += destinationsOf(trace, e).size();
     } else if (isReceive(e)) {
       ++receives;
     }
@@ -117,12 +124,10 @@ MessageTable matchMessages(const Trace& trace) {
     m.bytes = e.get(Key::Bytes);
     m.serial = e.get(Key::Serial);
     m.time = e.time;
-    if (e.kind == Kind::BCAST) {
-      m.group = e.get(Key::Group, -1);
-      m.destinationsKnown = false;
-    }
-    Tid single = e.get(Key::Dst);
-    auto d = destinationsOf(trace, e, single);
+    if (e.kind == Kind::BCAST) m.group = e.get(Key::Group, -1);
+    auto known = sendDestinations(trace, e);
+    m.destinationsKnown = known.has_value();
+    auto d = known.value_or(std::span<const Tid>{});
     auto at = table.destinationStore_.size();
     table.destinationStore_.insert(table.destinationStore_.end(), d.begin(), d.end());  // reserved: no reallocation
     m.destinations = {table.destinationStore_.data() + at, d.size()};

@@ -173,3 +173,38 @@ TEST_CASE("each receive-like call's rc convention decides whether it took a mess
   REQUIRE(m.messages[4].receives.size() == 1);  // by the handler, not the probe
   CHECK(t.event(m.messages[4].receives[0].recv).kind == Kind::HANDLER);
 }
+
+// Issue 11 item 6: a bcast names its destinations (dst=) since they are
+// recorded at the call; members that leave the group before the trace
+// ends are still its destinations.
+TEST_CASE("a bcast with dst= has known destinations, even after members left the group") {
+  auto trace = loadFixture("bcast_left.trace");
+  MessageTable m = matchMessages(*trace);
+  REQUIRE(m.sent == 3);
+  for (const Message& msg : m.messages) {
+    CHECK(msg.kind == Kind::BCAST);
+    CHECK(msg.destinationsKnown);
+    CHECK(msg.destinations.size() == 5);
+    CHECK(msg.receives.size() == 5);
+    CHECK(msg.unreceived.empty());
+  }
+  CHECK(m.total.count == 15);
+  CHECK(m.neverReceived == 0);
+}
+
+TEST_CASE("a bcast's dst= names the destination that never received it, and without dst= is inferred") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 bcast group=g tag=1 bytes=4 serial=1 dst=t2,t3 rc=0\n"
+      "1.0 1.0 t1 bcast group=g tag=1 bytes=4 serial=2 rc=0\n"  // an older trace's record
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n"
+      "1.2 1.2 t2 recv src=t1 tag=1 bytes=4 serial=2 rc=4\n");
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  REQUIRE(m.messages.size() == 2);
+  CHECK(m.messages[0].destinationsKnown);
+  REQUIRE(m.messages[0].unreceived.size() == 1);
+  CHECK(m.messages[0].unreceived[0] == 0x3);
+  CHECK_FALSE(m.messages[1].destinationsKnown);
+  CHECK(m.messages[1].unreceived.empty());
+  CHECK(m.neverReceived == 1);
+}

@@ -173,6 +173,18 @@ TEST_CASE("ab2picl writes multicasts as -785 around one send per destination", "
   CHECK(count(lines, picl::kExit, picl::kRecvBlocked) + count(lines, picl::kExit, picl::kRecvWaiting) == 7);
 }
 
+TEST_CASE("ab2picl: a bcast sends to its dst= members, received or not", "[picl]") {
+  // One member never takes the last bcast: it is still one of its destinations.
+  std::string text = readFile(dataPath("../../model/data/bcast_left.trace"));
+  auto at = text.find("t40007 recv src=t40002 tag=12");
+  REQUIRE(at != std::string::npos);
+  at = text.rfind('\n', at) + 1;
+  text.erase(at, text.find('\n', at) + 1 - at);
+  auto lines = parse(toPicl(*loadText(text)));
+  CHECK(count(lines, picl::kEntry, picl::kBcast) == 3);
+  CHECK(count(lines, picl::kEntry, picl::kSend) == 15);
+}
+
 TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
   for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/psend_precv.trace"}) {
     INFO(name);

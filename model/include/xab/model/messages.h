@@ -16,6 +16,7 @@
 #include <xab/model/trace.h>
 
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,19 +32,19 @@ struct Message {
   EventRef send;
   TaskIndex sender = 0;
   Kind kind = Kind::SEND;    // SEND, MCAST, PSEND, BCAST
-  bool destinationsKnown = true;  // false for bcast
+  bool destinationsKnown = true;  // false for a bcast without dst= (an older trace)
   std::int32_t tag = 0;
   std::int32_t bytes = 0;
   std::int32_t serial = 0;
   StrId group = -1;          // bcast
   TimeNs time = 0;           // sender's clock at the send
-  // Destinations named by the send (send/psend: one; mcast: the list).
-  // Empty for bcast: its destinations are the group's members at the time,
-  // which the trace does not record.
+  // Destinations named by the send (send/psend: one; mcast and bcast: the
+  // list).  Empty for a bcast of an older trace without dst=: its
+  // destinations were the group's members at the time, not recorded.
   std::span<const Tid> destinations;
   // In the order of the receivers' task index, then of their records.
   std::span<const MessageReceive> receives;
-  // Named destinations that never received it.  For bcast, unknown.
+  // Named destinations that never received it (unknown for a bcast without dst=).
   std::span<const Tid> unreceived;
 };
 
@@ -96,6 +97,13 @@ class MessageTable {
 //                       handler (its rc is not a status)
 // probe is not a receive: the message stays queued.
 bool gotMessage(const Event& e);
+
+// The destinations a send record names, for every reader: send/psend its
+// dst=, mcast its dst= list, bcast its dst= list (the group's members the
+// message went to, recorded at the call).  nullopt for a bcast of an older
+// trace, which has no dst=: its destinations (the group's members at the
+// time) must be inferred.  The span points into the event or the trace.
+std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& send);
   struct RecvIndex {
     std::uint32_t index;    // the receive's record in its task
     std::uint32_t message;
@@ -124,5 +132,12 @@ MessageTable matchMessages(const Trace& trace);
 //                       handler (its rc is not a status)
 // probe is not a receive: the message stays queued.
 bool gotMessage(const Event& e);
+
+// The destinations a send record names, for every reader: send/psend its
+// dst=, mcast its dst= list, bcast its dst= list (the group's members the
+// message went to, recorded at the call).  nullopt for a bcast of an older
+// trace, which has no dst=: its destinations (the group's members at the
+// time) must be inferred.  The span points into the event or the trace.
+std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& send);
 
 }  // namespace xab
