@@ -54,25 +54,69 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// Tids that a task of the program ended with a pvm_kill that succeeded.
+std::set<Tid> killedByProgram(const Trace& trace) {
+  std::set<Tid> out;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    trace.events(t).forEach([&](const Event& e) {
+      if (e.kind == Kind::KILL && e.phase == Phase::End && e.hasRc() && e.rc >= 0) out.insert(e.get(Key::Tid));
+    });
+  return out;
+}
+
+// The index of the blocking call's begin record a task that exited ended
+// in, or -1: its last record before its exit records (task.exit, and
+// abmon's notes, which are not calls) is the begin of a blocking call.  A
+// task that called pvm_exit has an `exit` record there instead.
+std::int64_t endedBlockedAt(const Trace& trace, TaskIndex t) {
+  const auto& ev = trace.events(t);
+  for (std::size_t i = ev.size(); i-- > 0;) {
+    Kind k = ev[i].kind;
+    if (k == Kind::TASK_EXIT || k == Kind::ABMON_LOST || k == Kind::ABMON_BAD) continue;
+    return ev[i].isBegin() && isBlocking(k) ? static_cast<std::int64_t>(i) : -1;
+  }
+  return -1;
+}
+
 struct Diagnoser {
   const Trace& trace;
   const MessageTable& messages;
   const BarrierAnalysis& barriers;
-  std::vector<StateInterval> now;  // current state per task
-  std::vector<bool> blocked, exited;
+  std::vector<StateInterval> now;  // current state per task (for one that ended blocked: that wait)
+  std::vector<bool> blocked, exited, ended;
   HangReport report;
 
   Diagnoser(const Trace& tr, const MessageTable& m, const BarrierAnalysis& b)
       : trace(tr), messages(m), barriers(b) {
+    std::set<Tid> killed = killedByProgram(trace);
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       now.push_back(currentState(trace, t));
       bool ex = trace.task(t).exit != ExitHow::None;
+      bool died = false;
+      if (ex && !killed.count(trace.task(t).tid))
+        if (std::int64_t at = endedBlockedAt(trace, t); at >= 0) {
+          now.back() = intervalAfter(trace, t, static_cast<std::uint32_t>(at));
+          died = isBlockedState(now.back().state);
+        }
       exited.push_back(ex);
-      blocked.push_back(!ex && isBlockedState(now.back().state));
+      ended.push_back(died);
+      blocked.push_back((!ex || died) && isBlockedState(now.back().state));
     }
   }
 
+  std::string endedWords(TaskIndex t) const {
+    return "until it ended at " + formatSeconds(trace.task(t).exitTime, trace.firstTime()) +
+           " s (killed, or gone without pvm_exit)";
+  }
+
   std::string doing(TaskIndex t) const {
+    if (ended[t]) {
+      const StateInterval& s = now[t];
+      std::string what = "was blocked in " + std::string(kindName(s.call));
+      if (s.state == TaskState::Receiving)
+        what += " waiting for tag " + formatTag(s.b) + " from " + sourceWords(trace, s.a);
+      return what + " " + endedWords(t);
+    }
     if (exited[t]) return "has exited";
     const StateInterval& s = now[t];
     if (s.state == TaskState::Receiving)
@@ -94,11 +138,12 @@ struct Diagnoser {
   }
 
   std::string explainReceive(const BlockedTask& b) {
-    std::string s = trace.label(b.task) + " waits for tag " + formatTag(b.state.b) + " from " +
-                    sourceWords(trace, b.state.a) + " (" + std::string(kindName(b.state.call)) +
+    std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " for tag " + formatTag(b.state.b) +
+                    " from " + sourceWords(trace, b.state.a) + " (" + std::string(kindName(b.state.call)) +
                     ", " + since(trace, b.state.begin) + ")";
+    if (b.ended) s += " " + endedWords(b.task);
     if (b.pending.empty()) {
-      s += "; no message sent to it is left unreceived";
+      s += b.ended ? "; no message sent to it was left unreceived" : "; no message sent to it is left unreceived";
       if (b.state.a != kAnyTid)
         if (auto src = trace.findTask(b.state.a)) s += "; " + trace.label(*src) + " " + doing(*src);
       return s + ".";
@@ -113,10 +158,12 @@ struct Diagnoser {
       std::vector<TaskIndex> senders;
       for (auto* p : list) senders.push_back(p->sender);
       s += "; " + plural(list.size(), "message", "messages") + " with tag " + std::to_string(tag) +
-           " from " + labelSet(trace, senders) + (list.size() == 1 ? " is" : " are") +
+           " from " + labelSet(trace, senders) + (list.size() == 1 ? (b.ended ? " was" : " is") : (b.ended ? " were" : " are")) +
            " waiting for it";
     }
-    if (anyMatch) s += "; one of them matches, so the receive may still complete (or records were lost)";
+    if (anyMatch)
+      s += b.ended ? "; one of them matched it (were records lost?)"
+                   : "; one of them matches, so the receive may still complete (or records were lost)";
     return s + ".";
   }
 
@@ -159,8 +206,9 @@ struct Diagnoser {
   std::string explainBarrier(BlockedTask& b) {
     const BarrierInstance* bi = openBarrier(b.task);
     std::string group(trace.str(b.state.a));
-    std::string s = trace.label(b.task) + " waits at barrier '" + group + "' (count " +
+    std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " at barrier '" + group + "' (count " +
                     std::to_string(b.state.b) + ", " + since(trace, b.state.begin) + ")";
+    if (b.ended) s += " " + endedWords(b.task);
     std::set<TaskIndex> arrived;
     if (bi) {
       for (const BarrierVisit& v : bi->visits) {
@@ -181,18 +229,21 @@ struct Diagnoser {
     BlockedTask b;
     b.task = t;
     b.state = now[t];
+    b.ended = ended[t];
+    if (b.ended) b.endedAt = trace.task(t).exitTime;
     pendingFor(b);
+    const std::string until = b.ended ? " " + endedWords(t) : "";
     switch (b.state.state) {
       case TaskState::Receiving: b.explanation = explainReceive(b); break;
       case TaskState::Barrier: b.explanation = explainBarrier(b); break;
       case TaskState::Collective:
-        b.explanation = trace.label(t) + " is in " + std::string(kindName(b.state.call)) +
+        b.explanation = trace.label(t) + (b.ended ? " was in " : " is in ") + std::string(kindName(b.state.call)) +
                         " on group '" + std::string(trace.str(b.state.a)) + "' (" +
-                        since(trace, b.state.begin) + ").";
+                        since(trace, b.state.begin) + ")" + until + ".";
         break;
       default:
-        b.explanation = trace.label(t) + " is blocked in " + std::string(kindName(b.state.call)) +
-                        " (" + since(trace, b.state.begin) + ").";
+        b.explanation = trace.label(t) + (b.ended ? " was blocked in " : " is blocked in ") +
+                        std::string(kindName(b.state.call)) + " (" + since(trace, b.state.begin) + ")" + until + ".";
     }
     report.blocked.push_back(std::move(b));
   }
@@ -243,7 +294,12 @@ struct Diagnoser {
       for (TaskIndex t : cyc) s += trace.label(t) + " waits for ";
       report.summary.push_back(s + trace.label(cyc.front()) + ".");
     }
-    if (!report.blocked.empty() && report.blocked.size() == live)
+    std::size_t died = 0;
+    for (const BlockedTask& b : report.blocked) died += b.ended;
+    if (died)
+      report.summary.push_back(plural(died, "task", "tasks") + " ended while blocked (killed, or gone without " +
+                               "pvm_exit): the program was hung when it was stopped.");
+    if (live && report.blocked.size() - died == live)
       report.summary.push_back("all " + plural(live, "live task is", "live tasks are") +
                                " blocked: the program cannot make progress.");
     for (const BlockedTask& b : report.blocked) report.summary.push_back(b.explanation);

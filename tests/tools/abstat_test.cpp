@@ -157,3 +157,25 @@ TEST_CASE("standard input, usage errors, --help") {
   CHECK_THAT(h.out, Catch::Contains("Usage: abstat"));
   CHECK_THAT(h.out, Catch::Contains("Exit status"));
 }
+
+// Issue 11 item 2: a real trace of the demo's --hang whose master `timeout`
+// killed while it waited: the diagnosis and the hang status survive.
+TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and its pending messages") {
+  auto r = abstat({"--json", data("demo_hang_killed.trace")});
+  CHECK(r.status == 2);
+  Json j = jsonOf(r);
+  const Json* master = nullptr;
+  for (const Json& b : j["hang"]["blocked"].arr())
+    if (b["task"]["label"].str() == "(xabdemo, 0)") master = &b;
+  REQUIRE(master);
+  CHECK((*master)["ended"].boolean());
+  CHECK((*master)["endedAt"].num() > (*master)["since"].num());
+  CHECK((*master)["tag"].str() == "16040");
+  CHECK((*master)["pending"].arr().size() == 3);
+  CHECK_THAT((*master)["explanation"].str(), Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
+  auto text = abstat({data("demo_hang_killed.trace")});
+  CHECK(text.status == 2);
+  CHECK_THAT(text.out, Catch::Contains("1 task ended while blocked") &&
+                           Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task"));
+  CHECK_THAT(text.out, !Catch::Contains("no task is blocked"));
+}

@@ -141,7 +141,9 @@ struct Json {
     w.beginObject();
     taskRef("task", b.task);
     w.field("state", stateName(b.state.state)).field("call", kindName(b.state.call));
-    w.field("since", at(b.state.begin));
+    w.field("since", at(b.state.begin)).field("ended", b.ended);
+    if (b.ended) w.field("endedAt", at(b.endedAt));
+    else w.key("endedAt").null();
     if (b.state.state == TaskState::Receiving) {
       w.key("src");
       tidRef(b.state.a);
