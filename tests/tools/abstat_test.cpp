@@ -179,3 +179,21 @@ TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and 
                            Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task"));
   CHECK_THAT(text.out, !Catch::Contains("no task is blocked"));
 }
+
+// Issue 11 item 15: a 1.4 MB line (a 700 KB mark) was read by `abstat FILE`
+// and skipped by `cat FILE | abstat -`.  Every input path reads it.
+TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
+  std::string text = "1.0 1.0 t1 mytid rc=t1 name=big\n1.5 1.5 t1 mark text=";
+  for (int i = 0; i < 700'000; ++i) text += (i % 2) ? "%20" : "x";
+  text += " rc=0\n2.0 2.0 t1 exit rc=0\n";
+  std::string path = std::string(XAB_ABSTAT_TMP) + "/big_mark.trace";
+  std::ofstream(path) << text;
+  auto fromFile = abstat({"--json", path});
+  auto fromPipe = abstat({"--json", "-"}, &text);
+  for (auto* r : {&fromFile, &fromPipe}) {
+    CHECK(r->status == 0);
+    Json j = jsonOf(*r);
+    CHECK(j["errors"]["count"].num() == 0);
+    CHECK(j["trace"]["events"].num() == 3);
+  }
+}
