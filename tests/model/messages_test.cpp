@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 using namespace xab;
 using xab::test::loadFixture;
 using xab::test::taskNamed;
@@ -70,8 +73,8 @@ TEST_CASE("sums of huge transit times saturate instead of overflowing") {
 }
 
 TEST_CASE("serials out of order or repeated are still found, and every record maps to its message") {
-  // t1's serials go 3, 1, 3, 2 (a repeated serial: the later send wins, as
-  // a receiver can only have got the latest); t2 sends in order.
+  // t1's serials go 3, 1, 3, 2 (a repeated serial: the receive takes the
+  // send with its tag; find() gives the later one); t2 sends in order.
   auto r = loadTraceText(
       "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=3 rc=0\n"
       "1.1 1.1 t1 send dst=t2 tag=2 bytes=4 serial=1 rc=0\n"
@@ -97,6 +100,7 @@ TEST_CASE("serials out of order or repeated are still found, and every record ma
   CHECK(m.messages[0].receives.empty());
   CHECK(m.messages[0].unreceived.size() == 1);
   CHECK(m.neverReceived == 1);
+  CHECK(m.duplicateSerials == 1);
   REQUIRE(m.unmatched.size() == 1);
   CHECK(m.unmatched[0].serial == 7);
   // Each send and each matched receive names its message; other records none.
@@ -207,4 +211,56 @@ TEST_CASE("a bcast's dst= names the destination that never received it, and with
   CHECK_FALSE(m.messages[1].destinationsKnown);
   CHECK(m.messages[1].unreceived.empty());
   CHECK(m.neverReceived == 1);
+}
+
+namespace {
+std::string fixtureText(const std::string& name) {
+  std::ifstream f(xab::test::dataPath(name));
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+}  // namespace
+
+// Issue 11 item 15: one run's trace read twice gave "100 sent, 200 received
+// and matched, 99 never received" with no warning.  Now the repeated
+// serials are counted, each receive takes its own send, totals add up.
+TEST_CASE("a trace read twice: repeated serials are reported, and no message is counted twice") {
+  std::string once = fixtureText("psend_precv.trace");
+  std::string body = once.substr(once.find('\n') + 1);  // without the header
+  auto r = loadTraceText(once + body);
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  CHECK(m.sent == 12);
+  CHECK(m.duplicateSerials == 6);
+  CHECK(m.duplicateReceives == 0);
+  CHECK_FALSE(m.consistent());
+  CHECK(m.total.count == 12);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.messagesSent == m.total.count + m.unreceivedMessages);
+  for (const Message& msg : m.messages) CHECK(msg.receives.size() == 1);
+}
+
+TEST_CASE("a receive of a message its task already received is counted apart, not twice") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=1 rc=0\n"
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n"
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n");
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  CHECK(m.sent == 1);
+  CHECK(m.total.count == 1);
+  CHECK(m.duplicateReceives == 1);
+  CHECK(m.duplicateSerials == 0);
+  CHECK(m.unmatched.empty());
+  REQUIRE(m.messages[0].receives.size() == 1);
+}
+
+TEST_CASE("sends and messages add up: an mcast is one send, one message per destination") {
+  auto trace = loadFixture("mcast.trace");
+  MessageTable m = matchMessages(*trace);
+  CHECK(m.sent == 2);
+  CHECK(m.messagesSent == 3 + 1);     // the mcast to 3, the bcast (no dst=) got by 1
+  CHECK(m.unreceivedMessages == 1);
+  CHECK(m.total.count == 3);
+  CHECK(m.messagesSent == m.total.count + m.unreceivedMessages);
+  CHECK(m.consistent());
 }

@@ -197,3 +197,33 @@ TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
     CHECK(j["trace"]["events"].num() == 3);
   }
 }
+
+// Issue 11 item 15: repeated serials gave contradictory totals and no
+// warning.  Issue 12 item 12: "31 sent, 33 received" for a run with an
+// mcast: sends and messages are now told apart, so the numbers add up.
+TEST_CASE("a trace read twice: a warning on stderr, in the text and the JSON, and totals that add up") {
+  std::string once = slurp(data("psend_precv.trace"));
+  std::string twice = once + once.substr(once.find('\n') + 1);
+  auto j = abstat({"--json", "-"}, &twice);
+  CHECK_THAT(j.err, Catch::Contains("warning: inconsistent input: 6 sends repeat a serial"));
+  Json m = jsonOf(j)["messages"];
+  CHECK(m["duplicateSerials"].num() == 6);
+  CHECK(m["duplicateReceives"].num() == 0);
+  CHECK_FALSE(m["consistent"].boolean());
+  CHECK(m["sent"].num() == 12);
+  CHECK(m["matched"].num() == 12);
+  CHECK(m["neverReceived"].num() == 0);
+  auto t = abstat({"-"}, &twice);
+  CHECK_THAT(t.out, Catch::Contains("12 sends, 12 messages (one per destination): 12 received and matched, 0 never received") &&
+                        Catch::Contains("  warning: inconsistent input"));
+  auto clean = abstat({data("psend_precv.trace")});
+  CHECK(clean.err.empty());
+  CHECK_THAT(clean.out, !Catch::Contains("warning"));
+}
+
+TEST_CASE("an mcast: sends and messages are counted apart, so the numbers add up") {
+  auto t = abstat({data("mcast.trace")});
+  CHECK_THAT(t.out, Catch::Contains("2 sends, 4 messages (one per destination): 3 received and matched, 1 never received;"));
+  Json m = jsonOf(abstat({"--json", data("mcast.trace")}))["messages"];
+  CHECK(m["messages"].num() == m["matched"].num() + m["unreceivedMessages"].num());
+}

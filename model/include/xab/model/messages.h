@@ -74,8 +74,22 @@ class MessageTable {
   std::vector<UnmatchedReceive> unmatched;    // receives with no send in the trace
   std::map<std::pair<TaskIndex, TaskIndex>, PairStats> pairs;  // (sender, receiver)
   PairStats total;
-  std::uint64_t sent = 0;          // sends in the trace
+  std::uint64_t sent = 0;          // sends in the trace (an mcast or bcast is one)
+  // Messages: one per destination of each send (a bcast of an older trace
+  // without dst=: one per receive).  When the input is consistent,
+  // messagesSent == total.count + unreceivedMessages.
+  std::uint64_t messagesSent = 0;
+  std::uint64_t unreceivedMessages = 0;  // named destinations that never received
   std::uint64_t neverReceived = 0; // sends with some named destination that never received
+  // Inconsistent input (one run's trace read twice, two runs joined): sends
+  // that repeat a serial an earlier send of their task used, and receives
+  // that name a message their task already received.  Receives of a
+  // repeated serial go to its sends in order (the first that names the
+  // receiver and that it has not received yet); a receive of a message
+  // already received is counted here, not a second time in pairs/total.
+  std::uint64_t duplicateSerials = 0;
+  std::uint64_t duplicateReceives = 0;
+  bool consistent() const { return duplicateSerials == 0 && duplicateReceives == 0; }
   // Index into messages of the send with (sender, serial), or -1.  If a
   // sender repeated a serial, its last send with it.
   std::int64_t find(TaskIndex sender, std::int32_t serial) const;
@@ -86,6 +100,11 @@ class MessageTable {
 
  private:
   friend MessageTable matchMessages(const Trace& trace);
+  friend struct ReceiveMatcher;
+  // Positions [first, last) in the sender's serial order of its sends with
+  // this serial (several only when it repeated the serial).
+  std::pair<std::uint32_t, std::uint32_t> serialRange(TaskIndex sender, std::int32_t serial) const;
+  std::uint32_t atSerialPosition(TaskIndex sender, std::uint32_t position) const;
 
 // The one rule for "this record took a message", for every reader: the end
 // record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call
