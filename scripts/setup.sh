@@ -11,8 +11,9 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build pkg-config g++ gfortran shellcheck
-  # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
-  pvm pvm-dev
+  # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3); PVM's own
+  # example programs (tests build bwtest.c, i.e. pbwtest, with libab)
+  pvm pvm-dev pvm-examples
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)
   libboost-dev libspdlog-dev catch2 libotf2-trace-dev otf2-tools
   # xabview (Qt 6) and a display to test it on; xdpyinfo for demo.sh
