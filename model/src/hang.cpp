@@ -64,16 +64,33 @@ std::set<Tid> killedByProgram(const Trace& trace) {
   return out;
 }
 
-// The index of the blocking call's begin record a task that exited ended
-// in, or -1: its last record before its exit records (task.exit, and
-// abmon's notes, which are not calls) is the begin of a blocking call.  A
-// task that called pvm_exit has an `exit` record there instead.
-std::int64_t endedBlockedAt(const Trace& trace, TaskIndex t) {
+bool notACall(Kind k) { return k == Kind::TASK_EXIT || k == Kind::ABMON_LOST || k == Kind::ABMON_BAD; }
+
+// The begin record of the blocking call a task is still in after its last
+// record, or -1.  Its last call record (task.exit and abmon's notes are
+// not calls) begins a blocking call; or the records after that begin are
+// a pvm_addmhf handler's (a handler record first: PVM ran the handler
+// inside the call) and the call's end is not among them.  A task that
+// called pvm_exit, or whose blocking call ended, is in none.
+std::int64_t openBlockingCall(const Trace& trace, TaskIndex t) {
   const auto& ev = trace.events(t);
-  for (std::size_t i = ev.size(); i-- > 0;) {
-    Kind k = ev[i].kind;
-    if (k == Kind::TASK_EXIT || k == Kind::ABMON_LOST || k == Kind::ABMON_BAD) continue;
-    return ev[i].isBegin() && isBlocking(k) ? static_cast<std::int64_t>(i) : -1;
+  const std::size_t n = ev.size();
+  for (std::size_t i = n; i-- > 0;) {
+    const Event& e = ev[i];
+    if (notACall(e.kind)) continue;
+    if (e.kind == Kind::EXIT) return -1;
+    if (!e.isBegin()) {
+      if (isBlocking(e.kind)) return -1;  // the last blocking call ended
+      continue;                           // a handler's record, or a call after the last blocking one
+    }
+    if (!isBlocking(e.kind)) return -1;
+    std::size_t next = i + 1;
+    while (next < n && notACall(ev[next].kind)) ++next;
+    if (next == n) return static_cast<std::int64_t>(i);
+    if (ev[next].kind != Kind::HANDLER) return -1;
+    for (std::size_t j = next; j < n; ++j)
+      if (ev[j].kind == e.kind && !ev[j].isBegin()) return -1;
+    return static_cast<std::int64_t>(i);
   }
   return -1;
 }
@@ -92,15 +109,15 @@ struct Diagnoser {
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       now.push_back(currentState(trace, t));
       bool ex = trace.task(t).exit != ExitHow::None;
-      bool died = false;
-      if (ex && !killed.count(trace.task(t).tid))
-        if (std::int64_t at = endedBlockedAt(trace, t); at >= 0) {
+      bool in = false;  // still in a blocking call after its last record
+      if (!ex || !killed.count(trace.task(t).tid))
+        if (std::int64_t at = openBlockingCall(trace, t); at >= 0) {
           now.back() = intervalAfter(trace, t, static_cast<std::uint32_t>(at));
-          died = isBlockedState(now.back().state);
+          in = isBlockedState(now.back().state);
         }
       exited.push_back(ex);
-      ended.push_back(died);
-      blocked.push_back((!ex || died) && isBlockedState(now.back().state));
+      ended.push_back(ex && in);
+      blocked.push_back((!ex && isBlockedState(now.back().state)) || (ex && in));
     }
   }
 
@@ -300,7 +317,7 @@ struct Diagnoser {
       report.summary.push_back(plural(died, "task", "tasks") + " ended while blocked (killed, or gone without " +
                                "pvm_exit): the program was hung when it was stopped.");
     if (live && report.blocked.size() - died == live)
-      report.summary.push_back("all " + plural(live, "live task is", "live tasks are") +
+      report.summary.push_back((live == 1 ? std::string("the only live task is") : "all " + plural(live, "", "live tasks are")) +
                                " blocked: the program cannot make progress.");
     for (const BlockedTask& b : report.blocked) report.summary.push_back(b.explanation);
   }

@@ -156,3 +156,20 @@ TEST_CASE("a task that exited normally, or that the program itself killed, did n
   CHECK_FALSE(h.hung);
   CHECK(h.blocked.empty());
 }
+
+// A handler that runs inside a blocking receive does not end it: the task
+// is still blocked after the handler's records (handler.trace, cut as if
+// the tag-6 message never came).
+TEST_CASE("a task whose handler ran inside its blocked receive is still blocked") {
+  auto trace = loadFixture("handler_hang.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.hung);
+  REQUIRE(h.blocked.size() == 1);
+  const BlockedTask& b = h.blocked[0];
+  CHECK(b.task == taskNamed(*trace, "mhf", 0));
+  CHECK(b.state.state == TaskState::Receiving);
+  CHECK(b.state.b == 6);
+  CHECK(b.pending.empty());  // the handler took both tag-5 messages
+  CHECK_THAT(b.explanation, Catch::Contains("(mhf, 0) waits for tag 6 from any task"));
+  CHECK_THAT(h.summary.front(), Catch::Contains("the only live task is blocked"));
+}
