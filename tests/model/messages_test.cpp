@@ -283,3 +283,21 @@ TEST_CASE("messages taken by a pvm_addmhf handler are received (a real run)") {
   CHECK(mm.checked == 3);  // the handler's unpacks are checked against the sends' packs
   CHECK(mm.mismatches.empty());
 }
+
+TEST_CASE("PVM's ge example (a real run): every bcast names its 3 destinations, all received") {
+  auto trace = loadFixture("ge.trace");
+  MessageTable m = matchMessages(*trace);
+  CHECK(m.sent == 5);  // the mcast of nproc, one bcast per member
+  int bcasts = 0;
+  for (const Message& msg : m.messages) {
+    if (msg.kind != Kind::BCAST) continue;
+    ++bcasts;
+    CHECK(msg.destinationsKnown);
+    CHECK(msg.destinations.size() == 3);
+    CHECK(msg.receives.size() == 3);
+  }
+  CHECK(bcasts == 4);
+  CHECK(m.messagesSent == 15);
+  CHECK(m.total.count == 15);
+  CHECK(m.unreceivedMessages == 0);
+}

@@ -60,7 +60,8 @@ TEST_CASE("ab2otf2 archives print as the goldens", "[otf2]") {
 
 TEST_CASE("ab2otf2: otf2-print shows a send per destination and a receive per received message", "[otf2]") {
   for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace",
-                           "../../model/data/psend_precv.trace", "../../model/data/bcast_left.trace"}) {
+                           "../../model/data/psend_precv.trace", "../../model/data/bcast_left.trace",
+                           "../../model/data/ge.trace", "../../model/data/handler.trace"}) {
     INFO(name);
     auto t = loadData(name);
     std::string out = translateAndPrint(name);
