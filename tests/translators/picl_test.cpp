@@ -123,7 +123,8 @@ TEST_CASE("ab2picl writes the goldens", "[picl]") {
 
 TEST_CASE("ab2picl output keeps PICL's ordering and nesting rules", "[picl]") {
   for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace",
-                           "../../model/data/deadlock.trace"}) {
+                           "../../model/data/deadlock.trace", "../../model/data/handler.trace",
+                           "../../model/data/handler_hang.trace", "../../model/data/psend_precv.trace"}) {
     INFO(name);
     auto lines = parse(toPicl(*loadData(name)));
     REQUIRE(!lines.empty());
@@ -186,7 +187,8 @@ TEST_CASE("ab2picl: a bcast sends to its dst= members, received or not", "[picl]
 }
 
 TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
-  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/psend_precv.trace"}) {
+  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/psend_precv.trace",
+                           "../../model/data/handler.trace", "../../model/data/ge.trace"}) {
     INFO(name);
     auto before = loadData(name);
     auto after = loadText(toXab(toPicl(*before)));
