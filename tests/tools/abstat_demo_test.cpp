@@ -128,8 +128,9 @@ TEST_CASE("abstat on PVM's pbwtest (psend/precv) under abmon: every psend receiv
   BackgroundProcess first({bin_dir() + "/xab-pbwtest"}, vm.dir() + "/p0.out");
   REQUIRE(mon.saw("joingroup group=bwtest rc=0", 60s));
   BackgroundProcess second({bin_dir() + "/xab-pbwtest"}, vm.dir() + "/p1.out");
-  CHECK(first.wait(120s) == 0);
-  CHECK(second.wait(120s) == 0);
+  // bwtest.c's main ends without a return (K&R C): its exit code is noise.
+  CHECK(first.wait(120s) >= 0);
+  CHECK(second.wait(120s) >= 0);
   REQUIRE(mon.wait_exits(2, 60s));
   REQUIRE(mon.process().stop(SIGINT) == 0);
 
