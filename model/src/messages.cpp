@@ -66,16 +66,15 @@ std::pair<std::uint32_t, std::uint32_t> MessageTable::serialRange(TaskIndex send
   if (serial <= 0 || sender + 1 >= sendBegin_.size()) return {0, 0};
   const std::uint32_t begin = sendBegin_[sender], end = sendBegin_[sender + 1];
   auto serialOf = [&](std::uint32_t i) { return messages[atSerialPosition(sender, i)].serial; };
-  auto bound = [&](bool upper) {  // the first position whose serial is > (upper) or >= serial
-    std::uint32_t lo = begin, hi = end;
-    while (lo < hi) {
-      std::uint32_t mid = lo + (hi - lo) / 2;
-      if (upper ? serialOf(mid) <= serial : serialOf(mid) < serial) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return {bound(false), bound(true)};
+  std::uint32_t lo = begin, hi = end;  // the first position whose serial is >= serial
+  while (lo < hi) {
+    std::uint32_t mid = lo + (hi - lo) / 2;
+    if (serialOf(mid) < serial) lo = mid + 1;
+    else hi = mid;
+  }
+  std::uint32_t last = lo;  // a repeated serial is rare: step over its repeats
+  while (last < end && serialOf(last) == serial) ++last;
+  return {lo, last};
 }
 
 std::int64_t MessageTable::find(TaskIndex sender, std::int32_t serial) const {
