@@ -15,7 +15,8 @@ PACKAGES=(
   clang
   # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
   pvm pvm-dev
-  # PVM's own example programs: tests/examples and libab's tests build them from their sources
+  # PVM's own example programs: tests/examples, libab's and abstat's tests
+  # build them from their sources
   pvm-examples
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)
   libboost-dev libspdlog-dev catch2 libotf2-trace-dev otf2-tools

@@ -54,25 +54,86 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// Tids that a task of the program ended with a pvm_kill that succeeded.
+std::set<Tid> killedByProgram(const Trace& trace) {
+  std::set<Tid> out;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    trace.events(t).forEach([&](const Event& e) {
+      if (e.kind == Kind::KILL && e.phase == Phase::End && e.hasRc() && e.rc >= 0) out.insert(e.get(Key::Tid));
+    });
+  return out;
+}
+
+bool notACall(Kind k) { return k == Kind::TASK_EXIT || k == Kind::ABMON_LOST || k == Kind::ABMON_BAD; }
+
+// The begin record of the blocking call a task is still in after its last
+// record, or -1.  Its last call record (task.exit and abmon's notes are
+// not calls) begins a blocking call; or the records after that begin are
+// a pvm_addmhf handler's (a handler record first: PVM ran the handler
+// inside the call) and the call's end is not among them.  A task that
+// called pvm_exit, or whose blocking call ended, is in none.
+std::int64_t openBlockingCall(const Trace& trace, TaskIndex t) {
+  const auto& ev = trace.events(t);
+  const std::size_t n = ev.size();
+  for (std::size_t i = n; i-- > 0;) {
+    const Event& e = ev[i];
+    if (notACall(e.kind)) continue;
+    if (e.kind == Kind::EXIT) return -1;
+    if (!e.isBegin()) {
+      if (isBlocking(e.kind)) return -1;  // the last blocking call ended
+      continue;                           // a handler's record, or a call after the last blocking one
+    }
+    if (!isBlocking(e.kind)) return -1;
+    std::size_t next = i + 1;
+    while (next < n && notACall(ev[next].kind)) ++next;
+    if (next == n) return static_cast<std::int64_t>(i);
+    if (ev[next].kind != Kind::HANDLER) return -1;
+    for (std::size_t j = next; j < n; ++j)
+      if (ev[j].kind == e.kind && !ev[j].isBegin()) return -1;
+    return static_cast<std::int64_t>(i);
+  }
+  return -1;
+}
+
 struct Diagnoser {
   const Trace& trace;
   const MessageTable& messages;
   const BarrierAnalysis& barriers;
-  std::vector<StateInterval> now;  // current state per task
-  std::vector<bool> blocked, exited;
+  std::vector<StateInterval> now;  // current state per task (for one that ended blocked: that wait)
+  std::vector<bool> blocked, exited, ended;
   HangReport report;
 
   Diagnoser(const Trace& tr, const MessageTable& m, const BarrierAnalysis& b)
       : trace(tr), messages(m), barriers(b) {
+    std::set<Tid> killed = killedByProgram(trace);
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       now.push_back(currentState(trace, t));
       bool ex = trace.task(t).exit != ExitHow::None;
+      bool in = false;  // still in a blocking call after its last record
+      if (!ex || !killed.count(trace.task(t).tid))
+        if (std::int64_t at = openBlockingCall(trace, t); at >= 0) {
+          now.back() = intervalAfter(trace, t, static_cast<std::uint32_t>(at));
+          in = isBlockedState(now.back().state);
+        }
       exited.push_back(ex);
-      blocked.push_back(!ex && isBlockedState(now.back().state));
+      ended.push_back(ex && in);
+      blocked.push_back((!ex && isBlockedState(now.back().state)) || (ex && in));
     }
   }
 
+  std::string endedWords(TaskIndex t) const {
+    return "until it ended at " + formatSeconds(trace.task(t).exitTime, trace.firstTime()) +
+           " s (killed, or gone without pvm_exit)";
+  }
+
   std::string doing(TaskIndex t) const {
+    if (ended[t]) {
+      const StateInterval& s = now[t];
+      std::string what = "was blocked in " + std::string(kindName(s.call));
+      if (s.state == TaskState::Receiving)
+        what += " waiting for tag " + formatTag(s.b) + " from " + sourceWords(trace, s.a);
+      return what + " " + endedWords(t);
+    }
     if (exited[t]) return "has exited";
     const StateInterval& s = now[t];
     if (s.state == TaskState::Receiving)
@@ -94,11 +155,12 @@ struct Diagnoser {
   }
 
   std::string explainReceive(const BlockedTask& b) {
-    std::string s = trace.label(b.task) + " waits for tag " + formatTag(b.state.b) + " from " +
-                    sourceWords(trace, b.state.a) + " (" + std::string(kindName(b.state.call)) +
+    std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " for tag " + formatTag(b.state.b) +
+                    " from " + sourceWords(trace, b.state.a) + " (" + std::string(kindName(b.state.call)) +
                     ", " + since(trace, b.state.begin) + ")";
+    if (b.ended) s += " " + endedWords(b.task);
     if (b.pending.empty()) {
-      s += "; no message sent to it is left unreceived";
+      s += b.ended ? "; no message sent to it was left unreceived" : "; no message sent to it is left unreceived";
       if (b.state.a != kAnyTid)
         if (auto src = trace.findTask(b.state.a)) s += "; " + trace.label(*src) + " " + doing(*src);
       return s + ".";
@@ -113,10 +175,12 @@ struct Diagnoser {
       std::vector<TaskIndex> senders;
       for (auto* p : list) senders.push_back(p->sender);
       s += "; " + plural(list.size(), "message", "messages") + " with tag " + std::to_string(tag) +
-           " from " + labelSet(trace, senders) + (list.size() == 1 ? " is" : " are") +
+           " from " + labelSet(trace, senders) + (list.size() == 1 ? (b.ended ? " was" : " is") : (b.ended ? " were" : " are")) +
            " waiting for it";
     }
-    if (anyMatch) s += "; one of them matches, so the receive may still complete (or records were lost)";
+    if (anyMatch)
+      s += b.ended ? "; one of them matched it (were records lost?)"
+                   : "; one of them matches, so the receive may still complete (or records were lost)";
     return s + ".";
   }
 
@@ -159,8 +223,9 @@ struct Diagnoser {
   std::string explainBarrier(BlockedTask& b) {
     const BarrierInstance* bi = openBarrier(b.task);
     std::string group(trace.str(b.state.a));
-    std::string s = trace.label(b.task) + " waits at barrier '" + group + "' (count " +
+    std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " at barrier '" + group + "' (count " +
                     std::to_string(b.state.b) + ", " + since(trace, b.state.begin) + ")";
+    if (b.ended) s += " " + endedWords(b.task);
     std::set<TaskIndex> arrived;
     if (bi) {
       for (const BarrierVisit& v : bi->visits) {
@@ -181,18 +246,21 @@ struct Diagnoser {
     BlockedTask b;
     b.task = t;
     b.state = now[t];
+    b.ended = ended[t];
+    if (b.ended) b.endedAt = trace.task(t).exitTime;
     pendingFor(b);
+    const std::string until = b.ended ? " " + endedWords(t) : "";
     switch (b.state.state) {
       case TaskState::Receiving: b.explanation = explainReceive(b); break;
       case TaskState::Barrier: b.explanation = explainBarrier(b); break;
       case TaskState::Collective:
-        b.explanation = trace.label(t) + " is in " + std::string(kindName(b.state.call)) +
+        b.explanation = trace.label(t) + (b.ended ? " was in " : " is in ") + std::string(kindName(b.state.call)) +
                         " on group '" + std::string(trace.str(b.state.a)) + "' (" +
-                        since(trace, b.state.begin) + ").";
+                        since(trace, b.state.begin) + ")" + until + ".";
         break;
       default:
-        b.explanation = trace.label(t) + " is blocked in " + std::string(kindName(b.state.call)) +
-                        " (" + since(trace, b.state.begin) + ").";
+        b.explanation = trace.label(t) + (b.ended ? " was blocked in " : " is blocked in ") +
+                        std::string(kindName(b.state.call)) + " (" + since(trace, b.state.begin) + ")" + until + ".";
     }
     report.blocked.push_back(std::move(b));
   }
@@ -243,8 +311,13 @@ struct Diagnoser {
       for (TaskIndex t : cyc) s += trace.label(t) + " waits for ";
       report.summary.push_back(s + trace.label(cyc.front()) + ".");
     }
-    if (!report.blocked.empty() && report.blocked.size() == live)
-      report.summary.push_back("all " + plural(live, "live task is", "live tasks are") +
+    std::size_t died = 0;
+    for (const BlockedTask& b : report.blocked) died += b.ended;
+    if (died)
+      report.summary.push_back(plural(died, "task", "tasks") + " ended while blocked (killed, or gone without " +
+                               "pvm_exit): the program was hung when it was stopped.");
+    if (live && report.blocked.size() - died == live)
+      report.summary.push_back((live == 1 ? std::string("the only live task is") : "all " + plural(live, "", "live tasks are")) +
                                " blocked: the program cannot make progress.");
     for (const BlockedTask& b : report.blocked) report.summary.push_back(b.explanation);
   }

@@ -13,7 +13,7 @@ namespace xab {
 namespace {
 
 bool isSend(const Event& e) { return e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0); }  // a failed send sent nothing
-bool isReceive(const Event& e) { return e.phase == Phase::End && isMsgIn(e.kind) && e.hasRc() && e.rc > 0; }
+bool isReceive(const Event& e) { return gotMessage(e); }
 
 template <class F>
 void forEachRecord(const Trace& trace, F&& f) {
@@ -23,13 +23,30 @@ void forEachRecord(const Trace& trace, F&& f) {
   }
 }
 
-std::span<const Tid> destinationsOf(const Trace& trace, const Event& e, const Tid& single) {
-  if (e.kind == Kind::BCAST) return {};
-  if (e.kind == Kind::MCAST) return trace.list(e.get(Key::Dst, -1));
-  return {&single, 1};
+std::span<const Tid> destinationsOf(const Trace& trace, const Event& e) {
+  return sendDestinations(trace, e).value_or(std::span<const Tid>{});
 }
 
 }  // namespace
+
+bool gotMessage(const Event& e) {
+  if (e.phase != Phase::End || !isMsgIn(e.kind)) return false;
+  switch (e.kind) {
+    case Kind::HANDLER: return true;
+    case Kind::PRECV: return e.hasRc() && e.rc == 0;
+    default: return e.hasRc() && e.rc > 0;
+  }
+}
+
+std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& e) {
+  int slot = slotOf(e.kind, e.phase, Key::Dst);
+  if (!e.has(slot)) {
+    if (e.kind == Kind::BCAST) return std::nullopt;  // an older trace: not recorded
+    return std::span<const Tid>{};
+  }
+  if (e.kind == Kind::MCAST || e.kind == Kind::BCAST) return trace.list(e.a[slot]);
+  return std::span<const Tid>{&e.a[slot], 1};
+}
 
 double PairStats::bandwidth() const {
   return transit > 0 ? static_cast<double>(bytes) * 1e9 / static_cast<double>(transit) : 0.0;
@@ -41,19 +58,72 @@ void PairStats::add(std::int32_t b, TimeNs t) {
   transit = addTime(transit, std::max<TimeNs>(t, 0));
 }
 
-std::int64_t MessageTable::find(TaskIndex sender, std::int32_t serial) const {
-  if (serial <= 0 || sender + 1 >= sendBegin_.size()) return -1;
-  std::uint32_t lo = sendBegin_[sender], hi = sendBegin_[sender + 1];
-  auto serialOf = [&](std::uint32_t i) { return messages[serialSorted_[sender] ? i : bySerial_[i]].serial; };
-  // The last position whose serial is <= serial.
+std::uint32_t MessageTable::atSerialPosition(TaskIndex sender, std::uint32_t position) const {
+  return serialSorted_[sender] ? position : bySerial_[position];
+}
+
+std::pair<std::uint32_t, std::uint32_t> MessageTable::serialRange(TaskIndex sender, std::int32_t serial) const {
+  if (serial <= 0 || sender + 1 >= sendBegin_.size()) return {0, 0};
+  const std::uint32_t begin = sendBegin_[sender], end = sendBegin_[sender + 1];
+  auto serialOf = [&](std::uint32_t i) { return messages[atSerialPosition(sender, i)].serial; };
+  std::uint32_t lo = begin, hi = end;  // the first position whose serial is >= serial
   while (lo < hi) {
     std::uint32_t mid = lo + (hi - lo) / 2;
-    if (serialOf(mid) <= serial) lo = mid + 1;
+    if (serialOf(mid) < serial) lo = mid + 1;
     else hi = mid;
   }
-  if (lo == sendBegin_[sender] || serialOf(lo - 1) != serial) return -1;
-  return serialSorted_[sender] ? lo - 1 : bySerial_[lo - 1];
+  std::uint32_t last = lo;  // a repeated serial is rare: step over its repeats
+  while (last < end && serialOf(last) == serial) ++last;
+  return {lo, last};
 }
+
+std::int64_t MessageTable::find(TaskIndex sender, std::int32_t serial) const {
+  auto [first, last] = serialRange(sender, serial);
+  if (first == last) return -1;
+  return atSerialPosition(sender, last - 1);
+}
+
+// Which send a receive got.  Receives are matched task by task, so "this
+// task already received message m" is lastReceiver[m] == task + 1.
+struct ReceiveMatcher {
+  const Trace& trace;
+  const MessageTable& table;
+  std::vector<std::uint32_t> lastReceiver;
+
+  static bool names(const Message& m, Tid tid) {
+    return !m.destinationsKnown || std::find(m.destinations.begin(), m.destinations.end(), tid) != m.destinations.end();
+  }
+
+  // The message, or -1 (no such send), or -2 (its task already received
+  // every send with that serial: a duplicate receive).  Of several sends
+  // with the serial (a repeated serial), the first in record order that
+  // this task has not received yet, best one that names it with the tag
+  // it got, then one that names it, then any.
+  std::int64_t match(TaskIndex receiver, TaskIndex sender, std::int32_t serial, std::int32_t tag) {
+    auto [first, last] = table.serialRange(sender, serial);
+    if (first == last) return -1;
+    if (last - first == 1) {  // the usual case
+      std::uint32_t m = table.atSerialPosition(sender, first);
+      return lastReceiver[m] == receiver + 1 ? -2 : take(m, receiver);
+    }
+    const Tid me = trace.task(receiver).tid;
+    std::int64_t best = -2;
+    int bestScore = -1;
+    for (std::uint32_t p = first; p < last; ++p) {  // in record order: the sort was stable
+      std::uint32_t m = table.atSerialPosition(sender, p);
+      if (lastReceiver[m] == receiver + 1) continue;
+      const Message& msg = table.messages[m];
+      int score = names(msg, me) ? (msg.tag == tag ? 2 : 1) : 0;
+      if (score > bestScore) best = m, bestScore = score;
+    }
+    return best >= 0 ? take(static_cast<std::uint32_t>(best), receiver) : best;
+  }
+
+  std::int64_t take(std::uint32_t m, TaskIndex receiver) {
+    lastReceiver[m] = receiver + 1;
+    return m;
+  }
+};
 
 std::int64_t MessageTable::messageOf(EventRef r) const {
   if (r.task + 1 >= sendBegin_.size()) return -1;
@@ -86,8 +156,7 @@ MessageTable matchMessages(const Trace& trace) {
   forEachRecord(trace, [&](TaskIndex, std::uint32_t, const Event& e) {
     if (isSend(e)) {
       ++sends;
-      Tid single = 0;
-      destinations += destinationsOf(trace, e, single).size();
+      destinations += destinationsOf(trace, e).size();
     } else if (isReceive(e)) {
       ++receives;
     }
@@ -108,17 +177,16 @@ MessageTable matchMessages(const Trace& trace) {
     m.bytes = e.get(Key::Bytes);
     m.serial = e.get(Key::Serial);
     m.time = e.time;
-    if (e.kind == Kind::BCAST) {
-      m.group = e.get(Key::Group, -1);
-      m.destinationsKnown = false;
-    }
-    Tid single = e.get(Key::Dst);
-    auto d = destinationsOf(trace, e, single);
+    if (e.kind == Kind::BCAST) m.group = e.get(Key::Group, -1);
+    auto known = sendDestinations(trace, e);
+    m.destinationsKnown = known.has_value();
+    auto d = known.value_or(std::span<const Tid>{});
     auto at = table.destinationStore_.size();
     table.destinationStore_.insert(table.destinationStore_.end(), d.begin(), d.end());  // reserved: no reallocation
     m.destinations = {table.destinationStore_.data() + at, d.size()};
     if (!table.messages.empty() && table.messages.back().sender == t && m.serial <= table.messages.back().serial)
       table.serialSorted_[t] = false;
+    table.messagesSent += d.size();
     table.messages.push_back(m);
     table.sendBegin_[t + 1] = static_cast<std::uint32_t>(table.messages.size());
   });
@@ -131,18 +199,28 @@ MessageTable matchMessages(const Trace& trace) {
     for (auto it = b; it != e; ++it) *it = static_cast<std::uint32_t>(it - table.bySerial_.begin());
     std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages[x].serial < table.messages[y].serial; });
   }
+  // Sends that repeat a serial of their task (in its serial order they are neighbours).
+  for (TaskIndex t = 0; t < tasks; ++t)
+    for (std::uint32_t p = table.sendBegin_[t] + 1; p < table.sendBegin_[t + 1]; ++p)
+      if (table.messages[table.atSerialPosition(t, p)].serial == table.messages[table.atSerialPosition(t, p - 1)].serial)
+        ++table.duplicateSerials;
 
   // 3. Match the receives: first the index by record (in record order),
   // then each message's receives together, in the same order.
   std::vector<std::uint32_t> perMessage(table.messages.size() + 1, 0);
   table.recvIndex_.reserve(receives);
   table.recvBegin_.assign(tasks + 1, 0);
+  ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0)};
   forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
     if (!isReceive(e)) return;
     Tid src = e.get(Key::Src);
     std::int32_t serial = e.get(Key::Serial);
     auto sender = trace.findTask(src);
-    std::int64_t idx = sender && serial > 0 ? table.find(*sender, serial) : -1;
+    std::int64_t idx = sender && serial > 0 ? matcher.match(t, *sender, serial, e.get(Key::Tag)) : -1;
+    if (idx == -2) {
+      ++table.duplicateReceives;
+      return;
+    }
     if (idx < 0) {
       table.unmatched.push_back({{t, i}, src, serial});
       return;
@@ -185,7 +263,9 @@ MessageTable matchMessages(const Trace& trace) {
       if (missing(m, d)) table.unreceivedStore_.push_back(d);
     m.unreceived = {table.unreceivedStore_.data() + at, table.unreceivedStore_.size() - at};
     if (!m.unreceived.empty()) ++table.neverReceived;
+    if (!m.destinationsKnown) table.messagesSent += m.receives.size();  // its receivers stand in
   }
+  table.unreceivedMessages = table.unreceivedStore_.size();
   return table;
 }
 

@@ -12,10 +12,6 @@ namespace {
 using Seq = std::vector<PackItem>;
 using Items = std::span<const PackItem>;
 
-bool gotMessage(const Event& e) {
-  return isMsgIn(e.kind) && e.phase == Phase::End && e.hasRc() && e.rc > 0;
-}
-
 bool itemKind(Kind k) { return k != Kind::PACKF && k != Kind::UNPACKF; }
 
 // What each sender packed before each send, in one flat store (no map or

@@ -10,13 +10,6 @@
 #include <unistd.h>
 
 namespace xab {
-namespace {
-
-// A line longer than this is garbage (no record comes near it); dropping
-// it bounds the memory a stream without newlines can take.
-constexpr std::size_t kMaxLine = 1 << 20;
-
-}  // namespace
 
 struct TraceReader::Impl {
   explicit Impl(ReadOptions o) : options(o), parser(builder) {}
@@ -42,10 +35,20 @@ struct TraceReader::Impl {
     }
   }
 
+  // The one place the line limit is applied: every line, whether it came
+  // in one read or in many, is measured whole (kMaxTraceLine).
+  void overLong(std::uint64_t at) {
+    error(at, "line longer than " + std::to_string(kMaxTraceLine) + " bytes, skipped", false);
+  }
+
   void line(std::string_view s) {
     ++lines;
-    if (discarding) {  // the tail of an over-long line
+    if (discarding) {  // the tail of an over-long line, reported when it passed the limit
       discarding = false;
+      return;
+    }
+    if (s.size() > kMaxTraceLine) {
+      overLong(lines);
       return;
     }
     bool isFatal = false;
@@ -62,8 +65,13 @@ struct TraceReader::Impl {
         return;
       }
       std::size_t len = static_cast<std::size_t>(nl - in.data());
-      if (partial.empty()) {
+      if (partial.empty() || discarding) {
         line(in.substr(0, len));
+      } else if (partial.size() + len > kMaxTraceLine) {
+        partial.clear();
+        discarding = true;
+        overLong(lines + 1);
+        line({});
       } else {
         partial.append(in.data(), len);
         line(partial);
@@ -75,10 +83,10 @@ struct TraceReader::Impl {
 
   void keepPartial(std::string_view in) {
     if (discarding) return;
-    if (partial.size() + in.size() > kMaxLine) {
+    if (partial.size() + in.size() > kMaxTraceLine) {
       partial.clear();
       discarding = true;
-      error(lines + 1, "line longer than " + std::to_string(kMaxLine) + " bytes, skipped", false);
+      overLong(lines + 1);
       return;
     }
     partial.append(in);

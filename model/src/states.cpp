@@ -1,14 +1,12 @@
 // Task states from the gaps between a task's records (see states.h).
 #include <xab/model/states.h>
 
+#include <xab/model/messages.h>
+
 namespace xab {
 namespace {
 
 bool fillsSendBuffer(Kind k) { return k == Kind::INITSEND || k == Kind::MKBUF || isPack(k); }
-
-bool gotMessage(const Event& e) {
-  return isMsgIn(e.kind) && e.phase == Phase::End && e.hasRc() && e.rc > 0;
-}
 
 void blockingState(const Event& e, StateInterval& iv) {
   iv.call = e.kind;

@@ -85,3 +85,91 @@ TEST_CASE("abmon's note of lost events does not end a blocked receive") {
   REQUIRE(h.blocked.size() == 1);
   CHECK_THAT(h.blocked[0].explanation, Catch::Contains("(a, 0) waits for tag 5 from t2"));
 }
+
+// Issue 11 item 2: killing a hung program must not erase the diagnosis.  A
+// real trace: the demo's --hang under abmon, the master ended by `timeout`
+// while it waited for tag 16040 (its last records: recv.begin, task.exit);
+// the workers still blocked when abmon stopped.
+TEST_CASE("a task killed while blocked: what it waited for and what waited for it") {
+  auto trace = loadFixture("demo_hang_killed.trace");
+  TaskIndex master = taskNamed(*trace, "xabdemo", 0);
+  REQUIRE(trace->task(master).exit == ExitHow::TaskExit);
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.hung);
+  REQUIRE(h.blocked.size() == 4);
+  const BlockedTask* mb = nullptr;
+  for (const auto& b : h.blocked)
+    if (b.task == master) mb = &b;
+  REQUIRE(mb);
+  CHECK(mb->ended);
+  CHECK(mb->endedAt == trace->task(master).exitTime);
+  CHECK(mb->state.state == TaskState::Receiving);
+  CHECK(mb->state.a == kAnyTid);
+  CHECK(mb->state.b == 16040);
+  REQUIRE(mb->pending.size() == 3);
+  for (const auto& p : mb->pending) CHECK(p.tag == 16004);
+  CHECK_THAT(mb->explanation, Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task") &&
+                                  Catch::Contains("until it ended at") &&
+                                  Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
+  CHECK_THAT(h.summary.front(), Catch::Contains("1 task ended while blocked"));
+  // The workers wait for work from the master, which is gone.
+  for (const auto& b : h.blocked)
+    if (b.task != master) {
+      CHECK_FALSE(b.ended);
+      CHECK_THAT(b.explanation, Catch::Contains("(xabdemo, 0) was blocked in recv waiting for tag 16040"));
+    }
+}
+
+TEST_CASE("every task killed while blocked: still hung, and a cycle is still a deadlock") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=ping\n"
+      "1.1 1.1 t1 recv.begin src=t2 tag=1\n"
+      "1.0 1.0 t2 mytid rc=t2 name=pong\n"
+      "1.1 1.1 t2 recv.begin src=t1 tag=2\n"
+      "1.2 1.2 t2 abmon.lost n=1\n"
+      "9.0 9.0 t1 task.exit how=notify\n"
+      "9.0 9.0 t2 task.exit how=notify\n");
+  REQUIRE(r.errorCount == 0);
+  HangReport h = diagnose(*r.trace);
+  REQUIRE(h.hung);
+  REQUIRE(h.blocked.size() == 2);
+  for (const auto& b : h.blocked) CHECK(b.ended);
+  REQUIRE(h.cycles.size() == 1);
+  CHECK_THAT(h.summary.front(), Catch::Contains("deadlock: (ping, 0) waits for (pong, 0)"));
+}
+
+TEST_CASE("a task that exited normally, or that the program itself killed, did not end blocked") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=master\n"
+      "1.1 1.1 t1 kill tid=t2 rc=0\n"
+      "1.2 1.2 t1 exit rc=0\n"
+      "1.3 1.3 t1 task.exit how=notify\n"
+      "1.0 1.0 t2 mytid rc=t2 name=worker\n"
+      "1.05 1.05 t2 recv.begin src=t1 tag=7\n"   // waits for work; the master kills it
+      "1.2 1.2 t2 task.exit how=notify\n"
+      "1.0 1.0 t3 mytid rc=t3 name=other\n"
+      "1.05 1.05 t3 recv.begin src=t1 tag=7\n"
+      "1.06 1.06 t3 recv src=t1 tag=7 bytes=4 serial=0 rc=3\n"
+      "1.2 1.2 t3 task.exit how=notify\n");
+  REQUIRE(r.errorCount == 0);
+  HangReport h = diagnose(*r.trace);
+  CHECK_FALSE(h.hung);
+  CHECK(h.blocked.empty());
+}
+
+// A handler that runs inside a blocking receive does not end it: the task
+// is still blocked after the handler's records (handler.trace, cut as if
+// the tag-6 message never came).
+TEST_CASE("a task whose handler ran inside its blocked receive is still blocked") {
+  auto trace = loadFixture("handler_hang.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.hung);
+  REQUIRE(h.blocked.size() == 1);
+  const BlockedTask& b = h.blocked[0];
+  CHECK(b.task == taskNamed(*trace, "mhf", 0));
+  CHECK(b.state.state == TaskState::Receiving);
+  CHECK(b.state.b == 6);
+  CHECK(b.pending.empty());  // the handler took both tag-5 messages
+  CHECK_THAT(b.explanation, Catch::Contains("(mhf, 0) waits for tag 6 from any task"));
+  CHECK_THAT(h.summary.front(), Catch::Contains("the only live task is blocked"));
+}

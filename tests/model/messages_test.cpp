@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 using namespace xab;
 using xab::test::loadFixture;
 using xab::test::taskNamed;
@@ -70,8 +73,8 @@ TEST_CASE("sums of huge transit times saturate instead of overflowing") {
 }
 
 TEST_CASE("serials out of order or repeated are still found, and every record maps to its message") {
-  // t1's serials go 3, 1, 3, 2 (a repeated serial: the later send wins, as
-  // a receiver can only have got the latest); t2 sends in order.
+  // t1's serials go 3, 1, 3, 2 (a repeated serial: the receive takes the
+  // send with its tag; find() gives the later one); t2 sends in order.
   auto r = loadTraceText(
       "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=3 rc=0\n"
       "1.1 1.1 t1 send dst=t2 tag=2 bytes=4 serial=1 rc=0\n"
@@ -97,6 +100,7 @@ TEST_CASE("serials out of order or repeated are still found, and every record ma
   CHECK(m.messages[0].receives.empty());
   CHECK(m.messages[0].unreceived.size() == 1);
   CHECK(m.neverReceived == 1);
+  CHECK(m.duplicateSerials == 1);
   REQUIRE(m.unmatched.size() == 1);
   CHECK(m.unmatched[0].serial == 7);
   // Each send and each matched receive names its message; other records none.
@@ -122,4 +126,178 @@ TEST_CASE("an empty table finds nothing") {
   MessageTable m;
   CHECK(m.find(0, 1) == -1);
   CHECK(m.messageOf({0, 0}) == -1);
+}
+
+// Issue 11 item 1: pvm_precv returns 0 on success, so "rc > 0" counted
+// every precv of pbwtest (a real trace) as nothing received.
+TEST_CASE("psend/precv of a real pbwtest run: every precv (rc=0) receives its psend") {
+  auto trace = loadFixture("psend_precv.trace");
+  MessageTable m = matchMessages(*trace);
+  REQUIRE(m.sent == 6);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.unmatched.empty());
+  CHECK(m.total.count == 6);
+  CHECK(m.total.bytes == 2 * 800000);
+  for (const Message& msg : m.messages) {
+    CHECK(msg.kind == Kind::PSEND);
+    CHECK(msg.receives.size() == 1);
+  }
+  TaskIndex master = taskNamed(*trace, "pbwtest", 0);
+  CHECK(m.pairs.at({master, taskNamed(*trace, "pbwtest", 1)}).count == 3);
+}
+
+TEST_CASE("each receive-like call's rc convention decides whether it took a message") {
+  // One record per convention; gotMessage is the rule every reader uses.
+  auto r = loadTraceText(
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=1 rc=0\n"
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=2 rc=0\n"
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=3 rc=0\n"
+      "1.0 1.0 t1 psend dst=t2 tag=1 bytes=8 serial=4 type=int n=2 rc=0\n"
+      "1.0 1.0 t1 send dst=t2 tag=5 bytes=4 serial=5 rc=0\n"
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n"        // buffer id: got it
+      "1.2 1.2 t2 trecv src=t1 tag=1 bytes=0 serial=0 rc=0\n"       // timed out
+      "1.3 1.3 t2 trecv src=t1 tag=1 bytes=4 serial=2 rc=4\n"       // got it
+      "1.4 1.4 t2 nrecv src=t1 tag=1 bytes=0 serial=0 rc=0\n"       // none there
+      "1.5 1.5 t2 nrecv src=t1 tag=1 bytes=4 serial=3 rc=5\n"       // got it
+      "1.6 1.6 t2 precv src=t1 tag=1 bytes=0 serial=0 type=int n=2 rc=-2\n"  // an error
+      "1.7 1.7 t2 precv src=t1 tag=1 bytes=8 serial=4 type=int n=2 rc=0\n"   // PvmOk: got it
+      "1.8 1.8 t2 probe src=t1 tag=5 bytes=4 serial=5 rc=6\n"       // found, stays queued
+      "1.9 1.9 t2 handler src=t1 tag=5 bytes=4 serial=5 mhid=1 rc=0\n");  // a handler took it
+  REQUIRE(r.errorCount == 0);
+  const Trace& t = *r.trace;
+  TaskIndex rx = *t.findTask(0x2);
+  std::vector<bool> got;
+  t.events(rx).forEach([&](const Event& e) { got.push_back(gotMessage(e)); });
+  CHECK(got == std::vector<bool>{true, false, true, false, true, false, true, false, true});
+  MessageTable m = matchMessages(t);
+  CHECK(m.sent == 5);
+  CHECK(m.total.count == 5);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.unmatched.empty());
+  REQUIRE(m.messages[4].receives.size() == 1);  // by the handler, not the probe
+  CHECK(t.event(m.messages[4].receives[0].recv).kind == Kind::HANDLER);
+}
+
+// Issue 11 item 6: a bcast names its destinations (dst=) since they are
+// recorded at the call; members that leave the group before the trace
+// ends are still its destinations.
+TEST_CASE("a bcast with dst= has known destinations, even after members left the group") {
+  auto trace = loadFixture("bcast_left.trace");
+  MessageTable m = matchMessages(*trace);
+  REQUIRE(m.sent == 3);
+  for (const Message& msg : m.messages) {
+    CHECK(msg.kind == Kind::BCAST);
+    CHECK(msg.destinationsKnown);
+    CHECK(msg.destinations.size() == 5);
+    CHECK(msg.receives.size() == 5);
+    CHECK(msg.unreceived.empty());
+  }
+  CHECK(m.total.count == 15);
+  CHECK(m.neverReceived == 0);
+}
+
+TEST_CASE("a bcast's dst= names the destination that never received it, and without dst= is inferred") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 bcast group=g tag=1 bytes=4 serial=1 dst=t2,t3 rc=0\n"
+      "1.0 1.0 t1 bcast group=g tag=1 bytes=4 serial=2 rc=0\n"  // an older trace's record
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n"
+      "1.2 1.2 t2 recv src=t1 tag=1 bytes=4 serial=2 rc=4\n");
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  REQUIRE(m.messages.size() == 2);
+  CHECK(m.messages[0].destinationsKnown);
+  REQUIRE(m.messages[0].unreceived.size() == 1);
+  CHECK(m.messages[0].unreceived[0] == 0x3);
+  CHECK_FALSE(m.messages[1].destinationsKnown);
+  CHECK(m.messages[1].unreceived.empty());
+  CHECK(m.neverReceived == 1);
+}
+
+namespace {
+std::string fixtureText(const std::string& name) {
+  std::ifstream f(xab::test::dataPath(name));
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+}  // namespace
+
+// Issue 11 item 15: one run's trace read twice gave "100 sent, 200 received
+// and matched, 99 never received" with no warning.  Now the repeated
+// serials are counted, each receive takes its own send, totals add up.
+TEST_CASE("a trace read twice: repeated serials are reported, and no message is counted twice") {
+  std::string once = fixtureText("psend_precv.trace");
+  std::string body = once.substr(once.find('\n') + 1);  // without the header
+  auto r = loadTraceText(once + body);
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  CHECK(m.sent == 12);
+  CHECK(m.duplicateSerials == 6);
+  CHECK(m.duplicateReceives == 0);
+  CHECK_FALSE(m.consistent());
+  CHECK(m.total.count == 12);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.messagesSent == m.total.count + m.unreceivedMessages);
+  for (const Message& msg : m.messages) CHECK(msg.receives.size() == 1);
+}
+
+TEST_CASE("a receive of a message its task already received is counted apart, not twice") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 send dst=t2 tag=1 bytes=4 serial=1 rc=0\n"
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n"
+      "1.1 1.1 t2 recv src=t1 tag=1 bytes=4 serial=1 rc=3\n");
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  CHECK(m.sent == 1);
+  CHECK(m.total.count == 1);
+  CHECK(m.duplicateReceives == 1);
+  CHECK(m.duplicateSerials == 0);
+  CHECK(m.unmatched.empty());
+  REQUIRE(m.messages[0].receives.size() == 1);
+}
+
+TEST_CASE("sends and messages add up: an mcast is one send, one message per destination") {
+  auto trace = loadFixture("mcast.trace");
+  MessageTable m = matchMessages(*trace);
+  CHECK(m.sent == 2);
+  CHECK(m.messagesSent == 3 + 1);     // the mcast to 3, the bcast (no dst=) got by 1
+  CHECK(m.unreceivedMessages == 1);
+  CHECK(m.total.count == 3);
+  CHECK(m.messagesSent == m.total.count + m.unreceivedMessages);
+  CHECK(m.consistent());
+}
+
+// Issue 11 item 5: a message a pvm_addmhf handler took is a receive of it.
+// A real run (libab's handler records): two tag-5 messages taken by the
+// handler while the task waits in recv for tag 6.
+TEST_CASE("messages taken by a pvm_addmhf handler are received (a real run)") {
+  auto trace = loadFixture("handler.trace");
+  MessageTable m = matchMessages(*trace);
+  REQUIRE(m.sent == 3);
+  CHECK(m.total.count == 3);
+  CHECK(m.neverReceived == 0);
+  CHECK(m.unmatched.empty());
+  int byHandler = 0;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) byHandler += trace->event(r.recv).kind == Kind::HANDLER;
+  CHECK(byHandler == 2);
+  MismatchReport mm = findPackMismatches(*trace, m);
+  CHECK(mm.checked == 3);  // the handler's unpacks are checked against the sends' packs
+  CHECK(mm.mismatches.empty());
+}
+
+TEST_CASE("PVM's ge example (a real run): every bcast names its 3 destinations, all received") {
+  auto trace = loadFixture("ge.trace");
+  MessageTable m = matchMessages(*trace);
+  CHECK(m.sent == 5);  // the mcast of nproc, one bcast per member
+  int bcasts = 0;
+  for (const Message& msg : m.messages) {
+    if (msg.kind != Kind::BCAST) continue;
+    ++bcasts;
+    CHECK(msg.destinationsKnown);
+    CHECK(msg.destinations.size() == 3);
+    CHECK(msg.receives.size() == 3);
+  }
+  CHECK(bcasts == 4);
+  CHECK(m.messagesSent == 15);
+  CHECK(m.total.count == 15);
+  CHECK(m.unreceivedMessages == 0);
 }

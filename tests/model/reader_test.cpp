@@ -204,3 +204,72 @@ TEST_CASE("events of all tasks in time order") {
   });
   CHECK(n == trace->eventCount());
 }
+
+namespace {
+
+// A record whose mark holds `bytes` of text, half of it spaces (%20 in the
+// trace): a line of about twice that.
+std::string markLine(std::size_t bytes) {
+  std::string text;
+  text.reserve(bytes * 2);
+  for (std::size_t i = 0; i < bytes; ++i) text += (i % 2) ? "%20" : "x";
+  return "1.5 1.5 t1 mark text=" + text + " rc=0\n";
+}
+
+struct Fed {
+  std::uint64_t events, errors, lines;
+  std::string firstError;
+  std::size_t markSize;
+};
+
+// Feeds text in pieces of `piece` bytes (0: all at once), as a pipe (64 KiB),
+// a file (1 MiB) or a test (everything) would.
+Fed feedInPieces(const std::string& text, std::size_t piece) {
+  TraceReader r;
+  if (piece == 0) piece = text.size();
+  for (std::size_t at = 0; at < text.size(); at += piece) r.feed(std::string_view(text).substr(at, piece));
+  r.finish();
+  std::uint64_t events = r.eventCount();
+  auto t = r.take();
+  std::size_t mark = 0;
+  if (auto task = t->findTask(0x1))
+    t->events(*task).forEach([&](const Event& e) {
+      if (e.kind == Kind::MARK) mark = t->str(e.get(Key::Text, -1)).size();
+    });
+  return {events, r.errorCount(), r.lineCount(), r.errors().empty() ? "" : r.errors()[0].reason, mark};
+}
+
+}  // namespace
+
+// Issue 11 item 15: a 1.4 MB line (a real 700 KB mark) was read when it
+// came in one read and skipped when it spanned several (a pipe).
+TEST_CASE("the line limit is the same whatever pieces a line comes in") {
+  const std::string head = "1.0 1.0 t1 mytid rc=t1 name=big\n";
+  const std::string tail = "2.0 2.0 t1 exit rc=0\n";
+  const std::string big = head + markLine(700'000) + tail;  // a 1.4 MB line
+  for (std::size_t piece : {std::size_t{0}, std::size_t{1} << 20, std::size_t{65536}, std::size_t{4093}}) {
+    INFO("piece " << piece);
+    Fed f = feedInPieces(big, piece);
+    CHECK(f.errors == 0);
+    CHECK(f.events == 3);
+    CHECK(f.lines == 3);
+    CHECK(f.markSize == 700'000);  // "x x x ...": 700 KB of text, 1.4 MB escaped
+  }
+  // One byte over the limit: skipped by every path, with the same error
+  // and the same line numbers after it.
+  std::string over = "1.5 1.5 t1 mark text=";
+  over += std::string(kMaxTraceLine + 1 - over.size(), 'y');
+  REQUIRE(over.size() == kMaxTraceLine + 1);
+  std::string exact = "1.6 1.6 t1 mark text=";
+  exact += std::string(kMaxTraceLine - exact.size(), 'z');
+  const std::string text = head + over + "\n" + exact + "\n" + tail;
+  for (std::size_t piece : {std::size_t{0}, std::size_t{1} << 20, std::size_t{65536}}) {
+    INFO("piece " << piece);
+    Fed f = feedInPieces(text, piece);
+    CHECK(f.errors == 1);
+    CHECK(f.firstError == "line longer than " + std::to_string(kMaxTraceLine) + " bytes, skipped");
+    CHECK(f.events == 3);  // mytid, the mark of exactly the limit, exit
+    CHECK(f.lines == 4);
+    CHECK(f.markSize == kMaxTraceLine - 21);
+  }
+}

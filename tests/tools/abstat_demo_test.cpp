@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <set>
+#include <sstream>
 
 using namespace xab::test;
 
@@ -94,5 +96,96 @@ TEST_CASE("abstat diagnoses the demo's --hang: tag 16040 awaited, 16004 pending"
 
   CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
   CHECK(mon.process().stop(SIGINT) == 0);
+  vm.stop();
+}
+
+namespace {
+
+// Tids (field 3) of the records whose line holds all of `needles`.
+std::set<std::string> tidsOf(const std::string& trace, std::initializer_list<std::string> needles) {
+  std::set<std::string> out;
+  std::istringstream in(trace);
+  std::string line;
+  while (std::getline(in, line)) {
+    bool all = true;
+    for (const auto& n : needles) all = all && line.find(n) != std::string::npos;
+    std::istringstream f(line);
+    std::string a, b, tid;
+    if (all && f >> a >> b >> tid) out.insert(tid);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Issue 11 item 1 on a real PVM run: PVM's own pbwtest (bwtest.c with
+// libab) ping-pongs with psend/precv.  Every precv returns 0, which readers
+// took for "nothing received": 282 sent, 0 received.
+#ifdef XAB_HAVE_PBWTEST
+TEST_CASE("abstat on PVM's pbwtest (psend/precv) under abmon: every psend received", "[pvm][abmon]") {
+  PrivateVm vm;
+  Monitor mon(vm.dir() + "/trace");
+  BackgroundProcess first({bin_dir() + "/xab-pbwtest"}, vm.dir() + "/p0.out");
+  REQUIRE(mon.saw("joingroup group=bwtest rc=0", 60s));
+  BackgroundProcess second({bin_dir() + "/xab-pbwtest"}, vm.dir() + "/p1.out");
+  // bwtest.c's main ends without a return (K&R C): its exit code is noise.
+  CHECK(first.wait(120s) >= 0);
+  CHECK(second.wait(120s) >= 0);
+  REQUIRE(mon.wait_exits(2, 60s));
+  REQUIRE(mon.process().stop(SIGINT) == 0);
+
+  auto [status, j] = abstatJson(vm.dir(), mon.process().read_stdout());
+  CHECK(status == 0);
+  const Json& m = j["messages"];
+  // The validation round trip, then 20 samples of 7 sizes (0, 1 ... 100000 doubles), both ways.
+  CHECK(m["sent"].num() == 2 * (1 + 20 * 7));
+  CHECK(m["matched"].num() == m["sent"].num());
+  CHECK(m["neverReceived"].num() == 0);
+  CHECK(m["unmatchedReceives"].num() == 0);
+  CHECK(m["bytes"].num() > 2 * 800000);
+  CHECK(m["consistent"].boolean());
+  CHECK_FALSE(j["hang"]["hung"].boolean());
+  vm.stop();
+}
+#endif
+
+// Issue 11 item 2 on a real PVM run: the demo's --hang, then the master is
+// ended as `timeout` ends it (SIGTERM) while it waits for tag 16040, and the
+// workers with the PVM console's kill.  The diagnosis survives, exit 2.
+TEST_CASE("abstat diagnoses the demo's --hang after every task was killed mid-hang", "[pvm][abmon]") {
+  PrivateVm vm;
+  Monitor mon(vm.dir() + "/trace");
+  BackgroundProcess master({bin_dir() + "/xabdemo", "--hang"}, vm.dir() + "/hang.out");
+  REQUIRE(mon.process().wait_for_output(
+      [](const std::string& s) {
+        return s.find("recv.begin src=any tag=16040") != std::string::npos && countOf(s, "tag=16004") >= 3;
+      },
+      60s));
+  CHECK(master.stop(SIGTERM) == 128 + SIGTERM);
+  REQUIRE(mon.process().wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 1; }, 30s));
+  std::set<std::string> workers = tidsOf(mon.process().read_stdout(), {" send dst=", "tag=16004"});
+  REQUIRE(workers.size() == 3);
+  std::string kills;
+  for (const auto& w : workers) kills += "kill " + w + "\n";
+  run({"pvm"}, {}, 30s, kills + "quit\n");
+  REQUIRE(mon.process().wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 4; }, 30s));
+  REQUIRE(mon.process().stop(SIGINT) == 0);
+
+  auto [status, j] = abstatJson(vm.dir(), mon.process().read_stdout());
+  CHECK(status == 2);
+  const Json& hang = j["hang"];
+  REQUIRE(hang["hung"].boolean());
+  REQUIRE(hang["blocked"].arr().size() == 4);
+  const Json* master_entry = nullptr;
+  for (const Json& b : hang["blocked"].arr()) {
+    CHECK(b["ended"].boolean());
+    if (b["tag"].str() == "16040") master_entry = &b;
+  }
+  REQUIRE(master_entry);
+  CHECK((*master_entry)["pending"].arr().size() == 3);
+  CHECK_THAT((*master_entry)["explanation"].str(),
+             Catch::Contains("waited for tag 16040 from any task") &&
+                 Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
+  CHECK_THAT(hang["summary"][0].str(), Catch::Contains("4 tasks ended while blocked"));
   vm.stop();
 }

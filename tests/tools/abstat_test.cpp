@@ -157,3 +157,73 @@ TEST_CASE("standard input, usage errors, --help") {
   CHECK_THAT(h.out, Catch::Contains("Usage: abstat"));
   CHECK_THAT(h.out, Catch::Contains("Exit status"));
 }
+
+// Issue 11 item 2: a real trace of the demo's --hang whose master `timeout`
+// killed while it waited: the diagnosis and the hang status survive.
+TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and its pending messages") {
+  auto r = abstat({"--json", data("demo_hang_killed.trace")});
+  CHECK(r.status == 2);
+  Json j = jsonOf(r);
+  const Json* master = nullptr;
+  for (const Json& b : j["hang"]["blocked"].arr())
+    if (b["task"]["label"].str() == "(xabdemo, 0)") master = &b;
+  REQUIRE(master);
+  CHECK((*master)["ended"].boolean());
+  CHECK((*master)["endedAt"].num() > (*master)["since"].num());
+  CHECK((*master)["tag"].str() == "16040");
+  CHECK((*master)["pending"].arr().size() == 3);
+  CHECK_THAT((*master)["explanation"].str(), Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
+  auto text = abstat({data("demo_hang_killed.trace")});
+  CHECK(text.status == 2);
+  CHECK_THAT(text.out, Catch::Contains("1 task ended while blocked") &&
+                           Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task"));
+  CHECK_THAT(text.out, !Catch::Contains("no task is blocked"));
+}
+
+// Issue 11 item 15: a 1.4 MB line (a 700 KB mark) was read by `abstat FILE`
+// and skipped by `cat FILE | abstat -`.  Every input path reads it.
+TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
+  std::string text = "1.0 1.0 t1 mytid rc=t1 name=big\n1.5 1.5 t1 mark text=";
+  for (int i = 0; i < 700'000; ++i) text += (i % 2) ? "%20" : "x";
+  text += " rc=0\n2.0 2.0 t1 exit rc=0\n";
+  std::string path = std::string(XAB_ABSTAT_TMP) + "/big_mark.trace";
+  std::ofstream(path) << text;
+  auto fromFile = abstat({"--json", path});
+  auto fromPipe = abstat({"--json", "-"}, &text);
+  for (auto* r : {&fromFile, &fromPipe}) {
+    CHECK(r->status == 0);
+    Json j = jsonOf(*r);
+    CHECK(j["errors"]["count"].num() == 0);
+    CHECK(j["trace"]["events"].num() == 3);
+  }
+}
+
+// Issue 11 item 15: repeated serials gave contradictory totals and no
+// warning.  Issue 12 item 12: "31 sent, 33 received" for a run with an
+// mcast: sends and messages are now told apart, so the numbers add up.
+TEST_CASE("a trace read twice: a warning on stderr, in the text and the JSON, and totals that add up") {
+  std::string once = slurp(data("psend_precv.trace"));
+  std::string twice = once + once.substr(once.find('\n') + 1);
+  auto j = abstat({"--json", "-"}, &twice);
+  CHECK_THAT(j.err, Catch::Contains("warning: inconsistent input: 6 sends repeat a serial"));
+  Json m = jsonOf(j)["messages"];
+  CHECK(m["duplicateSerials"].num() == 6);
+  CHECK(m["duplicateReceives"].num() == 0);
+  CHECK_FALSE(m["consistent"].boolean());
+  CHECK(m["sent"].num() == 12);
+  CHECK(m["matched"].num() == 12);
+  CHECK(m["neverReceived"].num() == 0);
+  auto t = abstat({"-"}, &twice);
+  CHECK_THAT(t.out, Catch::Contains("12 sends, 12 messages (one per destination): 12 received and matched, 0 never received") &&
+                        Catch::Contains("  warning: inconsistent input"));
+  auto clean = abstat({data("psend_precv.trace")});
+  CHECK(clean.err.empty());
+  CHECK_THAT(clean.out, !Catch::Contains("warning"));
+}
+
+TEST_CASE("an mcast: sends and messages are counted apart, so the numbers add up") {
+  auto t = abstat({data("mcast.trace")});
+  CHECK_THAT(t.out, Catch::Contains("2 sends, 4 messages (one per destination): 3 received and matched, 1 never received;"));
+  Json m = jsonOf(abstat({"--json", data("mcast.trace")}))["messages"];
+  CHECK(m["messages"].num() == m["matched"].num() + m["unreceivedMessages"].num());
+}

@@ -79,6 +79,16 @@ TEST_CASE("ab2json output parses, with one flow per received message", "[json]")
   CHECK_THAT(s, Catch::Contains("(worker, 2) t40005|host vm"));
 }
 
+// Issue 11: pvm_precv returns 0 on success; a real pbwtest run (psend/precv)
+// drew no flow at all.
+TEST_CASE("ab2json: psend/precv of a real pbwtest run draw one flow per message", "[json]") {
+  auto t = loadData("../../model/data/psend_precv.trace");
+  JsonWriteStats stats;
+  std::string s = summarise(toJson(*t, &stats));
+  CHECK(stats.flows == 6);
+  CHECK_THAT(s, Catch::Contains(" s=6 f=6 ") && Catch::Contains(" paired=True arrows=6\n"));
+}
+
 TEST_CASE("ab2json: marks and task exits are instants, hosts are processes", "[json]") {
   auto t = loadData("pingpong.trace");
   JsonWriteStats stats;

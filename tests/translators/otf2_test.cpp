@@ -59,7 +59,9 @@ TEST_CASE("ab2otf2 archives print as the goldens", "[otf2]") {
 }
 
 TEST_CASE("ab2otf2: otf2-print shows a send per destination and a receive per received message", "[otf2]") {
-  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace"}) {
+  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace",
+                           "../../model/data/psend_precv.trace", "../../model/data/bcast_left.trace",
+                           "../../model/data/ge.trace", "../../model/data/handler.trace"}) {
     INFO(name);
     auto t = loadData(name);
     std::string out = translateAndPrint(name);
@@ -67,6 +69,29 @@ TEST_CASE("ab2otf2: otf2-print shows a send per destination and a receive per re
     CHECK(countLines(out, "MPI_RECV ") == receivedMessages(*t));
     CHECK(countLines(out, "ENTER ") == countLines(out, "LEAVE "));
   }
+}
+
+// Issue 11: pvm_precv returns 0 on success; every precv of a real pbwtest
+// run was dropped.
+TEST_CASE("ab2otf2: psend/precv of a real pbwtest run: a receive per precv", "[otf2]") {
+  std::string out = translateAndPrint("../../model/data/psend_precv.trace");
+  CHECK(countLines(out, "MPI_SEND ") == 6);
+  CHECK(countLines(out, "MPI_RECV ") == 6);
+}
+
+// Issue 11 item 5: messages a pvm_addmhf handler took are received.
+TEST_CASE("ab2otf2: messages taken by a handler (a real run) are received", "[otf2]") {
+  std::string out = translateAndPrint("../../model/data/handler.trace");
+  CHECK(countLines(out, "MPI_SEND ") == 3);
+  CHECK(countLines(out, "MPI_RECV ") == 3);
+}
+
+// Issue 11 item 6: the members had left the group before the root's records
+// were read, so inferring a bcast's destinations from the group dropped them.
+TEST_CASE("ab2otf2: a bcast sends to its dst= members, even after they left the group", "[otf2]") {
+  std::string out = translateAndPrint("../../model/data/bcast_left.trace");
+  CHECK(countLines(out, "MPI_SEND ") == 15);
+  CHECK(countLines(out, "MPI_RECV ") == 15);
 }
 
 TEST_CASE("ab2otf2: barriers are collectives, one per visit", "[otf2]") {

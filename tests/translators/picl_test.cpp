@@ -123,7 +123,8 @@ TEST_CASE("ab2picl writes the goldens", "[picl]") {
 
 TEST_CASE("ab2picl output keeps PICL's ordering and nesting rules", "[picl]") {
   for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/cholesky_hang.trace",
-                           "../../model/data/deadlock.trace"}) {
+                           "../../model/data/deadlock.trace", "../../model/data/handler.trace",
+                           "../../model/data/handler_hang.trace", "../../model/data/psend_precv.trace"}) {
     INFO(name);
     auto lines = parse(toPicl(*loadData(name)));
     REQUIRE(!lines.empty());
@@ -173,8 +174,21 @@ TEST_CASE("ab2picl writes multicasts as -785 around one send per destination", "
   CHECK(count(lines, picl::kExit, picl::kRecvBlocked) + count(lines, picl::kExit, picl::kRecvWaiting) == 7);
 }
 
+TEST_CASE("ab2picl: a bcast sends to its dst= members, received or not", "[picl]") {
+  // One member never takes the last bcast: it is still one of its destinations.
+  std::string text = readFile(dataPath("../../model/data/bcast_left.trace"));
+  auto at = text.find("t40007 recv src=t40002 tag=12");
+  REQUIRE(at != std::string::npos);
+  at = text.rfind('\n', at) + 1;
+  text.erase(at, text.find('\n', at) + 1 - at);
+  auto lines = parse(toPicl(*loadText(text)));
+  CHECK(count(lines, picl::kEntry, picl::kBcast) == 3);
+  CHECK(count(lines, picl::kEntry, picl::kSend) == 15);
+}
+
 TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
-  for (const char* name : {"pingpong.trace", "collective.trace"}) {
+  for (const char* name : {"pingpong.trace", "collective.trace", "../../model/data/psend_precv.trace",
+                           "../../model/data/handler.trace", "../../model/data/ge.trace"}) {
     INFO(name);
     auto before = loadData(name);
     auto after = loadText(toXab(toPicl(*before)));
@@ -194,6 +208,21 @@ TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
     for (std::size_t i = 0; i < b0.instances.size(); ++i)
       CHECK(b1.instances[i].visits.size() == b0.instances[i].visits.size());
   }
+}
+
+// Issue 11: pvm_precv returns 0 on success; ab2picl wrote every precv of a
+// real pbwtest run as a receive of 0 bytes.
+TEST_CASE("ab2picl: a precv (rc=0) receives its bytes", "[picl]") {
+  auto lines = parse(toPicl(*loadData("../../model/data/psend_precv.trace")));
+  std::int64_t bytes = 0;
+  int receives = 0;
+  for (const PiclLine& p : lines)
+    if (p.rectype == picl::kExit && (p.evtype == picl::kRecvBlocked || p.evtype == picl::kRecvWaiting) && !p.data.empty()) {
+      ++receives;
+      bytes += p.data[0];
+    }
+  CHECK(receives == 6);
+  CHECK(bytes == 2 * 800000);
 }
 
 TEST_CASE("picl2ab reads a foreign PICL file", "[picl]") {

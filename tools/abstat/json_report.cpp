@@ -76,6 +76,9 @@ struct Json {
     w.field("sent", m.sent).field("matched", m.total.count);
     w.field("unmatchedReceives", static_cast<std::uint64_t>(m.unmatched.size()));
     w.field("neverReceived", m.neverReceived).field("bytes", m.total.bytes);
+    w.field("messages", m.messagesSent).field("unreceivedMessages", m.unreceivedMessages);
+    w.field("duplicateSerials", m.duplicateSerials).field("duplicateReceives", m.duplicateReceives);
+    w.field("consistent", m.consistent());
     w.field("bandwidth", m.total.bandwidth());
     w.key("pairs").beginArray();
     for (const auto& [p, s] : m.pairs) {
@@ -141,7 +144,9 @@ struct Json {
     w.beginObject();
     taskRef("task", b.task);
     w.field("state", stateName(b.state.state)).field("call", kindName(b.state.call));
-    w.field("since", at(b.state.begin));
+    w.field("since", at(b.state.begin)).field("ended", b.ended);
+    if (b.ended) w.field("endedAt", at(b.endedAt));
+    else w.key("endedAt").null();
     if (b.state.state == TaskState::Receiving) {
       w.key("src");
       tidRef(b.state.a);

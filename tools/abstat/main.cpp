@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
   }
   reportErrors(o, reader);
   Analysis a = analyseReader(o, reader, reader.take());
+  if (!a.messages.consistent())
+    std::fprintf(stderr, "abstat: %s: warning: %s\n", o.input.c_str(), inconsistencyWarning(a.messages).c_str());
   print(o, a, false);
   return exitStatus(a);
 }

@@ -9,6 +9,8 @@
 namespace xab::abstat {
 
 std::string textReport(const Analysis& a, const Sections& s);
+// The sentence for repeated serials / receives (MessageTable::consistent()).
+std::string inconsistencyWarning(const MessageTable& m);
 // pretty: indented (a file); compact: one line (JSON Lines with --follow).
 std::string jsonReport(const Analysis& a, const Sections& s, bool pretty);
 

@@ -85,11 +85,15 @@ std::string tasks(const Analysis& a) {
 std::string messages(const Analysis& a) {
   const Trace& t = *a.trace;
   const MessageTable& m = a.messages;
-  std::string out = "\nMessages\n  " + std::to_string(m.sent) + " sent, " +
+  // Sends and messages apart, so the numbers add up: an mcast or bcast is
+  // one send and one message per destination.
+  std::string out = "\nMessages\n  " + std::to_string(m.sent) + (m.sent == 1 ? " send, " : " sends, ") +
+                    std::to_string(m.messagesSent) + " messages (one per destination): " +
                     std::to_string(m.total.count) + " received and matched, " +
-                    std::to_string(m.unmatched.size()) + " receives without a send in the trace, " +
-                    std::to_string(m.neverReceived) + " never received; " +
+                    std::to_string(m.unreceivedMessages) + " never received; " +
+                    std::to_string(m.unmatched.size()) + " receives without a send in the trace; " +
                     std::to_string(m.total.bytes) + " bytes, " + bandwidth(m.total.bandwidth()) + "\n";
+  if (!m.consistent()) out += "  warning: " + inconsistencyWarning(m) + "\n";
   Table tab({"FROM", "TO", "COUNT", "BYTES", "BANDWIDTH"});
   for (const auto& [pair, s] : m.pairs)
     tab.add({t.label(pair.first), t.label(pair.second), std::to_string(s.count),
@@ -179,6 +183,13 @@ std::string breakdown(const Analysis& a) {
 }
 
 }  // namespace
+
+std::string inconsistencyWarning(const MessageTable& m) {
+  return "inconsistent input: " + std::to_string(m.duplicateSerials) +
+         " sends repeat a serial their task already used, " + std::to_string(m.duplicateReceives) +
+         " receives name a message their task already received (not counted again); "
+         "was a trace read twice, or traces of two runs joined?";
+}
 
 std::string textReport(const Analysis& a, const Sections& s) {
   std::string out = header(a);

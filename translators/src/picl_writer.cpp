@@ -138,9 +138,10 @@ class NodeStream {
       case Kind::TRECV:
       case Kind::PRECV:
         if (begin) open(time, receiveCode(i, endOf(i)), {e.get(Key::Tag, -1), c_.node(e.get(Key::Src, -1))});
-        else close(time, {e.rc > 0 ? e.get(Key::Bytes) : 0, e.get(Key::Tag, -1), c_.node(e.get(Key::Src, -1))});
+        else close(time, {gotMessage(e) ? e.get(Key::Bytes) : 0, e.get(Key::Tag, -1), c_.node(e.get(Key::Src, -1))});
         return;
       case Kind::NRECV:
+      case Kind::HANDLER:
       case Kind::PROBE: nonBlocking(time, e); return;
       case Kind::BARRIER: begin ? open(time, kBarrier) : close(time); return;
       case Kind::REDUCE: begin ? open(time, kReduce) : close(time); return;
@@ -153,10 +154,10 @@ class NodeStream {
   }
 
   void nonBlocking(TimeNs time, const Event& e) {
-    if (e.rc < 0) { ++c_.stats.skipped; return; }
+    if (e.rc < 0 && !gotMessage(e)) { ++c_.stats.skipped; return; }
     const std::int32_t tag = e.get(Key::Tag, -1), src = c_.node(e.get(Key::Src, -1));
     int code = e.kind == Kind::PROBE ? (e.rc > 0 ? kProbeFound : kProbeNotFound)
-                                     : (e.rc > 0 ? kRecvWaiting : kProbeNotFound);
+                                     : (gotMessage(e) ? kRecvWaiting : kProbeNotFound);
     emit(time, kEntry, code, {tag, src});
     if (code == kRecvWaiting) emit(time, kExit, code, {e.get(Key::Bytes), tag, src});
     else emit(time, kExit, code);

@@ -3,6 +3,7 @@
 #include <xab/translators/stream.h>
 
 #include <xab/model/format.h>
+#include <xab/model/messages.h>
 #include <xab/model/reader.h>
 
 #include <algorithm>
@@ -160,12 +161,8 @@ int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
 }
 
 std::vector<Tid> namedDestinations(const Trace& trace, const Event& send) {
-  if (send.kind == Kind::BCAST) return {};
-  if (send.kind == Kind::MCAST) {
-    auto l = trace.list(send.get(Key::Dst, -1));
-    return {l.begin(), l.end()};
-  }
-  return {send.get(Key::Dst)};
+  auto d = sendDestinations(trace, send).value_or(std::span<const Tid>{});
+  return {d.begin(), d.end()};
 }
 
 bool isSentMessage(const Event& e) {
@@ -173,8 +170,7 @@ bool isSentMessage(const Event& e) {
 }
 
 bool isGotMessage(const Event& e) {
-  return isMsgIn(e.kind) && !e.isBegin() && e.hasRc() && e.rc > 0 && e.get(Key::Src) > 0 &&
-         e.get(Key::Serial) > 0;
+  return gotMessage(e) && e.get(Key::Src) > 0 && e.get(Key::Serial) > 0;
 }
 
 void GroupMembers::record(const TraceStream& s, const Record& r) {
@@ -199,7 +195,8 @@ std::vector<Tid> GroupMembers::others(const std::string& group, Tid self) const 
 }
 
 std::string bcastGroup(const Record& r) {
-  StrId g = r.e.kind == Kind::BCAST ? r.e.get(Key::Group, -1) : -1;
+  if (r.e.kind != Kind::BCAST || sendDestinations(r.trace, r.e)) return {};  // dst= names them
+  StrId g = r.e.get(Key::Group, -1);
   return g < 0 ? std::string() : std::string(r.trace.str(g));
 }
 

@@ -82,8 +82,10 @@ QString blockedWords(const ViewSnapshot& s, TaskIndex task, const Event& e, Time
 
 QString receivedWords(const Event& e) {
   QString call = qs(kindName(e.kind));
-  if (!e.hasRc() || e.rc < 0) return QStringLiteral("%1 failed (%2)").arg(call).arg(e.rc);
-  if (e.rc == 0) return QStringLiteral("%1: no message").arg(call);
+  if (!gotMessage(e)) {  // each receive-like call has its own rc convention (messages.h)
+    if (e.hasRc() && e.rc < 0 && e.kind != Kind::HANDLER) return QStringLiteral("%1 failed (%2)").arg(call).arg(e.rc);
+    return QStringLiteral("%1: no message").arg(call);
+  }
   return QStringLiteral("received %1 bytes from %2 (tag %3)")
       .arg(e.get(Key::Bytes, 0))
       .arg(qs(formatTid(e.get(Key::Src, 0))), qs(formatTag(e.get(Key::Tag, 0))));

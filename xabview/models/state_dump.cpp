@@ -45,7 +45,7 @@ QJsonObject messages(const ViewState& st) {
                                {"bytes", m.bytes}});
   }
   return QJsonObject{{"sent", static_cast<qint64>(s.messages.sent)},
-                     {"matched", static_cast<qint64>(s.messages.messages.size())},
+                     {"matched", static_cast<qint64>(s.messages.total.count)},  // receives matched (an mcast once per receiver), as abstat
                      {"pairs", pairs},
                      {"pending", pending}};
 }

@@ -2,7 +2,12 @@
 //
 // Run it on a finished trace, or on a snapshot of a live one that made no
 // progress for a while: every task whose last record is the begin of a
-// blocking call (and that has not exited) is blocked.  For each: what it
+// blocking call (and that has not exited) is blocked.  So is a task that
+// ended while blocked: its last call before its exit record (`task.exit`:
+// killed by Ctrl-C, `timeout`, the console's kill, a crash) is the begin of
+// a blocking call -- a user who kills a hung program keeps the diagnosis.
+// Not one the program ended itself (a recorded pvm_kill of it by another
+// task): workers killed by their master while waiting for work are fine.  For each: what it
 // waits for and since when; messages sent to it and never received; the
 // mismatch in plain words (paper §3.5); cycles of tasks each waiting for
 // the next (deadlock); barriers waiting for tasks that exited or are blocked
@@ -34,10 +39,14 @@ struct BlockedTask {
   std::vector<TaskIndex> waitingWith;
   std::vector<TaskIndex> missing;
   std::string explanation;              // one or more sentences, plain words
+  // The task ended while blocked (killed, or gone without pvm_exit): the
+  // wait never ended.  endedAt: its exit record's time.
+  bool ended = false;
+  TimeNs endedAt = 0;
 };
 
 struct HangReport {
-  bool hung = false;                    // some task is blocked
+  bool hung = false;                    // some task is blocked (or ended blocked)
   std::vector<BlockedTask> blocked;
   std::vector<std::vector<TaskIndex>> cycles;  // each: t0 waits for t1 ... waits for t0
   std::vector<std::string> summary;     // sentences for people, most important first

@@ -16,6 +16,7 @@
 #include <xab/model/trace.h>
 
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,19 +32,19 @@ struct Message {
   EventRef send;
   TaskIndex sender = 0;
   Kind kind = Kind::SEND;    // SEND, MCAST, PSEND, BCAST
-  bool destinationsKnown = true;  // false for bcast
+  bool destinationsKnown = true;  // false for a bcast without dst= (an older trace)
   std::int32_t tag = 0;
   std::int32_t bytes = 0;
   std::int32_t serial = 0;
   StrId group = -1;          // bcast
   TimeNs time = 0;           // sender's clock at the send
-  // Destinations named by the send (send/psend: one; mcast: the list).
-  // Empty for bcast: its destinations are the group's members at the time,
-  // which the trace does not record.
+  // Destinations named by the send (send/psend: one; mcast and bcast: the
+  // list).  Empty for a bcast of an older trace without dst=: its
+  // destinations were the group's members at the time, not recorded.
   std::span<const Tid> destinations;
   // In the order of the receivers' task index, then of their records.
   std::span<const MessageReceive> receives;
-  // Named destinations that never received it.  For bcast, unknown.
+  // Named destinations that never received it (unknown for a bcast without dst=).
   std::span<const Tid> unreceived;
 };
 
@@ -73,8 +74,22 @@ class MessageTable {
   std::vector<UnmatchedReceive> unmatched;    // receives with no send in the trace
   std::map<std::pair<TaskIndex, TaskIndex>, PairStats> pairs;  // (sender, receiver)
   PairStats total;
-  std::uint64_t sent = 0;          // sends in the trace
+  std::uint64_t sent = 0;          // sends in the trace (an mcast or bcast is one)
+  // Messages: one per destination of each send (a bcast of an older trace
+  // without dst=: one per receive).  When the input is consistent,
+  // messagesSent == total.count + unreceivedMessages.
+  std::uint64_t messagesSent = 0;
+  std::uint64_t unreceivedMessages = 0;  // named destinations that never received
   std::uint64_t neverReceived = 0; // sends with some named destination that never received
+  // Inconsistent input (one run's trace read twice, two runs joined): sends
+  // that repeat a serial an earlier send of their task used, and receives
+  // that name a message their task already received.  Receives of a
+  // repeated serial go to its sends in order (the first that names the
+  // receiver and that it has not received yet); a receive of a message
+  // already received is counted here, not a second time in pairs/total.
+  std::uint64_t duplicateSerials = 0;
+  std::uint64_t duplicateReceives = 0;
+  bool consistent() const { return duplicateSerials == 0 && duplicateReceives == 0; }
   // Index into messages of the send with (sender, serial), or -1.  If a
   // sender repeated a serial, its last send with it.
   std::int64_t find(TaskIndex sender, std::int32_t serial) const;
@@ -85,6 +100,29 @@ class MessageTable {
 
  private:
   friend MessageTable matchMessages(const Trace& trace);
+  friend struct ReceiveMatcher;
+  // Positions [first, last) in the sender's serial order of its sends with
+  // this serial (several only when it repeated the serial).
+  std::pair<std::uint32_t, std::uint32_t> serialRange(TaskIndex sender, std::int32_t serial) const;
+  std::uint32_t atSerialPosition(TaskIndex sender, std::uint32_t position) const;
+
+// The one rule for "this record took a message", for every reader: the end
+// record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call
+// says so in its own way (docs/trace-format.md):
+//   recv, trecv, nrecv  rc > 0 (the buffer id); 0 nothing came (trecv timed
+//                       out, nrecv found none); < 0 an error
+//   precv               rc == 0 (PvmOk); < 0 an error
+//   handler             always: PVM handed the message to a pvm_addmhf
+//                       handler (its rc is not a status)
+// probe is not a receive: the message stays queued.
+bool gotMessage(const Event& e);
+
+// The destinations a send record names, for every reader: send/psend its
+// dst=, mcast its dst= list, bcast its dst= list (the group's members the
+// message went to, recorded at the call).  nullopt for a bcast of an older
+// trace, which has no dst=: its destinations (the group's members at the
+// time) must be inferred.  The span points into the event or the trace.
+std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& send);
   struct RecvIndex {
     std::uint32_t index;    // the receive's record in its task
     std::uint32_t message;
@@ -102,5 +140,23 @@ class MessageTable {
 };
 
 MessageTable matchMessages(const Trace& trace);
+
+// The one rule for "this record took a message", for every reader: the end
+// record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call
+// says so in its own way (docs/trace-format.md):
+//   recv, trecv, nrecv  rc > 0 (the buffer id); 0 nothing came (trecv timed
+//                       out, nrecv found none); < 0 an error
+//   precv               rc == 0 (PvmOk); < 0 an error
+//   handler             always: PVM handed the message to a pvm_addmhf
+//                       handler (its rc is not a status)
+// probe is not a receive: the message stays queued.
+bool gotMessage(const Event& e);
+
+// The destinations a send record names, for every reader: send/psend its
+// dst=, mcast its dst= list, bcast its dst= list (the group's members the
+// message went to, recorded at the call).  nullopt for a bcast of an older
+// trace, which has no dst=: its destinations (the group's members at the
+// time) must be inferred.  The span points into the event or the trace.
+std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& send);
 
 }  // namespace xab

@@ -23,6 +23,13 @@ namespace xab {
 
 inline constexpr int kTraceFormatVersion = 1;
 
+// The longest line a reader takes (bytes, without the '\n'); a longer one
+// is skipped with an error, whatever pieces it arrived in (a file, a pipe,
+// a socket: every input path measures the whole line).  16 MiB: a record
+// with a mark of 5 MB of text fits even when every byte is %-escaped;
+// the limit bounds what a stream without newlines can make a reader hold.
+inline constexpr std::size_t kMaxTraceLine = std::size_t{16} << 20;
+
 struct ReadError {
   std::uint64_t line = 0;  // 1-based line number in the input
   std::string reason;      // "bad task time: '17x'"

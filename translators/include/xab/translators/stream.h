@@ -134,8 +134,9 @@ void streamTrace(const Trace& trace, StreamWriter& w);
 // fails.  Returns kExitOk, kExitUsage (I/O) or kExitBadInput.
 int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes = nullptr);
 
-// The destinations a send record names: send/psend one, mcast its list;
-// bcast none (the group's members at the time are not in the record).
+// The destinations a send record names: send/psend one, mcast and bcast
+// their dst= list; none for a bcast of an older trace without dst= (see
+// GroupMembers).  xab::sendDestinations is the rule.
 std::vector<Tid> namedDestinations(const Trace& trace, const Event& send);
 
 // A send record that sent something (not a failed call), with a serial
@@ -144,8 +145,9 @@ bool isSentMessage(const Event& e);
 bool isGotMessage(const Event& e);
 
 // Members of PVM groups as the records read so far tell (joingroup,
-// lvgroup).  A bcast goes to the group's other members at the time, which
-// its record does not list; the writers ask for them a window of records
+// lvgroup).  Only for older traces: a bcast record names its destinations
+// (dst=) since the format recorded them; without dst= it went to the
+// group's other members at the time; the writers ask for them a window of records
 // after the bcast was read, so that members whose records reach abmon a
 // little later (abmon writes each task's records in batches) are counted.
 class GroupMembers {
@@ -161,7 +163,8 @@ class GroupMembers {
 // How many records after a bcast its destinations are taken (see above).
 inline constexpr std::uint64_t kBcastWindow = 1 << 16;
 
-// A bcast's group name; "" for any other record.
+// A bcast's group name when its destinations must be inferred (an older
+// trace without dst=); "" for any other record, or a bcast with dst=.
 std::string bcastGroup(const Record& r);
 
 }  // namespace xab::tr
