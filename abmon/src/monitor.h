@@ -9,6 +9,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <array>
+#include <deque>
 #include <span>
 #include <cstdio>
 #include <string>
@@ -54,6 +55,10 @@ class Monitor {
   void handle_message(int bufid, std::int64_t recv_ns);
   void take_local(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns);
   void local_done();
+  LocalIntake::Verdict verify_local(std::int32_t tid, pid_t pid);
+  static bool from_pvmd(int src);
+  static bool process_running(pid_t pid);
+  void remember_ended(int tid);
   void watch_task(int tid);
   void heard_from(int tid, std::int64_t now_ns, bool through_pvm);
   void arm_poke_timer();
@@ -90,6 +95,11 @@ class Monitor {
   std::vector<Exit> exits_;  // tasks pvmd says have gone, task.exit not yet written
   std::array<bool, static_cast<std::size_t>(BadReason::Count_)> reported_{};
   std::uint64_t foreign_ = 0;  // messages with neither of our tags
+  std::uint64_t forged_exits_ = 0;  // exit notices not sent by a pvmd
+  std::uint64_t unverified_ = 0;    // local connections read after their task had gone
+  static constexpr std::size_t kEndedKept = 65536;
+  std::deque<int> ended_;  // tids whose task.exit is written, newest last
+  std::unordered_map<int, pid_t> bound_;  // tid -> the process its local connection came from
   int exit_code_ = kExitOk;
   bool finished_ = false;
 };

@@ -114,7 +114,7 @@ TEST_CASE("the local socket: a connection without xab's hello is closed, others 
   REQUIRE(recs.size() == 4);
   CHECK(recs[2] == "send dst=" + tid + " tag=5 bytes=4 serial=3 rc=0");
   std::string err = mon.proc.read_stderr();
-  CHECK_THAT(err, Contains("did not start with xab's hello"));
+  CHECK_THAT(err, Contains("refused a local connection without xab's hello"));
   CHECK_THAT(err, Contains("(2 through the local socket)"));
 }
 
