@@ -317,3 +317,21 @@ TEST_CASE("what abmon writes from extreme task times and sequence numbers, the m
   CHECK_THAT(trace, Contains(tid + " abmon.lost n=2147483647\n"));
   CHECK(count_of(trace, tid + " send ") == 6);
 }
+
+TEST_CASE("an info record with nothing after it is written so that the model reads it") {
+  PrivateVm::shared();
+  Monitor mon("lonely-info.trace");
+  REQUIRE(mon.started());
+  // INFO is merged into the task's next record; with none, abmon writes
+  // "info name=.. lang=c .." at the task's exit.
+  auto r = fake({"local", "infoonly", "lonely"});
+  CHECK(r.exit_code == 0);
+  std::string tid = tid_of(r);
+  REQUIRE(exited(mon, tid));
+  REQUIRE(mon.proc.stop(SIGTERM) == 0);
+  auto read = model_read(mon);
+  INFO(mon.trace());
+  INFO(errors_of(read));
+  CHECK(read.errorCount == 0);
+  CHECK(count_of(mon.trace(), tid + " info name=lonely host=fake%20host parent=none lang=c pid=") == 1);
+}

@@ -5,6 +5,7 @@
  * It finds abmon through the mailbox entry (wire.h), then runs its
  * arguments as a little script, one message per action:
  *   info NAME      INFO (name, host, parent, lang, pid) + mytid records
+ *   infoonly NAME  the INFO record alone (abmon writes it at the exit)
  *   good N         N send records (serials 1..N)
  *   mcast K        one mcast record to K tids (continuation records)
  *   mark TEXT      a mark record with TEXT as a string
@@ -317,14 +318,14 @@ static int find_abmon(void) {
   return 0;
 }
 
-static int act_info(const char* name) {
+static int act_info(const char* name, int alone) {
   int ids[] = {1, 2};
   const char* texts[] = {name, "fake host"};
   struct xab_event e[2];
   e[0] = ev(XAB_EV_INFO, XAB_PHASE_END, 0, 1, 2, pvm_parent(), XAB_LANG_C);
   e[0].a[4] = (int)getpid();
   e[1] = ev(XAB_EV_MYTID, XAB_PHASE_END, g_tid, 0, 0, 0, 0);
-  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 2, 2, ids, texts, e, 2);
+  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, alone ? 1 : 2, 2, ids, texts, e, alone ? 1 : 2);
 }
 
 static int act_good(int n) {
@@ -420,7 +421,8 @@ static int run(int argc, char** argv) {
     const char* a = argv[i];
     const char* arg = i + 1 < argc ? argv[i + 1] : "0";
     int rc = 0;
-    if (!strcmp(a, "info")) rc = act_info(arg), ++i;
+    if (!strcmp(a, "info")) rc = act_info(arg, 0), ++i;
+    else if (!strcmp(a, "infoonly")) rc = act_info(arg, 1), ++i;
     else if (!strcmp(a, "good")) rc = act_good(atoi(arg)), ++i;
     else if (!strcmp(a, "mcast")) rc = act_mcast(atoi(arg)), ++i;
     else if (!strcmp(a, "mark")) rc = act_mark(arg), ++i;
