@@ -260,10 +260,7 @@ bool LocalIntake::judge(Conn& c) {
 
 bool LocalIntake::read_all(Conn& c, bool& got, std::size_t limit) {
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))];
-  if (c.deferred()) {
-    if (!judge(c)) return false;
-    if (c.deferred()) return true;
-  }
+  if (c.deferred()) return true;  // judged by sweep(), read_dry(its tid), judge_waiting()
   for (std::size_t count = 0; count < limit; ++count) {
     iovec iov{buf_.data(), buf_.size()};
     msghdr mh{};
@@ -329,7 +326,24 @@ bool LocalIntake::read_dry(std::int32_t tid) {
   auto conns = conns_;
   for (const auto& c : conns) {
     if (tid != 0 && c->tid != tid && c->tid != 0) continue;
+    // A hello still waiting for its verdict is judged here only when that
+    // task's own PVM message or exit is next (each verdict asks pvmd).
+    if (c->deferred() && (tid == 0 || c->claimed != tid)) continue;
+    if (c->deferred() && !judge(*c)) {
+      drop(c);
+      continue;
+    }
     if (!read_all(*c, got)) drop(c);
+  }
+  return got;
+}
+
+bool LocalIntake::judge_waiting() {
+  bool got = false;
+  auto conns = conns_;
+  for (const auto& c : conns) {
+    if (!c->deferred()) continue;
+    if (!judge(*c) || !read_all(*c, got)) drop(c);
   }
   return got;
 }

@@ -71,6 +71,9 @@ class LocalIntake {
   void drain(std::int32_t tid);
   // Accepts and reads every connection dry; true if anything came.
   bool drain_all();
+  // Judges now every hello still waiting for its verdict (when stopping),
+  // and reads the connections believed; true if anything came.
+  bool judge_waiting();
   void close();
   bool open() const { return listener_ != nullptr; }
 

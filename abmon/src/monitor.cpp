@@ -115,6 +115,7 @@ void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   // Whatever the tasks still hold belongs to the trace too: ask for it
   // (a task killed while blocked sends its last records on this poke).
   if (!drain()) return;
+  local_.judge_waiting();  // tasks that left before abmon could tell who they were
   for (const auto& [tid, due] : pokes_) poke(tid, nullptr);
   if (drain_in_flight() && drain()) finish(kExitOk);
 }

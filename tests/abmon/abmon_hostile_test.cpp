@@ -91,8 +91,9 @@ TEST_CASE("a hello claiming another task's tid is refused and the task keeps its
   REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " mark text=original") != s.npos; }));
 
   // Its tid, a jump in its sequence numbers, and its string 40 overwritten.
+  // abmon may close the connection before the attacker has written it all
+  // (its send fails) or after (abmon closes it): either way "closed=yes".
   auto attack = fake({"hello", tid, "seq", "1000", "mark", "FORGED", "closed"});
-  CHECK(attack.exit_code == 0);
   CHECK_THAT(attack.out, Contains("closed=yes"));
   victim.go();
   REQUIRE(victim.proc.wait(60s) == 0);
@@ -116,7 +117,6 @@ TEST_CASE("a hello claiming abmon's tid, another host's, or an unused tid is ref
   REQUIRE(mon.started());
   std::string claim = GENERATE(as<std::string>{}, "abmon", "otherhost", "unused");
   auto attack = fake({"hello", claim, "mark", "FORGED", "good", "2", "closed"});
-  CHECK(attack.exit_code == 0);
   CHECK_THAT(attack.out, Contains("closed=yes"));
   // Its own tid is accepted, as before.
   auto honest = fake({"hello", "self", "mark", "HONEST"});

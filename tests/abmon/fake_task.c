@@ -246,6 +246,10 @@ static int send_local(const int* hdr, int nstr, const int* ids, const char* cons
   memcpy(buf + len, evs, (size_t)nev * sizeof *evs);
   len += (size_t)nev * sizeof *evs;
   rc = send(g_sock, buf, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+  if (rc < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+    printf("closed=yes\n"); /* abmon has closed the connection already */
+    fflush(stdout);
+  }
   if (rc < 0) perror("fake_task: send");
   free(buf);
   return rc;
