@@ -243,7 +243,7 @@ static int send_local(const int* hdr, int nstr, const int* ids, const char* cons
     memcpy(buf + len + sizeof v, texts[i], (size_t)v[1]);
     len += sizeof v + (size_t)v[1];
   }
-  memcpy(buf + len, evs, (size_t)nev * sizeof *evs);
+  if (nev > 0) memcpy(buf + len, evs, (size_t)nev * sizeof *evs);
   len += (size_t)nev * sizeof *evs;
   rc = send(g_sock, buf, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
   if (rc < 0 && (errno == EPIPE || errno == ECONNRESET)) {
