@@ -11,6 +11,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build pkg-config g++ gfortran shellcheck
+  # fuzz/ (-DXAB_FUZZ=ON): clang and its libFuzzer/sanitizer runtimes
+  clang libclang-rt-dev
   # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
   pvm pvm-dev
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)
