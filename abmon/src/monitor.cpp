@@ -1,5 +1,6 @@
 #include "monitor.h"
 
+#include <boost/asio/post.hpp>
 #include <pvm3.h>
 #include <spdlog/spdlog.h>
 #include <poll.h>
@@ -242,7 +243,7 @@ LocalIntake::Verdict Monitor::verify_local(std::int32_t tid, pid_t pid) {
   if (pvm_tidtohost(tid) != pvm_tidtohost(setup_.tid)) return {V::Refuse, "that tid is not on abmon's host"};
   if (auto it = bound_.find(tid); it != bound_.end() && it->second != pid)
     return {V::Refuse, fmt::format("that task's connection came from pid {}", it->second)};
-  pvm_touched_ = true;  // pvm_tasks may read messages into PVM's queue
+  drain_soon();  // pvm_tasks may read messages into PVM's queue
   int n = 0;
   pvmtaskinfo* info = nullptr;
   int rc = pvm_tasks(tid, &n, &info);
@@ -273,6 +274,18 @@ bool Monitor::process_running(pid_t pid) {
   if (paren == std::string_view::npos || paren + 2 >= stat.size()) return true;
   char state = stat[paren + 2];
   return state != 'Z' && state != 'X';
+}
+
+// A PVM call outside drain() may have read messages into PVM's own queue,
+// where no socket wakes the loop for them: take them on the loop's next turn.
+void Monitor::drain_soon() {
+  pvm_touched_ = true;
+  if (drain_posted_) return;
+  drain_posted_ = true;
+  boost::asio::post(io_, [this] {
+    drain_posted_ = false;
+    if (!finished_ && drain()) watch_pvm_fds();
+  });
 }
 
 // A tid whose task.exit is written: no later local connection may claim it

@@ -59,6 +59,7 @@ class Monitor {
   static bool from_pvmd(int src);
   static bool process_running(pid_t pid);
   void remember_ended(int tid);
+  void drain_soon();
   void watch_task(int tid);
   void heard_from(int tid, std::int64_t now_ns, bool through_pvm);
   void arm_poke_timer();
@@ -77,6 +78,7 @@ class Monitor {
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   LocalIntake local_;
   bool pvm_touched_ = false;  // a PVM call outside drain() may have queued messages
+  bool drain_posted_ = false;  // drain_soon() has a drain waiting in the loop
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale
   std::unordered_set<int> watched_;
   // Pokes (wire.h): a task quiet for poke_ms is asked for its events, again
