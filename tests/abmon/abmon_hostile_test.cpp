@@ -200,8 +200,17 @@ TEST_CASE("at the descriptor limit abmon neither spins nor loses real tasks") {
   PrivateVm::shared();
   std::string dir = PrivateVm::shared().dir();
   std::filesystem::remove(dir + "/fdlimit.trace");
-  // 40 descriptors: pvmd's socket, the trace, the listener, and a few more.
-  BackgroundProcess mon({"/bin/sh", "-c", "ulimit -n 40 && exec " + abmon_bin() + " -o " + dir + "/fdlimit.trace"},
+  // abmon needs about 13 descriptors of its own.  With 40 its bound on
+  // connections (4) is what refuses the flood; with 16 accept() itself
+  // fails with EMFILE once 3 connections are open.
+  // (Not 16 under the sanitizers: UBSan's vptr check needs a pipe of its
+  // own to look at memory, and reports a false error when none is left.)
+#if defined(__SANITIZE_ADDRESS__)
+  std::string limit = "40";
+#else
+  std::string limit = GENERATE(as<std::string>{}, "40", "16");
+#endif
+  BackgroundProcess mon({"/bin/sh", "-c", "ulimit -n " + limit + " && exec " + abmon_bin() + " -o " + dir + "/fdlimit.trace"},
                         dir + "/fdlimit.out");
   auto trace = [&] {
     std::ifstream in(dir + "/fdlimit.trace");
