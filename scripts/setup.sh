@@ -11,8 +11,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build pkg-config g++ gfortran shellcheck
-  # clang and libFuzzer for scripts/fuzz.sh
-  clang
+  # fuzz/ (scripts/fuzz.sh): clang and its libFuzzer/sanitizer runtimes
+  clang libclang-rt-dev
   # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
   pvm pvm-dev
   # PVM's own example programs: tests/examples, libab's and abstat's tests

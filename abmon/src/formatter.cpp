@@ -2,7 +2,9 @@
 
 #include <xab/events.h>
 
+#include <algorithm>
 #include <bit>
+#include <climits>
 #include <cstring>
 
 #include "values.h"
@@ -15,8 +17,8 @@ constexpr std::size_t kRecSize = sizeof(xab_event);
 constexpr std::size_t kMinStringBytes = 2 * sizeof(std::int32_t);
 constexpr bool kHostLittle = std::endian::native == std::endian::little;
 
-constexpr std::string_view kReasonNames[] = {"magic", "version", "recsize", "truncated",
-                                             "kind",  "string",  "tids"};
+constexpr std::string_view kReasonNames[] = {"magic", "version", "recsize", "truncated", "kind",
+                                             "string", "tids", "time", "seq", "limit"};
 static_assert(std::size(kReasonNames) == static_cast<std::size_t>(BadReason::Count_));
 
 std::uint16_t swap16(std::uint16_t v) { return static_cast<std::uint16_t>(v << 8 | v >> 8); }
@@ -118,19 +120,23 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
     return write_bad(out, src, recv_ns, *unreadable, 0);
   }
 
-  check_sequence(out, st, src, recv_ns, hdr);
+  Tally tally{};
+  check_sequence(out, st, src, recv_ns, hdr, tally);
   if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) st.final = true;
   st.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
   auto n_skipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
-  if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize))
+  if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize)) {
+    write_bad(out, src, recv_ns, tally);
     return write_bad(out, src, recv_ns, BadReason::RecSize, n_skipped);
+  }
   bool swap = false;
-  if (!read_body(msg, hdr, swap))
+  if (!read_body(msg, hdr, swap)) {
+    write_bad(out, src, recv_ns, tally);
     return write_bad(out, src, recv_ns, BadReason::Truncated, n_skipped);
+  }
 
-  for (auto& [id, text] : strings_) st.strings[id] = std::move(text);
-  Tally tally{};
+  keep_strings(st, tally);
   for (std::size_t i = 0; i < records_.size(); i += kRecSize)
     record(out, st, src, recv_ns, decode(records_.data() + i, swap), tally);
   write_bad(out, src, recv_ns, tally);
@@ -156,13 +162,41 @@ bool Formatter::read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap) {
   return true;
 }
 
+// The task's new strings into its table, within the table's bounds: a
+// string longer than kMaxStringBytes is cut, one beyond kMaxTaskStrings or
+// kMaxTaskStringBytes is not kept (a record naming it is then bad).
+void Formatter::keep_strings(TaskState& st, Tally& tally) {
+  for (auto& [id, text] : strings_) {
+    if (id <= 0) continue;  // never named: id 0 and below mean "no string"
+    if (text.size() > kMaxStringBytes) {
+      text = text.substr(0, kMaxStringBytes);  // a copy: resize would keep the long buffer
+      ++tally[idx(BadReason::Limit)];
+    }
+    auto it = st.strings.find(id);
+    std::size_t old = it == st.strings.end() ? 0 : it->second.size();
+    if ((it == st.strings.end() && st.strings.size() >= kMaxTaskStrings) ||
+        st.string_bytes - old + text.size() > kMaxTaskStringBytes) {
+      ++tally[idx(BadReason::Limit)];
+      continue;
+    }
+    st.string_bytes = st.string_bytes - old + text.size();
+    st.strings[id] = std::move(text);
+  }
+}
+
+// Sequence numbers are 32-bit counters that may wrap: compared modulo 2^32,
+// a step of less than 2^31 is forward (the messages between are lost), a
+// larger one is backwards (bad; the count starts again from it).  So a gap
+// is always below 2^31, as the trace format's ints are.
 void Formatter::check_sequence(std::string& out, TaskState& st, std::int32_t src,
-                               std::int64_t recv_ns, const std::int32_t* hdr) {
+                               std::int64_t recv_ns, const std::int32_t* hdr, Tally& tally) {
   std::int32_t seq = hdr[XAB_HDR_SEQ];
-  std::int64_t expected = st.last_seq ? std::int64_t{*st.last_seq} + 1 : 0;
-  // Messages abmon got but could not read are bad, not lost.
-  std::int64_t gap = seq - expected - st.unread;
-  if (gap > 0) {
+  auto expected = st.last_seq ? static_cast<std::uint32_t>(*st.last_seq) + 1u : 0u;
+  std::uint32_t step = static_cast<std::uint32_t>(seq) - expected;
+  if (step >= 0x80000000u) {
+    ++tally[idx(BadReason::Seq)];
+  } else if (std::int64_t gap = std::int64_t{step} - st.unread; gap > 0) {
+    // Messages abmon got but could not read are bad, not lost.
     own_record(out, recv_ns, src, "abmon.lost messages=");
     append_int(out, gap);
     out.push_back('\n');
@@ -185,6 +219,10 @@ void Formatter::record(std::string& out, TaskState& st, std::int32_t src, std::i
     return;
   }
   if (is_tids) return continuation(out, st, src, ev, tally);
+  if (ev.t_ns < 0 || ev.t_ns > kMaxTaskTimeNs) {
+    ++tally[idx(BadReason::Time)];
+    return;
+  }
   flush_pending(out, st, src, tally);
 
   const auto& slots = ev.phase == XAB_PHASE_BEGIN ? call->begin_slots : call->end_slots;
@@ -198,7 +236,10 @@ void Formatter::record(std::string& out, TaskState& st, std::int32_t src, std::i
     return;
   }
   if (std::uint64_t total = list_total(slots, ev); total > 0) {
-    st.pending = PendingList{ev, recv_ns, total, {}};
+    // Beyond kMaxListTids the tids are counted, not kept: the line stays
+    // readable, and a lying count cannot make abmon allocate much.
+    if (total > kMaxListTids) ++tally[idx(BadReason::Limit)];
+    st.pending = PendingList{ev, recv_ns, total, 0, {}};
     st.pending->tids.reserve(total < 1024 ? total : 1024);
     return;
   }
@@ -212,8 +253,9 @@ void Formatter::continuation(std::string& out, TaskState& st, std::int32_t src,
     return;
   }
   PendingList& p = *st.pending;
-  for (int i = 0; i < ev.rc && p.tids.size() < p.expected; ++i) p.tids.push_back(ev.a[i]);
-  if (p.tids.size() == p.expected) {
+  for (int i = 0; i < ev.rc && p.received < p.expected; ++i, ++p.received)
+    if (p.tids.size() < kMaxListTids) p.tids.push_back(ev.a[i]);
+  if (p.received == p.expected) {
     write_record(out, st, src, p.recv_ns, p.ev, p.tids);
     st.pending.reset();
   }
@@ -341,14 +383,20 @@ void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_n
   own_record(out, now_ns, tid, "task.exit how=notify\n");
 }
 
+// The trace format's ints are 32-bit: a count beyond saturates (the true
+// one is in abmon's last line on stderr with -v).
+static std::int64_t saturated(std::uint64_t n) {
+  return static_cast<std::int64_t>(std::min<std::uint64_t>(n, INT32_MAX));
+}
+
 void Formatter::stop(std::string& out, std::int64_t now_ns) {
   for (auto& [tid, st] : tasks_) flush_task(out, tid, st, now_ns);
   own_record(out, now_ns, abmon_tid_, "abmon.stop events=");
-  append_int(out, static_cast<std::int64_t>(counters_.events));
+  append_int(out, saturated(counters_.events));
   out.append(" tasks=");
-  append_int(out, static_cast<std::int64_t>(counters_.tasks));
+  append_int(out, saturated(counters_.tasks));
   out.append(" bad=");
-  append_int(out, static_cast<std::int64_t>(counters_.bad));
+  append_int(out, saturated(counters_.bad));
   out.push_back('\n');
 }
 

@@ -13,6 +13,7 @@
 #include <xab/wire.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,8 +36,23 @@ enum class BadReason : std::uint8_t {
   Kind,       // unknown event kind or phase, or a stray XAB_EV_TIDS record
   String,     // a string id the task never sent
   Tids,       // a tid list that did not get as many tids as it announced
+  Time,       // a task time no reader can read (before 1970, after 2262)
+  Seq,        // a sequence number that goes backwards
+  Limit,      // a per-task bound was reached (strings, tid lists)
   Count_
 };
+
+// What the formatter keeps per task is bounded (docs/abmon.md, "Bounds"),
+// and every line it writes stays readable by the model's reader (whose
+// longest line is 1 MiB: 5 strings of 3 x kMaxStringBytes escaped, plus
+// info's 2, plus kMaxListTids tids of at most 12 characters stay below it).
+inline constexpr std::size_t kMaxStringBytes = 16 * 1024;            // longer: cut
+inline constexpr std::size_t kMaxTaskStrings = 65536;                // more: dropped
+inline constexpr std::size_t kMaxTaskStringBytes = 8 * 1024 * 1024;  // more: dropped
+inline constexpr std::uint64_t kMaxListTids = 32768;                 // more: not kept
+// Task times the trace format can carry: 0 .. 9223372035.999999999 s (the
+// reader refuses a negative time and anything that would overflow int64 ns).
+inline constexpr std::int64_t kMaxTaskTimeNs = 9'223'372'035'999'999'999;
 std::string_view bad_reason_name(BadReason reason);
 
 struct Problem {
@@ -83,10 +99,12 @@ class Formatter {
     xab_event ev;
     std::int64_t recv_ns;
     std::uint64_t expected;
+    std::uint64_t received = 0;  // tids come; the first kMaxListTids are kept
     std::vector<std::int32_t> tids;
   };
   struct TaskState {
     std::unordered_map<std::int32_t, std::string> strings;
+    std::size_t string_bytes = 0;  // sum of the strings' sizes (kMaxTaskStringBytes)
     std::optional<std::int32_t> last_seq;
     std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
     bool final = false;       // its XAB_HDRF_FINAL message has come
@@ -98,8 +116,9 @@ class Formatter {
 
   TaskState& task(std::int32_t tid);
   bool read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap);
+  void keep_strings(TaskState& st, Tally& tally);
   void check_sequence(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
-                      const std::int32_t* hdr);
+                      const std::int32_t* hdr, Tally& tally);
   void record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
               const xab_event& ev, Tally& tally);
   void continuation(std::string& out, TaskState& st, std::int32_t src, const xab_event& ev,

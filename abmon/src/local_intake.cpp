@@ -3,11 +3,14 @@
 #include <spdlog/spdlog.h>
 #include <xab/wire.h>
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -17,24 +20,46 @@ namespace xab::abmon {
 namespace {
 
 constexpr std::size_t kBurst = 256;  // datagrams read per wakeup
+constexpr auto kAcceptPause = std::chrono::seconds(1);  // after an accept error
+constexpr auto kSweepEvery = std::chrono::seconds(1);   // hello timeouts
 
-std::int64_t realtime_ns() {
+constexpr std::string_view kRefusalNames[] = {
+    "from another user", "without xab's hello", "whose hello names a task it is not",
+    "that sent no hello in time", "beyond the connection limit",
+    "datagrams sent by another process than the one that connected"};
+static_assert(std::size(kRefusalNames) == static_cast<std::size_t>(LocalIntake::Refusal::Count_));
+
+std::int64_t clock_ns(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
+  clock_gettime(clock, &ts);
   return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
 }
 
-// Only tasks of abmon's own user may write into its trace.
-bool same_user(int fd) {
+// The connecting process, if it is of abmon's own user (only they may
+// write into its trace); 0 otherwise.
+pid_t peer_of_own_user(int fd) {
   ucred cred{};
   socklen_t len = sizeof cred;
-  return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == geteuid();
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) return 0;
+  return cred.pid;
+}
+
+std::size_t connection_limit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 4096;
+  auto half = static_cast<std::int64_t>(rl.rlim_cur / 2) - 16;
+  return static_cast<std::size_t>(std::clamp<std::int64_t>(half, 4, 4096));
 }
 
 }  // namespace
 
-LocalIntake::LocalIntake(boost::asio::io_context& io, Sink sink, Done done)
-    : io_(io), sink_(std::move(sink)), done_(std::move(done)) {}
+LocalIntake::LocalIntake(boost::asio::io_context& io, Sink sink, Done done, Verify verify)
+    : io_(io),
+      sink_(std::move(sink)),
+      done_(std::move(done)),
+      verify_(std::move(verify)),
+      accept_pause_(io),
+      sweep_timer_(io) {}
 
 LocalIntake::~LocalIntake() { close(); }
 
@@ -63,10 +88,29 @@ void LocalIntake::start(int listen_fd) {
   if (listen_fd < 0) return;
   listener_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, listen_fd);
   buf_.resize(XAB_SOCKET_MSG_MAX);
+  max_conns_ = connection_limit();
+  spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   wait_accept();
 }
 
+void LocalIntake::refuse(Refusal r, const std::string& detail) {
+  auto& n = refused_[static_cast<std::size_t>(r)];
+  spdlog::log(n == 0 ? spdlog::level::warn : spdlog::level::debug,
+              "refused a local connection {}{}{}", kRefusalNames[static_cast<std::size_t>(r)],
+              detail.empty() ? "" : ": " + detail, n == 0 ? " (further ones are counted)" : "");
+  ++n;
+}
+
+void LocalIntake::report_refusals() const {
+  std::string line;
+  for (std::size_t r = 0; r < refused_.size(); ++r)
+    if (refused_[r] > 0)
+      line += (line.empty() ? "" : ", ") + std::to_string(refused_[r]) + " " + std::string(kRefusalNames[r]);
+  if (!line.empty()) spdlog::warn("local socket: refused {}", line);
+}
+
 void LocalIntake::wait_accept() {
+  if (!listener_ || accept_pause_.expiry() > boost::asio::steady_timer::clock_type::now()) return;
   listener_->async_wait(boost::asio::posix::descriptor_base::wait_read, [this](const auto& ec) {
     if (ec || !listener_) return;
     accept_all();
@@ -75,25 +119,95 @@ void LocalIntake::wait_accept() {
 }
 
 bool LocalIntake::accept_all() {
+  if (!listener_ || accept_pause_.expiry() > boost::asio::steady_timer::clock_type::now())
+    return false;
   bool any = false;
   for (;;) {
     int fd = accept4(listener_->native_handle(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK)
-        spdlog::warn("accepting on the local socket: {}", std::strerror(errno));
-      return any;
+      if (errno == EAGAIN || errno == EWOULDBLOCK || !accept_failed(errno)) return any;
+      continue;
     }
-    if (!same_user(fd)) {
-      spdlog::warn("refused a local connection from another user");
+    pid_t pid = peer_of_own_user(fd);
+    if (pid <= 0 || conns_.size() >= max_conns_) {
+      refuse(pid <= 0 ? Refusal::OtherUser : Refusal::TooMany, "");
       ::close(fd);
       continue;
     }
+    // Every datagram then says which process sent it (SCM_CREDENTIALS).
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
     any = true;
-    auto c = std::make_shared<Conn>(io_, fd);
+    auto c = std::make_shared<Conn>(io_, fd, pid, clock_ns(CLOCK_MONOTONIC));
     conns_.push_back(c);
     wait_read(c);
+    arm_sweep();
   }
+}
+
+// accept() failed: the pending connection stays, the listener stays
+// readable, and waiting on it again would spin.  At the descriptor limit
+// the spare descriptor makes room to take the connection and close it (the
+// task falls back to PVM messages); any other error pauses accepting for
+// kAcceptPause.  True: try again now.
+bool LocalIntake::accept_failed(int err) {
+  if (accept_errors_++ == 0)
+    spdlog::warn("accepting on the local socket: {} (further errors are counted)", std::strerror(err));
+  if ((err == EMFILE || err == ENFILE) && spare_fd_ >= 0) {
+    ::close(spare_fd_);
+    int fd = accept4(listener_->native_handle(), nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd >= 0) {
+      ::close(fd);
+      refuse(Refusal::TooMany, "at the descriptor limit");
+    }
+    spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) return true;
+  }
+  accept_pause_.expires_after(kAcceptPause);
+  accept_pause_.async_wait([this](const auto& ec) {
+    if (!ec) wait_accept();
+  });
+  return false;
+}
+
+void LocalIntake::arm_sweep() {
+  if (sweep_armed_) return;
+  sweep_armed_ = true;
+  sweep_timer_.expires_after(kSweepEvery);
+  sweep_timer_.async_wait([this](const auto& ec) {
+    sweep_armed_ = false;
+    if (!ec) sweep();
+  });
+}
+
+// Connections that have not said hello within kHelloTimeoutNs go (a real
+// task sends its hello right after it connects); those whose hello could
+// not be judged yet are judged again, and refused once that time is up.
+void LocalIntake::sweep() {
+  std::int64_t now = clock_ns(CLOCK_MONOTONIC);
+  bool waiting = false;
+  auto conns = conns_;
+  for (const auto& c : conns) {
+    if (c->tid != 0) continue;
+    if (c->deferred()) {
+      if (!judge(*c)) {
+        drop(c);
+      } else if (c->tid != 0) {
+        bool got = false;
+        if (read_all(*c, got, kBurst)) wait_read(c); else drop(c);
+        if (got) done_();
+      } else {
+        waiting = true;
+      }
+    } else if (now - c->accepted_ns < kHelloTimeoutNs) {
+      waiting = true;
+    } else {
+      refuse(Refusal::NoHello, "");
+      drop(c);
+    }
+  }
+  if (waiting) arm_sweep();
 }
 
 void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
@@ -105,40 +219,87 @@ void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
     // so the wait fires again at once).
     bool open = read_all(*c, got, kBurst);
     if (got) done_();
-    if (open)
-      wait_read(c);
-    else
+    if (!open)
       drop(c);
+    else if (!c->deferred())  // a deferred one is waited on again once judged
+      wait_read(c);
   });
 }
 
+// The hello names the task; it is believed only if the connecting process
+// is that task (verify_).  False: the connection goes.
+bool LocalIntake::take_hello(Conn& c, std::span<const std::byte> body) {
+  std::int32_t hello[XAB_HELLO_INTS] = {};
+  if (body.size() == sizeof hello) std::memcpy(hello, body.data(), sizeof hello);
+  if (hello[0] != XAB_WIRE_MAGIC || hello[1] != XAB_WIRE_VERSION || hello[2] <= 0) {
+    refuse(Refusal::BadHello, "");
+    return false;
+  }
+  c.claimed = hello[2];
+  return judge(c);
+}
+
+// The verdict on a connection's hello: false when it is refused; c.tid is
+// set when it is believed, c stays deferred while the verdict is Wait.
+bool LocalIntake::judge(Conn& c) {
+  Verdict v = verify_ ? verify_(c.claimed, c.pid) : Verdict{Verdict::Accept, {}};
+  bool late = clock_ns(CLOCK_MONOTONIC) - c.accepted_ns >= kHelloTimeoutNs;
+  if (v.what == Verdict::Refuse || (v.what == Verdict::Wait && late)) {
+    refuse(Refusal::Forged, fmt::format("pid {} says it is t{:x}, but {}", c.pid, c.claimed, v.why));
+    return false;
+  }
+  if (v.what == Verdict::Wait) {
+    spdlog::debug("pid {} says it is t{:x}; cannot tell yet: {}", c.pid, c.claimed, v.why);
+    arm_sweep();
+    return true;
+  }
+  c.tid = c.claimed;
+  spdlog::debug("t{:x} (pid {}) writes its events to the local socket", c.tid, c.pid);
+  return true;
+}
+
 bool LocalIntake::read_all(Conn& c, bool& got, std::size_t limit) {
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))];
+  if (c.deferred()) return true;  // judged by sweep(), read_dry(its tid), judge_waiting()
   for (std::size_t count = 0; count < limit; ++count) {
-    ssize_t n = recv(c.sd.native_handle(), buf_.data(), buf_.size(), MSG_DONTWAIT | MSG_TRUNC);
+    iovec iov{buf_.data(), buf_.size()};
+    msghdr mh{};
+    mh.msg_iov = &iov;
+    mh.msg_iovlen = 1;
+    mh.msg_control = control;
+    mh.msg_controllen = sizeof control;
+    ssize_t n = recvmsg(c.sd.native_handle(), &mh, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
       spdlog::debug("reading the local socket of t{:x}: {}", c.tid, std::strerror(errno));
       return false;
     }
-    if (n == 0) return false;  // the task has closed it (exited)
+    // Every datagram carries its sender's credentials; the end of the
+    // connection carries none (so an empty datagram is not mistaken for it).
+    const cmsghdr* cm = CMSG_FIRSTHDR(&mh);
+    if (n == 0 && !cm) return false;  // the task has closed it (exited)
+    pid_t sender = 0;
+    if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS) {
+      ucred cred{};
+      std::memcpy(&cred, CMSG_DATA(cm), sizeof cred);
+      sender = cred.pid;  // 0: sent before abmon asked for credentials
+    }
     auto size = std::min(static_cast<std::size_t>(n), buf_.size());  // longer: seen as truncated
     std::span<const std::byte> body(buf_.data(), size);
     if (c.tid == 0) {
-      std::int32_t hello[XAB_HELLO_INTS] = {};
-      if (size == sizeof hello) std::memcpy(hello, body.data(), sizeof hello);
-      if (hello[0] != XAB_WIRE_MAGIC || hello[1] != XAB_WIRE_VERSION || hello[2] <= 0) {
-        if (!warned_bad_) spdlog::warn("closing a local connection that did not start with xab's hello");
-        warned_bad_ = true;
-        return false;
-      }
-      c.tid = hello[2];
-      spdlog::debug("t{:x} writes its events to the local socket", c.tid);
+      if (!take_hello(c, body)) return false;
+      if (c.deferred()) return true;  // not a datagram more until it is judged
+      continue;
+    }
+    // A child that inherited the connection is not the task.
+    if (sender != 0 && sender != c.pid) {
+      refuse(Refusal::OtherProcess, fmt::format("pid {} on t{:x}'s connection", sender, c.tid));
       continue;
     }
     ++messages_;
     got = true;
-    sink_(c.tid, body, realtime_ns());
+    sink_(c.tid, body, clock_ns(CLOCK_REALTIME));
   }
   return true;
 }
@@ -165,13 +326,34 @@ bool LocalIntake::read_dry(std::int32_t tid) {
   auto conns = conns_;
   for (const auto& c : conns) {
     if (tid != 0 && c->tid != tid && c->tid != 0) continue;
+    // A hello still waiting for its verdict is judged here only when that
+    // task's own PVM message or exit is next (each verdict asks pvmd).
+    if (c->deferred() && (tid == 0 || c->claimed != tid)) continue;
+    if (c->deferred() && !judge(*c)) {
+      drop(c);
+      continue;
+    }
     if (!read_all(*c, got)) drop(c);
+  }
+  return got;
+}
+
+bool LocalIntake::judge_waiting() {
+  bool got = false;
+  auto conns = conns_;
+  for (const auto& c : conns) {
+    if (!c->deferred()) continue;
+    if (!judge(*c) || !read_all(*c, got)) drop(c);
   }
   return got;
 }
 
 void LocalIntake::close() {
   boost::system::error_code ignored;
+  accept_pause_.cancel();
+  sweep_timer_.cancel();
+  if (spare_fd_ >= 0) ::close(spare_fd_);
+  spare_fd_ = -1;
   for (const auto& c : conns_) {
     c->sd.cancel(ignored);
     c->sd.close(ignored);

@@ -3,15 +3,22 @@
 //
 // One listening SOCK_SEQPACKET socket at an abstract address; one
 // connection per task, whose first datagram (the hello) names its tid.
-// Every later datagram is handed to the sink as one event message of that
-// task.  Everything runs on the io_context's one thread, like the rest of
-// abmon.
+// The tid is believed only if the Verify callback says the connecting
+// process (SO_PEERCRED) is that task; every later datagram is handed to the
+// sink as one event message of that task if that same process sent it
+// (SCM_CREDENTIALS).  Connections are bounded in number and in how long
+// they may take to say hello (docs/abmon.md, "Security" and "Bounds").
+// Everything runs on the io_context's one thread, like the rest of abmon.
 #ifndef XAB_ABMON_LOCAL_INTAKE_H
 #define XAB_ABMON_LOCAL_INTAKE_H
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 
+#include <sys/types.h>
+
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,8 +35,27 @@ class LocalIntake {
   using Sink = std::function<void(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns)>;
   // Called after a burst of messages has gone to the sink (to write them out).
   using Done = std::function<void()>;
+  // Whether process `pid` is the task `tid`: Accept, Refuse (with why), or
+  // Wait (cannot tell yet: asked again every second until kHelloTimeoutNs).
+  struct Verdict {
+    enum What : std::uint8_t { Accept, Refuse, Wait } what;
+    std::string why;
+  };
+  using Verify = std::function<Verdict(std::int32_t tid, pid_t pid)>;
 
-  LocalIntake(boost::asio::io_context& io, Sink sink, Done done);
+  // Why a connection or a datagram was refused (counted, reported once).
+  enum class Refusal : std::uint8_t {
+    OtherUser,  // the connecting process is not abmon's user
+    BadHello,   // the first datagram is not xab's hello
+    Forged,     // the hello names a task the process is not
+    NoHello,    // no hello within kHelloTimeoutNs
+    TooMany,    // kMaxConnections reached (or the descriptor limit)
+    OtherProcess,  // a datagram sent by a process other than the one that connected
+    Count_
+  };
+  static constexpr std::int64_t kHelloTimeoutNs = 5'000'000'000;
+
+  LocalIntake(boost::asio::io_context& io, Sink sink, Done done, Verify verify);
   ~LocalIntake();
   LocalIntake(const LocalIntake&) = delete;
   LocalIntake& operator=(const LocalIntake&) = delete;
@@ -45,20 +71,40 @@ class LocalIntake {
   void drain(std::int32_t tid);
   // Accepts and reads every connection dry; true if anything came.
   bool drain_all();
+  // Judges now every hello still waiting for its verdict (when stopping),
+  // and reads the connections believed; true if anything came.
+  bool judge_waiting();
   void close();
   bool open() const { return listener_ != nullptr; }
 
   std::uint64_t messages() const { return messages_; }
   std::size_t connections() const { return conns_.size(); }
+  std::uint64_t refused(Refusal r) const { return refused_[static_cast<std::size_t>(r)]; }
+  // One warning line with every refusal counted, if there was any.
+  void report_refusals() const;
+  // The most connections kept at once: half the descriptor limit less 16
+  // (PVM's own sockets need the rest), 4 .. 4096.
+  std::size_t max_connections() const { return max_conns_; }
 
  private:
   struct Conn {
-    explicit Conn(boost::asio::io_context& io, int fd) : sd(io, fd) {}
+    Conn(boost::asio::io_context& io, int fd, pid_t pid, std::int64_t since)
+        : sd(io, fd), pid(pid), accepted_ns(since) {}
     boost::asio::posix::stream_descriptor sd;
-    std::int32_t tid = 0;  // 0 until the hello
+    pid_t pid;                // the process that connected (SO_PEERCRED)
+    std::int64_t accepted_ns; // CLOCK_MONOTONIC, for the hello timeout
+    std::int32_t claimed = 0; // the hello's tid, while its verdict is Wait
+    std::int32_t tid = 0;     // 0 until the hello is believed
+    bool deferred() const { return tid == 0 && claimed != 0; }
   };
   void wait_accept();
   bool accept_all();
+  bool accept_failed(int err);
+  void refuse(Refusal r, const std::string& detail);
+  bool take_hello(Conn& c, std::span<const std::byte> body);
+  bool judge(Conn& c);
+  void arm_sweep();
+  void sweep();
   void wait_read(const std::shared_ptr<Conn>& c);
   // Reads until the socket is empty (or `limit` datagrams); false once the
   // connection is over.
@@ -69,11 +115,20 @@ class LocalIntake {
   boost::asio::io_context& io_;
   Sink sink_;
   Done done_;
+  Verify verify_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> listener_;
   std::vector<std::shared_ptr<Conn>> conns_;
   std::vector<std::byte> buf_;
   std::uint64_t messages_ = 0;
-  bool warned_bad_ = false;
+  std::array<std::uint64_t, static_cast<std::size_t>(Refusal::Count_)> refused_{};
+  std::size_t max_conns_ = 4;
+  // Kept open to be given up at the descriptor limit: with it, a pending
+  // connection can be accepted and closed instead of waking abmon forever.
+  int spare_fd_ = -1;
+  boost::asio::steady_timer accept_pause_;  // after an accept error: wait, do not spin
+  boost::asio::steady_timer sweep_timer_;   // closes connections without a hello
+  bool sweep_armed_ = false;
+  std::uint64_t accept_errors_ = 0;
 };
 
 }  // namespace xab::abmon

@@ -5,6 +5,8 @@
 #include <xab/wire.h>
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,9 +35,36 @@ void setup_logging(int verbosity) {
   spdlog::set_default_logger(logger);
 }
 
-std::FILE* open_output(const std::string& path) {
-  if (path.empty() || path == "-") return stdout;
-  return std::fopen(path.c_str(), "w");
+// Opens the trace file, after abmon has registered (a refused abmon never
+// touches it).  It is truncated only once abmon holds an exclusive lock on
+// it: a file another abmon writes (in any virtual machine) is left alone.
+// Returns 0, kExitBusy or kExitOutput (with a message on stderr).
+int open_output(const std::string& path, std::FILE*& out) {
+  out = stdout;
+  if (path.empty() || path == "-") return 0;
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    std::cerr << "abmon: cannot open " << path << ": " << std::strerror(errno) << "\n";
+    return kExitOutput;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    std::cerr << "abmon: " << path << " is being written by another abmon; not touching it\n";
+    close(fd);
+    return kExitBusy;
+  }
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+    std::cerr << "abmon: cannot truncate " << path << ": " << std::strerror(errno) << "\n";
+    close(fd);
+    return kExitOutput;
+  }
+  out = fdopen(fd, "w");
+  if (!out) {
+    std::cerr << "abmon: cannot open " << path << ": " << std::strerror(errno) << "\n";
+    close(fd);
+    return kExitOutput;
+  }
+  return 0;
 }
 
 int silence_stderr() {
@@ -119,11 +148,6 @@ int main(int argc, char** argv) {
   setup_logging(opts.verbosity);
   // A reader that goes away is a write error, not a silent death.
   std::signal(SIGPIPE, SIG_IGN);
-  std::FILE* out = open_output(opts.output);
-  if (!out) {
-    std::cerr << "abmon: cannot open " << opts.output << ": " << std::strerror(errno) << "\n";
-    return kExitOutput;
-  }
   int tid = 0, context = 0, index = 0;
   if (int rc = enrol(tid, context, opts.verbosity <= 0)) return rc;
   // Tasks on this host write their events to a local socket (wire.h);
@@ -138,7 +162,13 @@ int main(int argc, char** argv) {
       socket_name.clear();
     }
   }
-  if (int rc = register_or_refuse(opts, tid, context, socket_name, index)) {
+  std::FILE* out = nullptr;
+  int rc = register_or_refuse(opts, tid, context, socket_name, index);
+  if (rc == 0 && (rc = open_output(opts.output, out)) != 0) {
+    unregister_abmon(index);
+    pvm_exit();
+  }
+  if (rc != 0) {
     if (local_fd >= 0) close(local_fd);
     return rc;
   }

@@ -1,5 +1,6 @@
 #include "monitor.h"
 
+#include <boost/asio/post.hpp>
 #include <pvm3.h>
 #include <spdlog/spdlog.h>
 #include <poll.h>
@@ -48,7 +49,8 @@ Monitor::Monitor(MonitorSetup setup)
       local_(
           io_, [this](std::int32_t tid, std::span<const std::byte> body,
                       std::int64_t recv_ns) { take_local(tid, body, recv_ns); },
-          [this] { local_done(); }),
+          [this] { local_done(); },
+          [this](std::int32_t tid, pid_t pid) { return verify_local(tid, pid); }),
       poke_timer_(io_) {}
 
 Monitor::~Monitor() { release_fds(); }
@@ -114,6 +116,7 @@ void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   // Whatever the tasks still hold belongs to the trace too: ask for it
   // (a task killed while blocked sends its last records on this poke).
   if (!drain()) return;
+  local_.judge_waiting();  // tasks that left before abmon could tell who they were
   for (const auto& [tid, due] : pokes_) poke(tid, nullptr);
   if (drain_in_flight() && drain()) finish(kExitOk);
 }
@@ -190,6 +193,7 @@ void Monitor::write_exits(bool quiet) {
     if (!quiet && !formatter_.final_seen(e.tid) && now - e.notified_ns < kExitGraceNs)
       return false;
     formatter_.task_exit(pending_, e.tid, now);
+    remember_ended(e.tid);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task
     pokes_.erase(e.tid);
     return true;
@@ -209,7 +213,13 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
     heard_from(src, recv_ns, true);
   } else if (tag == exit_tag_) {
     int tid = 0;
-    if (pvm_upkint(&tid, 1, 1) >= 0) {
+    spdlog::trace("exit notice from t{:x}", src);
+    if (!from_pvmd(src)) {
+      // Any task may send to abmon's context with this tag: a notice that
+      // does not come from a pvmd would end another task's records.
+      if (forged_exits_++ == 0)
+        spdlog::warn("ignoring an exit notice sent by task t{:x}, not by pvmd (reported once)", src);
+    } else if (pvm_upkint(&tid, 1, 1) >= 0) {
       local_.drain(tid);  // all it wrote is in its socket by now
       exits_.push_back({tid, recv_ns});
     }
@@ -218,6 +228,76 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
     spdlog::warn("ignoring a message with tag {} from t{:x} (reported once)", tag, src);
   }
 }
+
+// Whether `pid` is the process of task `tid` (a hello on the local socket,
+// docs/abmon.md "Security").  pvmd knows every task's pid (it spawned it,
+// or the task told it when it enrolled).  A task that has already left PVM
+// (it wrote everything, called pvm_exit, and abmon reads its hello only
+// now) is known to pvmd no more: its connection is believed once its
+// process has exited, if abmon has not ended that tid and no other process
+// holds it; a process that stays alive under a tid pvmd does not know is
+// refused after LocalIntake::kHelloTimeoutNs.
+LocalIntake::Verdict Monitor::verify_local(std::int32_t tid, pid_t pid) {
+  using V = LocalIntake::Verdict;
+  if (tid == setup_.tid) return {V::Refuse, "that is abmon's own tid"};
+  if (pvm_tidtohost(tid) != pvm_tidtohost(setup_.tid)) return {V::Refuse, "that tid is not on abmon's host"};
+  if (auto it = bound_.find(tid); it != bound_.end() && it->second != pid)
+    return {V::Refuse, fmt::format("that task's connection came from pid {}", it->second)};
+  drain_soon();  // pvm_tasks may read messages into PVM's queue
+  int n = 0;
+  pvmtaskinfo* info = nullptr;
+  int rc = pvm_tasks(tid, &n, &info);
+  for (int i = 0; rc >= 0 && i < n; ++i) {
+    if (info[i].ti_tid != tid) continue;
+    if (info[i].ti_pid != pid) return {V::Refuse, fmt::format("pvmd says that task is pid {}", info[i].ti_pid)};
+    bound_[tid] = pid;
+    return {V::Accept, {}};
+  }
+  if (std::find(ended_.begin(), ended_.end(), tid) != ended_.end())
+    return {V::Refuse, "that task has exited and its trace is closed"};
+  if (process_running(pid)) return {V::Wait, "pvmd knows no such task"};
+  if (unverified_++ == 0)
+    spdlog::info("t{:x}'s local connection is read after it left PVM (pid {} has exited too)", tid, pid);
+  bound_[tid] = pid;
+  return {V::Accept, {}};
+}
+
+// Whether `pid` is a process that has not exited (a zombie has).
+bool Monitor::process_running(pid_t pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return false;
+  char line[512] = {};
+  std::size_t n = std::fread(line, 1, sizeof line - 1, f);
+  std::fclose(f);
+  std::string_view stat(line, n);
+  auto paren = stat.rfind(')');
+  if (paren == std::string_view::npos || paren + 2 >= stat.size()) return true;
+  char state = stat[paren + 2];
+  return state != 'Z' && state != 'X';
+}
+
+// A PVM call outside drain() may have read messages into PVM's own queue,
+// where no socket wakes the loop for them: take them on the loop's next turn.
+void Monitor::drain_soon() {
+  pvm_touched_ = true;
+  if (drain_posted_) return;
+  drain_posted_ = true;
+  boost::asio::post(io_, [this] {
+    drain_posted_ = false;
+    if (!finished_ && drain()) watch_pvm_fds();
+  });
+}
+
+// A tid whose task.exit is written: no later local connection may claim it
+// while its task is not running (the last kEndedKept are kept).
+void Monitor::remember_ended(int tid) {
+  bound_.erase(tid);
+  if (ended_.size() >= kEndedKept) ended_.pop_front();
+  ended_.push_back(tid);
+}
+
+// pvmd's own tids have the TIDPVMD bit (pvmtev.h) set; a task's never do.
+bool Monitor::from_pvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
 
 // After a burst of local messages.  A pvm_notify for a new task may have
 // read PVM messages (an exit notice, say) into PVM's own queue, where no
@@ -327,6 +407,8 @@ void Monitor::finish(int code) {
   const Counters& c = formatter_.counters();
   spdlog::info("stopped: {} messages ({} through the local socket), {} events, {} tasks, {} bad, {} pokes",
                c.messages, local_.messages(), c.events, c.tasks, c.bad, pokes_sent_);
+  local_.report_refusals();
+  if (forged_exits_ > 0) spdlog::warn("ignored {} exit notice(s) not sent by pvmd", forged_exits_);
   release_fds();
   local_.close();
   signals_.cancel();
@@ -337,8 +419,7 @@ void Monitor::finish(int code) {
 void Monitor::report(const Problem& p) {
   auto& seen = reported_[static_cast<std::size_t>(p.reason)];
   auto level = seen ? spdlog::level::debug : spdlog::level::warn;
-  spdlog::log(level, "bad event message from t{:x}: {} ({} records skipped){}", p.tid,
-              bad_reason_name(p.reason), p.n, seen ? "" : "; further ones of this kind are counted");
+  spdlog::log(level, "bad event message from t{:x}: {} (n={}){}", p.tid, bad_reason_name(p.reason), p.n, seen ? "" : "; further ones of this kind are counted");
   seen = true;
 }
 

@@ -9,6 +9,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <array>
+#include <deque>
 #include <span>
 #include <cstdio>
 #include <string>
@@ -54,6 +55,11 @@ class Monitor {
   void handle_message(int bufid, std::int64_t recv_ns);
   void take_local(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns);
   void local_done();
+  LocalIntake::Verdict verify_local(std::int32_t tid, pid_t pid);
+  static bool from_pvmd(int src);
+  static bool process_running(pid_t pid);
+  void remember_ended(int tid);
+  void drain_soon();
   void watch_task(int tid);
   void heard_from(int tid, std::int64_t now_ns, bool through_pvm);
   void arm_poke_timer();
@@ -72,6 +78,7 @@ class Monitor {
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   LocalIntake local_;
   bool pvm_touched_ = false;  // a PVM call outside drain() may have queued messages
+  bool drain_posted_ = false;  // drain_soon() has a drain waiting in the loop
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale
   std::unordered_set<int> watched_;
   // Pokes (wire.h): a task quiet for poke_ms is asked for its events, again
@@ -90,6 +97,11 @@ class Monitor {
   std::vector<Exit> exits_;  // tasks pvmd says have gone, task.exit not yet written
   std::array<bool, static_cast<std::size_t>(BadReason::Count_)> reported_{};
   std::uint64_t foreign_ = 0;  // messages with neither of our tags
+  std::uint64_t forged_exits_ = 0;  // exit notices not sent by a pvmd
+  std::uint64_t unverified_ = 0;    // local connections read after their task had gone
+  static constexpr std::size_t kEndedKept = 65536;
+  std::deque<int> ended_;  // tids whose task.exit is written, newest last
+  std::unordered_map<int, pid_t> bound_;  // tid -> the process its local connection came from
   int exit_code_ = kExitOk;
   bool finished_ = false;
 };

@@ -13,7 +13,7 @@ enum ExitCode : int {
   kExitOk = 0,         // stopped by SIGINT/SIGTERM, or --help
   kExitNoPvm = 1,      // no pvmd to talk to, or a PVM call failed at startup
   kExitUsage = 2,      // bad command line
-  kExitBusy = 3,       // another abmon is registered in this virtual machine
+  kExitBusy = 3,       // another abmon is registered in this VM, or writes the -o file
   kExitOutput = 4,     // the output could not be opened or written
   kExitPvmLost = 5,    // the connection to pvmd broke while running
 };

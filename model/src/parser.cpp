@@ -148,7 +148,9 @@ std::string LineParser::fields(std::string_view rest, Event& e, Identity& id) {
       for (std::size_t i = 0; i < slots.size() && i < kMaxSlots; ++i)
         if (slots[i].key == key) { s = static_cast<int>(i); break; }
       if (s >= 0) {
-        ok = slotValue(slots[static_cast<std::size_t>(s)].type, val, e.a[s]);
+        // info's lang slot holds c/fortran as abmon writes it (an int otherwise).
+        ok = key == "lang" ? text::parseLang(val, e.a[s])
+                           : slotValue(slots[static_cast<std::size_t>(s)].type, val, e.a[s]);
         e.present |= static_cast<std::uint8_t>(1u << s);
       } else {
         ok = identityField(key, val, id);

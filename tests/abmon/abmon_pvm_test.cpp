@@ -4,98 +4,15 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <fstream>
 #include <memory>
-#include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "xab/test/private_vm.h"
-#include "xab/test/process.h"
+#include "abmon_harness.h"
 
 using namespace xab::test;
+using namespace xab::test::abmon;
 using Catch::Matchers::Contains;
-
-namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::vector<std::string> fields_of(const std::string& line) {
-  std::vector<std::string> f;
-  std::istringstream in(line);
-  for (std::string w; in >> w;) f.push_back(w);
-  return f;
-}
-
-// The records of one task, without the two time columns and the tid.
-std::vector<std::string> records_of(const std::string& trace, const std::string& tid) {
-  std::vector<std::string> out;
-  for (const auto& line : lines_of(trace)) {
-    auto f = fields_of(line);
-    if (f.size() < 4 || f[2] != tid) continue;
-    std::string rest = f[3];
-    for (std::size_t i = 4; i < f.size(); ++i) rest += " " + f[i];
-    out.push_back(rest);
-  }
-  return out;
-}
-
-std::string abmon_bin() { return bin_dir() + "/abmon"; }
-std::string fake_bin() { return bin_dir() + "/abmon_fake_task"; }
-
-std::string tid_of(const RunResult& r) {
-  auto pos = r.out.find("tid=");
-  return pos == std::string::npos ? "" : r.out.substr(pos + 4, r.out.find('\n', pos) - pos - 4);
-}
-
-// A running abmon writing to a file of its own in the VM's directory.
-struct Monitor {
-  explicit Monitor(const std::string& name, std::vector<std::string> extra = {})
-      : path(fresh(PrivateVm::shared().dir() + "/" + name)),
-        proc(args(path, std::move(extra)), path + ".out") {}
-  // A trace left by an earlier abmon must not look like this one's start.
-  static std::string fresh(const std::string& path) {
-    std::filesystem::remove(path);
-    return path;
-  }
-  static std::vector<std::string> args(const std::string& path, std::vector<std::string> extra) {
-    std::vector<std::string> a{abmon_bin(), "-o", path};
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  }
-  bool started() {
-    return wait_for([](const std::string& s) { return s.find("abmon.start") != s.npos; });
-  }
-  bool wait_for(const std::function<bool(const std::string&)>& pred) {
-    for (int i = 0; i < 600; ++i) {  // a deadline, not a measurement
-      if (pred(trace())) return true;
-      if (!proc.running()) return pred(trace());
-      usleep(50 * 1000);
-    }
-    return false;
-  }
-  std::string trace() const {
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  std::string path;
-  BackgroundProcess proc;
-};
-
-RunResult fake(std::vector<std::string> script) {
-  script.insert(script.begin(), fake_bin());
-  return run(script, {}, 60s);
-}
-
-}  // namespace
 
 TEST_CASE("records appear in the task's order with the right fields") {
   PrivateVm::shared();
@@ -197,7 +114,7 @@ TEST_CASE("the local socket: a connection without xab's hello is closed, others 
   REQUIRE(recs.size() == 4);
   CHECK(recs[2] == "send dst=" + tid + " tag=5 bytes=4 serial=3 rc=0");
   std::string err = mon.proc.read_stderr();
-  CHECK_THAT(err, Contains("did not start with xab's hello"));
+  CHECK_THAT(err, Contains("refused a local connection without xab's hello"));
   CHECK_THAT(err, Contains("(2 through the local socket)"));
 }
 

@@ -5,6 +5,7 @@
  * It finds abmon through the mailbox entry (wire.h), then runs its
  * arguments as a little script, one message per action:
  *   info NAME      INFO (name, host, parent, lang, pid) + mytid records
+ *   infoonly NAME  the INFO record alone (abmon writes it at the exit)
  *   good N         N send records (serials 1..N)
  *   mcast K        one mcast record to K tids (continuation records)
  *   mark TEXT      a mark record with TEXT as a string
@@ -19,6 +20,28 @@
  *   local          send the messages that follow to abmon's local socket
  *   badhello       connect to the local socket with a wrong hello; print
  *                  "badhello=closed" once abmon has closed that connection
+ *   hello TID      like local, but the hello claims TID: self, abmon (its
+ *                  tid), otherhost (ours on another host), unused (a tid
+ *                  no task has), or hex (t40005)
+ *   closed         print "closed=yes" if abmon closes the local connection
+ *                  within 20 s, else "closed=no"
+ *   fork           a child process writes "mark FROMCHILD" to the local
+ *                  connection it inherited, then exits; the parent waits
+ *   markref ID     a mark record naming string ID, without sending it
+ *   strings N KB   N messages, each with one new string of KB kilobytes
+ *                  (ids 1000.., no records)
+ *   empty          an empty datagram on the local socket
+ *   nohello        connect to the local socket and send nothing (then
+ *                  "closed" tells whether abmon gave up on it)
+ *   fakeexit TID   a PVM message that looks like pvmd's exit notice of TID
+ *   random N       N datagrams of random bytes and lengths (half of them
+ *                  behind a valid magic and version)
+ *   conns N        N more connections to the local socket that never send
+ *                  a hello (kept open); prints "conns=K" (K connected)
+ *   seq S          the next message has sequence number S
+ *   time T         the task time of the records that follow: ns, or
+ *                  min / max (INT64_MIN / INT64_MAX), or now
+ *   wait           print "waiting" and wait for SIGUSR1
  *   sleep MS       wait
  *   pause          print "paused" and wait to be killed
  *   kill           SIGKILL itself (no pvm_exit, no last message)
@@ -30,11 +53,14 @@
 #include <xab/events.h>
 #include <xab/wire.h>
 
+#include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,7 +70,10 @@
 const char* __lsan_default_suppressions(void);
 const char* __lsan_default_suppressions(void) { return "leak:libpvm3\n"; }
 
-static int g_tid, g_abmon, g_ctx, g_tag, g_seq, g_lost;
+static int g_tid, g_abmon, g_ctx, g_tag, g_lost;
+static unsigned g_seq; /* wraps like any counter */
+static int g_time_set;
+static long long g_time;
 static char g_sock_name[XAB_SOCKET_NAME_MAX];
 static int g_sock_len, g_sock = -1;
 
@@ -57,12 +86,16 @@ static int connect_local(const int* hello, size_t bytes) {
     return -1;
   }
   fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+  if (fd >= 0) { /* as libab: room for the longest message */
+    int sndbuf = XAB_SOCKET_MSG_MAX;
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  }
   memset(&addr, 0, sizeof addr);
   addr.sun_family = AF_UNIX;
   memcpy(addr.sun_path + 1, g_sock_name, (size_t)g_sock_len);
   if (fd < 0 ||
       connect(fd, (struct sockaddr*)&addr, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)g_sock_len)) < 0 ||
-      send(fd, hello, bytes, MSG_NOSIGNAL) != (ssize_t)bytes) {
+      (bytes > 0 && send(fd, hello, bytes, MSG_NOSIGNAL) != (ssize_t)bytes)) {
     perror("fake_task: local socket");
     if (fd >= 0) close(fd);
     return -1;
@@ -74,6 +107,114 @@ static int act_local(void) {
   int hello[XAB_HELLO_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, g_tid};
   g_sock = connect_local(hello, sizeof hello);
   return g_sock < 0 ? -1 : 0;
+}
+
+/* The tid a forged hello claims. */
+static int claimed_tid(const char* what) {
+  if (!strcmp(what, "self")) return g_tid;
+  if (!strcmp(what, "abmon")) return g_abmon;
+  if (!strcmp(what, "otherhost")) return (g_tid & ~0x3ffc0000) | ((g_tid + 0x40000) & 0x3ffc0000);
+  if (!strcmp(what, "unused")) return (g_tid & ~0x3ffff) | 0x3fff0;
+  return (int)strtol(what[0] == 't' ? what + 1 : what, NULL, 16);
+}
+
+static int act_hello(const char* what) {
+  int hello[XAB_HELLO_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, claimed_tid(what)};
+  g_sock = connect_local(hello, sizeof hello);
+  return g_sock < 0 ? -1 : 0;
+}
+
+static int act_closed(void) {
+  char c;
+  struct timeval tv = {20, 0};
+  setsockopt(g_sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ssize_t n = recv(g_sock, &c, 1, 0);
+  /* closed with our datagrams unread: ECONNRESET */
+  printf("closed=%s\n", n == 0 || (n < 0 && errno == ECONNRESET) ? "yes" : "no");
+  fflush(stdout);
+  return 0;
+}
+
+static int act_nohello(void) {
+  g_sock = connect_local(NULL, 0);
+  return g_sock < 0 ? -1 : 0;
+}
+
+static int act_fakeexit(const char* what) {
+  int tid = claimed_tid(what);
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&tid, 1, 1);
+  return pvm_send(g_abmon, g_tag + 1);
+}
+
+static int act_empty(void) {
+  if (send(g_sock, "", 0, MSG_NOSIGNAL) != 0) {
+    perror("fake_task: send");
+    return -1;
+  }
+  return 0;
+}
+
+static int act_conns(int n) {
+  int i, k = 0;
+  for (i = 0; i < n; ++i) {
+    struct sockaddr_un addr;
+    int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+    if (fd < 0) break;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    memcpy(addr.sun_path + 1, g_sock_name, (size_t)g_sock_len);
+    if (connect(fd, (struct sockaddr*)&addr,
+                (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)g_sock_len)) == 0)
+      ++k;
+    /* kept open on purpose: a connection that never says hello */
+  }
+  printf("conns=%d\n", k);
+  fflush(stdout);
+  return 0;
+}
+
+static int act_random(int n) {
+  static char buf[4096];
+  int i;
+  unsigned r = 12345;
+  for (i = 0; i < n; ++i) {
+    size_t len, k;
+    r = r * 1103515245u + 12345u;
+    len = (r >> 8) % sizeof buf;
+    for (k = 0; k < len; ++k) {
+      r = r * 1103515245u + 12345u;
+      buf[k] = (char)(r >> 16);
+    }
+    if (i % 2 && len >= 8) {
+      int mv[2] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION};
+      memcpy(buf, mv, sizeof mv);
+    }
+    if (send(g_sock, buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
+      perror("fake_task: send");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static volatile sig_atomic_t g_go;
+static void on_usr1(int sig) {
+  (void)sig;
+  g_go = 1;
+}
+
+static int act_wait(void) {
+  sigset_t block, old;
+  signal(SIGUSR1, on_usr1);
+  sigemptyset(&block);
+  sigaddset(&block, SIGUSR1);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  printf("waiting\n");
+  fflush(stdout);
+  while (!g_go) sigsuspend(&old);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  return 0;
 }
 
 static int act_badhello(void) {
@@ -102,9 +243,13 @@ static int send_local(const int* hdr, int nstr, const int* ids, const char* cons
     memcpy(buf + len + sizeof v, texts[i], (size_t)v[1]);
     len += sizeof v + (size_t)v[1];
   }
-  memcpy(buf + len, evs, (size_t)nev * sizeof *evs);
+  if (nev > 0) memcpy(buf + len, evs, (size_t)nev * sizeof *evs);
   len += (size_t)nev * sizeof *evs;
   rc = send(g_sock, buf, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+  if (rc < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+    printf("closed=yes\n"); /* abmon has closed the connection already */
+    fflush(stdout);
+  }
   if (rc < 0) perror("fake_task: send");
   free(buf);
   return rc;
@@ -119,7 +264,7 @@ static long long now_ns(void) {
 static struct xab_event ev(int kind, int phase, int rc, int a0, int a1, int a2, int a3) {
   struct xab_event e;
   memset(&e, 0, sizeof e);
-  e.t_ns = now_ns();
+  e.t_ns = g_time_set ? g_time : now_ns();
   e.kind = (uint16_t)kind;
   e.phase = (uint8_t)phase;
   e.rc = rc;
@@ -138,7 +283,7 @@ static int send_msg(int version, int magic, int nevents_claimed, int nstr, const
   hdr[XAB_HDR_MAGIC] = magic;
   hdr[XAB_HDR_VERSION] = version;
   hdr[XAB_HDR_FLAGS] = (*(const char*)&one == 1) ? XAB_HDRF_LITTLE_ENDIAN : 0;
-  hdr[XAB_HDR_SEQ] = g_seq++;
+  hdr[XAB_HDR_SEQ] = (int)g_seq++;
   hdr[XAB_HDR_NSTRINGS] = nstr;
   hdr[XAB_HDR_NEVENTS] = nevents_claimed;
   hdr[XAB_HDR_LOST] = g_lost;
@@ -177,14 +322,14 @@ static int find_abmon(void) {
   return 0;
 }
 
-static int act_info(const char* name) {
+static int act_info(const char* name, int alone) {
   int ids[] = {1, 2};
   const char* texts[] = {name, "fake host"};
   struct xab_event e[2];
   e[0] = ev(XAB_EV_INFO, XAB_PHASE_END, 0, 1, 2, pvm_parent(), XAB_LANG_C);
   e[0].a[4] = (int)getpid();
   e[1] = ev(XAB_EV_MYTID, XAB_PHASE_END, g_tid, 0, 0, 0, 0);
-  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 2, 2, ids, texts, e, 2);
+  return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, alone ? 1 : 2, 2, ids, texts, e, alone ? 1 : 2);
 }
 
 static int act_good(int n) {
@@ -218,6 +363,45 @@ static int act_mark(const char* text) {
   return send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 1, 1, ids, texts, &e, 1);
 }
 
+static int act_markref(int id) {
+  struct xab_event e = ev(XAB_EV_MARK, XAB_PHASE_END, 0, id, 0, 0, 0);
+  return send_events(&e, 1);
+}
+
+static int act_strings(int n, int kb) {
+  size_t len = (size_t)kb * 1024;
+  char* text = malloc(len + 1);
+  int i, rc = 0;
+  memset(text, 'x', len);
+  text[len] = 0;
+  for (i = 0; i < n && rc >= 0; ++i) {
+    int ids[] = {1000 + i};
+    const char* texts[] = {text};
+    rc = send_msg(XAB_WIRE_VERSION, XAB_WIRE_MAGIC, 0, 1, ids, texts, NULL, 0);
+  }
+  free(text);
+  return rc;
+}
+
+/* The child writes to the connection it inherited, as a forked program
+ * whose libab state came along would. */
+static int act_fork(void) {
+  int status = 0;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) _exit(act_mark("FROMCHILD") < 0 ? 1 : 0);
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void set_time(const char* what) {
+  g_time_set = 1;
+  if (!strcmp(what, "min")) g_time = INT64_MIN;
+  else if (!strcmp(what, "max")) g_time = INT64_MAX;
+  else if (!strcmp(what, "now")) g_time_set = 0;
+  else g_time = strtoll(what, NULL, 10);
+}
+
 static int act_bad(const char* what) {
   struct xab_event e[3];
   e[0] = ev(XAB_EV_EXIT, XAB_PHASE_END, 0, 0, 0, 0, 0);
@@ -241,13 +425,27 @@ static int run(int argc, char** argv) {
     const char* a = argv[i];
     const char* arg = i + 1 < argc ? argv[i + 1] : "0";
     int rc = 0;
-    if (!strcmp(a, "info")) rc = act_info(arg), ++i;
+    if (!strcmp(a, "info")) rc = act_info(arg, 0), ++i;
+    else if (!strcmp(a, "infoonly")) rc = act_info(arg, 1), ++i;
     else if (!strcmp(a, "good")) rc = act_good(atoi(arg)), ++i;
     else if (!strcmp(a, "mcast")) rc = act_mcast(atoi(arg)), ++i;
     else if (!strcmp(a, "mark")) rc = act_mark(arg), ++i;
     else if (!strcmp(a, "lost")) g_lost = atoi(arg), ++i;
     else if (!strcmp(a, "sleep")) usleep((useconds_t)atoi(arg) * 1000), ++i;
     else if (!strcmp(a, "seqskip")) ++g_seq;
+    else if (!strcmp(a, "seq")) g_seq = (unsigned)strtoll(arg, NULL, 10), ++i;
+    else if (!strcmp(a, "time")) set_time(arg), ++i;
+    else if (!strcmp(a, "hello")) rc = act_hello(arg), ++i;
+    else if (!strcmp(a, "closed")) rc = act_closed();
+    else if (!strcmp(a, "fork")) rc = act_fork();
+    else if (!strcmp(a, "markref")) rc = act_markref(atoi(arg)), ++i;
+    else if (!strcmp(a, "strings")) rc = act_strings(atoi(arg), i + 2 < argc ? atoi(argv[i + 2]) : 1), i += 2;
+    else if (!strcmp(a, "empty")) rc = act_empty();
+    else if (!strcmp(a, "nohello")) rc = act_nohello();
+    else if (!strcmp(a, "fakeexit")) rc = act_fakeexit(arg), ++i;
+    else if (!strcmp(a, "random")) rc = act_random(atoi(arg)), ++i;
+    else if (!strcmp(a, "conns")) rc = act_conns(atoi(arg)), ++i;
+    else if (!strcmp(a, "wait")) rc = act_wait();
     else if (!strcmp(a, "direct")) pvm_setopt(PvmRoute, PvmRouteDirect);
     else if (!strcmp(a, "local")) rc = act_local();
     else if (!strcmp(a, "badhello")) rc = act_badhello();

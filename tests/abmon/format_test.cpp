@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <sstream>
 
 #include "byte_message.h"
@@ -436,4 +438,78 @@ TEST_CASE("header, start, task exit and stop records") {
   CHECK(body(lines[4]) == "abmon.bad reason=tids n=1");
   CHECK(lines[5] == "1763680000.200100201 1763680000.200100201 t40001 abmon.stop events=1 tasks=1 "
                     "bad=1");
+}
+
+TEST_CASE("sequence numbers wrap; a step backwards is bad, never a huge gap") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.seq(0x7ffffffe);  // the task's first message abmon sees
+  CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost messages=2147483646", "exit rc=0"});
+  b.seq(static_cast<std::int32_t>(0x80000001u));  // over INT32_MAX: 2 lost
+  CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost messages=2", "exit rc=0"});
+  b.seq(-1);
+  CHECK(h.bodies(b) == std::vector<std::string>{"abmon.lost messages=2147483645", "exit rc=0"});
+  b.seq(0);  // wraps to 0: in order
+  CHECK(h.bodies(b) == std::vector<std::string>{"exit rc=0"});
+  b.seq(-5);  // backwards
+  CHECK(h.bodies(b) == std::vector<std::string>{"exit rc=0", "abmon.bad reason=seq n=1"});
+  b.seq(-4);
+  CHECK(h.bodies(b) == std::vector<std::string>{"exit rc=0"});
+}
+
+TEST_CASE("task times no reader can read are bad records") {
+  Harness h;
+  EventMessageBuilder b;
+  b.event(0, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(-1, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(INT64_MIN, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(kMaxTaskTimeNs, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(kMaxTaskTimeNs + 1, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  b.event(INT64_MAX, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  auto lines = h.feed(b);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].find(" 0.000000000 ") != std::string::npos);
+  CHECK(lines[1].find(" 9223372035.999999999 ") != std::string::npos);
+  CHECK(body(lines[2]) == "abmon.bad reason=time n=4");
+}
+
+TEST_CASE("a task's strings are bounded in length, number and bytes") {
+  Harness h;
+  EventMessageBuilder b;
+  b.string(1, std::string(kMaxStringBytes + 100, 'a')).event(kT, XAB_EV_MARK, XAB_PHASE_END, 0, {1});
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "mark text=" + std::string(kMaxStringBytes, 'a') + " rc=0");
+  CHECK(lines[1] == "abmon.bad reason=limit n=1");
+  // 8 MiB of strings, then one more: not kept, so a record naming it is bad.
+  std::int32_t id = 2, seq = 1;
+  for (std::size_t bytes = kMaxStringBytes; bytes + kMaxStringBytes <= kMaxTaskStringBytes; bytes += kMaxStringBytes) {
+    EventMessageBuilder s;
+    s.seq(seq++).string(id++, std::string(kMaxStringBytes, 'b'));
+    CHECK(h.bodies(s).empty());
+  }
+  EventMessageBuilder over;
+  over.seq(seq++).string(id, std::string(kMaxStringBytes, 'c')).event(kT, XAB_EV_MARK, XAB_PHASE_END, 0, {id});
+  CHECK(h.bodies(over) == std::vector<std::string>{"abmon.bad reason=string n=1", "abmon.bad reason=limit n=1"});
+  // Replacing a string of the table by a shorter one is within the bound.
+  EventMessageBuilder again;
+  again.seq(seq++).string(1, "short").event(kT, XAB_EV_MARK, XAB_PHASE_END, 0, {1});
+  CHECK(h.bodies(again) == std::vector<std::string>{"mark text=short rc=0"});
+}
+
+TEST_CASE("a tid list keeps at most kMaxListTids tids") {
+  Harness h;
+  const std::int32_t n = static_cast<std::int32_t>(kMaxListTids) + 10;
+  EventMessageBuilder b;
+  b.event(kT, XAB_EV_MCAST, XAB_PHASE_END, 0, {n, 9, 64, 3});
+  for (std::int32_t i = 0; i < n; i += 6) {
+    std::int32_t cnt = std::min(6, n - i);
+    b.event(kT, XAB_EV_TIDS, XAB_PHASE_CONT, cnt, {0x40003, 0x40003, 0x40003, 0x40003, 0x40003, 0x40003});
+  }
+  auto lines = h.bodies(b);
+  REQUIRE(lines.size() == 2);
+  CHECK(std::count(lines[0].begin(), lines[0].end(), ',') == static_cast<long>(kMaxListTids) - 1);
+  CHECK(lines[0].size() < 1024 * 1024);
+  CHECK(lines[1] == "abmon.bad reason=limit n=1");
 }
