@@ -272,3 +272,15 @@ TEST_CASE("window: the Barriers tab of a trace without barriers says so and draw
   CHECK(inkIn(img, QRect(0, 24, img.width(), img.height() - 24)) == 0);
   CHECK(inkIn(img, QRect(0, 0, img.width(), 22)) > 20);  // the words
 }
+
+TEST_CASE("window: the legend is on screen, whole, at the default size and at 800x500") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    Window w(size);
+    auto* legend = w.window.findChild<QWidget*>("legend");
+    REQUIRE(legend);
+    CHECK(legend->isVisible());
+    CHECK(legend->height() >= legend->heightForWidth(legend->width()));
+    QImage img = legend->grab().toImage();
+    CHECK(inkIn(img, img.rect()) > 100);  // the words
+  }
+}
