@@ -25,6 +25,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace xab::view {
@@ -139,9 +140,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 }
 
 // At the first records, the task table (and the panels beside it) get the
-// height of all the table's rows, up to half the window's (the rest
-// scrolls): a few tasks leave the room to the diagram, 17 are all in sight
-// at the default size.
+// height of all the table's rows, between 40% and half of the window's
+// (the rest scrolls): 17 tasks are all in sight at the default size.
 void MainWindow::fitTaskTable() {
   const ViewSnapshot* s = state_->snapshot();
   if (tableFitted_ || !s || s->trace->taskCount() == 0 || !split_->isVisible()) return;
@@ -150,7 +150,7 @@ void MainWindow::fitTaskTable() {
   const int want = taskTable_->horizontalHeader()->height() + rows * taskTable_->verticalHeader()->defaultSectionSize() +
                    2 * taskTable_->frameWidth() + 2;
   const int total = split_->height() - split_->handleWidth();
-  const int table = std::min(want, total / 2);
+  const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
   split_->setSizes({total - table, table});
 }
 

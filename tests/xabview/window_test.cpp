@@ -14,6 +14,7 @@
 #include <QHelpEvent>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSlider>
 #include <QTableView>
 #include <QTest>
@@ -283,4 +284,20 @@ TEST_CASE("window: the legend is on screen, whole, at the default size and at 80
     QImage img = legend->grab().toImage();
     CHECK(inkIn(img, img.rect()) > 100);  // the words
   }
+}
+
+TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {
+  Window w;
+  auto* tag = w.window.findChild<QLineEdit*>("logTag");
+  REQUIRE(tag);
+  w.state.setPosition(50);
+  const TimeNs begin = w.state.viewBegin(), end = w.state.viewEnd();
+  tag->setFocus();
+  QTest::keyClicks(tag, "-10");
+  QTest::keyClick(tag, Qt::Key_Home);
+  QTest::keyClick(tag, Qt::Key_Right);
+  CHECK(tag->text() == "-10");
+  CHECK(w.state.viewBegin() == begin);
+  CHECK(w.state.viewEnd() == end);
+  CHECK(w.state.position() == 50);
 }
