@@ -209,8 +209,6 @@ int LegendView::heightForWidth(int width) const {
 }
 
 void LegendView::paintEvent(QPaintEvent*) {
-  if (height() < heightForWidth(width())) setFixedHeight(heightForWidth(width()));
-  else if (height() > heightForWidth(width()) + 2) setFixedHeight(heightForWidth(width()));
   QPainter p(this);
   p.fillRect(rect(), Qt::white);
   auto rects = place(width());
@@ -264,7 +262,8 @@ bool LegendView::event(QEvent* e) {
     QToolTip::hideText();
     return true;
   }
-  if (e->type() == QEvent::Resize) setFixedHeight(heightForWidth(width()));
+  // Entries wrap: a new width may need another line, or one less.
+  if (e->type() == QEvent::Resize || e->type() == QEvent::FontChange) setFixedHeight(heightForWidth(width()));
   return QWidget::event(e);
 }
 

@@ -203,7 +203,7 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   p.save();
   QFont font = p.font();
   const int every = L.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / L.rowHeight));
-  font.setPixelSize(std::clamp(static_cast<int>(L.rowHeight * every) - 2, 7, QFontMetrics(font).height() - 3));
+  font.setPixelSize(std::clamp(static_cast<int>(L.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
   p.setFont(font);
   QFontMetrics fm(font);
   for (TaskIndex t = 0; t < L.tasks; ++t) {
