@@ -51,6 +51,7 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   liveAction_ = addButton("Live", "Follow new records as they arrive, the diagram with them", Qt::Key_End, [this] {
     pause();
     state_->setLive(true);
+    liveAction_->setChecked(true);  // clicked while live: it stays on (and follows again)
   });
   liveAction_->setCheckable(true);
   liveAction_->setChecked(state_->live());

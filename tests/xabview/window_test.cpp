@@ -208,6 +208,9 @@ TEST_CASE("window: First and Live bring the event log to the first and the newes
   w.button("Live")->trigger();
   QApplication::processEvents();
   CHECK(log->firstVisibleRow() + log->visibleRows() >= log->model()->rowCount());
+  w.button("Live")->trigger();  // again, while live: stays on
+  CHECK(w.button("Live")->isChecked());
+  CHECK(w.state.live());
 }
 
 TEST_CASE("window: Play/Pause does not move the other buttons; Stop stops and goes back to the start") {
