@@ -45,9 +45,14 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   auto* row = new QHBoxLayout;
   task_ = new QComboBox;
   task_->setObjectName("logTask");
-  task_->setMinimumWidth(160);
+  // Narrow boxes (the lists open wider): at 800 pixels the task table
+  // beside the panels keeps its columns.
+  task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  task_->setMinimumContentsLength(12);
   call_ = new QComboBox;
   call_->setObjectName("logCall");
+  call_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  call_->setMinimumContentsLength(9);
   call_->addItem("any call", -1);
   for (int k = 0; k < kKindCount; ++k) {
     if (static_cast<Kind>(k) == Kind::TIDS) continue;
@@ -57,7 +62,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   tag_ = new QLineEdit;
   tag_->setObjectName("logTag");
   tag_->setPlaceholderText("any tag");
-  tag_->setMaximumWidth(90);
+  tag_->setMaximumWidth(70);
   row->addWidget(new QLabel("Task"));
   row->addWidget(task_);
   row->addWidget(new QLabel("Call"));
@@ -293,9 +298,10 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   metric->setObjectName("matrixMetric");
   metric->addItems({"messages", "bytes", "bandwidth (MB/s)"});
   auto* mrow = new QHBoxLayout;
-  mrow->addWidget(new QLabel("Sender (row) to receiver (column):"));
+  auto* mlabel = new QLabel("Sender (row) to receiver (column):");
+  mlabel->setWordWrap(true);  // the panel shares the window's width with the task table
+  mrow->addWidget(mlabel, 1);
   mrow->addWidget(metric);
-  mrow->addStretch();
   lbox->addLayout(mrow);
   auto* mt = makeTable(matrix_, left);
   mt->setObjectName("messageMatrix");
@@ -304,7 +310,9 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   auto* right = new QWidget;
   auto* rbox = new QVBoxLayout(right);
   rbox->setContentsMargins(0, 0, 0, 0);
-  rbox->addWidget(new QLabel("Sent and not yet received at this moment:"));
+  auto* rlabel = new QLabel("Sent and not yet received at this moment:");
+  rlabel->setWordWrap(true);
+  rbox->addWidget(rlabel);
   auto* pt = makeTable(pending_, right);
   pt->setObjectName("pendingQueue");
   rbox->addWidget(pt);

@@ -248,6 +248,8 @@ TEST_CASE("window: at 800x500 every task is labelled and the position slider is 
   REQUIRE(position);
   CHECK(position->isVisible());
   CHECK(position->width() >= 100);
+  // The panels beside the task table leave it room for more than the names.
+  CHECK(w.window.findChild<QTableView*>("taskTable")->width() >= 300);
   DiagramView* d = w.window.diagram();
   QImage img = d->grab().toImage();
   auto L = DiagramLayout::make(d->rect(), w.state);
