@@ -24,6 +24,15 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::positionChanged, this, repaint);
   connect(state_, &ViewState::rangeChanged, this, repaint);
   connect(state_, &ViewState::selectionChanged, this, repaint);
+  // Room for a readable name on every row, up to 40 tasks (more get a
+  // name every few rows): the window's other parts give way first.
+  connect(state_, &ViewState::snapshotChanged, this, [this] {
+    const ViewSnapshot* s = state_->snapshot();
+    std::size_t tasks = s ? std::min<std::size_t>(s->trace->taskCount(), 40) : 0;
+    DiagramLayout L;
+    int want = std::max(120, L.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(tasks) * kMinLabelRow)));
+    if (want != minimumHeight()) setMinimumHeight(want);
+  });
 }
 
 void DiagramView::paintEvent(QPaintEvent*) {
@@ -124,11 +133,27 @@ QString DiagramView::describe(const DiagramHit& hit) const {
   return lines.join('\n');
 }
 
+// Over the names: the task, what it does now, and why its name is on a colour.
+QString DiagramView::describeName(TaskIndex task) const {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s || task >= s->trace->taskCount()) return {};
+  TaskActivity a = describeTask(*state_, task);
+  QString text = QString::fromStdString(s->trace->label(task)) + ": " + a.text;
+  if (a.kind == Activity::Blocked) text += "\n(name on pink: blocked at the replay position)";
+  if (a.kind == Activity::Barrier) text += "\n(name on orange: in a barrier at the replay position)";
+  return text;
+}
+
 bool DiagramView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
-    auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, he->pos());
-    QString text = describe(hit);
+    auto L = DiagramLayout::make(rect(), *state_);
+    QString text;
+    if (he->pos().x() < L.plot().left()) {
+      if (auto task = L.taskAt(he->pos().y())) text = describeName(*task);
+    } else if (L.plot().contains(he->pos())) {
+      text = describe(hitTest(L, *state_, he->pos()));
+    }
     if (text.isEmpty()) QToolTip::hideText();
     else QToolTip::showText(he->globalPos(), text, this);
     return true;
@@ -138,17 +163,108 @@ bool DiagramView::event(QEvent* e) {
 
 UtilizationView::UtilizationView(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
   setObjectName("utilization");
-  setMinimumHeight(50);
+  setMinimumHeight(40);
   auto repaint = [this] { update(); };
   connect(state_, &ViewState::snapshotChanged, this, repaint);
   connect(state_, &ViewState::positionChanged, this, repaint);
   connect(state_, &ViewState::rangeChanged, this, repaint);
-  setToolTip("Tasks computing (green), communicating (blue), blocked (red), in a barrier (orange)");
+  setToolTip("How many tasks are computing (green), communicating: packing, sending, unpacking (blue), "
+             "blocked: receiving or another blocking call, collective, spawning (red), in a barrier (orange)");
 }
 
 void UtilizationView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   paintUtilization(p, rect(), DiagramLayout{}.labelWidth, *state_);
+}
+
+}  // namespace xab::view
+
+namespace xab::view {
+
+LegendView::LegendView(QWidget* parent) : QWidget(parent), entries_(diagramLegend()) {
+  setObjectName("legend");
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+std::vector<QRect> LegendView::place(int width) const {
+  QFontMetrics fm(font());
+  const int h = fm.height() + 1, swatch = 14;
+  std::vector<QRect> out;
+  int x = 4, y = 1;
+  for (const auto& e : entries_) {
+    int w = swatch + 4 + fm.horizontalAdvance(e.name) + 8;
+    if (x > 4 && x + w > width) {
+      x = 4;
+      y += h;
+    }
+    out.emplace_back(x, y, w, h);
+    x += w;
+  }
+  return out;
+}
+
+int LegendView::heightForWidth(int width) const {
+  auto r = place(width);
+  return r.empty() ? 0 : r.back().bottom() + 2;
+}
+
+void LegendView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), Qt::white);
+  auto rects = place(width());
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const LegendEntry& e = entries_[i];
+    const QRect r = rects[i];
+    const QRect sw(r.left(), r.top() + 2, 14, r.height() - 4);
+    switch (e.shape) {
+      case LegendEntry::Bar: p.fillRect(sw, e.color); break;
+      case LegendEntry::Name:
+        p.fillRect(sw, e.color);
+        p.setPen(Qt::black);
+        p.drawText(sw, Qt::AlignCenter, "a");
+        break;
+      case LegendEntry::Band:
+        p.fillRect(sw, QColor(0xff, 0xa0, 0x00, 50));
+        p.setPen(e.color);
+        p.drawLine(sw.topLeft(), sw.bottomLeft());
+        p.drawLine(sw.topRight(), sw.bottomRight());
+        break;
+      case LegendEntry::Line:
+        p.setPen(QPen(e.color, 0));
+        p.drawLine(sw.bottomLeft(), sw.topRight());
+        break;
+      case LegendEntry::Cursor:
+        p.setPen(QPen(e.color, 2));
+        p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
+        break;
+      case LegendEntry::Dot:
+        p.setPen(QPen(Qt::black, 1));
+        p.setBrush(e.color);
+        p.drawEllipse(sw.center(), 4, 4);
+        p.setBrush(Qt::NoBrush);
+        break;
+    }
+    p.setPen(Qt::black);
+    p.drawText(QRect(sw.right() + 4, r.top(), r.width() - sw.width() - 4, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
+               e.name);
+  }
+}
+
+bool LegendView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    auto rects = place(width());
+    for (std::size_t i = 0; i < rects.size(); ++i)
+      if (rects[i].contains(he->pos())) {
+        QToolTip::showText(he->globalPos(), entries_[i].name + ": " + entries_[i].meaning, this);
+        return true;
+      }
+    QToolTip::hideText();
+    return true;
+  }
+  // Entries wrap: a new width may need another line, or one less.
+  if (e->type() == QEvent::Resize || e->type() == QEvent::FontChange) setFixedHeight(heightForWidth(width()));
+  return QWidget::event(e);
 }
 
 }  // namespace xab::view

@@ -37,6 +37,7 @@ class DiagramView : public QWidget {
 
  private:
   QString describe(const DiagramHit& hit) const;
+  QString describeName(TaskIndex task) const;
 
   ViewState* state_;
   double lastPaintMs_ = 0;
@@ -44,6 +45,27 @@ class DiagramView : public QWidget {
   QPoint dragFrom_;
   bool dragging_ = false;
   bool dragged_ = false;
+};
+
+// The key to the diagram's colours (diagramLegend()), in as many lines as
+// the width needs; each entry's tool tip says what it means.
+class LegendView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit LegendView(QWidget* parent = nullptr);
+  bool hasHeightForWidth() const override { return true; }
+  int heightForWidth(int width) const override;
+  QSize sizeHint() const override { return {800, heightForWidth(800)}; }
+  QSize minimumSizeHint() const override { return {200, heightForWidth(width() > 0 ? width() : 800)}; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  bool event(QEvent*) override;
+
+ private:
+  // Where each entry goes at this width.
+  std::vector<QRect> place(int width) const;
+  std::vector<LegendEntry> entries_;
 };
 
 class UtilizationView : public QWidget {

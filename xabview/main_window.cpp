@@ -7,7 +7,11 @@
 #include "replay_bar.h"
 #include "task_table_model.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QKeyEvent>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +25,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace xab::view {
@@ -41,20 +46,21 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   banner_->hide();
   box->addWidget(banner_);
 
-  auto* split = new QSplitter(Qt::Vertical);
+  auto* split = split_ = new QSplitter(Qt::Vertical);
   tasks_ = new TaskTableModel(state_, this);
   taskTable_ = new QTableView;
   taskTable_->setObjectName("taskTable");
   taskTable_->setModel(tasks_);
   taskTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
   taskTable_->verticalHeader()->hide();
-  taskTable_->verticalHeader()->setDefaultSectionSize(20);
+  taskTable_->setMinimumHeight(60);
+  taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
   taskTable_->horizontalHeader()->setStretchLastSection(true);
   taskTable_->setColumnWidth(TaskTableModel::TaskCol, 150);
   taskTable_->setColumnWidth(TaskTableModel::TidCol, 70);
   taskTable_->setColumnWidth(TaskTableModel::HostCol, 90);
   taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
-  split->addWidget(taskTable_);
 
   auto* picture = new QWidget;
   auto* pbox = new QVBoxLayout(picture);
@@ -63,6 +69,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   diagram_ = new DiagramView(state_);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
+  pbox->addWidget(new LegendView);
   split->addWidget(picture);
 
   tabs_ = new QTabWidget;
@@ -75,11 +82,18 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(new BarrierPanel(state_), "&Barriers");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
   tabs_->addTab(input_, "&Input");
-  split->addWidget(tabs_);
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 5);
-  split->setStretchFactor(2, 3);
-  split->setSizes({150, 380, 230});
+  // Under the diagram, side by side: the tasks in words, and the panels.
+  auto* bottom = new QSplitter(Qt::Horizontal);
+  bottom->setObjectName("bottomSplit");
+  bottom->addWidget(taskTable_);
+  bottom->addWidget(tabs_);
+  bottom->setStretchFactor(0, 1);
+  bottom->setStretchFactor(1, 1);
+  bottom->setSizes({options_.size.width() / 2, options_.size.width() / 2});
+  split->addWidget(bottom);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  split->setSizes({450, 300});
   box->addWidget(split, 1);
   setCentralWidget(central);
 
@@ -91,6 +105,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   connect(state_, &ViewState::snapshotChanged, this, &MainWindow::onSnapshot);
   connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);
   connect(hang_, &HangPanel::alarm, this, [this] { tabs_->setCurrentWidget(hang_); });
+  qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     EventFilter f;
     f.tasks.insert(static_cast<TaskIndex>(i.row()));
@@ -106,6 +121,42 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   rateClock_.start();
   resize(options_.size);
   updateStatus();
+}
+
+// The replay's keys are bare keys (Home, End, arrows, Space, [ ]) bound to
+// the whole application; a drop-down or a spin box with the focus uses the
+// same keys itself.  Claiming the shortcut for it (ShortcutOverride) hands
+// such a widget its keys; everywhere else they drive the replay.
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride && watched == QApplication::focusWidget() &&
+      (qobject_cast<QComboBox*>(watched) || qobject_cast<QAbstractSpinBox*>(watched))) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (!(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+      event->accept();
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+// At the first records, the task table (and the panels beside it) get the
+// height of all the table's rows, between 40% and half of the window's
+// (the rest scrolls): 17 tasks are all in sight at the default size.
+void MainWindow::fitTaskTable() {
+  const ViewSnapshot* s = state_->snapshot();
+  if (tableFitted_ || !s || s->trace->taskCount() == 0 || !split_->isVisible()) return;
+  tableFitted_ = true;
+  const int rows = static_cast<int>(s->trace->taskCount());
+  const int want = taskTable_->horizontalHeader()->height() + rows * taskTable_->verticalHeader()->defaultSectionSize() +
+                   2 * taskTable_->frameWidth() + 2;
+  const int total = split_->height() - split_->handleWidth();
+  const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
+  split_->setSizes({total - table, table});
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  QTimer::singleShot(0, this, [this] { fitTaskTable(); });
 }
 
 void MainWindow::buildActions() {
@@ -139,6 +190,8 @@ void MainWindow::buildActions() {
   QMenu* replay = menuBar()->addMenu("&Replay");
   for (QAction* a : replay_->actions())
     if (!a->text().isEmpty()) replay->addAction(a);
+  replay->addSeparator();
+  replay->addActions(replay_->menuOnlyActions());
 }
 
 namespace {
@@ -199,6 +252,7 @@ void MainWindow::reportNewErrors() {
 
 void MainWindow::onSnapshot() {
   reportNewErrors();
+  fitTaskTable();
   if (rateClock_.elapsed() >= 1000) {
     rate_ = static_cast<double>(state_->size() - std::min(rateBase_, state_->size())) * 1000.0 /
             static_cast<double>(rateClock_.restart());
@@ -220,7 +274,7 @@ void MainWindow::updateStatus() {
   }
   QString mode = state_->live() ? (s->inputEnded ? "end of input" : "live")
                                 : (replay_->playing() ? "playing" : "paused");
-  status_->setText(QStringLiteral("%1 events | record %2 | trace time %3 s | %4 events/s | %5 | %6 tasks%7 | repaint %8 ms")
+  status_->setText(QStringLiteral("%1 events | record %2 of %1 | trace time %3 s | %4 events/s | %5 | %6 tasks%7 | repaint %8 ms")
                        .arg(s->size()).arg(state_->position())
                        .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime())))
                        .arg(rate_, 0, 'f', 0).arg(mode).arg(s->trace->taskCount())

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 
 class QLabel;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -38,8 +39,13 @@ class MainWindow : public QMainWindow {
   void onLoadFailed(const QString& message);
   void updateStatus();
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void buildActions();
+  void fitTaskTable();
   void reportNewErrors();
   void saveDiagramDialog();
   void exportDialog();
@@ -56,6 +62,8 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_ = nullptr;
   QLabel* banner_ = nullptr;
   QLabel* status_ = nullptr;
+  QSplitter* split_ = nullptr;
+  bool tableFitted_ = false;
   std::size_t printedErrors_ = 0;
   QString failure_;
   // Records per second of input, over the last few seconds.

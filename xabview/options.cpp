@@ -22,10 +22,14 @@ exits (status 0; 2 when the input never reached the requested point).
 that progress stopped: nobody steps (abmon | tee evfile | xabview --hang-after 2
 --dump-on-hang hang.json).
 
-Keys: Space play/stop, Right step, Left step back, PgDn/PgUp 100 records,
-Home first record, End live, + / - zoom, 0 fit, Shift+Left/Right pan,
-[ / ] play speed, Ctrl+S save diagram, Ctrl+E export, Ctrl+L event log filter,
-Ctrl+Q quit.
+Keys: Space play/pause, Esc stop (pause and go back to the first record),
+Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
+live (the diagram follows the newest records again), + or = zoom in, - zoom
+out, 0 fit the whole trace, Shift+Left/Right pan, ] faster, [ slower (the
+rate is shown beside the speed slider), Ctrl+L event log filter, Ctrl+S save
+the diagram (PNG or SVG), Ctrl+E export (PICL, JSON, OTF2, sound), Ctrl+Q
+quit; Alt+L, Alt+H, Alt+B, Alt+M, Alt+I choose a panel. Inside a drop-down
+the bare keys are the drop-down's own.
 
 Examples:
   1. abmon | tee evfile | xabview

@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QPlainTextEdit>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
@@ -29,6 +30,7 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
   t->verticalHeader()->setDefaultSectionSize(20);
   t->horizontalHeader()->setStretchLastSection(true);
   t->setWordWrap(false);
+  t->setMinimumHeight(40);  // two tables share a panel: a small window keeps the diagram readable
   return t;
 }
 
@@ -43,9 +45,14 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   auto* row = new QHBoxLayout;
   task_ = new QComboBox;
   task_->setObjectName("logTask");
-  task_->setMinimumWidth(160);
+  // Narrow boxes (the lists open wider): at 800 pixels the task table
+  // beside the panels keeps its columns.
+  task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  task_->setMinimumContentsLength(12);
   call_ = new QComboBox;
   call_->setObjectName("logCall");
+  call_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  call_->setMinimumContentsLength(9);
   call_->addItem("any call", -1);
   for (int k = 0; k < kKindCount; ++k) {
     if (static_cast<Kind>(k) == Kind::TIDS) continue;
@@ -55,7 +62,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   tag_ = new QLineEdit;
   tag_->setObjectName("logTag");
   tag_->setPlaceholderText("any tag");
-  tag_->setMaximumWidth(90);
+  tag_->setMaximumWidth(70);
   row->addWidget(new QLabel("Task"));
   row->addWidget(task_);
   row->addWidget(new QLabel("Call"));
@@ -67,6 +74,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   table_ = new EventLogView(this);
   table_->setModel(model_);
   table_->setObjectName("eventLog");
+  table_->setMinimumHeight(2 * table_->rowHeight());  // a small window keeps the diagram readable
   table_->setColumnWidth(EventLogModel::SeqCol, 70);
   table_->setColumnWidth(EventLogModel::TimeCol, 90);
   table_->setColumnWidth(EventLogModel::TaskCol, 130);
@@ -88,18 +96,39 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   connect(table_, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& i) {
     state_->setPosition(model_->positionOfRow(i.row()) + 1);  // replay up to this record
   });
-  connect(state_, &ViewState::positionChanged, this, [this] {
-    // Replaying: keep the current record in sight.
-    if (state_->live() || state_->position() == 0) return;
-    int row = model_->rowOfPosition(state_->position() - 1);
-    if (row >= 0) table_->scrollTo(model_->index(row, 0), QAbstractItemView::EnsureVisible);
-  });
+  connect(state_, &ViewState::positionChanged, this, &EventLogPanel::followPosition);
+  connect(state_, &ViewState::filterChanged, this, &EventLogPanel::showFilter);
   connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
     if (state_->live() && !selecting_) table_->scrollToBottom();
   });
 }
 
 void EventLogPanel::focusFilter() { task_->setFocus(); }
+
+// Keeps the current record in sight: the first rows at the first record,
+// the newest in live mode, else the row of the record last shown.
+void EventLogPanel::followPosition() {
+  if (state_->live()) {
+    table_->scrollToBottom();
+  } else if (state_->position() == 0) {
+    table_->scrollToTop();
+  } else {
+    int row = model_->rowOfPosition(state_->position() - 1);
+    if (row >= 0) table_->scrollTo(model_->index(row, 0), QAbstractItemView::EnsureVisible);
+  }
+}
+
+// The boxes say what the filter is, whoever set it (a double click on the
+// task table sets it too); so choosing "every task" is a change, and clears it.
+void EventLogPanel::showFilter() {
+  const EventFilter& f = state_->filter();
+  QSignalBlocker a(task_), b(call_), c(tag_);
+  int task = f.tasks.size() == 1 ? static_cast<int>(*f.tasks.begin()) : -1;
+  task_->setCurrentIndex(std::max(0, task_->findData(task)));
+  call_->setCurrentIndex(std::max(0, call_->findData(f.kind ? static_cast<int>(*f.kind) : -1)));
+  QString tag = !f.tag ? QString() : *f.tag == -1 ? QStringLiteral("any") : QString::number(*f.tag);
+  if (tag_->text().trimmed() != tag) tag_->setText(tag);
+}
 
 void EventLogPanel::refillTasks() {
   const ViewSnapshot* s = state_->snapshot();
@@ -198,6 +227,8 @@ void BarrierChart::paintEvent(QPaintEvent*) {
     for (std::size_t i = 0; i < b.visits.size(); ++i)
       bars.push_back({QString::fromStdString(s->trace->label(b.visits[i].task)), b.visits[i].wait(),
                       static_cast<int>(i) == b.lastArrival});
+  } else if (s->barriers.instances.empty()) {
+    title = "No barrier in this trace (yet): nothing waited in pvm_barrier.";
   } else {
     title = "Total barrier wait per task (select a barrier above for one instance)";
     for (TaskIndex t = 0; t < s->barriers.perTask.size(); ++t)
@@ -207,9 +238,14 @@ void BarrierChart::paintEvent(QPaintEvent*) {
   if (bars.empty()) return;
   TimeNs most = 1;
   for (const auto& b : bars) most = std::max(most, b.wait);
-  const int labelW = 140, top = 22, valueW = 80;
-  double h = std::min(22.0, (height() - top - 4) / static_cast<double>(bars.size()));
-  for (std::size_t i = 0; i < bars.size(); ++i) {
+  // A bar is never lower than a line of text: the bars that do not fit are
+  // counted at the bottom instead of drawn over each other.
+  const int labelW = 140, top = 22, valueW = 80, line = fontMetrics().height();
+  const double h = std::max<double>(line, std::min(22.0, (height() - top - 4) / static_cast<double>(bars.size())));
+  std::size_t fit = bars.size();
+  if (top + static_cast<double>(bars.size()) * h > height())
+    fit = static_cast<std::size_t>(std::max(0.0, (height() - top - line) / h));
+  for (std::size_t i = 0; i < fit; ++i) {
     double y = top + static_cast<double>(i) * h;
     p.setPen(Qt::black);
     p.drawText(QRectF(6, y, labelW - 10, h), Qt::AlignVCenter | Qt::AlignLeft, bars[i].label);
@@ -218,6 +254,9 @@ void BarrierChart::paintEvent(QPaintEvent*) {
                bars[i].last ? QColor(0xff, 0x6f, 0x00) : activityColor(Activity::Barrier));
     p.drawText(QRectF(labelW + w + 4, y, valueW, h), Qt::AlignVCenter | Qt::AlignLeft, formatDuration(bars[i].wait));
   }
+  if (fit < bars.size())
+    p.drawText(QRectF(6, top + static_cast<double>(fit) * h, width() - 12, line), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringLiteral("... and %1 more tasks (make the panel taller to see them)").arg(bars.size() - fit));
 }
 
 BarrierPanel::BarrierPanel(ViewState* state, QWidget* parent)
@@ -259,9 +298,10 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   metric->setObjectName("matrixMetric");
   metric->addItems({"messages", "bytes", "bandwidth (MB/s)"});
   auto* mrow = new QHBoxLayout;
-  mrow->addWidget(new QLabel("Sender (row) to receiver (column):"));
+  auto* mlabel = new QLabel("Sender (row) to receiver (column):");
+  mlabel->setWordWrap(true);  // the panel shares the window's width with the task table
+  mrow->addWidget(mlabel, 1);
   mrow->addWidget(metric);
-  mrow->addStretch();
   lbox->addLayout(mrow);
   auto* mt = makeTable(matrix_, left);
   mt->setObjectName("messageMatrix");
@@ -270,7 +310,9 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   auto* right = new QWidget;
   auto* rbox = new QVBoxLayout(right);
   rbox->setContentsMargins(0, 0, 0, 0);
-  rbox->addWidget(new QLabel("Sent and not yet received at this moment:"));
+  auto* rlabel = new QLabel("Sent and not yet received at this moment:");
+  rlabel->setWordWrap(true);
+  rbox->addWidget(rlabel);
   auto* pt = makeTable(pending_, right);
   pt->setObjectName("pendingQueue");
   rbox->addWidget(pt);

@@ -28,6 +28,8 @@ class EventLogPanel : public QWidget {
   void applyFilter();
   void refillTasks();
   void showSelection();
+  void followPosition();
+  void showFilter();
  private:
   ViewState* state_;
   EventLogModel* model_;

@@ -1,6 +1,7 @@
 #include "replay_bar.h"
 
 #include <QAction>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QSlider>
 
@@ -21,31 +22,36 @@ QAction* ReplayBar::addButton(const QString& text, const QString& tip, const QKe
 ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", parent), state_(state) {
   setObjectName("replay");
   setMovable(false);
-  playAction_ = addButton("Play", "Play the records continuously", Qt::Key_Space, [this] { togglePlay(); });
-  addButton("Stop", "Stop playing", Qt::Key_Escape, [this] { stop(); });
-  addButton("Step back", "One record back", Qt::Key_Left, [this] { stop(); state_->step(-1); });
-  addButton("Step", "Exactly one record forward", Qt::Key_Right, [this] { stop(); state_->step(1); });
-  addButton("First", "Go to the first record", Qt::Key_Home, [this] { stop(); state_->setPosition(0); });
-  QAction* back100 = new QAction(this);
-  back100->setShortcut(Qt::Key_PageUp);
-  connect(back100, &QAction::triggered, this, [this] { stop(); state_->step(-100); });
-  QAction* fwd100 = new QAction(this);
-  fwd100->setShortcut(Qt::Key_PageDown);
-  connect(fwd100, &QAction::triggered, this, [this] { stop(); state_->step(100); });
-  QAction* faster = new QAction(this);
-  faster->setShortcut(Qt::Key_BracketRight);
-  connect(faster, &QAction::triggered, this, &ReplayBar::faster);
-  QAction* slower = new QAction(this);
-  slower->setShortcut(Qt::Key_BracketLeft);
-  connect(slower, &QAction::triggered, this, &ReplayBar::slower);
-  for (QAction* a : {back100, fwd100, faster, slower}) {
-    a->setShortcutContext(Qt::ApplicationShortcut);
-    addAction(a);
-    a->setVisible(false);
+  playAction_ = addButton("Play", "Play the records continuously; again: pause", Qt::Key_Space,
+                          [this] { togglePlay(); });
+  // The button is as wide as its wider text, so Play -> Pause moves nothing.
+  if (QWidget* b = widgetForAction(playAction_)) {
+    QFontMetrics fm(b->font());
+    int extra = b->sizeHint().width() - fm.horizontalAdvance("Play");
+    b->setFixedWidth(extra + std::max(fm.horizontalAdvance("Play"), fm.horizontalAdvance("Pause")));
   }
-  liveAction_ = addButton("Live", "Follow new records as they arrive", Qt::Key_End, [this] {
-    stop();
+  addButton("Stop", "Stop playing and go back to the first record", Qt::Key_Escape, [this] { stop(); });
+  addButton("Step back", "One record back", Qt::Key_Left, [this] { pause(); state_->step(-1); });
+  addButton("Step", "Exactly one record forward", Qt::Key_Right, [this] { pause(); state_->step(1); });
+  addButton("First", "Go to the first record", Qt::Key_Home, [this] { pause(); state_->setPosition(0); });
+  struct MenuOnly { const char* text; QKeySequence key; std::function<void()> run; };
+  const MenuOnly menuOnly[] = {
+      {"100 records back", Qt::Key_PageUp, [this] { pause(); state_->step(-100); }},
+      {"100 records forward", Qt::Key_PageDown, [this] { pause(); state_->step(100); }},
+      {"Play faster", Qt::Key_BracketRight, [this] { faster(); }},
+      {"Play slower", Qt::Key_BracketLeft, [this] { slower(); }},
+  };
+  for (const auto& m : menuOnly) {
+    auto* a = new QAction(m.text, this);
+    a->setShortcut(m.key);
+    a->setShortcutContext(Qt::ApplicationShortcut);
+    connect(a, &QAction::triggered, this, m.run);
+    menuOnly_ << a;
+  }
+  liveAction_ = addButton("Live", "Follow new records as they arrive, the diagram with them", Qt::Key_End, [this] {
+    pause();
     state_->setLive(true);
+    liveAction_->setChecked(true);  // clicked while live: it stays on (and follows again)
   });
   liveAction_->setCheckable(true);
   liveAction_->setChecked(state_->live());
@@ -55,22 +61,28 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   speed_->setObjectName("speed");
   speed_->setRange(0, 50);  // 10^(v/10) records per second: 1 .. 100000
   speed_->setValue(15);
-  speed_->setFixedWidth(120);
-  speed_->setToolTip("Records per second while playing ([ and ])");
+  speed_->setFixedWidth(90);
+  speed_->setToolTip("Records per second while playing ([ slower, ] faster)");
   addWidget(speed_);
+  speedValue_ = new QLabel;
+  speedValue_->setObjectName("speedValue");
+  speedValue_->setToolTip(speed_->toolTip());
+  // Wide enough for the widest value: the position slider does not jump.
+  speedValue_->setMinimumWidth(QFontMetrics(speedValue_->font()).horizontalAdvance(" 100000 rec/s "));
+  addWidget(speedValue_);
   addWidget(new QLabel(" Position "));
   position_ = new QSlider(Qt::Horizontal);
   position_->setObjectName("position");
-  position_->setToolTip("Jump to any record");
-  position_->setMinimumWidth(300);
+  position_->setToolTip("Jump to any record (the status bar says which)");
+  position_->setMinimumWidth(100);
   addWidget(position_);
-  where_ = new QLabel;
-  where_->setMinimumWidth(170);
-  addWidget(where_);
 
+  auto showSpeed = [this] { speedValue_->setText(QStringLiteral(" %1 rec/s").arg(std::lround(recordsPerSecond()))); };
+  connect(speed_, &QSlider::valueChanged, this, showSpeed);
+  showSpeed();
   connect(position_, &QSlider::valueChanged, this, [this](int v) {
     if (syncing_) return;
-    stop();
+    pause();
     state_->setPosition(static_cast<std::size_t>(v));
   });
   connect(state_, &ViewState::positionChanged, this, &ReplayBar::sync);
@@ -89,12 +101,17 @@ void ReplayBar::play() {
   playAction_->setText("Pause");
 }
 
-void ReplayBar::stop() {
+void ReplayBar::pause() {
   timer_.stop();
   playAction_->setText("Play");
 }
 
-void ReplayBar::togglePlay() { playing() ? stop() : play(); }
+void ReplayBar::stop() {
+  pause();
+  state_->setPosition(0);
+}
+
+void ReplayBar::togglePlay() { playing() ? pause() : play(); }
 void ReplayBar::faster() { speed_->setValue(speed_->value() + 5); }
 void ReplayBar::slower() { speed_->setValue(speed_->value() - 5); }
 
@@ -105,7 +122,7 @@ void ReplayBar::tick() {
   if (n <= 0) return;
   carry_ -= static_cast<double>(n);
   state_->step(n);
-  if (state_->atEnd()) stop();
+  if (state_->atEnd()) pause();
 }
 
 void ReplayBar::sync() {
@@ -114,10 +131,6 @@ void ReplayBar::sync() {
   position_->setValue(static_cast<int>(state_->position()));
   syncing_ = false;
   liveAction_->setChecked(state_->live());
-  where_->setText(QStringLiteral(" record %1 of %2%3")
-                      .arg(state_->position())
-                      .arg(state_->size())
-                      .arg(state_->live() ? " (live)" : ""));
 }
 
 }  // namespace xab::view

@@ -1,5 +1,7 @@
-// replay_bar.h -- Play, Stop, Step, Step back, Live, speed and position
-// (paper §3.3: continuous play or single step, a slider for the speed).
+// replay_bar.h -- Play/Pause, Stop, Step, Step back, First, Live, speed
+// and position (paper §3.3: continuous play or single step, a slider for
+// the speed).  As on a tape deck: Pause keeps the place, Stop goes back to
+// the first record.
 #pragma once
 
 #include "view_state.h"
@@ -22,10 +24,14 @@ class ReplayBar : public QToolBar {
   explicit ReplayBar(ViewState* state, QWidget* parent = nullptr);
   bool playing() const { return timer_.isActive(); }
   double recordsPerSecond() const;
+  // Actions without a button (PgUp/PgDn, [ and ]): for the Replay menu.
+  // An action's shortcut works only while the action is visible somewhere.
+  const QList<QAction*>& menuOnlyActions() const { return menuOnly_; }
 
  public slots:
   void play();
-  void stop();
+  void pause();
+  void stop();  // pause and go back to the first record
   void togglePlay();
   void faster();
   void slower();
@@ -43,9 +49,10 @@ class ReplayBar : public QToolBar {
   double carry_ = 0;
   QAction* playAction_ = nullptr;
   QAction* liveAction_ = nullptr;
+  QList<QAction*> menuOnly_;
   QSlider* speed_ = nullptr;
+  QLabel* speedValue_ = nullptr;
   QSlider* position_ = nullptr;
-  QLabel* where_ = nullptr;
   bool syncing_ = false;
 };
 

@@ -291,3 +291,32 @@ TEST_CASE("abmon | tee evfile | xabview: a whole demo run, barriers and messages
 }
 
 #endif
+
+namespace {
+// A paragraph as words: roff's \- and line breaks do not count.
+std::string wordsOf(std::string text) {
+  for (std::size_t i; (i = text.find("\\-")) != std::string::npos;) text.replace(i, 2, "-");
+  std::istringstream in(text);
+  std::string word, out;
+  while (in >> word) out += (out.empty() ? "" : " ") + word;
+  return out;
+}
+}  // namespace
+
+TEST_CASE("xabview --help and the man page list the same keys") {
+  auto r = xab::test::run({XAB_XABVIEW, "--help"}, {}, std::chrono::seconds(30));
+  REQUIRE(r.exit_code == 0);
+  const std::size_t from = r.out.find("Keys: ");
+  REQUIRE(from != std::string::npos);
+  const std::size_t end = r.out.find("\n\n", from);
+  std::string help = wordsOf(r.out.substr(from + 6, end - from - 6));
+  std::ifstream man(xab::test::source_dir() + "/docs/man/xabview.1");
+  std::stringstream text;
+  text << man.rdbuf();
+  std::string page = text.str();
+  auto a = page.find(".SH KEYS\n"), b = page.find("\n.SH", a + 1);
+  REQUIRE(a != std::string::npos);
+  CHECK(help == wordsOf(page.substr(a + 9, b - a - 9)));
+  CHECK(help.find("PgDn/PgUp") != std::string::npos);
+  CHECK(help.find("Esc stop (pause and go back to the first record)") != std::string::npos);
+}

@@ -256,3 +256,39 @@ TEST_CASE("barrier bands drawn as stretched strips look as the rectangles and li
   CHECK(orange > 50);                                  // the bands' edges are there
   CHECK(differ < raster.width() * raster.height() / 200);  // and the picture is the same
 }
+
+TEST_CASE("legend: every state the diagram draws has its own colour and an entry in the legend") {
+  const auto legend = diagramLegend();
+  std::set<QRgb> barColours;
+  for (TaskState s : {TaskState::Computing, TaskState::Packing, TaskState::Sending, TaskState::Unpacking,
+                      TaskState::Receiving, TaskState::Blocked, TaskState::Barrier, TaskState::Collective,
+                      TaskState::Spawning}) {
+    INFO(std::string(stateName(s)));
+    auto it = std::find_if(legend.begin(), legend.end(), [&](const LegendEntry& e) {
+      return e.shape == LegendEntry::Bar && e.name.toStdString() == stateName(s);
+    });
+    REQUIRE(it != legend.end());
+    CHECK(it->color == stateColor(s));
+    CHECK(!it->meaning.isEmpty());
+    barColours.insert(stateColor(s).rgb());
+  }
+  CHECK(barColours.size() == 9);  // receiving and blocked no longer share red
+  CHECK(stateColor(TaskState::Receiving) != stateColor(TaskState::Blocked));
+  auto named = [&](const QColor& c) {
+    return std::any_of(legend.begin(), legend.end(),
+                       [&](const LegendEntry& e) { return e.shape == LegendEntry::Name && e.color == c; });
+  };
+  CHECK(named(kNameBlocked));
+  CHECK(named(kNameBarrier));
+}
+
+TEST_CASE("legend: a task's name is on pink while it is blocked at the replay position") {
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("deadlock.trace")));  // ping and pong wait for each other
+  QImage img(800, 200, QImage::Format_RGB32);
+  QPainter p(&img);
+  auto L = DiagramLayout::make(img.rect(), state);
+  paintDiagram(p, L, state);
+  TaskIndex ping = taskNamed(*state.snapshot(), "ping", 0);
+  CHECK(QColor(img.pixel(L.labelWidth - 6, static_cast<int>(L.rowTop(ping) + 2))) == kNameBlocked);
+}

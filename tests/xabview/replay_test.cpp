@@ -4,6 +4,8 @@
 
 #include <QSignalSpy>
 
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 using namespace xab;
@@ -100,4 +102,48 @@ TEST_CASE("bad input: errors with line numbers, the rest still shown") {
   ViewState state;
   state.setSnapshot(s);
   CHECK(state.position() == s->size());
+}
+
+namespace {
+// The first `lines` lines of a fixture: the trace as it was when abmon had
+// written that much (live input).
+std::shared_ptr<ViewSnapshot> prefixOf(const std::string& name, int lines) {
+  std::ifstream in(dataPath(name));
+  std::string text, line;
+  for (int i = 0; i < lines && std::getline(in, line); ++i) text += line + "\n";
+  return snapshotOfText(text);
+}
+}  // namespace
+
+TEST_CASE("live follow: a zoomed diagram keeps its width and the newest time in view; Live restores following") {
+  ViewState state;
+  auto early = prefixOf("cholesky_hang.trace", 15);
+  auto later = prefixOf("cholesky_hang.trace", 30);
+  auto all = snapshotOf(dataPath("cholesky_hang.trace"));
+  REQUIRE(early->tasksEnd < later->tasksEnd);
+  REQUIRE(later->tasksEnd < all->tasksEnd);
+  state.setSnapshot(early);
+  REQUIRE(state.live());
+  state.zoom(0.25, state.viewBegin());  // zoomed in, live
+  const TimeNs width = state.viewEnd() - state.viewBegin();
+  CHECK(state.viewEnd() >= early->tasksEnd);  // the newest stays in view
+  state.setSnapshot(later);
+  CHECK(state.viewEnd() - state.viewBegin() == width);
+  CHECK(state.viewBegin() <= later->tasksEnd);
+  CHECK(state.viewEnd() >= later->tasksEnd);
+
+  state.pan(-2);  // the user looks at history: the view stays there
+  const TimeNs begin = state.viewBegin();
+  state.setSnapshot(all);
+  CHECK(state.viewBegin() == begin);
+  state.setLive(true);  // Live: follow again, at the zoomed width
+  CHECK(state.viewEnd() - state.viewBegin() == width);
+  CHECK(state.viewEnd() >= all->tasksEnd);
+  CHECK(state.viewBegin() <= all->tasksEnd);
+
+  state.fitAll();  // 0: the whole trace again, and it keeps growing with the input
+  state.setSnapshot(later);
+  state.setSnapshot(all);
+  CHECK(state.viewBegin() == all->tasksBegin);
+  CHECK(state.viewEnd() >= all->tasksEnd);
 }

@@ -188,6 +188,9 @@ QColor stateColor(TaskState s) {
     case TaskState::Unpacking: return QColor(0x19, 0x76, 0xd2);
     case TaskState::Collective: return QColor(0xff, 0x70, 0x43);
     case TaskState::Spawning: return QColor(0xab, 0x47, 0xbc);
+    // Not the red of Receiving: waiting for a message and waiting in
+    // another call (pvm_addhosts ...) are different stories.
+    case TaskState::Blocked: return QColor(0x79, 0x55, 0x48);
     default: return activityColor(activityOf(s));
   }
 }

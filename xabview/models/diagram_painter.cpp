@@ -195,19 +195,29 @@ void paintAxis(QPainter& p, const DiagramLayout& L, TimeNs origin) {
   p.drawLine(plot.topLeft(), plot.topRight());
 }
 
+// The names, on the colour of what the task does now (kNameBlocked,
+// kNameBarrier).  Rows lower than the font get a smaller font, down to 7
+// pixels; rows lower than kMinLabelRow get a name every few rows.
 void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
-  QFontMetrics fm(p.font());
+  p.save();
+  QFont font = p.font();
+  const int every = L.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / L.rowHeight));
+  font.setPixelSize(std::clamp(static_cast<int>(L.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
+  p.setFont(font);
+  QFontMetrics fm(font);
   for (TaskIndex t = 0; t < L.tasks; ++t) {
     QRectF r(L.area.left(), L.rowTop(t), L.labelWidth - 4, L.rowHeight);
     auto a = describeTask(st, t).kind;
-    if (a == Activity::Blocked) p.fillRect(r, QColor(0xff, 0xcd, 0xd2));
-    if (a == Activity::Barrier) p.fillRect(r, QColor(0xff, 0xe0, 0xb2));
-    if (L.rowHeight < 8) continue;
+    if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
+    if (a == Activity::Barrier) p.fillRect(r, kNameBarrier);
+    if (t % static_cast<TaskIndex>(every) != 0) continue;
     p.setPen(Qt::black);
     QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight, L.labelWidth - 8);
-    p.drawText(r.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    QRectF line(r.left() + 4, r.center().y() - fm.height() / 2.0, r.width() - 4, fm.height());
+    p.drawText(line, Qt::AlignVCenter | Qt::AlignLeft, text);
   }
+  p.restore();
 }
 
 // The lines whose time span can reach [from, to): sorted by send time, so
@@ -327,7 +337,7 @@ void paintCursor(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   QRectF plot = L.plot();
   if (!st.atEnd()) {
     double x = L.xOf(st.cursorTime());
-    p.setPen(QPen(QColor(0xd5, 0x00, 0x00), 2));
+    p.setPen(QPen(kReplayLine, 2));
     if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
   if (auto sel = st.selected()) {
@@ -342,6 +352,29 @@ void paintCursor(QPainter& p, const DiagramLayout& L, const ViewState& st) {
 }
 
 }  // namespace
+
+std::vector<LegendEntry> diagramLegend() {
+  auto bar = [](TaskState s, const char* meaning) {
+    return LegendEntry{LegendEntry::Bar, stateColor(s), QString::fromUtf8(stateName(s).data(), static_cast<qsizetype>(stateName(s).size())), meaning};
+  };
+  return {
+      bar(TaskState::Computing, "between PVM calls: the task's own work"),
+      bar(TaskState::Packing, "packing a message (initsend/pk* until the next pack)"),
+      bar(TaskState::Sending, "packed and about to send (until send, mcast or bcast)"),
+      bar(TaskState::Unpacking, "unpacking a message received"),
+      bar(TaskState::Receiving, "waiting in recv/trecv/precv for a message"),
+      bar(TaskState::Blocked, "waiting in another blocking call (pvm_addhosts, pvm_delhosts ...)"),
+      bar(TaskState::Barrier, "waiting in pvm_barrier for the group"),
+      bar(TaskState::Collective, "in a collective call (reduce, gather, scatter)"),
+      bar(TaskState::Spawning, "in pvm_spawn"),
+      {LegendEntry::Name, kNameBlocked, "name on pink", "the task is blocked now, at the replay position"},
+      {LegendEntry::Name, kNameBarrier, "name on orange", "the task waits in a barrier now"},
+      {LegendEntry::Band, QColor(0xe6, 0x51, 0x00), "barrier band", "one barrier, first arrival to last departure"},
+      {LegendEntry::Line, QColor(0x50, 0x50, 0x50), "message", "a line from the send to the receive"},
+      {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
+      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
+  };
+}
 
 TimeNs shownLimit(const ViewState& state, TaskIndex) { return state.nowTime(); }
 
@@ -487,10 +520,10 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
   p.setPen(Qt::black);
   p.drawText(QRectF(area.left() + 4, area.top(), labelWidth - 8, area.height()), Qt::AlignVCenter | Qt::AlignLeft,
              QStringLiteral("Utilization\n(%1 tasks)").arg(s->trace->taskCount()));
-  if (!st.atEnd()) {
+  if (!st.atEnd()) {  // only over the bars: left of them are the words
     double x = plot.left() + static_cast<double>(st.cursorTime() - st.viewBegin()) / ns;
-    p.setPen(QPen(QColor(0xd5, 0x00, 0x00), 2));
-    p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+    p.setPen(QPen(kReplayLine, 2));
+    if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
 }
 

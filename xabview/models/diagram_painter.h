@@ -79,6 +79,23 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
 // Counts per activity at time t (at the current replay position).
 std::array<int, kActivityCount> utilizationAt(const ViewState& state, TimeNs t);
 
+// Task names on a colour: what the task does at the replay position.
+inline const QColor kNameBlocked{0xff, 0xcd, 0xd2};  // blocked (receiving or another blocking call)
+inline const QColor kNameBarrier{0xff, 0xe0, 0xb2};  // waiting in a barrier
+inline const QColor kReplayLine{0xd5, 0x00, 0x00};
+// Below this row height the names are not drawn on every row.
+inline constexpr double kMinLabelRow = 8.0;
+
+// The key to every colour and mark the diagram draws (the on-screen legend
+// and the documentation read it; the painter draws with the same colours).
+struct LegendEntry {
+  enum Shape { Bar, Name, Band, Line, Cursor, Dot } shape;
+  QColor color;
+  QString name;     // "receiving"
+  QString meaning;  // one sentence, for the tool tip
+};
+std::vector<LegendEntry> diagramLegend();
+
 // The time where a task's shown states stop (the replay "now" for it).
 TimeNs shownLimit(const ViewState& state, TaskIndex task);
 

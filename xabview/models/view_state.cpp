@@ -63,7 +63,8 @@ void ViewState::setSnapshot(SnapshotPtr s) {
   if (selected_ && *selected_ >= size()) selected_.reset();
   refreshShown();
   emit snapshotChanged();
-  if (fitted_) fitAll();
+  if (follow_ == Follow::WholeTrace) fitAll();
+  else if (follow_ == Follow::Newest && live_) showNewest(viewEnd_ - viewBegin_);
   emit positionChanged();
 }
 
@@ -83,6 +84,10 @@ void ViewState::step(long delta) {
 }
 
 void ViewState::setLive(bool live) {
+  if (live && follow_ == Follow::None) {  // Live after a pan: follow the newest again
+    follow_ = Follow::Newest;
+    showNewest(viewEnd_ - viewBegin_);
+  }
   if (live == live_) return;
   live_ = live;
   if (live_) {
@@ -97,14 +102,34 @@ void ViewState::setViewRange(TimeNs begin, TimeNs end) {
   if (end <= begin) end = begin + 1000;  // at least a microsecond wide
   viewBegin_ = begin;
   viewEnd_ = end;
-  fitted_ = false;
+  follow_ = Follow::None;
   emit rangeChanged();
 }
 
 void ViewState::zoom(double factor, TimeNs center) {
+  const bool following = live_ && follow_ != Follow::None;
   double b = static_cast<double>(viewBegin_ - center) * factor;
   double e = static_cast<double>(viewEnd_ - center) * factor;
   setViewRange(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
+  if (following) {  // live: the new width, still ending at the newest records
+    follow_ = Follow::Newest;
+    showNewest(viewEnd_ - viewBegin_);
+  }
+}
+
+TimeNs ViewState::newestTime() const {
+  if (!snapshot_) return 0;
+  // A hung trace is shown up to abmon's stop: how long the tasks sat blocked.
+  TimeNs e = snapshot_->hang.hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd;
+  if (e - snapshot_->tasksEnd > TimeNs{86'400} * 1'000'000'000) e = snapshot_->tasksEnd;
+  return e;
+}
+
+void ViewState::showNewest(TimeNs width) {
+  width = std::max<TimeNs>(width, 1000);
+  viewEnd_ = newestTime() + std::max<TimeNs>(width / 50, 1);
+  viewBegin_ = viewEnd_ - width;
+  emit rangeChanged();
 }
 
 void ViewState::pan(double fraction) {
@@ -114,13 +139,11 @@ void ViewState::pan(double fraction) {
 
 void ViewState::fitAll() {
   TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
-  // A hung trace is shown up to abmon's stop: how long the tasks sat blocked.
-  TimeNs e = snapshot_ ? (snapshot_->hang.hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd) : 0;
-  if (snapshot_ && e - snapshot_->tasksEnd > TimeNs{86'400} * 1'000'000'000) e = snapshot_->tasksEnd;
+  TimeNs e = newestTime();
   TimeNs pad = std::max<TimeNs>((e - b) / 50, 1'000'000);
   viewBegin_ = b;
   viewEnd_ = e + pad;
-  fitted_ = true;
+  follow_ = Follow::WholeTrace;
   emit rangeChanged();
 }
 

@@ -9,6 +9,11 @@
 // §3.3).  Position p shows the first p records; the current event is p-1.
 // In live mode the position follows the end as snapshots arrive; pausing,
 // stepping or jumping leaves live mode until setLive(true).
+//
+// The visible time range follows too: the whole trace until the user
+// zooms; zoomed in live mode, the chosen width with the newest time at the
+// right edge; after a pan (the user looks at history) it stays put until
+// setLive(true) or fitAll().
 #pragma once
 
 #include "trace_loader.h"
@@ -80,11 +85,14 @@ class ViewState : public QObject {
 
  private:
   void refreshShown();
+  TimeNs newestTime() const;  // where the whole trace's range ends
+  void showNewest(TimeNs width);
 
   SnapshotPtr snapshot_;
   std::size_t position_ = 0;
   bool live_ = true;
-  bool fitted_ = true;  // the range follows the whole trace until the user zooms
+  enum class Follow { WholeTrace, Newest, None };
+  Follow follow_ = Follow::WholeTrace;
   TimeNs viewBegin_ = 0, viewEnd_ = 1'000'000'000;
   EventFilter filter_;
   std::optional<std::size_t> selected_;

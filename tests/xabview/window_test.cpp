@@ -1,0 +1,308 @@
+// The window's controls, headless (issue 12: every control clicked while
+// 16 workers did round trips with a master).  Each case drives the real
+// MainWindow with keys, clicks and tool tips, as a user does.
+#include "diagram_view.h"
+#include "event_log_view.h"
+#include "main_window.h"
+#include "panels.h"
+#include "replay_bar.h"
+#include "support.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QHelpEvent>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QTableView>
+#include <QTest>
+#include <QToolBar>
+#include <QToolTip>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+
+using namespace xab;
+using namespace xab::view;
+
+namespace {
+
+// A master and `workers` workers; every round the master sends each worker
+// an int and waits for its answer (the issue's 16-task round-trip run).
+std::string roundTrips(int workers, int rounds) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n";
+  long long t = 1763680000'100000000LL;
+  char line[256];
+  auto rec = [&](int tid, const std::string& rest) {
+    t += 1'000'000;  // 1 ms per record
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x %s\n", t / 1000000000, t % 1000000000,
+                  t / 1000000000, t % 1000000000, tid, rest.c_str());
+    out += line;
+  };
+  const int master = 0x40002;
+  auto worker = [](int i) { return 0x40003 + i; };
+  auto tid = [](int v) { char b[16]; std::snprintf(b, sizeof b, "t%x", v); return std::string(b); };
+  rec(master, "mytid rc=t40002 name=master host=vm parent=none lang=c pid=200");
+  for (int i = 0; i < workers; ++i)
+    rec(worker(i), "mytid rc=" + tid(worker(i)) + " name=worker host=vm parent=t40002 lang=c pid=" +
+                       std::to_string(201 + i));
+  int serial = 0;
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < workers; ++i) {
+      std::string s = std::to_string(++serial);
+      rec(worker(i), "recv.begin src=t40002 tag=1");
+      rec(master, "initsend enc=0 rc=1");
+      rec(master, "pkint type=int n=1 stride=1 rc=0");
+      rec(master, "send dst=" + tid(worker(i)) + " tag=1 bytes=4 serial=" + s + " rc=0");
+      rec(worker(i), "recv src=t40002 tag=1 bytes=4 serial=" + s + " rc=1");
+      rec(worker(i), "upkint type=int n=1 stride=1 rc=0");
+      rec(master, "recv.begin src=" + tid(worker(i)) + " tag=2");
+      s = std::to_string(++serial);
+      rec(worker(i), "initsend enc=0 rc=1");
+      rec(worker(i), "send dst=t40002 tag=2 bytes=4 serial=" + s + " rc=0");
+      rec(master, "recv src=" + tid(worker(i)) + " tag=2 bytes=4 serial=" + s + " rc=1");
+    }
+  }
+  return out;
+}
+
+struct Window {
+  ViewState state;
+  MainWindow window;
+  explicit Window(QSize size = {1280, 800}, int workers = 16, int rounds = 20)
+      : window(&state, optionsOfSize(size)) {
+    state.setSnapshot(test::snapshotOfText(roundTrips(workers, rounds)));
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    REQUIRE(QTest::qWaitForWindowActive(&window));
+    QApplication::processEvents();
+  }
+  static ViewerOptions optionsOfSize(QSize size) {
+    ViewerOptions o;
+    o.size = size;
+    return o;
+  }
+  ReplayBar* replay() { return window.findChild<ReplayBar*>(); }
+  QAction* button(const QString& text) {
+    for (QAction* a : replay()->actions())
+      if (a->text() == text) return a;
+    FAIL("no button " << text.toStdString());
+    return nullptr;
+  }
+  QComboBox* taskBox() { return window.findChild<QComboBox*>("logTask"); }
+};
+
+// Dark pixels (text) in a rectangle of an image.
+int inkIn(const QImage& img, const QRect& r) {
+  int n = 0;
+  for (int y = std::max(0, r.top()); y <= std::min(img.height() - 1, r.bottom()); ++y)
+    for (int x = std::max(0, r.left()); x <= std::min(img.width() - 1, r.right()); ++x)
+      n += qGray(img.pixel(x, y)) < 110;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("window: PgDn/PgUp step 100 records and ] / [ change the speed") {
+  Window w;
+  w.state.setPosition(0);
+  w.window.diagram()->setFocus();
+  QTest::keyClick(&w.window, Qt::Key_PageDown);
+  CHECK(w.state.position() == 100);
+  QTest::keyClick(&w.window, Qt::Key_PageDown);
+  CHECK(w.state.position() == 200);
+  QTest::keyClick(&w.window, Qt::Key_PageUp);
+  CHECK(w.state.position() == 100);
+  const double speed = w.replay()->recordsPerSecond();
+  QTest::keyClick(&w.window, Qt::Key_BracketRight);
+  CHECK(w.replay()->recordsPerSecond() > speed * 2);
+  QTest::keyClick(&w.window, Qt::Key_BracketLeft);
+  QTest::keyClick(&w.window, Qt::Key_BracketLeft);
+  CHECK(w.replay()->recordsPerSecond() < speed);
+}
+
+TEST_CASE("window: double-clicking a task shows it in the Task box, and 'every task' clears the filter") {
+  Window w;
+  auto* table = w.window.findChild<QTableView*>("taskTable");
+  REQUIRE(table);
+  QModelIndex row3 = table->model()->index(3, 0);
+  const QPoint at = table->visualRect(row3).center();
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, at);
+  QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, at);
+  REQUIRE(w.state.filter().tasks == std::set<TaskIndex>{3});
+  CHECK(w.taskBox()->currentText().toStdString() == w.state.snapshot()->trace->label(3));
+  w.taskBox()->setCurrentIndex(0);  // "every task"
+  CHECK(w.taskBox()->currentText() == "every task");
+  CHECK(w.state.filter().empty());
+}
+
+TEST_CASE("window: Home, End and arrows inside the Task drop-down are the drop-down's, not the replay's") {
+  Window w;
+  w.state.setPosition(50);
+  w.taskBox()->setFocus();
+  REQUIRE(QApplication::focusWidget() == w.taskBox());
+  QTest::keyClick(w.taskBox(), Qt::Key_End);
+  QTest::keyClick(w.taskBox(), Qt::Key_Home);
+  CHECK(w.state.position() == 50);
+  CHECK(!w.state.live());
+  CHECK(w.taskBox()->currentIndex() == 0);
+  // Elsewhere the keys still drive the replay.
+  w.window.diagram()->setFocus();
+  QTest::keyClick(&w.window, Qt::Key_Home);
+  CHECK(w.state.position() == 0);
+}
+
+TEST_CASE("window: hovering over the task names tells the task, never a time before the trace") {
+  Window w;
+  DiagramView* d = w.window.diagram();
+  auto L = DiagramLayout::make(d->rect(), w.state);
+  auto tipAt = [&](QPoint at) {
+    QHelpEvent e(QEvent::ToolTip, at, d->mapToGlobal(at));
+    QApplication::sendEvent(d, &e);
+    return QToolTip::text();
+  };
+  QString label = tipAt(QPoint(20, static_cast<int>(L.rowTop(2) + L.rowHeight / 2)));
+  CHECK(!label.contains("t = -"));
+  CHECK(label.contains(QString::fromStdString(w.state.snapshot()->trace->label(2))));
+  QString plot = tipAt(QPoint(static_cast<int>(L.plot().left()) + 5, static_cast<int>(L.rowTop(2) + L.rowHeight / 2)));
+  CHECK(plot.contains("t = 0."));
+  QToolTip::hideText();
+}
+
+TEST_CASE("window: the replay line stays out of the Utilization label") {
+  Window w;
+  w.state.setPosition(w.state.size() / 2);
+  const TimeNs now = w.state.cursorTime();
+  const QRect area(0, 0, 800, 70);
+  const int labelWidth = DiagramLayout{}.labelWidth;
+  const TimeNs ns = 1'000'000;  // per pixel; the line would fall 60 px left of the plot
+  w.state.setViewRange(now + 60 * ns, now + (60 + 800 - labelWidth) * ns);
+  QImage img(area.size(), QImage::Format_RGB32);
+  {
+    QPainter p(&img);
+    paintUtilization(p, area, labelWidth, w.state);
+  }
+  int red = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < labelWidth; ++x) red += QColor(img.pixel(x, y)) == QColor(0xd5, 0x00, 0x00);
+  CHECK(red == 0);
+}
+
+TEST_CASE("window: First and Live bring the event log to the first and the newest rows") {
+  Window w;
+  auto* log = w.window.findChild<EventLogView*>("eventLog");
+  REQUIRE(log);
+  w.window.showTab("log");
+  w.state.setPosition(w.state.size() / 2);
+  QApplication::processEvents();
+  REQUIRE(log->firstVisibleRow() > 100);
+  w.button("First")->trigger();
+  QApplication::processEvents();
+  CHECK(log->firstVisibleRow() == 0);
+  w.state.setPosition(w.state.size() / 2);
+  w.button("Live")->trigger();
+  QApplication::processEvents();
+  CHECK(log->firstVisibleRow() + log->visibleRows() >= log->model()->rowCount());
+  w.button("Live")->trigger();  // again, while live: stays on
+  CHECK(w.button("Live")->isChecked());
+  CHECK(w.state.live());
+}
+
+TEST_CASE("window: Play/Pause does not move the other buttons; Stop stops and goes back to the start") {
+  Window w;
+  QWidget* live = w.replay()->widgetForAction(w.button("Live"));
+  REQUIRE(live);
+  const int x = live->mapTo(&w.window, QPoint(0, 0)).x();
+  w.state.setPosition(100);
+  QTest::keyClick(&w.window, Qt::Key_Space);
+  REQUIRE(w.replay()->playing());
+  QApplication::processEvents();
+  CHECK(live->mapTo(&w.window, QPoint(0, 0)).x() == x);
+  w.button("Stop")->trigger();
+  CHECK(!w.replay()->playing());
+  CHECK(w.state.position() == 0);
+}
+
+TEST_CASE("window: the replay speed is shown in records per second and follows [ and ]") {
+  Window w;
+  auto* speed = w.replay()->findChild<QLabel*>("speedValue");
+  REQUIRE(speed);
+  CHECK(speed->text().contains(QString::number(std::lround(w.replay()->recordsPerSecond()))));
+  CHECK(speed->text().contains("/s"));
+  QString before = speed->text();
+  QTest::keyClick(&w.window, Qt::Key_BracketRight);
+  CHECK(speed->text() != before);
+  CHECK(speed->text().contains(QString::number(std::lround(w.replay()->recordsPerSecond()))));
+}
+
+TEST_CASE("window: at 800x500 every task is labelled and the position slider is on the bar") {
+  Window w({800, 500});
+  CHECK(w.window.height() <= 500);
+  CHECK(w.window.width() <= 800);
+  auto* position = w.window.findChild<QSlider*>("position");
+  REQUIRE(position);
+  CHECK(position->isVisible());
+  CHECK(position->width() >= 100);
+  // The panels beside the task table leave it room for more than the names.
+  CHECK(w.window.findChild<QTableView*>("taskTable")->width() >= 300);
+  DiagramView* d = w.window.diagram();
+  QImage img = d->grab().toImage();
+  auto L = DiagramLayout::make(d->rect(), w.state);
+  for (std::size_t t = 0; t < L.tasks; ++t) {
+    INFO("task " << t << ", rows of " << L.rowHeight << " px");
+    CHECK(inkIn(img, QRect(2, static_cast<int>(L.rowTop(t)), L.labelWidth - 8, static_cast<int>(L.rowHeight))) > 5);
+  }
+}
+
+TEST_CASE("window: the task table shows all 17 tasks at the default size") {
+  Window w;
+  auto* table = w.window.findChild<QTableView*>("taskTable");
+  REQUIRE(table->model()->rowCount() == 17);
+  QRect last = table->visualRect(table->model()->index(16, 0));
+  CHECK(last.bottom() < table->viewport()->height());
+  CHECK(last.top() >= 0);
+}
+
+TEST_CASE("window: the Barriers tab of a trace without barriers says so and draws no bars") {
+  Window w;
+  w.window.showTab("barriers");
+  auto* chart = w.window.findChild<BarrierChart*>("barrierChart");
+  REQUIRE(chart);
+  chart->resize(400, 200);
+  QImage img = chart->grab().toImage();
+  CHECK(inkIn(img, QRect(0, 24, img.width(), img.height() - 24)) == 0);
+  CHECK(inkIn(img, QRect(0, 0, img.width(), 22)) > 20);  // the words
+}
+
+TEST_CASE("window: the legend is on screen, whole, at the default size and at 800x500") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    Window w(size);
+    auto* legend = w.window.findChild<QWidget*>("legend");
+    REQUIRE(legend);
+    CHECK(legend->isVisible());
+    CHECK(legend->height() >= legend->heightForWidth(legend->width()));
+    QImage img = legend->grab().toImage();
+    CHECK(inkIn(img, img.rect()) > 100);  // the words
+  }
+}
+
+TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {
+  Window w;
+  auto* tag = w.window.findChild<QLineEdit*>("logTag");
+  REQUIRE(tag);
+  w.state.setPosition(50);
+  const TimeNs begin = w.state.viewBegin(), end = w.state.viewEnd();
+  tag->setFocus();
+  QTest::keyClicks(tag, "-10");
+  QTest::keyClick(tag, Qt::Key_Home);
+  QTest::keyClick(tag, Qt::Key_Right);
+  CHECK(tag->text() == "-10");
+  CHECK(w.state.viewBegin() == begin);
+  CHECK(w.state.viewEnd() == end);
+  CHECK(w.state.position() == 50);
+}
