@@ -8,6 +8,7 @@
 # (task ids and timings masked, lines sorted where the order is up to the
 # scheduler), and its trace must read clean: every task that ran appears,
 # no malformed record, no message left unreceived that the program received.
+# XAB_EXAMPLES_KEEP=1 keeps the work directory (sources, binaries, traces).
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VMs' env files are made at run time
 set -uo pipefail
 
@@ -49,34 +50,35 @@ PROGRAMS=(
   "tjl|gexamples/tjl.c|"
 )
 
-# case @ shell command run in the VM's bin directory @ output mask
+# case @ shell command run in the VM's bin directory @ output mask @ tasks
 #   mask: tids  mask task ids;  nums  mask every number;  sort  also sort lines
+#   tasks: how many tasks the trace must hold (every process that enrolled)
 CASES=(
-  "hello@./hello@tids"
-  "master1@./master1@tids sort"
-  "spmd@./spmd@tids"
-  "gexample@printf '10\\n4\\n' | ./gexample@tids"
-  "timing@./timing@nums"
-  "dbwtest@./dbwtest & ./dbwtest; wait@nums sort"
-  "pbwtest@./pbwtest & ./pbwtest; wait@nums sort"
-  "rbwtest@./rbwtest & ./rbwtest; wait@nums sort"
-  "mbox@./mbox@tids"
-  "inherit1@./inherit1@tids"
-  "inherit2@./inherit2@tids"
-  "inherit3@./inherit3@tids"
-  "inherita@./inherita@tids"
-  "inheritb@./inheritb@tids"
-  "gmbi@./gmbi@tids"
+  "hello@./hello@tids@2"
+  "master1@./master1@tids sort@4"
+  "spmd@./spmd@tids@1"
+  "gexample@printf '10\\n4\\n' | ./gexample@tids@4"
+  "timing@./timing@nums@2"
+  "dbwtest@./dbwtest & ./dbwtest; wait@nums sort@2"
+  "pbwtest@./pbwtest & ./pbwtest; wait@nums sort@2"
+  "rbwtest@./rbwtest & ./rbwtest; wait@nums sort@2"
+  "mbox@./mbox@tids@1"
+  "inherit1@./inherit1@tids@2"
+  "inherit2@./inherit2@tids@1"
+  "inherit3@./inherit3@tids@2"
+  "inherita@./inherita inherit1@tids@3"
+  "inheritb@./inheritb@tids@3"
+  "gmbi@./gmbi@tids@1"
   # ge races with itself: members leave the group while others still check
   # it, so "gid N doesn't match up!" comes and goes in plain runs too.
-  "ge@(exec -a ge ./ge 4) 2>&1 | grep -v 'match up'; exit \${PIPESTATUS[0]}@tids sort"
-  "gexamp@./gexamp 4@tids sort"
-  "joinleave@./joinleave@tids sort"
-  "tst@./tst@tids"
-  "thb@./thb 4@tids sort"
-  "trsg@printf '4\\n5\\n' | ./trsg@tids"
-  "tjf@./tjf@tids sort"
-  "tjl@./tjl@tids sort"
+  "ge@(exec -a ge ./ge 4) 2>&1 | grep -v 'match up'; exit \${PIPESTATUS[0]}@tids sort@4"
+  "gexamp@./gexamp 4@tids sort@4"
+  "joinleave@./joinleave@tids sort@1"
+  "tst@./tst@tids@1"
+  "thb@./thb 4@tids sort@5"
+  "trsg@printf '4\\n5\\n' | ./trsg@tids@4"
+  "tjf@./tjf@tids sort@1"
+  "tjl@./tjl@tids sort@1"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/xab-examples.XXXXXX")
@@ -84,12 +86,12 @@ vms=()
 cleanup() {
   local vm
   for vm in "${vms[@]}"; do XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$vm" >/dev/null 2>&1; done
-  rm -rf "$work"
+  if [[ -n ${XAB_EXAMPLES_KEEP:-} ]]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
+failed=0 failures=0
+fail() { echo "FAIL: $*"; failed=1; failures=$((failures + 1)); }
 
 build_all() {
   mkdir -p "$work/src" "$work/plain" "$work/xab"
@@ -142,8 +144,8 @@ mask() {  # mask words < output
   if [[ " $1 " == *" sort "* ]]; then sed -E "${sed_args[@]}" | sort; else sed -E "${sed_args[@]}"; fi
 }
 
-run_case() {  # name command mask
-  local name=$1 cmd=$2 masks=$3 rc_plain rc_xab
+run_case() {  # name command mask tasks
+  local name=$1 cmd=$2 masks=$3 tasks=$4 rc_plain rc_xab before=$failures
   (source "$work/vm-plain/env" && cd "$work/plain" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.plain" 2>&1)
   rc_plain=$?
   local trace=$work/$name.trace
@@ -165,11 +167,12 @@ run_case() {  # name command mask
     head -20 "$work/$name.diff"
   fi
   [[ $rc_plain != 124 ]] || fail "$name: timed out (60 s)"
-  check_trace "$name" "$trace"
+  check_trace "$name" "$trace" "$tasks"
+  ((failures > before)) || echo "ok: $name ($(grep -vc '^#' "$trace") records, $tasks tasks)"
 }
 
-check_trace() {  # name trace
-  local name=$1 trace=$2 json=$work/$1.json
+check_trace() {  # name trace tasks
+  local name=$1 trace=$2 tasks=$3 json=$work/$1.json
   grep -q '^#xab-trace' "$trace" || { fail "$name: no trace"; return; }
   ! grep -q ' abmon\.bad ' "$trace" || fail "$name: abmon.bad in the trace: $(grep -m1 ' abmon\.bad ' "$trace")"
   "$build_dir/bin/abstat" --json "$trace" >"$json" 2>"$work/$name.abstat.err"
@@ -178,16 +181,21 @@ check_trace() {  # name trace
   local lost
   lost=$(grep -c ' abmon\.lost ' "$trace")
   ((lost == 0)) || fail "$name: $lost abmon.lost records"
-  echo "ok: $name ($(grep -vc '^#' "$trace") records)"
+  # abstat's JSON: the trace's task count, and sends no destination received.
+  local seen never
+  seen=$(grep -m1 -o '"tasks": *[0-9]*' "$json" | grep -o '[0-9]*$')
+  [[ $seen == "$tasks" ]] || fail "$name: $seen tasks in the trace, $tasks ran"
+  never=$(grep -m1 -o '"neverReceived": *[0-9]*' "$json" | grep -o '[0-9]*$')
+  [[ $never == 0 ]] || fail "$name: $never messages never received (abstat)"
 }
 
 build_all
 start_vm "$work/vm-plain" "$work/plain"
 start_vm "$work/vm-xab" "$work/xab"
 for row in "${CASES[@]}"; do
-  IFS='@' read -r name cmd masks <<<"$row"
+  IFS='@' read -r name cmd masks tasks <<<"$row"
   if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi
-  run_case "$name" "$cmd" "$masks"
+  run_case "$name" "$cmd" "$masks" "$tasks"
 done
 ((failed)) && echo "RESULT: some examples failed" || echo "RESULT: every example ran the same, with a clean trace"
 exit "$failed"
