@@ -2,9 +2,9 @@
 # pvm_examples_test.sh BUILD_DIR SOURCE_DIR [CASE...]
 #
 # PVM's own example programs (Debian's pvm-examples: C sources no one here
-# wrote) built twice, plain and with only `-include xab.h` added and libab
-# linked, run in two private virtual machines, the instrumented one under
-# abmon.  Each case must give the same exit status and the same output
+# wrote), as tests/examples/CMakeLists.txt builds them twice (plain, and
+# with only `-include xab.h` added and libab linked), run in two private
+# virtual machines, the instrumented one under abmon.  Each case must give the same exit status and the same output
 # (task ids and timings masked, lines sorted where the order is up to the
 # scheduler), and its trace must read clean: every task that ran appears,
 # no malformed record, no message left unreceived that the program received.
@@ -14,41 +14,8 @@ set -uo pipefail
 
 build_dir=$(cd "$1" && pwd) src_dir=$(cd "$2" && pwd)
 shift 2
-tarballs=/usr/share/doc/pvm-examples
-san=${XAB_SANITIZE:+-fsanitize=$XAB_SANITIZE}
-
-# name | sources (examples/ or gexamples/) | extra cc flags
-PROGRAMS=(
-  "hello|examples/hello.c|"
-  "hello_other|examples/hello_other.c|"
-  "master1|examples/master1.c|"
-  "slave1|examples/slave1.c|"
-  "spmd|examples/spmd.c|"
-  "gexample|examples/gexample.c|"
-  "timing|examples/timing.c|"
-  "timing_slave|examples/timing_slave.c|"
-  "dbwtest|examples/bwtest.c|-DENCODE=PvmDataDefault -DPACK"
-  "ibwtest|examples/bwtest.c|-DPACK -DENCODE=PvmDataInPlace"
-  "pbwtest|examples/bwtest.c|"
-  "rbwtest|examples/bwtest.c|-DPACK -DENCODE=PvmDataRaw"
-  "mbox|examples/mbox.c|"
-  "inherit1|examples/inherit1.c|"
-  "inherit2|examples/inherit2.c|"
-  "inherit3|examples/inherit3.c|"
-  "inherita|examples/inherita.c|"
-  "inheritb|examples/inheritb.c|"
-  "gmbi|examples/gmbi.c examples/taskf.c|"
-  "lmbi|examples/lmbi.c examples/taskf.c|"
-  "ge|gexamples/ge.c|"
-  "gexamp|gexamples/gexamp.c|"
-  "joinleave|gexamples/joinleave.c|"
-  "tst|gexamples/tst.c|"
-  "thb|gexamples/thb.c|"
-  "tnb|gexamples/tnb.c|"
-  "trsg|gexamples/trsg.c|"
-  "tjf|gexamples/tjf.c|"
-  "tjl|gexamples/tjl.c|"
-)
+# Built by tests/examples/CMakeLists.txt, each under its own name.
+plain_bin=$build_dir/pvm-examples/plain xab_bin=$build_dir/pvm-examples/xab
 
 # case @ shell command run in the VM's bin directory @ output mask @ tasks
 #   mask: tids  mask task ids;  nums  mask every number;  sort  also sort lines
@@ -93,38 +60,6 @@ trap cleanup EXIT
 failed=0 failures=0
 fail() { echo "FAIL: $*"; failed=1; failures=$((failures + 1)); }
 
-build_all() {
-  mkdir -p "$work/src" "$work/plain" "$work/xab"
-  if ! tar -xzf "$tarballs/examples.tar.gz" -C "$work/src" ||
-    ! tar -xzf "$tarballs/gexamples.tar.gz" -C "$work/src"; then
-    echo "cannot unpack $tarballs/*.tar.gz (package pvm-examples)"
-    exit 1
-  fi
-  local row name srcs flags s
-  for row in "${PROGRAMS[@]}"; do
-    IFS='|' read -r name srcs flags <<<"$row"
-    local files=()
-    for s in $srcs; do files+=("$work/src/$s"); done
-    # $flags and $san are word lists.
-    # shellcheck disable=SC2086
-    cc -w $flags -o "$work/plain/$name" "${files[@]}" -lgpvm3 -lpvm3 ||
-      fail "$name: the plain build failed"
-    # In a sanitizer build the examples' own code gets AddressSanitizer but
-    # not UBSan (bwtest.c's i*i overflows, a bug of PVM's example, not
-    # ours); the link takes both runtimes for the instrumented libab.
-    local objs=() f
-    for f in "${files[@]}"; do
-      objs+=("$work/xab/$name.${f##*/}.o")
-      # shellcheck disable=SC2086
-      cc -w $san ${san:+-fno-sanitize=undefined} $flags -include xab.h -I"$src_dir/libab/include" \
-        -c "$f" -o "${objs[-1]}" || fail "$name: compiling ${f##*/} with xab.h failed"
-    done
-    # shellcheck disable=SC2086
-    cc $san -o "$work/xab/$name" "${objs[@]}" "$build_dir/lib/libab.a" -lgpvm3 -lpvm3 ||
-      fail "$name: linking with libab failed"
-  done
-}
-
 start_vm() {  # dir bindir
   XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start "$1" "$2" >/dev/null || { echo "cannot start a VM"; exit 1; }
   vms+=("$1")
@@ -146,7 +81,7 @@ mask() {  # mask words < output
 
 run_case() {  # name command mask tasks
   local name=$1 cmd=$2 masks=$3 tasks=$4 rc_plain rc_xab before=$failures
-  (source "$work/vm-plain/env" && cd "$work/plain" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.plain" 2>&1)
+  (source "$work/vm-plain/env" && cd "$plain_bin" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.plain" 2>&1)
   rc_plain=$?
   local trace=$work/$name.trace
   (
@@ -154,7 +89,7 @@ run_case() {  # name command mask tasks
     "$build_dir/bin/abmon" -q -o "$trace" &
     mon=$!
     for _ in $(seq 100); do grep -q abmon.start "$trace" 2>/dev/null && break; sleep 0.1; done
-    cd "$work/xab" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.xab" 2>&1
+    cd "$xab_bin" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.xab" 2>&1
     echo $? >"$work/$name.rc"
     sleep 1  # let spawned tasks' last records and exit notices arrive
     kill -INT "$mon"
@@ -189,9 +124,9 @@ check_trace() {  # name trace tasks
   [[ $never == 0 ]] || fail "$name: $never messages never received (abstat)"
 }
 
-build_all
-start_vm "$work/vm-plain" "$work/plain"
-start_vm "$work/vm-xab" "$work/xab"
+[[ -x $plain_bin/hello && -x $xab_bin/hello ]] || { echo "no examples in $build_dir/pvm-examples"; exit 1; }
+start_vm "$work/vm-plain" "$plain_bin"
+start_vm "$work/vm-xab" "$xab_bin"
 for row in "${CASES[@]}"; do
   IFS='@' read -r name cmd masks tasks <<<"$row"
   if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi

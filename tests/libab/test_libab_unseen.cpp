@@ -201,22 +201,20 @@ TEST_CASE("a program handler that covers abmon's pokes never sees one", "[libab]
 }
 
 // ---- PVM's own examples (package pvm-examples), built from its sources
-// plain and with only `#include "xab.h"` added (tests/libab/CMakeLists.txt).
+// plain and with only `-include xab.h` added (tests/examples/CMakeLists.txt),
+// each under its own name.
 
 namespace {
-// Built only where pvm-examples is installed (scripts/setup.sh installs it).
-bool have_pvm_examples() { return access(prog("pvmex_ge").c_str(), X_OK) == 0; }
+std::string example(const char* variant, const char* name) {
+  return std::string(XAB_PVM_EXAMPLES_DIR) + "/" + variant + "/" + name;
+}
 }  // namespace
 
 TEST_CASE("PVM's gmbi example: recorded, and the same listing as without abmon", "[libab][pvm][examples]") {
-  if (!have_pvm_examples()) {
-    WARN("pvm-examples is not installed: PVM's examples were not built");
-    return;
-  }
   auto& vm = PrivateVm::shared();
-  auto plain = run({prog("pvmex_gmbi")});  // no abmon yet
+  auto plain = run({example("plain", "gmbi")});  // no abmon yet
   Monitor mon(vm.dir() + "/gmbi.trace");
-  auto r = run({prog("pvmex_gmbi_xab")});
+  auto r = run({example("xab", "gmbi")});
   REQUIRE(mon.wait_exits(1));
   auto rs = mon.finish();
   CHECK(r.exit_code == plain.exit_code);
@@ -227,14 +225,11 @@ TEST_CASE("PVM's gmbi example: recorded, and the same listing as without abmon",
 }
 
 TEST_CASE("PVM's ge example: every bcast names its members, every receive matches one", "[libab][pvm][examples]") {
-  if (!have_pvm_examples()) {
-    WARN("pvm-examples is not installed: PVM's examples were not built");
-    return;
-  }
-  auto& vm = PrivateVm::shared();
+  // ge spawns its members by its own name: a VM whose ep= is the examples'.
+  PrivateVm vm({std::string(XAB_PVM_EXAMPLES_DIR) + "/xab"});
   const int nproc = 4;
   Monitor mon(vm.dir() + "/ge.trace");
-  auto r = run({prog("pvmex_ge_xab"), std::to_string(nproc)});
+  auto r = run({example("xab", "ge"), std::to_string(nproc)});
   REQUIRE(mon.wait_exits(nproc));
   auto rs = mon.finish();
   CHECK(r.exit_code == 0);

@@ -121,13 +121,12 @@ std::set<std::string> tidsOf(const std::string& trace, std::initializer_list<std
 // Issue 11 item 1 on a real PVM run: PVM's own pbwtest (bwtest.c with
 // libab) ping-pongs with psend/precv.  Every precv returns 0, which readers
 // took for "nothing received": 282 sent, 0 received.
-#ifdef XAB_HAVE_PBWTEST
 TEST_CASE("abstat on PVM's pbwtest (psend/precv) under abmon: every psend received", "[pvm][abmon]") {
   PrivateVm vm;
   Monitor mon(vm.dir() + "/trace");
-  BackgroundProcess first({bin_dir() + "/xab-pbwtest"}, vm.dir() + "/p0.out");
+  BackgroundProcess first({std::string(XAB_PVM_EXAMPLES_DIR) + "/xab/pbwtest"}, vm.dir() + "/p0.out");
   REQUIRE(mon.saw("joingroup group=bwtest rc=0", 60s));
-  BackgroundProcess second({bin_dir() + "/xab-pbwtest"}, vm.dir() + "/p1.out");
+  BackgroundProcess second({std::string(XAB_PVM_EXAMPLES_DIR) + "/xab/pbwtest"}, vm.dir() + "/p1.out");
   // bwtest.c's main ends without a return (K&R C): its exit code is noise.
   CHECK(first.wait(120s) >= 0);
   CHECK(second.wait(120s) >= 0);
@@ -147,7 +146,6 @@ TEST_CASE("abstat on PVM's pbwtest (psend/precv) under abmon: every psend receiv
   CHECK_FALSE(j["hang"]["hung"].boolean());
   vm.stop();
 }
-#endif
 
 // Issue 11 item 2 on a real PVM run: the demo's --hang, then the master is
 // ended as `timeout` ends it (SIGTERM) while it waits for tag 16040, and the
