@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace xab::view {
@@ -226,8 +227,10 @@ std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs f
 void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, DiagramStats& stats) {
   const ViewSnapshot& s = *st.snapshot();
   const std::size_t pos = st.position();
-  const std::size_t n = L.tasks;
-  std::vector<double> lastX(n * n, -1e9);
+  // The last x drawn per (sender, receiver) pair that has a line in view:
+  // keyed by the pairs met, never a tasks x tasks table (100,000 tasks would
+  // ask for 80 GB).
+  std::unordered_map<std::uint64_t, double> lastX;
   std::vector<QLine> lines;
   auto [lo, hi] = visibleLines(s, L.begin, L.end);
   auto px = [](double v) { return static_cast<int>(std::lround(std::clamp(v, -1e6, 1e6))); };
@@ -239,9 +242,9 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
     const MessageLine& m = s.lines[i];
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
     double xs = xOf(m.send);
-    double& last = lastX[m.sender * n + m.receiver];
-    if (xs - last < kFoldPixels) continue;
-    last = xs;
+    auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
+    if (!added && xs - it->second < kFoldPixels) continue;
+    it->second = xs;
     if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
       ++stats.messagesSkipped;
       continue;
