@@ -153,7 +153,7 @@ TEST_CASE("ab2json, ab2picl, ab2au: 100,000 one-record tasks in bounded memory",
   std::string dir = tempDir();
   std::string file = manyTasks(dir, kTasks);
   check(runLimited(dir, {"ab2json", "-o", dir + "/o.json", file}, 1024), 96);
-  check(runLimited(dir, {"ab2picl", "--quiet", "-o", dir + "/o.trf", file}, 1024), 160);
+  check(runLimited(dir, {"ab2picl", "--quiet", "-o", dir + "/o.trf", file}, 1024), 96);
   check(runLimited(dir, {"ab2au", "send", "8", "400", "10000", "-o", dir + "/o.au", file}, 1024), 96);
   std::filesystem::remove_all(dir);
 }
