@@ -100,6 +100,27 @@ TEST_CASE("at full zoom-out the diagram folds: bounded rectangles and span visit
   CHECK(stats2.spansVisited < 1000);
 }
 
+// Rows are at least 2 px high, so a trace of many tasks reaches far below
+// the area: only the rows in it are painted, whatever the task count.
+TEST_CASE("the diagram paints only the rows in its area: 20,000 tasks cost the rows shown") {
+  const int tasks = 20000;
+  ViewState state;
+  state.setSnapshot(snapshotOfText(syntheticTrace(tasks, 1)));
+  QImage img(800, 300, QImage::Format_RGB32);
+  QPainter p(&img);
+  auto L = DiagramLayout::make(img.rect(), state);
+  const std::size_t fit = 300 / 2 + 1;  // rows of 2 px, one cut by the bottom edge
+  auto [first, last] = L.visibleRows();
+  CHECK(first == 0);
+  CHECK(last <= fit);
+  CHECK(L.rowTop(last) >= img.rect().bottom());
+  auto stats = paintDiagram(p, L, state);
+  p.end();
+  CHECK(stats.rects > 0);
+  CHECK(stats.rects <= fit * 8);
+  CHECK(stats.spansVisited <= fit * 8);
+}
+
 TEST_CASE("utilization counts tasks per activity at a moment") {
   ViewState state;
   auto s = snapshotOf(dataPath("cholesky_hang.trace"));

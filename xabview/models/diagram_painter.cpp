@@ -199,7 +199,8 @@ void paintAxis(QPainter& p, const DiagramLayout& L, TimeNs origin) {
 void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   QFontMetrics fm(p.font());
-  for (TaskIndex t = 0; t < L.tasks; ++t) {
+  const auto [first, last] = L.visibleRows();
+  for (TaskIndex t = first; t < last; ++t) {
     QRectF r(L.area.left(), L.rowTop(t), L.labelWidth - 4, L.rowHeight);
     auto a = describeTask(st, t).kind;
     if (a == Activity::Blocked) p.fillRect(r, QColor(0xff, 0xcd, 0xd2));
@@ -369,6 +370,13 @@ TimeNs DiagramLayout::timeAt(double x) const {
   return begin + static_cast<TimeNs>((x - plot().left()) * nsPerPixel());
 }
 double DiagramLayout::rowTop(std::size_t task) const { return plot().top() + 2 + static_cast<double>(task) * rowHeight; }
+std::pair<TaskIndex, TaskIndex> DiagramLayout::visibleRows() const {
+  const double top = plot().top() + 2;
+  double first = std::floor((area.top() - top) / rowHeight), last = std::ceil((area.bottom() + 1 - top) / rowHeight);
+  auto clampRow = [&](double r) { return static_cast<TaskIndex>(std::clamp(r, 0.0, static_cast<double>(tasks))); };
+  return {clampRow(first), clampRow(last)};
+}
+
 std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
   double r = (y - plot().top() - 2) / rowHeight;
   if (r < 0 || r >= static_cast<double>(tasks)) return std::nullopt;
@@ -385,14 +393,16 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
     return stats;
   }
   QRectF plot = L.plot();
-  for (TaskIndex t = 0; t < L.tasks; t += 2)
+  const auto [firstRow, lastRow] = L.visibleRows();
+  for (TaskIndex t = firstRow + (firstRow & 1); t < lastRow; t += 2)
     p.fillRect(QRectF(L.area.left(), L.rowTop(t), L.area.width(), L.rowHeight), QColor(0xf7, 0xf7, 0xf7));
   if (o.labels) paintLabels(p, L, st);
   paintAxis(p, L, s->firstTime());
   p.save();
   p.setClipRect(plot);
   std::array<std::vector<QRect>, kStates> buckets;
-  for (TaskIndex t = 0; t < L.tasks; ++t) stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects, o.mipmaps);
+  for (TaskIndex t = firstRow; t < lastRow; ++t)
+    stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects, o.mipmaps);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
     auto& rs = buckets[static_cast<std::size_t>(i)];

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 
 namespace xab::view {
 
@@ -44,6 +45,10 @@ struct DiagramLayout {
   TimeNs timeAt(double x) const;
   double rowTop(std::size_t task) const;
   std::optional<TaskIndex> taskAt(double y) const;
+  // The rows [first, last) that fall in the area: rows are at least 2 px,
+  // so 100,000 tasks reach far below it, and painting them all (clipped)
+  // would cost per task, not per pixel.
+  std::pair<TaskIndex, TaskIndex> visibleRows() const;
   double nsPerPixel() const;
 };
 
