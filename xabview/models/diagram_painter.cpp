@@ -389,7 +389,9 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
   const ViewSnapshot* s = st.snapshot();
   if (!s || L.tasks == 0) {
     p.setPen(Qt::gray);
-    p.drawText(L.area, Qt::AlignCenter, QStringLiteral("Waiting for records..."));
+    // At the end of the input nothing more will come: not "waiting".
+    p.drawText(L.area, Qt::AlignCenter,
+               s && s->inputEnded ? QStringLiteral("No task records in the input") : QStringLiteral("Waiting for records..."));
     return stats;
   }
   QRectF plot = L.plot();
