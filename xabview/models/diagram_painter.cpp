@@ -471,6 +471,46 @@ std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
   return n;
 }
 
+std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
+                                                                int columns) {
+  columns = std::max(columns, 0);
+  std::vector<std::array<int, kActivityCount>> diff(static_cast<std::size_t>(columns) + 1);
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || columns == 0) return std::vector<std::array<int, kActivityCount>>(static_cast<std::size_t>(columns));
+  auto center = [&](int x) { return begin + static_cast<TimeNs>((x + 0.5) * ns); };
+  // The first column whose centre is at or after t (columns if none).
+  auto firstAtOrAfter = [&](TimeNs t) {
+    double guess = std::ceil(static_cast<double>(t - begin) / ns - 0.5);
+    int x = static_cast<int>(std::clamp(guess, 0.0, static_cast<double>(columns)));
+    while (x > 0 && center(x - 1) >= t) --x;
+    while (x < columns && center(x) < t) ++x;
+    return x;
+  };
+  const TimeNs last = center(columns - 1);
+  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
+    const auto& spans = s->spans[task];
+    if (spans.empty() || spans[0].begin > last) continue;
+    const std::uint32_t shown = st.shownOf(task);
+    const TimeNs limit = shownLimit(st, task);
+    for (std::size_t i = spanAtOrBefore(spans, center(0)); i < spans.size() && spans[i].first < shown; ++i) {
+      if (spans[i].begin > last) break;
+      // As utilizationAt: a time is in span i until the next span begins,
+      // shown or not, and the last shown one until the position's "now".
+      TimeNs end = shownEnd(spans, i, shown, limit);
+      if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
+      int x0 = firstAtOrAfter(spans[i].begin), x1 = firstAtOrAfter(end);
+      if (x0 >= x1) continue;
+      auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+      ++diff[static_cast<std::size_t>(x0)][k];
+      --diff[static_cast<std::size_t>(x1)][k];
+    }
+  }
+  for (std::size_t x = 1; x < diff.size(); ++x)
+    for (std::size_t k = 0; k < kActivityCount; ++k) diff[x][k] += diff[x - 1][k];
+  diff.pop_back();
+  return diff;
+}
+
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& st) {
   p.fillRect(area, Qt::white);
   const ViewSnapshot* s = st.snapshot();
@@ -481,9 +521,9 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
   static constexpr Activity order[] = {Activity::Computing, Activity::Communicating, Activity::Blocked,
                                        Activity::Barrier};
   std::array<std::vector<QRect>, 4> bars;
+  const auto counts = utilizationColumns(st, st.viewBegin(), ns, static_cast<int>(plot.width()));
   for (int x = 0; x < static_cast<int>(plot.width()); ++x) {
-    TimeNs t = st.viewBegin() + static_cast<TimeNs>((x + 0.5) * ns);
-    auto n = utilizationAt(st, t);
+    const auto& n = counts[static_cast<std::size_t>(x)];
     double y = plot.bottom();
     for (std::size_t k = 0; k < 4; ++k) {
       double h = plot.height() * n[static_cast<std::size_t>(order[k])] / tasks;
