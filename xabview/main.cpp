@@ -38,13 +38,24 @@ class Script : public QObject {
       });
     QTimer::singleShot(static_cast<int>(o_.timeout * 1000), this, [this] { finish(2); });
   }
-  void failed() { finish(2); }
+  // The loader could not open or read the input; it said why on stderr.
+  void failed() {
+    inputFailed_ = true;
+    finish(2);
+  }
 
  private:
   void check() {
     if (done_) return;
     const ViewSnapshot* s = state_->snapshot();
     bool ended = s && s->inputEnded;
+    if (ended && s->size() == 0) {  // nothing to show, step or write: say so, fail
+      std::fprintf(stderr, "xabview: %s\n", qPrintable(MainWindow::noRecordsText(*s)));
+      inputFailed_ = true;
+      done_ = true;
+      finish(2);
+      return;
+    }
     if (o_.step) {
       if (state_->size() < static_cast<std::size_t>(*o_.step) && !ended) return;
       state_->setPosition(0);
@@ -63,7 +74,8 @@ class Script : public QObject {
   void finish(int code) {
     if (finished_) return;
     finished_ = true;
-    if (code != 0) std::fprintf(stderr, "xabview: the input did not reach the requested point in %.0f s\n", o_.timeout);
+    if (code != 0 && !inputFailed_)
+      std::fprintf(stderr, "xabview: the input did not reach the requested point in %.0f s\n", o_.timeout);
     if (!o_.screenshot.isEmpty() && !window_->grab().save(o_.screenshot)) {
       std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.screenshot));
       code = 1;
@@ -103,6 +115,7 @@ class Script : public QObject {
   ViewerOptions o_;
   bool done_ = false;
   bool finished_ = false;
+  bool inputFailed_ = false;  // unreadable, or no records: not a timeout
 };
 
 }  // namespace

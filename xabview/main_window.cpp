@@ -226,6 +226,18 @@ void MainWindow::onLoadFailed(const QString& message) {
   banner_->show();
 }
 
+QString MainWindow::noRecordsText(const ViewSnapshot& s) {
+  QString text = QString::fromStdString(s.source) + ": no records read";
+  if (!s.fatal.empty()) return text + " (" + QString::fromStdString(s.fatal) + ")";
+  if (s.errorCount == 0 && s.trace && s.trace->header().present) return text + " (a header only: abmon watched no task)";
+  if (s.errorCount == 0 && s.bytes == 0) return text + " (the input is empty)";
+  if (s.errorCount == 0) return text + QStringLiteral(" (%1 bytes, not one complete line): is it an xab trace?").arg(s.bytes);
+  const auto& first = s.errors.front();
+  return text + QStringLiteral(" (%1 malformed line%2, first: line %3: %4): is it an xab trace?")
+                    .arg(s.errorCount).arg(s.errorCount == 1 ? "" : "s").arg(first.line)
+                    .arg(QString::fromStdString(first.reason));
+}
+
 void MainWindow::reportNewErrors() {
   const ViewSnapshot* s = state_->snapshot();
   // Errors are kept in order, so the new ones are at the end.
@@ -233,6 +245,11 @@ void MainWindow::reportNewErrors() {
     const auto& e = s->errors[printedErrors_];
     std::fprintf(stderr, "xabview: %s:%llu: %s\n", s->source.c_str(), static_cast<unsigned long long>(e.line),
                  e.reason.c_str());
+  }
+  if (s->inputEnded && s->size() == 0) {  // nothing will be shown: not a quiet empty window
+    banner_->setText("Nothing to show: " + noRecordsText(*s));
+    banner_->show();
+    return;
   }
   if (s->errorCount == 0 && s->fatal.empty()) {
     if (failure_.isEmpty()) banner_->hide();
@@ -265,6 +282,11 @@ void MainWindow::updateStatus() {
   const ViewSnapshot* s = state_->snapshot();
   if (!s) {
     status_->setText(failure_.isEmpty() ? "Waiting for records..." : "No input");
+    return;
+  }
+  if (s->inputEnded && s->size() == 0) {
+    status_->setText(s->errorCount ? QStringLiteral("No records | %1 bad lines").arg(s->errorCount)
+                                   : QStringLiteral("No records"));
     return;
   }
   if (rateClock_.elapsed() >= 3000) {  // nothing arrived for a while

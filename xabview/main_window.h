@@ -33,6 +33,9 @@ class MainWindow : public QMainWindow {
   HangPanel* hangPanel() const { return hang_; }
   DiagramView* diagram() const { return diagram_; }
   bool saveDiagram(const QString& file, QString* error) const;
+  // "FILE: no records read (...why...)": for an input that ended without
+  // one record (the banner, and the scripted modes' error).
+  static QString noRecordsText(const ViewSnapshot& s);
 
  public slots:
   void onSnapshot();

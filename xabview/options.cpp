@@ -17,7 +17,8 @@ finished file in a format the translators read (PICL).
 
 Scripted use (tests, documentation pictures): --step N or --play-to-end,
 then --screenshot, --save-diagram and --dump-state are written and xabview
-exits (status 0; 2 when the input never reached the requested point).
+exits (status 0; 2 when the input cannot be read, yields no records, or
+never reached the requested point).
 --dump-on-hang FILE writes the state each time the hang panel reports, live,
 that progress stopped: nobody steps (abmon | tee evfile | xabview --hang-after 2
 --dump-on-hang hang.json).

@@ -136,6 +136,23 @@ TEST_CASE("malformed lines go to stderr with their numbers and --strict stops wi
   CHECK_THAT(strict.err, Catch::Contains("line 3"));
 }
 
+// Issue 11, 7b: an input that is not a trace at all (nothing, or every
+// line malformed) is an error, not a report of "0 events" with status 0.
+// A header alone is a trace of nothing and still reports.
+TEST_CASE("an input with neither a header nor a record: exit 1 and a clear message") {
+  std::string garbage = "garbage line one\nmore garbage\n", empty, header = "#xab-trace 1 abmon=t40001\n";
+  auto bad = abstat({}, &garbage);
+  CHECK(bad.status == 1);
+  CHECK_THAT(bad.err, Catch::Contains("no records read (2 malformed lines): is it an xab trace?"));
+  CHECK(bad.out.empty());
+  auto none = abstat({"--json"}, &empty);
+  CHECK(none.status == 1);
+  CHECK_THAT(none.err, Catch::Contains("no records read (the input is empty)"));
+  auto onlyHeader = abstat({"--json"}, &header);
+  CHECK(onlyHeader.status == 0);
+  CHECK(jsonOf(onlyHeader)["trace"]["events"].num() == 0);
+}
+
 TEST_CASE("a newer format version is refused: exit 1 and a clear message") {
   auto r = abstat({data("newer_version.trace")});
   CHECK(r.status == 1);

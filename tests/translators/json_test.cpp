@@ -138,3 +138,19 @@ TEST_CASE("a trace with no records translates to empty but valid output", "[json
   CHECK(au.exit == 0);
   CHECK(au.out == "34\n");  // the 24-byte header and one quiet step of 10 samples
 }
+
+// Issue 11, 7b: no header and no record (nothing, or every line skipped
+// with --lenient) is not a trace: exit 2 and a message, no empty output.
+TEST_CASE("an input with neither a header nor a record is refused by every translator", "[json][picl][audio]") {
+  for (const char* cmd : {"ab2json", "ab2picl", "ab2au send 1 10 1000"}) {
+    INFO(cmd);
+    Run empty = run("printf '' | " + binPath(cmd));
+    CHECK(empty.exit == kExitBadInput);
+    CHECK_THAT(empty.err, Catch::Contains("<stdin>: no records read (the input is empty)"));
+    CHECK(empty.out.empty());
+    Run garbage = run("printf 'garbage\\nmore\\n' | " + binPath(cmd) + " --lenient");
+    CHECK(garbage.exit == kExitBadInput);
+    CHECK_THAT(garbage.err, Catch::Contains("no records read (2 malformed lines): is it an xab trace?"));
+    CHECK(garbage.out.empty());
+  }
+}

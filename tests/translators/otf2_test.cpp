@@ -8,6 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace xab;
@@ -92,6 +95,61 @@ TEST_CASE("ab2otf2: a bcast sends to its dst= members, even after they left the 
   std::string out = translateAndPrint("../../model/data/bcast_left.trace");
   CHECK(countLines(out, "MPI_SEND ") == 15);
   CHECK(countLines(out, "MPI_RECV ") == 15);
+}
+
+// A location gets its OTF2 writer once it has 1024 calls (the calls before
+// wait in memory); the others are written at the end.  Both paths must
+// give every event, in each location's order.
+TEST_CASE("ab2otf2: a task of thousands of calls and one of one both have every event", "[otf2]") {
+  const int n = 3000;
+  std::string dir = tempDir();
+  {
+    std::ofstream out(dir + "/many.trace");
+    out << "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n";
+    char line[160];
+    auto at = [](long long ns) {  // seconds.nanoseconds, twice
+      char t[48];
+      std::snprintf(t, sizeof t, "%lld.%09lld %lld.%09lld", 1763680000LL + ns / 1000000000, ns % 1000000000,
+                    1763680000LL + ns / 1000000000, ns % 1000000000);
+      return std::string(t);
+    };
+    for (int i = 1; i <= n; ++i) {
+      long long ns = 1000000LL * i;
+      std::snprintf(line, sizeof line, " t40002 send dst=t40003 tag=1 bytes=4 serial=%d rc=0\n", i);
+      out << at(ns) << line;
+      out << at(ns + 500) << " t40003 recv.begin src=t40002 tag=1\n";
+      std::snprintf(line, sizeof line, " t40003 recv src=t40002 tag=1 bytes=4 serial=%d rc=1\n", i);
+      out << at(ns + 900) << line;
+    }
+    out << "1763680003.100000000 1763680003.100000000 t40004 mytid rc=t40004\n";
+  }
+  Run r = run(binPath("ab2otf2") + " -o " + dir + "/archive " + dir + "/many.trace");
+  INFO(r.err);
+  REQUIRE(r.exit == 0);
+  CHECK_THAT(r.err, Catch::Contains("3 locations"));
+  Run p = run(std::string(XAB_OTF2_PRINT) + " " + dir + "/archive/traces.otf2");
+  INFO(p.err);
+  REQUIRE(p.exit == 0);
+  CHECK(countLines(p.out, "MPI_SEND ") == static_cast<std::size_t>(n));
+  CHECK(countLines(p.out, "MPI_RECV ") == static_cast<std::size_t>(n));
+  CHECK(countLines(p.out, "ENTER ") == static_cast<std::size_t>(2 * n + 1));
+  CHECK(countLines(p.out, "LEAVE ") == static_cast<std::size_t>(2 * n + 1));
+  // Each location's events in time order (otf2-print merges them by time).
+  std::istringstream in(p.out);
+  std::string line;
+  std::map<std::string, std::uint64_t> last;
+  std::size_t backwards = 0;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string kind, loc;
+    std::uint64_t time = 0;
+    if (!(f >> kind >> loc >> time)) continue;
+    if (kind != "ENTER" && kind != "LEAVE" && kind != "MPI_SEND" && kind != "MPI_RECV") continue;
+    backwards += time < last[loc];
+    last[loc] = time;
+  }
+  CHECK(backwards == 0);
+  CHECK(last.size() == 3);
 }
 
 TEST_CASE("ab2otf2: barriers are collectives, one per visit", "[otf2]") {

@@ -138,6 +138,40 @@ TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
   fs::remove_all(dir);
 }
 
+// A file xabview cannot make a record of (issue 11, 7b): every line
+// malformed, nothing at all, or a binary given by mistake.  Showing an
+// empty window and exiting 0 would pass for a quiet program.
+TEST_CASE("an input with no records is an error message and status 2, not an empty success", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  struct Case {
+    const char* name;
+    std::string text;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"malformed.xab", "garbage line one\nmore garbage\n", "no records read (2 malformed lines, first: line 1"},
+      {"empty.xab", "", "no records read (the input is empty)"},
+      {"binary.xab", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 12) + "\n", "no records read (1 malformed line"},
+      {"header.xab", "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n", "no records read (a header only"},
+  };
+  for (const Case& c : cases) {
+    std::string file = dir + "/" + c.name;
+    std::ofstream(file, std::ios::binary) << c.text;
+    auto r = run({xabview(), "--play-to-end", "--dump-state", dir + "/s.json", file}, x.env(), 60s);
+    INFO(c.name << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(std::string(c.name) + ": " + c.says) != std::string::npos);
+    CHECK(r.err.find("did not reach the requested point") == std::string::npos);
+  }
+  // Stepping fails the same way.
+  std::ofstream(dir + "/bad.xab") << "not a trace\n";
+  auto step = run({xabview(), "--step", "5", "--save-diagram", dir + "/d.png", dir + "/bad.xab"}, x.env(), 60s);
+  CHECK(step.exit_code == 2);
+  CHECK(step.err.find("no records read") != std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
   auto r = run({xabview(), "--help"});
   CHECK(r.exit_code == 0);

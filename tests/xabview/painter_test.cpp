@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 using namespace xab;
 using namespace xab::view;
 using namespace xab::view::test;
@@ -100,6 +102,27 @@ TEST_CASE("at full zoom-out the diagram folds: bounded rectangles and span visit
   CHECK(stats2.spansVisited < 1000);
 }
 
+// Rows are at least 2 px high, so a trace of many tasks reaches far below
+// the area: only the rows in it are painted, whatever the task count.
+TEST_CASE("the diagram paints only the rows in its area: 20,000 tasks cost the rows shown") {
+  const int tasks = 20000;
+  ViewState state;
+  state.setSnapshot(snapshotOfText(syntheticTrace(tasks, 1)));
+  QImage img(800, 300, QImage::Format_RGB32);
+  QPainter p(&img);
+  auto L = DiagramLayout::make(img.rect(), state);
+  const std::size_t fit = 300 / 2 + 1;  // rows of 2 px, one cut by the bottom edge
+  auto [first, last] = L.visibleRows();
+  CHECK(first == 0);
+  CHECK(last <= fit);
+  CHECK(L.rowTop(last) >= img.rect().bottom());
+  auto stats = paintDiagram(p, L, state);
+  p.end();
+  CHECK(stats.rects > 0);
+  CHECK(stats.rects <= fit * 8);
+  CHECK(stats.spansVisited <= fit * 8);
+}
+
 TEST_CASE("utilization counts tasks per activity at a moment") {
   ViewState state;
   auto s = snapshotOf(dataPath("cholesky_hang.trace"));
@@ -112,6 +135,33 @@ TEST_CASE("utilization counts tasks per activity at a moment") {
   paintUtilization(p, img.rect(), 150, state);
   p.end();
   CHECK(nonWhite(img) > 500);
+}
+
+// The strip's counts come from one sweep over the spans in view; they must
+// be what utilizationAt says at each column's centre, at any replay
+// position and zoom.
+TEST_CASE("utilization per column, swept, equals utilizationAt at each column centre") {
+  for (const char* name : {"cholesky_hang.trace", "barrier_hang.trace", "deadlock.trace", "mcast.trace"}) {
+    INFO(name);
+    ViewState state;
+    state.setSnapshot(snapshotOf(dataPath(name)));
+    const std::size_t size = state.size();
+    for (std::size_t pos : {size, size / 2, size / 5, std::size_t{1}}) {
+      state.setPosition(pos);
+      const TimeNs b = state.viewBegin(), e = state.viewEnd();
+      for (auto [from, to, columns] : {std::tuple{b, e, 450}, std::tuple{b + (e - b) / 3, b + (e - b) / 2, 97},
+                                       std::tuple{b - (e - b), e + (e - b), 13}}) {
+        const double ns = static_cast<double>(to - from) / columns;
+        auto swept = utilizationColumns(state, from, ns, columns);
+        REQUIRE(swept.size() == static_cast<std::size_t>(columns));
+        int differ = 0;
+        for (int x = 0; x < columns; ++x)
+          differ += swept[static_cast<std::size_t>(x)] != utilizationAt(state, from + static_cast<TimeNs>((x + 0.5) * ns));
+        INFO("position " << pos << ", " << columns << " columns");
+        CHECK(differ == 0);
+      }
+    }
+  }
 }
 
 TEST_CASE("the state dump holds what every view shows") {

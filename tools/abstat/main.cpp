@@ -68,7 +68,19 @@ int main(int argc, char** argv) {
     return kExitError;
   }
   reportErrors(o, reader);
-  Analysis a = analyseReader(o, reader, reader.take());
+  std::shared_ptr<const Trace> trace = reader.take();
+  if (trace->eventCount() == 0 && trace->monitorEvents().empty() && !trace->header().present) {
+    // Not a trace (empty, or every line malformed): a report of "0 events"
+    // would pass for a quiet program.  A header alone is a trace of nothing.
+    const char* name = o.input.empty() ? "-" : o.input.c_str();
+    if (reader.byteCount() == 0)
+      std::fprintf(stderr, "abstat: %s: no records read (the input is empty)\n", name);
+    else
+      std::fprintf(stderr, "abstat: %s: no records read (%llu malformed line%s): is it an xab trace?\n", name,
+                   static_cast<unsigned long long>(reader.errorCount()), reader.errorCount() == 1 ? "" : "s");
+    return kExitError;
+  }
+  Analysis a = analyseReader(o, reader, trace);
   if (!a.messages.consistent())
     std::fprintf(stderr, "abstat: %s: warning: %s\n", o.input.c_str(), inconsistencyWarning(a.messages).c_str());
   print(o, a, false);

@@ -216,8 +216,19 @@ int readThrough(const InputOptions& o, const std::function<void(TraceReader&)>& 
   ro.stopOnError = !o.lenient;
   ro.keepErrors = 10;
   TraceReader reader(ro);
+  // Whether anything of xab's format was read: a header or a record
+  // (pieces are taken as they go).  Checked only until the first: while
+  // there is none the snapshot is empty.  A header alone is a trace of
+  // nothing (abmon watched no task), and translates to empty output.
+  bool anyRecord = false;
+  auto noteRecords = [&] {
+    if (anyRecord) return;
+    auto t = reader.snapshot();
+    anyRecord = t->eventCount() > 0 || !t->monitorEvents().empty() || t->header().present;
+  };
   std::string err = readInput(o.path, o.program, o.progress, [&](std::string_view piece) {
     bool more = reader.feed(piece);
+    noteRecords();
     if (more) eachPiece(reader);
     return more;
   });
@@ -226,7 +237,18 @@ int readThrough(const InputOptions& o, const std::function<void(TraceReader&)>& 
     return kExitUsage;
   }
   reader.finish();
+  noteRecords();
   if (int rc = reportReadErrors(reader, o); rc != kExitOk) return rc;
+  if (!anyRecord) {  // not a trace: an empty translation would pass for a quiet program
+    const std::string name = displayName(o.path);
+    if (reader.byteCount() == 0)
+      std::fprintf(stderr, "%s: %s: no records read (the input is empty)\n", o.program.c_str(), name.c_str());
+    else
+      std::fprintf(stderr, "%s: %s: no records read (%llu malformed line%s): is it an xab trace?\n",
+                   o.program.c_str(), name.c_str(), static_cast<unsigned long long>(reader.errorCount()),
+                   reader.errorCount() == 1 ? "" : "s");
+    return kExitBadInput;
+  }
   atEnd(reader);
   return kExitOk;
 }

@@ -2,6 +2,14 @@
 // writer when its end record is read; definitions come at the end, when
 // the number of events per location and every name are known (global
 // definitions must name every string before it is used).
+//
+// Memory: an OTF2 event writer holds a chunk of 256 KB (OTF2's smallest)
+// from the moment it is opened, and a location's writer cannot be closed
+// and reopened.  So a location's calls wait in a short list of our own
+// until it has kLiveCalls of them; only then does it get a writer.  The
+// rest are written at the end one location at a time (open, write,
+// close), so memory follows what the trace holds, not the number of tasks
+// it names: 100,000 tasks of one record each no longer ask for 25 GB.
 #include <xab/translators/calls.h>
 #include <xab/translators/otf2.h>
 #include <xab/translators/stream.h>
@@ -52,6 +60,10 @@ OTF2_MemoryCallbacks kMemory = {allocateChunk, freeChunks};
 
 constexpr OTF2_CommRef kWorld = 0;
 
+// Calls a location keeps in memory before it gets an OTF2 writer of its
+// own: a writer's chunk (256 KB) is then no more than its calls' share.
+constexpr std::size_t kLiveCalls = 1024;
+
 struct Region {
   OTF2_StringRef name;
   OTF2_RegionRole role;
@@ -72,7 +84,11 @@ class Otf2Writer final : public StreamWriter {
   }
 
   ~Otf2Writer() override {
-    if (ar_) OTF2_Archive_Close(ar_);  // input that stopped half-way: what was written stays
+    if (!ar_) return;
+    // Input that stopped half-way: what was read stays, waiting calls too.
+    for (TaskIndex i = 0; i < pending_.size(); ++i)
+      if (!pending_[i].empty()) closeLocation(i);
+    OTF2_Archive_Close(ar_);
   }
 
   void record(TraceStream& s, const Record& r) override {
@@ -112,9 +128,10 @@ class Otf2Writer final : public StreamWriter {
     if (!ar_) return;
     for (const CallOut& c : waiting_) write(s, c);
     waiting_.clear();
-    // Every location gets an event file, also a task only named as a peer.
-    for (TaskIndex i = 0; i < s.tasks().size(); ++i) writer(i);
-    for (OTF2_EvtWriter* w : writers_) OTF2_Archive_CloseEvtWriter(ar_, w);
+    // Every location gets an event file, also a task only named as a peer;
+    // one location at a time.
+    if (!s.tasks().empty()) location(static_cast<TaskIndex>(s.tasks().size() - 1));
+    for (TaskIndex i = 0; i < s.tasks().size(); ++i) closeLocation(i);
     OTF2_Archive_CloseEvtFiles(ar_);
     OTF2_Archive_OpenDefFiles(ar_);
     for (TaskIndex i = 0; i < s.tasks().size(); ++i)
@@ -139,8 +156,10 @@ class Otf2Writer final : public StreamWriter {
       s_.error = dir_ + ": " + ec.message();
       return false;
     }
-    // Event chunks of 256 KB (OTF2's smallest), one per location in memory.
-    ar_ = OTF2_Archive_Open(dir_.c_str(), "traces", OTF2_FILEMODE_WRITE, 256 << 10, 4 << 20,
+    // Event and definition chunks of 256 KB (OTF2's smallest): OTF2 clears a
+    // whole chunk for each location it opens, 100,000 of them for a trace of
+    // 100,000 tasks.
+    ar_ = OTF2_Archive_Open(dir_.c_str(), "traces", OTF2_FILEMODE_WRITE, 256 << 10, 256 << 10,
                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!ar_) {
       s_.error = dir_ + ": OTF2 could not create the archive";
@@ -154,14 +173,36 @@ class Otf2Writer final : public StreamWriter {
     return true;
   }
 
+  // Per-location state, for every location up to i: no OTF2 writer yet.
+  void location(TaskIndex i) {
+    if (i < writers_.size()) return;
+    writers_.resize(i + 1, nullptr);
+    pending_.resize(i + 1);
+    perLocation_.resize(i + 1, 0);
+    last_.resize(i + 1, INT64_MIN);
+  }
+
   OTF2_EvtWriter* writer(TaskIndex i) {
-    if (i >= writers_.size()) {
-      writers_.resize(i + 1, nullptr);
-      perLocation_.resize(i + 1, 0);
-      last_.resize(i + 1, INT64_MIN);
-    }
+    location(i);
     if (!writers_[i]) writers_[i] = OTF2_Archive_GetEvtWriter(ar_, i);
     return writers_[i];
+  }
+
+  // A location's calls so far go to its new writer.
+  OTF2_EvtWriter* goLive(TaskIndex i) {
+    OTF2_EvtWriter* w = writer(i);
+    for (const CallOut& c : pending_[i]) emit(w, c);
+    std::vector<CallOut>().swap(pending_[i]);
+    return w;
+  }
+
+  // The location's event file, written and closed: at most one writer's
+  // chunk is held by all locations that never went live.
+  void closeLocation(TaskIndex i) {
+    OTF2_EvtWriter* w = writers_[i] ? writers_[i] : goLive(i);
+    std::vector<CallOut>().swap(pending_[i]);
+    OTF2_Archive_CloseEvtWriter(ar_, w);
+    writers_[i] = nullptr;
   }
 
   OTF2_StringRef str(const std::string& s) {
@@ -230,7 +271,7 @@ class Otf2Writer final : public StreamWriter {
     const Event& e = c.end.e;
     CallOut o;
     o.loc = c.end.task;
-    writer(o.loc);
+    location(o.loc);
     o.start = stamp(o.loc, c.start);
     o.finish = stamp(o.loc, c.finish);
     o.region = regionOf(c.end);
@@ -258,33 +299,42 @@ class Otf2Writer final : public StreamWriter {
     return o;
   }
 
-  void write(const TraceStream& s, const CallOut& c) {
-    OTF2_EvtWriter* w = writers_[c.loc];
+  // A call whose bcast destinations are known (the group as it is now):
+  // to its location's writer if it has one, else to its pending list.
+  void write(const TraceStream& s, const CallOut& call) {
+    CallOut c = call;
+    if (!c.bcastGroup.empty()) {
+      for (Tid d : groups_.others(c.bcastGroup, c.self)) c.to.push_back(*s.find(d));
+      c.bcastGroup.clear();
+    }
     std::uint64_t n = 2;
+    if (c.what == CallOut::Send) n += c.to.size(), s_.sends += c.to.size();
+    if (c.what == CallOut::Recv) ++n, ++s_.receives;
+    if (c.what == CallOut::Collective) n += 2, ++s_.collectives;
+    perLocation_[c.loc] += n;
+    s_.events += n;
+    if (writers_[c.loc]) return emit(writers_[c.loc], c);
+    auto& pending = pending_[c.loc];
+    pending.push_back(std::move(c));
+    if (pending.size() >= kLiveCalls) goLive(pending.back().loc);
+  }
+
+  static void emit(OTF2_EvtWriter* w, const CallOut& c) {
     OTF2_EvtWriter_Enter(w, nullptr, c.start, c.region);
     switch (c.what) {
-      case CallOut::Send: {
-        std::vector<std::uint32_t> to = c.to;
-        if (!c.bcastGroup.empty())
-          for (Tid d : groups_.others(c.bcastGroup, c.self)) to.push_back(*s.find(d));
-        for (std::uint32_t r : to) OTF2_EvtWriter_MpiSend(w, nullptr, c.start, r, kWorld, c.tag, c.bytes);
-        n += to.size(), s_.sends += to.size();
+      case CallOut::Send:
+        for (std::uint32_t r : c.to) OTF2_EvtWriter_MpiSend(w, nullptr, c.start, r, kWorld, c.tag, c.bytes);
         break;
-      }
       case CallOut::Recv:
         OTF2_EvtWriter_MpiRecv(w, nullptr, c.finish, c.peer, kWorld, c.tag, c.bytes);
-        ++n, ++s_.receives;
         break;
       case CallOut::Collective:
         OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, c.start);
         OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, c.finish, c.op, c.comm, c.root, 0, 0);
-        n += 2, ++s_.collectives;
         break;
       case CallOut::None: break;
     }
     OTF2_EvtWriter_Leave(w, nullptr, c.finish, c.region);
-    perLocation_[c.loc] += n;
-    s_.events += n;
   }
 
   static OTF2_CollectiveOp collectiveOp(Kind k) {
@@ -371,7 +421,8 @@ class Otf2Writer final : public StreamWriter {
   OTF2_Archive* ar_ = nullptr;
   GroupMembers groups_;
   std::deque<CallOut> waiting_;
-  std::vector<OTF2_EvtWriter*> writers_;
+  std::vector<OTF2_EvtWriter*> writers_;       // per location; null until it has kLiveCalls calls
+  std::vector<std::vector<CallOut>> pending_;  // per location: calls waiting for a writer
   std::unordered_map<std::string, OTF2_StringRef> strings_;
   std::vector<std::string> stringOrder_;
   std::unordered_map<std::string, OTF2_RegionRef> regionIds_;

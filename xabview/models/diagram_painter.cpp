@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace xab::view {
@@ -206,7 +207,8 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   font.setPixelSize(std::clamp(static_cast<int>(L.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
   p.setFont(font);
   QFontMetrics fm(font);
-  for (TaskIndex t = 0; t < L.tasks; ++t) {
+  const auto [first, last] = L.visibleRows();
+  for (TaskIndex t = first; t < last; ++t) {
     QRectF r(L.area.left(), L.rowTop(t), L.labelWidth - 4, L.rowHeight);
     auto a = describeTask(st, t).kind;
     if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
@@ -236,8 +238,10 @@ std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs f
 void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, DiagramStats& stats) {
   const ViewSnapshot& s = *st.snapshot();
   const std::size_t pos = st.position();
-  const std::size_t n = L.tasks;
-  std::vector<double> lastX(n * n, -1e9);
+  // The last x drawn per (sender, receiver) pair that has a line in view:
+  // keyed by the pairs met, never a tasks x tasks table (100,000 tasks would
+  // ask for 80 GB).
+  std::unordered_map<std::uint64_t, double> lastX;
   std::vector<QLine> lines;
   auto [lo, hi] = visibleLines(s, L.begin, L.end);
   auto px = [](double v) { return static_cast<int>(std::lround(std::clamp(v, -1e6, 1e6))); };
@@ -249,9 +253,9 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
     const MessageLine& m = s.lines[i];
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
     double xs = xOf(m.send);
-    double& last = lastX[m.sender * n + m.receiver];
-    if (xs - last < kFoldPixels) continue;
-    last = xs;
+    auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
+    if (!added && xs - it->second < kFoldPixels) continue;
+    it->second = xs;
     if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
       ++stats.messagesSkipped;
       continue;
@@ -399,6 +403,13 @@ TimeNs DiagramLayout::timeAt(double x) const {
   return begin + static_cast<TimeNs>((x - plot().left()) * nsPerPixel());
 }
 double DiagramLayout::rowTop(std::size_t task) const { return plot().top() + 2 + static_cast<double>(task) * rowHeight; }
+std::pair<TaskIndex, TaskIndex> DiagramLayout::visibleRows() const {
+  const double top = plot().top() + 2;
+  double first = std::floor((area.top() - top) / rowHeight), last = std::ceil((area.bottom() + 1 - top) / rowHeight);
+  auto clampRow = [&](double r) { return static_cast<TaskIndex>(std::clamp(r, 0.0, static_cast<double>(tasks))); };
+  return {clampRow(first), clampRow(last)};
+}
+
 std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
   double r = (y - plot().top() - 2) / rowHeight;
   if (r < 0 || r >= static_cast<double>(tasks)) return std::nullopt;
@@ -411,18 +422,22 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
   const ViewSnapshot* s = st.snapshot();
   if (!s || L.tasks == 0) {
     p.setPen(Qt::gray);
-    p.drawText(L.area, Qt::AlignCenter, QStringLiteral("Waiting for records..."));
+    // At the end of the input nothing more will come: not "waiting".
+    p.drawText(L.area, Qt::AlignCenter,
+               s && s->inputEnded ? QStringLiteral("No task records in the input") : QStringLiteral("Waiting for records..."));
     return stats;
   }
   QRectF plot = L.plot();
-  for (TaskIndex t = 0; t < L.tasks; t += 2)
+  const auto [firstRow, lastRow] = L.visibleRows();
+  for (TaskIndex t = firstRow + (firstRow & 1); t < lastRow; t += 2)
     p.fillRect(QRectF(L.area.left(), L.rowTop(t), L.area.width(), L.rowHeight), QColor(0xf7, 0xf7, 0xf7));
   if (o.labels) paintLabels(p, L, st);
   paintAxis(p, L, s->firstTime());
   p.save();
   p.setClipRect(plot);
   std::array<std::vector<QRect>, kStates> buckets;
-  for (TaskIndex t = 0; t < L.tasks; ++t) stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects, o.mipmaps);
+  for (TaskIndex t = firstRow; t < lastRow; ++t)
+    stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects, o.mipmaps);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
     auto& rs = buckets[static_cast<std::size_t>(i)];
@@ -489,6 +504,46 @@ std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
   return n;
 }
 
+std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
+                                                                int columns) {
+  columns = std::max(columns, 0);
+  std::vector<std::array<int, kActivityCount>> diff(static_cast<std::size_t>(columns) + 1);
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || columns == 0) return std::vector<std::array<int, kActivityCount>>(static_cast<std::size_t>(columns));
+  auto center = [&](int x) { return begin + static_cast<TimeNs>((x + 0.5) * ns); };
+  // The first column whose centre is at or after t (columns if none).
+  auto firstAtOrAfter = [&](TimeNs t) {
+    double guess = std::ceil(static_cast<double>(t - begin) / ns - 0.5);
+    int x = static_cast<int>(std::clamp(guess, 0.0, static_cast<double>(columns)));
+    while (x > 0 && center(x - 1) >= t) --x;
+    while (x < columns && center(x) < t) ++x;
+    return x;
+  };
+  const TimeNs last = center(columns - 1);
+  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
+    const auto& spans = s->spans[task];
+    if (spans.empty() || spans[0].begin > last) continue;
+    const std::uint32_t shown = st.shownOf(task);
+    const TimeNs limit = shownLimit(st, task);
+    for (std::size_t i = spanAtOrBefore(spans, center(0)); i < spans.size() && spans[i].first < shown; ++i) {
+      if (spans[i].begin > last) break;
+      // As utilizationAt: a time is in span i until the next span begins,
+      // shown or not, and the last shown one until the position's "now".
+      TimeNs end = shownEnd(spans, i, shown, limit);
+      if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
+      int x0 = firstAtOrAfter(spans[i].begin), x1 = firstAtOrAfter(end);
+      if (x0 >= x1) continue;
+      auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+      ++diff[static_cast<std::size_t>(x0)][k];
+      --diff[static_cast<std::size_t>(x1)][k];
+    }
+  }
+  for (std::size_t x = 1; x < diff.size(); ++x)
+    for (std::size_t k = 0; k < kActivityCount; ++k) diff[x][k] += diff[x - 1][k];
+  diff.pop_back();
+  return diff;
+}
+
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& st) {
   p.fillRect(area, Qt::white);
   const ViewSnapshot* s = st.snapshot();
@@ -499,9 +554,9 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
   static constexpr Activity order[] = {Activity::Computing, Activity::Communicating, Activity::Blocked,
                                        Activity::Barrier};
   std::array<std::vector<QRect>, 4> bars;
+  const auto counts = utilizationColumns(st, st.viewBegin(), ns, static_cast<int>(plot.width()));
   for (int x = 0; x < static_cast<int>(plot.width()); ++x) {
-    TimeNs t = st.viewBegin() + static_cast<TimeNs>((x + 0.5) * ns);
-    auto n = utilizationAt(st, t);
+    const auto& n = counts[static_cast<std::size_t>(x)];
     double y = plot.bottom();
     for (std::size_t k = 0; k < 4; ++k) {
       double h = plot.height() * n[static_cast<std::size_t>(order[k])] / tasks;

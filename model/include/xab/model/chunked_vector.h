@@ -4,8 +4,9 @@
 // Why: a 10-million-event trace must not pay a std::vector's doubling (up to
 // 2x memory, and a copy of everything), and the viewer wants a cheap
 // immutable snapshot while the reader keeps appending.  Chunk k holds
-// min(kMin << k, kMax) elements, so a task with five events costs five
-// slots, not a 4096-element block.  A chunk that is full is never written
+// min(kMin << k, kMax) elements, and kMin is 1 by default, so a task with
+// one event costs one slot and one with five costs at most eight: a trace
+// that names 100,000 tasks once each must not cost 100,000 blocks.  A chunk that is full is never written
 // again; freeze() shares it and copies only the last, partial chunk.
 // There is no mutable element access, so a shared chunk cannot change.
 // Never push_back() on a frozen copy: its last chunk is exact-size.
@@ -18,7 +19,7 @@
 
 namespace xab {
 
-template <class T, std::size_t kMinLog2 = 4, std::size_t kMaxLog2 = 12>
+template <class T, std::size_t kMinLog2 = 0, std::size_t kMaxLog2 = 12>
 class ChunkedVector {
  public:
   static constexpr std::size_t kMin = std::size_t{1} << kMinLog2;

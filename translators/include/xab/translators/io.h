@@ -133,7 +133,9 @@ std::string readInput(const std::string& path, std::string_view program, bool pr
 // unless lenient), calling eachPiece(reader) after each piece it accepted
 // and atEnd(reader) after the end of input when all went well.  Errors go
 // to stderr: "FILE:LINE: reason" (FILE is "<stdin>" for "-").  Returns
-// kExitOk, kExitUsage (I/O) or kExitBadInput.
+// kExitOk, kExitUsage (I/O) or kExitBadInput (a malformed line, or an
+// input with neither a header nor a record: empty, or every line
+// malformed).
 int readThrough(const InputOptions& o, const std::function<void(TraceReader&)>& eachPiece,
                 const std::function<void(TraceReader&)>& atEnd);
 

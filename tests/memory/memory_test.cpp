@@ -1,0 +1,180 @@
+// Readers' memory follows what a trace holds, not the number of tasks it
+// names (issue 11, item 14).  Each reader runs as a child process on a
+// generated file of 100,000 tasks with one record each (or one mcast to
+// 20,000 tids): under an address-space limit, so a per-task or tasks x
+// tasks allocation fails (bad_alloc) instead of swapping the machine, and
+// held to a bound on its peak resident memory as the kernel counted it.
+#include <xab/model/model.h>
+
+#include <catch2/catch.hpp>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kTasks = 100000;
+constexpr long kMiB = 1024 * 1024;
+
+std::string tempDir() {
+  std::string d = (std::filesystem::temp_directory_path() / "xab-memtest-XXXXXX").string();
+  if (!::mkdtemp(d.data())) throw std::runtime_error("mkdtemp failed");
+  return d;
+}
+
+std::string stamp(long long ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%lld.%09lld", ns / 1000000000LL, ns % 1000000000LL);
+  return b;
+}
+
+// `tasks` tasks, one `mytid` record each: the file is ~6 MB for 100,000.
+std::string manyTasks(const std::string& dir, int tasks) {
+  std::string path = dir + "/tasks.xab";
+  std::ofstream out(path);
+  const long long t0 = 1763680000LL * 1000000000LL;
+  out << "#xab-trace 1 abmon=t40001 host=vm pid=1 start=" << stamp(t0) << "\n";
+  char tid[16];
+  for (int i = 0; i < tasks; ++i) {
+    std::snprintf(tid, sizeof tid, "t%x", 0x40002 + i);
+    std::string t = stamp(t0 + 1000LL * (i + 1));
+    out << t << ' ' << t << ' ' << tid << " mytid rc=" << tid << "\n";
+  }
+  return path;
+}
+
+// One task sends one mcast to `tids` tasks that never write a record.
+std::string oneMcast(const std::string& dir, int tids) {
+  std::string path = dir + "/mcast.xab";
+  std::ofstream out(path);
+  const long long t0 = 1763680000LL * 1000000000LL;
+  out << "#xab-trace 1 abmon=t40001 host=vm pid=1 start=" << stamp(t0) << "\n";
+  out << stamp(t0 + 1000) << ' ' << stamp(t0 + 1000) << " t40002 mytid rc=t40002\n";
+  out << stamp(t0 + 2000) << ' ' << stamp(t0 + 2000) << " t40002 mcast dst=";
+  char tid[16];
+  for (int i = 0; i < tids; ++i) {
+    std::snprintf(tid, sizeof tid, "%st%x", i ? "," : "", 0x80000 + i);
+    out << tid;
+  }
+  out << " tag=1 bytes=4 serial=1 rc=0\n";
+  return path;
+}
+
+struct Child {
+  int exit = -1;     // -1: killed by a signal
+  long maxRssKb = 0;
+  std::string err;   // its stderr
+};
+
+// Runs XAB_BIN_DIR/argv[0] with an address-space limit; stdout and stderr
+// go to files in dir.
+Child runLimited(const std::string& dir, std::vector<std::string> argv, long limitMiB) {
+  argv[0] = std::string(XAB_BIN_DIR) + "/" + argv[0];
+  std::string errFile = dir + "/stderr";
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    rlimit lim{static_cast<rlim_t>(limitMiB * kMiB), static_cast<rlim_t>(limitMiB * kMiB)};
+    ::setrlimit(RLIMIT_AS, &lim);
+    ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    if (!std::freopen((dir + "/stdout").c_str(), "w", stdout) || !std::freopen(errFile.c_str(), "w", stderr))
+      ::_exit(126);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  Child c;
+  int status = 0;
+  rusage ru{};
+  REQUIRE(::wait4(pid, &status, 0, &ru) == pid);
+  c.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.maxRssKb = ru.ru_maxrss;
+  std::ifstream in(errFile);
+  c.err.assign(std::istreambuf_iterator<char>(in), {});
+  return c;
+}
+
+void check(const Child& c, long rssBoundMiB) {
+  INFO("stderr: " << c.err.substr(0, 2000));
+  INFO("peak RSS " << c.maxRssKb / 1024 << " MiB, bound " << rssBoundMiB << " MiB");
+  CHECK(c.exit == 0);
+  CHECK(c.maxRssKb < rssBoundMiB * 1024);
+}
+
+}  // namespace
+
+TEST_CASE("model: a task of one record costs its record, not a block of sixteen", "[memory][model]") {
+  std::string dir = tempDir();
+  xab::LoadResult r = xab::loadTraceFile(manyTasks(dir, kTasks));
+  REQUIRE(r.trace);
+  REQUIRE(r.trace->taskCount() == kTasks);
+  // An Event is 56 bytes; the task's info, its sequence and its tid's
+  // entry in the index about 150 more.
+  const std::size_t perTask = r.trace->memoryBytes() / kTasks;
+  INFO("bytes per task: " << perTask);
+  CHECK(perTask < 320);
+  std::filesystem::remove_all(dir);
+}
+
+#ifdef XAB_HAVE_ABSTAT
+TEST_CASE("abstat reads 100,000 one-record tasks in bounded memory", "[memory][abstat]") {
+  std::string dir = tempDir();
+  std::string file = manyTasks(dir, kTasks);
+  check(runLimited(dir, {"abstat", file}, 1024), 160);
+  std::filesystem::remove_all(dir);
+}
+#endif
+
+#ifdef XAB_HAVE_XABVIEW
+// The loader, the snapshot's analyses and one paint of every view
+// (offscreen), then the diagram saved: the path a scripted run takes.
+TEST_CASE("xabview loads, paints and saves 100,000 one-record tasks in bounded memory", "[memory][xabview]") {
+  std::string dir = tempDir();
+  std::string file = manyTasks(dir, kTasks);
+  Child c = runLimited(dir, {"xabview", "--play-to-end", "--timeout", "240", "--save-diagram", dir + "/d.png", file},
+                       2048);
+  check(c, 500);
+  CHECK(std::filesystem::exists(dir + "/d.png"));
+  std::filesystem::remove_all(dir);
+}
+#endif
+
+#ifdef XAB_HAVE_AB2JSON
+TEST_CASE("ab2json, ab2picl, ab2au: 100,000 one-record tasks in bounded memory", "[memory][translators]") {
+  std::string dir = tempDir();
+  std::string file = manyTasks(dir, kTasks);
+  check(runLimited(dir, {"ab2json", "-o", dir + "/o.json", file}, 1024), 96);
+  check(runLimited(dir, {"ab2picl", "--quiet", "-o", dir + "/o.trf", file}, 1024), 96);
+  check(runLimited(dir, {"ab2au", "send", "8", "400", "10000", "-o", dir + "/o.au", file}, 1024), 96);
+  std::filesystem::remove_all(dir);
+}
+#endif
+
+#ifdef XAB_HAVE_AB2OTF2
+// 20,000 locations, not 100,000: OTF2 writes two files per location, and
+// the file system, not ab2otf2, would set the test's time.
+TEST_CASE("ab2otf2: a location costs its events, not an OTF2 chunk", "[memory][otf2]") {
+  std::string dir = tempDir();
+  SECTION("20,000 tasks of one record each") {
+    Child c = runLimited(dir, {"ab2otf2", "-o", dir + "/otf", manyTasks(dir, 20000)}, 1024);
+    check(c, 96);
+    CHECK(c.err.find("20000 locations") != std::string::npos);
+  }
+  SECTION("one mcast to 20,000 tids that never wrote a record") {
+    Child c = runLimited(dir, {"ab2otf2", "-o", dir + "/otf", oneMcast(dir, 20000)}, 1024);
+    check(c, 96);
+    CHECK(c.err.find("20001 locations") != std::string::npos);
+    CHECK(c.err.find("20000 sends") != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
+}
+#endif
