@@ -39,11 +39,17 @@ ListId TraceBuilder::addList(std::vector<Tid> tids) {
   return id;
 }
 
-void TraceBuilder::setName(TaskIndex t, StrId name) {
+void TraceBuilder::setName(TaskIndex t, StrId name, std::int32_t instance) {
   TaskInfo& info = trace_.tasks_[t];
-  if (info.name == name) return;
+  if (info.name == name && instance < 0) return;
   info.name = name;
-  info.instance = perName_[name]++;
+  std::int32_t& next = perName_[name];
+  if (instance < 0) {
+    info.instance = next++;
+  } else {  // later tasks of this name without one count on from it
+    info.instance = instance;
+    next = std::max(next, instance + 1);
+  }
 }
 
 void TraceBuilder::noteTime(TimeNs t) {

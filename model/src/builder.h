@@ -21,7 +21,9 @@ class TraceBuilder {
   StrId intern(std::string_view s);
   ListId addList(std::vector<Tid> tids);
 
-  void setName(TaskIndex t, StrId name);
+  // instance < 0: the next of that name (spawn order); an importer may give
+  // it (picl2ab: the PICL node number).
+  void setName(TaskIndex t, StrId name, std::int32_t instance = -1);
   TaskInfo& info(TaskIndex t) { return trace_.tasks_[t]; }
 
   void append(TaskIndex t, const Event& e);
@@ -55,7 +57,7 @@ class LineParser {
   struct Identity {
     StrId name = -1, host = -1;
     Tid parent = kNoTid;
-    std::int32_t lang = -1, pid = 0;
+    std::int32_t lang = -1, pid = 0, instance = -1;
     bool hasParent = false, hasLang = false, hasPid = false;
   };
 

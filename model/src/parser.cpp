@@ -128,6 +128,7 @@ bool LineParser::identityField(std::string_view key, std::string_view val, Ident
   if (key == "parent") return text::parseTid(val, id.parent) && (id.hasParent = true);
   if (key == "lang") return text::parseLang(val, id.lang) && (id.hasLang = true);
   if (key == "pid") return text::parseInt(val, id.pid) && (id.hasPid = true);
+  if (key == "instance") return text::parseInt(val, id.instance) && id.instance >= 0;
   return true;
 }
 
@@ -175,7 +176,7 @@ std::string LineParser::record(std::string_view line) {
   }
   TaskIndex t = b_.taskFor(tid);
   TaskInfo& info = b_.info(t);
-  if (id.name >= 0) b_.setName(t, id.name);
+  if (id.name >= 0) b_.setName(t, id.name, id.instance);
   if (id.host >= 0) info.host = id.host;
   if (id.hasParent) info.parent = id.parent;
   if (id.hasLang) info.lang = id.lang;

@@ -56,12 +56,6 @@ int main(int argc, char** argv) {
       what.pop_back();
       std::fprintf(stderr, "picl2ab: skipped:%s\n", what.c_str());
     }
-    // Tasks are numbered in node order, so with gaps the viewer's instance
-    // number is not the node number (the tid still is: t40001+node).
-    if (r.highestNode + 1 > r.nodes)
-      std::fprintf(stderr, "picl2ab: only %d of nodes 0..%d have records: node %d is shown as (node, %d), task t%x\n",
-                   r.nodes, r.highestNode, r.highestNode, r.nodes - 1,
-                   static_cast<unsigned>(piclNodeTid(r.highestNode)));
     if (r.shift > 0)
       std::fprintf(stderr, "picl2ab: the file has negative times: every time moved %.9f s later\n",
                    static_cast<double>(r.shift) / 1e9);

@@ -389,7 +389,10 @@ class XabWriter {
     line(r, "mytid");
     out_.put(" rc=");
     putTid(piclNodeTid(node));
-    out_.put(" name=node host=picl parent=none lang=c pid=0\n");
+    // instance=: the label is (node, N) even where node numbers have gaps.
+    out_.put(" name=node instance=");
+    out_.put(std::to_string(node));
+    out_.put(" host=picl parent=none lang=c pid=0\n");
   }
 
   // Writes the record's xab record(s), or counts it as skipped.
@@ -646,7 +649,6 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
   for (auto& [node, t] : firstTime) nodes.ids.push_back(node);
   std::sort(nodes.ids.begin(), nodes.ids.end());
   res.nodes = static_cast<int>(nodes.ids.size());
-  if (!nodes.ids.empty()) res.highestNode = nodes.ids.back();
   nestSameTime(recs, nodes);
   res.unmatched = matchMessages(recs, nodes);
   out.put("#xab-trace 1 host=picl pid=0 start=0.000000000\n");

@@ -72,7 +72,6 @@ struct PiclReadResult {
   std::uint64_t unmatched = 0;   // receives with no matching send
   TimeNs shift = 0;              // added to every time (> 0 when the file has negative times)
   int nodes = 0;                 // distinct node numbers
-  int highestNode = -1;          // > nodes - 1: some node numbers have no records
 };
 
 // Translates PICL text to the xab text trace (docs/trace-format.md):
