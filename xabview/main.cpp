@@ -18,6 +18,10 @@
 #include <QSaveFile>
 #include <QTimer>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 
 using namespace xab::view;
@@ -118,6 +122,24 @@ class Script : public QObject {
   bool inputFailed_ = false;  // unreadable, or no records: not a timeout
 };
 
+// `abmon | tee evfile | xabview`: a viewer that exits while the pipe still
+// runs would make tee die of SIGPIPE at its next write, and abmon with it,
+// and evfile would lose the rest of the run.  So once the window is gone
+// xabview reads its standard input to the end, keeping nothing.
+void drainStandardInput() {
+  struct stat st {};
+  if (fstat(STDIN_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  std::fputs("xabview: window closed; reading standard input to its end so that the programs writing it "
+             "(tee, abmon) finish the trace\n", stderr);
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+    if (n > 0) continue;
+    if (n < 0 && errno == EINTR) continue;
+    return;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,5 +167,10 @@ int main(int argc, char** argv) {
   loader.start();
   int rc = app.exec();
   loader.stop();
+  if (options.input == "-" || options.input.isEmpty()) {
+    window.hide();
+    QCoreApplication::processEvents();
+    drainStandardInput();
+  }
   return rc;
 }
