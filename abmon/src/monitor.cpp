@@ -51,7 +51,8 @@ Monitor::Monitor(MonitorSetup setup)
                       std::int64_t recv_ns) { take_local(tid, body, recv_ns); },
           [this] { local_done(); },
           [this](std::int32_t tid, pid_t pid) { return verify_local(tid, pid); }),
-      poke_timer_(io_) {}
+      poke_timer_(io_),
+      program_timer_(io_) {}
 
 Monitor::~Monitor() { release_fds(); }
 
@@ -67,8 +68,43 @@ int Monitor::run() {
   // Messages may have come between registering and now: read them first.
   if (drain()) watch_pvm_fds();
   arm_poke_timer();
+  if (!setup_.opts.program.empty() && !finished_) start_program();
   if (!finished_) io_.run();
+  // With -- PROGRAM: the program's status, unless abmon itself failed.
+  if (exit_code_ == kExitOk && program_running_ && program_.ended()) return program_.exit_code();
   return exit_code_;
+}
+
+// Registered, the header written: only now may the program's tasks start,
+// so none of them runs unmonitored.
+void Monitor::start_program() {
+  std::string error;
+  if (!program_.start(setup_.opts.program, setup_.out == stdout, error)) {
+    spdlog::error("cannot start {}: {}", setup_.opts.program.front(), error);
+    return finish(kExitUsage);
+  }
+  program_running_ = true;
+  arm_program_timer();
+}
+
+void Monitor::arm_program_timer() {
+  program_timer_.expires_after(std::chrono::milliseconds(200));
+  program_timer_.async_wait([this](const auto& ec) { on_program_timer(ec); });
+}
+
+// Every 200 ms: has the program ended, and has every task it started?  Then
+// stop as on SIGINT (a task's last records still come in).
+void Monitor::on_program_timer(const boost::system::error_code& ec) {
+  if (ec || finished_) return;
+  bool ended = program_.ended();
+  bool remain = program_.tasks_remain();
+  drain_soon();  // pvm_tasks may read messages into PVM's queue
+  if (ended && !remain) {
+    spdlog::info("{} and its tasks have ended (status {}): stopping", setup_.opts.program.front(),
+                 program_.exit_code());
+    return stop_gracefully();
+  }
+  arm_program_timer();
 }
 
 // PVM's set of sockets changes (a task that asks for a direct route gets a
@@ -113,6 +149,10 @@ void Monitor::on_readable(const boost::system::error_code& ec, unsigned generati
 void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
   if (ec) return;
   spdlog::info("{}: stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
+  stop_gracefully();
+}
+
+void Monitor::stop_gracefully() {
   // Whatever the tasks still hold belongs to the trace too: ask for it
   // (a task killed while blocked sends its last records on this poke).
   if (!drain()) return;
@@ -413,6 +453,7 @@ void Monitor::finish(int code) {
   local_.close();
   signals_.cancel();
   poke_timer_.cancel();
+  program_timer_.cancel();
   io_.stop();
 }
 

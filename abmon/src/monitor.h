@@ -20,6 +20,7 @@
 #include "formatter.h"
 #include "local_intake.h"
 #include "options.h"
+#include "program.h"
 
 namespace xab::abmon {
 
@@ -47,6 +48,10 @@ class Monitor {
   void release_fds();
   void on_readable(const boost::system::error_code& ec, unsigned generation);
   void on_signal(const boost::system::error_code& ec, int signo);
+  void stop_gracefully();
+  void start_program();
+  void arm_program_timer();
+  void on_program_timer(const boost::system::error_code& ec);
   bool drain();
   bool drain_in_flight();
   bool take(int bufid);
@@ -102,6 +107,10 @@ class Monitor {
   static constexpr std::size_t kEndedKept = 65536;
   std::deque<int> ended_;  // tids whose task.exit is written, newest last
   std::unordered_map<int, pid_t> bound_;  // tid -> the process its local connection came from
+  // `abmon -- PROGRAM`: polled until it and its tasks have ended.
+  Program program_;
+  boost::asio::steady_timer program_timer_;
+  bool program_running_ = false;
   int exit_code_ = kExitOk;
   bool finished_ = false;
 };

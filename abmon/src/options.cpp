@@ -64,6 +64,11 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
       v = args[++i];
       return true;
     };
+    if (arg == "--" && !has_inline) {
+      for (std::size_t j = i + 1; j < args.size(); ++j) opts.program.emplace_back(args[j]);
+      if (opts.program.empty()) return "-- needs a program to run";
+      break;
+    }
     if (arg == "-h" || arg == "--help") { opts.help = true; continue; }
     if (arg == "--version") { opts.version = true; continue; }
     if (arg == "--verbose") { ++opts.verbosity; continue; }
@@ -95,7 +100,7 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
 
 std::string_view usage_text() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only]\n"
+         "             [--pvm-only] [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -114,11 +119,16 @@ std::string_view usage_text() {
          "      --tag T        message tag of event messages (default 31408)\n"
          "      --pvm-only     take events only as PVM messages; by default tasks\n"
          "                     on abmon's host write them to a local socket\n"
+         "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
+         "                     it started have ended, and exit with its status (with\n"
+         "                     the trace on standard output, its output goes to\n"
+         "                     standard error)\n"
          "  -h, --help         this text\n"
          "      --version      print the version and exit\n"
          "\n"
          "Exit status: 0 stopped by a signal, 1 no PVM, 2 bad usage, 3 another\n"
-         "abmon is running, 4 output error, 5 lost pvmd.  See abmon(1).\n";
+         "abmon is running, 4 output error, 5 lost pvmd; with -- PROGRAM, the\n"
+         "program's status when abmon itself had no error.  See abmon(1).\n";
 }
 
 }  // namespace xab::abmon

@@ -26,6 +26,7 @@ struct Options {
   int poke_ms = -1;    // -1 until parsed: default_poke_ms(flush_ms); 0: no pokes
   int tag = 0;
   bool pvm_only = false;  // --pvm-only: no local socket (wire.h)
+  std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;
 };

@@ -71,3 +71,14 @@ TEST_CASE("bad command lines say what is wrong") {
   CHECK(parse_options({"-vx"}, o) == "unknown argument \"-vx\"");
   CHECK(usage_text().find("--flush-ms") != std::string_view::npos);
 }
+
+TEST_CASE("everything after -- is the program to run, options of its own included") {
+  Options o;
+  REQUIRE(parse_options({"-o", "t.trace", "--", "./master", "-o", "x", "--batch"}, o).empty());
+  CHECK(o.output == "t.trace");
+  CHECK(o.batch == XAB_DEFAULT_BATCH);
+  REQUIRE(o.program.size() == 4);
+  CHECK(o.program[0] == "./master");
+  CHECK(o.program[3] == "--batch");
+  CHECK(parse_options({"-q", "--"}, o) == "-- needs a program to run");
+}

@@ -1,0 +1,72 @@
+// `abmon -- PROGRAM`: abmon registers, runs the program, and stops when it
+// and every task it started have ended, with the program's exit status.
+// The race it removes: `abmon ... & PROGRAM` started the program before
+// abmon had registered, and it ran unmonitored.
+#include <catch2/catch.hpp>
+
+#include <xab/test/private_vm.h>
+#include <xab/test/process.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace xab::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::string abmon() { return bin_dir() + "/abmon"; }
+
+}  // namespace
+
+TEST_CASE("abmon -- PROGRAM records the demo and its spawned workers, then stops by itself", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string trace = vm.dir() + "/program.trace";
+  auto r = run({abmon(), "-o", trace, "--", bin_dir() + "/xabdemo", "-n", "3", "--rounds", "2"}, {}, 120s);
+  REQUIRE_FALSE(r.timed_out);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("xabdemo: result workers=3"));  // the program's own output, untouched
+  std::string t = slurp(trace);
+  CHECK(count(t, " task.exit ") == 4);  // the master and its three workers, none missed
+  CHECK(count(t, " abmon.stop ") == 1);
+  CHECK_THAT(t, Contains(" spawn file=xabdemo"));
+}
+
+TEST_CASE("abmon -- PROGRAM exits with the program's status", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  auto r = run({abmon(), "-q", "-o", vm.dir() + "/seven.trace", "--", "sh", "-c", "exit 7"}, {}, 60s);
+  CHECK(r.exit_code == 7);
+  r = run({abmon(), "-q", "-o", vm.dir() + "/none.trace", "--", "/nonexistent/program"}, {}, 60s);
+  CHECK(r.exit_code == 127);
+  CHECK_THAT(r.err, Contains("cannot run /nonexistent/program"));
+}
+
+TEST_CASE("abmon -- PROGRAM with the trace on standard output sends the program's output to stderr", "[abmon][pvm]") {
+  PrivateVm::shared();
+  auto r = run({abmon(), "-q", "--", "sh", "-c", "echo from-the-program"}, {}, 60s);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Contains("from-the-program"));
+  CHECK(r.out.rfind("#xab-trace 1 ", 0) == 0);
+  CHECK_THAT(r.out, !Contains("from-the-program"));
+  CHECK(count(r.out, " abmon.stop ") == 1);
+}
+
+TEST_CASE("abmon -- with nothing after it is a usage error", "[abmon]") {
+  auto r = run({abmon(), "--"}, {}, 30s);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("-- needs a program to run"));
+}
