@@ -116,7 +116,8 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);
   if (!ok || o.hangAfter < 0) return fail("--hang-after needs seconds");
-  if (p.isSet(timeout)) o.timeout = p.value(timeout).toDouble(&ok);
+  o.timeoutGiven = p.isSet(timeout);
+  if (o.timeoutGiven) o.timeout = p.value(timeout).toDouble(&ok);
   if (!ok || o.timeout <= 0) return fail("--timeout needs seconds");
   return o;
 }

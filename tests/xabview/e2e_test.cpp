@@ -272,13 +272,15 @@ TEST_CASE("abmon | tee evfile | xabview, live: the hang panel names the tags onc
   INFO("xabview: " << pipe.shell->read_stderr());
   REQUIRE(named);
   // Written live, by the panel's own alarm: abmon still running, the view
-  // following the input (no stepping), the hang tab brought to the front.
+  // following the input (no stepping); a banner says so and the tab the
+  // user chose (--tab log) stays in front.
   CHECK(alarm["live"].toBool());
   CHECK_FALSE(alarm["input_ended"].toBool());
   CHECK_FALSE(alarm["monitor_stopped"].toBool());
   CHECK(alarm["position"].toInt() == alarm["events"].toInt());
   CHECK(alarm["hang_panel"].toObject()["alarm"].toBool());
-  CHECK(alarm["panel"].toString() == "hang");
+  CHECK(alarm["panel"].toString() == "log");
+  CHECK(alarm["hang_banner"].toObject()["shown"].toBool());
   CHECK(alarm["hung"].toBool());
   CHECK(text.contains("No new records for"));
   CHECK(text.contains("(xabdemo, 0) waits for tag 16040"));
