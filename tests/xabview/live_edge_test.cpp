@@ -104,7 +104,7 @@ struct LiveWindow {
 
 }  // namespace
 
-TEST_CASE("live edge: a followed file that keeps growing is not ended and not hung; silence then is, as a banner") {
+TEST_CASE("live edge: a followed file that keeps growing is not ended and not hung, and silence then is a hang shown as a banner") {
   LiveWindow w;
   // Records keep coming, each well within --hang-after of the last, for
   // longer than --hang-after in all: every moment is "live", no alarm.

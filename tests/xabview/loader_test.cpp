@@ -57,7 +57,7 @@ TEST_CASE("records written into a pipe reach the GUI thread as they come, then t
 
 // Issue 12: catching up with a file its writer still appends to is not
 // the end of the input; abmon.stop is (and --no-follow reads it once).
-TEST_CASE("a file is read to its end; a growing one keeps being read") {
+TEST_CASE("a file is read to its end, and a growing one keeps being read") {
   QTemporaryDir dir;
   QString path = dir.filePath("trace");
   int fd = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT, 0644);
