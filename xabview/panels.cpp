@@ -202,8 +202,10 @@ void HangPanel::refresh() {
   }
   bool was = alarmed_;
   alarmed_ = stalled || (atEdge && !s->mismatches.mismatches.empty());
-  if (alarmed_ && !was) emit alarm();
+  // The window's banner first: whoever listens to alarm() (--dump-on-hang)
+  // sees the window as the user does.
   if (alarmed_ != was) emit alarmChanged(alarmed_);
+  if (alarmed_ && !was) emit alarm();
 }
 
 // ---- barriers ----
