@@ -40,7 +40,9 @@ class Script : public QObject {
       connect(window_->hangPanel(), &HangPanel::alarm, this, [this] {
         if (!finished_ && !writeState(o_.dumpOnHang)) std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpOnHang));
       });
-    QTimer::singleShot(static_cast<int>(o_.timeout * 1000), this, [this] { finish(2); });
+    // --dump-on-hang watches a run of any length: only an explicit --timeout ends it early.
+    if (o_.dumpOnHang.isEmpty() || o_.timeoutGiven)
+      QTimer::singleShot(static_cast<int>(o_.timeout * 1000), this, [this] { finish(2); });
   }
   // The loader could not open or read the input; it said why on stderr.
   void failed() {
@@ -52,7 +54,10 @@ class Script : public QObject {
   void check() {
     if (done_) return;
     const ViewSnapshot* s = state_->snapshot();
-    bool ended = s && s->inputEnded;
+    // A followed file read up to what is written counts as its end for the
+    // one-shot modes (a finished evfile); --dump-on-hang follows the input
+    // to its real end (abmon.stop, the pipe closed).
+    bool ended = s && (s->inputEnded || (s->caughtUp && s->followingFile && o_.dumpOnHang.isEmpty()));
     if (ended && s->size() == 0) {  // nothing to show, step or write: say so, fail
       std::fprintf(stderr, "xabview: %s\n", qPrintable(MainWindow::noRecordsText(*s)));
       inputFailed_ = true;
@@ -110,6 +115,7 @@ class Script : public QObject {
     QJsonObject state = dumpState(*state_);
     state["panel"] = window_->currentTab();
     state["hang_panel"] = QJsonObject{{"alarm", window_->hangPanel()->alarmed()}, {"text", window_->hangPanel()->text()}};
+    state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     QSaveFile f(file);
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();
   }

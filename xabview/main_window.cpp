@@ -11,6 +11,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QKeyEvent>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -45,6 +48,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   banner_->setWordWrap(true);
   banner_->hide();
   box->addWidget(banner_);
+  box->addWidget(buildHangBanner());
 
   auto* split = split_ = new QSplitter(Qt::Vertical);
   tasks_ = new TaskTableModel(state_, this);
@@ -104,7 +108,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
 
   connect(state_, &ViewState::snapshotChanged, this, &MainWindow::onSnapshot);
   connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);
-  connect(hang_, &HangPanel::alarm, this, [this] { tabs_->setCurrentWidget(hang_); });
+  // A hang is announced, not forced on the user: the tab they chose stays.
+  connect(hang_, &HangPanel::alarmChanged, this, &MainWindow::showHangAlarm);
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     EventFilter f;
@@ -203,6 +208,47 @@ void MainWindow::showTab(const QString& name) {
   if (i >= 0) tabs_->setCurrentIndex(i);
 }
 
+QFrame* MainWindow::buildHangBanner() {
+  hangBanner_ = new QFrame;
+  hangBanner_->setObjectName("hangBanner");
+  hangBanner_->setStyleSheet("QFrame#hangBanner { background: #ffe0b2; } QLabel { color: #e65100; font-weight: bold; }");
+  auto* row = new QHBoxLayout(hangBanner_);
+  row->setContentsMargins(4, 2, 4, 2);
+  hangBannerText_ = new QLabel;
+  hangBannerText_->setWordWrap(true);
+  row->addWidget(hangBannerText_, 1);
+  auto* show = new QPushButton("Show");
+  show->setObjectName("hangBannerShow");
+  show->setToolTip("Bring the Hang && mismatch panel to the front");
+  connect(show, &QPushButton::clicked, this, [this] { tabs_->setCurrentWidget(hang_); });
+  row->addWidget(show);
+  hangBanner_->hide();
+  return hangBanner_;
+}
+
+void MainWindow::showHangAlarm(bool on) {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!on || !s) {
+    hangBanner_->hide();
+    return;
+  }
+  QString what;
+  if (s->hang.hung) {
+    std::size_t n = s->hang.blocked.size();
+    QString tasks = QStringLiteral("%1 task%2 blocked").arg(n).arg(n == 1 ? "" : "s");
+    what = s->inputEnded ? QStringLiteral("Hang: %1 at the end of the input.").arg(tasks)
+                         : QStringLiteral("Hang: %1, no new record for %2 s or more.").arg(tasks).arg(options_.hangAfter);
+  } else {
+    what = QStringLiteral("Pack/unpack mismatch: %1 receive%2.")
+               .arg(s->mismatches.mismatches.size()).arg(s->mismatches.mismatches.size() == 1 ? "" : "s");
+  }
+  hangBannerText_->setText(what);
+  hangBanner_->show();
+}
+
+bool MainWindow::hangBannerShown() const { return !hangBanner_->isHidden(); }
+QString MainWindow::hangBannerText() const { return hangBannerText_->text(); }
+
 QString MainWindow::currentTab() const { return kTabNames.value(tabs_->currentIndex()); }
 
 bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
@@ -294,7 +340,9 @@ void MainWindow::updateStatus() {
             static_cast<double>(rateClock_.restart());
     rateBase_ = state_->size();
   }
-  QString mode = state_->live() ? (s->inputEnded ? "end of input" : "live")
+  // "end of input" only when nothing more will come; a followed file that is
+  // caught up with its writer is live, waiting for more.
+  QString mode = state_->live() ? (s->inputEnded ? "end of input" : s->caughtUp ? "live, waiting for records" : "live")
                                 : (replay_->playing() ? "playing" : "paused");
   status_->setText(QStringLiteral("%1 events | record %2 of %1 | trace time %3 s | %4 events/s | %5 | %6 tasks%7 | repaint %8 ms")
                        .arg(s->size()).arg(state_->position())

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 
 class QLabel;
+class QFrame;
 class QSplitter;
 class QTabWidget;
 class QTableView;
@@ -31,6 +32,11 @@ class MainWindow : public QMainWindow {
   void showTab(const QString& name);  // log, hang, barriers, messages, input
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
+  // The hang banner: shown while the hang panel reports a hang (or a pack
+  // mismatch); its Show button brings the panel to the front.  The alarm
+  // never changes the tab itself.
+  bool hangBannerShown() const;
+  QString hangBannerText() const;
   DiagramView* diagram() const { return diagram_; }
   bool saveDiagram(const QString& file, QString* error) const;
   // "FILE: no records read (...why...)": for an input that ended without
@@ -50,6 +56,8 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void fitTaskTable();
   void reportNewErrors();
+  QFrame* buildHangBanner();
+  void showHangAlarm(bool on);
   void saveDiagramDialog();
   void exportDialog();
 
@@ -64,6 +72,8 @@ class MainWindow : public QMainWindow {
   InputPanel* input_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QLabel* banner_ = nullptr;
+  QFrame* hangBanner_ = nullptr;
+  QLabel* hangBannerText_ = nullptr;
   QLabel* status_ = nullptr;
   QSplitter* split_ = nullptr;
   bool tableFitted_ = false;

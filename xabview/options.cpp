@@ -21,7 +21,8 @@ exits (status 0; 2 when the input cannot be read, yields no records, or
 never reached the requested point).
 --dump-on-hang FILE writes the state each time the hang panel reports, live,
 that progress stopped: nobody steps (abmon | tee evfile | xabview --hang-after 2
---dump-on-hang hang.json).
+--dump-on-hang hang.json); it follows the input to its end, with no time limit
+unless --timeout is given.
 
 Keys: Space play/pause, Esc stop (pause and go back to the first record),
 Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
@@ -67,7 +68,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input.", "NAME");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
-  QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60).", "S");
+  QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
   QCommandLineOption dumpOnHang("dump-on-hang",
                                 "Scripted: each time the hang panel reports that progress stopped (live), write the "
                                 "state as JSON (with the panel's text) to FILE; exit at the end of the input.",
@@ -116,7 +117,8 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);
   if (!ok || o.hangAfter < 0) return fail("--hang-after needs seconds");
-  if (p.isSet(timeout)) o.timeout = p.value(timeout).toDouble(&ok);
+  o.timeoutGiven = p.isSet(timeout);
+  if (o.timeoutGiven) o.timeout = p.value(timeout).toDouble(&ok);
   if (!ok || o.timeout <= 0) return fail("--timeout needs seconds");
   return o;
 }

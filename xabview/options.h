@@ -23,6 +23,7 @@ struct ViewerOptions {
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long
+  bool timeoutGiven = false;        // --timeout on the command line (--dump-on-hang has none otherwise)
   bool scripted() const { return step || playToEnd || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty() ||
                                   !exportFile.isEmpty() || !dumpOnHang.isEmpty(); }
 };

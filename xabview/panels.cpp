@@ -178,7 +178,7 @@ HangPanel::HangPanel(ViewState* state, double hangAfterSeconds, QWidget* parent)
   connect(state_, &ViewState::positionChanged, this, &HangPanel::refresh);
   auto* idle = new QTimer(this);  // in live mode "progress stopped" is a matter of time
   connect(idle, &QTimer::timeout, this, [this] {
-    if (state_->live() && state_->snapshot() && !state_->snapshot()->inputEnded) refresh();
+    if (state_->atEnd() && state_->snapshot() && !state_->snapshot()->inputEnded) refresh();
   });
   idle->start(1000);
   refresh();
@@ -188,15 +188,23 @@ QString HangPanel::text() const { return text_->toPlainText(); }
 
 void HangPanel::refresh() {
   const ViewSnapshot* s = state_->snapshot();
-  bool stalled = s && s->hang.hung && state_->atEnd() &&
-                 (s->inputEnded || !state_->live() || state_->msSinceProgress() >= hangAfter_ * 1000);
-  if (s && state_->live() && !s->inputEnded && s->hang.hung && !stalled) {
+  // Blocked tasks at the newest record are a hang only when nothing more
+  // will come: the input ended, or it is caught up and no record arrived for
+  // --hang-after seconds.  Catching up with a growing file, or pausing or
+  // stepping at the live edge of a running program, is not a silence.
+  bool atEdge = s && state_->atEnd();
+  bool silent = s && (s->inputEnded || (s->caughtUp && state_->msSinceProgress() >= hangAfter_ * 1000));
+  bool stalled = atEdge && s->hang.hung && silent;
+  if (atEdge && !s->inputEnded && s->hang.hung && !stalled) {
     text_->setHtml(QStringLiteral("<p>Running: new records within the last %1 s.</p>").arg(hangAfter_));
   } else {
     text_->setHtml(hangReportHtml(*state_));
   }
   bool was = alarmed_;
-  alarmed_ = stalled || (s && state_->atEnd() && !s->mismatches.mismatches.empty());
+  alarmed_ = stalled || (atEdge && !s->mismatches.mismatches.empty());
+  // The window's banner first: whoever listens to alarm() (--dump-on-hang)
+  // sees the window as the user does.
+  if (alarmed_ != was) emit alarmChanged(alarmed_);
   if (alarmed_ && !was) emit alarm();
 }
 

@@ -47,7 +47,8 @@ class HangPanel : public QWidget {
   bool alarmed() const { return alarmed_; }
   QString text() const;  // what the panel shows, as plain text
  signals:
-  void alarm();  // progress stopped and tasks are blocked
+  void alarm();  // progress stopped and tasks are blocked (or a pack mismatch)
+  void alarmChanged(bool on);  // on: as alarm(); off: records came again, or the position moved back
  public slots:
   void refresh();
  private:

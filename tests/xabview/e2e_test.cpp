@@ -138,6 +138,43 @@ TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
   fs::remove_all(dir);
 }
 
+// Issue 12: --dump-on-hang on a file abmon is still writing.  Catching up
+// with the file is not its end: xabview reports the hang once the file is
+// silent for --hang-after, keeps following, and exits 0 at abmon.stop.
+TEST_CASE("dump on hang: a growing file is followed past the hang report to abmon.stop", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string evfile = dir + "/evfile", alarmFile = dir + "/alarm.json";
+  auto append = [&](const std::string& text) {
+    std::ofstream out(evfile, std::ios::app);
+    out << text;
+  };
+  append("#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n"
+         "1763680000.1 1763680000.1 t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200\n"
+         "1763680000.2 1763680000.2 t40002 recv.begin src=any tag=99\n");
+  BackgroundProcess viewer({xabview(), "--hang-after", "1", "--dump-on-hang", alarmFile, "--tab", "log", evfile},
+                           dir + "/viewer.out", x.env());
+  bool reported = false;
+  for (int i = 0; i < 600 && !reported && viewer.running(); ++i) {
+    std::this_thread::sleep_for(100ms);
+    reported = fs::exists(alarmFile);
+  }
+  INFO("xabview: " << viewer.read_stderr());
+  REQUIRE(reported);
+  auto alarm = readJson(alarmFile);
+  CHECK_FALSE(alarm["input_ended"].toBool());
+  CHECK(alarm["caught_up"].toBool());
+  CHECK(alarm["hang_panel"].toObject()["alarm"].toBool());
+  CHECK(alarm["hang_banner"].toObject()["shown"].toBool());
+  CHECK(alarm["panel"].toString() == "log");
+  // Still following: it neither quit at the report nor at having caught up.
+  std::this_thread::sleep_for(3s);
+  CHECK(viewer.running());
+  append("1763680001.0 1763680001.0 t40001 abmon.stop events=2 tasks=1 bad=0\n");
+  CHECK(viewer.wait(60s) == 0);
+  fs::remove_all(dir);
+}
+
 // A file xabview cannot make a record of (issue 11, 7b): every line
 // malformed, nothing at all, or a binary given by mistake.  Showing an
 // empty window and exiting 0 would pass for a quiet program.
@@ -272,13 +309,15 @@ TEST_CASE("abmon | tee evfile | xabview, live: the hang panel names the tags onc
   INFO("xabview: " << pipe.shell->read_stderr());
   REQUIRE(named);
   // Written live, by the panel's own alarm: abmon still running, the view
-  // following the input (no stepping), the hang tab brought to the front.
+  // following the input (no stepping); a banner says so and the tab the
+  // user chose (--tab log) stays in front.
   CHECK(alarm["live"].toBool());
   CHECK_FALSE(alarm["input_ended"].toBool());
   CHECK_FALSE(alarm["monitor_stopped"].toBool());
   CHECK(alarm["position"].toInt() == alarm["events"].toInt());
   CHECK(alarm["hang_panel"].toObject()["alarm"].toBool());
-  CHECK(alarm["panel"].toString() == "hang");
+  CHECK(alarm["panel"].toString() == "log");
+  CHECK(alarm["hang_banner"].toObject()["shown"].toBool());
   CHECK(alarm["hung"].toBool());
   CHECK(text.contains("No new records for"));
   CHECK(text.contains("(xabdemo, 0) waits for tag 16040"));

@@ -55,7 +55,9 @@ TEST_CASE("records written into a pipe reach the GUI thread as they come, then t
   ::close(fds[0]);
 }
 
-TEST_CASE("a file is read to its end; a growing one keeps being read") {
+// Issue 12: catching up with a file its writer still appends to is not
+// the end of the input; abmon.stop is (and --no-follow reads it once).
+TEST_CASE("a file is read to its end, and a growing one keeps being read") {
   QTemporaryDir dir;
   QString path = dir.filePath("trace");
   int fd = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT, 0644);
@@ -64,11 +66,21 @@ TEST_CASE("a file is read to its end; a growing one keeps being read") {
   TraceLoader loader({path, true, 20});
   QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
   loader.start();
-  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 1 && s.inputEnded; }));
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 1 && s.caughtUp; }));
   REQUIRE(::write(fd, kTail, std::strlen(kTail)) > 0);
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 3 && s.caughtUp; }));
+  for (const auto& args : spy) CHECK_FALSE(args.at(0).value<SnapshotPtr>()->inputEnded);
+  const char* stop = "1763680000.4 1763680000.4 t40001 abmon.stop events=3 tasks=1 bad=1\n";
+  REQUIRE(::write(fd, stop, std::strlen(stop)) > 0);
   ::close(fd);
-  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 3; }));
+  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.inputEnded && s.caughtUp; }));
   loader.stop();
+
+  TraceLoader once({path, false, 20});  // --no-follow
+  QSignalSpy onceSpy(&once, &TraceLoader::snapshotReady);
+  once.start();
+  CHECK(waitFor(onceSpy, [](const ViewSnapshot& s) { return s.inputEnded && s.trace->stopped(); }));
+  once.stop();
 }
 
 TEST_CASE("a missing file is a message, not a crash") {

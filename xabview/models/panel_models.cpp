@@ -297,7 +297,7 @@ QString hangReportHtml(const ViewState& state) {
         .arg(s->mismatches.checked);
   if (s->hang.hung) {
     qint64 idle = state.msSinceProgress();
-    if (state.live() && !s->inputEnded)
+    if (!s->inputEnded)  // at the newest record of an input that goes on, live or paused
       html += QStringLiteral("<p><b>No new records for %1 s.</b></p>").arg(idle / 1000.0, 0, 'f', 1);
     html += "<h3>Blocked tasks</h3><ul>";
     for (const auto& line : s->hang.summary) {

@@ -115,7 +115,14 @@ struct ViewSnapshot {
   std::string fatal;                      // the reader stopped: why
   std::string source;                     // file name or "stdin"
   std::uint64_t bytes = 0;                // input bytes read
-  bool inputEnded = false;                // EOF of a pipe, or a file read in full
+  // The input is over: a pipe closed, abmon.stop read, a file read once
+  // (--no-follow).  Nothing more will come.
+  bool inputEnded = false;
+  // Everything written so far is read.  A followed file that its writer is
+  // still appending to is caught up often; that is not the end of it.
+  // (A pipe is caught up when nothing came for a moment.)
+  bool caughtUp = false;
+  bool followingFile = false;  // a regular file, followed as it grows
   double buildMs = 0;                     // time the analyses took (status bar)
 
   std::size_t size() const { return order.size(); }

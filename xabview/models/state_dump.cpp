@@ -94,6 +94,7 @@ QJsonObject dumpState(const ViewState& st) {
       {"position", static_cast<qint64>(st.position())},
       {"live", st.live()},
       {"input_ended", s->inputEnded},
+      {"caught_up", s->caughtUp},
       {"monitor_stopped", s->trace->stopped()},
       {"trace_time_s", static_cast<double>(st.cursorTime() - s->firstTime()) / 1e9},
       {"current", current},

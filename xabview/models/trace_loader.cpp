@@ -91,6 +91,7 @@ bool TraceLoader::readForeign() {
   s->fatal = r.fatal;
   s->source = path + " (PICL)";
   s->inputEnded = true;
+  s->caughtUp = true;
   publish(std::move(s));
   return true;
 #else
@@ -112,10 +113,11 @@ void TraceLoader::run() {
     auto lastPublish = Clock::now();
     double lastBuildMs = 0;
     std::uint64_t publishedEvents = UINT64_MAX, publishedErrors = 0;
-    bool ended = false, reportedEnd = false;
+    bool ended = false, reportedEnd = false, publishedCaughtUp = false;
+    const bool followingFile = in.regular && options_.follow;
     const std::string source = sourceName().toStdString();
 
-    auto snapshotNow = [&](bool inputEnded) {
+    auto snapshotNow = [&](bool caughtUp) {
       // The last snapshot takes the trace: the reader's own copy is not kept.
       auto s = buildSnapshot(ended ? reader.take() : reader.snapshot());
       s->errors = reader.errors();
@@ -123,7 +125,10 @@ void TraceLoader::run() {
       s->fatal = reader.fatal();
       s->source = source;
       s->bytes = reader.byteCount();
-      s->inputEnded = inputEnded;
+      s->inputEnded = ended;
+      s->caughtUp = caughtUp || ended;
+      s->followingFile = followingFile;
+      publishedCaughtUp = s->caughtUp;
       lastBuildMs = s->buildMs;
       publishedEvents = s->trace->eventCount();
       publishedErrors = reader.errorCount();
@@ -152,7 +157,13 @@ void TraceLoader::run() {
         reader.finish();
         ended = true;
       }
-      bool changed = reader.eventCount() != publishedEvents || reader.errorCount() != publishedErrors;
+      // Nothing more to read right now: a followed file at its current end,
+      // or a pipe that stayed quiet for the poll's 100 ms.  The hang panel
+      // waits for this before it calls a silence a hang (a big backlog being
+      // read is no silence).
+      bool caughtUp = atEof || ready == 0;
+      bool changed = reader.eventCount() != publishedEvents || reader.errorCount() != publishedErrors ||
+                     (caughtUp && !publishedCaughtUp);
       auto since = std::chrono::duration<double, std::milli>(Clock::now() - lastPublish).count();
       // A file being read at full speed publishes rarely (each snapshot costs
       // a full analysis); a pipe publishes often, but never more than half
@@ -160,7 +171,7 @@ void TraceLoader::run() {
       double interval = std::max<double>(options_.minIntervalMs, 2 * lastBuildMs);
       if (in.regular && !atEof) interval = std::max(interval, 1500.0);
       if (ended || (atEof && !reportedEnd) || (changed && since >= interval)) {
-        snapshotNow(atEof || ended);
+        snapshotNow(caughtUp);
         if (atEof) reportedEnd = true;
       }
       if (atEof && !ended) {

@@ -1,0 +1,165 @@
+// Issue 12, "Never cry wolf": the real loader follows a real file that the
+// test keeps appending to (a master blocked in a receive, a worker still
+// busy), and the real window shows it.  Catching up with the writer, or
+// pausing and stepping at the live edge, is not the end of the trace and not
+// a hang; only --hang-after seconds of silence with tasks blocked is, and
+// then a banner says so while the tab the user chose stays in front.
+#include "main_window.h"
+#include "panels.h"
+#include "support.h"
+#include "trace_loader.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFrame>
+#include <QLabel>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fcntl.h>
+#include <functional>
+#include <string>
+#include <unistd.h>
+
+using namespace xab;
+using namespace xab::view;
+
+namespace {
+
+// Appends records to a trace file as a program's abmon would: the master
+// blocks in a receive nobody answers; the worker keeps calling.
+class GrowingTrace {
+ public:
+  explicit GrowingTrace(const QString& path) {
+    fd_ = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    REQUIRE(fd_ >= 0);
+    write("#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n");
+    rec("t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200");
+    rec("t40003 mytid rc=t40003 name=worker host=vm parent=t40002 lang=c pid=201");
+    rec("t40002 recv.begin src=any tag=99");
+  }
+  ~GrowingTrace() { ::close(fd_); }
+  void workerCalls() { rec("t40003 initsend enc=0 rc=1"); }
+  int records() const { return records_; }
+
+ private:
+  void rec(const std::string& rest) {
+    t_ += 1'000'000;
+    char line[256];
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld %s\n", t_ / 1000000000, t_ % 1000000000,
+                  t_ / 1000000000, t_ % 1000000000, rest.c_str());
+    write(line);
+    ++records_;
+  }
+  void write(const std::string& s) { REQUIRE(::write(fd_, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
+  int fd_ = -1;
+  long long t_ = 1763680000'100000000LL;
+  int records_ = 0;
+};
+
+struct LiveWindow {
+  QTemporaryDir dir;
+  QString path = dir.filePath("evfile");
+  GrowingTrace trace{path};
+  ViewState state;
+  MainWindow window;
+  TraceLoader loader;
+  static constexpr double kHangAfter = 3;
+
+  LiveWindow() : window(&state, options()), loader({path, true, 20}) {
+    QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
+    window.showTab("log");  // the user's choice
+    window.show();
+    loader.start();
+    REQUIRE(waitUntil([&] { return state.size() == static_cast<std::size_t>(trace.records()); }, 20000));
+  }
+  ~LiveWindow() { loader.stop(); }
+  static ViewerOptions options() {
+    ViewerOptions o;
+    o.hangAfter = kHangAfter;
+    return o;
+  }
+  bool waitUntil(const std::function<bool()>& done, int ms) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+      if (clock.elapsed() > ms) return false;
+      QTest::qWait(20);
+    }
+    return true;
+  }
+  // One more worker record, and wait until the window has it.
+  void append() {
+    trace.workerCalls();
+    REQUIRE(waitUntil([&] { return state.size() == static_cast<std::size_t>(trace.records()); }, 20000));
+  }
+  QString status() const { return window.findChild<QLabel*>("status")->text(); }
+  QFrame* banner() const { return window.findChild<QFrame*>("hangBanner"); }
+  bool bannerShown() const { return banner() && !banner()->isHidden(); }
+};
+
+}  // namespace
+
+TEST_CASE("live edge: a followed file that keeps growing is not ended and not hung, and silence then is a hang shown as a banner") {
+  LiveWindow w;
+  // Records keep coming, each well within --hang-after of the last, for
+  // longer than --hang-after in all: every moment is "live", no alarm.
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < 2 * LiveWindow::kHangAfter * 1000) {
+    w.append();
+    INFO("status: " << w.status().toStdString());
+    CHECK_FALSE(w.state.snapshot()->inputEnded);
+    CHECK_FALSE(w.status().contains("end of input"));
+    CHECK_FALSE(w.window.hangPanel()->alarmed());
+    CHECK_FALSE(w.bannerShown());
+    CHECK(w.window.currentTab() == "log");
+    QTest::qWait(300);
+  }
+  // The writer falls silent with the master blocked: after --hang-after the
+  // banner reports it; the tab stays the user's, the input is still live.
+  CHECK(w.waitUntil([&] { return w.window.hangPanel()->alarmed(); }, 30000));
+  CHECK(w.bannerShown());
+  CHECK(w.window.currentTab() == "log");
+  CHECK_FALSE(w.status().contains("end of input"));
+  CHECK(w.banner()->findChild<QLabel*>()->text().contains("1 task blocked"));
+  // Its button brings the panel to the front, on request.
+  auto* show = w.window.findChild<QPushButton*>("hangBannerShow");
+  REQUIRE(show);
+  show->click();
+  CHECK(w.window.currentTab() == "hang");
+  CHECK(w.window.hangPanel()->text().contains("tag 99"));
+  // Records again: the alarm and the banner go away.
+  w.window.showTab("messages");
+  w.append();
+  CHECK_FALSE(w.window.hangPanel()->alarmed());
+  CHECK_FALSE(w.bannerShown());
+  CHECK(w.window.currentTab() == "messages");
+}
+
+TEST_CASE("live edge: pausing or stepping at the newest record of a running program raises no alarm") {
+  LiveWindow w;
+  w.append();
+  // Step back and forward to the newest record (the Step button, the Right key).
+  w.state.step(-1);
+  w.state.step(1);
+  QApplication::processEvents();
+  CHECK(w.state.atEnd());
+  CHECK_FALSE(w.state.live());
+  CHECK_FALSE(w.window.hangPanel()->alarmed());
+  CHECK_FALSE(w.bannerShown());
+  CHECK(w.window.currentTab() == "log");
+  // Paused at the newest record while the program goes on.
+  w.state.setLive(true);
+  w.append();
+  w.state.setPosition(w.state.size());
+  QApplication::processEvents();
+  CHECK_FALSE(w.state.live());
+  CHECK_FALSE(w.window.hangPanel()->alarmed());
+  CHECK_FALSE(w.bannerShown());
+  CHECK(w.window.currentTab() == "log");
+}
