@@ -257,7 +257,7 @@ TEST_CASE("without a PVM, abmon says so in one line and exits 1") {
   CHECK(r.out.empty());
 }
 
-TEST_CASE("--help and bad usage") {
+TEST_CASE("abmon --help and bad usage") {
   auto help = run({abmon_bin(), "--help"});
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.out, Contains("Usage: abmon") && Contains("--flush-ms"));

@@ -440,7 +440,7 @@ TEST_CASE("header, start, task exit and stop records") {
                     "bad=1");
 }
 
-TEST_CASE("sequence numbers wrap; a step backwards is bad, never a huge gap") {
+TEST_CASE("sequence numbers wrap, a step backwards is bad, never a huge gap") {
   Harness h;
   EventMessageBuilder b;
   b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});

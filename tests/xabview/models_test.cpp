@@ -155,7 +155,7 @@ TEST_CASE("message models: the matrix per pair, the queue of messages not yet re
   CHECK(c2.messages().isEmpty());
 }
 
-TEST_CASE("message matrix: follows the replay position, one step at a time; at the end it is the model's pair table") {
+TEST_CASE("message matrix: follows the replay position, one step at a time, and at the end it is the model's pair table") {
   ViewState state;
   MessageMatrixModel matrix(&state);
   ModelChecker checker(&matrix);

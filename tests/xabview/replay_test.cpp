@@ -12,7 +12,7 @@ using namespace xab;
 using namespace xab::view;
 using namespace xab::view::test;
 
-TEST_CASE("live mode follows new records; stepping pauses; setLive returns") {
+TEST_CASE("live mode follows new records, stepping pauses, setLive returns") {
   ViewState state;
   QSignalSpy liveSpy(&state, &ViewState::liveChanged);
   auto all = snapshotOf(dataPath("cholesky_hang.trace"));
@@ -115,7 +115,7 @@ std::shared_ptr<ViewSnapshot> prefixOf(const std::string& name, int lines) {
 }
 }  // namespace
 
-TEST_CASE("live follow: a zoomed diagram keeps its width and the newest time in view; Live restores following") {
+TEST_CASE("live follow: a zoomed diagram keeps its width and the newest time in view, and Live restores following") {
   ViewState state;
   auto early = prefixOf("cholesky_hang.trace", 15);
   auto later = prefixOf("cholesky_hang.trace", 30);

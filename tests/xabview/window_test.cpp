@@ -213,7 +213,7 @@ TEST_CASE("window: First and Live bring the event log to the first and the newes
   CHECK(w.state.live());
 }
 
-TEST_CASE("window: Play/Pause does not move the other buttons; Stop stops and goes back to the start") {
+TEST_CASE("window: Play/Pause does not move the other buttons, and Stop stops and goes back to the start") {
   Window w;
   QWidget* live = w.replay()->widgetForAction(w.button("Live"));
   REQUIRE(live);
