@@ -7,21 +7,12 @@
 #include <xab/test/private_vm.h>
 #include <xab/test/process.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -40,7 +31,7 @@ TEST_CASE("abmon -- PROGRAM records the demo and its spawned workers, then stops
   REQUIRE_FALSE(r.timed_out);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("xabdemo: result workers=3"));  // the program's own output, untouched
-  std::string t = slurp(trace);
+  std::string t = read_file(trace);
   CHECK(count(t, " task.exit ") == 4);  // the master and its three workers, none missed
   CHECK(count(t, " abmon.stop ") == 1);
   CHECK_THAT(t, Contains(" spawn file=xabdemo"));

@@ -1,42 +1,34 @@
 // abstat --follow on a live pipe and on a growing file.
 #include "json.h"
-#include "run.h"
+#include <xab/test/process.h>
 
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
-using xab::test::Child;
+using Child = xab::test::InteractiveProcess;
 using xab::test::parseJson;
 
 namespace {
 
 std::string data(const std::string& name) { return std::string(XAB_MODEL_DATA) + "/" + name; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("follow mode on a pipe reprints the hang diagnosis when progress stops") {
   Child c({XAB_ABSTAT, "--follow", "--stall", "0.3", "--hang", "-"});
-  c.write(slurp(data("cholesky_hang.trace")));  // the pipe stays open: abmon still running
-  REQUIRE(c.readUntil("no progress for"));
+  c.write(xab::test::read_file(data("cholesky_hang.trace")));  // the pipe stays open: abmon still running
+  REQUIRE(c.read_until("no progress for"));
   CHECK_THAT(c.out(), Catch::Contains("(cholhost, 0) waits for tag 16040 from any task"));
   CHECK(c.wait() == 2);  // the pipe closed: final report, hang
 }
 
 TEST_CASE("follow mode with --json prints JSON Lines: stall reports, then the final one") {
   Child c({XAB_ABSTAT, "--follow", "--json", "--stall", "0.3", "-"});
-  c.write(slurp(data("cholesky_hang.trace")));
-  REQUIRE(c.readUntil("\n"));
+  c.write(xab::test::read_file(data("cholesky_hang.trace")));
+  REQUIRE(c.read_until("\n"));
   CHECK(c.wait() == 2);
   std::istringstream lines(c.out());
   std::string line;
@@ -57,7 +49,7 @@ TEST_CASE("follow mode on a growing file reads until abmon stops") {
   int fd = mkstemp(path);
   REQUIRE(fd >= 0);
   close(fd);
-  std::string text = slurp(data("barrier.trace"));
+  std::string text = xab::test::read_file(data("barrier.trace"));
   std::size_t half = text.size() / 2;
   {
     std::ofstream f(path);

@@ -1,10 +1,10 @@
 #include "json.h"
-#include "run.h"
+#include <xab/test/process.h>
 
 #include <catch2/catch.hpp>
 
 #include <fstream>
-#include <sstream>
+
 
 using xab::test::Json;
 using xab::test::parseJson;
@@ -16,7 +16,7 @@ std::string data(const std::string& name) { return std::string(XAB_MODEL_DATA) +
 
 xab::test::RunResult abstat(std::vector<std::string> args, const std::string* input = nullptr) {
   args.insert(args.begin(), XAB_ABSTAT);
-  return run(args, input);
+  return run(args, {}, std::chrono::seconds(120), input ? *input : std::string());
 }
 
 Json jsonOf(const xab::test::RunResult& r) {
@@ -24,18 +24,11 @@ Json jsonOf(const xab::test::RunResult& r) {
   return parseJson(r.out);
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("hung Cholesky: exit 2, host waits for 16040, three 16004 pending") {
   auto r = abstat({"--json", data("cholesky_hang.trace")});
-  CHECK(r.status == 2);
+  CHECK(r.exit_code == 2);
   Json j = jsonOf(r);
   CHECK(j["exitStatus"].num() == 2);
   CHECK(j["tasks"].arr().size() == 4);
@@ -62,7 +55,7 @@ TEST_CASE("hung Cholesky: exit 2, host waits for 16040, three 16004 pending") {
 
 TEST_CASE("the readable report names the hang in plain words") {
   auto r = abstat({data("cholesky_hang.trace")});
-  CHECK(r.status == 2);
+  CHECK(r.exit_code == 2);
   CHECK_THAT(r.out, Catch::Contains("(cholhost, 0) waits for tag 16040 from any task"));
   CHECK_THAT(r.out, Catch::Contains("Time breakdown"));
   CHECK_THAT(r.out, Catch::Contains("never received: (cholnode, 0) send tag 16004"));
@@ -70,7 +63,7 @@ TEST_CASE("the readable report names the hang in plain words") {
 
 TEST_CASE("pack mismatch: exit 3, both sequences in the JSON") {
   auto r = abstat({"--json", "--mismatch", data("mismatch.trace")});
-  CHECK(r.status == 3);
+  CHECK(r.exit_code == 3);
   Json j = jsonOf(r);
   CHECK_FALSE(j.has("tasks"));  // only the sections asked for
   CHECK_FALSE(j.has("hang"));
@@ -83,17 +76,17 @@ TEST_CASE("pack mismatch: exit 3, both sequences in the JSON") {
 }
 
 TEST_CASE("hang and mismatch together: exit 4") {
-  std::string text = slurp(data("mismatch.trace"));
+  std::string text = xab::test::read_file(data("mismatch.trace"));
   text += "1763680000.200000000 1763680000.200000000 t40009 mytid rc=t40009 name=stuck\n"
           "1763680000.201000000 1763680000.201000000 t40009 recv.begin src=any tag=99\n";
   auto r = abstat({"--json", "-"}, &text);
-  CHECK(r.status == 4);
+  CHECK(r.exit_code == 4);
   CHECK(jsonOf(r)["exitStatus"].num() == 4);
 }
 
 TEST_CASE("barriers: the late task and its lateness and exit 0") {
   auto r = abstat({"--json", "--barriers", "--breakdown", data("barrier.trace")});
-  CHECK(r.status == 0);
+  CHECK(r.exit_code == 0);
   Json j = jsonOf(r);
   const Json& first = j["barriers"]["instances"][0];
   CHECK(first["group"].str() == "w");
@@ -106,7 +99,7 @@ TEST_CASE("barriers: the late task and its lateness and exit 0") {
 
 TEST_CASE("deadlock cycle in the JSON") {
   auto r = abstat({"--json", "--hang", data("deadlock.trace")});
-  CHECK(r.status == 2);
+  CHECK(r.exit_code == 2);
   Json j = jsonOf(r);
   REQUIRE(j["hang"]["cycles"].arr().size() == 1);
   CHECK(j["hang"]["cycles"][0].arr().size() == 2);
@@ -114,7 +107,7 @@ TEST_CASE("deadlock cycle in the JSON") {
 
 TEST_CASE("mcast and bcast: unreceived destinations, unknown bcast destinations") {
   auto r = abstat({"--json", "--messages", data("mcast.trace")});
-  CHECK(r.status == 0);
+  CHECK(r.exit_code == 0);
   Json j = jsonOf(r);
   const Json& un = j["messages"]["unreceived"];
   REQUIRE(un.arr().size() == 1);
@@ -125,14 +118,14 @@ TEST_CASE("mcast and bcast: unreceived destinations, unknown bcast destinations"
 
 TEST_CASE("malformed lines go to stderr with their numbers and --strict stops with 1") {
   auto r = abstat({"--tasks", data("malformed.trace")});
-  CHECK(r.status == 0);
+  CHECK(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("malformed.trace:3: bad receive time"));
   CHECK_THAT(r.err, Catch::Contains("malformed.trace:4: bad value for tag"));
   auto j = jsonOf(abstat({"--json", "--tasks", data("malformed.trace")}));
   CHECK(j["errors"]["count"].num() == 2);
   CHECK(j["errors"]["lines"][0]["line"].num() == 3);
   auto strict = abstat({"--strict", data("malformed.trace")});
-  CHECK(strict.status == 1);
+  CHECK(strict.exit_code == 1);
   CHECK_THAT(strict.err, Catch::Contains("line 3"));
 }
 
@@ -142,35 +135,35 @@ TEST_CASE("malformed lines go to stderr with their numbers and --strict stops wi
 TEST_CASE("an input with neither a header nor a record: exit 1 and a clear message") {
   std::string garbage = "garbage line one\nmore garbage\n", empty, header = "#xab-trace 1 abmon=t40001\n";
   auto bad = abstat({}, &garbage);
-  CHECK(bad.status == 1);
+  CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Catch::Contains("no records read (2 malformed lines): is it an xab trace?"));
   CHECK(bad.out.empty());
   auto none = abstat({"--json"}, &empty);
-  CHECK(none.status == 1);
+  CHECK(none.exit_code == 1);
   CHECK_THAT(none.err, Catch::Contains("no records read (the input is empty)"));
   auto onlyHeader = abstat({"--json"}, &header);
-  CHECK(onlyHeader.status == 0);
+  CHECK(onlyHeader.exit_code == 0);
   CHECK(jsonOf(onlyHeader)["trace"]["events"].num() == 0);
 }
 
 TEST_CASE("a newer format version is refused: exit 1 and a clear message") {
   auto r = abstat({data("newer_version.trace")});
-  CHECK(r.status == 1);
+  CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("version 2 is newer"));
   CHECK(r.out.empty());
 }
 
 TEST_CASE("standard input, usage errors, --help") {
-  std::string text = slurp(data("barrier.trace"));
+  std::string text = xab::test::read_file(data("barrier.trace"));
   auto r = abstat({"--json", "--tasks"}, &text);
-  CHECK(r.status == 0);
+  CHECK(r.exit_code == 0);
   CHECK(jsonOf(r)["tasks"].arr().size() == 3);
-  CHECK(abstat({"--no-such-option"}).status == 1);
-  CHECK(abstat({data("a"), data("b")}).status == 1);
-  CHECK(abstat({"--stall"}).status == 1);
-  CHECK(abstat({"/nonexistent/trace"}).status == 1);
+  CHECK(abstat({"--no-such-option"}).exit_code == 1);
+  CHECK(abstat({data("a"), data("b")}).exit_code == 1);
+  CHECK(abstat({"--stall"}).exit_code == 1);
+  CHECK(abstat({"/nonexistent/trace"}).exit_code == 1);
   auto h = abstat({"--help"});
-  CHECK(h.status == 0);
+  CHECK(h.exit_code == 0);
   CHECK_THAT(h.out, Catch::Contains("Usage: abstat"));
   CHECK_THAT(h.out, Catch::Contains("Exit status"));
 }
@@ -179,7 +172,7 @@ TEST_CASE("standard input, usage errors, --help") {
 // killed while it waited: the diagnosis and the hang status survive.
 TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and its pending messages") {
   auto r = abstat({"--json", data("demo_hang_killed.trace")});
-  CHECK(r.status == 2);
+  CHECK(r.exit_code == 2);
   Json j = jsonOf(r);
   const Json* master = nullptr;
   for (const Json& b : j["hang"]["blocked"].arr())
@@ -191,7 +184,7 @@ TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and 
   CHECK((*master)["pending"].arr().size() == 3);
   CHECK_THAT((*master)["explanation"].str(), Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
   auto text = abstat({data("demo_hang_killed.trace")});
-  CHECK(text.status == 2);
+  CHECK(text.exit_code == 2);
   CHECK_THAT(text.out, Catch::Contains("1 task ended while blocked") &&
                            Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task"));
   CHECK_THAT(text.out, !Catch::Contains("no task is blocked"));
@@ -208,7 +201,7 @@ TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
   auto fromFile = abstat({"--json", path});
   auto fromPipe = abstat({"--json", "-"}, &text);
   for (auto* r : {&fromFile, &fromPipe}) {
-    CHECK(r->status == 0);
+    CHECK(r->exit_code == 0);
     Json j = jsonOf(*r);
     CHECK(j["errors"]["count"].num() == 0);
     CHECK(j["trace"]["events"].num() == 3);
@@ -219,7 +212,7 @@ TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
 // warning.  Issue 12 item 12: "31 sent, 33 received" for a run with an
 // mcast: sends and messages are now told apart, so the numbers add up.
 TEST_CASE("a trace read twice: a warning on stderr, in the text and the JSON, and totals that add up") {
-  std::string once = slurp(data("psend_precv.trace"));
+  std::string once = xab::test::read_file(data("psend_precv.trace"));
   std::string twice = once + once.substr(once.find('\n') + 1);
   auto j = abstat({"--json", "-"}, &twice);
   CHECK_THAT(j.err, Catch::Contains("warning: inconsistent input: 6 sends repeat a serial"));

@@ -25,13 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string tempDir() {
   std::string tmpl = (fs::temp_directory_path() / "xabview-e2e-XXXXXX").string();
   REQUIRE(::mkdtemp(tmpl.data()));
@@ -66,7 +59,7 @@ struct Xvfb {
 
 QJsonObject readJson(const std::string& path) {
   QJsonParseError err{};
-  auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(path)), &err);
+  auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(read_file(path)), &err);
   INFO("json: " << err.errorString().toStdString());
   REQUIRE(doc.isObject());
   return doc.object();
@@ -97,7 +90,7 @@ std::string xabview() { return XAB_XABVIEW; }
 TEST_CASE("a trace on stdin: step 20 records, screenshot and state", "[xabview][e2e]") {
   std::string dir = tempDir();
   Xvfb x(dir);
-  std::string trace = slurp(std::string(XAB_MODEL_DATA) + "/cholesky_hang.trace");
+  std::string trace = read_file(std::string(XAB_MODEL_DATA) + "/cholesky_hang.trace");
   auto r = run({xabview(), "--step", "20", "--screenshot", dir + "/shot.png", "--dump-state", dir + "/state.json",
                 "--save-diagram", dir + "/diagram.svg"},
                x.env(), 60s, trace);
@@ -109,7 +102,7 @@ TEST_CASE("a trace on stdin: step 20 records, screenshot and state", "[xabview][
   CHECK(state["tasks"].toArray().size() == 4);
   CHECK(state["live"].toBool() == false);
   checkScreenshot(dir + "/shot.png", 1280, 800);
-  CHECK(slurp(dir + "/diagram.svg").find("<svg") != std::string::npos);
+  CHECK(read_file(dir + "/diagram.svg").find("<svg") != std::string::npos);
   fs::remove_all(dir);
 }
 
@@ -230,7 +223,7 @@ struct Pipeline {
                       "' | '" + xabview() + "'";
     for (const auto& a : viewArgs) cmd += " '" + a + "'";
     shell = std::make_unique<BackgroundProcess>(std::vector<std::string>{"sh", "-c", cmd}, dir + "/view.out", env);
-    REQUIRE(waitFor([&] { return slurp(evfile).find(" abmon.start ") != std::string::npos; }, 20s));
+    REQUIRE(waitFor([&] { return read_file(evfile).find(" abmon.start ") != std::string::npos; }, 20s));
   }
   static bool waitFor(const std::function<bool()>& pred, std::chrono::milliseconds deadline) {
     for (auto waited = 0ms; waited < deadline; waited += 100ms) {
@@ -240,7 +233,7 @@ struct Pipeline {
     return pred();
   }
   void stopMonitor() {
-    pid_t pid = std::stoi(slurp(dir + "/abmon.pid"));
+    pid_t pid = std::stoi(read_file(dir + "/abmon.pid"));
     REQUIRE(pid > 0);
     ::kill(pid, SIGINT);
   }
@@ -256,7 +249,7 @@ TEST_CASE("abmon | tee evfile | xabview: single-stepping the --hang demo ends na
   BackgroundProcess master({bin_dir() + "/xabdemo", "--hang"}, dir + "/demo.out");
   // The hang is complete when the master waits for 16040 and three results went out.
   REQUIRE(Pipeline::waitFor([&] {
-    std::string t = slurp(pipe.evfile);
+    std::string t = read_file(pipe.evfile);
     std::size_t sends = 0;
     for (std::size_t p = 0; (p = t.find(" send dst=", p)) != std::string::npos; ++p)
       if (t.compare(t.find("tag=", p), 9, "tag=16004") == 0) ++sends;
@@ -300,7 +293,7 @@ TEST_CASE("abmon | tee evfile | xabview, live: the hang panel names the tags onc
   QString text;
   bool named = Pipeline::waitFor([&] {
     if (!fs::exists(alarmFile)) return false;
-    auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(alarmFile)));
+    auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(read_file(alarmFile)));
     alarm = doc.object();
     text = alarm["hang_panel"].toObject()["text"].toString();
     return text.contains("16040") && text.contains("16004");
@@ -344,7 +337,7 @@ TEST_CASE("abmon | tee evfile | xabview: a whole demo run, barriers and messages
   auto r = run({bin_dir() + "/xabdemo", "-n", "3", "--rounds", "3"}, {}, 120s);
   REQUIRE(r.exit_code == 0);
   REQUIRE(Pipeline::waitFor([&] {
-    std::string t = slurp(pipe.evfile);
+    std::string t = read_file(pipe.evfile);
     std::size_t n = 0;
     for (std::size_t p = 0; (p = t.find(" task.exit ", p)) != std::string::npos; ++p) ++n;
     return n >= 4;
@@ -383,10 +376,7 @@ TEST_CASE("xabview --help and the man page list the same keys") {
   REQUIRE(from != std::string::npos);
   const std::size_t end = r.out.find("\n\n", from);
   std::string help = wordsOf(r.out.substr(from + 6, end - from - 6));
-  std::ifstream man(xab::test::source_dir() + "/docs/man/xabview.1");
-  std::stringstream text;
-  text << man.rdbuf();
-  std::string page = text.str();
+  std::string page = read_file(xab::test::source_dir() + "/docs/man/xabview.1");
   auto a = page.find(".SH KEYS\n"), b = page.find("\n.SH", a + 1);
   REQUIRE(a != std::string::npos);
   CHECK(help == wordsOf(page.substr(a + 9, b - a - 9)));

@@ -85,14 +85,14 @@ struct Pipe {
   void close_both() { close_end(0), close_end(1); }
 };
 
-std::string slurp(const std::string& path) {
+}  // namespace
+
+std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 int exit_code_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -178,8 +178,8 @@ BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv,
 
 BackgroundProcess::~BackgroundProcess() { stop(SIGTERM, 3s); }
 
-std::string BackgroundProcess::read_stdout() const { return slurp(stdout_path_); }
-std::string BackgroundProcess::read_stderr() const { return slurp(stdout_path_ + ".err"); }
+std::string BackgroundProcess::read_stdout() const { return read_file(stdout_path_); }
+std::string BackgroundProcess::read_stderr() const { return read_file(stdout_path_ + ".err"); }
 
 bool BackgroundProcess::running() {
   if (pid_ <= 0 || exit_code_ >= 0) return false;
@@ -219,6 +219,75 @@ int BackgroundProcess::stop(int sig, std::chrono::milliseconds grace) {
   ::waitpid(pid_, &status, 0);
   exit_code_ = exit_code_of(status);
   return exit_code_;
+}
+
+InteractiveProcess::InteractiveProcess(const std::vector<std::string>& argv) {
+  Pipe in, out;
+  std::signal(SIGPIPE, SIG_IGN);  // a write to a child that ended must not kill the test
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid_ == 0) {
+    ::dup2(in.fd[0], 0);
+    ::dup2(out.fd[1], 1);
+    in.close_both();
+    out.close_both();
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    _exit(127);
+  }
+  in_ = in.fd[1];
+  out_fd_ = out.fd[0];
+  in.fd[1] = out.fd[0] = -1;  // ours now
+}
+
+InteractiveProcess::~InteractiveProcess() {
+  close_input();
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);  // our own child, by pid
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (out_fd_ >= 0) ::close(out_fd_);
+}
+
+void InteractiveProcess::write(const std::string& s) {
+  std::size_t done = 0;
+  while (in_ >= 0 && done < s.size()) {
+    ssize_t w = ::write(in_, s.data() + done, s.size() - done);
+    if (w <= 0) break;
+    done += static_cast<std::size_t>(w);
+  }
+}
+
+void InteractiveProcess::close_input() {
+  if (in_ >= 0) ::close(in_);
+  in_ = -1;
+}
+
+bool InteractiveProcess::read_until(const std::string& needle, std::chrono::milliseconds deadline) {
+  const auto end = std::chrono::steady_clock::now() + deadline;
+  while (out_.find(needle) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    pollfd p{out_fd_, POLLIN, 0};
+    if (::poll(&p, 1, 200) <= 0) continue;
+    char buf[65536];
+    ssize_t got = ::read(out_fd_, buf, sizeof buf);
+    if (got <= 0) return false;
+    out_.append(buf, static_cast<std::size_t>(got));
+  }
+  return true;
+}
+
+int InteractiveProcess::wait() {
+  close_input();
+  char buf[65536];
+  ssize_t got;
+  while ((got = ::read(out_fd_, buf, sizeof buf)) > 0) out_.append(buf, static_cast<std::size_t>(got));
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return exit_code_of(status);
 }
 
 }  // namespace xab::test

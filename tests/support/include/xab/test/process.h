@@ -77,6 +77,35 @@ class BackgroundProcess {
   std::string stdout_path_;
 };
 
+// A child whose standard input and output stay open while the test talks
+// to it (abstat --follow fed piece by piece); its stderr goes to the test's.
+// Destroying it stops it (SIGTERM to its pid).
+class InteractiveProcess {
+ public:
+  explicit InteractiveProcess(const std::vector<std::string>& argv);
+  ~InteractiveProcess();
+  InteractiveProcess(const InteractiveProcess&) = delete;
+  InteractiveProcess& operator=(const InteractiveProcess&) = delete;
+
+  void write(const std::string& s);
+  void close_input();
+  // Reads stdout until it holds `needle`; false after `deadline` (a safety
+  // net for a broken build, not a timing check) or at end of output.
+  bool read_until(const std::string& needle, std::chrono::milliseconds deadline = 120s);
+  // Closes stdin, reads to the end, and returns the exit code.
+  int wait();
+  const std::string& out() const { return out_; }
+
+ private:
+  pid_t pid_ = -1;
+  int in_ = -1, out_fd_ = -1;
+  std::string out_;
+};
+
+// A whole file's bytes; "" if it cannot be read (tests poll files that do
+// not exist yet).
+std::string read_file(const std::string& path);
+
 // The exit code of a waitpid() status: the code, or 128 + signal.
 int exit_code_of(int wait_status);
 
