@@ -22,10 +22,10 @@ WORK=$(mktemp -d /tmp/xabview-pictures.XXXXXX)
 XVFB_PID="" ABMON_PID="" HANG_PID=""
 
 cleanup() {
-  [[ -n $HANG_PID ]] && kill "$HANG_PID" 2>/dev/null || true
-  [[ -n $ABMON_PID ]] && kill -INT "$ABMON_PID" 2>/dev/null || true
+  if [[ -n $HANG_PID ]]; then kill "$HANG_PID" 2>/dev/null || true; fi
+  if [[ -n $ABMON_PID ]]; then kill -INT "$ABMON_PID" 2>/dev/null || true; fi
   "$ROOT/scripts/pvm-vm.sh" stop "$WORK/vm" >/dev/null 2>&1 || true
-  [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
+  if [[ -n $XVFB_PID ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
