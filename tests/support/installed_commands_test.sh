@@ -2,7 +2,8 @@
 # Installs xab from BUILD_DIR into a scratch prefix and checks what a user
 # of an installed xab relies on for every command it installs: a man page
 # that renders without warnings, --help and --version that exit 0, and a
-# --version line that names xab.
+# --version line that names xab, and a man page that documents every
+# option --help lists.
 set -uo pipefail
 build_dir=$1
 work=$(mktemp -d)
@@ -23,7 +24,14 @@ for exe in "$work/prefix/bin"/*; do
     warnings=$(cd "$work/prefix/share/man" && MANROFFSEQ='' MANWIDTH=80 man --warnings -l "man1/$name.1" 2>&1 >/dev/null)
     [[ -z $warnings ]] || fail "$name: man page warnings: $warnings"
   fi
-  timeout 20 "$exe" --help >/dev/null 2>&1 || fail "$name --help: exit $?"
+  help=$(timeout 20 "$exe" --help 2>&1) || fail "$name --help: exit $?"
+  # Every option --help lists is in the man page too.
+  if [[ -f $page ]]; then
+    rendered=$(cd "$work/prefix/share/man" && MANWIDTH=200 man -l "man1/$name.1" 2>/dev/null)
+    while read -r opt; do
+      grep -qE -- "(^|[^a-z0-9-])$opt([^a-z0-9-]|$)" <<<"$rendered" || fail "$name: --help lists $opt, the man page does not"
+    done < <(grep -oE -- '(^|[ ,[])--[a-z][a-z0-9-]*' <<<"$help" | grep -oE -- '--[a-z0-9-]+' | sort -u)
+  fi
   version=$(timeout 20 "$exe" --version 2>&1) || fail "$name --version: exit $?"
   [[ $version == "$name (xab) "* || $version == *" (xab) "* ]] || fail "$name --version said: ${version%%$'\n'*}"
 done
