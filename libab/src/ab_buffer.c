@@ -1,24 +1,14 @@
 /*
- * ab_core.c -- finding abmon, sending the event buffer, the end of a task.
- *
- * The rule for everything here: the program must not be able to tell.
- * libab's own message is built in a buffer of its own (made and freed around
- * the send, so PVM's LIFO buffer-id list hands the program the same ids as
- * without libab), sent in abmon's message context (switched only around the
- * send, so children spawned later inherit the program's context), with
- * PvmAutoErr off so no error of ours is ever printed.
+ * ab_buffer.c -- the record buffer and the string table; for now also
+ * pokes, finding abmon and the end of a task (moving to rooms of their own).
+ * Sending is ab_send.c's.
  */
 #define _GNU_SOURCE
 #include "ab_core.h"
+#include "ab_send.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <stddef.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 struct xab_state xab_st = {
@@ -83,6 +73,12 @@ int xab_str(const char *s) {
   return strs.n;
 }
 
+int xab_strings_count(void) { return strs.n; }
+int xab_strings_sent(void) { return strs.sent; }
+const char *xab_string(int id) { return strs.text[id - 1]; }
+void xab_strings_mark_sent(void) { strs.sent = strs.n; }
+void xab_strings_forget_sent(void) { strs.sent = 0; }
+
 /* ---------------------------------------------------------------- records */
 
 const unsigned char xab_kind_local[XAB_EV_COUNT_] = {
@@ -126,14 +122,7 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
   xab_term_check();
 }
 
-void xab_flush_auto(void) {
-  if (xab_st.mode == XAB_MODE_ACTIVE)
-    xab_flush_now(0);
-  else
-    xab_st.last_flush_ns = xab_clock(); /* not attached: keep, check again later */
-}
-
-/* ---------------------------------------------------------------- sending */
+/* ---------------------------------------------------------------- the identity record */
 
 static void pack_identity(int parent) {
   char host[256] = "";
@@ -153,193 +142,6 @@ static void pack_identity(int parent) {
   e->flags = 0;
   e->rc = 0;
   memcpy(e->a, a, sizeof e->a);
-}
-
-static int host_little_endian(void) {
-  const uint16_t one = 1;
-  return *(const uint8_t *)&one == 1;
-}
-
-/* A PVM fragment that holds the whole message (PVM writes a message
- * fragment by fragment, a system call each), but no bigger: the fragment
- * is allocated at every send, and a 160 KB one for a one-record message
- * (immediate mode) costs more than the send. */
-static int message_bytes(void) {
-  size_t bytes = 1024 + XAB_HDR_INTS * 4 + (size_t)xab_st.n * sizeof(struct xab_event);
-  for (int id = strs.sent + 1; id <= strs.n; id++) bytes += 16 + strlen(strs.text[id - 1]);
-  return (int)((bytes + 4095) & ~(size_t)4095);
-}
-
-static void fill_header(int hdr[XAB_HDR_INTS], int final) {
-  hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
-  hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
-  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0) |
-                       (xab_st.mhid >= 0 ? XAB_HDRF_POKE : 0);
-  hdr[XAB_HDR_SEQ] = xab_st.seq;
-  hdr[XAB_HDR_NSTRINGS] = strs.n - strs.sent;
-  hdr[XAB_HDR_NEVENTS] = xab_st.n;
-  hdr[XAB_HDR_LOST] = xab_st.lost;
-  hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
-}
-
-/* A message has reached abmon (or is lost for good): start the next. */
-static void sent(int ok) {
-  if (!ok) {
-    xab_st.lost += xab_st.n;
-    if (++xab_st.send_failures >= 3) xab_st.mode = XAB_MODE_OFF;
-  } else {
-    strs.sent = strs.n;
-    xab_st.lost = 0;
-    xab_st.send_failures = 0;
-    xab_st.seq++;
-  }
-  xab_st.n = 0;
-  xab_st.last_flush_ns = xab_clock();
-}
-
-/* ---------------------------------------------------------------- the local socket */
-
-/* A task on abmon's host writes its messages to abmon's local socket
- * (wire.h): one sendmsg, no pvmd, no PVM buffer, nothing for the program to
- * see but a descriptor well above its own.  Only system calls that are
- * async-signal-safe: the SIGTERM handler sends from here too. */
-
-/* How long a task waits for abmon to make room before it gives up the
- * socket for PVM messages (which pvmd queues for as long as it takes). */
-#define XAB_SOCKET_WAIT_MS 1000
-
-static void connect_local(const char *name, int len) {
-  if (len <= 0 || len > XAB_SOCKET_NAME_MAX) return;
-  int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-  if (fd < 0) return;
-  struct sockaddr_un addr;
-  memset(&addr, 0, sizeof addr);
-  addr.sun_family = AF_UNIX;
-  memcpy(addr.sun_path + 1, name, (size_t)len); /* abstract: sun_path[0] is NUL */
-  int sndbuf = XAB_SOCKET_MSG_MAX;
-  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-  int hello[XAB_HELLO_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, xab_st.mytid};
-  if (connect(fd, (struct sockaddr *)&addr, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len)) < 0 ||
-      send(fd, hello, sizeof hello, MSG_NOSIGNAL) != (ssize_t)sizeof hello) {
-    close(fd);
-    return;
-  }
-  /* Out of the way: the program's next open() gets the number it would. */
-  struct rlimit rl;
-  int floor = 1000;
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 1016)
-    floor = rl.rlim_cur > 32 ? (int)rl.rlim_cur - 16 : fd;
-  int high = floor > fd ? fcntl(fd, F_DUPFD_CLOEXEC, floor) : -1;
-  if (high >= 0) {
-    close(fd);
-    fd = high;
-  }
-  xab_st.sock = fd;
-  xab_st.have_sock = 1;
-}
-
-/* From now on PVM messages: abmon reads the socket dry before it takes
- * this task's first PVM message, so the order holds. */
-static void local_give_up(void) {
-  if (!xab_st.have_sock) return;
-  close(xab_st.sock);
-  xab_st.have_sock = 0;
-}
-
-/* Header and strings are laid out here; the records go from buf as they are. */
-static char local_head[16384];
-
-/* 0 when sent; -1: not sent, nothing changed (send it through PVM). */
-static int send_local(int final) {
-  size_t len = 0;
-  int hdr[XAB_HDR_INTS];
-  fill_header(hdr, final);
-  memcpy(local_head, hdr, sizeof hdr);
-  len = sizeof hdr;
-  for (int id = strs.sent + 1; id <= strs.n; id++) {
-    const char *text = strs.text[id - 1];
-    size_t tl = strlen(text);
-    if (len + 2 * sizeof(int) + tl > sizeof local_head) return -1; /* rare: PVM takes it */
-    int v[2] = {id, (int)tl};
-    memcpy(local_head + len, v, sizeof v);
-    memcpy(local_head + len + sizeof v, text, tl);
-    len += sizeof v + tl;
-  }
-  struct iovec iov[2] = {{local_head, len}, {xab_st.buf, (size_t)xab_st.n * sizeof(struct xab_event)}};
-  if (len + iov[1].iov_len > XAB_SOCKET_MSG_MAX) return -1;
-  struct msghdr mh;
-  memset(&mh, 0, sizeof mh);
-  mh.msg_iov = iov;
-  mh.msg_iovlen = xab_st.n > 0 ? 2 : 1;
-  for (int waited = 0;;) {
-    if (sendmsg(xab_st.sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) break;
-    if (errno == EINTR) continue;
-    if ((errno != EAGAIN && errno != EWOULDBLOCK) || waited) return -1;
-    /* abmon is behind: give it a moment to catch up */
-    struct pollfd p = {xab_st.sock, POLLOUT, 0};
-    poll(&p, 1, XAB_SOCKET_WAIT_MS);
-    waited = 1;
-  }
-  sent(1);
-  return 0;
-}
-
-/* Through the socket if there is one: 0 when sent. */
-static int flush_local(int final) {
-  if (!xab_st.have_sock) return -1;
-  int was = xab_st.flushing;
-  xab_st.flushing = 1;
-  int rc = send_local(final);
-  xab_st.flushing = was;
-  if (rc < 0) local_give_up();
-  return rc;
-}
-
-/* ---------------------------------------------------------------- through PVM */
-
-/* Pack what waits into `mid` and send it to abmon.  `mid` is a buffer of
- * our own, or (from the poke handler) the poke's own buffer. */
-static void send_records(int final, int mid) {
-  xab_st.flushing = 1;
-  int autoerr = pvm_setopt(PvmAutoErr, 0);
-  /* Through pvmd, never on a direct route: on a direct socket the program
-   * would wait whenever abmon reads slower than it writes.  In one
-   * fragment (message_bytes). */
-  int route = pvm_setopt(PvmRoute, PvmDontRoute);
-  int frag = pvm_setopt(PvmFragSize, message_bytes());
-  int ctx = pvm_setcontext(xab_st.ctx);
-  if (mid == 0) mid = pvm_mkbuf(PvmDataDefault);
-  int user_sbuf = pvm_setsbuf(mid);
-  int hdr[XAB_HDR_INTS];
-  fill_header(hdr, final);
-  pvm_pkint(hdr, XAB_HDR_INTS, 1);
-  for (int id = strs.sent + 1; id <= strs.n; id++) {
-    pvm_pkint(&id, 1, 1);
-    pvm_pkstr(strs.text[id - 1]);
-  }
-  if (xab_st.n > 0) pvm_pkbyte((char *)xab_st.buf, xab_st.n * (int)sizeof(struct xab_event), 1);
-  int rc = pvm_send(xab_st.abmon_tid, xab_st.tag);
-  pvm_setsbuf(user_sbuf);
-  pvm_freebuf(mid);
-  pvm_setcontext(ctx);
-  if (frag > 0) pvm_setopt(PvmFragSize, frag);
-  if (route >= 0) pvm_setopt(PvmRoute, route);
-  pvm_setopt(PvmAutoErr, autoerr);
-  sent(rc >= 0);
-  xab_st.flushing = 0;
-}
-
-void xab_flush_now(int final) {
-  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
-  if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
-  if (flush_local(final) == 0) return;
-  /* Let PVM take in what has already arrived before our buffer takes an id,
-   * so arriving messages get the ids they would get without libab. */
-  xab_st.flushing = 1;
-  int autoerr = pvm_setopt(PvmAutoErr, 0);
-  pvm_probe(-1, -1);
-  pvm_setopt(PvmAutoErr, autoerr);
-  send_records(final, 0);
 }
 
 /* ---------------------------------------------------------------- pokes */
@@ -368,7 +170,7 @@ int xab_poke(int mid) {
   }
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return 0;
   /* The socket involves no PVM buffer: send from whatever call this is. */
-  if ((xab_st.n > 0 || xab_st.lost > 0) && flush_local(0) == 0) return 0;
+  if ((xab_st.n > 0 || xab_st.lost > 0) && xab_socket_flush(0) == 0) return 0;
   if (!xab_st.waiting) {
     /* A call that returns soon (a send, a probe, ...): its record sends,
      * and PVM frees the poke now, which keeps the buffer ids in order. */
@@ -381,7 +183,7 @@ int xab_poke(int mid) {
   if (xab_st.n == 0 && xab_st.lost == 0 && !final) return 0;
   pvm_setrbuf(0); /* the poke's buffer is ours now; PVM frees it once sent */
   if (final) xab_st.final_seq = xab_st.seq;
-  send_records(final, mid);
+  xab_pvm_flush(final, mid);
   if (final) {
     xab_st.mode = XAB_MODE_OFF;
   } else {
@@ -426,11 +228,9 @@ void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]) {
   }
   xab_put(kind, XAB_PHASE_END, t, rc, a);
   if (!xab_due(kind, t)) return;
-  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing || flush_local(0) < 0)
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing || xab_socket_flush(0) < 0)
     xab_st.last_flush_ns = INT64_MIN / 2; /* the next call's record sends */
 }
-
-void xab_flush(void) { xab_flush_now(0); }
 
 /* ---------------------------------------------------------------- attaching */
 
@@ -536,7 +336,7 @@ void xab_attach(void) {
   xab_st.immediate = xab_st.batch == 1;
   xab_st.mode = XAB_MODE_ACTIVE;
   /* The local socket only reaches an abmon on this host. */
-  if (pvm_tidtohost(abmon) == pvm_tidtohost(xab_st.mytid)) connect_local(sock_name, sock_len);
+  if (pvm_tidtohost(abmon) == pvm_tidtohost(xab_st.mytid)) xab_socket_connect(sock_name, sock_len);
   xab_st.pokes_wanted = !xab_st.immediate && poke_ms > 0; /* immediate mode sends at once */
   if (xab_st.pokes_wanted) poke_handler_register();
   pack_identity(parent);
@@ -559,7 +359,7 @@ void xab_attach(void) {
 
 void xab_detach(void) {
   if (xab_st.mode != XAB_MODE_ACTIVE && xab_st.mode != XAB_MODE_UNATTACHED) return;
-  local_give_up();
+  xab_socket_close();
   xab_st.mode = XAB_MODE_UNATTACHED;
   xab_st.mhid = -1; /* pvm_exit deleted it */
   xab_st.final_seq = -1;
@@ -568,7 +368,7 @@ void xab_detach(void) {
   xab_st.lost = 0;
   xab_st.send_failures = 0;
   xab_st.serial = 0;
-  strs.sent = 0; /* the next task's abmon knows none of them */
+  xab_strings_forget_sent(); /* the next task's abmon knows none of them */
 }
 
 /* A program that returns from main without pvm_exit is still enrolled. */
@@ -613,7 +413,7 @@ static void on_sigterm(int sig) {
       raise(SIGTERM);
     }
     /* Blocked, with the local socket: no PVM needed, send and die now. */
-    if (xab_st.waiting && !xab_st.flushing && flush_local(1) == 0) {
+    if (xab_st.waiting && !xab_st.flushing && xab_socket_flush(1) == 0) {
       xab_st.mode = XAB_MODE_OFF;
       signal(SIGTERM, SIG_DFL);
       raise(SIGTERM);
