@@ -5,8 +5,9 @@
  * The hot path: a wrapper reads the clock, makes the real PVM call, and
  * appends one fixed-size record to this task's buffer (xab_rec).  Strings
  * are interned once (xab_str) and travel by number.  Formatting and I/O are
- * abmon's job.  The buffer goes to abmon when it fills, before a call that
- * may block for long, every flush_ms while calls happen, and at the end.
+ * abmon's job.  The buffer goes to abmon when it fills, every flush_ms
+ * while calls happen, when abmon pokes a task that has been quiet (from
+ * inside the call it is blocked in), and at the end.
  *
  * The rooms (docs/libab.md, "Inside libab"):
  *   ab_buffer.c        the record buffer and the string table
