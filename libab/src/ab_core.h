@@ -33,9 +33,6 @@
 #include "xab/wire.h"
 
 #define XAB_MAX_BATCH 4096     /* physical buffer: records */
-/* A task killed (SIGTERM) while blocked with unsent records waits this long
- * for abmon's poke, which sends them and ends it; then SIGALRM ends it. */
-#define XAB_KILL_WAIT_S 5
 
 enum xab_mode {
   XAB_MODE_UNATTACHED = 0, /* recording; abmon not looked up yet */

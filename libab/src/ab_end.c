@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* A task killed (SIGTERM) while blocked with unsent records waits this long
+ * for abmon's poke, which sends them and ends it; then SIGALRM ends it. */
+#define XAB_KILL_WAIT_S 5
+
 void xab_die_by_sigterm(void) {
   signal(SIGTERM, SIG_DFL);
   raise(SIGTERM);
