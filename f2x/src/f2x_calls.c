@@ -30,17 +30,13 @@ static int f2x_spawn(char *file, int flag, char *where, int count, int *tids) {
 
 /* pvmfaddhost/pvmfdelhost(host, info): info is the host's dtid (or the
  * error); pvm_addhosts' own result (hosts added) when it failed. */
-static int f2x_addhost(char *host) {
+static int one_host(int (*call)(char **, int, int *), char *host) {
   int dtid = 0;
-  int rc = xab_addhosts(&host, 1, &dtid);
+  int rc = call(&host, 1, &dtid);
   return rc >= 0 ? dtid : rc;
 }
-
-static int f2x_delhost(char *host) {
-  int dtid = 0;
-  int rc = xab_delhosts(&host, 1, &dtid);
-  return rc >= 0 ? dtid : rc;
-}
+static int f2x_addhost(char *host) { return one_host(xab_addhosts, host); }
+static int f2x_delhost(char *host) { return one_host(xab_delhosts, host); }
 
 /* pvmfcatchout(onoff, info): Fortran cannot name a FILE; on means stdout. */
 static int f2x_catchout(int on) { return xab_catchout(on ? stdout : NULL); }

@@ -1,11 +1,24 @@
 /*
- * ab_core.h -- libab's internals shared by the wrapper files.
+ * ab_core.h -- what libab's rooms share: the task's state, the hot path
+ * that records a call, and each room's entry points.
  *
  * The hot path: a wrapper reads the clock, makes the real PVM call, and
  * appends one fixed-size record to this task's buffer (xab_rec).  Strings
  * are interned once (xab_str) and travel by number.  Formatting and I/O are
- * abmon's job.  The buffer goes to abmon when it fills, before a call that
- * may block for long, every flush_ms while calls happen, and at the end.
+ * abmon's job.  The buffer goes to abmon when it fills, every flush_ms
+ * while calls happen, when abmon pokes a task that has been quiet (from
+ * inside the call it is blocked in), and at the end.
+ *
+ * The rooms (docs/libab.md, "Inside libab"):
+ *   ab_buffer.c        the record buffer and the string table
+ *   ab_send.c          when the buffer goes to abmon, and which way;
+ *   ab_send_socket.c   through abmon's local socket,
+ *   ab_send_pvm.c      or as a PVM message (ab_send.h)
+ *   ab_poke.c          abmon's pokes: sending from inside a blocked call
+ *   ab_attach.c        finding abmon; forgetting it when the task leaves PVM
+ *   ab_end.c           the end of the task: exit() and SIGTERM (pvm_kill)
+ *   ab_msg.c, ab_pack.c, ab_group.c, ab_task.c   the wrappers of pvm3.h
+ *   ab_mhf.c           the program's message handlers, as PVM keeps them
  */
 #ifndef XAB_AB_CORE_H
 #define XAB_AB_CORE_H
@@ -20,9 +33,6 @@
 #include "xab/wire.h"
 
 #define XAB_MAX_BATCH 4096     /* physical buffer: records */
-/* A task killed (SIGTERM) while blocked with unsent records waits this long
- * for abmon's poke, which sends them and ends it; then SIGALRM ends it. */
-#define XAB_KILL_WAIT_S 5
 
 enum xab_mode {
   XAB_MODE_UNATTACHED = 0, /* recording; abmon not looked up yet */
@@ -30,28 +40,36 @@ enum xab_mode {
   XAB_MODE_OFF             /* no abmon, or the task has left PVM */
 };
 
+/* The task's state, one per process (defined in ab_buffer.c).  Every room
+ * reads it; its fields are grouped by the room that keeps them. */
 struct xab_state {
+  /* the task and its abmon (ab_attach.c; lang: xab_set_lang) */
   int mode;
-  int in_call;            /* inside a real PVM call (for the SIGTERM handler) */
-  int flushing;           /* inside xab_flush_now: don't re-enter */
-  int waiting;            /* inside a call that may block for long */
-  int mhid;               /* our poke handler (pvm_addmhf), -1: none */
-  int pokes_wanted;       /* abmon pokes, and this task does not send at once */
-  int final_seq;          /* seq of the final message sent by the poke handler, -1: none */
-  int immediate;          /* batch == 1: every record goes at once */
-  int have_sock, sock;    /* connected to abmon's local socket (wire.h), its fd */
   int lang;               /* enum xab_lang */
   int mytid;
   int abmon_tid, ctx, tag;
   int batch;              /* send when this many records wait */
   int64_t flush_ns;       /* ... or when the oldest unsent is this old */
+  int immediate;          /* batch == 1: every record goes at once */
+  int pokes_wanted;       /* abmon pokes, and this task does not send at once */
+  /* sending (ab_send*.c) */
+  int flushing;           /* inside a send or libab's own PVM calls: don't re-enter */
+  int have_sock, sock;    /* connected to abmon's local socket (wire.h), its fd */
   int64_t last_flush_ns;
-  int n;                  /* records waiting in buf */
   int seq;                /* next message sequence number */
-  int lost;               /* records dropped since the last message */
   int send_failures;      /* consecutive failed sends to abmon */
-  uint32_t serial;        /* last message serial used */
+  /* pokes (ab_poke.c) */
+  int mhid;               /* our poke handler (pvm_addmhf), -1: none */
+  int waiting;            /* inside a call that may block for long */
+  int final_seq;          /* seq of the final message sent by the poke handler, -1: none */
+  /* the end of the task (ab_end.c) */
+  int in_call;            /* inside a real PVM call (for the SIGTERM handler) */
   volatile sig_atomic_t term_pending;
+  /* message serials (ab_msg.c) */
+  uint32_t serial;        /* last message serial used */
+  /* the record buffer (ab_buffer.c) */
+  int n;                  /* records waiting in buf */
+  int lost;               /* records dropped since the last message */
   struct xab_event buf[XAB_MAX_BATCH];
 };
 
@@ -63,9 +81,65 @@ static inline int64_t xab_clock(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* libpvm3's own record of this task's tid: -1 until a call enrolls the
+ * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to
+ * pvmd enrolls, so no list of "calls that enroll" can be complete: libab
+ * looks here after each call instead (a load and a compare). */
+extern int pvmmytid;
+/* libpvm3's error number (set by every failing call; not in pvm3.h), and
+ * its error reporter (prints as PvmAutoErr says, sets pvm_errno). */
+extern int pvm_errno;
+int lpvmerr(char *f, int n);
+
+/* ---------------------------------------------------------------- ab_send.c */
+
+/* Send what waits, now (no-op unless attached and something waits). */
+void xab_flush_now(int final);
+/* A record found it is time to send: sends if attached. */
 void xab_flush_auto(void);
+
+/* ---------------------------------------------------------------- ab_attach.c */
+
 void xab_attach(void);
+/* The task left PVM (pvm_exit): forget abmon, find it again if the
+ * process enrolls again, as a new task. */
+void xab_detach(void);
+
+/* Any call, whatever it was, that left the task enrolled finds abmon. */
+static inline void xab_attach_if_enrolled(void) {
+  if (xab_st.mode == XAB_MODE_UNATTACHED && pvmmytid != -1 && !xab_st.flushing) xab_attach();
+}
+
+/* After a call that enrolls the task in PVM: find abmon once. */
+static inline void xab_enrolled(int ok) {
+  if (ok && xab_st.mode == XAB_MODE_UNATTACHED) xab_attach();
+}
+
+/* ---------------------------------------------------------------- ab_end.c */
+
 void xab_term_now(void);
+/* Ends the task as SIGTERM's default action does. */
+void xab_die_by_sigterm(void);
+/* Once attached: send what is buffered at exit() and at SIGTERM. */
+void xab_watch_the_end(void);
+
+/* A SIGTERM (pvm_kill) that came during a PVM call ends the task once the
+ * call's own record is in the buffer, so the final flush carries it. */
+static inline void xab_term_check(void) {
+  if (xab_st.term_pending && xab_st.in_call == 0) xab_term_now();
+}
+
+/* Bracket every real PVM call, so that SIGTERM never sends from inside one.
+ * A SIGTERM deferred by a call is acted on at the call's record
+ * (xab_term_check), or at the latest when the next call begins. */
+static inline void xab_enter(void) {
+  xab_term_check();
+  xab_st.in_call++;
+}
+static inline void xab_leave(void) { xab_st.in_call--; }
+
+/* ---------------------------------------------------------------- ab_buffer.c */
+
 int xab_str(const char *s);
 
 /* Append one record.  a[] always has six slots; missing ones are zero. */
@@ -79,11 +153,8 @@ static inline void xab_put(int kind, int phase, int64_t t, int rc, const int a[6
   memcpy(e->a, a, sizeof e->a);
 }
 
-/* A SIGTERM (pvm_kill) that came during a PVM call ends the task once the
- * call's own record is in the buffer, so the final flush carries it. */
-static inline void xab_term_check(void) {
-  if (xab_st.term_pending && xab_st.in_call == 0) xab_term_now();
-}
+/* A record that leads every other in the buffer (the task's identity). */
+void xab_put_first(int kind, const int a[6]);
 
 /* Kinds whose records need not travel at once in immediate mode. */
 extern const unsigned char xab_kind_local[XAB_EV_COUNT_];
@@ -97,20 +168,8 @@ static inline int xab_due(int kind, int64_t t) {
   return xab_st.n >= xab_st.batch;
 }
 
-/* libpvm3's own record of this task's tid: -1 until a call enrolls the
- * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to
- * pvmd enrolls, so no list of "calls that enroll" can be complete: libab
- * looks here after each call instead (a load and a compare). */
-extern int pvmmytid;
-/* libpvm3's error number (set by every failing call; not in pvm3.h), and
- * its error reporter (prints as PvmAutoErr says, sets pvm_errno). */
-extern int pvm_errno;
-int lpvmerr(char *f, int n);
-
-/* Any call, whatever it was, that left the task enrolled finds abmon. */
-static inline void xab_attach_if_enrolled(void) {
-  if (xab_st.mode == XAB_MODE_UNATTACHED && pvmmytid != -1 && !xab_st.flushing) xab_attach();
-}
+/* Where sending must wait (inside a PVM call), the next record sends. */
+static inline void xab_flush_at_next_record(void) { xab_st.last_flush_ns = INT64_MIN / 2; }
 
 static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6]) {
   if (xab_st.mode == XAB_MODE_OFF) {
@@ -131,8 +190,20 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
  * is the list's length (lowered if the list is cut to fit a message). */
 void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, const int *tids, int ntids);
 
-/* Send what waits, now (no-op unless attached and something waits). */
-void xab_flush_now(int final);
+/* A record made from inside a PVM call (a message handler PVM runs): it
+ * waits for the next call to send it, or goes at once through the local
+ * socket, never through PVM from in there. */
+void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]);
+
+/* ---------------------------------------------------------------- ab_poke.c */
+
+/* Our poke handler in PVM's real table (the program sees a shadow of the
+ * table, ab_mhf.c).  A program handler that covers abmon's pokes takes
+ * ours out (off returns whether it was there) and hands pokes to
+ * xab_poke; on puts ours back if pokes are wanted and nothing covers them. */
+int xab_poke_handler_off(void);
+void xab_poke_handler_on(void);
+int xab_poke(int mid);
 
 /* Around a call that may block for long.  The records (the begin record
  * included) must reach abmon while the task is blocked, yet a receive whose
@@ -152,43 +223,21 @@ static inline void xab_block_begin(void) {
 }
 static inline void xab_block_end(void) { xab_st.waiting = 0; }
 
-/* Our poke handler in PVM's real table (the program sees a shadow of the
- * table, ab_mhf.c).  A program handler that covers abmon's pokes takes
- * ours out (off returns whether it was there) and hands pokes to
- * xab_poke; on puts ours back if pokes are wanted and nothing covers them. */
-int xab_poke_handler_off(void);
-void xab_poke_handler_on(void);
-int xab_poke(int mid);
+/* ---------------------------------------------------------------- ab_msg.c, ab_mhf.c */
 
-/* The program's message handlers (ab_mhf.c): ids, errors and PVM's
+/* Message serials in the PVM header's wait id. */
+int xab_stamp_serial(int mid, int *bytes, int *saved_wid);
+void xab_unstamp(int mid, int saved_wid);
+int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag);
+
+/* The program's message handlers: ids, errors and PVM's
  * pvmdisplaymhfinfo as without libab; their messages recorded. */
 int xab_mhf_add(int src, int tag, int ctx, int (*fn)(int));
 int xab_mhf_del(int mhid);
 void xab_mhf_exit_begin(void);
 void xab_mhf_exit_end(void);
 
-/* A record made from inside a PVM call (a message handler PVM runs): it
- * waits for the next call to send it, or goes at once through the local
- * socket, never through PVM from in there. */
-void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]);
-
-/* The task left PVM (pvm_exit): forget abmon, find it again if the
- * process enrolls again, as a new task. */
-void xab_detach(void);
-
-/* Bracket every real PVM call, so that SIGTERM never sends from inside one.
- * A SIGTERM deferred by a call is acted on at the call's record
- * (xab_term_check), or at the latest when the next call begins. */
-static inline void xab_enter(void) {
-  xab_term_check();
-  xab_st.in_call++;
-}
-static inline void xab_leave(void) { xab_st.in_call--; }
-
-/* After a call that enrolls the task in PVM: find abmon once. */
-static inline void xab_enrolled(int ok) {
-  if (ok && xab_st.mode == XAB_MODE_UNATTACHED) xab_attach();
-}
+/* ---------------------------------------------------------------- the wrappers' shapes */
 
 #define XAB_A(...) ((const int[6]){__VA_ARGS__})
 
@@ -202,12 +251,6 @@ static inline void xab_enrolled(int ok) {
     xab_rec((kind), XAB_PHASE_END, t_, rc_, XAB_A(__VA_ARGS__)); \
     return rc_;                                        \
   } while (0)
-
-/* Message serials in the PVM header's wait id. */
-int xab_stamp_serial(int mid, int *bytes, int *saved_wid);
-void xab_unstamp(int mid, int saved_wid);
-int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag);
-
 
 /* A call that may block for long: a begin record, the call (abmon may poke
  * the records out of it), the end record with the same slots. */

@@ -2,8 +2,9 @@
  * ab_group.c -- groups, barriers and collectives (libgpvm3).
  *
  * Barriers and the collectives that wait (reduce, gather, scatter) record a
- * begin event and send the buffer before they block: the paper's barrier
- * before/after events, which the barrier-wait analysis is built on.
+ * begin and an end event (XAB_BLOCKING): the paper's barrier before/after
+ * events, which the barrier-wait analysis is built on.  The begin event
+ * reaches abmon while the task waits, by abmon's poke (ab_poke.c).
  */
 #include "ab_core.h"
 

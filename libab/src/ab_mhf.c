@@ -3,14 +3,14 @@
  * keep them without libab.
  *
  * Two things of libab's live in PVM's handler table: the poke handler
- * (ab_core.c), and, for each handler of the program, a trampoline that
+ * (ab_poke.c), and, for each handler of the program, a trampoline that
  * records the message as received (a `handler` record, serial read and
  * cleared as a receive does) and then calls the program's function.  PVM's
  * table is visible to the program: the ids pvm_addmhf returns, what
  * pvm_delmhf says about an id, and PVM's own pvmdisplaymhfinfo, which
  * prints the whole table (PVM's mhf_server example calls it after every
  * change).  So the program is shown a shadow: a copy of PVM's table kept
- * with PVM's own algorithm (lpvmgen.c: a LIFO free list of ids, handles
+ * with PVM's own algorithm (PVM's lpvmgen.c: a LIFO free list of ids, handles
  * kept contiguous by moving the last one into a deleted one's place), holding
  * PVM's system handlers and the program's, with the program's functions.
  * The real table's ids are libab's business.

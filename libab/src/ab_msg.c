@@ -9,7 +9,7 @@
  * A receive records `recv.begin` and waits as PVM's own call does: a
  * message that is already there, or arrives soon (a ping-pong), costs no
  * extra message, and a task that blocks for long still shows it within a
- * fraction of a second, because abmon pokes quiet tasks (ab_core.c).
+ * fraction of a second, because abmon pokes quiet tasks (ab_poke.c).
  */
 #include "ab_core.h"
 
@@ -125,11 +125,11 @@ int xab_psend(int tid, int tag, void *p, int n, int type) {
 }
 
 /* libgpvm3's own: the group's members, from the group server or from the
- * cache of a frozen group (pvmgsu_core.c).  Not in pvm3.h, but exported,
+ * cache of a frozen group (PVM's pvmgsu_core.c).  Not in pvm3.h, but exported,
  * and what pvm_bcast itself calls. */
 extern int gs_get_tidlist(char *group, int msgtag, int *ntids, int **tids, int holes_not_allowed);
 
-/* pvm_bcast, step by step as libgpvm3 does it (pvmgsu_core.c): the member
+/* pvm_bcast, step by step as libgpvm3 does it (PVM's pvmgsu_core.c): the member
  * list, pvm_mytid, the sender taken out (the last member moved into its
  * place), pvm_mcast.  Done here, the list the message went to is the one
  * recorded: asking the group server again before or after could see
@@ -218,25 +218,20 @@ int xab_trecv(int tid, int tag, struct timeval *tmout) {
   return mid;
 }
 
-int xab_nrecv(int tid, int tag) {
+/* A receive that does not wait (nrecv, probe): one record after the call. */
+static int recv_now(int kind, int (*call)(int, int), int tid, int tag, int clear) {
   int64_t t = xab_clock();
   xab_enter();
-  int mid = pvm_nrecv(tid, tag);
+  int mid = call(tid, tag);
   xab_leave();
-  recv_end(XAB_EV_NRECV, t, mid, tid, tag, 1);
+  recv_end(kind, t, mid, tid, tag, clear);
   xab_enrolled(mid >= 0);
   return mid;
 }
 
-int xab_probe(int tid, int tag) {
-  int64_t t = xab_clock();
-  xab_enter();
-  int mid = pvm_probe(tid, tag);
-  xab_leave();
-  recv_end(XAB_EV_PROBE, t, mid, tid, tag, 0); /* the receive reads the serial again */
-  xab_enrolled(mid >= 0);
-  return mid;
-}
+int xab_nrecv(int tid, int tag) { return recv_now(XAB_EV_NRECV, pvm_nrecv, tid, tag, 1); }
+/* A probe leaves the serial in place: the receive that follows reads it again. */
+int xab_probe(int tid, int tag) { return recv_now(XAB_EV_PROBE, pvm_probe, tid, tag, 0); }
 
 /* PVM's precv is setrbuf(0) + recv + bufinfo + upkbyte + freebuf +
  * setrbuf(old) (lpvm.c); the same here, with our receive in the middle. */

@@ -1,0 +1,167 @@
+/*
+ * ab_attach.c -- finding abmon once the task is enrolled, and forgetting it
+ * when the task leaves PVM.
+ *
+ * abmon publishes where it is, and the settings every task shares, in its
+ * mailbox entry (wire.h): a spawned task inherits only the variables named
+ * in PVM_EXPORT.  The lookup is made so that the program cannot tell:
+ * PvmAutoErr off, and PVM's free buffer ids put back in their order.
+ */
+#define _GNU_SOURCE
+#include "ab_core.h"
+#include "ab_send.h"
+
+#include <errno.h> /* program_invocation_short_name */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* What abmon's mailbox entry says. */
+struct abmon_entry {
+  int tid, ctx, tag;
+  int batch, flush_ms, poke_ms; /* poke_ms 0: an abmon that does not poke */
+  int sock_len;                 /* 0: no local socket */
+  char sock_name[XAB_SOCKET_NAME_MAX];
+};
+
+static int env_int(const char *name, int fallback) {
+  const char *v = getenv(name);
+  if (!v || !*v) return fallback;
+  char *end;
+  long x = strtol(v, &end, 10);
+  return (*end || x < 0 || x > 1000000) ? fallback : (int)x;
+}
+
+/* PVM hands out buffer ids from a LIFO free list.  A mailbox lookup makes
+ * buffers (request, reply, ...) and frees them in another order, which
+ * would change the next ids the program gets.  Note the ids on top of the
+ * list before, and put them back in that order after. */
+#define XAB_ID_PEEK 6
+static void peek_free_ids(int ids[XAB_ID_PEEK]) {
+  for (int i = 0; i < XAB_ID_PEEK; i++) ids[i] = pvm_mkbuf(PvmDataDefault);
+  for (int i = XAB_ID_PEEK - 1; i >= 0; i--) pvm_freebuf(ids[i]);
+}
+
+static void restore_free_ids(const int ids[XAB_ID_PEEK]) {
+  int got[XAB_ID_PEEK];
+  for (int i = 0; i < XAB_ID_PEEK; i++) got[i] = pvm_mkbuf(PvmDataDefault);
+  for (int i = 0; i < XAB_ID_PEEK; i++) {
+    int known = 0;
+    for (int j = 0; j < XAB_ID_PEEK; j++) known |= got[j] == ids[i];
+    if (!known) { /* a message arrived meanwhile and took an id: leave it */
+      for (int j = XAB_ID_PEEK - 1; j >= 0; j--) pvm_freebuf(got[j]);
+      return;
+    }
+  }
+  for (int i = XAB_ID_PEEK - 1; i >= 0; i--) pvm_freebuf(ids[i]);
+}
+
+/* The entry, from the receive buffer: 0 when it names an abmon, -1 when
+ * not, -2 when abmon speaks another version of the wire format. */
+static int unpack_entry(struct abmon_entry *e) {
+  int v[6] = {0};
+  if (pvm_upkint(v, 6, 1) >= 0 && v[0] == XAB_WIRE_VERSION && v[1] > 0) {
+    e->tid = v[1], e->ctx = v[2], e->tag = v[3], e->batch = v[4], e->flush_ms = v[5];
+    if (pvm_upkint(&e->poke_ms, 1, 1) < 0) e->poke_ms = 0;
+    if (pvm_upkint(&e->sock_len, 1, 1) < 0 || e->sock_len < 0 || e->sock_len > XAB_SOCKET_NAME_MAX ||
+        (e->sock_len > 0 && pvm_upkbyte(e->sock_name, e->sock_len, 1) < 0))
+      e->sock_len = 0;
+    return 0;
+  }
+  if (v[0] != XAB_WIRE_VERSION) {
+    fprintf(stderr, "xab: abmon speaks event format %d, this program's libab %d: not monitored\n", v[0],
+            XAB_WIRE_VERSION);
+    return -2;
+  }
+  return -1;
+}
+
+/* Read abmon's mailbox entry: unpack_entry's result, -1 when there is none. */
+static int read_mailbox(struct abmon_entry *e) {
+  int user_rbuf = pvm_setrbuf(0);
+  int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
+  int ok = -1;
+  if (mid > 0) {
+    pvm_setrbuf(mid);
+    ok = unpack_entry(e);
+    pvm_freebuf(mid);
+  }
+  /* A lookup that finds nothing leaves pvmd's reply as the receive buffer:
+   * free it, or its id would be missing from the program's ids. */
+  int left = pvm_setrbuf(user_rbuf);
+  if (left > 0 && left != mid) pvm_freebuf(left);
+  return ok;
+}
+
+/* The task's tid and parent, and abmon's entry: read_mailbox's result. */
+static int look_up_abmon(struct abmon_entry *e, int *parent) {
+  xab_st.flushing = 1; /* our own PVM calls below must not re-enter */
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  pvm_probe(-1, -1);
+  xab_st.mytid = pvm_mytid();
+  *parent = xab_st.mytid > 0 ? pvm_parent() : 0;
+  int ids[XAB_ID_PEEK];
+  if (xab_st.mytid > 0) peek_free_ids(ids);
+  int found = xab_st.mytid > 0 ? read_mailbox(e) : -1;
+  if (xab_st.mytid > 0) restore_free_ids(ids);
+  pvm_setopt(PvmAutoErr, autoerr);
+  xab_st.flushing = 0;
+  return found;
+}
+
+/* The identity record: program, host, parent, language, pid. */
+static void put_identity(int parent) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  int a[6] = {xab_str(program_invocation_short_name), xab_str(host), parent, xab_st.lang, (int)getpid(), 0};
+  xab_put_first(XAB_EV_INFO, a);
+}
+
+static void start_monitoring(const struct abmon_entry *e, int parent) {
+  xab_st.abmon_tid = e->tid;
+  xab_st.ctx = e->ctx;
+  xab_st.tag = e->tag;
+  xab_st.batch = env_int("XAB_BATCH", e->batch);
+  xab_st.flush_ns = (int64_t)env_int("XAB_FLUSH_MS", e->flush_ms) * 1000000;
+  if (xab_st.batch < 1) xab_st.batch = 1;
+  if (xab_st.batch > XAB_MAX_BATCH) xab_st.batch = XAB_MAX_BATCH;
+  xab_st.immediate = xab_st.batch == 1;
+  xab_st.mode = XAB_MODE_ACTIVE;
+  /* The local socket only reaches an abmon on this host. */
+  if (pvm_tidtohost(e->tid) == pvm_tidtohost(xab_st.mytid)) xab_socket_connect(e->sock_name, e->sock_len);
+  xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0; /* immediate mode sends at once */
+  xab_poke_handler_on();
+  put_identity(parent);
+  xab_watch_the_end();
+  xab_flush_now(0);
+}
+
+void xab_attach(void) {
+  if (xab_st.mode != XAB_MODE_UNATTACHED || xab_st.flushing) return;
+  struct abmon_entry e = {.tag = XAB_DEFAULT_TAG, .batch = XAB_DEFAULT_BATCH, .flush_ms = XAB_DEFAULT_FLUSH_MS};
+  int parent = 0;
+  int found = look_up_abmon(&e, &parent);
+  if (found != 0) {
+    if (found == -1 && xab_st.mytid > 0) /* no pvmd: PVM reports that itself */
+      fprintf(stderr, "xab: abmon is not running in this virtual machine; t%x runs unmonitored\n",
+              (unsigned)xab_st.mytid);
+    xab_st.mode = XAB_MODE_OFF;
+    xab_st.n = 0;
+    return;
+  }
+  start_monitoring(&e, parent);
+}
+
+void xab_detach(void) {
+  if (xab_st.mode != XAB_MODE_ACTIVE && xab_st.mode != XAB_MODE_UNATTACHED) return;
+  xab_socket_close();
+  xab_st.mode = XAB_MODE_UNATTACHED;
+  xab_st.mhid = -1; /* pvm_exit deleted it */
+  xab_st.final_seq = -1;
+  xab_st.n = 0;
+  xab_st.seq = 0;
+  xab_st.lost = 0;
+  xab_st.send_failures = 0;
+  xab_st.serial = 0;
+  xab_strings_forget_sent(); /* the next task's abmon knows none of them */
+}

@@ -1,0 +1,61 @@
+/*
+ * ab_send.c -- when what waits in the buffer goes to abmon, and which way.
+ *
+ * The local socket first, when the task has one; else, or when it fails, a
+ * PVM message.  The header (wire.h) is the same both ways.
+ */
+#include "ab_core.h"
+#include "ab_send.h"
+
+static int host_little_endian(void) {
+  const uint16_t one = 1;
+  return *(const uint8_t *)&one == 1;
+}
+
+void xab_message_header(int hdr[XAB_HDR_INTS], int final) {
+  hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
+  hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
+  hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0) |
+                       (xab_st.mhid >= 0 ? XAB_HDRF_POKE : 0);
+  hdr[XAB_HDR_SEQ] = xab_st.seq;
+  hdr[XAB_HDR_NSTRINGS] = xab_strings_count() - xab_strings_sent();
+  hdr[XAB_HDR_NEVENTS] = xab_st.n;
+  hdr[XAB_HDR_LOST] = xab_st.lost;
+  hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+}
+
+void xab_message_done(int ok) {
+  if (!ok) {
+    xab_st.lost += xab_st.n;
+    if (++xab_st.send_failures >= 3) xab_st.mode = XAB_MODE_OFF;
+  } else {
+    xab_strings_mark_sent();
+    xab_st.lost = 0;
+    xab_st.send_failures = 0;
+    xab_st.seq++;
+  }
+  xab_st.n = 0;
+  xab_st.last_flush_ns = xab_clock();
+}
+
+void xab_flush_now(int final) {
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
+  if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
+  if (xab_socket_flush(final) == 0) return;
+  /* Let PVM take in what has already arrived before our buffer takes an id,
+   * so arriving messages get the ids they would get without libab. */
+  xab_st.flushing = 1;
+  int autoerr = pvm_setopt(PvmAutoErr, 0);
+  pvm_probe(-1, -1);
+  pvm_setopt(PvmAutoErr, autoerr);
+  xab_pvm_flush(final, 0);
+}
+
+void xab_flush_auto(void) {
+  if (xab_st.mode == XAB_MODE_ACTIVE)
+    xab_flush_now(0);
+  else
+    xab_st.last_flush_ns = xab_clock(); /* not attached: keep, check again later */
+}
+
+void xab_flush(void) { xab_flush_now(0); }
