@@ -128,8 +128,6 @@ TEST_CASE("xabdemo --hang blocks until the master is killed", "[demo][pvm]") {
   CHECK_FALSE(vm.running());
 }
 
-#ifdef XAB_TEST_HAVE_ABMON
-
 TEST_CASE("abmon records every task of the instrumented demo", "[demo][pvm][abmon]") {
   PrivateVm vm;
   Monitor mon(vm.dir() + "/trace");
@@ -208,5 +206,3 @@ TEST_CASE("abmon shows the --hang master blocked in recv tag=16040", "[demo][pvm
   CHECK(mon.process().stop(SIGINT) == 0);
   vm.stop();
 }
-
-#endif
