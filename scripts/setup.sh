@@ -13,6 +13,8 @@ PACKAGES=(
   cmake ninja-build pkg-config g++ gfortran shellcheck
   # fuzz/ (scripts/fuzz.sh): clang and its libFuzzer/sanitizer runtimes
   clang libclang-rt-dev
+  # scripts/lint.sh: the one naming style of the C++ (.clang-tidy)
+  clang-tidy
   # PVM 3.4 (pvmd, pvm console, pvmgs, libpvm3/libgpvm3/libfpvm3)
   pvm pvm-dev
   # PVM's own example programs: tests/examples, libab's and abstat's tests
