@@ -17,13 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (i == text.size() / 2) (void)reader.snapshot();
   }
   reader.finish();
-  auto trace = reader.take();
-  const xab::Trace& t = *trace;
-  auto messages = xab::matchMessages(t);
-  auto barriers = xab::analyzeBarriers(t);
-  auto hang = xab::diagnoseHang(t, messages, barriers);
-  auto mismatch = xab::findPackMismatches(t, messages);
-  auto breakdown = xab::timeBreakdown(t);
+  xab::Analysis a = xab::analyse(reader.take());
+  const xab::Trace& t = *a.trace;
   for (xab::TaskIndex k = 0; k < t.taskCount(); ++k) {
     (void)t.label(k);
     (void)xab::stateIntervals(t, k);
@@ -34,8 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)xab::kindName(e.kind);
     }
   }
-  for (const auto& m : mismatch.mismatches) (void)xab::formatPackItems(m.packed);
-  (void)hang;
-  (void)breakdown;
+  for (const auto& m : a.mismatch.mismatches) (void)xab::formatPackItems(m.packed);
   return 0;
 }

@@ -11,8 +11,9 @@ using namespace xab::abstat;
 
 namespace {
 
-Analysis analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
-  Analysis a = analyse(std::move(trace));
+Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
+  Report a;
+  static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
   a.source = o.input;
   a.errors = r.errors();
   if (a.errors.size() > o.showErrors) a.errors.resize(o.showErrors);
@@ -21,7 +22,7 @@ Analysis analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<c
   return a;
 }
 
-void print(const Options& o, const Analysis& a, bool live) {
+void print(const Options& o, const Report& a, bool live) {
   std::string out = o.json ? jsonReport(a, o.sections, !live && !o.follow) : textReport(a, o.sections);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
   Sections stallSections;
   stallSections.hang = true;
   auto onStall = [&](const TraceReader& r, double stalled) {
-    Analysis a = analyseReader(o, r, r.snapshot());
+    Report a = analyseReader(o, r, r.snapshot());
     if (!a.hang.hung) return;
     a.stalledFor = stalled;
     Options so = o;
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
                    static_cast<unsigned long long>(reader.errorCount()), reader.errorCount() == 1 ? "" : "s");
     return kExitError;
   }
-  Analysis a = analyseReader(o, reader, trace);
+  Report a = analyseReader(o, reader, trace);
   if (!a.messages.consistent())
     std::fprintf(stderr, "abstat: %s: warning: %s\n", o.input.c_str(), inconsistencyWarning(a.messages).c_str());
   print(o, a, false);

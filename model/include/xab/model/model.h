@@ -1,6 +1,7 @@
 // xab/model/model.h -- everything in the trace model library.
 #pragma once
 
+#include <xab/model/analysis.h>
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
 #include <xab/model/format.h>
