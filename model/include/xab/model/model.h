@@ -9,6 +9,8 @@
 #include <xab/model/kinds.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
+#include <xab/model/progress.h>
 #include <xab/model/reader.h>
+#include <xab/model/source.h>
 #include <xab/model/states.h>
 #include <xab/model/trace.h>
