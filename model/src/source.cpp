@@ -55,8 +55,8 @@ class Input {
     size_ = text.size();
   }
 
-  bool regular() const { return regular_ || inMemory_; }
-  std::uint64_t size() const { return size_; }
+  bool regularFile() const { return regular_; }
+  std::uint64_t size() const { return size_; }  // a regular file's at opening, or the text's
 
   // One piece of at most `cap` bytes.  A pipe or terminal is polled for
   // up to waitMs (-1: until something comes); a file never waits: its end
@@ -125,7 +125,7 @@ struct TraceSource::Impl {
   bool sawTrace = false;
   std::uint64_t linesChecked = 0;
 
-  bool following() const { return options.follow && input.regular(); }
+  bool following() const { return options.follow && input.regularFile(); }
 
   void startProgress() {
     if (options.progress && !following()) line = std::make_unique<ProgressLine>(*options.progress);
@@ -233,7 +233,7 @@ TraceSource& TraceSource::operator=(TraceSource&&) noexcept = default;
 
 const std::string& TraceSource::error() const { return impl_->error; }
 const std::string& TraceSource::name() const { return impl_->name; }
-bool TraceSource::isFile() const { return impl_->input.regular(); }
+bool TraceSource::isFile() const { return impl_->input.regularFile(); }
 bool TraceSource::following() const { return impl_->following(); }
 SourceStep TraceSource::next() { return impl_->next(); }
 void TraceSource::stop() { impl_->stopAsked.store(true, std::memory_order_relaxed); }
