@@ -31,21 +31,26 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-void writeAll(int fd, std::string_view s) {
+// The writers run on threads of their own, where Catch's assertions may
+// not be used: they say whether they managed, and the test checks that
+// after joining them.
+bool writeAll(int fd, std::string_view s) {
   while (!s.empty()) {
     ssize_t n = ::write(fd, s.data(), s.size());
     if (n < 0 && errno == EINTR) continue;
-    REQUIRE(n > 0);
+    if (n <= 0) return false;
     s.remove_prefix(static_cast<std::size_t>(n));
   }
+  return true;
 }
 
 // Appends as another writer would: open, write, close.
-void append(const std::string& path, std::string_view s) {
+bool append(const std::string& path, std::string_view s) {
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  REQUIRE(fd >= 0);
-  writeAll(fd, s);
+  if (fd < 0) return false;
+  bool ok = writeAll(fd, s);
   ::close(fd);
+  return ok;
 }
 
 struct TempDir {
@@ -164,11 +169,11 @@ TEST_CASE("source: standard input from a pipe written in pieces by another threa
   REQUIRE(s.error().empty());
   CHECK(s.name() == "<stdin>");
   CHECK_FALSE(s.isFile());
-  std::atomic<bool> caughtUp{false};
+  std::atomic<bool> caughtUp{false}, wrote{false};
   std::thread writer([&] {
-    writeAll(in.writer, text.substr(0, 1000));  // ends in the middle of a line
+    bool ok = writeAll(in.writer, text.substr(0, 1000));  // ends in the middle of a line
     while (!caughtUp) std::this_thread::sleep_for(10ms);
-    writeAll(in.writer, text.substr(1000));
+    wrote = ok && writeAll(in.writer, text.substr(1000));
     in.closeWriter();
   });
   std::vector<SourceStep> steps;
@@ -183,6 +188,7 @@ TEST_CASE("source: standard input from a pipe written in pieces by another threa
     }
   }
   writer.join();
+  CHECK(wrote);
   REQUIRE(s.ended());
   CHECK(caughtUp);
   CHECK(s.error().empty());
@@ -195,10 +201,11 @@ TEST_CASE("source: a FIFO is read until its writer closes it, even when followin
   const std::string fifo = d.file("trace.fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   const std::string text = slurp(dataPath("barrier.trace"));
+  std::atomic<bool> wrote{false};
   std::thread writer([&] {
     int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);  // waits for the reader to open it
     if (fd < 0) return;
-    writeAll(fd, text);
+    wrote = writeAll(fd, text);
     ::close(fd);
   });
   SourceOptions o;
@@ -209,6 +216,7 @@ TEST_CASE("source: a FIFO is read until its writer closes it, even when followin
   CHECK_FALSE(s.following());
   readAll(s);
   writer.join();
+  CHECK(wrote);
   checkSameTrace(*s.reader().take(), text);
 }
 
@@ -221,7 +229,7 @@ TEST_CASE("source: a growing file written in pieces by another thread is followe
   const std::string text = slurp(dataPath("cholesky_hang.trace"));  // has no abmon.stop
   const std::string stop = "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=32\n";
   const std::size_t cut = text.find(" recv", text.size() / 2);  // in the middle of a record
-  append(path, text.substr(0, cut));
+  REQUIRE(append(path, text.substr(0, cut)));
 
   SourceOptions o;
   o.follow = true;
@@ -231,14 +239,15 @@ TEST_CASE("source: a growing file written in pieces by another thread is followe
   CHECK(s.following());
   std::atomic<int> waits{0};
   std::atomic<int> phase{0};
+  std::atomic<bool> wrote{false};
   std::thread writer([&] {
     // Each piece only once the reader has caught up with the last one.
     while (waits < 1) std::this_thread::sleep_for(10ms);
     phase = 1;
-    append(path, text.substr(cut));
+    bool ok = append(path, text.substr(cut));
     while (waits < 10) std::this_thread::sleep_for(10ms);  // half a second of silence, at least
     phase = 2;
-    append(path, stop);
+    wrote = ok && append(path, stop);
   });
   std::uint64_t eventsBeforeRest = 0;
   auto deadline = std::chrono::steady_clock::now() + 60s;
@@ -250,6 +259,7 @@ TEST_CASE("source: a growing file written in pieces by another thread is followe
     ++waits;
   }
   writer.join();
+  CHECK(wrote);
   CHECK(phase == 2);  // it did not end before the stop record was written
   CHECK(waits >= 10);
   CHECK(s.reader().monitorStopped());
@@ -263,7 +273,7 @@ TEST_CASE("source: stop() from another thread ends a followed file, and its unfi
   const std::string path = d.file("killed.trace");
   std::string text = slurp(dataPath("barrier.trace"));
   text.pop_back();  // the writer died before the last '\n'
-  append(path, text);
+  REQUIRE(append(path, text));
   SourceOptions o;
   o.follow = true;
   o.waitMs = 120'000;  // stop() is heard long before a wait at the file's end is over
@@ -288,7 +298,7 @@ TEST_CASE("source: a last line without a newline is read, from a file and from a
   std::string text = slurp(dataPath("malformed.trace"));
   text = text.substr(0, text.size() - 1);  // "... exit rc=0" without '\n'
   const std::string path = d.file("partial.trace");
-  append(path, text);
+  REQUIRE(append(path, text));
   TraceSource file(path);
   file.readToEnd();
   auto t = file.reader().take();
@@ -296,7 +306,7 @@ TEST_CASE("source: a last line without a newline is read, from a file and from a
   CHECK(t->events(0)[t->events(0).size() - 1].kind == Kind::EXIT);
 
   PipeAsStdin in;
-  writeAll(in.writer, text);
+  REQUIRE(writeAll(in.writer, text));
   in.closeWriter();
   TraceSource pipe("-");
   pipe.readToEnd();
@@ -312,7 +322,7 @@ TEST_CASE("source: huge lines, over several pieces: a 3 MB mark is read, one ove
                            markLine(1.7, 10, 'z') + tail;
   TempDir d;
   const std::string path = d.file("huge.trace");
-  append(path, text);
+  REQUIRE(append(path, text));
   auto check = [&](TraceSource& s) {
     s.readToEnd();
     REQUIRE(s.reader().errorCount() == 1);
@@ -328,8 +338,11 @@ TEST_CASE("source: huge lines, over several pieces: a 3 MB mark is read, one ove
   check(file);
 
   PipeAsStdin in;
+  std::atomic<bool> wrote{false};
   std::thread writer([&] {
-    for (std::size_t at = 0; at < text.size(); at += 65536) writeAll(in.writer, text.substr(at, 65536));
+    bool ok = true;
+    for (std::size_t at = 0; at < text.size() && ok; at += 65536) ok = writeAll(in.writer, text.substr(at, 65536));
+    wrote = ok;
     in.closeWriter();
   });
   SourceOptions o;
@@ -337,6 +350,7 @@ TEST_CASE("source: huge lines, over several pieces: a 3 MB mark is read, one ove
   TraceSource pipe("-", o);
   check(pipe);
   writer.join();
+  CHECK(wrote);
 }
 
 TEST_CASE("source: errors say FILE:LINE: reason, <stdin> for standard input") {
@@ -356,7 +370,7 @@ TEST_CASE("source: errors say FILE:LINE: reason, <stdin> for standard input") {
   CHECK(stops.reader().eventCount() == 1);  // nothing after the line it stopped at
 
   PipeAsStdin in;
-  writeAll(in.writer, slurp(path));
+  REQUIRE(writeAll(in.writer, slurp(path)));
   in.closeWriter();
   TraceSource fromStdin("-", strict);
   fromStdin.readToEnd();
@@ -398,7 +412,7 @@ TEST_CASE("source: raw bytes of a file or standard input, for a foreign format")
   CHECK(readPieces(path, o, [&](std::string_view p) { return got.append(p), true; }).empty());
   CHECK(got == want);
   PipeAsStdin in;
-  writeAll(in.writer, want);
+  REQUIRE(writeAll(in.writer, want));
   in.closeWriter();
   std::string fromStdin;
   CHECK(readPieces("-", o, [&](std::string_view p) { return fromStdin.append(p), true; }).empty());

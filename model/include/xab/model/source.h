@@ -69,7 +69,8 @@ class TraceSource {
   // next() until Ended; eachPiece(reader) after each piece read.
   void readToEnd(const std::function<void(TraceReader&)>& eachPiece = {});
   // Ends the input at the next step (finishing the reader: a last line
-  // without '\n' is read).  Any thread; async-signal-safe.
+  // without '\n' is read); a step waiting at a followed file's end
+  // returns within 50 ms.  Any thread; async-signal-safe.
   void stop();
   bool ended() const;
   // The last step found nothing more to read at that moment (or ended).
