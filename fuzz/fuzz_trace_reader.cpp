@@ -1,6 +1,7 @@
-// Fuzzes the trace reader and every analysis on what it read.  The first
-// byte chooses how the rest is cut into pieces, so partial-line handling is
-// fuzzed too; a snapshot is taken mid-stream like the viewer does.
+// Fuzzes the trace source, the reader and every analysis on what it read.
+// The first byte chooses how the rest is cut into pieces, so partial-line
+// handling is fuzzed too; a snapshot is taken mid-stream like the viewer
+// does.
 #include <xab/model/model.h>
 
 #include <cstddef>
@@ -9,21 +10,21 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  std::size_t piece = 1 + data[0] % 64;
+  xab::SourceOptions o;
+  o.pieceBytes = 1 + data[0] % 64;
   std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  xab::TraceReader reader;
-  for (std::size_t i = 0; i < text.size(); i += piece) {
-    reader.feed(text.substr(i, piece));
-    if (i == text.size() / 2) (void)reader.snapshot();
-  }
-  reader.finish();
-  auto trace = reader.take();
-  const xab::Trace& t = *trace;
-  auto messages = xab::matchMessages(t);
-  auto barriers = xab::analyzeBarriers(t);
-  auto hang = xab::diagnoseHang(t, messages, barriers);
-  auto mismatch = xab::findPackMismatches(t, messages);
-  auto breakdown = xab::timeBreakdown(t);
+  xab::TraceSource source = xab::TraceSource::fromText(text, o);
+  bool snapped = false;
+  source.readToEnd([&](xab::TraceReader& reader) {
+    if (snapped || reader.byteCount() < text.size() / 2) return;
+    snapped = true;
+    (void)reader.snapshot();
+  });
+  (void)source.notATrace();
+  for (const xab::ReadError& e : source.reader().errors()) (void)source.describe(e);
+  (void)source.describeFatal();
+  xab::Analysis a = xab::analyse(source.reader().take());
+  const xab::Trace& t = *a.trace;
   for (xab::TaskIndex k = 0; k < t.taskCount(); ++k) {
     (void)t.label(k);
     (void)xab::stateIntervals(t, k);
@@ -34,8 +35,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)xab::kindName(e.kind);
     }
   }
-  for (const auto& m : mismatch.mismatches) (void)xab::formatPackItems(m.packed);
-  (void)hang;
-  (void)breakdown;
+  for (const auto& m : a.mismatch.mismatches) (void)xab::formatPackItems(m.packed);
   return 0;
 }

@@ -1,8 +1,9 @@
 // Sends matched to receives by (sender tid, serial), into flat arrays.
 //
-// Three passes over the records: count (so every array is allocated once,
-// at its final size: no growth doubling the peak), make the messages, then
-// match the receives.  Messages are made task by task in record order, so
+// Four steps (MessageMatching): three passes over the records -- count (so
+// every array is allocated once, at its final size: no growth doubling the
+// peak), make the messages, match the receives -- then one over the
+// messages for the destinations that never received.  Messages are made task by task in record order, so
 // a task's messages are one range, sorted by record and (nearly always) by
 // serial: both lookups are binary searches in that range.
 #include <xab/model/messages.h>
@@ -147,28 +148,47 @@ std::size_t MessageTable::memoryBytes() const {
          pairs.size() * (sizeof(PairStats) + 48);
 }
 
-MessageTable matchMessages(const Trace& trace) {
-  MessageTable table;
-  const auto tasks = static_cast<TaskIndex>(trace.taskCount());
+// The four steps of matchMessages, each filling its part of the table.
+struct MessageMatching {
+  const Trace& trace;
+  MessageTable& table;
 
-  // 1. Count.
-  std::size_t sends = 0, destinations = 0, receives = 0;
-  forEachRecord(trace, [&](TaskIndex, std::uint32_t, const Event& e) {
-    if (isSend(e)) {
-      ++sends;
-      destinations += destinationsOf(trace, e).size();
-    } else if (isReceive(e)) {
-      ++receives;
-    }
-  });
+  struct Counts {
+    std::size_t sends = 0, destinations = 0, receives = 0;
+  };
 
-  // 2. The messages, task by task.
-  table.messages.reserve(sends);
-  table.destinationStore_.reserve(destinations);
-  table.sendBegin_.assign(tasks + 1, 0);
-  table.serialSorted_.assign(tasks, true);
-  forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
-    if (!isSend(e)) return;
+  // 1. Count, so that every array is allocated once, at its final size.
+  Counts countRecords() const {
+    Counts n;
+    forEachRecord(trace, [&](TaskIndex, std::uint32_t, const Event& e) {
+      if (isSend(e)) {
+        ++n.sends;
+        n.destinations += destinationsOf(trace, e).size();
+      } else if (isReceive(e)) {
+        ++n.receives;
+      }
+    });
+    return n;
+  }
+
+  // 2. The messages, task by task; then each task's serial order and the
+  // sends that repeat a serial.
+  void makeMessages(const Counts& n) {
+    const auto tasks = static_cast<TaskIndex>(trace.taskCount());
+    table.messages.reserve(n.sends);
+    table.destinationStore_.reserve(n.destinations);
+    table.sendBegin_.assign(tasks + 1, 0);
+    table.serialSorted_.assign(tasks, true);
+    forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
+      if (isSend(e)) addMessage(t, i, e);
+    });
+    for (TaskIndex t = 0; t < tasks; ++t) table.sendBegin_[t + 1] = std::max(table.sendBegin_[t + 1], table.sendBegin_[t]);
+    table.sent = table.messages.size();
+    sortBySerial();
+    countDuplicateSerials();
+  }
+
+  void addMessage(TaskIndex t, std::uint32_t i, const Event& e) {
     Message m;
     m.send = {t, i};
     m.sender = t;
@@ -189,30 +209,48 @@ MessageTable matchMessages(const Trace& trace) {
     table.messagesSent += d.size();
     table.messages.push_back(m);
     table.sendBegin_[t + 1] = static_cast<std::uint32_t>(table.messages.size());
-  });
-  for (TaskIndex t = 0; t < tasks; ++t) table.sendBegin_[t + 1] = std::max(table.sendBegin_[t + 1], table.sendBegin_[t]);
-  table.sent = table.messages.size();
-  for (TaskIndex t = 0; t < tasks; ++t) {
-    if (table.serialSorted_[t]) continue;
-    if (table.bySerial_.empty()) table.bySerial_.resize(table.messages.size());
-    auto b = table.bySerial_.begin() + table.sendBegin_[t], e = table.bySerial_.begin() + table.sendBegin_[t + 1];
-    for (auto it = b; it != e; ++it) *it = static_cast<std::uint32_t>(it - table.bySerial_.begin());
-    std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages[x].serial < table.messages[y].serial; });
   }
+
+  // A task whose serials do not rise with its sends gets its messages
+  // sorted by serial (stable: record order among repeats) in bySerial_.
+  void sortBySerial() {
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      if (table.serialSorted_[t]) continue;
+      if (table.bySerial_.empty()) table.bySerial_.resize(table.messages.size());
+      auto b = table.bySerial_.begin() + table.sendBegin_[t], e = table.bySerial_.begin() + table.sendBegin_[t + 1];
+      for (auto it = b; it != e; ++it) *it = static_cast<std::uint32_t>(it - table.bySerial_.begin());
+      std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages[x].serial < table.messages[y].serial; });
+    }
+  }
+
   // Sends that repeat a serial of their task (in its serial order they are neighbours).
-  for (TaskIndex t = 0; t < tasks; ++t)
-    for (std::uint32_t p = table.sendBegin_[t] + 1; p < table.sendBegin_[t + 1]; ++p)
-      if (table.messages[table.atSerialPosition(t, p)].serial == table.messages[table.atSerialPosition(t, p - 1)].serial)
-        ++table.duplicateSerials;
+  void countDuplicateSerials() {
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+      for (std::uint32_t p = table.sendBegin_[t] + 1; p < table.sendBegin_[t + 1]; ++p)
+        if (table.messages[table.atSerialPosition(t, p)].serial == table.messages[table.atSerialPosition(t, p - 1)].serial)
+          ++table.duplicateSerials;
+  }
 
   // 3. Match the receives: first the index by record (in record order),
   // then each message's receives together, in the same order.
-  std::vector<std::uint32_t> perMessage(table.messages.size() + 1, 0);
-  table.recvIndex_.reserve(receives);
-  table.recvBegin_.assign(tasks + 1, 0);
-  ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0)};
-  forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
-    if (!isReceive(e)) return;
+  void matchReceives(std::size_t receives) {
+    const auto tasks = static_cast<TaskIndex>(trace.taskCount());
+    std::vector<std::uint32_t> perMessage(table.messages.size() + 1, 0);
+    table.recvIndex_.reserve(receives);
+    table.recvBegin_.assign(tasks + 1, 0);
+    ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0)};
+    forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
+      if (isReceive(e)) matchReceive(matcher, t, i, e, perMessage);
+    });
+    for (TaskIndex t = 0; t < tasks; ++t) table.recvBegin_[t + 1] = std::max(table.recvBegin_[t + 1], table.recvBegin_[t]);
+    for (std::size_t m = 0; m < table.messages.size(); ++m) perMessage[m + 1] += perMessage[m];
+    groupReceives(perMessage);
+  }
+
+  // One receive record: matched (indexed, counted in pairs and total), a
+  // duplicate, or unmatched.  perMessage[m + 1] counts message m's receives.
+  void matchReceive(ReceiveMatcher& matcher, TaskIndex t, std::uint32_t i, const Event& e,
+                    std::vector<std::uint32_t>& perMessage) {
     Tid src = e.get(Key::Src);
     std::int32_t serial = e.get(Key::Serial);
     auto sender = trace.findTask(src);
@@ -234,38 +272,52 @@ MessageTable matchMessages(const Trace& trace) {
     if (bytes <= 0) bytes = msg.bytes;
     table.pairs[{msg.sender, t}].add(bytes, e.time - msg.time);
     table.total.add(bytes, e.time - msg.time);
-  });
-  for (TaskIndex t = 0; t < tasks; ++t) table.recvBegin_[t + 1] = std::max(table.recvBegin_[t + 1], table.recvBegin_[t]);
-  for (std::size_t m = 0; m < table.messages.size(); ++m) perMessage[m + 1] += perMessage[m];
-  table.receiveStore_.resize(table.recvIndex_.size());
-  for (TaskIndex t = 0; t < tasks; ++t)
-    for (std::uint32_t k = table.recvBegin_[t]; k < table.recvBegin_[t + 1]; ++k) {
-      const auto& x = table.recvIndex_[k];
-      table.receiveStore_[perMessage[x.message]++] = {{t, x.index}, t, trace.events(t)[x.index].time};
+  }
+
+  // The matched receives stored grouped by message; perMessage[m] is where
+  // message m's receives start (a running sum of the counts).
+  void groupReceives(std::vector<std::uint32_t>& perMessage) {
+    table.receiveStore_.resize(table.recvIndex_.size());
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+      for (std::uint32_t k = table.recvBegin_[t]; k < table.recvBegin_[t + 1]; ++k) {
+        const auto& x = table.recvIndex_[k];
+        table.receiveStore_[perMessage[x.message]++] = {{t, x.index}, t, trace.events(t)[x.index].time};
+      }
+    // perMessage[m] is now the end of message m's receives, the start of m+1's.
+    for (std::size_t m = 0; m < table.messages.size(); ++m) {
+      std::uint32_t begin = m ? perMessage[m - 1] : 0;
+      table.messages[m].receives = {table.receiveStore_.data() + begin, perMessage[m] - begin};
     }
-  // perMessage[m] is now the end of message m's receives, the start of m+1's.
-  for (std::size_t m = 0; m < table.messages.size(); ++m) {
-    std::uint32_t begin = m ? perMessage[m - 1] : 0;
-    table.messages[m].receives = {table.receiveStore_.data() + begin, perMessage[m] - begin};
   }
 
   // 4. Named destinations that never received: counted, then stored.
-  auto missing = [&](const Message& m, Tid d) {
-    return std::none_of(m.receives.begin(), m.receives.end(),
-                        [&](const MessageReceive& r) { return trace.task(r.receiver).tid == d; });
-  };
-  std::size_t unreceived = 0;
-  for (const Message& m : table.messages) unreceived += std::count_if(m.destinations.begin(), m.destinations.end(), [&](Tid d) { return missing(m, d); });
-  table.unreceivedStore_.reserve(unreceived);
-  for (Message& m : table.messages) {
-    auto at = table.unreceivedStore_.size();
-    for (Tid d : m.destinations)
-      if (missing(m, d)) table.unreceivedStore_.push_back(d);
-    m.unreceived = {table.unreceivedStore_.data() + at, table.unreceivedStore_.size() - at};
-    if (!m.unreceived.empty()) ++table.neverReceived;
-    if (!m.destinationsKnown) table.messagesSent += m.receives.size();  // its receivers stand in
+  void listUnreceived() {
+    auto missing = [&](const Message& m, Tid d) {
+      return std::none_of(m.receives.begin(), m.receives.end(),
+                          [&](const MessageReceive& r) { return trace.task(r.receiver).tid == d; });
+    };
+    std::size_t unreceived = 0;
+    for (const Message& m : table.messages) unreceived += std::count_if(m.destinations.begin(), m.destinations.end(), [&](Tid d) { return missing(m, d); });
+    table.unreceivedStore_.reserve(unreceived);
+    for (Message& m : table.messages) {
+      auto at = table.unreceivedStore_.size();
+      for (Tid d : m.destinations)
+        if (missing(m, d)) table.unreceivedStore_.push_back(d);
+      m.unreceived = {table.unreceivedStore_.data() + at, table.unreceivedStore_.size() - at};
+      if (!m.unreceived.empty()) ++table.neverReceived;
+      if (!m.destinationsKnown) table.messagesSent += m.receives.size();  // its receivers stand in
+    }
+    table.unreceivedMessages = table.unreceivedStore_.size();
   }
-  table.unreceivedMessages = table.unreceivedStore_.size();
+};
+
+MessageTable matchMessages(const Trace& trace) {
+  MessageTable table;
+  MessageMatching step{trace, table};
+  const MessageMatching::Counts n = step.countRecords();
+  step.makeMessages(n);
+  step.matchReceives(n.receives);
+  step.listUnreceived();
   return table;
 }
 

@@ -2,12 +2,11 @@
 // parser, and keeps the errors.
 #include <xab/model/reader.h>
 
+#include <xab/model/source.h>
+
 #include "builder.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace xab {
 
@@ -147,24 +146,17 @@ LoadResult loadTraceText(std::string_view text, ReadOptions options) {
 }
 
 LoadResult loadTraceFile(const std::string& path, ReadOptions options) {
-  int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  SourceOptions o;
+  o.read = options;
+  TraceSource source(path, o);
+  if (!source.error().empty()) {  // could not open it
     LoadResult out;
-    out.fatal = path + ": " + std::strerror(errno);
+    out.fatal = source.error();
     return out;
   }
-  TraceReader r(options);
-  std::string buf(1 << 20, '\0');
-  std::string ioError;
-  while (true) {
-    ssize_t n = ::read(fd, buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) { ioError = path + ": " + std::strerror(errno); break; }
-    if (n == 0 || !r.feed(std::string_view(buf.data(), static_cast<std::size_t>(n)))) break;
-  }
-  if (fd != 0) ::close(fd);
-  LoadResult out = finishLoad(r);
-  if (!ioError.empty() && out.fatal.empty()) out.fatal = ioError;
+  source.readToEnd();
+  LoadResult out = finishLoad(source.reader());
+  if (!source.error().empty() && out.fatal.empty()) out.fatal = source.error();  // an I/O error
   return out;
 }
 

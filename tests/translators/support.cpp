@@ -8,6 +8,7 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace xab::tr::test {
 
@@ -21,9 +22,25 @@ std::string readFile(const std::string& path) {
   return s.str();
 }
 
+namespace {
+
+// Every directory tempDir() made, removed when the test process ends (CTest
+// runs one test case per process), so that no run leaves /tmp/xab-tr-* behind.
+struct TempDirs {
+  std::vector<std::string> made;
+  ~TempDirs() {
+    std::error_code ignored;
+    for (const std::string& d : made) std::filesystem::remove_all(d, ignored);
+  }
+};
+TempDirs gTempDirs;
+
+}  // namespace
+
 std::string tempDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "xab-tr-XXXXXX").string();
   REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+  gTempDirs.made.push_back(tmpl);
   return tmpl;
 }
 

@@ -4,19 +4,7 @@
 
 namespace xab::abstat {
 
-Analysis analyse(std::shared_ptr<const Trace> trace) {
-  Analysis a;
-  a.trace = std::move(trace);
-  const Trace& t = *a.trace;
-  a.messages = matchMessages(t);
-  a.barriers = analyzeBarriers(t);
-  a.hang = diagnoseHang(t, a.messages, a.barriers);
-  a.mismatch = findPackMismatches(t, a.messages);
-  a.breakdown = timeBreakdown(t);
-  return a;
-}
-
-int exitStatus(const Analysis& a) {
+int exitStatus(const Report& a) {
   bool hang = a.hang.hung, mismatch = !a.mismatch.mismatches.empty();
   if (hang && mismatch) return kExitBoth;
   if (hang) return kExitHang;

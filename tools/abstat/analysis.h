@@ -1,4 +1,5 @@
-// Every analysis abstat reports, run once on a trace snapshot.
+// What abstat reports: the model's analyses of a trace snapshot
+// (xab::analyse) and where the trace came from.
 #pragma once
 
 #include <xab/model/model.h>
@@ -9,22 +10,15 @@
 
 namespace xab::abstat {
 
-struct Analysis {
+struct Report : xab::Analysis {
   std::string source;  // file name, or "-" for standard input
-  std::shared_ptr<const Trace> trace;
   std::vector<ReadError> errors;
   std::uint64_t errorCount = 0;
   std::uint64_t bytes = 0;
-  MessageTable messages;
-  BarrierAnalysis barriers;
-  HangReport hang;
-  MismatchReport mismatch;
-  BreakdownReport breakdown;
   double stalledFor = 0;  // --follow: seconds without progress (0: final report)
 };
 
-Analysis analyse(std::shared_ptr<const Trace> trace);
-int exitStatus(const Analysis& a);
+int exitStatus(const Report& a);
 
 // Seconds from the trace's first event (what both reports print).
 double seconds(const Trace& t, TimeNs time);

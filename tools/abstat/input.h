@@ -1,12 +1,12 @@
-// Reading abstat's input: all at once, or following a live trace.
+// Reading abstat's input: all at once, or following a live trace, through
+// the model's TraceSource.
 #pragma once
 
 #include "options.h"
 
-#include <xab/model/reader.h>
+#include <xab/model/source.h>
 
 #include <functional>
-#include <string>
 
 namespace xab::abstat {
 
@@ -14,9 +14,14 @@ namespace xab::abstat {
 // `stalled` is how long.  Called again only after progress resumes.
 using StallHandler = std::function<void(const TraceReader&, double stalled)>;
 
-// Reads the input into the reader until its end (or, with --follow, until
-// abmon's stop record, the end of a pipe, or SIGINT/SIGTERM).  Returns ""
-// or an I/O error.
-std::string readInput(const Options& o, TraceReader& reader, const StallHandler& onStall);
+// Opens the input (check error()): --strict stops at the first malformed
+// line, --follow follows a growing file, a progress line unless
+// --no-progress or --follow.
+TraceSource openInput(const Options& o);
+
+// Reads the input to its end: a pipe until it closes, a file once, or,
+// with --follow, by the model's following rule (until abmon's stop
+// record), or until SIGINT/SIGTERM.
+void readInput(const Options& o, TraceSource& source, const StallHandler& onStall);
 
 }  // namespace xab::abstat

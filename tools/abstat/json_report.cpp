@@ -8,7 +8,7 @@ namespace xab::abstat {
 namespace {
 
 struct Json {
-  const Analysis& a;
+  const Report& a;
   const Trace& t;
   JsonWriter& w;
 
@@ -231,7 +231,7 @@ struct Json {
 
 }  // namespace
 
-std::string jsonReport(const Analysis& a, const Sections& s, bool pretty) {
+std::string jsonReport(const Report& a, const Sections& s, bool pretty) {
   JsonWriter w(pretty);
   Json j{a, *a.trace, w};
   w.beginObject().field("abstat", 1);

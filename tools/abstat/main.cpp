@@ -11,8 +11,9 @@ using namespace xab::abstat;
 
 namespace {
 
-Analysis analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
-  Analysis a = analyse(std::move(trace));
+Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
+  Report a;
+  static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
   a.source = o.input;
   a.errors = r.errors();
   if (a.errors.size() > o.showErrors) a.errors.resize(o.showErrors);
@@ -21,18 +22,18 @@ Analysis analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<c
   return a;
 }
 
-void print(const Options& o, const Analysis& a, bool live) {
+void print(const Options& o, const Report& a, bool live) {
   std::string out = o.json ? jsonReport(a, o.sections, !live && !o.follow) : textReport(a, o.sections);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
 }
 
-void reportErrors(const Options& o, const TraceReader& r) {
+void reportErrors(const Options& o, const TraceSource& source) {
+  const TraceReader& r = source.reader();
   std::size_t shown = 0;
   for (const ReadError& e : r.errors()) {
     if (shown++ == o.showErrors) break;
-    std::fprintf(stderr, "abstat: %s:%llu: %s\n", o.input.c_str(), static_cast<unsigned long long>(e.line),
-                 e.reason.c_str());
+    std::fprintf(stderr, "abstat: %s\n", source.describe(e).c_str());
   }
   if (r.errorCount() > shown)
     std::fprintf(stderr, "abstat: %llu malformed lines in all\n", static_cast<unsigned long long>(r.errorCount()));
@@ -43,46 +44,40 @@ void reportErrors(const Options& o, const TraceReader& r) {
 int main(int argc, char** argv) {
   Options o;
   if (int rc = parseOptions(argc, argv, o); rc >= 0) return rc;
-  ReadOptions ro;
-  ro.stopOnError = o.strict;
-  TraceReader reader(ro);
+  TraceSource source = openInput(o);
 
   // In --follow mode the hang diagnosis is printed each time progress stops.
   Sections stallSections;
   stallSections.hang = true;
   auto onStall = [&](const TraceReader& r, double stalled) {
-    Analysis a = analyseReader(o, r, r.snapshot());
+    Report a = analyseReader(o, r, r.snapshot());
     if (!a.hang.hung) return;
     a.stalledFor = stalled;
     Options so = o;
     so.sections = stallSections;
     print(so, a, true);
   };
-  std::string ioError = readInput(o, reader, onStall);
-  if (!ioError.empty()) {
-    std::fprintf(stderr, "abstat: %s\n", ioError.c_str());
+  readInput(o, source, onStall);
+  if (!source.error().empty()) {  // could not open or read it
+    std::fprintf(stderr, "abstat: %s\n", source.error().c_str());
     return kExitError;
   }
+  TraceReader& reader = source.reader();
   if (reader.stoppedReading()) {
-    std::fprintf(stderr, "abstat: %s: %s\n", o.input.c_str(), reader.fatal().c_str());
+    std::fprintf(stderr, "abstat: %s: %s\n", source.name().c_str(), reader.fatal().c_str());
     return kExitError;
   }
-  reportErrors(o, reader);
-  std::shared_ptr<const Trace> trace = reader.take();
-  if (trace->eventCount() == 0 && trace->monitorEvents().empty() && !trace->header().present) {
+  reportErrors(o, source);
+  if (std::string why = source.notATrace(); !why.empty()) {
     // Not a trace (empty, or every line malformed): a report of "0 events"
     // would pass for a quiet program.  A header alone is a trace of nothing.
-    const char* name = o.input.empty() ? "-" : o.input.c_str();
-    if (reader.byteCount() == 0)
-      std::fprintf(stderr, "abstat: %s: no records read (the input is empty)\n", name);
-    else
-      std::fprintf(stderr, "abstat: %s: no records read (%llu malformed line%s): is it an xab trace?\n", name,
-                   static_cast<unsigned long long>(reader.errorCount()), reader.errorCount() == 1 ? "" : "s");
+    std::fprintf(stderr, "abstat: %s\n", why.c_str());
     return kExitError;
   }
-  Analysis a = analyseReader(o, reader, trace);
+  std::shared_ptr<const Trace> trace = reader.take();
+  Report a = analyseReader(o, reader, trace);
   if (!a.messages.consistent())
-    std::fprintf(stderr, "abstat: %s: warning: %s\n", o.input.c_str(), inconsistencyWarning(a.messages).c_str());
+    std::fprintf(stderr, "abstat: %s: warning: %s\n", source.name().c_str(), inconsistencyWarning(a.messages).c_str());
   print(o, a, false);
   return exitStatus(a);
 }

@@ -1,4 +1,4 @@
-// The two renderings of an Analysis.
+// The two renderings of a Report.
 #pragma once
 
 #include "analysis.h"
@@ -8,10 +8,10 @@
 
 namespace xab::abstat {
 
-std::string textReport(const Analysis& a, const Sections& s);
+std::string textReport(const Report& a, const Sections& s);
 // The sentence for repeated serials / receives (MessageTable::consistent()).
 std::string inconsistencyWarning(const MessageTable& m);
 // pretty: indented (a file); compact: one line (JSON Lines with --follow).
-std::string jsonReport(const Analysis& a, const Sections& s, bool pretty);
+std::string jsonReport(const Report& a, const Sections& s, bool pretty);
 
 }  // namespace xab::abstat

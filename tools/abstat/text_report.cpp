@@ -56,7 +56,7 @@ std::string exitWords(const Trace& t, TaskIndex k) {
   return std::string(stateName(currentState(t, k).state));
 }
 
-std::string header(const Analysis& a) {
+std::string header(const Report& a) {
   const Trace& t = *a.trace;
   std::string out = "trace " + a.source + ": ";
   out += t.header().present ? "format " + std::to_string(t.header().version) : "no header";
@@ -67,7 +67,7 @@ std::string header(const Analysis& a) {
   return out + "\n";
 }
 
-std::string tasks(const Analysis& a) {
+std::string tasks(const Report& a) {
   const Trace& t = *a.trace;
   Table tab({"TASK", "TID", "HOST", "PARENT", "EVENTS", "FIRST", "LAST", "END"});
   for (TaskIndex k = 0; k < t.taskCount(); ++k) {
@@ -82,7 +82,7 @@ std::string tasks(const Analysis& a) {
   return "\nTasks\n" + tab.str();
 }
 
-std::string messages(const Analysis& a) {
+std::string messages(const Report& a) {
   const Trace& t = *a.trace;
   const MessageTable& m = a.messages;
   // Sends and messages apart, so the numbers add up: an mcast or bcast is
@@ -117,7 +117,7 @@ std::string messages(const Analysis& a) {
   return out;
 }
 
-std::string barriers(const Analysis& a) {
+std::string barriers(const Report& a) {
   const Trace& t = *a.trace;
   const BarrierAnalysis& b = a.barriers;
   std::string out = "\nBarriers\n  " + std::to_string(b.instances.size()) + " barrier uses, " +
@@ -141,14 +141,14 @@ std::string barriers(const Analysis& a) {
   return out;
 }
 
-std::string hang(const Analysis& a) {
+std::string hang(const Report& a) {
   if (!a.hang.hung) return "\nHang\n  no task is blocked\n";
   std::string out = "\nHang\n";
   for (const std::string& s : a.hang.summary) out += "  " + s + "\n";
   return out;
 }
 
-std::string mismatch(const Analysis& a) {
+std::string mismatch(const Report& a) {
   const Trace& t = *a.trace;
   const MismatchReport& r = a.mismatch;
   std::string out = "\nPack/unpack mismatches\n  " + std::to_string(r.checked) + " receives checked, " +
@@ -174,7 +174,7 @@ void breakdownRow(Table& tab, const std::string& name, const TimeBreakdown& b) {
            secs(durationSeconds(b.total()))});
 }
 
-std::string breakdown(const Analysis& a) {
+std::string breakdown(const Report& a) {
   const Trace& t = *a.trace;
   Table tab({"TASK", "COMPUTE", "COMMUNICATION", "BLOCKED", "BARRIER", "TOTAL"});
   for (TaskIndex k = 0; k < t.taskCount(); ++k) breakdownRow(tab, t.label(k), a.breakdown.perTask[k]);
@@ -191,7 +191,7 @@ std::string inconsistencyWarning(const MessageTable& m) {
          "was a trace read twice, or traces of two runs joined?";
 }
 
-std::string textReport(const Analysis& a, const Sections& s) {
+std::string textReport(const Report& a, const Sections& s) {
   std::string out = header(a);
   if (s.tasks) out += tasks(a);
   if (s.messages) out += messages(a);

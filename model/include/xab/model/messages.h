@@ -99,7 +99,7 @@ class MessageTable {
   std::size_t memoryBytes() const;
 
  private:
-  friend MessageTable matchMessages(const Trace& trace);
+  friend struct MessageMatching;  // matchMessages' steps fill the arrays below
   friend struct ReceiveMatcher;
   // Positions [first, last) in the sender's serial order of its sends with
   // this serial (several only when it repeated the serial).

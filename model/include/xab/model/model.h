@@ -1,6 +1,7 @@
 // xab/model/model.h -- everything in the trace model library.
 #pragma once
 
+#include <xab/model/analysis.h>
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
 #include <xab/model/format.h>
@@ -8,6 +9,8 @@
 #include <xab/model/kinds.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
+#include <xab/model/progress.h>
 #include <xab/model/reader.h>
+#include <xab/model/source.h>
 #include <xab/model/states.h>
 #include <xab/model/trace.h>

@@ -1,11 +1,10 @@
 // xab/translators/io.h -- what every translator does around its format:
-// read an xab trace with a progress bar and clear errors, and write its
-// output fast through a buffer.
+// read an xab trace (through the model's TraceSource: progress line,
+// "FILE:LINE: reason" errors) and write its output fast through a buffer.
 #pragma once
 
-#include <xab/model/reader.h>
+#include <xab/model/source.h>
 
-#include <chrono>
 #include <cstring>
 #include <cstdint>
 #include <functional>
@@ -88,23 +87,6 @@ class Sink {
   std::string error_;
 };
 
-// A one-line progress bar on stderr, shown only when stderr is a terminal
-// and the input is long enough to be worth one.
-class Progress {
- public:
-  Progress(std::string_view program, std::uint64_t total, bool enabled);
-  ~Progress();
-  void update(std::uint64_t done);
-  void done();
-
- private:
-  std::string program_;
-  std::uint64_t total_;
-  bool on_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point start_, last_;
-};
-
 struct InputOptions {
   std::string path = "-";   // "-" is standard input
   std::string program;      // for messages: "ab2picl"
@@ -123,12 +105,6 @@ struct Input {
 // "FILE:LINE: reason" (FILE is "<stdin>" for "-").
 Input readTrace(const InputOptions& o);
 
-// Reads a file (or standard input, "-") in pieces of 1 MB, calling eat on
-// each until it returns false, with the progress bar (from bytes read);
-// "" or the I/O error.
-std::string readInput(const std::string& path, std::string_view program, bool progress,
-                      const std::function<bool(std::string_view)>& eat);
-
 // Reads INPUT through a TraceReader (stopping at the first malformed line
 // unless lenient), calling eachPiece(reader) after each piece it accepted
 // and atEnd(reader) after the end of input when all went well.  Errors go
@@ -140,11 +116,11 @@ int readThrough(const InputOptions& o, const std::function<void(TraceReader&)>& 
                 const std::function<void(TraceReader&)>& atEnd);
 
 // Reads a whole file (or standard input) into memory, with the progress
-// bar; "" or the I/O error.
+// line; "" or the I/O error.
 std::string slurp(const std::string& path, std::string_view program, bool progress,
                   std::string& out);
 
-// "<stdin>" for "-", else the path.
-std::string displayName(const std::string& path);
+// "<stdin>" for "-", else the path (the model's rule).
+using xab::displayName;
 
 }  // namespace xab::tr

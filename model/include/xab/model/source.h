@@ -1,0 +1,109 @@
+// xab/model/source.h -- the one way to open and read a trace: a file, "-"
+// (standard input), a pipe or FIFO, or a file that is still growing, read
+// in pieces into a TraceReader.  loadTraceFile, abstat, the translators and
+// the fuzz target read through it (docs/model.md, "Reading").
+//
+// The following rule (the only one): a regular file opened with
+// `follow` is read to its end and then waited on, polled every `waitMs`,
+// until it holds abmon's last record (`abmon.stop`), the reader stops (a
+// newer format version, or an error with stopOnError) or the caller calls
+// stop().  Anything else ends at its end: a pipe when its writer closes
+// it, a file read once.  After the reader stops, the rest of the input is
+// not read.
+//
+// Threading: a TraceSource belongs to one thread (the reader thread), like
+// its TraceReader; only stop() may be called from any thread.  Take
+// snapshots with reader().snapshot() between steps.
+#pragma once
+
+#include <xab/model/progress.h>
+#include <xab/model/reader.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace xab {
+
+struct SourceOptions {
+  ReadOptions read;                      // for the TraceReader
+  bool follow = false;                   // a regular file: wait for more at its end (the rule above)
+  int waitMs = 200;                      // the longest one next() waits when nothing is there
+  std::size_t pieceBytes = 1 << 20;      // the most one read takes
+  std::optional<ProgressOptions> progress;  // a progress line (a terminal only; never while following)
+};
+
+enum class SourceStep {
+  Read,     // a piece was read into the reader
+  Waiting,  // nothing to read now (a quiet pipe, a followed file at its end): caught up
+  Ended,    // no more input: the reader is finished (see the rule above, and error())
+};
+
+// "<stdin>" for "-" (and ""), else the path: FILE in "FILE:LINE: reason".
+std::string displayName(const std::string& path);
+
+class TraceSource {
+ public:
+  // Opens `path`: "-" or "" is standard input, anything else a path (a
+  // file, a FIFO, /dev/stdin).  Check error() before reading.
+  explicit TraceSource(const std::string& path, SourceOptions options = {});
+  // Text in memory, read in pieces of options.pieceBytes (tests, fuzzing).
+  // The text must outlive the source.
+  static TraceSource fromText(std::string_view text, SourceOptions options = {});
+  ~TraceSource();
+  TraceSource(TraceSource&&) noexcept;
+  TraceSource& operator=(TraceSource&&) noexcept;
+
+  // "" or why it could not be opened or read: "run.trace: No such file or
+  // directory", "<stdin>: Input/output error".  Reading ends at an error.
+  const std::string& error() const;
+  const std::string& name() const;  // displayName(path)
+  bool isFile() const;              // a regular file (its size is known; it may grow)
+  bool following() const;           // a regular file opened with follow
+
+  // One step: reads at most one piece, waiting up to waitMs for it.
+  SourceStep next();
+  // next() until Ended; eachPiece(reader) after each piece read.
+  void readToEnd(const std::function<void(TraceReader&)>& eachPiece = {});
+  // Ends the input at the next step (finishing the reader: a last line
+  // without '\n' is read); a step waiting at a followed file's end
+  // returns within 50 ms.  Any thread; async-signal-safe.
+  void stop();
+  bool ended() const;
+  // The last step found nothing more to read at that moment (or ended).
+  bool caughtUp() const;
+  // Seconds since a piece last added a record (or since opening): how
+  // long the writer has been silent, for a stall or hang report.
+  double quietSeconds() const;
+
+  // Whether a header or a record was read.  At the end, false means the
+  // input was empty or not an xab trace at all (every line malformed).
+  bool sawTrace() const;
+  // "" if sawTrace(); else "NAME: no records read (the input is empty)" or
+  // "NAME: no records read (N malformed lines): is it an xab trace?".
+  std::string notATrace() const;
+  // A malformed line: "NAME:LINE: reason".
+  std::string describe(const ReadError& e) const;
+  // Why the reader stopped, as "NAME:LINE: reason"; "" if it did not.
+  std::string describeFatal() const;
+
+  ReadProgress progress() const;
+  TraceReader& reader();
+  const TraceReader& reader() const;
+
+ private:
+  TraceSource();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Raw bytes of a path or "-" (a foreign format, e.g. PICL), in pieces of
+// options.pieceBytes: eat(piece) until it returns false or the input ends
+// (follow and read are ignored).  "" or the error, as TraceSource::error().
+std::string readPieces(const std::string& path, const SourceOptions& options,
+                       const std::function<bool(std::string_view)>& eat);
+
+}  // namespace xab

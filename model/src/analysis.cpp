@@ -1,0 +1,41 @@
+// analyse(): the one wiring of the analyses (xab/model/analysis.h).
+#include <xab/model/analysis.h>
+
+#include <chrono>
+#include <future>
+
+namespace xab {
+namespace {
+
+// Runs f, adding its wall time in milliseconds to `ms`.
+template <class F>
+void timed(double& ms, F&& f) {
+  auto t = std::chrono::steady_clock::now();
+  f();
+  ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& options) {
+  Analysis a;
+  timed(a.ms.total, [&] {
+    a.trace = std::move(trace);
+    const Trace& t = *a.trace;
+    auto messageChain = [&] {
+      timed(a.ms.messages, [&] { a.messages = matchMessages(t); });
+      timed(a.ms.mismatch, [&] { a.mismatch = findPackMismatches(t, a.messages); });
+    };
+    std::future<void> second;
+    if (options.parallel) second = std::async(std::launch::async, messageChain);
+    else messageChain();
+    if (options.alongside) timed(a.ms.alongside, options.alongside);
+    timed(a.ms.barriers, [&] { a.barriers = analyzeBarriers(t); });
+    if (options.breakdown) timed(a.ms.breakdown, [&] { a.breakdown = timeBreakdown(t); });
+    if (second.valid()) second.get();
+    timed(a.ms.hang, [&] { a.hang = diagnoseHang(t, a.messages, a.barriers); });
+  });
+  return a;
+}
+
+}  // namespace xab

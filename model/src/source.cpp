@@ -1,0 +1,302 @@
+// TraceSource: opening a trace and reading it in pieces, following a
+// growing file (xab/model/source.h).
+#include <xab/model/source.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace xab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// An opened input: a descriptor (a file, a pipe, a terminal) or text in
+// memory.  The one place a trace's bytes are read.
+class Input {
+ public:
+  enum class Got { Piece, Nothing, End, Error };
+
+  Input() = default;
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  ~Input() {
+    if (owned_) ::close(fd_);
+  }
+
+  // "" or "PATH: reason".
+  std::string open(const std::string& path) {
+    if (path.empty() || path == "-") {
+      fd_ = 0;
+    } else {
+      fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd_ < 0) return path + ": " + std::strerror(errno);
+      owned_ = true;
+    }
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
+      regular_ = true;
+      size_ = static_cast<std::uint64_t>(st.st_size);
+    }
+    return {};
+  }
+
+  void useText(std::string_view text) {
+    text_ = text;
+    inMemory_ = true;
+    size_ = text.size();
+  }
+
+  bool regularFile() const { return regular_; }
+  std::uint64_t size() const { return size_; }  // a regular file's at opening, or the text's
+
+  // One piece of at most `cap` bytes.  A pipe or terminal is polled for
+  // up to waitMs (-1: until something comes); a file never waits: its end
+  // is End (the caller decides whether to wait for more).
+  Got read(std::size_t cap, int waitMs, std::string_view& piece, int& error) {
+    if (inMemory_) {
+      if (text_.empty()) return Got::End;
+      piece = text_.substr(0, cap);
+      text_.remove_prefix(piece.size());
+      return Got::Piece;
+    }
+    if (!regular_) {
+      pollfd p{fd_, POLLIN, 0};
+      int ready = ::poll(&p, 1, waitMs);
+      if (ready == 0 || (ready < 0 && errno == EINTR)) return Got::Nothing;
+      if (ready < 0) return error = errno, Got::Error;
+    }
+    if (capacity_ < cap) {
+      buffer_.reset(new char[cap]);
+      capacity_ = cap;
+    }
+    for (;;) {
+      ssize_t n = ::read(fd_, buffer_.get(), cap);
+      if (n > 0) {
+        piece = std::string_view(buffer_.get(), static_cast<std::size_t>(n));
+        return Got::Piece;
+      }
+      if (n == 0) return Got::End;
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) return Got::Nothing;  // a non-blocking descriptor we were given
+      return error = errno, Got::Error;
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  bool owned_ = false;
+  bool regular_ = false;
+  bool inMemory_ = false;
+  std::uint64_t size_ = 0;
+  std::string_view text_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace
+
+std::string displayName(const std::string& path) { return path.empty() || path == "-" ? "<stdin>" : path; }
+
+struct TraceSource::Impl {
+  explicit Impl(SourceOptions o) : options(std::move(o)), reader(options.read) {
+    if (options.pieceBytes == 0) options.pieceBytes = 1;
+  }
+
+  SourceOptions options;
+  Input input;
+  std::string name;
+  std::string error;
+  TraceReader reader;
+  std::unique_ptr<ProgressLine> line;
+  Clock::time_point started = Clock::now();
+  Clock::time_point lastNews = started;  // a piece added a record
+  std::atomic<bool> stopAsked{false};
+  bool ended = false;
+  bool caughtUp = false;
+  bool sawTrace = false;
+  std::uint64_t linesChecked = 0;
+
+  bool following() const { return options.follow && input.regularFile(); }
+
+  void startProgress() {
+    if (options.progress && !following()) line = std::make_unique<ProgressLine>(*options.progress);
+  }
+
+  ReadProgress progress() const {
+    ReadProgress p;
+    p.bytes = reader.byteCount();
+    p.total = following() ? 0 : input.size();
+    p.events = reader.eventCount();
+    p.seconds = secondsSince(started);
+    return p;
+  }
+
+  // Whether a header or a record was read; checked only until the first
+  // (a snapshot, and only when new lines came: cheap), so that it holds
+  // even if the caller takes the trace away after each piece.
+  void noteTrace() {
+    if (sawTrace) return;
+    if (reader.eventCount() > 0) {
+      sawTrace = true;
+      return;
+    }
+    if (reader.lineCount() == linesChecked) return;
+    linesChecked = reader.lineCount();
+    auto t = reader.snapshot();
+    sawTrace = !t->monitorEvents().empty() || t->header().present;
+  }
+
+  SourceStep fed(std::string_view piece) {
+    caughtUp = false;
+    std::uint64_t before = reader.eventCount();
+    bool more = reader.feed(piece);
+    noteTrace();
+    if (reader.eventCount() != before) lastNews = Clock::now();
+    if (line) line->update(progress());
+    return more ? SourceStep::Read : end();
+  }
+
+  SourceStep end() {
+    reader.finish();
+    noteTrace();
+    ended = true;
+    caughtUp = true;
+    if (line) line->clear();
+    return SourceStep::Ended;
+  }
+
+  // A followed file at its end: wait for its writer, but hear stop() soon.
+  void pause() {
+    auto until = Clock::now() + std::chrono::milliseconds(options.waitMs);
+    while (!stopAsked.load(std::memory_order_relaxed) && Clock::now() < until)
+      std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(50), until - Clock::now()));
+  }
+
+  SourceStep next() {
+    if (ended) return SourceStep::Ended;
+    if (stopAsked.load(std::memory_order_relaxed) || !error.empty() || reader.stoppedReading()) return end();
+    std::string_view piece;
+    int why = 0;
+    switch (input.read(options.pieceBytes, options.waitMs, piece, why)) {
+      case Input::Got::Piece:
+        return fed(piece);
+      case Input::Got::Nothing:
+        caughtUp = true;
+        return SourceStep::Waiting;
+      case Input::Got::End:
+        if (!following() || reader.monitorStopped()) return end();
+        caughtUp = true;
+        pause();
+        return SourceStep::Waiting;
+      case Input::Got::Error:
+        break;
+    }
+    error = name + ": " + std::strerror(why);
+    return end();
+  }
+};
+
+TraceSource::TraceSource() = default;
+
+TraceSource::TraceSource(const std::string& path, SourceOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {
+  impl_->name = displayName(path);
+  impl_->error = impl_->input.open(path);
+  if (!impl_->error.empty()) {
+    impl_->reader.finish();
+    impl_->ended = true;
+    return;
+  }
+  impl_->startProgress();
+}
+
+TraceSource TraceSource::fromText(std::string_view text, SourceOptions options) {
+  TraceSource s;
+  s.impl_ = std::make_unique<Impl>(std::move(options));
+  s.impl_->name = "<text>";
+  s.impl_->input.useText(text);
+  return s;
+}
+
+TraceSource::~TraceSource() = default;
+TraceSource::TraceSource(TraceSource&&) noexcept = default;
+TraceSource& TraceSource::operator=(TraceSource&&) noexcept = default;
+
+const std::string& TraceSource::error() const { return impl_->error; }
+const std::string& TraceSource::name() const { return impl_->name; }
+bool TraceSource::isFile() const { return impl_->input.regularFile(); }
+bool TraceSource::following() const { return impl_->following(); }
+SourceStep TraceSource::next() { return impl_->next(); }
+void TraceSource::stop() { impl_->stopAsked.store(true, std::memory_order_relaxed); }
+bool TraceSource::ended() const { return impl_->ended; }
+bool TraceSource::caughtUp() const { return impl_->caughtUp; }
+double TraceSource::quietSeconds() const { return secondsSince(impl_->lastNews); }
+bool TraceSource::sawTrace() const { return impl_->sawTrace; }
+ReadProgress TraceSource::progress() const { return impl_->progress(); }
+TraceReader& TraceSource::reader() { return impl_->reader; }
+const TraceReader& TraceSource::reader() const { return impl_->reader; }
+
+void TraceSource::readToEnd(const std::function<void(TraceReader&)>& eachPiece) {
+  for (SourceStep s; (s = next()) != SourceStep::Ended;)
+    if (s == SourceStep::Read && eachPiece) eachPiece(impl_->reader);
+}
+
+std::string TraceSource::notATrace() const {
+  if (impl_->sawTrace) return {};
+  const TraceReader& r = impl_->reader;
+  if (r.byteCount() == 0) return name() + ": no records read (the input is empty)";
+  return name() + ": no records read (" + std::to_string(r.errorCount()) + " malformed line" +
+         (r.errorCount() == 1 ? "" : "s") + "): is it an xab trace?";
+}
+
+std::string TraceSource::describe(const ReadError& e) const {
+  return name() + ":" + std::to_string(e.line) + ": " + e.reason;
+}
+
+std::string TraceSource::describeFatal() const {
+  const std::string& why = impl_->reader.fatal();
+  if (why.empty()) return {};
+  // The reader says "line N: reason"; FILE:LINE: is the compiler's form.
+  if (why.starts_with("line ")) return name() + ":" + why.substr(5);
+  return name() + ": " + why;
+}
+
+std::string readPieces(const std::string& path, const SourceOptions& options,
+                       const std::function<bool(std::string_view)>& eat) {
+  Input input;
+  if (std::string why = input.open(path); !why.empty()) return why;
+  std::unique_ptr<ProgressLine> line;
+  if (options.progress) line = std::make_unique<ProgressLine>(*options.progress);
+  ReadProgress p;
+  p.total = input.size();
+  auto started = Clock::now();
+  for (;;) {
+    std::string_view piece;
+    int why = 0;
+    switch (input.read(std::max<std::size_t>(options.pieceBytes, 1), -1, piece, why)) {
+      case Input::Got::Piece:
+        p.bytes += piece.size();
+        if (!eat(piece)) return {};
+        p.seconds = secondsSince(started);
+        if (line) line->update(p);
+        continue;
+      case Input::Got::Nothing:
+        continue;
+      case Input::Got::End:
+        return {};
+      case Input::Got::Error:
+        return displayName(path) + ": " + std::strerror(why);
+    }
+  }
+}
+
+}  // namespace xab
