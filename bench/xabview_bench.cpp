@@ -164,7 +164,11 @@ int main(int argc, char** argv) {
   state.setSnapshot(snap);
   double showMs = msSince(t);
   std::printf("records %zu, tasks %zu, messages %zu, barriers %zu\n", snap->size(), snap->trace->taskCount(),
-              snap->messages.messages.size(), snap->barriers.instances.size());
+              snap->messages().messages.size(), snap->barriers().instances.size());
+  const auto& tm = snap->timing;
+  std::printf("analyses: order %.0f, spans %.0f, mipmaps %.0f, barriers %.0f ms; messages %.0f + mismatches %.0f ms "
+              "(another thread); hang + lines %.0f ms\n",
+              tm.order, tm.spans, tm.mipmaps, tm.barriers, tm.messages, tm.mismatches, tm.hang);
   std::printf("open: parse %.0f ms + analyses %.0f ms + view state %.1f ms = %.0f ms\n", parseMs, analyseMs, showMs,
               parseMs + analyseMs + showMs);
   std::printf("memory: trace %.1f MB; peak RSS %.1f MB (%.1f MB before reading)\n",
@@ -192,7 +196,7 @@ int main(int argc, char** argv) {
   std::printf("without mipmaps: repaint full zoom-out cpu %.2f ms, bars and labels only cpu %.2f ms (spans visited %zu)\n",
               fullNoMip.cpuMs, barsNoMip.cpuMs, barsNoMip.stats.spansVisited);
   std::size_t mipBytes = 0;
-  for (const auto& m : snap->mipmaps) mipBytes += m.memoryBytes();
+  for (const auto& m : snap->mipmaps()) mipBytes += m.memoryBytes();
   std::printf("state mipmaps: built in %.1f ms, %.2f MB\n", snap->timing.mipmaps, static_cast<double>(mipBytes) / 1e6);
   state.setPosition(snap->size() / 2);  // replaying: what one step costs the views
   auto fig = paintTimes(state, b, e, 20);

@@ -21,6 +21,9 @@ class DiagramView : public QWidget {
   // SVG) or any image format Qt writes (.png).
   bool save(const QString& file, QString* error) const;
 
+ signals:
+  void painted(double ms);  // after each repaint, its time
+
  public slots:
   void zoomIn();
   void zoomOut();

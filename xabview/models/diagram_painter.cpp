@@ -16,7 +16,7 @@ namespace {
 constexpr int kStates = 11;
 
 // Index of the last span beginning at or before t (0 if none does).
-std::size_t spanAtOrBefore(const std::vector<Span>& spans, TimeNs t) {
+std::size_t spanAtOrBefore(const SpanList& spans, TimeNs t) {
   auto it = std::upper_bound(spans.begin(), spans.end(), t,
                              [](TimeNs v, const Span& s) { return v < s.begin; });
   return it == spans.begin() ? 0 : static_cast<std::size_t>(it - spans.begin()) - 1;
@@ -24,7 +24,7 @@ std::size_t spanAtOrBefore(const std::vector<Span>& spans, TimeNs t) {
 
 // As spanAtOrBefore, searching forward from span `from` (galloping): cheap
 // when the answer is near, which it is when folding walks a row.
-std::size_t spanAtOrBeforeFrom(const std::vector<Span>& spans, std::size_t from, TimeNs t) {
+std::size_t spanAtOrBeforeFrom(const SpanList& spans, std::size_t from, TimeNs t) {
   std::size_t step = 1, lo = from, hi = from + 1;
   while (hi < spans.size() && spans[hi].begin <= t) {
     lo = hi;
@@ -39,7 +39,7 @@ std::size_t spanAtOrBeforeFrom(const std::vector<Span>& spans, std::size_t from,
 
 // The end of span i as the replay position sees it: the last shown state
 // lasts until the position's "now".
-TimeNs shownEnd(const std::vector<Span>& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
+TimeNs shownEnd(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
   bool nextShown = i + 1 < spans.size() && spans[i + 1].first < shown;
   if (nextShown) return spans[i + 1].begin;
   return std::max(spans[i].begin, limit);
@@ -98,7 +98,7 @@ struct RowFolder {
 // that ends, bin included, before the last shown span begins (that span's
 // end moves with the replay position; later spans are not shown).  Returns
 // the first column left to the spans.
-int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const std::vector<Span>& spans,
+int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const SpanList& spans,
                        std::uint32_t shown, RowFolder& f, std::size_t& visited) {
   const double ns = L.nsPerPixel();
   if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return 0;
@@ -106,7 +106,8 @@ int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const std
   while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
   auto firstHidden = std::partition_point(spans.begin(), spans.end(), [&](const Span& s) { return s.first < shown; });
   if (firstHidden == spans.begin()) return 0;
-  const TimeNs boundary = std::prev(firstHidden)->begin;
+  // A mipmap of an earlier analysis (live) holds nothing after its end.
+  const TimeNs boundary = std::min(std::prev(firstHidden)->begin, mip.end);
   const TimeNs w = mip.binWidth(level);
   const int columns = static_cast<int>(L.plot().width());
   int c = 0;
@@ -138,7 +139,7 @@ std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex
   RowFolder f{L, buckets, L.rowTop(t) + 2, std::max(1.0, L.rowHeight - 4), ns};
   std::size_t visited = 0;
   int visitsInColumn = 0;
-  int fromColumn = mipmaps && t < s.mipmaps.size() ? paintRowFromMipmap(L, s.mipmaps[t], spans, shown, f, visited) : 0;
+  int fromColumn = mipmaps && t < s.mipmaps().size() ? paintRowFromMipmap(L, s.mipmaps()[t], spans, shown, f, visited) : 0;
   const TimeNs from = L.begin + static_cast<TimeNs>(fromColumn * ns);
   for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
     const Span& sp = spans[i];
@@ -226,10 +227,10 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
 // a binary search finds the first send that might still be in transit.
 std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs from, TimeNs to) {
   auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
-  TimeNs earliest = from - std::min(s.maxTransit, from - INT64_MIN / 2);
-  auto lo = std::lower_bound(s.lines.begin(), s.lines.end(), earliest, bySend);
-  auto hi = std::lower_bound(lo, s.lines.end(), to, bySend);
-  return {static_cast<std::size_t>(lo - s.lines.begin()), static_cast<std::size_t>(hi - s.lines.begin())};
+  TimeNs earliest = from - std::min(s.maxTransit(), from - INT64_MIN / 2);
+  auto lo = std::lower_bound(s.lines().begin(), s.lines().end(), earliest, bySend);
+  auto hi = std::lower_bound(lo, s.lines().end(), to, bySend);
+  return {static_cast<std::size_t>(lo - s.lines().begin()), static_cast<std::size_t>(hi - s.lines().begin())};
 }
 
 // Lines between the same two tasks whose sends fall within kFoldPixels of
@@ -250,7 +251,7 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
   const double left = L.plot().left(), perNs = 1.0 / L.nsPerPixel();
   auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - L.begin) * perNs; };
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s.lines[i];
+    const MessageLine& m = s.lines()[i];
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
     double xs = xOf(m.send);
     auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
@@ -303,7 +304,7 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   std::unordered_set<std::uint64_t> seen;
   std::vector<QRect> bands;
   std::vector<QLine> edges;  // whole pixels: QPainter's fast path
-  for (const auto& b : s.barriers.instances) {
+  for (const auto& b : s.barriers().instances) {
     TimeNs a0 = INT64_MAX, d1 = INT64_MIN;
     TaskIndex r0 = UINT32_MAX, r1 = 0;
     for (const auto& v : b.visits) {
@@ -463,7 +464,7 @@ DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
   double best = 4.0;
   auto [lo, hi] = visibleLines(*s, L.timeAt(at.x() - 4), L.timeAt(at.x() + 4));
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s->lines[i];
+    const MessageLine& m = s->lines()[i];
     if (m.sendPos >= pos || m.recvPos >= pos) continue;
     QPointF a(L.xOf(m.send), L.rowTop(m.sender) + L.rowHeight / 2);
     QPointF b(L.xOf(m.recv), L.rowTop(m.receiver) + L.rowHeight / 2);
@@ -504,6 +505,29 @@ std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
   return n;
 }
 
+namespace {
+
+// utilizationColumns for one task, column by column: the span that holds
+// each column's centre (as the sweep counts it).
+template <class Center>
+void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit, int columns,
+                   const Center& center, std::vector<std::array<int, kActivityCount>>& diff) {
+  for (int x = 0; x < columns; ++x) {
+    const TimeNs c = center(x);
+    if (spans[i].begin > c) continue;  // before the task's first span
+    i = spanAtOrBeforeFrom(spans, i, c);
+    if (spans[i].first >= shown) break;
+    TimeNs end = shownEnd(spans, i, shown, limit);
+    if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
+    if (c >= end) continue;
+    auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+    ++diff[static_cast<std::size_t>(x)][k];
+    --diff[static_cast<std::size_t>(x) + 1][k];
+  }
+}
+
+}  // namespace
+
 std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
                                                                 int columns) {
   columns = std::max(columns, 0);
@@ -525,7 +549,14 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
     if (spans.empty() || spans[0].begin > last) continue;
     const std::uint32_t shown = st.shownOf(task);
     const TimeNs limit = shownLimit(st, task);
-    for (std::size_t i = spanAtOrBefore(spans, center(0)); i < spans.size() && spans[i].first < shown; ++i) {
+    const std::size_t from = spanAtOrBefore(spans, center(0));
+    // Many more spans in view than columns (a long live trace at full
+    // zoom-out): ask each column's centre instead, O(columns log n).
+    if (spanAtOrBeforeFrom(spans, from, last) - from > static_cast<std::size_t>(columns) * 4) {
+      sampleColumns(spans, from, shown, limit, columns, center, diff);
+      continue;
+    }
+    for (std::size_t i = from; i < spans.size() && spans[i].first < shown; ++i) {
       if (spans[i].begin > last) break;
       // As utilizationAt: a time is in span i until the next span begins,
       // shown or not, and the last shown one until the position's "now".
