@@ -5,6 +5,7 @@
 #include <QImage>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -250,8 +251,25 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
   // message in view (all of them at full zoom-out).
   const double left = L.plot().left(), perNs = 1.0 / L.nsPerPixel();
   auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - L.begin) * perNs; };
+  const auto& all = s.lines();
+  long column = LONG_MIN;
+  int inColumn = 0;
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s.lines()[i];
+    const MessageLine& m = all[i];
+    const auto c = static_cast<long>(std::floor(static_cast<double>(m.send - L.begin) * perNs));
+    if (c != column) {
+      column = c;
+      inColumn = 0;
+    } else if (++inColumn >= kMaxMessagesPerColumn) {  // enough of this column: on to the next
+      const TimeNs next = L.begin + static_cast<TimeNs>(std::ceil(static_cast<double>(c + 1) / perNs));
+      auto it = std::lower_bound(all.begin() + static_cast<long>(i), all.begin() + static_cast<long>(hi), next,
+                                 [](const MessageLine& a, TimeNs t) { return a.send < t; });
+      const auto j = static_cast<std::size_t>(it - all.begin());
+      stats.messagesSkipped += j - i;
+      if (j <= i) continue;
+      i = j - 1;
+      continue;
+    }
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
     double xs = xOf(m.send);
     auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);

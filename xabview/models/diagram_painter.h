@@ -30,6 +30,11 @@ namespace xab::view {
 inline constexpr double kFoldPixels = 3.0;
 inline constexpr int kMaxSpansPerColumn = 8;
 inline constexpr int kMaxMessageLines = 20000;
+// Messages looked at per pixel column before the rest of that column is
+// skipped: a long live trace at full zoom-out has millions in view, and a
+// column shows a line per pair at most (lines of a pair closer than
+// kFoldPixels fold).  Bounds the work of a repaint by the width.
+inline constexpr int kMaxMessagesPerColumn = 64;
 
 struct DiagramLayout {
   QRect area;             // the whole widget
