@@ -25,6 +25,8 @@ using Clock = std::chrono::steady_clock;
 // kAnalysisNice (its threads inherit it).
 constexpr double kAnalysisRest = 2.0;
 constexpr int kAnalysisNice = 10;
+// A followed file read to its current end is read again after this long.
+constexpr int kFollowPollMs = 40;
 
 struct Input {
   int fd = -1;
@@ -101,7 +103,7 @@ void TraceLoader::snapshotLoop() {
     std::deque<std::shared_ptr<const ViewSnapshot>> retired;
     auto analysisDone = Clock::now();
     double analysisMs = 0;
-    bool lastCaughtUp = false;
+    bool lastCaughtUp = false, lastRegular = false;
     auto nextTick = Clock::now();
     while (!stopping_) {
       std::optional<Raw> raw;
@@ -136,6 +138,7 @@ void TraceLoader::snapshotLoop() {
         s->inputEnded = raw->ended;
         s->caughtUp = raw->caughtUp || raw->ended;
         lastCaughtUp = s->caughtUp;
+        lastRegular = raw->regular;
       } else if (last) {  // a new analysis of the same records
         s = std::make_shared<ViewSnapshot>(*last);
       } else {
@@ -154,12 +157,14 @@ void TraceLoader::snapshotLoop() {
       // with one, is rarely the one that frees it (a big trace's analysis
       // takes tens of ms to free).
       retired.push_back(s);
-      if (retired.size() > 4) retired.pop_front();
+      if (retired.size() > 1) retired.pop_front();
       publish(std::move(s));
       const bool stale = analysis->records != records;
       const bool rested =
           Clock::now() - analysisDone >= std::chrono::duration<double, std::milli>(kAnalysisRest * analysisMs);
-      if (stale && !running.valid() && (rested || lastCaughtUp))
+      // A file's backlog is read in moments: an analysis of part of it
+      // would be stale at once (and cost the memory of a second one).
+      if (stale && !running.valid() && ((rested && !lastRegular) || lastCaughtUp))
         running = std::async(std::launch::async, [frozen = last] {
           // Below the GUI and the reader: on a busy machine the picture and
           // the input come first, the whole-trace figures after.
@@ -236,6 +241,7 @@ void TraceLoader::run() {
       raw.bytes = reader.byteCount();
       raw.ended = ended;
       raw.caughtUp = caughtUp || ended;
+      raw.regular = in.regular;
       postedCaughtUp = raw.caughtUp;
       postedEvents = raw.trace->eventCount();
       postedErrors = raw.errorCount;
@@ -277,9 +283,9 @@ void TraceLoader::run() {
         postNow(caughtUp);
         if (atEof) reportedEnd = true;
       }
-      if (atEof && !ended) {
+      if (atEof && !ended) {  // a followed file at its end: look again soon (a live picture is 100 ms old at most)
         reportedEnd = true;
-        for (int i = 0; i < 4 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::this_thread::sleep_for(std::chrono::milliseconds(kFollowPollMs));
       }
       if (!atEof && in.regular) reportedEnd = false;
     }

@@ -60,6 +60,7 @@ class TraceLoader : public QObject {
     std::uint64_t errorCount = 0, bytes = 0;
     std::string fatal;
     bool ended = false, caughtUp = false;
+    bool regular = false;  // a regular file: a backlog is read at full speed
   };
   void run();
   void snapshotLoop();
