@@ -248,7 +248,7 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
   if (tail.size() > 2) {
     const auto keep = tail.end() - 2;
     for (auto it = tail.begin(); it != keep; ++it) ts.settled.push_back(*it);
-    tail.erase(tail.begin(), keep);
+    tail = std::vector<Span>(keep, tail.end());  // not erase(): that would keep the whole capacity
   }
   ts.next = tail.empty() ? ts.next : tail.front().first;
   if (exited) {  // an exit ends the task's spans: nothing after it counts
