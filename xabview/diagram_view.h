@@ -5,6 +5,7 @@
 // pointer, a click selects the record (everywhere, through ViewState).
 #pragma once
 
+#include "diagram_hit.h"
 #include "diagram_painter.h"
 
 #include <QWidget>

@@ -1,6 +1,9 @@
 // The diagram painter: it draws, it folds, it stays bounded at full zoom-out;
 // hit testing finds spans and messages; the state dump says what is shown.
+#include "diagram_hit.h"
 #include "diagram_painter.h"
+#include "span_search.h"
+#include "utilization.h"
 #include "state_dump.h"
 #include "support.h"
 

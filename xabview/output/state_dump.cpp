@@ -1,7 +1,7 @@
 #include "state_dump.h"
 
 #include "activity.h"
-#include "diagram_painter.h"
+#include "utilization.h"
 #include "panel_models.h"
 
 #include <QJsonArray>

@@ -1,5 +1,8 @@
 #include "diagram_painter.h"
 
+#include "span_search.h"
+#include "utilization.h"
+
 #include <QFontMetrics>
 #include <QPaintEngine>
 #include <QImage>
@@ -15,36 +18,6 @@ namespace xab::view {
 namespace {
 
 constexpr int kStates = 11;
-
-// Index of the last span beginning at or before t (0 if none does).
-std::size_t spanAtOrBefore(const SpanList& spans, TimeNs t) {
-  auto it = std::upper_bound(spans.begin(), spans.end(), t,
-                             [](TimeNs v, const Span& s) { return v < s.begin; });
-  return it == spans.begin() ? 0 : static_cast<std::size_t>(it - spans.begin()) - 1;
-}
-
-// As spanAtOrBefore, searching forward from span `from` (galloping): cheap
-// when the answer is near, which it is when folding walks a row.
-std::size_t spanAtOrBeforeFrom(const SpanList& spans, std::size_t from, TimeNs t) {
-  std::size_t step = 1, lo = from, hi = from + 1;
-  while (hi < spans.size() && spans[hi].begin <= t) {
-    lo = hi;
-    step *= 2;
-    hi = from + step;
-  }
-  hi = std::min(hi, spans.size());
-  auto it = std::upper_bound(spans.begin() + static_cast<long>(lo), spans.begin() + static_cast<long>(hi), t,
-                             [](TimeNs v, const Span& s) { return v < s.begin; });
-  return static_cast<std::size_t>(it - spans.begin()) - 1;
-}
-
-// The end of span i as the replay position sees it: the last shown state
-// lasts until the position's "now".
-TimeNs shownEnd(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
-  bool nextShown = i + 1 < spans.size() && spans[i + 1].first < shown;
-  if (nextShown) return spans[i + 1].begin;
-  return std::max(spans[i].begin, limit);
-}
 
 // Folds one row of spans into rectangles, one bucket per state.
 struct RowFolder {
@@ -224,16 +197,6 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   p.restore();
 }
 
-// The lines whose time span can reach [from, to): sorted by send time, so
-// a binary search finds the first send that might still be in transit.
-std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs from, TimeNs to) {
-  auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
-  TimeNs earliest = from - std::min(s.maxTransit(), from - INT64_MIN / 2);
-  auto lo = std::lower_bound(s.lines().begin(), s.lines().end(), earliest, bySend);
-  auto hi = std::lower_bound(lo, s.lines().end(), to, bySend);
-  return {static_cast<std::size_t>(lo - s.lines().begin()), static_cast<std::size_t>(hi - s.lines().begin())};
-}
-
 // Lines between the same two tasks whose sends fall within kFoldPixels of
 // the last one drawn are folded into it: at most one line per few pixels
 // per pair, however many messages there are.
@@ -399,8 +362,6 @@ std::vector<LegendEntry> diagramLegend() {
   };
 }
 
-TimeNs shownLimit(const ViewState& state, TaskIndex) { return state.nowTime(); }
-
 DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
   DiagramLayout L;
   L.area = area;
@@ -470,127 +431,6 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
   paintCursor(p, L, st);
   p.restore();
   return stats;
-}
-
-DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
-  DiagramHit hit;
-  const ViewSnapshot* s = st.snapshot();
-  if (!s || !L.plot().contains(at)) return hit;
-  hit.time = L.timeAt(at.x());
-  hit.task = L.taskAt(at.y());
-  const std::size_t pos = st.position();
-  double best = 4.0;
-  auto [lo, hi] = visibleLines(*s, L.timeAt(at.x() - 4), L.timeAt(at.x() + 4));
-  for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s->lines()[i];
-    if (m.sendPos >= pos || m.recvPos >= pos) continue;
-    QPointF a(L.xOf(m.send), L.rowTop(m.sender) + L.rowHeight / 2);
-    QPointF b(L.xOf(m.recv), L.rowTop(m.receiver) + L.rowHeight / 2);
-    QPointF d = b - a;
-    double len2 = QPointF::dotProduct(d, d);
-    double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
-    QPointF q = a + u * d - at;
-    double dist = std::sqrt(QPointF::dotProduct(q, q));
-    if (dist < best) {
-      best = dist;
-      hit.message = m.message;
-    }
-  }
-  if (!hit.task) return hit;
-  const auto& spans = s->spans[*hit.task];
-  if (spans.empty()) return hit;
-  std::size_t i = spanAtOrBefore(spans, hit.time);
-  const std::uint32_t shown = st.shownOf(*hit.task);
-  if (spans[i].begin > hit.time || spans[i].first >= shown) return hit;
-  if (hit.time >= shownEnd(spans, i, shown, shownLimit(st, *hit.task))) return hit;
-  hit.span = spans[i];
-  hit.position = s->positionOf({*hit.task, spans[i].first});
-  return hit;
-}
-
-std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
-  std::array<int, kActivityCount> n{};
-  const ViewSnapshot* s = st.snapshot();
-  if (!s) return n;
-  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
-    const auto& spans = s->spans[task];
-    const std::uint32_t shown = st.shownOf(task);
-    if (spans.empty() || spans[0].begin > t) continue;
-    std::size_t i = spanAtOrBefore(spans, t);
-    if (spans[i].first >= shown || t >= shownEnd(spans, i, shown, shownLimit(st, task))) continue;
-    ++n[static_cast<std::size_t>(activityOf(spans[i].state))];
-  }
-  return n;
-}
-
-namespace {
-
-// utilizationColumns for one task, column by column: the span that holds
-// each column's centre (as the sweep counts it).
-template <class Center>
-void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit, int columns,
-                   const Center& center, std::vector<std::array<int, kActivityCount>>& diff) {
-  for (int x = 0; x < columns; ++x) {
-    const TimeNs c = center(x);
-    if (spans[i].begin > c) continue;  // before the task's first span
-    i = spanAtOrBeforeFrom(spans, i, c);
-    if (spans[i].first >= shown) break;
-    TimeNs end = shownEnd(spans, i, shown, limit);
-    if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
-    if (c >= end) continue;
-    auto k = static_cast<std::size_t>(activityOf(spans[i].state));
-    ++diff[static_cast<std::size_t>(x)][k];
-    --diff[static_cast<std::size_t>(x) + 1][k];
-  }
-}
-
-}  // namespace
-
-std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
-                                                                int columns) {
-  columns = std::max(columns, 0);
-  std::vector<std::array<int, kActivityCount>> diff(static_cast<std::size_t>(columns) + 1);
-  const ViewSnapshot* s = st.snapshot();
-  if (!s || columns == 0) return std::vector<std::array<int, kActivityCount>>(static_cast<std::size_t>(columns));
-  auto center = [&](int x) { return begin + static_cast<TimeNs>((x + 0.5) * ns); };
-  // The first column whose centre is at or after t (columns if none).
-  auto firstAtOrAfter = [&](TimeNs t) {
-    double guess = std::ceil(static_cast<double>(t - begin) / ns - 0.5);
-    int x = static_cast<int>(std::clamp(guess, 0.0, static_cast<double>(columns)));
-    while (x > 0 && center(x - 1) >= t) --x;
-    while (x < columns && center(x) < t) ++x;
-    return x;
-  };
-  const TimeNs last = center(columns - 1);
-  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
-    const auto& spans = s->spans[task];
-    if (spans.empty() || spans[0].begin > last) continue;
-    const std::uint32_t shown = st.shownOf(task);
-    const TimeNs limit = shownLimit(st, task);
-    const std::size_t from = spanAtOrBefore(spans, center(0));
-    // Many more spans in view than columns (a long live trace at full
-    // zoom-out): ask each column's centre instead, O(columns log n).
-    if (spanAtOrBeforeFrom(spans, from, last) - from > static_cast<std::size_t>(columns) * 4) {
-      sampleColumns(spans, from, shown, limit, columns, center, diff);
-      continue;
-    }
-    for (std::size_t i = from; i < spans.size() && spans[i].first < shown; ++i) {
-      if (spans[i].begin > last) break;
-      // As utilizationAt: a time is in span i until the next span begins,
-      // shown or not, and the last shown one until the position's "now".
-      TimeNs end = shownEnd(spans, i, shown, limit);
-      if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
-      int x0 = firstAtOrAfter(spans[i].begin), x1 = firstAtOrAfter(end);
-      if (x0 >= x1) continue;
-      auto k = static_cast<std::size_t>(activityOf(spans[i].state));
-      ++diff[static_cast<std::size_t>(x0)][k];
-      --diff[static_cast<std::size_t>(x1)][k];
-    }
-  }
-  for (std::size_t x = 1; x < diff.size(); ++x)
-    for (std::size_t k = 0; k < kActivityCount; ++k) diff[x][k] += diff[x - 1][k];
-  diff.pop_back();
-  return diff;
 }
 
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& st) {
