@@ -90,10 +90,11 @@ void TraceLoader::post(Raw raw) {
 
 // The snapshot thread: every minIntervalMs, the reader's newest trace made
 // a snapshot (the new records only), with the newest finished analysis.
-// An analysis runs on its own thread; the next starts when the last is
-// done and twice as long again has passed (it costs the whole trace: at
-// most a third of the time), at once when the input is caught up or ended.  The last
-// snapshot, at the end of the input, waits for a complete analysis.
+// An analysis runs on its own thread; while records flow the next starts
+// when the last is done and twice as long again has passed (it costs the
+// whole trace: at most a third of the time), never on a file's backlog;
+// once the input pauses, at once.  The last snapshot, at the end of the
+// input, waits for a complete analysis.
 void TraceLoader::snapshotLoop() {
   try {
     SnapshotBuilder builder;
@@ -126,45 +127,47 @@ void TraceLoader::snapshotLoop() {
         analysisMs = analysis->buildMs;
         analysisDone = Clock::now();
       }
-      if (!raw && !analysed) continue;
-      std::shared_ptr<ViewSnapshot> s;
-      if (raw) {
-        s = builder.update(raw->trace);
-        s->errors = std::move(raw->errors);
-        s->errorCount = raw->errorCount;
-        s->fatal = std::move(raw->fatal);
-        s->source = sourceName().toStdString();
-        s->bytes = raw->bytes;
-        s->inputEnded = raw->ended;
-        s->caughtUp = raw->caughtUp || raw->ended;
-        lastCaughtUp = s->caughtUp;
-        lastRegular = raw->regular;
-      } else if (last) {  // a new analysis of the same records
-        s = std::make_shared<ViewSnapshot>(*last);
-      } else {
-        continue;
+      if (raw || (analysed && last)) {
+        std::shared_ptr<ViewSnapshot> s;
+        if (raw) {
+          s = builder.update(raw->trace);
+          s->errors = std::move(raw->errors);
+          s->errorCount = raw->errorCount;
+          s->fatal = std::move(raw->fatal);
+          s->source = sourceName().toStdString();
+          s->bytes = raw->bytes;
+          s->inputEnded = raw->ended;
+          s->caughtUp = raw->caughtUp || raw->ended;
+          lastCaughtUp = s->caughtUp;
+          lastRegular = raw->regular;
+        } else {  // a new analysis of the same records
+          s = std::make_shared<ViewSnapshot>(*last);
+        }
+        s->followingFile = options_.follow && !options_.path.isEmpty() && options_.path != "-";
+        if (s->inputEnded && analysis->records != s->trace->eventCount()) {  // the last one is complete
+          if (running.valid()) running.wait();
+          running = {};
+          analysis = analyseSnapshot(*s);
+        }
+        s->analysis = analysis;
+        last = s;
+        // The last one stays referenced here a moment longer, so that the
+        // GUI thread, done with it, is rarely the one that frees it (a big
+        // trace's analysis takes tens of ms to free).
+        retired.push_back(s);
+        if (retired.size() > 1) retired.pop_front();
+        publish(std::move(s));
       }
-      s->followingFile = options_.follow && !options_.path.isEmpty() && options_.path != "-";
-      const std::uint64_t records = s->trace->eventCount();
-      if (s->inputEnded && analysis->records != records) {  // the last one is complete
-        if (running.valid()) running.wait();
-        running = {};
-        analysis = analyseSnapshot(*s);
-      }
-      s->analysis = analysis;
-      last = s;
-      // The last few stay referenced here, so that the GUI thread, done
-      // with one, is rarely the one that frees it (a big trace's analysis
-      // takes tens of ms to free).
-      retired.push_back(s);
-      if (retired.size() > 1) retired.pop_front();
-      publish(std::move(s));
-      const bool stale = analysis->records != records;
+      if (!last || running.valid() || analysis->records == last->trace->eventCount()) continue;
       const bool rested =
           Clock::now() - analysisDone >= std::chrono::duration<double, std::milli>(kAnalysisRest * analysisMs);
-      // A file's backlog is read in moments: an analysis of part of it
-      // would be stale at once (and cost the memory of a second one).
-      if (stale && !running.valid() && ((rested && !lastRegular) || lastCaughtUp))
+      // A file's backlog is read in moments: an analysis of part of it would
+      // be stale at once (and cost the memory of a second one).  Once the
+      // input pauses (caught up, nothing new for a tick) the analysis
+      // catches up at once: the hang panel waits for a complete one.
+      const bool backlog = lastRegular && !lastCaughtUp;
+      const bool paused = lastCaughtUp && !raw;
+      if ((rested && !backlog) || paused)
         running = std::async(std::launch::async, [frozen = last] {
           // Below the GUI and the reader: on a busy machine the picture and
           // the input come first, the whole-trace figures after.
