@@ -5,7 +5,7 @@
 if(TARGET xab_viewmodels)
   find_package(Qt6 REQUIRED COMPONENTS Gui)
   add_executable(xabview_bench ${CMAKE_CURRENT_SOURCE_DIR}/xabview_bench.cpp)
-  target_link_libraries(xabview_bench PRIVATE xab_viewmodels Qt6::Gui)
+  target_link_libraries(xabview_bench PRIVATE xab_viewpainters Qt6::Gui)
   set_target_properties(xabview_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${XAB_BENCH_DIR})
   add_dependencies(bench xabview_bench)
 endif()

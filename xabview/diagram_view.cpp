@@ -41,6 +41,7 @@ void DiagramView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   stats_ = paintDiagram(p, DiagramLayout::make(rect(), *state_), *state_);
   lastPaintMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  emit painted(lastPaintMs_);
 }
 
 bool DiagramView::save(const QString& file, QString* error) const {
@@ -103,7 +104,7 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
   const ViewSnapshot* s = state_->snapshot();
-  if (hit.message && s) state_->select(s->positionOf(s->messages.messages[*hit.message].send));
+  if (hit.message && s) state_->select(s->positionOf(s->messages().messages[*hit.message].send));
   else if (hit.position) state_->select(hit.position);
 }
 
@@ -112,7 +113,7 @@ QString DiagramView::describe(const DiagramHit& hit) const {
   if (!s) return {};
   QStringList lines;
   if (hit.message) {
-    const Message& m = s->messages.messages[*hit.message];
+    const Message& m = s->messages().messages[*hit.message];
     QString to;
     for (const auto& r : m.receives) to += " " + QString::fromStdString(s->trace->label(r.receiver));
     lines << QStringLiteral("message %1 -> %2").arg(QString::fromStdString(s->trace->label(m.sender)), to.trimmed())

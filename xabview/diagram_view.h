@@ -5,6 +5,7 @@
 // pointer, a click selects the record (everywhere, through ViewState).
 #pragma once
 
+#include "diagram_hit.h"
 #include "diagram_painter.h"
 
 #include <QWidget>
@@ -20,6 +21,9 @@ class DiagramView : public QWidget {
   // Saves the diagram alone, at the widget's size: .svg (if built with Qt
   // SVG) or any image format Qt writes (.png).
   bool save(const QString& file, QString* error) const;
+
+ signals:
+  void painted(double ms);  // after each repaint, its time
 
  public slots:
   void zoomIn();

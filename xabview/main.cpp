@@ -54,6 +54,9 @@ class Script : public QObject {
   void check() {
     if (done_) return;
     const ViewSnapshot* s = state_->snapshot();
+    // Live, a snapshot may carry the analysis of fewer records; what the
+    // script writes is of a complete one (the next snapshot brings it).
+    if (!s || !s->analysisComplete()) return;
     // A followed file read up to what is written counts as its end for the
     // one-shot modes (a finished evfile); --dump-on-hang follows the input
     // to its real end (abmon.stop, the pipe closed).
@@ -162,6 +165,7 @@ int main(int argc, char** argv) {
   TraceLoader loader({options.input, options.follow, 100});
   QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
   QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
+  window.watchReader([&loader] { return loader.recordsRead(); });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
   window.show();
 

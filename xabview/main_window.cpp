@@ -120,10 +120,17 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   auto* clock = new QTimer(this);  // "blocked ... for 12.4 s" keeps counting in live mode
   connect(clock, &QTimer::timeout, this, [this] {
     if (state_->live()) tasks_->refresh();
-    updateStatus();
   });
   clock->start(1000);
-  rateClock_.start();
+  arrival_ = new ArrivalMeter({}, this);
+  watchdog_ = new StallWatchdog(20, this);
+  frameLog_ = std::make_unique<FrameLog>(options_.frameLog);
+  if (!options_.frameLog.isEmpty() && !frameLog_->on())
+    std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(options_.frameLog));
+  connect(diagram_, &DiagramView::painted, this, &MainWindow::logFrame);
+  auto* statusClock = new QTimer(this);  // the arrival rate and the lag move without snapshots too
+  connect(statusClock, &QTimer::timeout, this, &MainWindow::updateStatus);
+  statusClock->start(250);
   resize(options_.size);
   updateStatus();
 }
@@ -233,14 +240,14 @@ void MainWindow::showHangAlarm(bool on) {
     return;
   }
   QString what;
-  if (s->hang.hung) {
-    std::size_t n = s->hang.blocked.size();
+  if (s->hang().hung) {
+    std::size_t n = s->hang().blocked.size();
     QString tasks = QStringLiteral("%1 task%2 blocked").arg(n).arg(n == 1 ? "" : "s");
     what = s->inputEnded ? QStringLiteral("Hang: %1 at the end of the input.").arg(tasks)
                          : QStringLiteral("Hang: %1, no new record for %2 s or more.").arg(tasks).arg(options_.hangAfter);
   } else {
     what = QStringLiteral("Pack/unpack mismatch: %1 receive%2.")
-               .arg(s->mismatches.mismatches.size()).arg(s->mismatches.mismatches.size() == 1 ? "" : "s");
+               .arg(s->mismatches().mismatches.size()).arg(s->mismatches().mismatches.size() == 1 ? "" : "s");
   }
   hangBannerText_->setText(what);
   hangBanner_->show();
@@ -316,40 +323,49 @@ void MainWindow::reportNewErrors() {
 void MainWindow::onSnapshot() {
   reportNewErrors();
   fitTaskTable();
-  if (rateClock_.elapsed() >= 1000) {
-    rate_ = static_cast<double>(state_->size() - std::min(rateBase_, state_->size())) * 1000.0 /
-            static_cast<double>(rateClock_.restart());
-    rateBase_ = state_->size();
-  }
   updateStatus();
 }
 
-void MainWindow::updateStatus() {
+void MainWindow::watchReader(ArrivalMeter::Counter recordsRead) { arrival_->setCounter(std::move(recordsRead)); }
+
+void MainWindow::logFrame(double paintMs) {
   const ViewSnapshot* s = state_->snapshot();
-  if (!s) {
-    status_->setText(failure_.isEmpty() ? "Waiting for records..." : "No input");
-    return;
-  }
-  if (s->inputEnded && s->size() == 0) {
-    status_->setText(s->errorCount ? QStringLiteral("No records | %1 bad lines").arg(s->errorCount)
-                                   : QStringLiteral("No records"));
-    return;
-  }
-  if (rateClock_.elapsed() >= 3000) {  // nothing arrived for a while
-    rate_ = static_cast<double>(state_->size() - std::min(rateBase_, state_->size())) * 1000.0 /
-            static_cast<double>(rateClock_.restart());
-    rateBase_ = state_->size();
-  }
+  if (!frameLog_->on() || !s) return;
+  const std::uint64_t read = arrival_->recordsRead();
+  FrameLog::Frame f;
+  f.paintMs = paintMs;
+  f.shown = s->trace->eventCount();
+  f.read = std::max(read, f.shown);
+  f.ageMs = newestRecordAgeMs(*s);
+  f.lagSeconds = lagOf(*s, read).seconds;
+  f.rate = arrival_->rate();
+  f.stallMs = watchdog_->takeRecentWorst();
+  f.worstStallMs = watchdog_->worstMs();
+  f.snapshotMs = s->buildMs;
+  f.analysed = s->analysis ? s->analysis->records : 0;
+  frameLog_->write(f);
+}
+
+void MainWindow::updateStatus() { status_->setText(statusText()); }
+
+QString MainWindow::statusText() const {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) return failure_.isEmpty() ? "Waiting for records..." : "No input";
+  if (s->inputEnded && s->size() == 0)
+    return s->errorCount ? QStringLiteral("No records | %1 bad lines").arg(s->errorCount) : QStringLiteral("No records");
   // "end of input" only when nothing more will come; a followed file that is
   // caught up with its writer is live, waiting for more.
   QString mode = state_->live() ? (s->inputEnded ? "end of input" : s->caughtUp ? "live, waiting for records" : "live")
                                 : (replay_->playing() ? "playing" : "paused");
-  status_->setText(QStringLiteral("%1 events | record %2 of %1 | trace time %3 s | %4 events/s | %5 | %6 tasks%7 | repaint %8 ms")
-                       .arg(s->size()).arg(state_->position())
-                       .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime())))
-                       .arg(rate_, 0, 'f', 0).arg(mode).arg(s->trace->taskCount())
-                       .arg(s->errorCount ? QStringLiteral(" | %1 bad lines").arg(s->errorCount) : QString())
-                       .arg(diagram_->lastPaintMs(), 0, 'f', 1));
+  // Behind: records the reader holds that the picture does not show yet,
+  // and how long ago the picture's records were taken.
+  const Lag lag = lagOf(*s, arrival_->recordsRead());
+  return QStringLiteral("%1 events | record %2 of %1 | trace time %3 s | arriving %4 records/s | behind %5 records, %6 s | %7 | %8 tasks%9 | repaint %10 ms")
+      .arg(s->size()).arg(state_->position())
+      .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime())))
+      .arg(arrival_->rate(), 0, 'f', 0).arg(lag.records).arg(lag.seconds, 0, 'f', 1).arg(mode).arg(s->trace->taskCount())
+      .arg(s->errorCount ? QStringLiteral(" | %1 bad lines").arg(s->errorCount) : QString())
+      .arg(diagram_->lastPaintMs(), 0, 'f', 1);
 }
 
 }  // namespace xab::view

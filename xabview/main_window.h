@@ -3,11 +3,14 @@
 // banner.  Every part talks to the shared ViewState only.
 #pragma once
 
+#include "live_meter.h"
 #include "options.h"
 #include "view_state.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+
+#include <memory>
 
 class QLabel;
 class QFrame;
@@ -42,6 +45,12 @@ class MainWindow : public QMainWindow {
   // "FILE: no records read (...why...)": for an input that ended without
   // one record (the banner, and the scripted modes' error).
   static QString noRecordsText(const ViewSnapshot& s);
+  // The reader's record count (TraceLoader::recordsRead): the status bar's
+  // arrival rate and lag.
+  void watchReader(ArrivalMeter::Counter recordsRead);
+  const ArrivalMeter& arrival() const { return *arrival_; }
+  const StallWatchdog& watchdog() const { return *watchdog_; }
+  QString statusText() const;
 
  public slots:
   void onSnapshot();
@@ -60,6 +69,7 @@ class MainWindow : public QMainWindow {
   void showHangAlarm(bool on);
   void saveDiagramDialog();
   void exportDialog();
+  void logFrame(double paintMs);
 
   ViewState* state_;
   ViewerOptions options_;
@@ -79,10 +89,9 @@ class MainWindow : public QMainWindow {
   bool tableFitted_ = false;
   std::size_t printedErrors_ = 0;
   QString failure_;
-  // Records per second of input, over the last few seconds.
-  QElapsedTimer rateClock_;
-  std::size_t rateBase_ = 0;
-  double rate_ = 0;
+  ArrivalMeter* arrival_ = nullptr;
+  StallWatchdog* watchdog_ = nullptr;
+  std::unique_ptr<FrameLog> frameLog_;
 };
 
 }  // namespace xab::view

@@ -73,8 +73,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                 "Scripted: each time the hang panel reports that progress stopped (live), write the "
                                 "state as JSON (with the panel's text) to FILE; exit at the end of the input.",
                                 "FILE");
+  QCommandLineOption frameLog("frame-log",
+                              "Write one line per diagram repaint to FILE: paint time, records shown and read, age of "
+                              "the newest record shown, arrival rate, main-thread stalls (bench/xabview_live.sh).",
+                              "FILE");
   for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
-                        dumpOnHang})
+                        dumpOnHang, frameLog})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -98,6 +102,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (pos.size() > 1) return fail("one input at most");
   if (!pos.isEmpty()) o.input = pos[0];
   o.follow = !p.isSet(noFollow);
+  o.frameLog = p.value(frameLog);
   if (p.isSet(step)) {
     bool ok = false;
     o.step = p.value(step).toLongLong(&ok);

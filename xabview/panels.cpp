@@ -194,14 +194,15 @@ void HangPanel::refresh() {
   // stepping at the live edge of a running program, is not a silence.
   bool atEdge = s && state_->atEnd();
   bool silent = s && (s->inputEnded || (s->caughtUp && state_->msSinceProgress() >= hangAfter_ * 1000));
-  bool stalled = atEdge && s->hang.hung && silent;
-  if (atEdge && !s->inputEnded && s->hang.hung && !stalled) {
+  // An analysis of fewer records than the snapshot (live) may be stale.
+  bool stalled = atEdge && s->analysisComplete() && s->hang().hung && silent;
+  if (atEdge && !s->inputEnded && s->hang().hung && !stalled) {
     text_->setHtml(QStringLiteral("<p>Running: new records within the last %1 s.</p>").arg(hangAfter_));
   } else {
     text_->setHtml(hangReportHtml(*state_));
   }
   bool was = alarmed_;
-  alarmed_ = stalled || (atEdge && !s->mismatches.mismatches.empty());
+  alarmed_ = stalled || (atEdge && !s->mismatches().mismatches.empty());
   // The window's banner first: whoever listens to alarm() (--dump-on-hang)
   // sees the window as the user does.
   if (alarmed_ != was) emit alarmChanged(alarmed_);
@@ -228,19 +229,19 @@ void BarrierChart::paintEvent(QPaintEvent*) {
   struct Bar { QString label; TimeNs wait; bool last; };
   std::vector<Bar> bars;
   QString title;
-  if (instance_ >= 0 && instance_ < static_cast<int>(s->barriers.instances.size())) {
-    const auto& b = s->barriers.instances[static_cast<std::size_t>(instance_)];
+  if (instance_ >= 0 && instance_ < static_cast<int>(s->barriers().instances.size())) {
+    const auto& b = s->barriers().instances[static_cast<std::size_t>(instance_)];
     title = QStringLiteral("Barrier `%1` use %2: each task's wait (last to arrive in orange)")
                 .arg(QString::fromStdString(std::string(s->trace->str(b.group)))).arg(b.use);
     for (std::size_t i = 0; i < b.visits.size(); ++i)
       bars.push_back({QString::fromStdString(s->trace->label(b.visits[i].task)), b.visits[i].wait(),
                       static_cast<int>(i) == b.lastArrival});
-  } else if (s->barriers.instances.empty()) {
+  } else if (s->barriers().instances.empty()) {
     title = "No barrier in this trace (yet): nothing waited in pvm_barrier.";
   } else {
     title = "Total barrier wait per task (select a barrier above for one instance)";
-    for (TaskIndex t = 0; t < s->barriers.perTask.size(); ++t)
-      bars.push_back({QString::fromStdString(s->trace->label(t)), s->barriers.perTask[t].wait, false});
+    for (TaskIndex t = 0; t < s->barriers().perTask.size(); ++t)
+      bars.push_back({QString::fromStdString(s->trace->label(t)), s->barriers().perTask[t].wait, false});
   }
   p.drawText(QRect(6, 2, width() - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
   if (bars.empty()) return;

@@ -45,7 +45,7 @@ QString output(const QString& program, const QStringList& args) {
 
 std::size_t receivedMessages(const ViewSnapshot& s) {
   std::size_t n = 0;
-  for (const Message& m : s.messages.messages) n += m.receives.size();
+  for (const Message& m : s.messages().messages) n += m.receives.size();
   return n;
 }
 

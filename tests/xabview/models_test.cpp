@@ -196,7 +196,7 @@ TEST_CASE("message matrix: follows the replay position, one step at a time, and 
     else CHECK(cell(M::Bandwidth).toDouble() > 0);
   }
   // At the end: the model's own pair table, for every metric.
-  const PairStats& all = s.messages.pairs.at({static_cast<TaskIndex>(producer), static_cast<TaskIndex>(consumer)});
+  const PairStats& all = s.messages().pairs.at({static_cast<TaskIndex>(producer), static_cast<TaskIndex>(consumer)});
   CHECK(cell(M::Count).toULongLong() == all.count);
   CHECK(cell(M::Bytes).toULongLong() == all.bytes);
   CHECK(cell(M::Bandwidth) == QString::number(all.bandwidth() / 1e6, 'f', 2));
@@ -222,7 +222,7 @@ TEST_CASE("message matrix: a message never received counts as sent to its named 
   CHECK(p.bytes == 32);
   CHECK(p.receivedBytes == 0);
   CHECK(p.bandwidth() == 0);
-  CHECK(s.messages.pairs.count({node1, host}) == 0);  // the model counts received messages only
+  CHECK(s.messages().pairs.count({node1, host}) == 0);  // the model counts received messages only
   CHECK(matrix.data(matrix.index(static_cast<int>(node1), static_cast<int>(host)), Qt::DisplayRole).toInt() == 1);
   CHECK(pairsAt(s, 0).empty());
   CHECK(checker.messages().isEmpty());
@@ -240,8 +240,8 @@ struct Reference {
 Reference reference(const ViewSnapshot& s, std::size_t position) {
   Reference out;
   const Trace& tr = *s.trace;
-  for (std::uint32_t i = 0; i < s.messages.messages.size(); ++i) {
-    const Message& m = s.messages.messages[i];
+  for (std::uint32_t i = 0; i < s.messages().messages.size(); ++i) {
+    const Message& m = s.messages().messages[i];
     if (tr.event(m.send).seq >= position) continue;
     for (const MessageReceive& r : m.receives) {
       const Event& e = tr.event(r.recv);

@@ -1,6 +1,9 @@
 // The diagram painter: it draws, it folds, it stays bounded at full zoom-out;
 // hit testing finds spans and messages; the state dump says what is shown.
+#include "diagram_hit.h"
 #include "diagram_painter.h"
+#include "span_search.h"
+#include "utilization.h"
 #include "state_dump.h"
 #include "support.h"
 
@@ -137,11 +140,12 @@ TEST_CASE("utilization counts tasks per activity at a moment") {
   CHECK(nonWhite(img) > 500);
 }
 
-// The strip's counts come from one sweep over the spans in view; they must
-// be what utilizationAt says at each column's centre, at any replay
-// position and zoom.
+// The strip's counts come from one sweep over the spans in view (or, with
+// many more spans than columns, a look-up per column); they must be what
+// utilizationAt says at each column's centre, at any replay position and
+// zoom.
 TEST_CASE("utilization per column, swept, equals utilizationAt at each column centre") {
-  for (const char* name : {"cholesky_hang.trace", "barrier_hang.trace", "deadlock.trace", "mcast.trace"}) {
+  for (const char* name : {"cholesky_hang.trace", "barrier_hang.trace", "deadlock.trace", "mcast.trace", "ge.trace"}) {
     INFO(name);
     ViewState state;
     state.setSnapshot(snapshotOf(dataPath(name)));
@@ -150,7 +154,9 @@ TEST_CASE("utilization per column, swept, equals utilizationAt at each column ce
       state.setPosition(pos);
       const TimeNs b = state.viewBegin(), e = state.viewEnd();
       for (auto [from, to, columns] : {std::tuple{b, e, 450}, std::tuple{b + (e - b) / 3, b + (e - b) / 2, 97},
-                                       std::tuple{b - (e - b), e + (e - b), 13}}) {
+                                       std::tuple{b - (e - b), e + (e - b), 13},
+                                       // Far more spans than columns: each column's centre is looked up.
+                                       std::tuple{b, e, 2}, std::tuple{b + (e - b) / 4, e, 3}}) {
         const double ns = static_cast<double>(to - from) / columns;
         auto swept = utilizationColumns(state, from, ns, columns);
         REQUIRE(swept.size() == static_cast<std::size_t>(columns));
@@ -160,6 +166,32 @@ TEST_CASE("utilization per column, swept, equals utilizationAt at each column ce
         INFO("position " << pos << ", " << columns << " columns");
         CHECK(differ == 0);
       }
+    }
+  }
+}
+
+// A long trace at full zoom-out (live): many more spans than columns, so
+// the strip looks each column's centre up instead of sweeping every span.
+TEST_CASE("utilization per column of a long trace equals utilizationAt at each column centre") {
+  ViewState state;
+  state.setSnapshot(snapshotOfText(syntheticTrace(4, 2000)));
+  const std::size_t size = state.size();
+  for (std::size_t pos : {size, size / 3, std::size_t{5}}) {
+    state.setPosition(pos);
+    const TimeNs b = state.viewBegin(), e = state.viewEnd();
+    for (auto [from, to, columns] : {std::tuple{b, e, 300}, std::tuple{b + (e - b) / 3, b + (e - b) / 2, 41}}) {
+      const double ns = static_cast<double>(to - from) / columns;
+      auto counts = utilizationColumns(state, from, ns, columns);
+      REQUIRE(counts.size() == static_cast<std::size_t>(columns));
+      int differ = 0, busy = 0;
+      for (int x = 0; x < columns; ++x) {
+        auto at = utilizationAt(state, from + static_cast<TimeNs>((x + 0.5) * ns));
+        differ += counts[static_cast<std::size_t>(x)] != at;
+        for (int n : at) busy += n;
+      }
+      INFO("position " << pos << ", " << columns << " columns");
+      CHECK(differ == 0);
+      if (pos == size) CHECK(busy > 0);
     }
   }
 }
@@ -186,7 +218,7 @@ TEST_CASE("a state mipmap holds each bin's dominant state, level by level, and n
   for (std::uint32_t i = 0; i < 6000; ++i)
     spans.push_back({t0 + TimeNs{i} * 1000, i, i % 4 == 3 ? TaskState::Receiving : TaskState::Computing});
   spans.push_back({t0 + 6'000'000, 6000, TaskState::Exited});
-  StateMipmap m = buildMipmap(spans, t0, t0 + 8'000'000);
+  StateMipmap m = buildMipmap(SpanList({}, spans), t0, t0 + 8'000'000);
   REQUIRE(m.width0 > 0);
   CHECK(m.levels.front().size() <= kMipBins + 1);
   CHECK(m.levels.back().size() == 1);
@@ -201,7 +233,7 @@ TEST_CASE("a state mipmap holds each bin's dominant state, level by level, and n
   CHECK(m.at(0, t0 - 1) == kNoState);
   // Few spans: no mipmap (the spans are cheap to walk).
   spans.resize(100);
-  CHECK(buildMipmap(spans, t0, t0 + 100'000).width0 == 0);
+  CHECK(buildMipmap(SpanList({}, spans), t0, t0 + 100'000).width0 == 0);
 }
 
 // Per task row and pixel column: does the picture show the state that
@@ -277,7 +309,7 @@ TEST_CASE("at full zoom-out the mipmap draws each column's dominant state, readi
 TEST_CASE("barrier bands drawn as stretched strips look as the rectangles and lines of vector output") {
   ViewState state;
   state.setSnapshot(snapshotOf(dataPath("barrier.trace")));
-  REQUIRE(state.snapshot()->barriers.instances.size() == 2);
+  REQUIRE(state.snapshot()->barriers().instances.size() == 2);
   // On a raster image: the strips.  Through a QPicture (a vector device, as
   // SVG is): rectangles and lines, then replayed onto an image.
   QImage raster(900, 300, QImage::Format_RGB32), vector(900, 300, QImage::Format_RGB32);

@@ -2,7 +2,12 @@
 #include "activity.h"
 #include "support.h"
 
+#include <xab/model/reader.h>
+
 #include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
 
 using namespace xab;
 using namespace xab::view;
@@ -111,4 +116,46 @@ TEST_CASE("the arrival order, 2 bytes a record, gives each position's task and i
   });
   CHECK(n == s->size() - from);
   CHECK(s->order.memoryBytes() <= 2 * s->size() + 16);
+}
+
+// Live, each snapshot extends the last one's order and spans by the new
+// records only.  Read in pieces of every size, each snapshot must equal one
+// built from scratch: same arrival order, same spans per task.
+TEST_CASE("a snapshot extended record by record equals one built whole") {
+  for (const char* name : {"cholesky_hang.trace", "ge.trace", "mcast.trace", "barrier_hang.trace", "handler.trace",
+                           "demo_hang_killed.trace", "bcast_left.trace"}) {
+    INFO(name);
+    std::ifstream in(dataPath(name));
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string all = text.str();
+    for (std::size_t piece : {1, 7, 61, 400}) {
+      INFO("pieces of " << piece << " bytes");
+      TraceReader reader;
+      SnapshotBuilder builder;
+      int compared = 0;
+      for (std::size_t at = 0; at < all.size(); at += piece) {
+        reader.feed(std::string_view(all).substr(at, piece));
+        auto live = builder.update(reader.snapshot());
+        auto whole = buildSnapshot(reader.snapshot());
+        REQUIRE(live->size() == whole->size());
+        for (std::size_t p = 0; p < whole->size(); ++p) REQUIRE(live->order.taskAt(p) == whole->order.taskAt(p));
+        REQUIRE(live->spans.size() == whole->spans.size());
+        for (TaskIndex t = 0; t < whole->spans.size(); ++t) {
+          INFO("task " << t << " after " << at + piece << " bytes");
+          const auto& a = live->spans[t];
+          const auto& b = whole->spans[t];
+          REQUIRE(a.size() == b.size());
+          for (std::size_t i = 0; i < a.size(); ++i) {
+            CHECK(a[i].begin == b[i].begin);
+            CHECK(a[i].first == b[i].first);
+            CHECK(a[i].state == b[i].state);
+          }
+        }
+        CHECK(live->tasksEnd == whole->tasksEnd);
+        ++compared;
+      }
+      CHECK(compared > 0);
+    }
+  }
 }

@@ -40,7 +40,7 @@ bool arrivalShown(const ViewSnapshot& s, const BarrierVisit& v, TimeNs now, std:
 
 std::pair<int, int> barrierArrivals(const ViewSnapshot& s, TaskIndex task, const Event& e, TimeNs now,
                                     std::size_t position) {
-  for (const auto& inst : s.barriers.instances) {
+  for (const auto& inst : s.barriers().instances) {
     auto it = std::find_if(inst.visits.begin(), inst.visits.end(),
                            [&](const BarrierVisit& v) { return v.task == task && v.arrive == e.time; });
     if (it == inst.visits.end()) continue;

@@ -24,7 +24,7 @@ BarrierWaitModel::BarrierWaitModel(ViewState* state, QObject* parent)
 
 void BarrierWaitModel::reset() {
   const ViewSnapshot* s = state_->snapshot();
-  syncRows(s ? static_cast<int>(s->barriers.instances.size()) : 0);
+  syncRows(s ? static_cast<int>(s->barriers().instances.size()) : 0);
 }
 
 int BarrierWaitModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -32,8 +32,8 @@ int BarrierWaitModel::columnCount(const QModelIndex& parent) const { return pare
 QVariant BarrierWaitModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const ViewSnapshot* s = state_->snapshot();
-  if (!s || index.row() >= static_cast<int>(s->barriers.instances.size())) return {};
-  const BarrierInstance& b = s->barriers.instances[static_cast<std::size_t>(index.row())];
+  if (!s || index.row() >= static_cast<int>(s->barriers().instances.size())) return {};
+  const BarrierInstance& b = s->barriers().instances[static_cast<std::size_t>(index.row())];
   if (role == Qt::DisplayRole) {
     TimeNs maxWait = 0;
     for (const auto& v : b.visits) maxWait = std::max(maxWait, v.wait());
@@ -73,7 +73,7 @@ BarrierTotalsModel::BarrierTotalsModel(ViewState* state, QObject* parent)
 
 void BarrierTotalsModel::reset() {
   const ViewSnapshot* s = state_->snapshot();
-  syncRows(s ? static_cast<int>(s->barriers.perTask.size()) : 0);
+  syncRows(s ? static_cast<int>(s->barriers().perTask.size()) : 0);
 }
 
 int BarrierTotalsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -81,9 +81,9 @@ int BarrierTotalsModel::columnCount(const QModelIndex& parent) const { return pa
 QVariant BarrierTotalsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const ViewSnapshot* s = state_->snapshot();
-  if (!s || index.row() >= static_cast<int>(s->barriers.perTask.size()) || role != Qt::DisplayRole) return {};
+  if (!s || index.row() >= static_cast<int>(s->barriers().perTask.size()) || role != Qt::DisplayRole) return {};
   auto t = static_cast<TaskIndex>(index.row());
-  const BarrierTaskTotals& b = s->barriers.perTask[t];
+  const BarrierTaskTotals& b = s->barriers().perTask[t];
   switch (index.column()) {
     case TaskCol: return label(*s, t);
     case WaitCol: return formatDuration(b.wait);
@@ -117,7 +117,7 @@ PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PairAt> grid(dense ? tasks * tasks : 0);
   PairMatrix out;
   auto cell = [&](TaskIndex from, TaskIndex to) -> PairAt& { return dense ? grid[from * tasks + to] : out[{from, to}]; };
-  for (const MessageLine& l : s.lines) {
+  for (const MessageLine& l : s.lines()) {
     if (l.sendPos >= position) continue;
     PairAt& p = cell(l.sender, l.receiver);
     auto bytes = static_cast<std::uint64_t>(std::max(l.bytes, 0));
@@ -128,9 +128,9 @@ PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
       p.transit = addTime(p.transit, std::max<TimeNs>(l.recv - l.send, 0));
     }
   }
-  for (const Undelivered& u : s.undelivered) {
+  for (const Undelivered& u : s.undelivered()) {
     if (u.sendPos >= position) continue;
-    PairAt& p = cell(s.messages.messages[u.message].sender, u.receiver);
+    PairAt& p = cell(s.messages().messages[u.message].sender, u.receiver);
     ++p.count;
     p.bytes += static_cast<std::uint64_t>(std::max(u.bytes, 0));
   }
@@ -206,9 +206,9 @@ QVariant MessageMatrixModel::headerData(int section, Qt::Orientation o, int role
 
 std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PendingEntry> out;
-  for (const MessageLine& l : s.lines)
+  for (const MessageLine& l : s.lines())
     if (l.sendPos < position && l.recvPos >= position) out.push_back({l.receiver, l.message});
-  for (const Undelivered& u : s.undelivered)
+  for (const Undelivered& u : s.undelivered())
     if (u.sendPos < position) out.push_back({u.receiver, u.message});
   std::sort(out.begin(), out.end(), [](const PendingEntry& a, const PendingEntry& b) {
     return a.receiver != b.receiver ? a.receiver < b.receiver : a.message < b.message;
@@ -237,7 +237,7 @@ QVariant PendingQueueModel::data(const QModelIndex& index, int role) const {
   const ViewSnapshot* s = state_->snapshot();
   if (!s) return {};
   const PendingEntry& p = rows_[static_cast<std::size_t>(index.row())];
-  const Message& m = s->messages.messages[p.message];
+  const Message& m = s->messages().messages[p.message];
   if (role == PositionRole) return static_cast<qulonglong>(s->positionOf(m.send));
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
@@ -261,10 +261,10 @@ QVariant PendingQueueModel::headerData(int section, Qt::Orientation o, int role)
 
 QStringList hangReportLines(const ViewSnapshot& s) {
   QStringList out;
-  for (const auto& line : s.hang.summary) out << QString::fromStdString(line);
-  for (const auto& b : s.hang.blocked)
+  for (const auto& line : s.hang().summary) out << QString::fromStdString(line);
+  for (const auto& b : s.hang().blocked)
     if (!out.contains(QString::fromStdString(b.explanation))) out << QString::fromStdString(b.explanation);
-  for (const auto& m : s.mismatches.mismatches)
+  for (const auto& m : s.mismatches().mismatches)
     out << QStringLiteral("%1 -> %2: %3").arg(label(s, m.sender), label(s, m.receiver),
                                               QString::fromStdString(m.explanation));
   return out;
@@ -292,40 +292,40 @@ QString hangReportHtml(const ViewState& state) {
     html += QStringLiteral("<p><i>The full diagnosis appears at the end of the trace.</i></p>");
     return html;
   }
-  if (!s->hang.hung && s->mismatches.mismatches.empty())
+  if (!s->hang().hung && s->mismatches().mismatches.empty())
     return QStringLiteral("<p>No task is blocked; no pack/unpack mismatch (%1 receives checked).</p>")
-        .arg(s->mismatches.checked);
-  if (s->hang.hung) {
+        .arg(s->mismatches().checked);
+  if (s->hang().hung) {
     qint64 idle = state.msSinceProgress();
     if (!s->inputEnded)  // at the newest record of an input that goes on, live or paused
       html += QStringLiteral("<p><b>No new records for %1 s.</b></p>").arg(idle / 1000.0, 0, 'f', 1);
     html += "<h3>Blocked tasks</h3><ul>";
-    for (const auto& line : s->hang.summary) {
-      bool perTask = std::any_of(s->hang.blocked.begin(), s->hang.blocked.end(),
+    for (const auto& line : s->hang().summary) {
+      bool perTask = std::any_of(s->hang().blocked.begin(), s->hang().blocked.end(),
                                  [&](const BlockedTask& b) { return b.explanation == line; });
       if (!perTask) html += "<li><b>" + QString::fromStdString(line).toHtmlEscaped() + "</b></li>";
     }
     html += "</ul><ul>";
-    for (const auto& b : s->hang.blocked) {
+    for (const auto& b : s->hang().blocked) {
       EventRef r{b.task, b.state.first};
       html += "<li>" + link(r, label(*s, b.task)) + ": " + QString::fromStdString(b.explanation).toHtmlEscaped();
       for (const auto& p : b.pending) {
-        const Message& m = s->messages.messages[p.message];
+        const Message& m = s->messages().messages[p.message];
         html += "<br>&nbsp;&nbsp;queued: " +
                 link(m.send, QStringLiteral("tag %1, %2 bytes from %3").arg(QString::fromStdString(formatTag(p.tag))).arg(p.bytes).arg(label(*s, p.sender)));
       }
       html += "</li>";
     }
     html += "</ul>";
-    for (const auto& c : s->hang.cycles) {
+    for (const auto& c : s->hang().cycles) {
       QStringList names;
       for (TaskIndex t : c) names << label(*s, t);
       html += "<p>Deadlock: " + names.join(" waits for ").toHtmlEscaped() + " waits for " + names.first().toHtmlEscaped() + "</p>";
     }
   }
-  if (!s->mismatches.mismatches.empty()) {
+  if (!s->mismatches().mismatches.empty()) {
     html += "<h3>Pack/unpack mismatches</h3><ul>";
-    for (const auto& m : s->mismatches.mismatches)
+    for (const auto& m : s->mismatches().mismatches)
       html += "<li>" + link(m.recv, label(*s, m.sender) + " -> " + label(*s, m.receiver)) + ": " +
               QString::fromStdString(m.explanation).toHtmlEscaped() + "</li>";
     html += "</ul>";

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <future>
+#include <optional>
 
 namespace xab::view {
 namespace {
@@ -26,27 +27,27 @@ std::uint32_t seqLowerBound(const Seq& records, std::size_t position) {
   return static_cast<std::uint32_t>(lo);
 }
 
-void buildLines(const Trace& trace, ViewSnapshot& s) {
-  s.lines.clear();
-  s.undelivered.clear();
-  s.maxTransit = 0;
+void buildLines(const Trace& trace, Analysis& a) {
+  a.lines.clear();
+  a.undelivered.clear();
+  a.maxTransit = 0;
   std::size_t n = 0;
-  for (const Message& msg : s.messages.messages) n += msg.receives.size();
-  s.lines.reserve(n);  // one allocation: growth by doubling would raise the peak
-  for (std::uint32_t m = 0; m < s.messages.messages.size(); ++m) {
-    const Message& msg = s.messages.messages[m];
+  for (const Message& msg : a.messages.messages) n += msg.receives.size();
+  a.lines.reserve(n);  // one allocation: growth by doubling would raise the peak
+  for (std::uint32_t m = 0; m < a.messages.messages.size(); ++m) {
+    const Message& msg = a.messages.messages[m];
     std::uint32_t sendPos = trace.event(msg.send).seq;
     for (const auto& r : msg.receives) {
       const Event& e = trace.event(r.recv);
       std::int32_t bytes = e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : msg.bytes;  // as MessageTable::pairs counts
-      s.lines.push_back({msg.time, r.time, sendPos, e.seq, msg.sender, r.receiver, m, bytes});
-      s.maxTransit = std::max(s.maxTransit, r.time - msg.time);
+      a.lines.push_back({msg.time, r.time, sendPos, e.seq, msg.sender, r.receiver, m, bytes});
+      a.maxTransit = std::max(a.maxTransit, r.time - msg.time);
     }
     for (Tid d : msg.unreceived)
-      if (auto r = trace.findTask(d)) s.undelivered.push_back({sendPos, *r, m, msg.bytes});
+      if (auto r = trace.findTask(d)) a.undelivered.push_back({sendPos, *r, m, msg.bytes});
   }
-  std::sort(s.lines.begin(), s.lines.end(),
-            [](const MessageLine& a, const MessageLine& b) { return a.send < b.send; });
+  std::sort(a.lines.begin(), a.lines.end(),
+            [](const MessageLine& x, const MessageLine& y) { return x.send < y.send; });
 }
 
 void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
@@ -58,6 +59,12 @@ void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
   }
   for (const Event& e : tr.monitorEvents())
     if (e.kind == Kind::ABMON_STOP) s.monitorEnd = e.time;
+  for (TaskIndex t = 0; t < tr.taskCount(); ++t)
+    if (!tr.events(t).empty()) s.newestArrival = std::max(s.newestArrival, tr.events(t).back().recvTime);
+}
+
+bool sameState(const StateInterval& x, const StateInterval& y) {
+  return x.state == y.state && x.call == y.call && x.a == y.a && x.b == y.b;
 }
 
 }  // namespace
@@ -66,22 +73,53 @@ void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
 // order is filled by placing each record's task at its number: no sort.
 void ArrivalOrder::build(const Trace& trace) {
   trace_ = &trace;
-  size_ = trace.eventCount() + trace.monitorEvents().size();
-  bool narrow = trace.taskCount() < kNarrowMonitor;
-  narrow_.clear();
-  wide_.clear();
-  if (narrow) narrow_.assign(size_, kNarrowMonitor);
-  else wide_.assign(size_, kMonitorTask);
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    trace.events(t).forEach([&](const Event& e) {
-      if (e.seq >= size_) return;
-      if (narrow) narrow_[e.seq] = static_cast<std::uint16_t>(t);
-      else wide_[e.seq] = t;
-    });
+  size_ = 0;
+  isNarrow_ = trace.taskCount() < kNarrowMonitor;
+  narrow_ = {};
+  wide_ = {};
+  append(trace, 0);
+}
+
+void ArrivalOrder::extend(const Trace& trace) {
+  const std::size_t total = trace.eventCount() + trace.monitorEvents().size();
+  if (size_ > total || (isNarrow_ && trace.taskCount() >= kNarrowMonitor)) return build(trace);
+  trace_ = &trace;
+  append(trace, size_);
+}
+
+ArrivalOrder ArrivalOrder::frozen(const Trace& trace) const {
+  ArrivalOrder copy;
+  copy.trace_ = &trace;
+  copy.size_ = size_;
+  copy.isNarrow_ = isNarrow_;
+  copy.narrow_ = narrow_.freeze();
+  copy.wide_ = wide_.freeze();
+  return copy;
+}
+
+// The new positions [from, total): each task's records from its first at or
+// after `from` (its seq numbers rise), placed in a scratch row, appended.
+void ArrivalOrder::append(const Trace& trace, std::size_t from) {
+  const std::size_t total = trace.eventCount() + trace.monitorEvents().size();
+  if (total <= from) {
+    size_ = total;
+    return;
+  }
+  std::vector<TaskIndex> row(total - from, kMonitorTask);
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    const auto& ev = trace.events(t);
+    for (std::size_t i = seqLowerBound(ev, from); i < ev.size(); ++i)
+      if (ev[i].seq < total) row[ev[i].seq - from] = t;
+  }
+  for (TaskIndex t : row) {
+    if (isNarrow_) narrow_.push_back(t == kMonitorTask ? kNarrowMonitor : static_cast<std::uint16_t>(t));
+    else wide_.push_back(t);
+  }
+  size_ = total;
 }
 
 TaskIndex ArrivalOrder::taskAt(std::size_t p) const {
-  if (!narrow_.empty()) return narrow_[p] == kNarrowMonitor ? kMonitorTask : narrow_[p];
+  if (isNarrow_) return narrow_[p] == kNarrowMonitor ? kMonitorTask : narrow_[p];
   return wide_[p];
 }
 
@@ -132,9 +170,10 @@ std::size_t StateMipmap::memoryBytes() const {
   return n;
 }
 
-StateMipmap buildMipmap(const std::vector<Span>& spans, TimeNs origin, TimeNs end) {
+StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
   StateMipmap m;
   if (spans.size() < kMipMinSpans || end <= origin) return m;
+  m.end = end;
   constexpr std::size_t kStates = static_cast<std::size_t>(TaskState::Exited) + 1;
   const auto range = static_cast<std::uint64_t>(end - origin);
   m.origin = origin;
@@ -177,50 +216,119 @@ StateMipmap buildMipmap(const std::vector<Span>& spans, TimeNs origin, TimeNs en
   return m;
 }
 
-std::vector<Span> buildSpans(const Trace& trace, TaskIndex task) {
+SpanList buildSpans(const Trace& trace, TaskIndex task) {
   auto intervals = stateIntervals(trace, task);
-  std::vector<Span> out;
-  out.reserve(intervals.size());
+  ChunkedVector<Span, 6, 12> out;
   for (const auto& iv : intervals) out.push_back({iv.begin, iv.first, iv.state});
-  return out;
+  return SpanList(std::move(out), {});
+}
+
+// As stateIntervals(), from record ts.next on.  The spans before the last
+// two are settled: a new record can change the state of the gap after the
+// record before it (packing or sending depends on what comes next), which
+// may then join the span before; nothing earlier.  So the last two spans
+// are built again from their first record each time.
+void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts) {
+  const auto& ev = trace.events(t);
+  if (ts.exited) return;
+  std::vector<Span> tail;
+  std::optional<StateInterval> open;  // the last interval, whole (sameState needs all of it)
+  bool exited = false;
+  for (auto i = static_cast<std::size_t>(ts.next); i < ev.size() && !exited; ++i) {
+    StateInterval iv = intervalAfter(trace, t, static_cast<std::uint32_t>(i));
+    if (open && sameState(*open, iv) && open->end == iv.begin) {
+      open->end = iv.end;
+    } else {
+      tail.push_back({iv.begin, iv.first, iv.state});
+      open = iv;
+    }
+    exited = iv.state == TaskState::Exited;
+  }
+  // All but the last two become settled; the tail restarts at the first of those.
+  if (tail.size() > 2) {
+    const auto keep = tail.end() - 2;
+    for (auto it = tail.begin(); it != keep; ++it) ts.settled.push_back(*it);
+    tail = std::vector<Span>(keep, tail.end());  // not erase(): that would keep the whole capacity
+  }
+  ts.next = tail.empty() ? ts.next : tail.front().first;
+  if (exited) {  // an exit ends the task's spans: nothing after it counts
+    for (const Span& sp : tail) ts.settled.push_back(sp);
+    tail.clear();
+    ts.next = static_cast<std::uint32_t>(ev.size());
+    ts.exited = true;
+  }
+  ts.tail = std::move(tail);
+}
+
+std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trace> trace) {
+  auto started = Clock::now();
+  auto s = std::make_shared<ViewSnapshot>();
+  s->takenMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  s->trace = std::move(trace);
+  const Trace& tr = *s->trace;
+  // Another trace, or one that is not an extension of the last (fewer tasks
+  // or records): start again.
+  bool extends = previous_ && previous_->taskCount() <= tr.taskCount() &&
+                 previous_->eventCount() <= tr.eventCount() &&
+                 previous_->monitorEvents().size() <= tr.monitorEvents().size();
+  for (TaskIndex t = 0; extends && t < previous_->taskCount(); ++t)
+    extends = previous_->events(t).size() <= tr.events(t).size();
+  if (!extends) spans_.clear();
+  auto t = Clock::now();
+  buildTimeBounds(tr, *s);
+  if (extends) order_.extend(tr);
+  else order_.build(tr);
+  s->order = order_.frozen(tr);
+  s->timing.order = msSince(t);
+  t = Clock::now();
+  spans_.resize(tr.taskCount());
+  s->spans.reserve(tr.taskCount());
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i) {
+    extendSpans(tr, i, spans_[i]);
+    s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail);
+  }
+  s->timing.spans = msSince(t);
+  s->buildMs = msSince(started);
+  previous_ = s->trace;
+  return s;
+}
+
+AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
+  auto started = Clock::now();
+  auto a = std::make_shared<Analysis>();
+  a->trace = s.trace;
+  const Trace& tr = *s.trace;
+  a->records = tr.eventCount();
+  // Two cores' worth: the message analyses on one thread, the mipmaps and
+  // the barrier/hang analyses on this one.
+  auto messages = std::async(std::launch::async, [&] {
+    auto t = Clock::now();
+    a->messages = matchMessages(tr);
+    a->timing.messages = msSince(t);
+    t = Clock::now();
+    a->mismatches = findPackMismatches(tr, a->messages);
+    a->timing.mismatches = msSince(t);
+  });
+  auto t = Clock::now();
+  a->mipmaps.resize(tr.taskCount());
+  for (TaskIndex i = 0; i < tr.taskCount() && i < s.spans.size(); ++i)
+    a->mipmaps[i] = buildMipmap(s.spans[i], s.tasksBegin, s.tasksEnd);
+  a->timing.mipmaps = msSince(t);
+  t = Clock::now();
+  a->barriers = analyzeBarriers(tr);
+  a->timing.barriers = msSince(t);
+  messages.get();
+  t = Clock::now();
+  a->hang = diagnoseHang(tr, a->messages, a->barriers);
+  buildLines(tr, *a);
+  a->timing.hang = msSince(t);
+  a->buildMs = msSince(started);
+  return a;
 }
 
 std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace) {
-  auto started = Clock::now();
-  auto s = std::make_shared<ViewSnapshot>();
-  s->trace = std::move(trace);
-  const Trace& tr = *s->trace;
-  // Two cores' worth: the message analyses on one thread, the per-task
-  // arrays and the barrier/hang analyses on this one.
-  auto messages = std::async(std::launch::async, [&] {
-    auto t = Clock::now();
-    s->messages = matchMessages(tr);
-    s->timing.messages = msSince(t);
-    t = Clock::now();
-    s->mismatches = findPackMismatches(tr, s->messages);
-    s->timing.mismatches = msSince(t);
-  });
-  auto t = Clock::now();
-  buildTimeBounds(tr, *s);
-  s->order.build(tr);
-  s->timing.order = msSince(t);
-  t = Clock::now();
-  s->spans.resize(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->spans[i] = buildSpans(tr, i);
-  s->timing.spans = msSince(t);
-  t = Clock::now();
-  s->mipmaps.resize(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->mipmaps[i] = buildMipmap(s->spans[i], s->tasksBegin, s->tasksEnd);
-  s->timing.mipmaps = msSince(t);
-  t = Clock::now();
-  s->barriers = analyzeBarriers(tr);
-  s->timing.barriers = msSince(t);
-  messages.get();
-  t = Clock::now();
-  s->hang = diagnoseHang(tr, s->messages, s->barriers);
-  buildLines(tr, *s);
-  s->timing.hang = msSince(t);
-  s->buildMs = msSince(started);
+  auto s = SnapshotBuilder().update(std::move(trace));
+  s->analysis = analyseSnapshot(*s);
   return s;
 }
 

@@ -1,15 +1,25 @@
 // snapshot.h -- one immutable picture of the trace and its analyses.
 //
-// The loader thread builds a ViewSnapshot from each TraceReader snapshot
-// (trace + message matching + barriers + hang + pack mismatches + the
-// arrival order and per-task state spans the views draw from) and hands it
-// to the GUI as a shared_ptr<const ViewSnapshot>.  Nothing in it changes
-// after it is built, so every view may read it without locks, and a view
-// that still holds an old one keeps a consistent picture.
+// The loader builds a ViewSnapshot from each TraceReader snapshot (the
+// trace, the arrival order and per-task state spans the views draw from,
+// and an Analysis: message matching, barriers, hang, pack mismatches,
+// message lines, mipmaps) and hands it to the GUI as a
+// shared_ptr<const ViewSnapshot>.  Nothing in it changes after it is
+// built, so every view may read it without locks, and a view that still
+// holds an old one keeps a consistent picture.
+//
+// Live, a snapshot costs the new records only: SnapshotBuilder extends the
+// previous order and spans (their settled part is shared, not copied), and
+// the Analysis, which costs the whole trace, is redone on a thread of its
+// own as often as it can; a snapshot carries the newest finished one, which
+// may cover fewer records than the trace (analysisComplete() says).  The
+// snapshot at the end of the input, or caught up with it, is complete.
 #pragma once
 
 #include <xab/model/model.h>
 
+#include <compare>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,20 +43,28 @@ struct OrderEntry {
 class ArrivalOrder {
  public:
   void build(const Trace& trace);
+  // The same as build(trace) for a trace that extends the one this was
+  // built for: only the new records cost.
+  void extend(const Trace& trace);
+  // A copy for a snapshot of `trace`, sharing what is full (the copy must
+  // not be extended).
+  ArrivalOrder frozen(const Trace& trace) const;
   std::size_t size() const { return size_; }
   OrderEntry operator[](std::size_t position) const;
   TaskIndex taskAt(std::size_t position) const;
   // f(position, entry) for each position in [from, to), in order.
   template <class F>
   void forEach(std::size_t from, std::size_t to, F&& f) const;
-  std::size_t memoryBytes() const { return narrow_.capacity() * 2 + wide_.capacity() * 4; }
+  std::size_t memoryBytes() const { return narrow_.capacityBytes() + wide_.capacityBytes(); }
 
  private:
   std::uint32_t indexOf(TaskIndex task, std::size_t position) const;  // records of task before position
+  void append(const Trace& trace, std::size_t from);  // positions [from, size_)
   const Trace* trace_ = nullptr;
   std::size_t size_ = 0;
-  std::vector<std::uint16_t> narrow_;  // the task, kNarrowMonitor for abmon's records
-  std::vector<TaskIndex> wide_;        // the same when there are too many tasks for 16 bits
+  bool isNarrow_ = true;
+  ChunkedVector<std::uint16_t, 10, 16> narrow_;  // the task, kNarrowMonitor for abmon's records
+  ChunkedVector<TaskIndex, 10, 16> wide_;        // the same when there are too many tasks for 16 bits
   static constexpr std::uint16_t kNarrowMonitor = 0xFFFF;
 };
 
@@ -57,7 +75,61 @@ struct Span {
   std::uint32_t first = 0;  // the record that opened it
   TaskState state = TaskState::NotStarted;
 };
-inline TimeNs spanEnd(const std::vector<Span>& spans, std::size_t i) {
+// A task's spans in time order: the settled ones (which no later record
+// can change) in chunks shared by every snapshot, the last few (whose state
+// or extent the next record may still change) copied.
+class SpanList {
+ public:
+  SpanList() = default;
+  SpanList(ChunkedVector<Span, 6, 12> settled, std::vector<Span> tail)
+      : settled_(std::move(settled)), tail_(std::move(tail)) {}
+  std::size_t size() const { return settled_.size() + tail_.size(); }
+  bool empty() const { return size() == 0; }
+  const Span& operator[](std::size_t i) const {
+    return i < settled_.size() ? settled_[i] : tail_[i - settled_.size()];
+  }
+  const Span& front() const { return (*this)[0]; }
+  const Span& back() const { return (*this)[size() - 1]; }
+  std::size_t memoryBytes() const { return settled_.capacityBytes() + tail_.capacity() * sizeof(Span); }
+
+  class iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = Span;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Span*;
+    using reference = const Span&;
+    iterator() = default;
+    iterator(const SpanList* l, std::size_t i) : l_(l), i_(static_cast<difference_type>(i)) {}
+    reference operator*() const { return (*l_)[static_cast<std::size_t>(i_)]; }
+    pointer operator->() const { return &**this; }
+    reference operator[](difference_type n) const { return *(*this + n); }
+    iterator& operator++() { ++i_; return *this; }
+    iterator operator++(int) { auto t = *this; ++i_; return t; }
+    iterator& operator--() { --i_; return *this; }
+    iterator operator--(int) { auto t = *this; --i_; return t; }
+    iterator& operator+=(difference_type n) { i_ += n; return *this; }
+    iterator& operator-=(difference_type n) { i_ -= n; return *this; }
+    friend iterator operator+(iterator a, difference_type n) { return a += n; }
+    friend iterator operator+(difference_type n, iterator a) { return a += n; }
+    friend iterator operator-(iterator a, difference_type n) { return a -= n; }
+    friend difference_type operator-(const iterator& a, const iterator& b) { return a.i_ - b.i_; }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.i_ == b.i_; }
+    friend auto operator<=>(const iterator& a, const iterator& b) { return a.i_ <=> b.i_; }
+
+   private:
+    const SpanList* l_ = nullptr;
+    difference_type i_ = 0;
+  };
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, size()}; }
+
+ private:
+  ChunkedVector<Span, 6, 12> settled_;
+  std::vector<Span> tail_;
+};
+
+inline TimeNs spanEnd(const SpanList& spans, std::size_t i) {
   return i + 1 < spans.size() ? spans[i + 1].begin : kOpenEnd;
 }
 
@@ -73,6 +145,7 @@ inline constexpr std::size_t kMipBins = std::size_t{1} << 14;
 inline constexpr std::size_t kMipMinSpans = 4096;
 struct StateMipmap {
   TimeNs origin = 0;
+  TimeNs end = 0;     // what it was built for: bins that reach past it are not read
   TimeNs width0 = 0;  // 0: no mipmap
   std::vector<std::vector<std::uint8_t>> levels;
   TimeNs binWidth(std::size_t level) const { return width0 << level; }
@@ -80,7 +153,7 @@ struct StateMipmap {
   std::uint8_t at(std::size_t level, TimeNs t) const;
   std::size_t memoryBytes() const;
 };
-StateMipmap buildMipmap(const std::vector<Span>& spans, TimeNs origin, TimeNs end);
+StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end);
 
 // One send-to-receive line of the diagram, sorted by send time, with the
 // arrival positions of both records so a replay can hide what is not shown.
@@ -100,15 +173,39 @@ struct Undelivered {
   std::int32_t bytes = 0;
 };
 
-struct ViewSnapshot {
-  std::shared_ptr<const Trace> trace;
-  ArrivalOrder order;                     // every record, in the order it arrived
-  std::vector<std::vector<Span>> spans;   // per task, in time order
-  std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
+// What costs the whole trace, built on its own thread (see the top).
+struct Analysis {
+  std::shared_ptr<const Trace> trace;     // the one it was made of
+  std::uint64_t records = 0;              // trace->eventCount(): what it covers
   MessageTable messages;
   BarrierAnalysis barriers;
   HangReport hang;
   MismatchReport mismatches;
+  std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
+  std::vector<MessageLine> lines;         // by send time
+  std::vector<Undelivered> undelivered;   // by message
+  TimeNs maxTransit = 0;                  // the longest line (visible-range search)
+  struct Timing { double messages = 0, barriers = 0, hang = 0, mismatches = 0, mipmaps = 0; } timing;
+  double buildMs = 0;
+};
+using AnalysisPtr = std::shared_ptr<const Analysis>;
+
+struct ViewSnapshot {
+  std::shared_ptr<const Trace> trace;
+  ArrivalOrder order;                     // every record, in the order it arrived
+  std::vector<SpanList> spans;            // per task, in time order
+  AnalysisPtr analysis;                   // never null once built
+
+  // The analysis covers every record of this snapshot.
+  bool analysisComplete() const { return analysis && trace && analysis->records == trace->eventCount(); }
+  const MessageTable& messages() const { return analysis->messages; }
+  const BarrierAnalysis& barriers() const { return analysis->barriers; }
+  const HangReport& hang() const { return analysis->hang; }
+  const MismatchReport& mismatches() const { return analysis->mismatches; }
+  const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
+  const std::vector<MessageLine>& lines() const { return analysis->lines; }
+  const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }
+  TimeNs maxTransit() const { return analysis->maxTransit; }
 
   std::vector<ReadError> errors;          // malformed lines (kept ones)
   std::uint64_t errorCount = 0;
@@ -123,7 +220,9 @@ struct ViewSnapshot {
   // (A pipe is caught up when nothing came for a moment.)
   bool caughtUp = false;
   bool followingFile = false;  // a regular file, followed as it grows
-  double buildMs = 0;                     // time the analyses took (status bar)
+  double buildMs = 0;                     // time this snapshot took (the analysis's is its own)
+  std::int64_t takenMs = 0;               // real-time clock (ms) when the reader took this trace
+  TimeNs newestArrival = 0;               // the latest recvTime: when abmon got the newest record
 
   std::size_t size() const { return order.size(); }
   const Event& event(const OrderEntry& e) const;
@@ -138,13 +237,10 @@ struct ViewSnapshot {
   TimeNs firstTime() const { return trace ? trace->firstTime() : 0; }
   TimeNs lastTime() const { return trace ? trace->lastTime() : 0; }
 
-  std::vector<MessageLine> lines;          // by send time
-  std::vector<Undelivered> undelivered;   // by message
-  TimeNs maxTransit = 0;                  // the longest line (visible-range search)
   TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
   TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
-  struct Timing { double order = 0, spans = 0, messages = 0, barriers = 0, hang = 0, mismatches = 0, mipmaps = 0; } timing;
+  struct Timing { double order = 0, spans = 0; } timing;
 };
 
 template <class F>
@@ -160,10 +256,35 @@ void ArrivalOrder::forEach(std::size_t from, std::size_t to, F&& f) const {
   }
 }
 
-// Builds the analyses; runs on the loader thread (or in a test).
+// Builds the snapshots of one growing trace, each from the last: on the
+// loader's thread, one at a time.
+class SnapshotBuilder {
+ public:
+  // The order, spans and time bounds of `trace`, which extends the trace
+  // of the previous call (or starts again when it does not); the analysis
+  // is left to the caller.
+  std::shared_ptr<ViewSnapshot> update(std::shared_ptr<const Trace> trace);
+
+ private:
+  struct TaskSpans {
+    ChunkedVector<Span, 6, 12> settled;
+    std::vector<Span> tail;
+    std::uint32_t next = 0;  // the first record not in `settled`
+    bool exited = false;     // spans end at an exit
+  };
+  void extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts);
+  std::shared_ptr<const Trace> previous_;
+  ArrivalOrder order_;
+  std::vector<TaskSpans> spans_;
+};
+
+// The whole-trace analyses of a snapshot's trace (its spans: the mipmaps).
+AnalysisPtr analyseSnapshot(const ViewSnapshot& s);
+
+// A complete snapshot in one go (a finished file, a test, the benchmark).
 std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace);
 
 // The spans of one task (stateIntervals() squeezed into Span).
-std::vector<Span> buildSpans(const Trace& trace, TaskIndex task);
+SpanList buildSpans(const Trace& trace, TaskIndex task);
 
 }  // namespace xab::view

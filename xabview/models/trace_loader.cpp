@@ -7,8 +7,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <deque>
+#include <future>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +19,14 @@ namespace xab::view {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// While records flow, an analysis starts only after kAnalysisRest times its
+// last duration of rest (at most a third of the time), at the nice value
+// kAnalysisNice (its threads inherit it).
+constexpr double kAnalysisRest = 2.0;
+constexpr int kAnalysisNice = 10;
+// A followed file read to its current end is read again after this long.
+constexpr int kFollowPollMs = 40;
 
 struct Input {
   int fd = -1;
@@ -53,12 +64,122 @@ QString TraceLoader::sourceName() const {
 void TraceLoader::start() {
   if (thread_.joinable()) return;
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  readerDone_ = false;
+  thread_ = std::thread([this] {
+    run();
+    std::lock_guard lock(mutex_);
+    readerDone_ = true;
+    wake_.notify_all();
+  });
+  snapshots_ = std::thread([this] { snapshotLoop(); });
 }
 
 void TraceLoader::stop() {
   stopping_ = true;
+  wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+  if (snapshots_.joinable()) snapshots_.join();
+}
+
+void TraceLoader::post(Raw raw) {
+  std::lock_guard lock(mutex_);
+  wanted_ = false;
+  pending_ = std::move(raw);
+  wake_.notify_all();
+}
+
+// The snapshot thread: every minIntervalMs, the reader's newest trace made
+// a snapshot (the new records only), with the newest finished analysis.
+// An analysis runs on its own thread; while records flow the next starts
+// when the last is done and twice as long again has passed (it costs the
+// whole trace: at most a third of the time), never on a file's backlog;
+// once the input pauses, at once.  The last snapshot, at the end of the
+// input, waits for a complete analysis.
+void TraceLoader::snapshotLoop() {
+  try {
+    SnapshotBuilder builder;
+    AnalysisPtr analysis = std::make_shared<Analysis>();
+    std::future<AnalysisPtr> running;
+    std::shared_ptr<const ViewSnapshot> last;
+    std::deque<std::shared_ptr<const ViewSnapshot>> retired;
+    auto analysisDone = Clock::now();
+    double analysisMs = 0;
+    bool lastCaughtUp = false, lastRegular = false;
+    auto nextTick = Clock::now();
+    while (!stopping_) {
+      std::optional<Raw> raw;
+      bool done = false;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait_until(lock, nextTick, [&] { return stopping_ || readerDone_ || (pending_ && pending_->ended); });
+        if (Clock::now() >= nextTick || readerDone_ || (pending_ && pending_->ended)) {
+          raw = std::move(pending_);
+          pending_.reset();
+          done = readerDone_ && !raw;
+          wanted_ = true;
+        }
+      }
+      if (stopping_ || done) break;
+      if (Clock::now() >= nextTick) nextTick = Clock::now() + std::chrono::milliseconds(options_.minIntervalMs);
+      bool analysed = running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+      if (analysed) {
+        analysis = running.get();
+        analysisMs = analysis->buildMs;
+        analysisDone = Clock::now();
+      }
+      if (raw || (analysed && last)) {
+        std::shared_ptr<ViewSnapshot> s;
+        if (raw) {
+          s = builder.update(raw->trace);
+          s->errors = std::move(raw->errors);
+          s->errorCount = raw->errorCount;
+          s->fatal = std::move(raw->fatal);
+          s->source = sourceName().toStdString();
+          s->bytes = raw->bytes;
+          s->inputEnded = raw->ended;
+          s->caughtUp = raw->caughtUp || raw->ended;
+          lastCaughtUp = s->caughtUp;
+          lastRegular = raw->regular;
+        } else {  // a new analysis of the same records
+          s = std::make_shared<ViewSnapshot>(*last);
+        }
+        s->followingFile = options_.follow && !options_.path.isEmpty() && options_.path != "-";
+        if (s->inputEnded && analysis->records != s->trace->eventCount()) {  // the last one is complete
+          if (running.valid()) running.wait();
+          running = {};
+          analysis = analyseSnapshot(*s);
+        }
+        s->analysis = analysis;
+        last = s;
+        // The last one stays referenced here a moment longer, so that the
+        // GUI thread, done with it, is rarely the one that frees it (a big
+        // trace's analysis takes tens of ms to free).
+        retired.push_back(s);
+        if (retired.size() > 1) retired.pop_front();
+        publish(std::move(s));
+      }
+      if (!last || running.valid() || analysis->records == last->trace->eventCount()) continue;
+      const bool rested =
+          Clock::now() - analysisDone >= std::chrono::duration<double, std::milli>(kAnalysisRest * analysisMs);
+      // A file's backlog is read in moments: an analysis of part of it would
+      // be stale at once (and cost the memory of a second one).  Once the
+      // input pauses (caught up, nothing new for a tick) the analysis
+      // catches up at once: the hang panel waits for a complete one.
+      const bool backlog = lastRegular && !lastCaughtUp;
+      const bool paused = lastCaughtUp && !raw;
+      if ((rested && !backlog) || paused)
+        running = std::async(std::launch::async, [frozen = last] {
+          // Below the GUI and the reader: on a busy machine the picture and
+          // the input come first, the whole-trace figures after.
+          ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kAnalysisNice);
+          return analyseSnapshot(*frozen);
+        });
+    }
+    if (running.valid()) running.wait();
+  } catch (const std::exception& e) {
+    QString msg = QString("snapshot thread: ") + e.what();
+    QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
+  }
 }
 
 void TraceLoader::publish(std::shared_ptr<ViewSnapshot> s) {
@@ -110,30 +231,24 @@ void TraceLoader::run() {
     if (in.regular && readForeign()) return;
     TraceReader reader;
     std::string buffer(1 << 20, '\0');
-    auto lastPublish = Clock::now();
-    double lastBuildMs = 0;
-    std::uint64_t publishedEvents = UINT64_MAX, publishedErrors = 0;
-    bool ended = false, reportedEnd = false, publishedCaughtUp = false;
-    const bool followingFile = in.regular && options_.follow;
-    const std::string source = sourceName().toStdString();
+    std::uint64_t postedEvents = UINT64_MAX, postedErrors = 0;
+    bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
-    auto snapshotNow = [&](bool caughtUp) {
-      // The last snapshot takes the trace: the reader's own copy is not kept.
-      auto s = buildSnapshot(ended ? reader.take() : reader.snapshot());
-      s->errors = reader.errors();
-      s->errorCount = reader.errorCount();
-      s->fatal = reader.fatal();
-      s->source = source;
-      s->bytes = reader.byteCount();
-      s->inputEnded = ended;
-      s->caughtUp = caughtUp || ended;
-      s->followingFile = followingFile;
-      publishedCaughtUp = s->caughtUp;
-      lastBuildMs = s->buildMs;
-      publishedEvents = s->trace->eventCount();
-      publishedErrors = reader.errorCount();
-      lastPublish = Clock::now();
-      publish(std::move(s));
+    auto postNow = [&](bool caughtUp) {
+      Raw raw;
+      // The last trace is taken: the reader's own copy is not kept.
+      raw.trace = ended ? reader.take() : reader.snapshot();
+      raw.errors = reader.errors();
+      raw.errorCount = reader.errorCount();
+      raw.fatal = reader.fatal();
+      raw.bytes = reader.byteCount();
+      raw.ended = ended;
+      raw.caughtUp = caughtUp || ended;
+      raw.regular = in.regular;
+      postedCaughtUp = raw.caughtUp;
+      postedEvents = raw.trace->eventCount();
+      postedErrors = raw.errorCount;
+      post(std::move(raw));
     };
 
     while (!stopping_ && !ended) {
@@ -144,6 +259,7 @@ void TraceLoader::run() {
         ssize_t n = ::read(in.fd, buffer.data(), buffer.size());
         if (n > 0) {
           reader.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+          recordsRead_.store(reader.eventCount(), std::memory_order_relaxed);
         } else if (n == 0) {
           atEof = true;
         } else if (errno != EINTR && errno != EAGAIN) {
@@ -162,21 +278,17 @@ void TraceLoader::run() {
       // waits for this before it calls a silence a hang (a big backlog being
       // read is no silence).
       bool caughtUp = atEof || ready == 0;
-      bool changed = reader.eventCount() != publishedEvents || reader.errorCount() != publishedErrors ||
-                     (caughtUp && !publishedCaughtUp);
-      auto since = std::chrono::duration<double, std::milli>(Clock::now() - lastPublish).count();
-      // A file being read at full speed publishes rarely (each snapshot costs
-      // a full analysis); a pipe publishes often, but never more than half
-      // the time goes to analysis.
-      double interval = std::max<double>(options_.minIntervalMs, 2 * lastBuildMs);
-      if (in.regular && !atEof) interval = std::max(interval, 1500.0);
-      if (ended || (atEof && !reportedEnd) || (changed && since >= interval)) {
-        snapshotNow(caughtUp);
+      bool changed = reader.eventCount() != postedEvents || reader.errorCount() != postedErrors ||
+                     caughtUp != postedCaughtUp;
+      // The snapshot thread asks for a trace when it is ready for one; the
+      // end of the input, and reaching it, are told at once.
+      if (ended || (atEof && !reportedEnd) || (changed && wanted_)) {
+        postNow(caughtUp);
         if (atEof) reportedEnd = true;
       }
-      if (atEof && !ended) {
+      if (atEof && !ended) {  // a followed file at its end: look again soon (a live picture is 100 ms old at most)
         reportedEnd = true;
-        for (int i = 0; i < 4 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::this_thread::sleep_for(std::chrono::milliseconds(kFollowPollMs));
       }
       if (!atEof && in.regular) reportedEnd = false;
     }

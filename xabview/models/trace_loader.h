@@ -1,11 +1,17 @@
 // trace_loader.h -- the reader thread.
 //
 // Reads a trace from a pipe (`abmon | tee evfile | xabview`), a finished
-// file, or a file that is still growing, on a thread of its own; parses
-// with xab::TraceReader, builds a ViewSnapshot (analyses included) and
-// hands it to the GUI thread with snapshotReady().  The GUI never parses
-// and never waits for input, so a slow or silent producer cannot freeze
-// it.  Anything the parser throws becomes loadFailed(), not a crash.
+// file, or a file that is still growing, on a thread of its own, and
+// parses it with xab::TraceReader; nothing else runs there, so the reader
+// keeps up with the program.  A second thread, at a fixed cadence
+// (Options::minIntervalMs), takes the reader's newest trace, extends the
+// last ViewSnapshot by the new records (SnapshotBuilder: the cost of the
+// new records only) and hands it to the GUI thread with snapshotReady().
+// The whole-trace analyses run on a third thread (at a lower priority) at
+// most a third of the time; each snapshot carries the newest that finished, and
+// the last one (end of input) a complete one.  The GUI never parses and
+// never waits, so neither a slow nor a fast producer can freeze it.
+// Anything the parser throws becomes loadFailed(), not a crash.
 #pragma once
 
 #include "snapshot.h"
@@ -14,7 +20,10 @@
 #include <QString>
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 namespace xab::view {
@@ -35,19 +44,39 @@ class TraceLoader : public QObject {
   void start();
   void stop();  // joins the thread
   QString sourceName() const;
+  // Records the reader thread has read so far (any thread may ask): the
+  // status bar's arrival rate and lag compare it with what is shown.
+  std::uint64_t recordsRead() const { return recordsRead_.load(std::memory_order_relaxed); }
 
  signals:
   void snapshotReady(xab::view::SnapshotPtr snapshot);
   void loadFailed(QString message);
 
  private:
+  // What the reader hands to the snapshot thread.
+  struct Raw {
+    std::shared_ptr<const Trace> trace;
+    std::vector<ReadError> errors;
+    std::uint64_t errorCount = 0, bytes = 0;
+    std::string fatal;
+    bool ended = false, caughtUp = false;
+    bool regular = false;  // a regular file: a backlog is read at full speed
+  };
   void run();
+  void snapshotLoop();
   bool readForeign();
   void publish(std::shared_ptr<ViewSnapshot> s);
+  void post(Raw raw);
 
   Options options_;
-  std::thread thread_;
+  std::thread thread_, snapshots_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<Raw> pending_;     // the newest trace not yet made a snapshot
+  bool readerDone_ = false;
+  std::atomic<bool> wanted_{true};  // the snapshot thread waits for a trace
   std::atomic<bool> stopping_{false};
+  std::atomic<std::uint64_t> recordsRead_{0};
 };
 
 }  // namespace xab::view

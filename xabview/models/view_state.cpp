@@ -120,7 +120,7 @@ void ViewState::zoom(double factor, TimeNs center) {
 TimeNs ViewState::newestTime() const {
   if (!snapshot_) return 0;
   // A hung trace is shown up to abmon's stop: how long the tasks sat blocked.
-  TimeNs e = snapshot_->hang.hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd;
+  TimeNs e = snapshot_->hang().hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd;
   if (e - snapshot_->tasksEnd > TimeNs{86'400} * 1'000'000'000) e = snapshot_->tasksEnd;
   return e;
 }

@@ -1,7 +1,7 @@
 #include "state_dump.h"
 
 #include "activity.h"
-#include "diagram_painter.h"
+#include "utilization.h"
 #include "panel_models.h"
 
 #include <QJsonArray>
@@ -38,21 +38,21 @@ QJsonObject messages(const ViewState& st) {
                              {"received_bytes", static_cast<qint64>(p.receivedBytes)}});
   QJsonArray pending;
   for (const auto& e : pendingAt(s, st.position())) {
-    const Message& m = s.messages.messages[e.message];
+    const Message& m = s.messages().messages[e.message];
     pending.append(QJsonObject{{"to", qstr(s.trace->label(e.receiver))},
                                {"from", qstr(s.trace->label(m.sender))},
                                {"tag", m.tag},
                                {"bytes", m.bytes}});
   }
-  return QJsonObject{{"sent", static_cast<qint64>(s.messages.sent)},
-                     {"matched", static_cast<qint64>(s.messages.total.count)},  // receives matched (an mcast once per receiver), as abstat
+  return QJsonObject{{"sent", static_cast<qint64>(s.messages().sent)},
+                     {"matched", static_cast<qint64>(s.messages().total.count)},  // receives matched (an mcast once per receiver), as abstat
                      {"pairs", pairs},
                      {"pending", pending}};
 }
 
 QJsonArray barriers(const ViewSnapshot& s) {
   QJsonArray out;
-  for (const auto& b : s.barriers.instances) {
+  for (const auto& b : s.barriers().instances) {
     QJsonArray waits;
     for (const auto& v : b.visits)
       waits.append(QJsonObject{{"task", qstr(s.trace->label(v.task))}, {"wait_s", static_cast<double>(v.wait()) / 1e9}});
@@ -101,9 +101,9 @@ QJsonObject dumpState(const ViewState& st) {
       {"tasks", tasks(st)},
       {"messages", messages(st)},
       {"barriers", barriers(*s)},
-      {"hung", s->hang.hung},
+      {"hung", s->hang().hung},
       {"hang", hang},
-      {"mismatches", static_cast<qint64>(s->mismatches.mismatches.size())},
+      {"mismatches", static_cast<qint64>(s->mismatches().mismatches.size())},
       {"utilization_at_cursor", u},
       {"errors", errors},
       {"error_count", static_cast<qint64>(s->errorCount)},

@@ -1,10 +1,14 @@
 #include "diagram_painter.h"
 
+#include "span_search.h"
+#include "utilization.h"
+
 #include <QFontMetrics>
 #include <QPaintEngine>
 #include <QImage>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -14,36 +18,6 @@ namespace xab::view {
 namespace {
 
 constexpr int kStates = 11;
-
-// Index of the last span beginning at or before t (0 if none does).
-std::size_t spanAtOrBefore(const std::vector<Span>& spans, TimeNs t) {
-  auto it = std::upper_bound(spans.begin(), spans.end(), t,
-                             [](TimeNs v, const Span& s) { return v < s.begin; });
-  return it == spans.begin() ? 0 : static_cast<std::size_t>(it - spans.begin()) - 1;
-}
-
-// As spanAtOrBefore, searching forward from span `from` (galloping): cheap
-// when the answer is near, which it is when folding walks a row.
-std::size_t spanAtOrBeforeFrom(const std::vector<Span>& spans, std::size_t from, TimeNs t) {
-  std::size_t step = 1, lo = from, hi = from + 1;
-  while (hi < spans.size() && spans[hi].begin <= t) {
-    lo = hi;
-    step *= 2;
-    hi = from + step;
-  }
-  hi = std::min(hi, spans.size());
-  auto it = std::upper_bound(spans.begin() + static_cast<long>(lo), spans.begin() + static_cast<long>(hi), t,
-                             [](TimeNs v, const Span& s) { return v < s.begin; });
-  return static_cast<std::size_t>(it - spans.begin()) - 1;
-}
-
-// The end of span i as the replay position sees it: the last shown state
-// lasts until the position's "now".
-TimeNs shownEnd(const std::vector<Span>& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
-  bool nextShown = i + 1 < spans.size() && spans[i + 1].first < shown;
-  if (nextShown) return spans[i + 1].begin;
-  return std::max(spans[i].begin, limit);
-}
 
 // Folds one row of spans into rectangles, one bucket per state.
 struct RowFolder {
@@ -98,7 +72,7 @@ struct RowFolder {
 // that ends, bin included, before the last shown span begins (that span's
 // end moves with the replay position; later spans are not shown).  Returns
 // the first column left to the spans.
-int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const std::vector<Span>& spans,
+int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const SpanList& spans,
                        std::uint32_t shown, RowFolder& f, std::size_t& visited) {
   const double ns = L.nsPerPixel();
   if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return 0;
@@ -106,7 +80,8 @@ int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const std
   while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
   auto firstHidden = std::partition_point(spans.begin(), spans.end(), [&](const Span& s) { return s.first < shown; });
   if (firstHidden == spans.begin()) return 0;
-  const TimeNs boundary = std::prev(firstHidden)->begin;
+  // A mipmap of an earlier analysis (live) holds nothing after its end.
+  const TimeNs boundary = std::min(std::prev(firstHidden)->begin, mip.end);
   const TimeNs w = mip.binWidth(level);
   const int columns = static_cast<int>(L.plot().width());
   int c = 0;
@@ -138,7 +113,7 @@ std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex
   RowFolder f{L, buckets, L.rowTop(t) + 2, std::max(1.0, L.rowHeight - 4), ns};
   std::size_t visited = 0;
   int visitsInColumn = 0;
-  int fromColumn = mipmaps && t < s.mipmaps.size() ? paintRowFromMipmap(L, s.mipmaps[t], spans, shown, f, visited) : 0;
+  int fromColumn = mipmaps && t < s.mipmaps().size() ? paintRowFromMipmap(L, s.mipmaps()[t], spans, shown, f, visited) : 0;
   const TimeNs from = L.begin + static_cast<TimeNs>(fromColumn * ns);
   for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
     const Span& sp = spans[i];
@@ -222,16 +197,6 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   p.restore();
 }
 
-// The lines whose time span can reach [from, to): sorted by send time, so
-// a binary search finds the first send that might still be in transit.
-std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs from, TimeNs to) {
-  auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
-  TimeNs earliest = from - std::min(s.maxTransit, from - INT64_MIN / 2);
-  auto lo = std::lower_bound(s.lines.begin(), s.lines.end(), earliest, bySend);
-  auto hi = std::lower_bound(lo, s.lines.end(), to, bySend);
-  return {static_cast<std::size_t>(lo - s.lines.begin()), static_cast<std::size_t>(hi - s.lines.begin())};
-}
-
 // Lines between the same two tasks whose sends fall within kFoldPixels of
 // the last one drawn are folded into it: at most one line per few pixels
 // per pair, however many messages there are.
@@ -249,8 +214,25 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
   // message in view (all of them at full zoom-out).
   const double left = L.plot().left(), perNs = 1.0 / L.nsPerPixel();
   auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - L.begin) * perNs; };
+  const auto& all = s.lines();
+  long column = LONG_MIN;
+  int inColumn = 0;
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s.lines[i];
+    const MessageLine& m = all[i];
+    const auto c = static_cast<long>(std::floor(static_cast<double>(m.send - L.begin) * perNs));
+    if (c != column) {
+      column = c;
+      inColumn = 0;
+    } else if (++inColumn >= kMaxMessagesPerColumn) {  // enough of this column: on to the next
+      const TimeNs next = L.begin + static_cast<TimeNs>(std::ceil(static_cast<double>(c + 1) / perNs));
+      auto it = std::lower_bound(all.begin() + static_cast<long>(i), all.begin() + static_cast<long>(hi), next,
+                                 [](const MessageLine& a, TimeNs t) { return a.send < t; });
+      const auto j = static_cast<std::size_t>(it - all.begin());
+      stats.messagesSkipped += j - i;
+      if (j <= i) continue;
+      i = j - 1;
+      continue;
+    }
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
     double xs = xOf(m.send);
     auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
@@ -303,7 +285,7 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   std::unordered_set<std::uint64_t> seen;
   std::vector<QRect> bands;
   std::vector<QLine> edges;  // whole pixels: QPainter's fast path
-  for (const auto& b : s.barriers.instances) {
+  for (const auto& b : s.barriers().instances) {
     TimeNs a0 = INT64_MAX, d1 = INT64_MIN;
     TaskIndex r0 = UINT32_MAX, r1 = 0;
     for (const auto& v : b.visits) {
@@ -380,8 +362,6 @@ std::vector<LegendEntry> diagramLegend() {
   };
 }
 
-TimeNs shownLimit(const ViewState& state, TaskIndex) { return state.nowTime(); }
-
 DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
   DiagramLayout L;
   L.area = area;
@@ -451,97 +431,6 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
   paintCursor(p, L, st);
   p.restore();
   return stats;
-}
-
-DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
-  DiagramHit hit;
-  const ViewSnapshot* s = st.snapshot();
-  if (!s || !L.plot().contains(at)) return hit;
-  hit.time = L.timeAt(at.x());
-  hit.task = L.taskAt(at.y());
-  const std::size_t pos = st.position();
-  double best = 4.0;
-  auto [lo, hi] = visibleLines(*s, L.timeAt(at.x() - 4), L.timeAt(at.x() + 4));
-  for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s->lines[i];
-    if (m.sendPos >= pos || m.recvPos >= pos) continue;
-    QPointF a(L.xOf(m.send), L.rowTop(m.sender) + L.rowHeight / 2);
-    QPointF b(L.xOf(m.recv), L.rowTop(m.receiver) + L.rowHeight / 2);
-    QPointF d = b - a;
-    double len2 = QPointF::dotProduct(d, d);
-    double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
-    QPointF q = a + u * d - at;
-    double dist = std::sqrt(QPointF::dotProduct(q, q));
-    if (dist < best) {
-      best = dist;
-      hit.message = m.message;
-    }
-  }
-  if (!hit.task) return hit;
-  const auto& spans = s->spans[*hit.task];
-  if (spans.empty()) return hit;
-  std::size_t i = spanAtOrBefore(spans, hit.time);
-  const std::uint32_t shown = st.shownOf(*hit.task);
-  if (spans[i].begin > hit.time || spans[i].first >= shown) return hit;
-  if (hit.time >= shownEnd(spans, i, shown, shownLimit(st, *hit.task))) return hit;
-  hit.span = spans[i];
-  hit.position = s->positionOf({*hit.task, spans[i].first});
-  return hit;
-}
-
-std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
-  std::array<int, kActivityCount> n{};
-  const ViewSnapshot* s = st.snapshot();
-  if (!s) return n;
-  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
-    const auto& spans = s->spans[task];
-    const std::uint32_t shown = st.shownOf(task);
-    if (spans.empty() || spans[0].begin > t) continue;
-    std::size_t i = spanAtOrBefore(spans, t);
-    if (spans[i].first >= shown || t >= shownEnd(spans, i, shown, shownLimit(st, task))) continue;
-    ++n[static_cast<std::size_t>(activityOf(spans[i].state))];
-  }
-  return n;
-}
-
-std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
-                                                                int columns) {
-  columns = std::max(columns, 0);
-  std::vector<std::array<int, kActivityCount>> diff(static_cast<std::size_t>(columns) + 1);
-  const ViewSnapshot* s = st.snapshot();
-  if (!s || columns == 0) return std::vector<std::array<int, kActivityCount>>(static_cast<std::size_t>(columns));
-  auto center = [&](int x) { return begin + static_cast<TimeNs>((x + 0.5) * ns); };
-  // The first column whose centre is at or after t (columns if none).
-  auto firstAtOrAfter = [&](TimeNs t) {
-    double guess = std::ceil(static_cast<double>(t - begin) / ns - 0.5);
-    int x = static_cast<int>(std::clamp(guess, 0.0, static_cast<double>(columns)));
-    while (x > 0 && center(x - 1) >= t) --x;
-    while (x < columns && center(x) < t) ++x;
-    return x;
-  };
-  const TimeNs last = center(columns - 1);
-  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
-    const auto& spans = s->spans[task];
-    if (spans.empty() || spans[0].begin > last) continue;
-    const std::uint32_t shown = st.shownOf(task);
-    const TimeNs limit = shownLimit(st, task);
-    for (std::size_t i = spanAtOrBefore(spans, center(0)); i < spans.size() && spans[i].first < shown; ++i) {
-      if (spans[i].begin > last) break;
-      // As utilizationAt: a time is in span i until the next span begins,
-      // shown or not, and the last shown one until the position's "now".
-      TimeNs end = shownEnd(spans, i, shown, limit);
-      if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
-      int x0 = firstAtOrAfter(spans[i].begin), x1 = firstAtOrAfter(end);
-      if (x0 >= x1) continue;
-      auto k = static_cast<std::size_t>(activityOf(spans[i].state));
-      ++diff[static_cast<std::size_t>(x0)][k];
-      --diff[static_cast<std::size_t>(x1)][k];
-    }
-  }
-  for (std::size_t x = 1; x < diff.size(); ++x)
-    for (std::size_t k = 0; k < kActivityCount; ++k) diff[x][k] += diff[x - 1][k];
-  diff.pop_back();
-  return diff;
 }
 
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& st) {

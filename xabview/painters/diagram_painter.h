@@ -30,6 +30,11 @@ namespace xab::view {
 inline constexpr double kFoldPixels = 3.0;
 inline constexpr int kMaxSpansPerColumn = 8;
 inline constexpr int kMaxMessageLines = 20000;
+// Messages looked at per pixel column before the rest of that column is
+// skipped: a long live trace at full zoom-out has millions in view, and a
+// column shows a line per pair at most (lines of a pair closer than
+// kFoldPixels fold).  Bounds the work of a repaint by the width.
+inline constexpr int kMaxMessagesPerColumn = 64;
 
 struct DiagramLayout {
   QRect area;             // the whole widget
@@ -69,26 +74,9 @@ struct DiagramOptions {
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& state,
                           const DiagramOptions& options = {});
 
-// What is under a point of the diagram.
-struct DiagramHit {
-  std::optional<TaskIndex> task;
-  TimeNs time = 0;
-  std::optional<Span> span;
-  std::optional<std::size_t> position;   // the record that opened the span
-  std::optional<std::uint32_t> message;  // a message line within a few pixels
-};
-DiagramHit hitTest(const DiagramLayout& layout, const ViewState& state, QPointF at);
-
-// Tasks computing / communicating / blocked / in a barrier per pixel column.
+// Tasks computing / communicating / blocked / in a barrier per pixel column
+// (utilization.h counts them).
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& state);
-// Counts per activity at time t (at the current replay position).
-std::array<int, kActivityCount> utilizationAt(const ViewState& state, TimeNs t);
-// utilizationAt(begin + (x + 0.5) * nsPerColumn) for each column x, in one
-// pass over the shown spans in view: O(spans in view + tasks + columns),
-// not O(columns x tasks) (100,000 tasks x 1,100 columns per repaint).
-std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& state, TimeNs begin,
-                                                                double nsPerColumn, int columns);
-
 // Task names on a colour: what the task does at the replay position.
 inline const QColor kNameBlocked{0xff, 0xcd, 0xd2};  // blocked (receiving or another blocking call)
 inline const QColor kNameBarrier{0xff, 0xe0, 0xb2};  // waiting in a barrier
@@ -105,8 +93,5 @@ struct LegendEntry {
   QString meaning;  // one sentence, for the tool tip
 };
 std::vector<LegendEntry> diagramLegend();
-
-// The time where a task's shown states stop (the replay "now" for it).
-TimeNs shownLimit(const ViewState& state, TaskIndex task);
 
 }  // namespace xab::view

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# xabview_live.sh -- does xabview keep up with a busy real program?
+#
+#   bench/xabview_live.sh BUILD_DIR [PAIRS] [ROUNDTRIPS] [pipe|file|both]
+#
+# Starts a private PVM (scripts/pvm-vm.sh) and an Xvfb of its own, then runs
+# PAIRS (default 8, so 16 tasks) copies of bench/pingpong-xab roundtrip -n
+# ROUNDTRIPS (default 40000) at once under `abmon -- PROGRAM`, watched live:
+#   pipe: abmon -- ... | tee evfile | xabview --frame-log frames
+#   file: abmon -- ... > evfile  and  xabview evfile --frame-log frames
+# xabview --play-to-end exits once abmon.stop is read.  From the frame log
+# (one line per diagram repaint, see xabview(1) --frame-log) it prints, over
+# the time records arrived: the arrival rate at the reader, repaints per
+# second, the longest gap between two repaints, the worst age of the newest
+# record shown, the most records behind, and the worst main-thread stall
+# (a 20 ms watchdog timer's longest lateness).  Timings go to
+# docs/performance.md; never run by ctest.
+set -euo pipefail
+readonly HERE=$(cd "$(dirname "$0")" && pwd)
+readonly ROOT=$(dirname "$HERE")
+BUILD=${1:?usage: xabview_live.sh BUILD_DIR [PAIRS] [ROUNDTRIPS] [pipe|file|both]}
+BUILD=$(cd "$BUILD" && pwd)
+readonly PAIRS=${2:-8} ROUNDTRIPS=${3:-40000} MODES=${4:-both}
+OUT=$(mktemp -d /tmp/xabview_live.XXXXXX)
+readonly OUT VM="$OUT/vm"
+
+XVFB_PID=
+cleanup() {
+  "$ROOT/scripts/pvm-vm.sh" stop "$VM" >/dev/null 2>&1 || true
+  [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+for f in "$BUILD/bin/xabview" "$BUILD/bin/abmon" "$BUILD/bench/pingpong-xab"; do
+  [[ -x $f ]] || { echo "xabview_live.sh: $f missing (ninja xabview abmon bench/pingpong-xab)" >&2; exit 1; }
+done
+
+# An Xvfb of our own: the first free display number from 90.
+for d in $(seq 90 140); do
+  [[ -e /tmp/.X11-unix/X$d || -e /tmp/.X$d-lock ]] && continue
+  Xvfb ":$d" -screen 0 1400x900x24 -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
+  XVFB_PID=$!
+  export DISPLAY=":$d"
+  break
+done
+sleep 1
+kill -0 "$XVFB_PID" || { echo "xabview_live.sh: Xvfb did not start" >&2; exit 1; }
+unset QT_QPA_PLATFORM
+
+XAB_VM_QUIET=1 "$ROOT/scripts/pvm-vm.sh" start "$VM" "$BUILD/bench" "$BUILD/bin"
+# shellcheck disable=SC1091
+source "$VM/env"
+
+# The program: PAIRS pingpongs at once (each a master and its partner).
+cat >"$OUT/program.sh" <<PROG
+#!/bin/sh
+for i in \$(seq $PAIRS); do "$BUILD/bench/pingpong-xab" roundtrip -n $ROUNDTRIPS -r 1 -w 0 >/dev/null & done
+wait
+PROG
+chmod +x "$OUT/program.sh"
+
+summary() {  # FRAMELOG: figures over the time records arrived
+  awk '
+    /^#/ { next }
+    { ms=$1; read=$4 }
+    NR>1 && read > lastread && first == "" { first = prevms; base = lastread }
+    read > lastread { last = ms; total = read }
+    first != "" && ms <= last {
+      frames++; if (prev_in != "" && ms - prev_in > gap) gap = ms - prev_in; prev_in = ms
+      if ($7 > age) age = $7; if ($5 > behind) behind = $5; if ($6 > lag) lag = $6
+    }
+    { if ($10 > stall) stall = $10; lastread = read; prevms = ms }
+    END {
+      d = (last - first) / 1000.0; if (d <= 0) d = 1e-9
+      printf "records %d in %.2f s: arrival %.0f records/s | repaints %.1f/s, longest gap %d ms | newest shown record at most %.0f ms old | at most %d records, %.2f s behind | worst main-thread stall %.0f ms\n",
+             total - base, d, (total - base) / d, frames / d, gap, age, behind, lag, stall
+    }' "$1"
+}
+
+run() {  # MODE
+  local mode=$1 frames="$OUT/frames-$1.log" ev="$OUT/evfile-$1"
+  # --dump-on-hang: follows the input to its real end (abmon.stop), then exits.
+  local viewer=(${XABVIEW_WRAP:-} "$BUILD/bin/xabview" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
+  if [[ $mode == pipe ]]; then
+    "$BUILD/bin/abmon" -- "$OUT/program.sh" 2>"$OUT/abmon-$mode.err" | tee "$ev" | "${viewer[@]}" 2>"$OUT/xabview-$mode.err"
+  else
+    : >"$ev"
+    "${viewer[@]}" "$ev" 2>"$OUT/xabview-$mode.err" &
+    local vpid=$!
+    sleep 1
+    "$BUILD/bin/abmon" -- "$OUT/program.sh" >"$ev" 2>"$OUT/abmon-$mode.err"
+    wait "$vpid"
+  fi
+  printf '%-4s %s\n' "$mode" "$(summary "$frames")"
+  echo "     ($(wc -l <"$ev") lines in the trace; frame log $frames)"
+}
+
+[[ $MODES == both || $MODES == pipe ]] && run pipe
+[[ $MODES == both || $MODES == file ]] && run file
+echo "xabview_live.sh: files in $OUT"

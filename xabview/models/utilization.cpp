@@ -1,0 +1,95 @@
+#include "utilization.h"
+
+#include "span_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace xab::view {
+
+std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
+  std::array<int, kActivityCount> n{};
+  const ViewSnapshot* s = st.snapshot();
+  if (!s) return n;
+  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
+    const auto& spans = s->spans[task];
+    const std::uint32_t shown = st.shownOf(task);
+    if (spans.empty() || spans[0].begin > t) continue;
+    std::size_t i = spanAtOrBefore(spans, t);
+    if (spans[i].first >= shown || t >= shownEnd(spans, i, shown, shownLimit(st, task))) continue;
+    ++n[static_cast<std::size_t>(activityOf(spans[i].state))];
+  }
+  return n;
+}
+
+namespace {
+
+// utilizationColumns for one task, column by column: the span that holds
+// each column's centre (as the sweep counts it).
+template <class Center>
+void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit, int columns,
+                   const Center& center, std::vector<std::array<int, kActivityCount>>& diff) {
+  for (int x = 0; x < columns; ++x) {
+    const TimeNs c = center(x);
+    if (spans[i].begin > c) continue;  // before the task's first span
+    i = spanAtOrBeforeFrom(spans, i, c);
+    if (spans[i].first >= shown) break;
+    TimeNs end = shownEnd(spans, i, shown, limit);
+    if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
+    if (c >= end) continue;
+    auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+    ++diff[static_cast<std::size_t>(x)][k];
+    --diff[static_cast<std::size_t>(x) + 1][k];
+  }
+}
+
+}  // namespace
+
+std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
+                                                                int columns) {
+  columns = std::max(columns, 0);
+  std::vector<std::array<int, kActivityCount>> diff(static_cast<std::size_t>(columns) + 1);
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || columns == 0) return std::vector<std::array<int, kActivityCount>>(static_cast<std::size_t>(columns));
+  auto center = [&](int x) { return begin + static_cast<TimeNs>((x + 0.5) * ns); };
+  // The first column whose centre is at or after t (columns if none).
+  auto firstAtOrAfter = [&](TimeNs t) {
+    double guess = std::ceil(static_cast<double>(t - begin) / ns - 0.5);
+    int x = static_cast<int>(std::clamp(guess, 0.0, static_cast<double>(columns)));
+    while (x > 0 && center(x - 1) >= t) --x;
+    while (x < columns && center(x) < t) ++x;
+    return x;
+  };
+  const TimeNs last = center(columns - 1);
+  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
+    const auto& spans = s->spans[task];
+    if (spans.empty() || spans[0].begin > last) continue;
+    const std::uint32_t shown = st.shownOf(task);
+    const TimeNs limit = shownLimit(st, task);
+    const std::size_t from = spanAtOrBefore(spans, center(0));
+    // Many more spans in view than columns (a long live trace at full
+    // zoom-out): ask each column's centre instead, O(columns log n).
+    if (spanAtOrBeforeFrom(spans, from, last) - from > static_cast<std::size_t>(columns) * 4) {
+      sampleColumns(spans, from, shown, limit, columns, center, diff);
+      continue;
+    }
+    for (std::size_t i = from; i < spans.size() && spans[i].first < shown; ++i) {
+      if (spans[i].begin > last) break;
+      // As utilizationAt: a time is in span i until the next span begins,
+      // shown or not, and the last shown one until the position's "now".
+      TimeNs end = shownEnd(spans, i, shown, limit);
+      if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
+      int x0 = firstAtOrAfter(spans[i].begin), x1 = firstAtOrAfter(end);
+      if (x0 >= x1) continue;
+      auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+      ++diff[static_cast<std::size_t>(x0)][k];
+      --diff[static_cast<std::size_t>(x1)][k];
+    }
+  }
+  for (std::size_t x = 1; x < diff.size(); ++x)
+    for (std::size_t k = 0; k < kActivityCount; ++k) diff[x][k] += diff[x - 1][k];
+  diff.pop_back();
+  return diff;
+}
+
+}  // namespace xab::view

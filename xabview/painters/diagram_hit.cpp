@@ -1,0 +1,46 @@
+#include "diagram_hit.h"
+
+#include "span_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace xab::view {
+
+DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
+  DiagramHit hit;
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || !L.plot().contains(at)) return hit;
+  hit.time = L.timeAt(at.x());
+  hit.task = L.taskAt(at.y());
+  const std::size_t pos = st.position();
+  double best = 4.0;
+  auto [lo, hi] = visibleLines(*s, L.timeAt(at.x() - 4), L.timeAt(at.x() + 4));
+  for (std::size_t i = lo; i < hi; ++i) {
+    const MessageLine& m = s->lines()[i];
+    if (m.sendPos >= pos || m.recvPos >= pos) continue;
+    QPointF a(L.xOf(m.send), L.rowTop(m.sender) + L.rowHeight / 2);
+    QPointF b(L.xOf(m.recv), L.rowTop(m.receiver) + L.rowHeight / 2);
+    QPointF d = b - a;
+    double len2 = QPointF::dotProduct(d, d);
+    double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
+    QPointF q = a + u * d - at;
+    double dist = std::sqrt(QPointF::dotProduct(q, q));
+    if (dist < best) {
+      best = dist;
+      hit.message = m.message;
+    }
+  }
+  if (!hit.task) return hit;
+  const auto& spans = s->spans[*hit.task];
+  if (spans.empty()) return hit;
+  std::size_t i = spanAtOrBefore(spans, hit.time);
+  const std::uint32_t shown = st.shownOf(*hit.task);
+  if (spans[i].begin > hit.time || spans[i].first >= shown) return hit;
+  if (hit.time >= shownEnd(spans, i, shown, shownLimit(st, *hit.task))) return hit;
+  hit.span = spans[i];
+  hit.position = s->positionOf({*hit.task, spans[i].first});
+  return hit;
+}
+
+}  // namespace xab::view

@@ -1,0 +1,21 @@
+// diagram_hit.h -- what is under a point of the space-time diagram: the
+// task, the time, the state span and the record that opened it, a message
+// line within a few pixels.  The diagram's geometry is the painter's
+// (DiagramLayout); nothing here paints.
+#pragma once
+
+#include "diagram_painter.h"
+
+namespace xab::view {
+
+// What is under a point of the diagram.
+struct DiagramHit {
+  std::optional<TaskIndex> task;
+  TimeNs time = 0;
+  std::optional<Span> span;
+  std::optional<std::size_t> position;   // the record that opened the span
+  std::optional<std::uint32_t> message;  // a message line within a few pixels
+};
+DiagramHit hitTest(const DiagramLayout& layout, const ViewState& state, QPointF at);
+
+}  // namespace xab::view
