@@ -55,7 +55,10 @@ Commands:
                    PVM_VMID, ...); its exit status is CMD's
   add HOST         make HOST (nodeK) if needed and add it to the VM from
                    node0's console (again after kill-pvmd: a fresh pvmd)
-  kill-pvmd HOST   SIGKILL HOST's pvmd (its tasks stay; PVM sees a host fail)
+  kill-pvmd HOST   SIGKILL HOST's pvmd, as if the host crashed; the master
+                   pvmd notices only after its retries (about 3 minutes)
+  delete HOST      delete HOST from the VM from node0's console (`delete`):
+                   PVM drops it at once, a dead pvmd's host too
   loss HOST PCT    drop PCT % (0..100) of the packets to and from HOST, on
                    the bridge (nftables `numgen random mod 100 < PCT drop`)
   delay HOST MS    hold every packet HOST receives for MS ms (an iptables
@@ -444,7 +447,7 @@ stop_delayer() {
   local d pid; d=$(host_dir "$1")
   pid=$(cat "$d/delay.pid" 2>/dev/null) || return 0
   # Only the delayer this script started: its pid, in this host's namespace.
-  if ip netns pids "$(host_ns "$1")" | grep -qx "$pid"; then
+  if grep -qx "$pid" <<<"$(ip netns pids "$(host_ns "$1")")"; then
     kill -TERM "$pid" 2>/dev/null || true
     local i; for ((i = 0; i < 30; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
@@ -513,8 +516,16 @@ cmd_add() {
   ns_exists "$(host_ns "$k")" || make_host "$k"
   local out; out=$(console "add node$k")
   grep -q "node$k.*\(already\|Duplicate\)" <<<"$out" && die "node$k is in the VM already"
-  console conf | grep -q "^ *node$k " || die "adding node$k failed: $out"
+  grep -q "^ *node$k " <<<"$(console conf)" || die "adding node$k failed: $out"
   say "node$k added"
+}
+
+cmd_delete() {
+  (($# == 1)) || die "usage: delete HOST"
+  local k out; k=$(host_index "$1")
+  out=$(console "delete node$k")
+  if grep -q "^ *node$k " <<<"$(console conf)"; then die "node$k is still in the VM: $out"; fi
+  say "node$k deleted from the VM"
 }
 
 # The pvmd processes of host K, by pid (comm pvmd or pvmd3).
@@ -578,6 +589,7 @@ main() {
     rsh) cmd_rsh "$@" ;;
     add) cmd_add "$@" ;;
     kill-pvmd) cmd_kill_pvmd "$@" ;;
+    delete) cmd_delete "$@" ;;
     loss) cmd_loss "$@" ;;
     delay) cmd_delay "$@" ;;
     skew) cmd_skew "$@" ;;
