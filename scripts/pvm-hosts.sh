@@ -193,10 +193,11 @@ in_host() {
   "${ENTER[@]}" "$@"
 }
 
-# console K COMMAND-TEXT: PVM's console on host K (node0: the master).
+# console COMMAND-TEXT [SECONDS]: PVM's console on node0, the master's host
+# (it hangs while a pvmd is dead and PVM has not noticed yet: a time limit).
 console() {
   local vars; mapfile -t vars < <(host_vars 0)
-  printf '%s\n' "$1" | in_host 0 "$DIR" env -i PATH="$HOST_PATH" HOME="${HOME:-/}" "${vars[@]}" timeout 10 pvm 2>&1
+  printf '%s\n' "$1" | in_host 0 "$DIR" env -i PATH="$HOST_PATH" HOME="${HOME:-/}" "${vars[@]}" timeout "${2:-10}" pvm 2>&1
 }
 
 vm_hosts_count() { console conf | sed -n 's/^\([0-9][0-9]*\) hosts\{0,1\},.*/\1/p' | head -1; }
@@ -393,7 +394,7 @@ cmd_down() {
   namespaces=$(our_namespaces)
   if [[ -n $namespaces && -s $DIR/vmid && -n $(holder_pid 0) ]] && kill -0 "$(holder_pid 0)" 2>/dev/null; then
     # pvmd, told to halt, ends its tasks and the other pvmds itself.
-    console halt >/dev/null 2>&1 || true
+    console halt 3 >/dev/null 2>&1 || true
   fi
   for ns in $namespaces; do kill_in_ns "$ns"; done
   for ns in $namespaces; do ip netns del "$ns" 2>/dev/null || say "cannot delete namespace $ns"; done
