@@ -86,7 +86,7 @@ HOST is nodeK or K.  Options:
 
 Examples:
   1. scripts/pvm-hosts.sh --dir /tmp/h3 up 3 --bin build/bin
-  2. scripts/pvm-hosts.sh --dir /tmp/h3 run node0 build/bin/abmon -o /tmp/h3/demo.trace -- xabdemo -n 6
+  2. scripts/pvm-hosts.sh --dir /tmp/h3 run node0 build/bin/abmon -o /tmp/h3/demo.trace -- build/bin/xabdemo -n 6
   3. scripts/pvm-hosts.sh --dir /tmp/h3 loss node2 10
   4. scripts/pvm-hosts.sh --dir /tmp/h3 run node1 sh -c 'hostname; echo conf | pvm'
   5. scripts/pvm-hosts.sh --dir /tmp/h3 down
