@@ -172,8 +172,14 @@ host_vars() {
   local vars=("PVM_ROOT=$PVM_ROOT" "PVM_TMP=$d/tmp" "PVM_VMID=$(cat "$DIR/vmid")"
               "PVM_RSH=$DIR/rsh" "PVM_EXPORT=${2:-PVM_ROOT:PVM_VMID}")
   [[ $(id -u) == 0 ]] && vars+=(PVM_ALLOW_ROOT=yes)
+  local pass=() asan=${ASAN_OPTIONS:-}
+  [[ -s $DIR/passenv ]] && mapfile -t pass <"$DIR/passenv"
+  vars+=("${pass[@]}")
   if [[ -s $d/skew ]]; then
-    vars+=("LD_PRELOAD=$(faketime_lib)" "FAKETIME=$(cat "$d/skew")" FAKETIME_DONT_FAKE_MONOTONIC=1)
+    local p; for p in "${pass[@]}"; do [[ $p == ASAN_OPTIONS=* ]] && asan=${p#*=}; done
+    # An ASan-built task refuses a preloaded library before its runtime.
+    vars+=("LD_PRELOAD=$(faketime_lib)" "FAKETIME=$(cat "$d/skew")" FAKETIME_DONT_FAKE_MONOTONIC=1
+           "ASAN_OPTIONS=${asan:+$asan:}verify_asan_link_order=0")
   fi
   printf '%s\n' "${vars[@]}"
 }
@@ -348,6 +354,12 @@ cmd_up() {
   rm -rf "$DIR"/node* "$DIR/rsh.log"
   printf '127.0.0.1 localhost\n' >"$DIR/hosts"
   echo "$(ns_prefix)p$$" >"$DIR/vmid"
+  # pvmd starts the other hosts' pvmds with their own environment only, as
+  # rsh would; the sanitizers' settings of a sanitizer build reach them all.
+  local v
+  for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+    if [[ -n ${!v:-} ]]; then printf '%s=%s\n' "$v" "${!v}"; fi
+  done >"$DIR/passenv"
   write_hostfile "$n"
   write_rsh
   make_bridge

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 vm_up 3
 
-out=$(h run node0 "$BIN/abmon" -o demo.trace -- "$BIN/xabdemo" -n 6 --rounds 3 2>&1) || fail "the demo failed: $out"
+out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" -o demo.trace -- "$BIN/xabdemo" -n 6 --rounds 3 2>&1) || fail "the demo failed: $out"
 grep -q '^xabdemo: result workers=6 rounds=3 ' <<<"$out" || fail "no result line: $out"
 [[ $(tail -1 demo.trace) == *' abmon.stop '* ]] || fail "the trace does not end with abmon.stop"
 "$BIN/abstat" --json demo.trace >demo.json; rc=$?

@@ -8,11 +8,15 @@ set -uo pipefail
 SRC=$1 BUILD=$2 VM=$3
 HOSTS=$SRC/scripts/pvm-hosts.sh
 BIN=$BUILD/bin
-export XAB_HOSTS_QUIET=1 XAB_NFQDELAY=$BUILD/tools/nfqdelay/nfqdelay
+export XAB_HOSTS_QUIET=1 XAB_NFQDELAY=${XAB_NFQDELAY:-$BUILD/tools/nfqdelay/nfqdelay}
 FAILED=0
+# A program run on the VM that takes longer has hung (a task that died at
+# start leaves its master waiting): the test fails instead of waiting for
+# CTest's timeout.
+export RUN_LIMIT=60
 
 fail() { echo "FAIL: $*"; FAILED=1; }
-ok() { echo "ok: $*"; }
+ok() { ((FAILED)) || echo "ok: $*"; }
 h() { "$HOSTS" --dir "$VM" "$@"; }
 
 # vm_up N [up options]: skips the test (77) where namespaces cannot be made.

@@ -7,9 +7,9 @@ source "$(dirname "$0")/lib.sh"
 vm_up 3
 h loss node2 10 || fail "loss node2 10"
 
-out=$(h run node0 "$BIN/abmon" -o loss.trace -- "$BIN/xabdemo" -n 6 --rounds 10 2>&1) || fail "the demo failed: $out"
+out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" -o loss.trace -- "$BIN/xabdemo" -n 6 --rounds 10 2>&1) || fail "the demo failed: $out"
 result=$(grep '^xabdemo: result' <<<"$out")
-plain=$(h run node0 "$BIN/xabdemo-plain" -n 6 --rounds 10 2>&1 | grep '^xabdemo: result')
+plain=$(h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo-plain" -n 6 --rounds 10 2>&1 | grep '^xabdemo: result')
 [[ -n $result && $result == "$plain" ]] || fail "result '$result', the plain demo's '$plain'"
 dropped=$(h status | awk '/numgen random/ { for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) } END { print n + 0 }')
 ((dropped > 0)) || fail "no packet was dropped: $(h status)"

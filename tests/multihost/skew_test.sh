@@ -8,7 +8,7 @@ vm_up 3 --skew node2=+2h
 
 [[ $(h run node2 date +%s) -gt $(($(date +%s) + 7000)) ]] || fail "node2's date is not 2 h ahead: $(h run node2 date)"
 t0=$(date +%s)
-out=$(h run node0 "$BIN/abmon" -o skew.trace -- "$BIN/xabdemo" -n 6 2>&1) || fail "the demo failed: $out"
+out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" -o skew.trace -- "$BIN/xabdemo" -n 6 2>&1) || fail "the demo failed: $out"
 t1=$(date +%s)
 # Per host: the least and greatest task time - receive time of the
 # tasks' own records (not the ones abmon writes itself), and abmon's
