@@ -57,15 +57,17 @@ Commands:
                    node0's console (again after kill-pvmd: a fresh pvmd)
   kill-pvmd HOST   SIGKILL HOST's pvmd, as if the host crashed; the master
                    pvmd notices only after its retries (about 3 minutes)
-  delete HOST      delete HOST from the VM from node0's console (`delete`):
-                   PVM drops it at once, a dead pvmd's host too
+  delete HOST      delete HOST from the VM from node0's console (`delete`);
+                   while a killed pvmd is not yet noticed, node0's console
+                   hangs, and delete (and add) fail after 10 s
   loss HOST PCT    drop PCT % (0..100) of the packets to and from HOST, on
                    the bridge (nftables `numgen random mod 100 < PCT drop`)
   delay HOST MS    hold every packet HOST receives for MS ms (an iptables
                    NFQUEUE rule and nfqdelay, in HOST's namespace; 0: none)
   skew HOST SPEC   HOST's pvmd and tasks started from now on (add, run) see
                    a clock faked by libfaketime: FAKETIME=SPEC, e.g. "+2h",
-                   "-30s" or "+0 x1.0001" (a rate); "off" removes it
+                   "-30s" or "+0 x1.0001" (a rate); "off" removes it; for
+                   node0, whose pvmd is the master, give `up --skew`
   status           the hosts, their pvmd, faults, and the VM's `conf`
   down             halt the VM, kill every process in its namespaces (by pid),
                    remove the namespaces; safe to repeat
@@ -78,8 +80,8 @@ Commands:
 HOST is nodeK or K.  Options:
   --dir DIR        the VM's state (default $XAB_HOSTS_DIR or /tmp/xab-hosts;
                    short: pvmd's socket path must fit): hostfile, hosts,
-                   rsh, nodeK/tmp (PVM_TMP, fresh at every pvmd start),
-                   nodeK/pvmd.log; one VM per DIR
+                   rsh, rsh.log, node0/pvmd.out, nodeK/tmp (PVM_TMP, fresh
+                   at every pvmd start; pvmd's log pvml.*); one VM per DIR
   --bin BINDIR     (up) a directory of task binaries for the ep= path
   --skew HOST=SPEC (up) as `skew HOST SPEC`, before the pvmds start
   -h, --help       this text
@@ -92,8 +94,9 @@ Examples:
   5. scripts/pvm-hosts.sh --dir /tmp/h3 down
   6. scripts/pvm-hosts.sh --dir /tmp/h8 up 8 --bin build/bin --skew node7=+2h
 
-Exit status: 0 done; 1 failed (after `up` failed nothing it made is left);
-2 bad usage; 77 namespaces cannot be made here (`check`, `up`).
+Exit status: 0 done; 1 failed or bad arguments (after a failed `up` nothing
+it made is left); 2 unknown command; 77 namespaces cannot be made here
+(`check`, `up`); `run`: the command's.
 Environment: XAB_HOSTS_DIR, XAB_HOSTS_START_WAIT_S (30), XAB_HOSTS_QUIET=1,
 XAB_NFQDELAY (the nfqdelay binary; default: build*/tools/nfqdelay/).
 See docs/multihost.md.
