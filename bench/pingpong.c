@@ -52,6 +52,7 @@ struct options {
   int direct; /* PvmRouteDirect between the two tasks, as PVM's `timing` */
   int trecv;  /* receive with a timed wait (1) or a poll loop (2): attribution runs */
   int partner;
+  const char *host; /* -H: spawn the partner on this host (cross-host runs) */
 };
 
 static int64_t now_ns(void) {
@@ -75,8 +76,8 @@ static int cmp_double(const void *a, const void *b) {
 
 static void usage(FILE *to) {
   fprintf(to,
-          "Usage: pingpong-{plain,xab} roundtrip [-n N] [-r REPS] [-w WARMUP]\n"
-          "       pingpong-{plain,xab} packloop [-n N] [-r REPS]\n"
+          "Usage: pingpong-{plain,xab} roundtrip [-n N] [-r REPS] [-w WARMUP] [-H HOST]\n"
+          "       pingpong-{plain,xab} packloop [-n N] [-r REPS] [-H HOST]\n"
           "       pingpong-{plain,xab} kill|killrecv [-k K]\n"
           "       pingpong-{plain,xab} killsend\n"
           "Measure what libab adds to PVM calls (run inside a PVM virtual machine whose\n"
@@ -95,6 +96,7 @@ static void usage(FILE *to) {
           "-t 1 receives with pvm_trecv(2 ms) first, as libab's receive did before pokes;\n"
           "-t 2 with pvm_nrecv and a blocking poll() on PVM's sockets\n"
           "(with pingpong-plain: what each way of waiting costs by itself).\n"
+          "-H HOST spawns the partner on HOST (a cross-host run; scripts/pvm-hosts.sh).\n"
           "Examples:\n"
           "  1. pingpong-plain roundtrip -n 20000 -r 7\n"
           "  2. XAB_BATCH=1 pingpong-xab packloop -n 50000\n"
@@ -123,6 +125,10 @@ static int parse_args(int argc, char **argv, struct options *o) {
     return -1;
   o->n = strcmp(o->mode, "roundtrip") == 0 ? 10000 : 100000;
   for (; i < argc; i += 2) {
+    if (!strcmp(argv[i], "-H") && i + 1 < argc) {
+      o->host = argv[i + 1];
+      continue;
+    }
     int *dst = !strcmp(argv[i], "-n") ? &o->n : !strcmp(argv[i], "-r") ? &o->reps
              : !strcmp(argv[i], "-w") ? &o->warmup : !strcmp(argv[i], "-k") ? &o->k
              : !strcmp(argv[i], "-d") ? &o->direct : !strcmp(argv[i], "-t") ? &o->trecv : NULL;
@@ -143,6 +149,7 @@ static void send_int(int tid, int tag, int x) {
 
 static int use_trecv;
 static int self_tid; /* in the report: the script counts this task's records */
+static int partner_tid; /* in the report: its host part shows where it ran */
 
 /* Attribution runs of the plain variant, what two ways of waiting that
  * libab could use would cost by themselves: -t 1 a pvm_trecv with a 2 ms
@@ -233,9 +240,10 @@ static void report(const char *mode, const struct options *o, double *per, doubl
                    int events_per_op, long ops) {
   qsort(per, (size_t)o->reps, sizeof *per, cmp_double);
   printf("%s variant=%s%s route=%s n=%d reps=%d median_%s=%.3f min_%s=%.3f cpu_%s=%.3f events_per_op=%d "
-         "tid=t%x ops=%ld\n",
+         "tid=t%x ops=%ld partner=t%x\n",
          mode, VARIANT, o->trecv == 2 ? "+poll" : o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit,
-         per[o->reps / 2], unit, per[0], unit, cpu, events_per_op, (unsigned)self_tid, ops);
+         per[o->reps / 2], unit, per[0], unit, cpu, events_per_op, (unsigned)self_tid, ops,
+         (unsigned)partner_tid);
 }
 
 static double both_cpu(int partner, int64_t since, long ops, double unit_ns) {
@@ -314,7 +322,9 @@ static int spawn_partner(const char *self, const struct options *o, int *tid) {
   snprintf(d, sizeof d, "%d", o->direct);
   snprintf(t, sizeof t, "%d", o->trecv);
   char *args[] = {"--partner", (char *)o->mode, "-n", n, "-k", k, "-d", d, "-t", t, NULL};
-  int rc = pvm_spawn((char *)self, args, PvmTaskDefault, "", 1, tid);
+  int rc = pvm_spawn((char *)self, args, o->host ? PvmTaskHost : PvmTaskDefault, (char *)(o->host ? o->host : ""), 1,
+                     tid);
+  partner_tid = *tid;
   if (rc == 1) return 0;
   fprintf(stderr, "pingpong: cannot spawn %s (rc %d, tid %d): is its directory on the VM's ep= path?\n",
           self, rc, *tid);

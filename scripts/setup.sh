@@ -24,6 +24,10 @@ PACKAGES=(
   libboost-dev libspdlog-dev catch2 libotf2-trace-dev otf2-tools
   # xabview (Qt 6) and a display to test it on; xdpyinfo for demo.sh
   qt6-base-dev qt6-svg-dev xvfb xauth x11-utils
+  # scripts/pvm-hosts.sh (tests/multihost): namespaces, bridge and veths
+  # (ip, nsenter, unshare), packet loss (nft), delay (iptables NFQUEUE and
+  # tools/nfqdelay), clock skew (libfaketime); python3 reads abstat's JSON
+  iproute2 util-linux nftables iptables libnetfilter-queue-dev faketime python3
 )
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -161,6 +161,16 @@ run	xabview --play-to-end --dump-state state.json --save-diagram d.svg evfile
 run	xabview --play-to-end --export evfile.trf evfile
 live	abmon | tee evfile | xabview --dump-on-hang hang.json
 run	QT_QPA_PLATFORM=offscreen xabview --play-to-end --screenshot s.png evfile
+run	scripts/pvm-hosts.sh --help
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 up 3 --bin build/bin
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 run node0 build/bin/abmon -o /tmp/h3/demo.trace -- build/bin/xabdemo -n 6
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	build/bin/abstat /tmp/h3/demo.trace
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 down
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 up 3 --bin build/bin --skew node2=+2h
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 loss node2 10
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 delay node1 20
+skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 kill-pvmd node2
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-multihost-bench.sh -b build-test
 EOF
 )
 

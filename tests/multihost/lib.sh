@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# What the multihost tests share: a VM of pseudo-hosts (scripts/pvm-hosts.sh)
+# of the test's own, always taken down when the test ends (however it ends:
+# the EXIT trap, and the fixture multihost_cleanup for a test CTest killed).
+#
+# A test is run as: TEST.sh SOURCE_DIR BUILD_DIR VM_DIR
+set -uo pipefail
+SRC=$1 BUILD=$2 VM=$3
+HOSTS=$SRC/scripts/pvm-hosts.sh
+BIN=$BUILD/bin
+export XAB_HOSTS_QUIET=1 XAB_NFQDELAY=${XAB_NFQDELAY:-$BUILD/tools/nfqdelay/nfqdelay}
+FAILED=0
+# A program run on the VM that takes longer has hung (a task that died at
+# start leaves its master waiting): the test fails instead of waiting for
+# CTest's timeout.
+export RUN_LIMIT=60
+
+fail() { echo "FAIL: $*"; FAILED=1; }
+ok() { ((FAILED)) || echo "ok: $*"; }
+h() { "$HOSTS" --dir "$VM" "$@"; }
+
+# vm_up N [up options]: skips the test (77) where namespaces cannot be made.
+vm_up() {
+  local rc=0
+  "$HOSTS" check || rc=$?
+  if ((rc == 77)); then echo "SKIP: this machine cannot make pseudo-hosts (see above)"; exit 77; fi
+  ((rc == 0)) || { echo "FAIL: pvm-hosts.sh check: status $rc"; exit 1; }
+  h down >/dev/null 2>&1
+  trap 'h down' EXIT
+  trap 'exit 1' INT TERM
+  h up "$@" --bin "$BIN" || { echo "FAIL: pvm-hosts.sh up $*"; exit 1; }
+  cd "$VM" || exit 1
+}
+
+finish() {
+  ((FAILED)) && echo "FAILED" || echo "PASSED"
+  exit "$FAILED"
+}
+
+# json FILE PYTHON-EXPRESSION: the expression over d, abstat's JSON document.
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; status 1 if it never did.
+wait_for() {
+  local s=$1 i; shift
+  for ((i = 0; i < s * 10; i++)); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+
+# alive PID: a process that runs (a zombie has ended).
+alive() { [[ -r /proc/$1/stat ]] && [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != [ZX] ]]; }
+
+# has TEXT-PATTERN COMMAND...: COMMAND's output has a line matching the
+# pattern (the output is read to its end: no SIGPIPE under pipefail).
+has() { local re=$1; shift; grep -q -- "$re" <<<"$("$@" 2>&1)"; }
+
+# The host a tid belongs to, from the tid alone: PVM puts the host's
+# number (1 for the master's host) in bits 18..29.
+host_of_tid() { echo "node$((((16#${1#t}) >> 18 & 0xfff) - 1))"; }
