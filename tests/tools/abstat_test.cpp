@@ -242,14 +242,14 @@ TEST_CASE("an mcast: sends and messages are counted apart, so the numbers add up
 // where the translators say "<stdin>:3: ..."; both now take FILE from the
 // model's TraceSource.  The report itself still names its source "-".
 TEST_CASE("standard input is <stdin> in every message, as in the translators'") {
-  std::string malformed = slurp(data("malformed.trace"));
+  std::string malformed = xab::test::read_file(data("malformed.trace"));
   auto r = abstat({"--tasks", "-"}, &malformed);
-  CHECK(r.status == 0);
+  CHECK(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("abstat: <stdin>:3: bad receive time"));
   CHECK_THAT(r.err, Catch::Contains("abstat: <stdin>:4: bad value for tag"));
   CHECK_THAT(r.out, Catch::StartsWith("trace -: "));
   auto strict = abstat({"--strict"}, &malformed);
-  CHECK(strict.status == 1);
+  CHECK(strict.exit_code == 1);
   CHECK_THAT(strict.err, Catch::Contains("abstat: <stdin>: line 3: bad receive time"));
   std::string garbage = "garbage\n";
   CHECK_THAT(abstat({}, &garbage).err, Catch::Contains("abstat: <stdin>: no records read (1 malformed line)"));
