@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <future>
 #include <optional>
 
 namespace xab::view {
@@ -32,10 +31,11 @@ void buildLines(const Trace& trace, Analysis& a) {
   a.undelivered.clear();
   a.maxTransit = 0;
   std::size_t n = 0;
-  for (const Message& msg : a.messages.messages) n += msg.receives.size();
+  const MessageTable& table = a.model.messages;
+  for (const Message& msg : table.messages) n += msg.receives.size();
   a.lines.reserve(n);  // one allocation: growth by doubling would raise the peak
-  for (std::uint32_t m = 0; m < a.messages.messages.size(); ++m) {
-    const Message& msg = a.messages.messages[m];
+  for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
+    const Message& msg = table.messages[m];
     std::uint32_t sendPos = trace.event(msg.send).seq;
     for (const auto& r : msg.receives) {
       const Event& e = trace.event(r.recv);
@@ -296,32 +296,27 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
 AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   auto started = Clock::now();
   auto a = std::make_shared<Analysis>();
-  a->trace = s.trace;
   const Trace& tr = *s.trace;
   a->records = tr.eventCount();
-  // Two cores' worth: the message analyses on one thread, the mipmaps and
-  // the barrier/hang analyses on this one.
-  auto messages = std::async(std::launch::async, [&] {
+  // Two cores' worth: the model's message chain on a second thread, the
+  // mipmaps (the diagram's own) alongside on this one.
+  AnalyseOptions options;
+  options.breakdown = false;
+  options.parallel = true;
+  options.alongside = [&] {
     auto t = Clock::now();
-    a->messages = matchMessages(tr);
-    a->timing.messages = msSince(t);
-    t = Clock::now();
-    a->mismatches = findPackMismatches(tr, a->messages);
-    a->timing.mismatches = msSince(t);
-  });
+    a->mipmaps.resize(tr.taskCount());
+    for (TaskIndex i = 0; i < tr.taskCount() && i < s.spans.size(); ++i)
+      a->mipmaps[i] = buildMipmap(s.spans[i], s.tasksBegin, s.tasksEnd);
+    a->timing.mipmaps = msSince(t);
+  };
+  a->model = analyse(s.trace, options);
+  a->timing.messages = a->model.ms.messages;
+  a->timing.mismatches = a->model.ms.mismatch;
+  a->timing.barriers = a->model.ms.barriers;
   auto t = Clock::now();
-  a->mipmaps.resize(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount() && i < s.spans.size(); ++i)
-    a->mipmaps[i] = buildMipmap(s.spans[i], s.tasksBegin, s.tasksEnd);
-  a->timing.mipmaps = msSince(t);
-  t = Clock::now();
-  a->barriers = analyzeBarriers(tr);
-  a->timing.barriers = msSince(t);
-  messages.get();
-  t = Clock::now();
-  a->hang = diagnoseHang(tr, a->messages, a->barriers);
   buildLines(tr, *a);
-  a->timing.hang = msSince(t);
+  a->timing.hang = a->model.ms.hang + msSince(t);
   a->buildMs = msSince(started);
   return a;
 }

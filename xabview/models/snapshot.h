@@ -173,14 +173,12 @@ struct Undelivered {
   std::int32_t bytes = 0;
 };
 
-// What costs the whole trace, built on its own thread (see the top).
+// What costs the whole trace, built on its own thread (see the top): the
+// model's one chain of analyses (xab::analyse) and what the diagram draws
+// from its results.
 struct Analysis {
-  std::shared_ptr<const Trace> trace;     // the one it was made of
-  std::uint64_t records = 0;              // trace->eventCount(): what it covers
-  MessageTable messages;
-  BarrierAnalysis barriers;
-  HangReport hang;
-  MismatchReport mismatches;
+  xab::Analysis model;                    // messages, barriers, hang, mismatches; model.trace: the one it was made of
+  std::uint64_t records = 0;              // model.trace->eventCount(): what it covers
   std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
   std::vector<MessageLine> lines;         // by send time
   std::vector<Undelivered> undelivered;   // by message
@@ -198,10 +196,10 @@ struct ViewSnapshot {
 
   // The analysis covers every record of this snapshot.
   bool analysisComplete() const { return analysis && trace && analysis->records == trace->eventCount(); }
-  const MessageTable& messages() const { return analysis->messages; }
-  const BarrierAnalysis& barriers() const { return analysis->barriers; }
-  const HangReport& hang() const { return analysis->hang; }
-  const MismatchReport& mismatches() const { return analysis->mismatches; }
+  const MessageTable& messages() const { return analysis->model.messages; }
+  const BarrierAnalysis& barriers() const { return analysis->model.barriers; }
+  const HangReport& hang() const { return analysis->model.hang; }
+  const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
   const std::vector<MessageLine>& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }

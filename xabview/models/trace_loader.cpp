@@ -4,15 +4,10 @@
 #include <xab/translators/picl.h>
 #endif
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <deque>
 #include <future>
-#include <fcntl.h>
-#include <poll.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace xab::view {
@@ -25,30 +20,10 @@ using Clock = std::chrono::steady_clock;
 // kAnalysisNice (its threads inherit it).
 constexpr double kAnalysisRest = 2.0;
 constexpr int kAnalysisNice = 10;
-// A followed file read to its current end is read again after this long.
-constexpr int kFollowPollMs = 40;
-
-struct Input {
-  int fd = -1;
-  bool regular = false;  // a regular file: EOF may only mean "not yet written"
-  bool owned = false;
-  ~Input() {
-    if (owned && fd >= 0) ::close(fd);
-  }
-};
-
-std::string openInput(const QString& path, Input& in) {
-  if (path.isEmpty() || path == "-") {
-    in.fd = 0;
-  } else {
-    in.fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
-    if (in.fd < 0) return path.toStdString() + ": " + std::strerror(errno);
-    in.owned = true;
-  }
-  struct stat st {};
-  in.regular = ::fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode);
-  return {};
-}
+// A followed file read to its current end is read again after this long,
+// and a pipe that stayed quiet this long counts as caught up (a live
+// picture is 100 ms old at most).
+constexpr int kWaitMs = 40;
 
 }  // namespace
 
@@ -194,12 +169,14 @@ void TraceLoader::publish(std::shared_ptr<ViewSnapshot> s) {
 bool TraceLoader::readForeign() {
 #ifdef XAB_HAVE_TRANSLATORS
   std::string path = options_.path.toStdString();
-  std::string head(4096, '\0');
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  ssize_t n = ::read(fd, head.data(), head.size());
-  ::close(fd);
-  if (n <= 0 || !tr::looksLikePicl(std::string_view(head.data(), static_cast<std::size_t>(n)))) return false;
+  std::string head;
+  SourceOptions sniff;
+  sniff.pieceBytes = 4096;
+  readPieces(path, sniff, [&head](std::string_view piece) {
+    head = piece;
+    return false;  // the first piece is enough
+  });
+  if (head.empty() || !tr::looksLikePicl(head)) return false;
   LoadResult r = tr::loadPiclFile(path);
   if (!r.trace) {
     QString msg = QString::fromStdString(r.fatal);
@@ -220,17 +197,21 @@ bool TraceLoader::readForeign() {
 #endif
 }
 
+// The reader thread: the model's TraceSource reads (and follows, by its
+// one rule); this loop only decides when the snapshot thread gets a trace.
 void TraceLoader::run() {
   try {
-    Input in;
-    if (std::string why = openInput(options_.path, in); !why.empty()) {
-      QString msg = QString::fromStdString(why);
+    SourceOptions options;
+    options.follow = options_.follow;
+    options.waitMs = kWaitMs;
+    TraceSource source(options_.path.toStdString(), options);
+    if (!source.error().empty()) {
+      QString msg = QString::fromStdString(source.error());
       QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
       return;
     }
-    if (in.regular && readForeign()) return;
-    TraceReader reader;
-    std::string buffer(1 << 20, '\0');
+    if (source.isFile() && readForeign()) return;
+    TraceReader& reader = source.reader();
     std::uint64_t postedEvents = UINT64_MAX, postedErrors = 0;
     bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
@@ -244,7 +225,7 @@ void TraceLoader::run() {
       raw.bytes = reader.byteCount();
       raw.ended = ended;
       raw.caughtUp = caughtUp || ended;
-      raw.regular = in.regular;
+      raw.regular = source.isFile();
       postedCaughtUp = raw.caughtUp;
       postedEvents = raw.trace->eventCount();
       postedErrors = raw.errorCount;
@@ -252,46 +233,28 @@ void TraceLoader::run() {
     };
 
     while (!stopping_ && !ended) {
-      pollfd p{in.fd, POLLIN, 0};
-      int ready = in.regular ? 1 : ::poll(&p, 1, 100);
-      bool atEof = false;
-      if (ready > 0) {
-        ssize_t n = ::read(in.fd, buffer.data(), buffer.size());
-        if (n > 0) {
-          reader.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-          recordsRead_.store(reader.eventCount(), std::memory_order_relaxed);
-        } else if (n == 0) {
-          atEof = true;
-        } else if (errno != EINTR && errno != EAGAIN) {
-          atEof = true;
-        }
-      } else if (ready < 0 && errno != EINTR) {
-        atEof = true;
-      }
-      if (atEof && (!in.regular || !options_.follow || reader.monitorStopped() ||
-                    reader.stoppedReading())) {
-        reader.finish();
-        ended = true;
-      }
-      // Nothing more to read right now: a followed file at its current end,
-      // or a pipe that stayed quiet for the poll's 100 ms.  The hang panel
-      // waits for this before it calls a silence a hang (a big backlog being
-      // read is no silence).
-      bool caughtUp = atEof || ready == 0;
-      bool changed = reader.eventCount() != postedEvents || reader.errorCount() != postedErrors ||
-                     caughtUp != postedCaughtUp;
+      const SourceStep step = source.next();
+      recordsRead_.store(reader.eventCount(), std::memory_order_relaxed);
+      ended = step == SourceStep::Ended;
+      // A followed file at its current end.
+      const bool atEnd = step == SourceStep::Waiting && source.following();
+      // Nothing more to read right now (that, or a pipe quiet for kWaitMs):
+      // the hang panel waits for this before it calls a silence a hang (a
+      // big backlog being read is no silence).
+      const bool caughtUp = source.caughtUp();
+      const bool changed = reader.eventCount() != postedEvents || reader.errorCount() != postedErrors ||
+                           caughtUp != postedCaughtUp;
       // The snapshot thread asks for a trace when it is ready for one; the
       // end of the input, and reaching it, are told at once.
-      if (ended || (atEof && !reportedEnd) || (changed && wanted_)) {
-        postNow(caughtUp);
-        if (atEof) reportedEnd = true;
-      }
-      if (atEof && !ended) {  // a followed file at its end: look again soon (a live picture is 100 ms old at most)
-        reportedEnd = true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(kFollowPollMs));
-      }
-      if (!atEof && in.regular) reportedEnd = false;
+      if (ended || (atEnd && !reportedEnd) || (changed && wanted_)) postNow(caughtUp);
+      if (atEnd) reportedEnd = true;
+      if (step == SourceStep::Read && source.isFile()) reportedEnd = false;
     }
+    // The reader refused the input (a newer format version) while a pipe
+    // still runs: read it to its end, keeping nothing, so that the programs
+    // writing it (tee, abmon) are not blocked while the window shows why.
+    if (ended && reader.stoppedReading() && !source.isFile() && !stopping_)
+      readPieces(options_.path.toStdString(), {}, [this](std::string_view) { return !stopping_.load(); });
   } catch (const std::exception& e) {
     QString msg = QString("reader thread: ") + e.what();
     QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
