@@ -16,8 +16,9 @@
 # (a 20 ms watchdog timer's longest lateness).  Timings go to
 # docs/performance.md; never run by ctest.
 set -euo pipefail
-readonly HERE=$(cd "$(dirname "$0")" && pwd)
-readonly ROOT=$(dirname "$HERE")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+readonly HERE ROOT
 BUILD=${1:?usage: xabview_live.sh BUILD_DIR [PAIRS] [ROUNDTRIPS] [pipe|file|both]}
 BUILD=$(cd "$BUILD" && pwd)
 readonly PAIRS=${2:-8} ROUNDTRIPS=${3:-40000} MODES=${4:-both}
@@ -27,7 +28,7 @@ readonly OUT VM="$OUT/vm"
 XVFB_PID=
 cleanup() {
   "$ROOT/scripts/pvm-vm.sh" stop "$VM" >/dev/null 2>&1 || true
-  [[ -n $XVFB_PID ]] && kill "$XVFB_PID" 2>/dev/null || true
+  if [[ -n $XVFB_PID ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 
@@ -80,7 +81,9 @@ summary() {  # FRAMELOG: figures over the time records arrived
 run() {  # MODE
   local mode=$1 frames="$OUT/frames-$1.log" ev="$OUT/evfile-$1"
   # --dump-on-hang: follows the input to its real end (abmon.stop), then exits.
-  local viewer=(${XABVIEW_WRAP:-} "$BUILD/bin/xabview" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
+  local wrap=()
+  read -r -a wrap <<<"${XABVIEW_WRAP:-}"  # e.g. "perf record -g -o FILE --"
+  local viewer=("${wrap[@]}" "$BUILD/bin/xabview" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
   if [[ $mode == pipe ]]; then
     "$BUILD/bin/abmon" -- "$OUT/program.sh" 2>"$OUT/abmon-$mode.err" | tee "$ev" | "${viewer[@]}" 2>"$OUT/xabview-$mode.err"
   else

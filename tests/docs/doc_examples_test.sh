@@ -95,6 +95,12 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=3 BEFOR
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/xabview_bench --keep /tmp/1m.trace
 skip:a benchmark (minutes; docs/performance.md gives its figures)	/usr/bin/time -v build/bin/xabview --no-follow --play-to-end --dump-state s.json /tmp/1m.trace
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/readers_memory.sh -b build
+skip:a benchmark (minutes; docs/performance.md gives its figures)	git worktree add /tmp/base cfedd0d && cmake -S /tmp/base -B /tmp/base/build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release
+skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C /tmp/base/build-rel model_read_bench translators_gentrace ab2picl picl2ab ab2json ab2otf2 ab2au
+skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3 4 5; do /tmp/base/build-rel/bench/model_read_bench --events 5000000; build-rel/bench/model_read_bench --events 5000000; done
+skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=5 BEFORE=/tmp/base/build-rel/bin build-rel/bench/translators_bench.sh 100 build-rel
+skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build xabview abmon bench/pingpong-xab
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build 8 40000 both
 run	ab2picl --nodes run.nodes run.trace > run.trf
 live	abmon | tee run.trace | ab2picl --quiet > run.trf
 run	picl2ab mpicl.trf | abstat
