@@ -210,7 +210,6 @@ TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
   CHECK(run({xabview(), "--step", "x"}).exit_code == 2);
 }
 
-#ifdef XAB_TEST_HAVE_DEMO
 
 // `{ abmon & echo $! > pid; wait; } | tee evfile | xabview ...`: abmon's pid
 // is known, so the test stops exactly the abmon it started.
@@ -356,7 +355,6 @@ TEST_CASE("abmon | tee evfile | xabview: a whole demo run, barriers and messages
   fs::remove_all(dir);
 }
 
-#endif
 
 namespace {
 // A paragraph as words: roff's \- and line breaks do not count.

@@ -20,7 +20,6 @@
 using namespace xab::test;
 namespace fs = std::filesystem;
 
-#if defined(XAB_TEST_HAVE_DEMO) && defined(XAB_HAVE_TRANSLATORS)
 
 namespace {
 
@@ -106,4 +105,3 @@ TEST_CASE("a demo run exported by xabview in every format, each read back", "[xa
 #endif
 }
 
-#endif

@@ -4,7 +4,6 @@
 // archive by otf2-print, the .au and .wav headers checked byte by byte.
 #include "support.h"
 
-#ifdef XAB_HAVE_TRANSLATORS
 #include "export.h"
 
 #include <xab/translators/picl.h>
@@ -130,4 +129,3 @@ TEST_CASE("export: the demo trace in every format, each read back", "[export]") 
     for (const QString& f : exportFilters()) CHECK(exportFormatOf(f) != ExportFormat::Unknown);
   }
 }
-#endif

@@ -91,7 +91,6 @@ TEST_CASE("a missing file is a message, not a crash") {
   CHECK(failed.at(0).at(0).toString().contains("No such file"));
 }
 
-#ifdef XAB_HAVE_TRANSLATORS
 #include "export.h"
 
 TEST_CASE("a PICL file (what the translators read) opens too, and export writes PICL and JSON") {
@@ -109,4 +108,3 @@ TEST_CASE("a PICL file (what the translators read) opens too, and export writes 
   }));
   loader.stop();
 }
-#endif

@@ -1,8 +1,6 @@
 #include "trace_loader.h"
 
-#ifdef XAB_HAVE_TRANSLATORS
 #include <xab/translators/picl.h>
-#endif
 
 #include <chrono>
 #include <deque>
@@ -167,7 +165,6 @@ void TraceLoader::publish(std::shared_ptr<ViewSnapshot> s) {
 // A finished file in a format the translators read (PICL): converted in
 // one go on this thread.  False when the file is xab's own format.
 bool TraceLoader::readForeign() {
-#ifdef XAB_HAVE_TRANSLATORS
   std::string path = options_.path.toStdString();
   std::string head;
   SourceOptions sniff;
@@ -192,9 +189,6 @@ bool TraceLoader::readForeign() {
   s->caughtUp = true;
   publish(std::move(s));
   return true;
-#else
-  return false;
-#endif
 }
 
 // The reader thread: the model's TraceSource reads (and follows, by its

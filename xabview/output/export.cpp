@@ -2,7 +2,6 @@
 
 #include <QFileInfo>
 
-#ifdef XAB_HAVE_TRANSLATORS
 #include <xab/translators/audio.h>
 #include <xab/translators/io.h>
 #include <xab/translators/json.h>
@@ -10,21 +9,16 @@
 #ifdef XAB_HAVE_OTF2
 #include <xab/translators/otf2.h>
 #endif
-#endif
 
 namespace xab::view {
 
 QStringList exportFilters() {
-#ifdef XAB_HAVE_TRANSLATORS
   QStringList f{"PICL for ParaGraph (*.trf *.picl)", "Chrome trace JSON for Perfetto (*.json)"};
 #ifdef XAB_HAVE_OTF2
   f << "OTF2 archive for Vampir, a directory (*.otf2)";
 #endif
   f << "Sound, Sun audio (*.au)" << "Sound, WAV (*.wav)";
   return f;
-#else
-  return {};
-#endif
 }
 
 ExportFormat exportFormatOf(const QString& name) {
@@ -42,7 +36,6 @@ ExportFormat exportFormatOf(const QString& name) {
 }
 
 QString exportTrace(const ViewSnapshot& s, const QString& file, const SoundOptions& sound) {
-#ifdef XAB_HAVE_TRANSLATORS
   const ExportFormat f = exportFormatOf(file);
   const std::string path = file.toStdString();
   if (f == ExportFormat::Unknown)
@@ -74,11 +67,6 @@ QString exportTrace(const ViewSnapshot& s, const QString& file, const SoundOptio
   }
   if (std::string why = out.finish(); !why.empty()) return QString::fromStdString(why);
   return {};
-#else
-  (void)s;
-  (void)sound;
-  return "this xabview was built without the translators: cannot write " + file;
-#endif
 }
 
 }  // namespace xab::view
