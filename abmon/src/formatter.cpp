@@ -7,7 +7,8 @@
 #include <climits>
 #include <cstring>
 
-#include "values.h"
+#include <xab/traceformat/record.h>
+#include <xab/traceformat/write.h>
 
 namespace xab::abmon {
 namespace {
@@ -60,35 +61,38 @@ Formatter::Formatter(std::int32_t abmon_tid, ProblemSink sink)
 
 void Formatter::header(std::string& out, std::string_view host, long pid,
                        std::int64_t start_ns) const {
-  out.append("#xab-trace 1 abmon=");
-  append_tid(out, abmon_tid_);
-  out.append(" host=");
-  append_escaped(out, host);
-  out.append(" pid=");
-  append_int(out, pid);
-  out.append(" start=");
-  append_time(out, start_ns);
+  text::Header h;
+  h.hasAbmon = true;
+  h.abmon = abmon_tid_;
+  h.host = host;
+  h.pid = static_cast<std::int32_t>(pid);
+  h.start = start_ns;
+  text::appendHeader(out, h);
   out.push_back('\n');
 }
 
-void Formatter::own_record(std::string& out, std::int64_t ns, std::int32_t tid,
-                           std::string_view event) const {
-  append_time(out, ns);
+// abmon's own records: both times abmon's clock, the kind and fields as
+// the schema names them.
+void Formatter::own_record(std::string& out, std::int64_t ns, std::int32_t tid, Kind kind) const {
+  text::appendTime(out, ns);
   out.push_back(' ');
-  append_time(out, ns);
+  text::appendTime(out, ns);
   out.push_back(' ');
-  append_tid(out, tid);
+  text::appendTid(out, tid);
   out.push_back(' ');
-  out.append(event);
+  out.append(kindName(kind));
+}
+
+void Formatter::own_field(std::string& out, Key key, std::int64_t value) {
+  text::appendKey(out, keyName(key));
+  text::appendInt(out, value);
 }
 
 void Formatter::start(std::string& out, std::int64_t now_ns, int batch, int flush_ms) const {
-  own_record(out, now_ns, abmon_tid_, "abmon.start version=");
-  append_int(out, XAB_WIRE_VERSION);
-  out.append(" batch=");
-  append_int(out, batch);
-  out.append(" flush_ms=");
-  append_int(out, flush_ms);
+  own_record(out, now_ns, abmon_tid_, Kind::ABMON_START);
+  own_field(out, Key::Version, XAB_WIRE_VERSION);
+  own_field(out, Key::Batch, batch);
+  own_field(out, Key::FlushMs, flush_ms);
   out.push_back('\n');
 }
 
@@ -197,15 +201,15 @@ void Formatter::check_sequence(std::string& out, TaskState& st, std::int32_t src
     ++tally[idx(BadReason::Seq)];
   } else if (std::int64_t gap = std::int64_t{step} - st.unread; gap > 0) {
     // Messages abmon got but could not read are bad, not lost.
-    own_record(out, recv_ns, src, "abmon.lost messages=");
-    append_int(out, gap);
+    own_record(out, recv_ns, src, Kind::ABMON_LOST);
+    own_field(out, Key::Messages, gap);
     out.push_back('\n');
   }
   st.last_seq = seq;
   st.unread = 0;
   if (hdr[XAB_HDR_LOST] > 0) {
-    own_record(out, recv_ns, src, "abmon.lost n=");
-    append_int(out, hdr[XAB_HDR_LOST]);
+    own_record(out, recv_ns, src, Kind::ABMON_LOST);
+    own_field(out, Key::N, hdr[XAB_HDR_LOST]);
     out.push_back('\n');
   }
 }
@@ -283,20 +287,20 @@ void Formatter::write_record(std::string& out, TaskState& st, std::int32_t src,
                              const std::vector<std::int32_t>& tids) {
   const CallInfo& call = *calls_.find(ev.kind);
   bool begin = ev.phase == XAB_PHASE_BEGIN;
-  append_time(out, recv_ns);
+  text::appendTime(out, recv_ns);
   out.push_back(' ');
-  append_time(out, ev.t_ns);
+  text::appendTime(out, ev.t_ns);
   out.push_back(' ');
-  append_tid(out, src);
+  text::appendTid(out, src);
   out.push_back(' ');
   out.append(begin ? call.begin_name : call.name);
   append_slots(out, st, begin ? call.begin_slots : call.end_slots, ev, tids);
   if (!begin) {
     out.append(" rc=");
     if (call.rc_is_tid)
-      append_tid_result(out, ev.rc);
+      text::appendTidResult(out, ev.rc);
     else
-      append_int(out, ev.rc);
+      text::appendInt(out, ev.rc);
   }
   if (!st.info.empty()) {
     out.append(st.info);
@@ -314,21 +318,9 @@ void Formatter::append_slots(std::string& out, const TaskState& st,
     std::int32_t v = ev.a[i];
     out.append(slots[i].prefix);
     switch (slots[i].kind) {
-      case SlotKind::Int: append_int(out, v); break;
-      case SlotKind::Tid: append_tid(out, v); break;
-      case SlotKind::Tag: append_tag(out, v); break;
-      case SlotKind::Type: append_type(out, v); break;
-      case SlotKind::Parent:
-        if (v < 0) out.append("none"); else append_tid(out, v);
-        break;
-      case SlotKind::Lang:
-        if (v == XAB_LANG_C) out.append("c");
-        else if (v == XAB_LANG_FORTRAN) out.append("fortran");
-        else append_int(out, v);
-        break;
       case SlotKind::String:
         if (v <= 0) out.push_back('-');  // no string: libab's ids start at 1
-        else append_escaped(out, st.strings.at(v));
+        else text::appendEscaped(out, st.strings.at(v));
         break;
       case SlotKind::List: {
         std::size_t n = v > 0 ? static_cast<std::size_t>(v) : 0;
@@ -336,11 +328,12 @@ void Formatter::append_slots(std::string& out, const TaskState& st,
         if (next_tid >= end) out.push_back('-');
         for (std::size_t k = next_tid; k < end; ++k) {
           if (k > next_tid) out.push_back(',');
-          append_tid(out, tids[k]);
+          text::appendTid(out, tids[k]);
         }
         next_tid = next_tid + n;
         break;
       }
+      default: text::appendValue(out, slots[i].kind, v);
     }
   }
 }
@@ -353,7 +346,7 @@ void Formatter::flush_task(std::string& out, std::int32_t tid, TaskState& st,
   flush_pending(out, st, tid, tally);
   write_bad(out, tid, now_ns, tally);
   if (!st.info.empty()) {
-    own_record(out, now_ns, tid, "info");
+    own_record(out, now_ns, tid, Kind::INFO);
     out.append(st.info);
     out.push_back('\n');
     st.info.clear();
@@ -380,7 +373,9 @@ void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_n
     flush_task(out, tid, it->second, now_ns);
     tasks_.erase(it);  // PVM may give the tid to a new task later
   }
-  own_record(out, now_ns, tid, "task.exit how=notify\n");
+  own_record(out, now_ns, tid, Kind::TASK_EXIT);
+  text::appendKey(out, keyName(Key::How));
+  out.append("notify\n");
 }
 
 // The trace format's ints are 32-bit: a count beyond saturates (the true
@@ -391,12 +386,10 @@ static std::int64_t saturated(std::uint64_t n) {
 
 void Formatter::stop(std::string& out, std::int64_t now_ns) {
   for (auto& [tid, st] : tasks_) flush_task(out, tid, st, now_ns);
-  own_record(out, now_ns, abmon_tid_, "abmon.stop events=");
-  append_int(out, saturated(counters_.events));
-  out.append(" tasks=");
-  append_int(out, saturated(counters_.tasks));
-  out.append(" bad=");
-  append_int(out, saturated(counters_.bad));
+  own_record(out, now_ns, abmon_tid_, Kind::ABMON_STOP);
+  own_field(out, Key::Events, saturated(counters_.events));
+  own_field(out, Key::Tasks, saturated(counters_.tasks));
+  own_field(out, Key::Bad, saturated(counters_.bad));
   out.push_back('\n');
 }
 
@@ -408,10 +401,10 @@ void Formatter::write_bad(std::string& out, std::int32_t src, std::int64_t ns,
 
 void Formatter::write_bad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
                           std::uint32_t n) {
-  own_record(out, ns, src, "abmon.bad reason=");
+  own_record(out, ns, src, Kind::ABMON_BAD);
+  text::appendKey(out, keyName(Key::Reason));
   out.append(bad_reason_name(reason));
-  out.append(" n=");
-  append_int(out, n);
+  own_field(out, Key::N, n);
   out.push_back('\n');
   ++counters_.bad;
   ++counters_.bad_by_reason[idx(reason)];

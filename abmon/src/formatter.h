@@ -50,8 +50,9 @@ inline constexpr std::size_t kMaxStringBytes = 16 * 1024;            // longer: 
 inline constexpr std::size_t kMaxTaskStrings = 65536;                // more: dropped
 inline constexpr std::size_t kMaxTaskStringBytes = 8 * 1024 * 1024;  // more: dropped
 inline constexpr std::uint64_t kMaxListTids = 32768;                 // more: not kept
-// Task times the trace format can carry: 0 .. 9223372035.999999999 s (the
-// reader refuses a negative time and anything that would overflow int64 ns).
+// Task times abmon writes: 0 .. 9223372035.999999999 s.  The trace format
+// carries negative times too (an importer's), but a task clock before 1970
+// is a corrupt record, not a time.
 inline constexpr std::int64_t kMaxTaskTimeNs = 9'223'372'035'999'999'999;
 std::string_view bad_reason_name(BadReason reason);
 
@@ -131,8 +132,8 @@ class Formatter {
                     const xab_event& ev, const std::vector<std::int32_t>& tids);
   void append_slots(std::string& out, const TaskState& st, const std::vector<Slot>& slots,
                     const xab_event& ev, const std::vector<std::int32_t>& tids) const;
-  void own_record(std::string& out, std::int64_t ns, std::int32_t tid,
-                  std::string_view event) const;
+  void own_record(std::string& out, std::int64_t ns, std::int32_t tid, Kind kind) const;
+  static void own_field(std::string& out, Key key, std::int64_t value);
   void write_bad(std::string& out, std::int32_t src, std::int64_t ns, const Tally& tally);
   void write_bad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
                  std::uint32_t n);
