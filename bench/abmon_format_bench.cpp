@@ -71,7 +71,8 @@ struct Result {
 };
 
 Result run(std::vector<ByteMessage>& msgs, std::uint64_t rounds, std::FILE* sink) {
-  Formatter fmt(0x40001);
+  Sessions sessions;
+  Formatter fmt(0x40001, sessions);
   std::string out;
   std::uint64_t bytes = 0;
   auto start = Clock::now();

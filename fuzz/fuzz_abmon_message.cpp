@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Bit 0: alternate between two senders; bit 1: a task.exit in between.
   const std::uint8_t mode = data[0];
   std::span<const std::byte> rest(reinterpret_cast<const std::byte*>(data + 1), size - 1);
-  xab::abmon::Formatter fmt(abmon_tid);
+  xab::abmon::Sessions sessions;
+  xab::abmon::Formatter fmt(abmon_tid, sessions);
   std::string out;
   fmt.header(out, "fuzz host", 1234, kRecvNs);
   fmt.start(out, kRecvNs, 512, 200);

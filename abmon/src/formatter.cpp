@@ -56,8 +56,8 @@ std::uint64_t list_total(const std::vector<Slot>& slots, const xab_event& ev) {
 
 std::string_view bad_reason_name(BadReason reason) { return kReasonNames[idx(reason)]; }
 
-Formatter::Formatter(std::int32_t abmon_tid, ProblemSink sink)
-    : calls_(call_table()), abmon_tid_(abmon_tid), sink_(std::move(sink)) {}
+Formatter::Formatter(std::int32_t abmon_tid, Sessions& sessions, ProblemSink sink)
+    : calls_(call_table()), sessions_(sessions), abmon_tid_(abmon_tid), sink_(std::move(sink)) {}
 
 void Formatter::header(std::string& out, std::string_view host, long pid,
                        std::int64_t start_ns) const {
@@ -106,6 +106,7 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
                         Unpacker& msg) {
   ++counters_.messages;
   TaskState& st = task(src);
+  Session& ses = sessions_.at(src);
   std::int32_t hdr[XAB_HDR_INTS] = {};
   // Magic and version first, alone: a message of another version may have
   // a different header, so nothing after them is read.
@@ -120,14 +121,14 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
   else if (!msg.ints(hdr + 2, XAB_HDR_INTS - 2))
     unreadable = BadReason::Truncated;
   if (unreadable) {
-    ++st.unread;
+    ++ses.unread;
     return write_bad(out, src, recv_ns, *unreadable, 0);
   }
 
   Tally tally{};
-  check_sequence(out, st, src, recv_ns, hdr, tally);
-  if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) st.final = true;
-  st.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
+  check_sequence(out, ses, src, recv_ns, hdr, tally);
+  if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) ses.final = true;
+  ses.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
   auto n_skipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
   if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize)) {
@@ -192,21 +193,21 @@ void Formatter::keep_strings(TaskState& st, Tally& tally) {
 // a step of less than 2^31 is forward (the messages between are lost), a
 // larger one is backwards (bad; the count starts again from it).  So a gap
 // is always below 2^31, as the trace format's ints are.
-void Formatter::check_sequence(std::string& out, TaskState& st, std::int32_t src,
+void Formatter::check_sequence(std::string& out, Session& ses, std::int32_t src,
                                std::int64_t recv_ns, const std::int32_t* hdr, Tally& tally) {
   std::int32_t seq = hdr[XAB_HDR_SEQ];
-  auto expected = st.last_seq ? static_cast<std::uint32_t>(*st.last_seq) + 1u : 0u;
+  auto expected = ses.last_seq ? static_cast<std::uint32_t>(*ses.last_seq) + 1u : 0u;
   std::uint32_t step = static_cast<std::uint32_t>(seq) - expected;
   if (step >= 0x80000000u) {
     ++tally[idx(BadReason::Seq)];
-  } else if (std::int64_t gap = std::int64_t{step} - st.unread; gap > 0) {
+  } else if (std::int64_t gap = std::int64_t{step} - ses.unread; gap > 0) {
     // Messages abmon got but could not read are bad, not lost.
     own_record(out, recv_ns, src, Kind::ABMON_LOST);
     own_field(out, Key::Messages, gap);
     out.push_back('\n');
   }
-  st.last_seq = seq;
-  st.unread = 0;
+  ses.last_seq = seq;
+  ses.unread = 0;
   if (hdr[XAB_HDR_LOST] > 0) {
     own_record(out, recv_ns, src, Kind::ABMON_LOST);
     own_field(out, Key::N, hdr[XAB_HDR_LOST]);
@@ -353,26 +354,12 @@ void Formatter::flush_task(std::string& out, std::int32_t tid, TaskState& st,
   }
 }
 
-bool Formatter::final_seen(std::int32_t tid) const {
-  auto it = tasks_.find(tid);
-  return it != tasks_.end() && it->second.final;
-}
-
-bool Formatter::takes_pokes(std::int32_t tid) const {
-  auto it = tasks_.find(tid);
-  return it != tasks_.end() && it->second.pokes;
-}
-
-std::int32_t Formatter::last_seq(std::int32_t tid) const {
-  auto it = tasks_.find(tid);
-  return it != tasks_.end() && it->second.last_seq ? *it->second.last_seq : -1;
-}
-
 void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns) {
   if (auto it = tasks_.find(tid); it != tasks_.end()) {
     flush_task(out, tid, it->second, now_ns);
     tasks_.erase(it);  // PVM may give the tid to a new task later
   }
+  sessions_.erase(tid);
   own_record(out, now_ns, tid, Kind::TASK_EXIT);
   text::appendKey(out, keyName(Key::How));
   out.append("notify\n");

@@ -1,8 +1,9 @@
 // formatter.h -- event messages in, trace lines out (docs/trace-format.md).
 //
 // A pure function of the message bytes and the state kept per task (its
-// string table, last sequence number, an INFO record waiting to be merged,
-// a record waiting for its tid list).  No PVM, no I/O: the caller hands in
+// string table, an INFO record waiting to be merged, a record waiting for
+// its tid list), plus the task's protocol session (sessions.h: sequence
+// numbers, final message, pokes), which it updates for the Monitor.  No PVM, no I/O: the caller hands in
 // the sender's tid and the receive time and writes the text it gets back.
 //
 // A bad message or record never stops the formatter: it is counted, written
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "call_table.h"
+#include "sessions.h"
 #include "unpacker.h"
 
 namespace xab::abmon {
@@ -74,7 +76,7 @@ class Formatter {
  public:
   using ProblemSink = std::function<void(const Problem&)>;
 
-  explicit Formatter(std::int32_t abmon_tid, ProblemSink sink = {});
+  Formatter(std::int32_t abmon_tid, Sessions& sessions, ProblemSink sink = {});
 
   // "#xab-trace 1 abmon=... host=... pid=... start=..." (one line).
   void header(std::string& out, std::string_view host, long pid, std::int64_t start_ns) const;
@@ -88,12 +90,6 @@ class Formatter {
   void stop(std::string& out, std::int64_t now_ns);
 
   const Counters& counters() const { return counters_; }
-  // True once the task's last message (XAB_HDRF_FINAL) has been read.
-  bool final_seen(std::int32_t tid) const;
-  // Whether the task's latest message said it takes pokes (XAB_HDRF_POKE),
-  // and that message's sequence number (-1: none read).
-  bool takes_pokes(std::int32_t tid) const;
-  std::int32_t last_seq(std::int32_t tid) const;
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
@@ -106,10 +102,6 @@ class Formatter {
   struct TaskState {
     std::unordered_map<std::int32_t, std::string> strings;
     std::size_t string_bytes = 0;  // sum of the strings' sizes (kMaxTaskStringBytes)
-    std::optional<std::int32_t> last_seq;
-    std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
-    bool final = false;       // its XAB_HDRF_FINAL message has come
-    bool pokes = false;       // its latest message had XAB_HDRF_POKE
     std::string info;  // " name=.. host=.. ..." for the task's next record
     std::optional<PendingList> pending;
   };
@@ -118,7 +110,7 @@ class Formatter {
   TaskState& task(std::int32_t tid);
   bool read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap);
   void keep_strings(TaskState& st, Tally& tally);
-  void check_sequence(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+  void check_sequence(std::string& out, Session& ses, std::int32_t src, std::int64_t recv_ns,
                       const std::int32_t* hdr, Tally& tally);
   void record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
               const xab_event& ev, Tally& tally);
@@ -139,6 +131,7 @@ class Formatter {
                  std::uint32_t n);
 
   const CallTable& calls_;
+  Sessions& sessions_;
   std::int32_t abmon_tid_;
   ProblemSink sink_;
   Counters counters_;

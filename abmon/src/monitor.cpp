@@ -44,7 +44,7 @@ std::int64_t realtime_ns() {
 Monitor::Monitor(MonitorSetup setup)
     : setup_(std::move(setup)),
       exit_tag_(setup_.opts.tag + 1),
-      formatter_(setup_.tid, [this](const Problem& p) { report(p); }),
+      formatter_(setup_.tid, sessions_, [this](const Problem& p) { report(p); }),
       signals_(io_, SIGINT, SIGTERM),
       local_(
           io_, [this](std::int32_t tid, std::span<const std::byte> body,
@@ -230,7 +230,7 @@ bool Monitor::sockets_quiet() const {
 void Monitor::write_exits(bool quiet) {
   std::int64_t now = realtime_ns();
   std::erase_if(exits_, [&](const Exit& e) {
-    if (!quiet && !formatter_.final_seen(e.tid) && now - e.notified_ns < kExitGraceNs)
+    if (!quiet && !sessions_.final_seen(e.tid) && now - e.notified_ns < kExitGraceNs)
       return false;
     formatter_.task_exit(pending_, e.tid, now);
     remember_ended(e.tid);
@@ -370,12 +370,12 @@ void Monitor::watch_task(int tid) {
 // confirm it (a task killed while blocked waits for this before it dies;
 // one that writes to the local socket does not need to).
 void Monitor::heard_from(int tid, std::int64_t now_ns, bool through_pvm) {
-  if (setup_.opts.poke_ms <= 0 || !formatter_.takes_pokes(tid)) {
+  if (setup_.opts.poke_ms <= 0 || !sessions_.takes_pokes(tid)) {
     pokes_.erase(tid);
     return;
   }
-  if (formatter_.final_seen(tid)) {
-    std::int32_t seq = formatter_.last_seq(tid);
+  if (sessions_.final_seen(tid)) {
+    std::int32_t seq = sessions_.last_seq(tid);
     if (through_pvm) poke(tid, &seq);
     pokes_.erase(tid);
     return;

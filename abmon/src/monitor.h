@@ -76,6 +76,7 @@ class Monitor {
 
   MonitorSetup setup_;
   int exit_tag_;
+  Sessions sessions_;  // before formatter_, which updates it
   Formatter formatter_;
   std::string pending_;  // formatted text not yet written
   boost::asio::io_context io_;

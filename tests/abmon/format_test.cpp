@@ -39,7 +39,8 @@ std::string body(const std::string& line) {
 
 struct Harness {
   std::vector<Problem> problems;
-  Formatter fmt{kAbmon, [this](const Problem& p) { problems.push_back(p); }};
+  Sessions sessions;
+  Formatter fmt{kAbmon, sessions, [this](const Problem& p) { problems.push_back(p); }};
 
   std::vector<std::string> feed(const EventMessageBuilder& b, std::int32_t src = kTask) {
     ByteMessage msg = b.build();
@@ -493,4 +494,29 @@ TEST_CASE("a tid list keeps at most kMaxListTids tids") {
   CHECK(std::count(lines[0].begin(), lines[0].end(), ',') == static_cast<long>(kMaxListTids) - 1);
   CHECK(lines[0].size() < 1024 * 1024);
   CHECK(lines[1] == "abmon.bad reason=limit n=1");
+}
+
+TEST_CASE("the session table follows each task's headers, and forgets a task that exits") {
+  Harness h;
+  CHECK(h.sessions.last_seq(kTask) == -1);
+  CHECK_FALSE(h.sessions.final_seen(kTask));
+  EventMessageBuilder b;
+  b.seq(0);
+  b.header[XAB_HDR_FLAGS] |= XAB_HDRF_POKE;
+  b.event(kT, XAB_EV_EXIT, XAB_PHASE_END, 0, {});
+  h.feed(b);
+  CHECK(h.sessions.last_seq(kTask) == 0);
+  CHECK(h.sessions.takes_pokes(kTask));
+  CHECK_FALSE(h.sessions.final_seen(kTask));
+  EventMessageBuilder last;
+  last.seq(1);
+  last.header[XAB_HDR_FLAGS] |= XAB_HDRF_FINAL;
+  h.feed(last);
+  CHECK(h.sessions.last_seq(kTask) == 1);
+  CHECK(h.sessions.final_seen(kTask));
+  CHECK_FALSE(h.sessions.takes_pokes(kTask));  // the latest message did not say so
+  std::string out;
+  h.fmt.task_exit(out, kTask, kRecv);
+  CHECK(h.sessions.last_seq(kTask) == -1);  // PVM may give the tid to a new task
+  CHECK_FALSE(h.sessions.final_seen(kTask));
 }
