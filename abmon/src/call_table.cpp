@@ -5,7 +5,7 @@
 namespace xab::abmon {
 namespace {
 
-std::vector<Slot> slots_of(Kind kind, Phase phase) {
+std::vector<Slot> slotsOf(Kind kind, Phase phase) {
   std::vector<Slot> out;
   for (const SlotSpec& s : kindSlots(kind, phase))
     out.push_back({" " + std::string(s.key) + "=", s.spelling});
@@ -20,15 +20,15 @@ CallTable::CallTable() {
     auto kind = static_cast<Kind>(k);
     CallInfo info;
     info.name = kindName(kind);
-    info.begin_name = info.name + ".begin";
-    info.rc_is_tid = kindRcType(kind) == 't';
-    info.begin_slots = slots_of(kind, Phase::Begin);
-    info.end_slots = slots_of(kind, Phase::End);
+    info.beginName = info.name + ".begin";
+    info.rcIsTid = kindRcType(kind) == 't';
+    info.beginSlots = slotsOf(kind, Phase::Begin);
+    info.endSlots = slotsOf(kind, Phase::End);
     calls_.push_back(std::move(info));
   }
 }
 
-const CallTable& call_table() {
+const CallTable& callTable() {
   static const CallTable table;
   return table;
 }

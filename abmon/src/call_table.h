@@ -28,10 +28,10 @@ struct Slot {
 
 struct CallInfo {
   std::string name;        // "recv"
-  std::string begin_name;  // "recv.begin"
-  bool rc_is_tid = false;
-  std::vector<Slot> begin_slots;
-  std::vector<Slot> end_slots;
+  std::string beginName;  // "recv.begin"
+  bool rcIsTid = false;
+  std::vector<Slot> beginSlots;
+  std::vector<Slot> endSlots;
 };
 
 // The table of all XAB_CALLS rows, indexed by enum xab_event_kind.
@@ -48,7 +48,7 @@ class CallTable {
 };
 
 // The one table, built on first use.
-const CallTable& call_table();
+const CallTable& callTable();
 
 }  // namespace xab::abmon
 

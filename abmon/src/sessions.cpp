@@ -2,19 +2,19 @@
 
 namespace xab::abmon {
 
-bool Sessions::final_seen(std::int32_t tid) const {
+bool Sessions::finalSeen(std::int32_t tid) const {
   const Session* s = find(tid);
   return s && s->final;
 }
 
-bool Sessions::takes_pokes(std::int32_t tid) const {
+bool Sessions::takesPokes(std::int32_t tid) const {
   const Session* s = find(tid);
   return s && s->pokes;
 }
 
-std::int32_t Sessions::last_seq(std::int32_t tid) const {
+std::int32_t Sessions::lastSeq(std::int32_t tid) const {
   const Session* s = find(tid);
-  return s && s->last_seq ? *s->last_seq : -1;
+  return s && s->lastSeq ? *s->lastSeq : -1;
 }
 
 }  // namespace xab::abmon

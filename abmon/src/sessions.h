@@ -15,8 +15,8 @@
 namespace xab::abmon {
 
 struct Session {
-  std::optional<std::int32_t> last_seq;  // of the latest readable header
-  std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
+  std::optional<std::int32_t> lastSeq;  // of the latest readable header
+  std::int64_t unread = 0;  // messages since lastSeq whose header was unreadable
   bool final = false;       // its XAB_HDRF_FINAL message has come
   bool pokes = false;       // its latest message had XAB_HDRF_POKE
 };
@@ -28,11 +28,11 @@ class Sessions {
   void erase(std::int32_t tid) { sessions_.erase(tid); }
 
   // True once the task's last message (XAB_HDRF_FINAL) has been read.
-  bool final_seen(std::int32_t tid) const;
+  bool finalSeen(std::int32_t tid) const;
   // Whether the task's latest message said it takes pokes (XAB_HDRF_POKE),
   // and that message's sequence number (-1: none read).
-  bool takes_pokes(std::int32_t tid) const;
-  std::int32_t last_seq(std::int32_t tid) const;
+  bool takesPokes(std::int32_t tid) const;
+  std::int32_t lastSeq(std::int32_t tid) const;
 
  private:
   const Session* find(std::int32_t tid) const {
