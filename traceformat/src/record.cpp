@@ -57,9 +57,14 @@ void appendHeader(std::string& out, const Header& h) {
 }
 
 void appendRecord(std::string& out, const Record& r) {
-  appendTime(out, r.recvTime);
+  char time[kMaxTimeChars];
+  std::string_view recv(time, static_cast<std::size_t>(putSeconds(time, r.recvTime, 9) - time));
+  out.append(recv);
   out.push_back(' ');
-  appendTime(out, r.time);
+  if (r.time == r.recvTime)  // abmon's own records, importers: one clock
+    out.append(recv);
+  else
+    appendTime(out, r.time);
   out.push_back(' ');
   appendTid(out, r.tid);
   out.push_back(' ');
@@ -112,25 +117,31 @@ void appendRecord(std::string& out, const Record& r) {
   }
 }
 
+void TextWriter::endLine() {
+  buf_.push_back('\n');
+  if (buf_.size() >= kPiece) flush();
+}
+
+void TextWriter::flush() {
+  if (buf_.empty()) return;
+  put_(buf_);
+  buf_.clear();
+}
+
 void TextWriter::header(const Header& h) {
-  line_.clear();
-  appendHeader(line_, h);
-  line_.push_back('\n');
-  put_(line_);
+  appendHeader(buf_, h);
+  endLine();
 }
 
 void TextWriter::record(const Record& r) {
-  line_.clear();
-  appendRecord(line_, r);
-  line_.push_back('\n');
-  put_(line_);
+  appendRecord(buf_, r);
+  endLine();
 }
 
 void TextWriter::comment(std::string_view text) {
-  line_.assign("# ");
-  line_.append(text);
-  line_.push_back('\n');
-  put_(line_);
+  buf_.append("# ");
+  buf_.append(text);
+  endLine();
 }
 
 LineReader::Line LineReader::read(std::string_view line, bool wantHeader, std::string& error,
@@ -192,7 +203,12 @@ std::string_view LineReader::plain(std::string_view val, std::string& scratch, b
 
 std::string LineReader::readRecord(std::string_view line) {
   Record& r = record_;
-  r = Record{};
+  // Only what a reader of the record looks at without a present bit: the
+  // slots themselves are read only where `present` says (no 330-byte reset
+  // per line).
+  r.present = 0;
+  r.rc = 0;
+  r.id = Identity{};
   std::string_view rest = line, f;
   if (!nextField(rest, f) || !parseTime(f, r.recvTime)) return "bad receive time " + quoted(f);
   if (!nextField(rest, f) || !parseTime(f, r.time)) return "bad task time " + quoted(f);

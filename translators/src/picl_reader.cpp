@@ -648,8 +648,10 @@ PiclReadResult piclToRecords(std::string_view text, text::RecordSink& out, const
 }
 
 PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions& o) {
-  text::TextWriter writer([&out](std::string_view line) { out.put(line); });
-  return piclToRecords(text, writer, o);
+  text::TextWriter writer([&out](std::string_view piece) { out.put(piece); });
+  PiclReadResult res = piclToRecords(text, writer, o);
+  writer.flush();
+  return res;
 }
 
 LoadResult loadPiclText(std::string_view text, const std::string& name) {

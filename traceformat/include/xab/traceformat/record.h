@@ -86,17 +86,25 @@ class RecordSink {
 void appendRecord(std::string& out, const Record& r);
 void appendHeader(std::string& out, const Header& h);
 
-// Writes trace text through `put` (one call per line, '\n' included).
+// Writes trace text through `put`, whole lines in pieces of about 64 KiB
+// (one call per piece, not per line: picl2ab writes millions of lines).
+// flush() hands over what is buffered; the destructor flushes too.
 class TextWriter final : public RecordSink {
  public:
   explicit TextWriter(std::function<void(std::string_view)> put) : put_(std::move(put)) {}
+  ~TextWriter() override { flush(); }
+  TextWriter(const TextWriter&) = delete;
+  TextWriter& operator=(const TextWriter&) = delete;
   void header(const Header& h) override;
   void record(const Record& r) override;
   void comment(std::string_view text) override;
+  void flush();
 
  private:
+  void endLine();
+  static constexpr std::size_t kPiece = 64 * 1024;
   std::function<void(std::string_view)> put_;
-  std::string line_;
+  std::string buf_;
 };
 
 // Reads lines of trace text.  The Records and Headers it returns hold
