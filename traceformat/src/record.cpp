@@ -4,6 +4,8 @@
 #include <xab/traceformat/record.h>
 #include <xab/traceformat/write.h>
 
+#include <cstring>
+
 namespace xab::text {
 namespace {
 
@@ -56,40 +58,120 @@ void appendHeader(std::string& out, const Header& h) {
   appendTime(out, h.start);
 }
 
+namespace {
+
+// The longest key: bounds what a numeric field takes in LineBuffer.
+constexpr std::size_t longestKey() {
+  std::size_t n = 0;
+  for (auto k : kFieldKeys) n = k.size() > n ? k.size() : n;
+  return n;
+}
+static_assert(longestKey() <= 16);
+
+// A record's numeric part written straight into a stack buffer (no
+// capacity check or memcpy call per value); strings and lists, whose
+// length has no bound, go through the std::string writers.
+class LineBuffer {
+ public:
+  explicit LineBuffer(std::string& out) : out_(out) {}
+  ~LineBuffer() { flush(); }
+  void flush() {
+    out_.append(buf_, p_);
+    p_ = buf_;
+  }
+  // Room for one more field of at most 2 + 16 + kMaxTimeChars bytes.
+  void room() {
+    if (static_cast<std::size_t>(buf_ + sizeof buf_ - p_) < 64) flush();
+  }
+  void put(char c) { *p_++ = c; }
+  void put(std::string_view s) {
+    if (s.size() > static_cast<std::size_t>(buf_ + sizeof buf_ - p_)) {
+      flush();
+      out_.append(s);
+      return;
+    }
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void key(std::string_view k) {
+    room();
+    *p_++ = ' ';
+    std::memcpy(p_, k.data(), k.size());
+    p_ += k.size();
+    *p_++ = '=';
+  }
+  void time(std::int64_t ns) { p_ = putSeconds(p_, ns, 9); }
+  void integer(std::int64_t v) { p_ = putInt(p_, v); }
+  void tid(std::int32_t v) { p_ = putTid(p_, v); }
+  void value(Spelling spelling, std::int32_t v) {
+    switch (spelling) {
+      case Spelling::Tid: return tid(v);
+      case Spelling::Tag: return v == -1 ? put("any") : integer(v);
+      case Spelling::DataType: {
+        auto name = dataTypeName(v);
+        return name.empty() ? integer(v) : put(name);
+      }
+      case Spelling::Parent: return v <= 0 ? put("none") : tid(v);
+      case Spelling::Lang:
+        return v == XAB_LANG_C ? put("c") : v == XAB_LANG_FORTRAN ? put("fortran") : integer(v);
+      case Spelling::Int:
+      case Spelling::String:
+      case Spelling::List: break;
+    }
+    integer(v);
+  }
+  std::string& text() {  // for a writer of unbounded length: flushed first
+    flush();
+    return out_;
+  }
+
+ private:
+  std::string& out_;
+  char buf_[512];
+  char* p_ = buf_;
+};
+
+}  // namespace
+
 void appendRecord(std::string& out, const Record& r) {
-  char time[kMaxTimeChars];
-  std::string_view recv(time, static_cast<std::size_t>(putSeconds(time, r.recvTime, 9) - time));
-  out.append(recv);
-  out.push_back(' ');
-  if (r.time == r.recvTime)  // abmon's own records, importers: one clock
-    out.append(recv);
-  else
-    appendTime(out, r.time);
-  out.push_back(' ');
-  appendTid(out, r.tid);
-  out.push_back(' ');
+  LineBuffer b(out);
+  {
+    char time[kMaxTimeChars];
+    std::string_view recv(time, static_cast<std::size_t>(putSeconds(time, r.recvTime, 9) - time));
+    b.put(recv);
+    b.put(' ');
+    if (r.time == r.recvTime)  // abmon's own records, importers: one clock
+      b.put(recv);
+    else
+      b.time(r.time);
+  }
+  b.put(' ');
+  b.tid(r.tid);
+  b.put(' ');
   if (r.kind == Kind::OTHER) {  // its name, and nothing of its fields
-    appendEscaped(out, r.str[0]);
+    appendEscaped(b.text(), r.str[0]);
     return;
   }
-  appendEventName(out, r.kind, r.phase);
+  b.put(kindName(r.kind));
+  if (r.phase == Phase::Begin) b.put(".begin");
   auto slots = kindSlots(r.kind, r.phase);
   for (std::size_t s = 0; s < slots.size(); ++s) {
     if (!r.has(static_cast<int>(s))) continue;
-    appendKey(out, slots[s].key);
+    b.key(slots[s].key);
     switch (slots[s].spelling) {
-      case Spelling::String: appendEscaped(out, r.str[s]); break;
-      case Spelling::List: appendTidList(out, r.list[s]); break;
-      default: appendValue(out, slots[s].spelling, r.a[s]);
+      case Spelling::String: appendEscaped(b.text(), r.str[s]); break;
+      case Spelling::List: appendTidList(b.text(), r.list[s]); break;
+      default: b.value(slots[s].spelling, r.a[s]);
     }
   }
   if (r.hasRc()) {
-    appendKey(out, "rc");
-    if (kindRcType(r.kind) == 't')
-      appendTidResult(out, r.rc);
+    b.key("rc");
+    if (kindRcType(r.kind) == 't' && r.rc >= 0)
+      b.tid(r.rc);  // a tid result: t<hex>; an error in decimal
     else
-      appendInt(out, r.rc);
+      b.integer(r.rc);
   }
+  b.flush();
   const Identity& id = r.id;
   if (id.hasName) {
     appendKey(out, "name");
