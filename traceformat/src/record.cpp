@@ -226,21 +226,14 @@ void TextWriter::comment(std::string_view text) {
   endLine();
 }
 
-LineReader::Line LineReader::read(std::string_view line, bool wantHeader, std::string& error,
-                                  bool& fatal) {
-  error.clear();
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (line.empty()) return Line::Skip;
-  if (line[0] == '#') {
-    if (!wantHeader || !line.starts_with("#xab-trace")) return Line::Skip;
-    std::string_view rest = line, f;
-    nextField(rest, f);
-    if (f != "#xab-trace") return Line::Skip;  // "#xab-traceX": a comment
-    error = readHeader(rest, fatal);
-    return Line::Header;
-  }
-  error = readRecord(line);
-  return Line::Record;
+LineReader::Line LineReader::readHashLine(std::string_view line, bool wantHeader, std::string& error,
+                                          bool& fatal) {
+  if (!wantHeader || !line.starts_with("#xab-trace")) return Line::Skip;
+  std::string_view rest = line, f;
+  nextField(rest, f);
+  if (f != "#xab-trace") return Line::Skip;  // "#xab-traceX": a comment
+  error = readHeader(rest, fatal);
+  return Line::Header;
 }
 
 std::string LineReader::readHeader(std::string_view rest, bool& fatal) {

@@ -117,11 +117,25 @@ class LineReader {
   // time '17x'"); `fatal` is set for a newer format version.  A
   // "#xab-trace" line is the header while the caller has none yet
   // (wantHeader), a comment after.
-  Line read(std::string_view line, bool wantHeader, std::string& error, bool& fatal);
+  Line read(std::string_view line, bool wantHeader, std::string& error, bool& fatal) {
+    // Inline: the reader calls it for every line.
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) {
+      error.clear();
+      return Line::Skip;
+    }
+    if (line[0] == '#') {
+      error.clear();
+      return readHashLine(line, wantHeader, error, fatal);
+    }
+    error = readRecord(line);
+    return Line::Record;
+  }
   const Header& header() const { return header_; }
   const Record& record() const { return record_; }
 
  private:
+  Line readHashLine(std::string_view line, bool wantHeader, std::string& error, bool& fatal);
   std::string readHeader(std::string_view line, bool& fatal);
   std::string readRecord(std::string_view line);
   std::string readFields(std::string_view rest);
