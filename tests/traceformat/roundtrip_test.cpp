@@ -40,7 +40,9 @@ struct Generator {
   std::int64_t time() {
     static constexpr std::int64_t kEdges[] = {-kMaxTime, -1'500'000'000, -1, 0, 1, 1763680000200100200, kMaxTime};
     if (below(3) == 0) return kEdges[below(std::size(kEdges))];
-    return static_cast<std::int64_t>(rng() % (2 * static_cast<std::uint64_t>(kMaxTime) + 1)) - kMaxTime;
+    // In unsigned (modular) arithmetic, then to int64: -kMaxTime .. kMaxTime.
+    std::uint64_t range = 2 * static_cast<std::uint64_t>(kMaxTime) + 1;
+    return static_cast<std::int64_t>(rng() % range - static_cast<std::uint64_t>(kMaxTime));
   }
 
   std::string_view string() {
