@@ -98,11 +98,8 @@ bool parseInt(std::string_view s, std::int32_t& out) {
 }
 
 bool parseDataType(std::string_view s, std::int32_t& out) {
-  for (std::int32_t i = 0;; ++i) {
-    auto name = dataTypeName(i);
-    if (name.empty()) break;
-    if (s == name) { out = i; return true; }
-  }
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(std::size(kDataTypeNames)); ++i)
+    if (s == kDataTypeNames[i]) { out = i; return true; }
   return parseInt(s, out);
 }
 

@@ -312,7 +312,13 @@ bool LineReader::readSlot(const SlotSpec& spec, int slot, std::string_view val) 
     r.list[slot] = listScratch_[slot];
     return true;
   }
-  return parseValue(spec.spelling, val, r.a[slot]);
+  switch (spec.spelling) {  // parseValue, without a second dispatch
+    case Spelling::Tid:
+    case Spelling::Parent: return parseTid(val, r.a[slot]);
+    case Spelling::DataType: return parseDataType(val, r.a[slot]);
+    case Spelling::Lang: return parseLang(val, r.a[slot]);
+    default: return parseInt(val, r.a[slot]);
+  }
 }
 
 // The task's identity rides on its first record.  Returns false for a bad

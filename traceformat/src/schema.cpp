@@ -72,11 +72,6 @@ Kind kindFromName(std::string_view name) {
   return byName.find(name);
 }
 
-std::span<const SlotSpec> kindSlots(Kind k, Phase p) {
-  const auto& list = schema::kSlots[index(k)][p == Phase::Begin ? 1 : 0];
-  return {list.items.data(), list.size};
-}
-
 int slotOf(Kind k, Phase p, Key key) {
   int ki = static_cast<int>(key);
   if (ki < 0 || ki >= kKeyCount) return -1;
@@ -91,10 +86,8 @@ int slotOf(Kind k, Phase p, std::string_view key) {
 }
 
 std::string_view dataTypeName(std::int32_t code) {
-  static constexpr std::string_view names[] = {"str",  "byte",  "short", "int",    "float", "cplx",
-                                               "double", "dcplx", "long", "ushort", "uint", "ulong"};
-  return code >= 0 && code < static_cast<std::int32_t>(std::size(names)) ? names[code]
-                                                                        : std::string_view{};
+  return code >= 0 && code < static_cast<std::int32_t>(std::size(kDataTypeNames)) ? kDataTypeNames[code]
+                                                                                 : std::string_view{};
 }
 
 }  // namespace xab

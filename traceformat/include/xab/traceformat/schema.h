@@ -229,7 +229,13 @@ constexpr std::string_view kindName(Kind k) {
 unsigned kindFlags(Kind k);                // XAB_F_* bits
 char kindRcType(Kind k);                   // 'i' or 't'
 Kind kindFromName(std::string_view name);  // Kind::OTHER when unknown (or "other")
-std::span<const SlotSpec> kindSlots(Kind k, Phase p);
+// Inline: the reader and the builder ask for every record.
+inline std::span<const SlotSpec> kindSlots(Kind k, Phase p) {
+  auto i = static_cast<std::size_t>(k);
+  const auto& list = schema::kSlots[i < schema::kSlots.size() ? i : static_cast<std::size_t>(Kind::OTHER)]
+                                   [p == Phase::Begin ? 1 : 0];
+  return {list.items.data(), list.size};
+}
 int slotOf(Kind k, Phase p, Key key);      // slot index, or -1
 int slotOf(Kind k, Phase p, std::string_view key);
 constexpr std::string_view keyName(Key key) {
@@ -247,6 +253,8 @@ inline bool isCollective(Kind k) {
 }
 
 // PVM data type codes as PVM numbers them (PVM_STR = 0 ... PVM_ULONG = 11).
+inline constexpr std::string_view kDataTypeNames[] = {
+    "str", "byte", "short", "int", "float", "cplx", "double", "dcplx", "long", "ushort", "uint", "ulong"};
 std::string_view dataTypeName(std::int32_t code);  // "int"; "" when unknown
 
 }  // namespace xab
