@@ -28,14 +28,16 @@ void TraceBuilder::record(const text::Record& r) {
     e.a[0] = intern(r.str[0]);
     e.present = 1;
   } else {
-    auto slots = kindSlots(r.kind, r.phase);
-    for (std::size_t s = 0; s < slots.size(); ++s) {
-      if (!r.has(static_cast<int>(s))) continue;
-      switch (slots[s].spelling) {
-        case Spelling::String: e.a[s] = intern(r.str[s]); break;
-        case Spelling::List: e.a[s] = addList({r.list[s].begin(), r.list[s].end()}); break;
-        default: e.a[s] = r.a[s];
-      }
+    // Values as they are (0 where absent), then the strings and lists
+    // given by reference become ids of the trace's tables.
+    const auto& list = schema::kSlots[static_cast<std::size_t>(r.kind)][r.phase == Phase::Begin ? 1 : 0];
+    for (int s = 0; s < kMaxSlots; ++s) e.a[s] = (r.present >> s & 1) ? r.a[s] : 0;
+    for (unsigned refs = r.present & list.refMask; refs; refs &= refs - 1) {
+      int s = __builtin_ctz(refs);
+      if (list.items[s].spelling == Spelling::String)
+        e.a[s] = intern(r.str[s]);
+      else
+        e.a[s] = addList({r.list[s].begin(), r.list[s].end()});
     }
   }
   e.seq = nextSeq();

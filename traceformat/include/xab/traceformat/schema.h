@@ -94,6 +94,7 @@ inline constexpr std::string_view kExtraKeys[] = {"rc", "instance"};
 struct SlotList {
   std::array<SlotSpec, kMaxSlots> items{};
   std::uint8_t size = 0;
+  std::uint8_t refMask = 0;  // bit i: slot i is a String or a List (held by reference)
   bool ok = true;  // false: a malformed item, an unknown type, > kMaxSlots
 };
 
@@ -132,6 +133,8 @@ constexpr SlotList parseSlots(std::string_view text) {
     }
     auto key = item.substr(0, colon);
     auto type = static_cast<SlotType>(code);
+    if (type == SlotType::String || type == SlotType::List)
+      out.refMask = static_cast<std::uint8_t>(out.refMask | 1u << out.size);
     out.items[out.size++] = SlotSpec{key, type, spellingOf(key, type)};
   }
   return out;
