@@ -1,4 +1,4 @@
-// abmon_format_bench: how many events per second abmon's formatter turns
+// abmonFormatBench: how many events per second abmon's formatter turns
 // into trace lines -- the work abmon does per event, without PVM.
 //
 // Builds event messages as libab sends them (512 records each, a mix of
@@ -7,7 +7,7 @@
 // (1) into memory only, (2) also written to /dev/null with one fwrite and
 // fflush per message as abmon does.
 //
-//   abmon_format_bench [--events N]      (default 20 million)
+//   abmonFormatBench [--events N]      (default 20 million)
 #include <xab/events.h>
 
 #include <time.h>
@@ -31,7 +31,7 @@ constexpr int kTasks = 16;
 constexpr int kPerMessage = 512;
 
 // One task's message number `seq`: a realistic mix of records.
-ByteMessage make_message(int task, int seq) {
+ByteMessage makeMessage(int task, int seq) {
   EventMessageBuilder b;
   b.seq(seq);
   if (seq == 0) b.string(1, "workers").string(2, "bench task");
@@ -57,7 +57,7 @@ ByteMessage make_message(int task, int seq) {
 
 // CPU time of this process: on a loaded machine, wall time mostly measures
 // the other processes.
-double cpu_seconds() {
+double cpuSeconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
@@ -71,11 +71,12 @@ struct Result {
 };
 
 Result run(std::vector<ByteMessage>& msgs, std::uint64_t rounds, std::FILE* sink) {
-  Formatter fmt(0x40001);
+  Sessions sessions;
+  Formatter fmt(0x40001, sessions);
   std::string out;
   std::uint64_t bytes = 0;
   auto start = Clock::now();
-  double cpu_start = cpu_seconds();
+  double cpuStart = cpuSeconds();
   std::int64_t recv = 1763680000LL * 1'000'000'000;
   for (std::uint64_t r = 0; r < rounds; ++r) {
     for (std::size_t i = 0; i < msgs.size(); ++i) {
@@ -94,7 +95,7 @@ Result run(std::vector<ByteMessage>& msgs, std::uint64_t rounds, std::FILE* sink
     }
   }
   double s = std::chrono::duration<double>(Clock::now() - start).count();
-  return {s, cpu_seconds() - cpu_start, fmt.counters().events, bytes};
+  return {s, cpuSeconds() - cpuStart, fmt.counters().events, bytes};
 }
 
 void report(const char* what, const Result& r) {
@@ -118,10 +119,10 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<ByteMessage> msgs;
-  for (int task = 0; task < kTasks; ++task) msgs.push_back(make_message(task, 0));
+  for (int task = 0; task < kTasks; ++task) msgs.push_back(makeMessage(task, 0));
   // Records per round: the mcast's two continuation records are not events.
-  std::uint64_t per_round = static_cast<std::uint64_t>(kTasks) * (kPerMessage - 2);
-  std::uint64_t rounds = events / per_round + 1;
+  std::uint64_t perRound = static_cast<std::uint64_t>(kTasks) * (kPerMessage - 2);
+  std::uint64_t rounds = events / perRound + 1;
   std::FILE* null = std::fopen("/dev/null", "w");
   if (!null) return 1;
   run(msgs, rounds / 10 + 1, nullptr);  // warm up

@@ -1,4 +1,4 @@
-// Writes fuzz_abmon_message's seed corpus: valid event messages (as libab
+// Writes fuzzAbmonMessage's seed corpus: valid event messages (as libab
 // sends them) in the fuzzer's framing, one file each, into the directory
 // given as argv[1].
 #include <xab/events.h>

@@ -6,7 +6,7 @@
 //
 // Input: one byte choosing the senders, then messages, each a 2-byte
 // little-endian length and that many bytes; what is left is one last
-// message.  Seeds: abmon_fuzz_seeds writes valid messages in this framing.
+// message.  Seeds: abmonFuzzSeeds writes valid messages in this framing.
 #include <xab/model/reader.h>
 
 #include <cstddef>
@@ -23,7 +23,7 @@ namespace {
 
 constexpr std::int64_t kRecvNs = 1'763'680'000'000'000'000;
 
-void check_readable(const std::string& text) {
+void checkReadable(const std::string& text) {
   auto r = xab::loadTraceText(text);
   if (r.errorCount == 0 && r.fatal.empty()) return;
   std::fprintf(stderr, "abmon wrote what the model refuses:\n");
@@ -37,11 +37,12 @@ void check_readable(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::int32_t abmon_tid = 0x40001;
+  const std::int32_t abmonTid = 0x40001;
   // Bit 0: alternate between two senders; bit 1: a task.exit in between.
   const std::uint8_t mode = data[0];
   std::span<const std::byte> rest(reinterpret_cast<const std::byte*>(data + 1), size - 1);
-  xab::abmon::Formatter fmt(abmon_tid);
+  xab::abmon::Sessions sessions;
+  xab::abmon::Formatter fmt(abmonTid, sessions);
   std::string out;
   fmt.header(out, "fuzz host", 1234, kRecvNs);
   fmt.start(out, kRecvNs, 512, 200);
@@ -58,10 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::int32_t tid = (mode & 1) && (i % 2) ? 0x40003 : 0x40002;
     xab::abmon::ByteReader msg(rest.subspan(skip, len));
     fmt.message(out, tid, kRecvNs + i, msg);
-    if ((mode & 2) && i == 1) fmt.task_exit(out, 0x40002, kRecvNs + i);
+    if ((mode & 2) && i == 1) fmt.taskExit(out, 0x40002, kRecvNs + i);
     rest = rest.subspan(skip + len);
   }
   fmt.stop(out, kRecvNs + 1'000'000);
-  check_readable(out);
+  checkReadable(out);
   return 0;
 }

@@ -6,14 +6,14 @@
 
 namespace xab::abmon {
 
-void ByteMessage::pk_int(std::int32_t value) { pk_bytes(&value, sizeof value); }
+void ByteMessage::pkInt(std::int32_t value) { pkBytes(&value, sizeof value); }
 
-void ByteMessage::pk_str(const std::string& text) {
-  pk_int(static_cast<std::int32_t>(text.size()));
-  pk_bytes(text.data(), text.size());
+void ByteMessage::pkStr(const std::string& text) {
+  pkInt(static_cast<std::int32_t>(text.size()));
+  pkBytes(text.data(), text.size());
 }
 
-void ByteMessage::pk_bytes(const void* data, std::size_t n) {
+void ByteMessage::pkBytes(const void* data, std::size_t n) {
   auto* p = static_cast<const std::byte*>(data);
   data_.insert(data_.end(), p, p + n);
 }
@@ -84,20 +84,20 @@ EventMessageBuilder& EventMessageBuilder::event(std::int64_t t_ns, unsigned kind
   return *this;
 }
 
-ByteMessage EventMessageBuilder::build(bool keep_counts) const {
+ByteMessage EventMessageBuilder::build(bool keepCounts) const {
   std::int32_t h[XAB_HDR_INTS];
   std::copy(std::begin(header), std::end(header), h);
-  if (!keep_counts) {
+  if (!keepCounts) {
     h[XAB_HDR_NSTRINGS] = static_cast<std::int32_t>(strings.size());
     h[XAB_HDR_NEVENTS] = static_cast<std::int32_t>(events.size());
   }
   ByteMessage msg;
-  for (std::int32_t v : h) msg.pk_int(v);
+  for (std::int32_t v : h) msg.pkInt(v);
   for (const auto& [id, text] : strings) {
-    msg.pk_int(id);
-    msg.pk_str(text);
+    msg.pkInt(id);
+    msg.pkStr(text);
   }
-  msg.pk_bytes(events.data(), events.size() * sizeof(xab_event));
+  msg.pkBytes(events.data(), events.size() * sizeof(xab_event));
   return msg;
 }
 

@@ -42,9 +42,9 @@ class ByteMessage final : public Unpacker {
   ByteMessage() = default;
   explicit ByteMessage(std::vector<std::byte> data) : data_(std::move(data)) {}
 
-  void pk_int(std::int32_t value);
-  void pk_str(const std::string& text);
-  void pk_bytes(const void* data, std::size_t n);
+  void pkInt(std::int32_t value);
+  void pkStr(const std::string& text);
+  void pkBytes(const void* data, std::size_t n);
 
   const std::vector<std::byte>& data() const { return data_; }
   // Cuts the message to n bytes (a truncated message).
@@ -76,8 +76,8 @@ struct EventMessageBuilder {
   EventMessageBuilder& string(std::int32_t id, std::string text);
   EventMessageBuilder& event(std::int64_t t_ns, unsigned kind, unsigned phase, std::int32_t rc,
                              std::initializer_list<std::int32_t> a = {});
-  // Counts come from the vectors unless `keep_counts` (to lie about them).
-  ByteMessage build(bool keep_counts = false) const;
+  // Counts come from the vectors unless `keepCounts` (to lie about them).
+  ByteMessage build(bool keepCounts = false) const;
 };
 
 }  // namespace xab::abmon

@@ -7,7 +7,8 @@
 #include <climits>
 #include <cstring>
 
-#include "values.h"
+#include <xab/traceformat/record.h>
+#include <xab/traceformat/write.h>
 
 namespace xab::abmon {
 namespace {
@@ -44,7 +45,7 @@ xab_event decode(const std::byte* p, bool swap) {
 std::size_t idx(BadReason r) { return static_cast<std::size_t>(r); }
 
 // The sum of the counts of a record's list slots: how many tids follow.
-std::uint64_t list_total(const std::vector<Slot>& slots, const xab_event& ev) {
+std::uint64_t listTotal(const std::vector<Slot>& slots, const xab_event& ev) {
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < slots.size(); ++i)
     if (slots[i].kind == SlotKind::List && ev.a[i] > 0) total += static_cast<std::uint64_t>(ev.a[i]);
@@ -53,42 +54,45 @@ std::uint64_t list_total(const std::vector<Slot>& slots, const xab_event& ev) {
 
 }  // namespace
 
-std::string_view bad_reason_name(BadReason reason) { return kReasonNames[idx(reason)]; }
+std::string_view badReasonName(BadReason reason) { return kReasonNames[idx(reason)]; }
 
-Formatter::Formatter(std::int32_t abmon_tid, ProblemSink sink)
-    : calls_(call_table()), abmon_tid_(abmon_tid), sink_(std::move(sink)) {}
+Formatter::Formatter(std::int32_t abmonTid, Sessions& sessions, ProblemSink sink)
+    : calls_(callTable()), sessions_(sessions), abmonTid_(abmonTid), sink_(std::move(sink)) {}
 
 void Formatter::header(std::string& out, std::string_view host, long pid,
-                       std::int64_t start_ns) const {
-  out.append("#xab-trace 1 abmon=");
-  append_tid(out, abmon_tid_);
-  out.append(" host=");
-  append_escaped(out, host);
-  out.append(" pid=");
-  append_int(out, pid);
-  out.append(" start=");
-  append_time(out, start_ns);
+                       std::int64_t startNs) const {
+  text::Header h;
+  h.hasAbmon = true;
+  h.abmon = abmonTid_;
+  h.host = host;
+  h.pid = static_cast<std::int32_t>(pid);
+  h.start = startNs;
+  text::appendHeader(out, h);
   out.push_back('\n');
 }
 
-void Formatter::own_record(std::string& out, std::int64_t ns, std::int32_t tid,
-                           std::string_view event) const {
-  append_time(out, ns);
+// abmon's own records: both times abmon's clock, the kind and fields as
+// the schema names them.
+void Formatter::ownRecord(std::string& out, std::int64_t ns, std::int32_t tid, Kind kind) const {
+  text::appendTime(out, ns);
   out.push_back(' ');
-  append_time(out, ns);
+  text::appendTime(out, ns);
   out.push_back(' ');
-  append_tid(out, tid);
+  text::appendTid(out, tid);
   out.push_back(' ');
-  out.append(event);
+  out.append(kindName(kind));
 }
 
-void Formatter::start(std::string& out, std::int64_t now_ns, int batch, int flush_ms) const {
-  own_record(out, now_ns, abmon_tid_, "abmon.start version=");
-  append_int(out, XAB_WIRE_VERSION);
-  out.append(" batch=");
-  append_int(out, batch);
-  out.append(" flush_ms=");
-  append_int(out, flush_ms);
+void Formatter::ownField(std::string& out, Key key, std::int64_t value) {
+  text::appendKey(out, keyName(key));
+  text::appendInt(out, value);
+}
+
+void Formatter::start(std::string& out, std::int64_t nowNs, int batch, int flushMs) const {
+  ownRecord(out, nowNs, abmonTid_, Kind::ABMON_START);
+  ownField(out, Key::Version, XAB_WIRE_VERSION);
+  ownField(out, Key::Batch, batch);
+  ownField(out, Key::FlushMs, flushMs);
   out.push_back('\n');
 }
 
@@ -98,10 +102,11 @@ Formatter::TaskState& Formatter::task(std::int32_t tid) {
   return it->second;
 }
 
-void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns,
+void Formatter::message(std::string& out, std::int32_t src, std::int64_t recvNs,
                         Unpacker& msg) {
   ++counters_.messages;
   TaskState& st = task(src);
+  Session& ses = sessions_.at(src);
   std::int32_t hdr[XAB_HDR_INTS] = {};
   // Magic and version first, alone: a message of another version may have
   // a different header, so nothing after them is read.
@@ -116,36 +121,36 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recv_ns
   else if (!msg.ints(hdr + 2, XAB_HDR_INTS - 2))
     unreadable = BadReason::Truncated;
   if (unreadable) {
-    ++st.unread;
-    return write_bad(out, src, recv_ns, *unreadable, 0);
+    ++ses.unread;
+    return writeBad(out, src, recvNs, *unreadable, 0);
   }
 
   Tally tally{};
-  check_sequence(out, st, src, recv_ns, hdr, tally);
-  if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) st.final = true;
-  st.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
+  checkSequence(out, ses, src, recvNs, hdr, tally);
+  if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) ses.final = true;
+  ses.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
-  auto n_skipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
+  auto nSkipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
   if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize)) {
-    write_bad(out, src, recv_ns, tally);
-    return write_bad(out, src, recv_ns, BadReason::RecSize, n_skipped);
+    writeBad(out, src, recvNs, tally);
+    return writeBad(out, src, recvNs, BadReason::RecSize, nSkipped);
   }
   bool swap = false;
-  if (!read_body(msg, hdr, swap)) {
-    write_bad(out, src, recv_ns, tally);
-    return write_bad(out, src, recv_ns, BadReason::Truncated, n_skipped);
+  if (!readBody(msg, hdr, swap)) {
+    writeBad(out, src, recvNs, tally);
+    return writeBad(out, src, recvNs, BadReason::Truncated, nSkipped);
   }
 
-  keep_strings(st, tally);
+  keepStrings(st, tally);
   for (std::size_t i = 0; i < records_.size(); i += kRecSize)
-    record(out, st, src, recv_ns, decode(records_.data() + i, swap), tally);
-  write_bad(out, src, recv_ns, tally);
+    record(out, st, src, recvNs, decode(records_.data() + i, swap), tally);
+  writeBad(out, src, recvNs, tally);
 }
 
 // Reads the string table and the records into the scratch vectors, after
 // checking the header's counts against the message's length (so a lying
 // header cannot make abmon allocate gigabytes).
-bool Formatter::read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap) {
+bool Formatter::readBody(Unpacker& msg, const std::int32_t* hdr, bool& swap) {
   std::int32_t nstrings = hdr[XAB_HDR_NSTRINGS];
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
   std::size_t len = msg.length();
@@ -165,7 +170,7 @@ bool Formatter::read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap) {
 // The task's new strings into its table, within the table's bounds: a
 // string longer than kMaxStringBytes is cut, one beyond kMaxTaskStrings or
 // kMaxTaskStringBytes is not kept (a record naming it is then bad).
-void Formatter::keep_strings(TaskState& st, Tally& tally) {
+void Formatter::keepStrings(TaskState& st, Tally& tally) {
   for (auto& [id, text] : strings_) {
     if (id <= 0) continue;  // never named: id 0 and below mean "no string"
     if (text.size() > kMaxStringBytes) {
@@ -175,11 +180,11 @@ void Formatter::keep_strings(TaskState& st, Tally& tally) {
     auto it = st.strings.find(id);
     std::size_t old = it == st.strings.end() ? 0 : it->second.size();
     if ((it == st.strings.end() && st.strings.size() >= kMaxTaskStrings) ||
-        st.string_bytes - old + text.size() > kMaxTaskStringBytes) {
+        st.stringBytes - old + text.size() > kMaxTaskStringBytes) {
       ++tally[idx(BadReason::Limit)];
       continue;
     }
-    st.string_bytes = st.string_bytes - old + text.size();
+    st.stringBytes = st.stringBytes - old + text.size();
     st.strings[id] = std::move(text);
   }
 }
@@ -188,62 +193,62 @@ void Formatter::keep_strings(TaskState& st, Tally& tally) {
 // a step of less than 2^31 is forward (the messages between are lost), a
 // larger one is backwards (bad; the count starts again from it).  So a gap
 // is always below 2^31, as the trace format's ints are.
-void Formatter::check_sequence(std::string& out, TaskState& st, std::int32_t src,
-                               std::int64_t recv_ns, const std::int32_t* hdr, Tally& tally) {
+void Formatter::checkSequence(std::string& out, Session& ses, std::int32_t src,
+                               std::int64_t recvNs, const std::int32_t* hdr, Tally& tally) {
   std::int32_t seq = hdr[XAB_HDR_SEQ];
-  auto expected = st.last_seq ? static_cast<std::uint32_t>(*st.last_seq) + 1u : 0u;
+  auto expected = ses.lastSeq ? static_cast<std::uint32_t>(*ses.lastSeq) + 1u : 0u;
   std::uint32_t step = static_cast<std::uint32_t>(seq) - expected;
   if (step >= 0x80000000u) {
     ++tally[idx(BadReason::Seq)];
-  } else if (std::int64_t gap = std::int64_t{step} - st.unread; gap > 0) {
+  } else if (std::int64_t gap = std::int64_t{step} - ses.unread; gap > 0) {
     // Messages abmon got but could not read are bad, not lost.
-    own_record(out, recv_ns, src, "abmon.lost messages=");
-    append_int(out, gap);
+    ownRecord(out, recvNs, src, Kind::ABMON_LOST);
+    ownField(out, Key::Messages, gap);
     out.push_back('\n');
   }
-  st.last_seq = seq;
-  st.unread = 0;
+  ses.lastSeq = seq;
+  ses.unread = 0;
   if (hdr[XAB_HDR_LOST] > 0) {
-    own_record(out, recv_ns, src, "abmon.lost n=");
-    append_int(out, hdr[XAB_HDR_LOST]);
+    ownRecord(out, recvNs, src, Kind::ABMON_LOST);
+    ownField(out, Key::N, hdr[XAB_HDR_LOST]);
     out.push_back('\n');
   }
 }
 
-void Formatter::record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+void Formatter::record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recvNs,
                        const xab_event& ev, Tally& tally) {
   const CallInfo* call = calls_.find(ev.kind);
-  bool is_tids = ev.kind == XAB_EV_TIDS;
-  if (!call || ev.phase > XAB_PHASE_CONT || is_tids != (ev.phase == XAB_PHASE_CONT)) {
+  bool isTids = ev.kind == XAB_EV_TIDS;
+  if (!call || ev.phase > XAB_PHASE_CONT || isTids != (ev.phase == XAB_PHASE_CONT)) {
     ++tally[idx(BadReason::Kind)];
     return;
   }
-  if (is_tids) return continuation(out, st, src, ev, tally);
+  if (isTids) return continuation(out, st, src, ev, tally);
   if (ev.t_ns < 0 || ev.t_ns > kMaxTaskTimeNs) {
     ++tally[idx(BadReason::Time)];
     return;
   }
-  flush_pending(out, st, src, tally);
+  flushPending(out, st, src, tally);
 
-  const auto& slots = ev.phase == XAB_PHASE_BEGIN ? call->begin_slots : call->end_slots;
-  if (!strings_known(st, slots, ev)) {
+  const auto& slots = ev.phase == XAB_PHASE_BEGIN ? call->beginSlots : call->endSlots;
+  if (!stringsKnown(st, slots, ev)) {
     ++tally[idx(BadReason::String)];
     return;
   }
   if (ev.kind == XAB_EV_INFO) {  // merged into the task's next record
     st.info.clear();
-    append_slots(st.info, st, slots, ev, {});
+    appendSlots(st.info, st, slots, ev, {});
     return;
   }
-  if (std::uint64_t total = list_total(slots, ev); total > 0) {
+  if (std::uint64_t total = listTotal(slots, ev); total > 0) {
     // Beyond kMaxListTids the tids are counted, not kept: the line stays
     // readable, and a lying count cannot make abmon allocate much.
     if (total > kMaxListTids) ++tally[idx(BadReason::Limit)];
-    st.pending = PendingList{ev, recv_ns, total, 0, {}};
+    st.pending = PendingList{ev, recvNs, total, 0, {}};
     st.pending->tids.reserve(total < 1024 ? total : 1024);
     return;
   }
-  write_record(out, st, src, recv_ns, ev, {});
+  writeRecord(out, st, src, recvNs, ev, {});
 }
 
 void Formatter::continuation(std::string& out, TaskState& st, std::int32_t src,
@@ -256,21 +261,21 @@ void Formatter::continuation(std::string& out, TaskState& st, std::int32_t src,
   for (int i = 0; i < ev.rc && p.received < p.expected; ++i, ++p.received)
     if (p.tids.size() < kMaxListTids) p.tids.push_back(ev.a[i]);
   if (p.received == p.expected) {
-    write_record(out, st, src, p.recv_ns, p.ev, p.tids);
+    writeRecord(out, st, src, p.recvNs, p.ev, p.tids);
     st.pending.reset();
   }
 }
 
 // A record still waiting for tids when something else comes: written with
 // the tids it got, and counted as bad.
-void Formatter::flush_pending(std::string& out, TaskState& st, std::int32_t src, Tally& tally) {
+void Formatter::flushPending(std::string& out, TaskState& st, std::int32_t src, Tally& tally) {
   if (!st.pending) return;
-  write_record(out, st, src, st.pending->recv_ns, st.pending->ev, st.pending->tids);
+  writeRecord(out, st, src, st.pending->recvNs, st.pending->ev, st.pending->tids);
   st.pending.reset();
   ++tally[idx(BadReason::Tids)];
 }
 
-bool Formatter::strings_known(const TaskState& st, const std::vector<Slot>& slots,
+bool Formatter::stringsKnown(const TaskState& st, const std::vector<Slot>& slots,
                               const xab_event& ev) const {
   for (std::size_t i = 0; i < slots.size(); ++i)
     if (slots[i].kind == SlotKind::String && ev.a[i] > 0 && !st.strings.contains(ev.a[i]))
@@ -278,25 +283,25 @@ bool Formatter::strings_known(const TaskState& st, const std::vector<Slot>& slot
   return true;
 }
 
-void Formatter::write_record(std::string& out, TaskState& st, std::int32_t src,
-                             std::int64_t recv_ns, const xab_event& ev,
+void Formatter::writeRecord(std::string& out, TaskState& st, std::int32_t src,
+                             std::int64_t recvNs, const xab_event& ev,
                              const std::vector<std::int32_t>& tids) {
   const CallInfo& call = *calls_.find(ev.kind);
   bool begin = ev.phase == XAB_PHASE_BEGIN;
-  append_time(out, recv_ns);
+  text::appendTime(out, recvNs);
   out.push_back(' ');
-  append_time(out, ev.t_ns);
+  text::appendTime(out, ev.t_ns);
   out.push_back(' ');
-  append_tid(out, src);
+  text::appendTid(out, src);
   out.push_back(' ');
-  out.append(begin ? call.begin_name : call.name);
-  append_slots(out, st, begin ? call.begin_slots : call.end_slots, ev, tids);
+  out.append(begin ? call.beginName : call.name);
+  appendSlots(out, st, begin ? call.beginSlots : call.endSlots, ev, tids);
   if (!begin) {
     out.append(" rc=");
-    if (call.rc_is_tid)
-      append_tid_result(out, ev.rc);
+    if (call.rcIsTid)
+      text::appendTidResult(out, ev.rc);
     else
-      append_int(out, ev.rc);
+      text::appendInt(out, ev.rc);
   }
   if (!st.info.empty()) {
     out.append(st.info);
@@ -306,81 +311,58 @@ void Formatter::write_record(std::string& out, TaskState& st, std::int32_t src,
   ++counters_.events;
 }
 
-void Formatter::append_slots(std::string& out, const TaskState& st,
+void Formatter::appendSlots(std::string& out, const TaskState& st,
                              const std::vector<Slot>& slots, const xab_event& ev,
                              const std::vector<std::int32_t>& tids) const {
-  std::size_t next_tid = 0;
+  std::size_t nextTid = 0;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     std::int32_t v = ev.a[i];
     out.append(slots[i].prefix);
     switch (slots[i].kind) {
-      case SlotKind::Int: append_int(out, v); break;
-      case SlotKind::Tid: append_tid(out, v); break;
-      case SlotKind::Tag: append_tag(out, v); break;
-      case SlotKind::Type: append_type(out, v); break;
-      case SlotKind::Parent:
-        if (v < 0) out.append("none"); else append_tid(out, v);
-        break;
-      case SlotKind::Lang:
-        if (v == XAB_LANG_C) out.append("c");
-        else if (v == XAB_LANG_FORTRAN) out.append("fortran");
-        else append_int(out, v);
-        break;
       case SlotKind::String:
         if (v <= 0) out.push_back('-');  // no string: libab's ids start at 1
-        else append_escaped(out, st.strings.at(v));
+        else text::appendEscaped(out, st.strings.at(v));
         break;
       case SlotKind::List: {
         std::size_t n = v > 0 ? static_cast<std::size_t>(v) : 0;
-        std::size_t end = std::min(next_tid + n, tids.size());
-        if (next_tid >= end) out.push_back('-');
-        for (std::size_t k = next_tid; k < end; ++k) {
-          if (k > next_tid) out.push_back(',');
-          append_tid(out, tids[k]);
+        std::size_t end = std::min(nextTid + n, tids.size());
+        if (nextTid >= end) out.push_back('-');
+        for (std::size_t k = nextTid; k < end; ++k) {
+          if (k > nextTid) out.push_back(',');
+          text::appendTid(out, tids[k]);
         }
-        next_tid = next_tid + n;
+        nextTid = nextTid + n;
         break;
       }
+      default: text::appendValue(out, slots[i].kind, v);
     }
   }
 }
 
 // Writes what is held back for a task: a record still waiting for tids,
 // an INFO record with nothing after it.
-void Formatter::flush_task(std::string& out, std::int32_t tid, TaskState& st,
-                           std::int64_t now_ns) {
+void Formatter::flushTask(std::string& out, std::int32_t tid, TaskState& st,
+                           std::int64_t nowNs) {
   Tally tally{};
-  flush_pending(out, st, tid, tally);
-  write_bad(out, tid, now_ns, tally);
+  flushPending(out, st, tid, tally);
+  writeBad(out, tid, nowNs, tally);
   if (!st.info.empty()) {
-    own_record(out, now_ns, tid, "info");
+    ownRecord(out, nowNs, tid, Kind::INFO);
     out.append(st.info);
     out.push_back('\n');
     st.info.clear();
   }
 }
 
-bool Formatter::final_seen(std::int32_t tid) const {
-  auto it = tasks_.find(tid);
-  return it != tasks_.end() && it->second.final;
-}
-
-bool Formatter::takes_pokes(std::int32_t tid) const {
-  auto it = tasks_.find(tid);
-  return it != tasks_.end() && it->second.pokes;
-}
-
-std::int32_t Formatter::last_seq(std::int32_t tid) const {
-  auto it = tasks_.find(tid);
-  return it != tasks_.end() && it->second.last_seq ? *it->second.last_seq : -1;
-}
-
-void Formatter::task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns) {
+void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs) {
   if (auto it = tasks_.find(tid); it != tasks_.end()) {
-    flush_task(out, tid, it->second, now_ns);
+    flushTask(out, tid, it->second, nowNs);
     tasks_.erase(it);  // PVM may give the tid to a new task later
   }
-  own_record(out, now_ns, tid, "task.exit how=notify\n");
+  sessions_.erase(tid);
+  ownRecord(out, nowNs, tid, Kind::TASK_EXIT);
+  text::appendKey(out, keyName(Key::How));
+  out.append("notify\n");
 }
 
 // The trace format's ints are 32-bit: a count beyond saturates (the true
@@ -389,32 +371,30 @@ static std::int64_t saturated(std::uint64_t n) {
   return static_cast<std::int64_t>(std::min<std::uint64_t>(n, INT32_MAX));
 }
 
-void Formatter::stop(std::string& out, std::int64_t now_ns) {
-  for (auto& [tid, st] : tasks_) flush_task(out, tid, st, now_ns);
-  own_record(out, now_ns, abmon_tid_, "abmon.stop events=");
-  append_int(out, saturated(counters_.events));
-  out.append(" tasks=");
-  append_int(out, saturated(counters_.tasks));
-  out.append(" bad=");
-  append_int(out, saturated(counters_.bad));
+void Formatter::stop(std::string& out, std::int64_t nowNs) {
+  for (auto& [tid, st] : tasks_) flushTask(out, tid, st, nowNs);
+  ownRecord(out, nowNs, abmonTid_, Kind::ABMON_STOP);
+  ownField(out, Key::Events, saturated(counters_.events));
+  ownField(out, Key::Tasks, saturated(counters_.tasks));
+  ownField(out, Key::Bad, saturated(counters_.bad));
   out.push_back('\n');
 }
 
-void Formatter::write_bad(std::string& out, std::int32_t src, std::int64_t ns,
+void Formatter::writeBad(std::string& out, std::int32_t src, std::int64_t ns,
                           const Tally& tally) {
   for (std::size_t r = 0; r < tally.size(); ++r)
-    if (tally[r] > 0) write_bad(out, src, ns, static_cast<BadReason>(r), tally[r]);
+    if (tally[r] > 0) writeBad(out, src, ns, static_cast<BadReason>(r), tally[r]);
 }
 
-void Formatter::write_bad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
+void Formatter::writeBad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
                           std::uint32_t n) {
-  own_record(out, ns, src, "abmon.bad reason=");
-  out.append(bad_reason_name(reason));
-  out.append(" n=");
-  append_int(out, n);
+  ownRecord(out, ns, src, Kind::ABMON_BAD);
+  text::appendKey(out, keyName(Key::Reason));
+  out.append(badReasonName(reason));
+  ownField(out, Key::N, n);
   out.push_back('\n');
   ++counters_.bad;
-  ++counters_.bad_by_reason[idx(reason)];
+  ++counters_.badByReason[idx(reason)];
   if (sink_) sink_(Problem{reason, src, n});
 }
 

@@ -1,8 +1,9 @@
 // formatter.h -- event messages in, trace lines out (docs/trace-format.md).
 //
 // A pure function of the message bytes and the state kept per task (its
-// string table, last sequence number, an INFO record waiting to be merged,
-// a record waiting for its tid list).  No PVM, no I/O: the caller hands in
+// string table, an INFO record waiting to be merged, a record waiting for
+// its tid list), plus the task's protocol session (sessions.h: sequence
+// numbers, final message, pokes), which it updates for the Monitor.  No PVM, no I/O: the caller hands in
 // the sender's tid and the receive time and writes the text it gets back.
 //
 // A bad message or record never stops the formatter: it is counted, written
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "call_table.h"
+#include "sessions.h"
 #include "unpacker.h"
 
 namespace xab::abmon {
@@ -50,10 +52,11 @@ inline constexpr std::size_t kMaxStringBytes = 16 * 1024;            // longer: 
 inline constexpr std::size_t kMaxTaskStrings = 65536;                // more: dropped
 inline constexpr std::size_t kMaxTaskStringBytes = 8 * 1024 * 1024;  // more: dropped
 inline constexpr std::uint64_t kMaxListTids = 32768;                 // more: not kept
-// Task times the trace format can carry: 0 .. 9223372035.999999999 s (the
-// reader refuses a negative time and anything that would overflow int64 ns).
+// Task times abmon writes: 0 .. 9223372035.999999999 s.  The trace format
+// carries negative times too (an importer's), but a task clock before 1970
+// is a corrupt record, not a time.
 inline constexpr std::int64_t kMaxTaskTimeNs = 9'223'372'035'999'999'999;
-std::string_view bad_reason_name(BadReason reason);
+std::string_view badReasonName(BadReason reason);
 
 struct Problem {
   BadReason reason;
@@ -66,79 +69,70 @@ struct Counters {
   std::uint64_t events = 0;    // task records written
   std::uint64_t tasks = 0;     // senders heard from
   std::uint64_t bad = 0;       // abmon.bad records written
-  std::array<std::uint64_t, static_cast<std::size_t>(BadReason::Count_)> bad_by_reason{};
+  std::array<std::uint64_t, static_cast<std::size_t>(BadReason::Count_)> badByReason{};
 };
 
 class Formatter {
  public:
   using ProblemSink = std::function<void(const Problem&)>;
 
-  explicit Formatter(std::int32_t abmon_tid, ProblemSink sink = {});
+  Formatter(std::int32_t abmonTid, Sessions& sessions, ProblemSink sink = {});
 
   // "#xab-trace 1 abmon=... host=... pid=... start=..." (one line).
-  void header(std::string& out, std::string_view host, long pid, std::int64_t start_ns) const;
+  void header(std::string& out, std::string_view host, long pid, std::int64_t startNs) const;
   // The abmon.start record.
-  void start(std::string& out, std::int64_t now_ns, int batch, int flush_ms) const;
-  // One received event message from `src`, stamped `recv_ns`.
-  void message(std::string& out, std::int32_t src, std::int64_t recv_ns, Unpacker& msg);
+  void start(std::string& out, std::int64_t nowNs, int batch, int flushMs) const;
+  // One received event message from `src`, stamped `recvNs`.
+  void message(std::string& out, std::int32_t src, std::int64_t recvNs, Unpacker& msg);
   // pvmd said `tid` has gone: whatever is held back for it, then task.exit.
-  void task_exit(std::string& out, std::int32_t tid, std::int64_t now_ns);
+  void taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs);
   // Everything held back for every task, then abmon.stop.
-  void stop(std::string& out, std::int64_t now_ns);
+  void stop(std::string& out, std::int64_t nowNs);
 
   const Counters& counters() const { return counters_; }
-  // True once the task's last message (XAB_HDRF_FINAL) has been read.
-  bool final_seen(std::int32_t tid) const;
-  // Whether the task's latest message said it takes pokes (XAB_HDRF_POKE),
-  // and that message's sequence number (-1: none read).
-  bool takes_pokes(std::int32_t tid) const;
-  std::int32_t last_seq(std::int32_t tid) const;
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
     xab_event ev;
-    std::int64_t recv_ns;
+    std::int64_t recvNs;
     std::uint64_t expected;
     std::uint64_t received = 0;  // tids come; the first kMaxListTids are kept
     std::vector<std::int32_t> tids;
   };
   struct TaskState {
     std::unordered_map<std::int32_t, std::string> strings;
-    std::size_t string_bytes = 0;  // sum of the strings' sizes (kMaxTaskStringBytes)
-    std::optional<std::int32_t> last_seq;
-    std::int64_t unread = 0;  // messages since last_seq whose header was unreadable
-    bool final = false;       // its XAB_HDRF_FINAL message has come
-    bool pokes = false;       // its latest message had XAB_HDRF_POKE
+    std::size_t stringBytes = 0;  // sum of the strings' sizes (kMaxTaskStringBytes)
     std::string info;  // " name=.. host=.. ..." for the task's next record
     std::optional<PendingList> pending;
   };
   using Tally = std::array<std::uint32_t, static_cast<std::size_t>(BadReason::Count_)>;
 
   TaskState& task(std::int32_t tid);
-  bool read_body(Unpacker& msg, const std::int32_t* hdr, bool& swap);
-  void keep_strings(TaskState& st, Tally& tally);
-  void check_sequence(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+  bool readBody(Unpacker& msg, const std::int32_t* hdr, bool& swap);
+  void keepStrings(TaskState& st, Tally& tally);
+  void checkSequence(std::string& out, Session& ses, std::int32_t src, std::int64_t recvNs,
                       const std::int32_t* hdr, Tally& tally);
-  void record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+  void record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recvNs,
               const xab_event& ev, Tally& tally);
   void continuation(std::string& out, TaskState& st, std::int32_t src, const xab_event& ev,
                     Tally& tally);
-  void flush_pending(std::string& out, TaskState& st, std::int32_t src, Tally& tally);
-  void flush_task(std::string& out, std::int32_t tid, TaskState& st, std::int64_t now_ns);
-  bool strings_known(const TaskState& st, const std::vector<Slot>& slots,
+  void flushPending(std::string& out, TaskState& st, std::int32_t src, Tally& tally);
+  void flushTask(std::string& out, std::int32_t tid, TaskState& st, std::int64_t nowNs);
+  bool stringsKnown(const TaskState& st, const std::vector<Slot>& slots,
                      const xab_event& ev) const;
-  void write_record(std::string& out, TaskState& st, std::int32_t src, std::int64_t recv_ns,
+  void writeRecord(std::string& out, TaskState& st, std::int32_t src, std::int64_t recvNs,
                     const xab_event& ev, const std::vector<std::int32_t>& tids);
-  void append_slots(std::string& out, const TaskState& st, const std::vector<Slot>& slots,
+  void appendSlots(std::string& out, const TaskState& st, const std::vector<Slot>& slots,
                     const xab_event& ev, const std::vector<std::int32_t>& tids) const;
-  void own_record(std::string& out, std::int64_t ns, std::int32_t tid,
-                  std::string_view event) const;
-  void write_bad(std::string& out, std::int32_t src, std::int64_t ns, const Tally& tally);
-  void write_bad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
+  void ownRecord(std::string& out, std::int64_t ns, std::int32_t tid, Kind kind) const;
+  static void ownField(std::string& out, Key key, std::int64_t value);
+  void writeBad(std::string& out, std::int32_t src, std::int64_t ns, const Tally& tally);
+  void writeBad(std::string& out, std::int32_t src, std::int64_t ns, BadReason reason,
                  std::uint32_t n);
 
   const CallTable& calls_;
-  std::int32_t abmon_tid_;
+  Sessions& sessions_;
+  std::int32_t abmonTid_;
   ProblemSink sink_;
   Counters counters_;
   std::unordered_map<std::int32_t, TaskState> tasks_;

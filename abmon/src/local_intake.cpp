@@ -29,7 +29,7 @@ constexpr std::string_view kRefusalNames[] = {
     "datagrams sent by another process than the one that connected"};
 static_assert(std::size(kRefusalNames) == static_cast<std::size_t>(LocalIntake::Refusal::Count_));
 
-std::int64_t clock_ns(clockid_t clock) {
+std::int64_t clockNs(clockid_t clock) {
   timespec ts{};
   clock_gettime(clock, &ts);
   return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
@@ -37,14 +37,14 @@ std::int64_t clock_ns(clockid_t clock) {
 
 // The connecting process, if it is of abmon's own user (only they may
 // write into its trace); 0 otherwise.
-pid_t peer_of_own_user(int fd) {
+pid_t peerOfOwnUser(int fd) {
   ucred cred{};
   socklen_t len = sizeof cred;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) return 0;
   return cred.pid;
 }
 
-std::size_t connection_limit() {
+std::size_t connectionLimit() {
   rlimit rl{};
   if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 4096;
   auto half = static_cast<std::int64_t>(rl.rlim_cur / 2) - 16;
@@ -58,12 +58,12 @@ LocalIntake::LocalIntake(boost::asio::io_context& io, Sink sink, Done done, Veri
       sink_(std::move(sink)),
       done_(std::move(done)),
       verify_(std::move(verify)),
-      accept_pause_(io),
-      sweep_timer_(io) {}
+      acceptPause_(io),
+      sweepTimer_(io) {}
 
 LocalIntake::~LocalIntake() { close(); }
 
-int LocalIntake::listen_at(std::string& name, std::string& error) {
+int LocalIntake::listenAt(std::string& name, std::string& error) {
   int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     error = std::string("socket(AF_UNIX, SOCK_SEQPACKET): ") + std::strerror(errno);
@@ -84,13 +84,13 @@ int LocalIntake::listen_at(std::string& name, std::string& error) {
   return fd;
 }
 
-void LocalIntake::start(int listen_fd) {
-  if (listen_fd < 0) return;
-  listener_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, listen_fd);
+void LocalIntake::start(int listenFd) {
+  if (listenFd < 0) return;
+  listener_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, listenFd);
   buf_.resize(XAB_SOCKET_MSG_MAX);
-  max_conns_ = connection_limit();
-  spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  wait_accept();
+  maxConns_ = connectionLimit();
+  spareFd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  waitAccept();
 }
 
 void LocalIntake::refuse(Refusal r, const std::string& detail) {
@@ -101,7 +101,7 @@ void LocalIntake::refuse(Refusal r, const std::string& detail) {
   ++n;
 }
 
-void LocalIntake::report_refusals() const {
+void LocalIntake::reportRefusals() const {
   std::string line;
   for (std::size_t r = 0; r < refused_.size(); ++r)
     if (refused_[r] > 0)
@@ -109,28 +109,28 @@ void LocalIntake::report_refusals() const {
   if (!line.empty()) spdlog::warn("local socket: refused {}", line);
 }
 
-void LocalIntake::wait_accept() {
-  if (!listener_ || accept_pause_.expiry() > boost::asio::steady_timer::clock_type::now()) return;
+void LocalIntake::waitAccept() {
+  if (!listener_ || acceptPause_.expiry() > boost::asio::steady_timer::clock_type::now()) return;
   listener_->async_wait(boost::asio::posix::descriptor_base::wait_read, [this](const auto& ec) {
     if (ec || !listener_) return;
-    accept_all();
-    wait_accept();
+    acceptAll();
+    waitAccept();
   });
 }
 
-bool LocalIntake::accept_all() {
-  if (!listener_ || accept_pause_.expiry() > boost::asio::steady_timer::clock_type::now())
+bool LocalIntake::acceptAll() {
+  if (!listener_ || acceptPause_.expiry() > boost::asio::steady_timer::clock_type::now())
     return false;
   bool any = false;
   for (;;) {
     int fd = accept4(listener_->native_handle(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK || !accept_failed(errno)) return any;
+      if (errno == EAGAIN || errno == EWOULDBLOCK || !acceptFailed(errno)) return any;
       continue;
     }
-    pid_t pid = peer_of_own_user(fd);
-    if (pid <= 0 || conns_.size() >= max_conns_) {
+    pid_t pid = peerOfOwnUser(fd);
+    if (pid <= 0 || conns_.size() >= maxConns_) {
       refuse(pid <= 0 ? Refusal::OtherUser : Refusal::TooMany, "");
       ::close(fd);
       continue;
@@ -139,10 +139,10 @@ bool LocalIntake::accept_all() {
     int on = 1;
     setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
     any = true;
-    auto c = std::make_shared<Conn>(io_, fd, pid, clock_ns(CLOCK_MONOTONIC));
+    auto c = std::make_shared<Conn>(io_, fd, pid, clockNs(CLOCK_MONOTONIC));
     conns_.push_back(c);
     wait_read(c);
-    arm_sweep();
+    armSweep();
   }
 }
 
@@ -151,32 +151,32 @@ bool LocalIntake::accept_all() {
 // the spare descriptor makes room to take the connection and close it (the
 // task falls back to PVM messages); any other error pauses accepting for
 // kAcceptPause.  True: try again now.
-bool LocalIntake::accept_failed(int err) {
-  if (accept_errors_++ == 0)
+bool LocalIntake::acceptFailed(int err) {
+  if (acceptErrors_++ == 0)
     spdlog::warn("accepting on the local socket: {} (further errors are counted)", std::strerror(err));
-  if ((err == EMFILE || err == ENFILE) && spare_fd_ >= 0) {
-    ::close(spare_fd_);
+  if ((err == EMFILE || err == ENFILE) && spareFd_ >= 0) {
+    ::close(spareFd_);
     int fd = accept4(listener_->native_handle(), nullptr, nullptr, SOCK_CLOEXEC);
     if (fd >= 0) {
       ::close(fd);
       refuse(Refusal::TooMany, "at the descriptor limit");
     }
-    spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    spareFd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) return true;
   }
-  accept_pause_.expires_after(kAcceptPause);
-  accept_pause_.async_wait([this](const auto& ec) {
-    if (!ec) wait_accept();
+  acceptPause_.expires_after(kAcceptPause);
+  acceptPause_.async_wait([this](const auto& ec) {
+    if (!ec) waitAccept();
   });
   return false;
 }
 
-void LocalIntake::arm_sweep() {
-  if (sweep_armed_) return;
-  sweep_armed_ = true;
-  sweep_timer_.expires_after(kSweepEvery);
-  sweep_timer_.async_wait([this](const auto& ec) {
-    sweep_armed_ = false;
+void LocalIntake::armSweep() {
+  if (sweepArmed_) return;
+  sweepArmed_ = true;
+  sweepTimer_.expires_after(kSweepEvery);
+  sweepTimer_.async_wait([this](const auto& ec) {
+    sweepArmed_ = false;
     if (!ec) sweep();
   });
 }
@@ -185,7 +185,7 @@ void LocalIntake::arm_sweep() {
 // task sends its hello right after it connects); those whose hello could
 // not be judged yet are judged again, and refused once that time is up.
 void LocalIntake::sweep() {
-  std::int64_t now = clock_ns(CLOCK_MONOTONIC);
+  std::int64_t now = clockNs(CLOCK_MONOTONIC);
   bool waiting = false;
   auto conns = conns_;
   for (const auto& c : conns) {
@@ -195,19 +195,19 @@ void LocalIntake::sweep() {
         drop(c);
       } else if (c->tid != 0) {
         bool got = false;
-        if (read_all(*c, got, kBurst)) wait_read(c); else drop(c);
+        if (readAll(*c, got, kBurst)) wait_read(c); else drop(c);
         if (got) done_();
       } else {
         waiting = true;
       }
-    } else if (now - c->accepted_ns < kHelloTimeoutNs) {
+    } else if (now - c->acceptedNs < kHelloTimeoutNs) {
       waiting = true;
     } else {
       refuse(Refusal::NoHello, "");
       drop(c);
     }
   }
-  if (waiting) arm_sweep();
+  if (waiting) armSweep();
 }
 
 void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
@@ -217,7 +217,7 @@ void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
     // A bounded burst: one busy task must not keep the loop from the
     // others, PVM's sockets and the signals (the socket stays readable,
     // so the wait fires again at once).
-    bool open = read_all(*c, got, kBurst);
+    bool open = readAll(*c, got, kBurst);
     if (got) done_();
     if (!open)
       drop(c);
@@ -228,7 +228,7 @@ void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
 
 // The hello names the task; it is believed only if the connecting process
 // is that task (verify_).  False: the connection goes.
-bool LocalIntake::take_hello(Conn& c, std::span<const std::byte> body) {
+bool LocalIntake::takeHello(Conn& c, std::span<const std::byte> body) {
   std::int32_t hello[XAB_HELLO_INTS] = {};
   if (body.size() == sizeof hello) std::memcpy(hello, body.data(), sizeof hello);
   if (hello[0] != XAB_WIRE_MAGIC || hello[1] != XAB_WIRE_VERSION || hello[2] <= 0) {
@@ -243,14 +243,14 @@ bool LocalIntake::take_hello(Conn& c, std::span<const std::byte> body) {
 // set when it is believed, c stays deferred while the verdict is Wait.
 bool LocalIntake::judge(Conn& c) {
   Verdict v = verify_ ? verify_(c.claimed, c.pid) : Verdict{Verdict::Accept, {}};
-  bool late = clock_ns(CLOCK_MONOTONIC) - c.accepted_ns >= kHelloTimeoutNs;
+  bool late = clockNs(CLOCK_MONOTONIC) - c.acceptedNs >= kHelloTimeoutNs;
   if (v.what == Verdict::Refuse || (v.what == Verdict::Wait && late)) {
     refuse(Refusal::Forged, fmt::format("pid {} says it is t{:x}, but {}", c.pid, c.claimed, v.why));
     return false;
   }
   if (v.what == Verdict::Wait) {
     spdlog::debug("pid {} says it is t{:x}; cannot tell yet: {}", c.pid, c.claimed, v.why);
-    arm_sweep();
+    armSweep();
     return true;
   }
   c.tid = c.claimed;
@@ -258,9 +258,9 @@ bool LocalIntake::judge(Conn& c) {
   return true;
 }
 
-bool LocalIntake::read_all(Conn& c, bool& got, std::size_t limit) {
+bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))];
-  if (c.deferred()) return true;  // judged by sweep(), read_dry(its tid), judge_waiting()
+  if (c.deferred()) return true;  // judged by sweep(), readDry(its tid), judgeWaiting()
   for (std::size_t count = 0; count < limit; ++count) {
     iovec iov{buf_.data(), buf_.size()};
     msghdr mh{};
@@ -288,7 +288,7 @@ bool LocalIntake::read_all(Conn& c, bool& got, std::size_t limit) {
     auto size = std::min(static_cast<std::size_t>(n), buf_.size());  // longer: seen as truncated
     std::span<const std::byte> body(buf_.data(), size);
     if (c.tid == 0) {
-      if (!take_hello(c, body)) return false;
+      if (!takeHello(c, body)) return false;
       if (c.deferred()) return true;  // not a datagram more until it is judged
       continue;
     }
@@ -299,7 +299,7 @@ bool LocalIntake::read_all(Conn& c, bool& got, std::size_t limit) {
     }
     ++messages_;
     got = true;
-    sink_(c.tid, body, clock_ns(CLOCK_REALTIME));
+    sink_(c.tid, body, clockNs(CLOCK_REALTIME));
   }
   return true;
 }
@@ -311,17 +311,17 @@ void LocalIntake::drop(const std::shared_ptr<Conn>& c) {
   std::erase(conns_, c);
 }
 
-void LocalIntake::drain(std::int32_t tid) { read_dry(tid); }
+void LocalIntake::drain(std::int32_t tid) { readDry(tid); }
 
-bool LocalIntake::drain_all() { return read_dry(0); }
+bool LocalIntake::drainAll() { return readDry(0); }
 
 // Accepts every new connection (a task may have connected and written
 // while abmon was busy or stopped), then reads dry the connections of
 // `tid` (0: all) and those whose hello is still unread.
-bool LocalIntake::read_dry(std::int32_t tid) {
+bool LocalIntake::readDry(std::int32_t tid) {
   if (!listener_) return false;
   bool got = false;
-  accept_all();
+  acceptAll();
   // A copy: reading may drop connections.
   auto conns = conns_;
   for (const auto& c : conns) {
@@ -333,27 +333,27 @@ bool LocalIntake::read_dry(std::int32_t tid) {
       drop(c);
       continue;
     }
-    if (!read_all(*c, got)) drop(c);
+    if (!readAll(*c, got)) drop(c);
   }
   return got;
 }
 
-bool LocalIntake::judge_waiting() {
+bool LocalIntake::judgeWaiting() {
   bool got = false;
   auto conns = conns_;
   for (const auto& c : conns) {
     if (!c->deferred()) continue;
-    if (!judge(*c) || !read_all(*c, got)) drop(c);
+    if (!judge(*c) || !readAll(*c, got)) drop(c);
   }
   return got;
 }
 
 void LocalIntake::close() {
   boost::system::error_code ignored;
-  accept_pause_.cancel();
-  sweep_timer_.cancel();
-  if (spare_fd_ >= 0) ::close(spare_fd_);
-  spare_fd_ = -1;
+  acceptPause_.cancel();
+  sweepTimer_.cancel();
+  if (spareFd_ >= 0) ::close(spareFd_);
+  spareFd_ = -1;
   for (const auto& c : conns_) {
     c->sd.cancel(ignored);
     c->sd.close(ignored);

@@ -31,8 +31,8 @@ namespace xab::abmon {
 
 class LocalIntake {
  public:
-  // One event message of `tid`, read at `recv_ns`.
-  using Sink = std::function<void(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns)>;
+  // One event message of `tid`, read at `recvNs`.
+  using Sink = std::function<void(std::int32_t tid, std::span<const std::byte> body, std::int64_t recvNs)>;
   // Called after a burst of messages has gone to the sink (to write them out).
   using Done = std::function<void()>;
   // Whether process `pid` is the task `tid`: Accept, Refuse (with why), or
@@ -62,18 +62,18 @@ class LocalIntake {
 
   // A listening socket at "\0xab-abmon.<pid>.<n>": its fd, or -1 and *error.
   // Opened before abmon registers (the name goes in the mailbox entry).
-  static int listen_at(std::string& name, std::string& error);
-  // Takes over a socket from listen_at (-1: none, PVM messages only) and
+  static int listenAt(std::string& name, std::string& error);
+  // Takes over a socket from listenAt (-1: none, PVM messages only) and
   // waits for connections and datagrams in the io_context.
-  void start(int listen_fd);
+  void start(int listenFd);
   // Reads (now, without waiting) whatever `tid` has written: before its
   // PVM messages and its exit are taken, so its records stay in order.
   void drain(std::int32_t tid);
   // Accepts and reads every connection dry; true if anything came.
-  bool drain_all();
+  bool drainAll();
   // Judges now every hello still waiting for its verdict (when stopping),
   // and reads the connections believed; true if anything came.
-  bool judge_waiting();
+  bool judgeWaiting();
   void close();
   bool open() const { return listener_ != nullptr; }
 
@@ -81,36 +81,36 @@ class LocalIntake {
   std::size_t connections() const { return conns_.size(); }
   std::uint64_t refused(Refusal r) const { return refused_[static_cast<std::size_t>(r)]; }
   // One warning line with every refusal counted, if there was any.
-  void report_refusals() const;
+  void reportRefusals() const;
   // The most connections kept at once: half the descriptor limit less 16
   // (PVM's own sockets need the rest), 4 .. 4096.
-  std::size_t max_connections() const { return max_conns_; }
+  std::size_t maxConnections() const { return maxConns_; }
 
  private:
   struct Conn {
     Conn(boost::asio::io_context& io, int fd, pid_t pid, std::int64_t since)
-        : sd(io, fd), pid(pid), accepted_ns(since) {}
+        : sd(io, fd), pid(pid), acceptedNs(since) {}
     boost::asio::posix::stream_descriptor sd;
     pid_t pid;                // the process that connected (SO_PEERCRED)
-    std::int64_t accepted_ns; // CLOCK_MONOTONIC, for the hello timeout
+    std::int64_t acceptedNs; // CLOCK_MONOTONIC, for the hello timeout
     std::int32_t claimed = 0; // the hello's tid, while its verdict is Wait
     std::int32_t tid = 0;     // 0 until the hello is believed
     bool deferred() const { return tid == 0 && claimed != 0; }
   };
-  void wait_accept();
-  bool accept_all();
-  bool accept_failed(int err);
+  void waitAccept();
+  bool acceptAll();
+  bool acceptFailed(int err);
   void refuse(Refusal r, const std::string& detail);
-  bool take_hello(Conn& c, std::span<const std::byte> body);
+  bool takeHello(Conn& c, std::span<const std::byte> body);
   bool judge(Conn& c);
-  void arm_sweep();
+  void armSweep();
   void sweep();
   void wait_read(const std::shared_ptr<Conn>& c);
   // Reads until the socket is empty (or `limit` datagrams); false once the
   // connection is over.
-  bool read_all(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
+  bool readAll(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
   void drop(const std::shared_ptr<Conn>& c);
-  bool read_dry(std::int32_t tid);
+  bool readDry(std::int32_t tid);
 
   boost::asio::io_context& io_;
   Sink sink_;
@@ -121,14 +121,14 @@ class LocalIntake {
   std::vector<std::byte> buf_;
   std::uint64_t messages_ = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(Refusal::Count_)> refused_{};
-  std::size_t max_conns_ = 4;
+  std::size_t maxConns_ = 4;
   // Kept open to be given up at the descriptor limit: with it, a pending
   // connection can be accepted and closed instead of waking abmon forever.
-  int spare_fd_ = -1;
-  boost::asio::steady_timer accept_pause_;  // after an accept error: wait, do not spin
-  boost::asio::steady_timer sweep_timer_;   // closes connections without a hello
-  bool sweep_armed_ = false;
-  std::uint64_t accept_errors_ = 0;
+  int spareFd_ = -1;
+  boost::asio::steady_timer acceptPause_;  // after an accept error: wait, do not spin
+  boost::asio::steady_timer sweepTimer_;   // closes connections without a hello
+  bool sweepArmed_ = false;
+  std::uint64_t acceptErrors_ = 0;
 };
 
 }  // namespace xab::abmon

@@ -11,17 +11,17 @@ namespace xab::abmon {
 namespace {
 
 constexpr int kStaleRetries = 50;  // x 100 ms: how long pvmd may take to drop a dead owner's entry
-char* mbox_name() { return const_cast<char*>(XAB_MBOX_NAME); }
+char* mboxName() { return const_cast<char*>(XAB_MBOX_NAME); }
 
-int build_entry(const MailboxEntry& e) {
+int buildEntry(const MailboxEntry& e) {
   int buf = pvm_mkbuf(PvmDataDefault);
   if (buf < 0) return buf;
   int old = pvm_setsbuf(buf);
-  int values[] = {XAB_WIRE_VERSION, e.tid, e.context, e.tag, e.batch, e.flush_ms, e.poke_ms};
+  int values[] = {XAB_WIRE_VERSION, e.tid, e.context, e.tag, e.batch, e.flushMs, e.pokeMs};
   int rc = pvm_pkint(values, static_cast<int>(std::size(values)), 1);
-  int name_len = static_cast<int>(e.socket_name.size());
-  if (rc >= 0) rc = pvm_pkint(&name_len, 1, 1);
-  if (rc >= 0 && name_len > 0) rc = pvm_pkbyte(const_cast<char*>(e.socket_name.data()), name_len, 1);
+  int nameLen = static_cast<int>(e.socketName.size());
+  if (rc >= 0) rc = pvm_pkint(&nameLen, 1, 1);
+  if (rc >= 0 && nameLen > 0) rc = pvm_pkbyte(const_cast<char*>(e.socketName.data()), nameLen, 1);
   pvm_setsbuf(old);
   if (rc < 0) {
     pvm_freebuf(buf);
@@ -31,10 +31,10 @@ int build_entry(const MailboxEntry& e) {
 }
 
 // The tid that owns the entry now (0: none, or it cannot be told).
-int current_owner() {
+int currentOwner() {
   int nclasses = 0;
   pvmmboxinfo* classes = nullptr;
-  if (pvm_getmboxinfo(mbox_name(), &nclasses, &classes) < 0) return 0;
+  if (pvm_getmboxinfo(mboxName(), &nclasses, &classes) < 0) return 0;
   for (int i = 0; i < nclasses; ++i)
     if (std::string_view(classes[i].mi_name) == XAB_MBOX_NAME && classes[i].mi_nentries > 0)
       return classes[i].mi_owners[0];
@@ -43,7 +43,7 @@ int current_owner() {
 
 }  // namespace
 
-std::string pvm_error_name(int code) {
+std::string pvmErrorName(int code) {
   static const std::pair<int, const char*> kNames[] = {
       {PvmBadParam, "PvmBadParam"}, {PvmSysErr, "PvmSysErr"},   {PvmNoBuf, "PvmNoBuf"},
       {PvmNoData, "PvmNoData"},     {PvmDenied, "PvmDenied"},   {PvmNoTask, "PvmNoTask"},
@@ -54,25 +54,25 @@ std::string pvm_error_name(int code) {
   return "PVM error " + std::to_string(code);
 }
 
-Registration register_abmon(const MailboxEntry& entry) {
+Registration registerAbmon(const MailboxEntry& entry) {
   Registration reg;
-  int buf = build_entry(entry);
+  int buf = buildEntry(entry);
   if (buf < 0) {
-    reg.error = "cannot build the mailbox message: " + pvm_error_name(buf);
+    reg.error = "cannot build the mailbox message: " + pvmErrorName(buf);
     return reg;
   }
   for (int attempt = 0; attempt <= kStaleRetries; ++attempt) {
-    int rc = pvm_putinfo(mbox_name(), buf, PvmMboxDefault);
+    int rc = pvm_putinfo(mboxName(), buf, PvmMboxDefault);
     if (rc >= 0) {
       reg.status = Registration::Ok;
       reg.index = rc;
       break;
     }
     if (rc != PvmDenied && rc != PvmExists) {
-      reg.error = "pvm_putinfo(\"" XAB_MBOX_NAME "\"): " + pvm_error_name(rc);
+      reg.error = "pvm_putinfo(\"" XAB_MBOX_NAME "\"): " + pvmErrorName(rc);
       break;
     }
-    int owner = current_owner();
+    int owner = currentOwner();
     if (owner > 0 && pvm_pstat(owner) == PvmOk) {
       reg.status = Registration::Busy;
       reg.owner = owner;
@@ -81,7 +81,7 @@ Registration register_abmon(const MailboxEntry& entry) {
     // The owner has gone: its entry goes with it (we put it without
     // PvmMboxPersistent), but pvmd may not have noticed yet.
     if (attempt == 0) spdlog::info("removing the mailbox entry of an abmon that has exited");
-    pvm_delinfo(mbox_name(), 0, PvmMboxDefault);
+    pvm_delinfo(mboxName(), 0, PvmMboxDefault);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (reg.status == Registration::Failed && reg.error.empty())
@@ -90,9 +90,9 @@ Registration register_abmon(const MailboxEntry& entry) {
   return reg;
 }
 
-void unregister_abmon(int index) {
-  int rc = pvm_delinfo(mbox_name(), index, PvmMboxDefault);
-  if (rc < 0) spdlog::warn("pvm_delinfo(\"{}\"): {}", XAB_MBOX_NAME, pvm_error_name(rc));
+void unregisterAbmon(int index) {
+  int rc = pvm_delinfo(mboxName(), index, PvmMboxDefault);
+  if (rc < 0) spdlog::warn("pvm_delinfo(\"{}\"): {}", XAB_MBOX_NAME, pvmErrorName(rc));
 }
 
 }  // namespace xab::abmon

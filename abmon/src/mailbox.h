@@ -11,9 +11,9 @@ struct MailboxEntry {  // what wire.h says the entry holds, in order
   int context;
   int tag;
   int batch;
-  int flush_ms;
-  int poke_ms;  // 0: abmon does not poke (tasks send before they block)
-  std::string socket_name;  // the local socket's abstract name; empty: none
+  int flushMs;
+  int pokeMs;  // 0: abmon does not poke (tasks send before they block)
+  std::string socketName;  // the local socket's abstract name; empty: none
 };
 
 struct Registration {
@@ -26,11 +26,11 @@ struct Registration {
 // Puts the entry under XAB_MBOX_NAME.  An entry left by an abmon that is
 // no longer running is removed (pvmd drops it itself once it has noticed
 // the exit, so this waits a little for that); a live one makes it Busy.
-Registration register_abmon(const MailboxEntry& entry);
-void unregister_abmon(int index);
+Registration registerAbmon(const MailboxEntry& entry);
+void unregisterAbmon(int index);
 
 // "PvmSysErr (-14)": a PVM error code for a message.
-std::string pvm_error_name(int code);
+std::string pvmErrorName(int code);
 
 }  // namespace xab::abmon
 

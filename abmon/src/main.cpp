@@ -24,7 +24,7 @@ namespace {
 
 using namespace xab::abmon;
 
-void setup_logging(int verbosity) {
+void setupLogging(int verbosity) {
   auto logger = spdlog::stderr_logger_st("abmon");
   logger->set_pattern("abmon: %l: %v");
   static constexpr spdlog::level::level_enum kLevels[] = {
@@ -39,7 +39,7 @@ void setup_logging(int verbosity) {
 // touches it).  It is truncated only once abmon holds an exclusive lock on
 // it: a file another abmon writes (in any virtual machine) is left alone.
 // Returns 0, kExitBusy or kExitOutput (with a message on stderr).
-int open_output(const std::string& path, std::FILE*& out) {
+int openOutput(const std::string& path, std::FILE*& out) {
   out = stdout;
   if (path.empty() || path == "-") return 0;
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -67,7 +67,7 @@ int open_output(const std::string& path, std::FILE*& out) {
   return 0;
 }
 
-int silence_stderr() {
+int silenceStderr() {
   std::fflush(stderr);
   int saved = dup(STDERR_FILENO);
   int null = open("/dev/null", O_WRONLY);
@@ -80,7 +80,7 @@ int silence_stderr() {
   return saved;
 }
 
-void restore_stderr(int saved) {
+void restoreStderr(int saved) {
   if (saved < 0) return;
   std::fflush(stderr);
   dup2(saved, STDERR_FILENO);
@@ -89,31 +89,31 @@ void restore_stderr(int saved) {
 
 // Enrols in PVM and takes a message context of its own, so event messages
 // never mix with anything else abmon might receive.  Returns 0 or an exit code.
-int enrol(int& tid, int& context, bool quiet_libpvm) {
+int enrol(int& tid, int& context, bool quietLibpvm) {
   pvm_setopt(PvmAutoErr, 0);  // abmon says what went wrong itself, once
   // libpvm prints its own lines when there is no pvmd (one per attempt,
   // even with PvmAutoErr off); unless -v, abmon's one line is enough.
-  int saved_stderr = quiet_libpvm ? silence_stderr() : -1;
+  int savedStderr = quietLibpvm ? silenceStderr() : -1;
   tid = pvm_mytid();
-  restore_stderr(saved_stderr);
+  restoreStderr(savedStderr);
   if (tid < 0) {
-    std::cerr << "abmon: cannot contact pvmd (" << pvm_error_name(tid)
+    std::cerr << "abmon: cannot contact pvmd (" << pvmErrorName(tid)
               << "): is PVM running? Start it with pvm or pvmd first.\n";
     return kExitNoPvm;
   }
   context = pvm_newcontext();
   if (context < 0 || pvm_setcontext(context) < 0) {
-    std::cerr << "abmon: pvm_newcontext: " << pvm_error_name(context) << "\n";
+    std::cerr << "abmon: pvm_newcontext: " << pvmErrorName(context) << "\n";
     pvm_exit();
     return kExitNoPvm;
   }
   return 0;
 }
 
-int register_or_refuse(const Options& opts, int tid, int context, const std::string& socket_name,
+int registerOrRefuse(const Options& opts, int tid, int context, const std::string& socketName,
                        int& index) {
   Registration reg =
-      register_abmon({tid, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms, socket_name});
+      registerAbmon({tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName});
   if (reg.status == Registration::Ok) {
     index = reg.index;
     return 0;
@@ -132,12 +132,12 @@ int register_or_refuse(const Options& opts, int tid, int context, const std::str
 int main(int argc, char** argv) {
   Options opts;
   std::vector<std::string_view> args(argv + 1, argv + argc);
-  if (std::string error = parse_options(args, opts); !error.empty()) {
+  if (std::string error = parseOptions(args, opts); !error.empty()) {
     std::cerr << "abmon: " << error << "\n" << "Try 'abmon --help'.\n";
     return kExitUsage;
   }
   if (opts.help) {
-    std::cout << usage_text();
+    std::cout << usageText();
     return kExitOk;
   }
   if (opts.version) {
@@ -145,38 +145,38 @@ int main(int argc, char** argv) {
               << ", trace format 1\n";
     return kExitOk;
   }
-  setup_logging(opts.verbosity);
+  setupLogging(opts.verbosity);
   // A reader that goes away is a write error, not a silent death.
   std::signal(SIGPIPE, SIG_IGN);
   int tid = 0, context = 0, index = 0;
   if (int rc = enrol(tid, context, opts.verbosity <= 0)) return rc;
   // Tasks on this host write their events to a local socket (wire.h);
   // without one, everything comes as PVM messages, which is slower only.
-  std::string socket_name;
-  int local_fd = -1;
-  if (!opts.pvm_only) {
+  std::string socketName;
+  int localFd = -1;
+  if (!opts.pvmOnly) {
     std::string error;
-    local_fd = LocalIntake::listen_at(socket_name, error);
-    if (local_fd < 0) {
+    localFd = LocalIntake::listenAt(socketName, error);
+    if (localFd < 0) {
       spdlog::warn("{}: taking events as PVM messages only", error);
-      socket_name.clear();
+      socketName.clear();
     }
   }
   std::FILE* out = nullptr;
-  int rc = register_or_refuse(opts, tid, context, socket_name, index);
-  if (rc == 0 && (rc = open_output(opts.output, out)) != 0) {
-    unregister_abmon(index);
+  int rc = registerOrRefuse(opts, tid, context, socketName, index);
+  if (rc == 0 && (rc = openOutput(opts.output, out)) != 0) {
+    unregisterAbmon(index);
     pvm_exit();
   }
   if (rc != 0) {
-    if (local_fd >= 0) close(local_fd);
+    if (localFd >= 0) close(localFd);
     return rc;
   }
   spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms, {}",
-               tid, XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flush_ms, opts.poke_ms,
-               socket_name.empty() ? std::string("PVM messages only") : "local socket @" + socket_name);
+               tid, XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs,
+               socketName.empty() ? std::string("PVM messages only") : "local socket @" + socketName);
 
-  int code = Monitor({opts, tid, index, local_fd, out}).run();
+  int code = Monitor({opts, tid, index, localFd, out}).run();
   pvm_exit();
   if (out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
   return code;

@@ -33,7 +33,7 @@ constexpr std::int64_t kStopMaxNs = 5'000'000'000;
 // poke that waits in a busy task's socket costs it nothing until it reads).
 constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 
-std::int64_t realtime_ns() {
+std::int64_t realtimeNs() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
   return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
@@ -43,94 +43,94 @@ std::int64_t realtime_ns() {
 
 Monitor::Monitor(MonitorSetup setup)
     : setup_(std::move(setup)),
-      exit_tag_(setup_.opts.tag + 1),
-      formatter_(setup_.tid, [this](const Problem& p) { report(p); }),
+      exitTag_(setup_.opts.tag + 1),
+      formatter_(setup_.tid, sessions_, [this](const Problem& p) { report(p); }),
       signals_(io_, SIGINT, SIGTERM),
       local_(
           io_, [this](std::int32_t tid, std::span<const std::byte> body,
-                      std::int64_t recv_ns) { take_local(tid, body, recv_ns); },
-          [this] { local_done(); },
-          [this](std::int32_t tid, pid_t pid) { return verify_local(tid, pid); }),
-      poke_timer_(io_),
-      program_timer_(io_) {}
+                      std::int64_t recvNs) { takeLocal(tid, body, recvNs); },
+          [this] { localDone(); },
+          [this](std::int32_t tid, pid_t pid) { return verifyLocal(tid, pid); }),
+      pokeTimer_(io_),
+      programTimer_(io_) {}
 
-Monitor::~Monitor() { release_fds(); }
+Monitor::~Monitor() { releaseFds(); }
 
 int Monitor::run() {
-  std::int64_t now = realtime_ns();
+  std::int64_t now = realtimeNs();
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   formatter_.header(pending_, host, static_cast<long>(getpid()), now);
-  formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flush_ms);
-  if (!write_out()) return exit_code_;
-  signals_.async_wait([this](const auto& ec, int signo) { on_signal(ec, signo); });
-  local_.start(setup_.local_fd);
+  formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flushMs);
+  if (!writeOut()) return exitCode_;
+  signals_.async_wait([this](const auto& ec, int signo) { onSignal(ec, signo); });
+  local_.start(setup_.localFd);
   // Messages may have come between registering and now: read them first.
-  if (drain()) watch_pvm_fds();
-  arm_poke_timer();
-  if (!setup_.opts.program.empty() && !finished_) start_program();
+  if (drain()) watchPvmFds();
+  armPokeTimer();
+  if (!setup_.opts.program.empty() && !finished_) startProgram();
   if (!finished_) io_.run();
   // With -- PROGRAM: the program's status, unless abmon itself failed.
-  if (exit_code_ == kExitOk && program_running_ && program_.ended()) return program_.exit_code();
-  return exit_code_;
+  if (exitCode_ == kExitOk && programRunning_ && program_.ended()) return program_.exitCode();
+  return exitCode_;
 }
 
 // Registered, the header written: only now may the program's tasks start,
 // so none of them runs unmonitored.
-void Monitor::start_program() {
+void Monitor::startProgram() {
   std::string error;
   if (!program_.start(setup_.opts.program, setup_.out == stdout, error)) {
     spdlog::error("cannot start {}: {}", setup_.opts.program.front(), error);
     return finish(kExitUsage);
   }
-  program_running_ = true;
-  arm_program_timer();
+  programRunning_ = true;
+  armProgramTimer();
 }
 
-void Monitor::arm_program_timer() {
-  program_timer_.expires_after(std::chrono::milliseconds(200));
-  program_timer_.async_wait([this](const auto& ec) { on_program_timer(ec); });
+void Monitor::armProgramTimer() {
+  programTimer_.expires_after(std::chrono::milliseconds(200));
+  programTimer_.async_wait([this](const auto& ec) { onProgramTimer(ec); });
 }
 
 // Every 200 ms: has the program ended, and has every task it started?  Then
 // stop as on SIGINT (a task's last records still come in).
-void Monitor::on_program_timer(const boost::system::error_code& ec) {
+void Monitor::onProgramTimer(const boost::system::error_code& ec) {
   if (ec || finished_) return;
   bool ended = program_.ended();
-  bool remain = program_.tasks_remain();
-  drain_soon();  // pvm_tasks may read messages into PVM's queue
+  bool remain = program_.tasksRemain();
+  drainSoon();  // pvm_tasks may read messages into PVM's queue
   if (ended && !remain) {
     spdlog::info("{} and its tasks have ended (status {}): stopping", setup_.opts.program.front(),
-                 program_.exit_code());
-    return stop_gracefully();
+                 program_.exitCode());
+    return stopGracefully();
   }
-  arm_program_timer();
+  armProgramTimer();
 }
 
 // PVM's set of sockets changes (a task that asks for a direct route gets a
 // socket of its own), so after every drain the set is read again and
 // wrapped afresh.  Registering a socket that already has data makes epoll
 // report it at once, so nothing that came meanwhile is missed.
-void Monitor::watch_pvm_fds() {
-  release_fds();
+void Monitor::watchPvmFds() {
+  releaseFds();
   ++generation_;
   int* fds = nullptr;
   int n = pvm_getfds(&fds);
   if (n <= 0) {
-    spdlog::error("pvm_getfds: {}", pvm_error_name(n));
+    spdlog::error("pvm_getfds: {}", pvmErrorName(n));
     return finish(kExitPvmLost);
   }
   fds_.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     fds_.emplace_back(io_, fds[i]);
     fds_.back().async_wait(boost::asio::posix::descriptor_base::wait_read,
-                           [this, gen = generation_](const auto& ec) { on_readable(ec, gen); });
+                           [this, gen = generation_](const auto& ec) { onReadable(ec, gen); });
   }
   spdlog::trace("watching {} PVM socket(s)", n);
 }
 
 // The sockets are PVM's: give them back without closing them.
-void Monitor::release_fds() {
+void Monitor::releaseFds() {
   for (auto& fd : fds_) {
     boost::system::error_code ignored;
     fd.cancel(ignored);
@@ -139,48 +139,48 @@ void Monitor::release_fds() {
   fds_.clear();
 }
 
-void Monitor::on_readable(const boost::system::error_code& ec, unsigned generation) {
+void Monitor::onReadable(const boost::system::error_code& ec, unsigned generation) {
   if (ec == boost::asio::error::operation_aborted || generation != generation_ || finished_)
     return;
   if (ec) spdlog::debug("waiting on a PVM socket: {}", ec.message());
-  if (drain()) watch_pvm_fds();
+  if (drain()) watchPvmFds();
 }
 
-void Monitor::on_signal(const boost::system::error_code& ec, int signo) {
+void Monitor::onSignal(const boost::system::error_code& ec, int signo) {
   if (ec) return;
   spdlog::info("{}: stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
-  stop_gracefully();
+  stopGracefully();
 }
 
-void Monitor::stop_gracefully() {
+void Monitor::stopGracefully() {
   // Whatever the tasks still hold belongs to the trace too: ask for it
   // (a task killed while blocked sends its last records on this poke).
   if (!drain()) return;
-  local_.judge_waiting();  // tasks that left before abmon could tell who they were
+  local_.judgeWaiting();  // tasks that left before abmon could tell who they were
   for (const auto& [tid, due] : pokes_) poke(tid, nullptr);
-  if (drain_in_flight() && drain()) finish(kExitOk);
+  if (drainInFlight() && drain()) finish(kExitOk);
 }
 
 // One received message (or a receive's error): formatted and written out,
 // one write per message, not per line.  False once abmon must stop.
 bool Monitor::take(int bufid) {
   if (bufid < 0) {
-    spdlog::error("lost the connection to pvmd: {}", pvm_error_name(bufid));
+    spdlog::error("lost the connection to pvmd: {}", pvmErrorName(bufid));
     finish(kExitPvmLost);
     return false;
   }
-  handle_message(bufid, realtime_ns());
+  handleMessage(bufid, realtimeNs());
   pvm_freebuf(bufid);
-  return write_out();
+  return writeOut();
 }
 
-bool Monitor::drain_in_flight() {
-  std::int64_t start = realtime_ns();
+bool Monitor::drainInFlight() {
+  std::int64_t start = realtimeNs();
   std::int64_t last = start;
-  for (std::int64_t now = start; now - start < kStopMaxNs; now = realtime_ns()) {
-    if (local_.drain_all()) {
+  for (std::int64_t now = start; now - start < kStopMaxNs; now = realtimeNs()) {
+    if (local_.drainAll()) {
       last = now;
-      if (!write_out()) return false;
+      if (!writeOut()) return false;
     }
     timeval wait{0, kStopPollUs};
     int bufid = pvm_trecv(-1, -1, &wait);
@@ -207,14 +207,14 @@ bool Monitor::drain() {
       if (bufid == 0) break;
       if (!take(bufid)) return false;
     }
-    quiet = sockets_quiet();
+    quiet = socketsQuiet();
   }
-  local_.drain_all();  // read dry: quiet stays as it is
-  write_exits(quiet);
-  return write_out();
+  local_.drainAll();  // read dry: quiet stays as it is
+  writeExits(quiet);
+  return writeOut();
 }
 
-bool Monitor::sockets_quiet() const {
+bool Monitor::socketsQuiet() const {
   int* fds = nullptr;
   int n = pvm_getfds(&fds);
   if (n <= 0) return true;
@@ -227,20 +227,20 @@ bool Monitor::sockets_quiet() const {
 // sit in the task's own (direct route) socket.  task.exit is written once
 // the task's final message has come, or every socket has been read dry,
 // or (under endless load) after kExitGraceNs.
-void Monitor::write_exits(bool quiet) {
-  std::int64_t now = realtime_ns();
+void Monitor::writeExits(bool quiet) {
+  std::int64_t now = realtimeNs();
   std::erase_if(exits_, [&](const Exit& e) {
-    if (!quiet && !formatter_.final_seen(e.tid) && now - e.notified_ns < kExitGraceNs)
+    if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
-    formatter_.task_exit(pending_, e.tid, now);
-    remember_ended(e.tid);
+    formatter_.taskExit(pending_, e.tid, now);
+    rememberEnded(e.tid);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task
     pokes_.erase(e.tid);
     return true;
   });
 }
 
-void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
+void Monitor::handleMessage(int bufid, std::int64_t recvNs) {
   int bytes = 0, tag = 0, src = 0;
   pvm_bufinfo(bufid, &bytes, &tag, &src);
   if (tag == setup_.opts.tag) {
@@ -248,20 +248,20 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
     // messages to the socket: they come first.
     local_.drain(src);
     PvmUnpacker msg(bufid);
-    formatter_.message(pending_, src, recv_ns, msg);
-    watch_task(src);
-    heard_from(src, recv_ns, true);
-  } else if (tag == exit_tag_) {
+    formatter_.message(pending_, src, recvNs, msg);
+    watchTask(src);
+    heardFrom(src, recvNs, true);
+  } else if (tag == exitTag_) {
     int tid = 0;
     spdlog::trace("exit notice from t{:x}", src);
-    if (!from_pvmd(src)) {
+    if (!fromPvmd(src)) {
       // Any task may send to abmon's context with this tag: a notice that
       // does not come from a pvmd would end another task's records.
-      if (forged_exits_++ == 0)
+      if (forgedExits_++ == 0)
         spdlog::warn("ignoring an exit notice sent by task t{:x}, not by pvmd (reported once)", src);
     } else if (pvm_upkint(&tid, 1, 1) >= 0) {
       local_.drain(tid);  // all it wrote is in its socket by now
-      exits_.push_back({tid, recv_ns});
+      exits_.push_back({tid, recvNs});
     }
   } else if (foreign_++ == 0) {
     // Nothing else should arrive in abmon's own context.
@@ -277,13 +277,13 @@ void Monitor::handle_message(int bufid, std::int64_t recv_ns) {
 // process has exited, if abmon has not ended that tid and no other process
 // holds it; a process that stays alive under a tid pvmd does not know is
 // refused after LocalIntake::kHelloTimeoutNs.
-LocalIntake::Verdict Monitor::verify_local(std::int32_t tid, pid_t pid) {
+LocalIntake::Verdict Monitor::verifyLocal(std::int32_t tid, pid_t pid) {
   using V = LocalIntake::Verdict;
   if (tid == setup_.tid) return {V::Refuse, "that is abmon's own tid"};
   if (pvm_tidtohost(tid) != pvm_tidtohost(setup_.tid)) return {V::Refuse, "that tid is not on abmon's host"};
   if (auto it = bound_.find(tid); it != bound_.end() && it->second != pid)
     return {V::Refuse, fmt::format("that task's connection came from pid {}", it->second)};
-  drain_soon();  // pvm_tasks may read messages into PVM's queue
+  drainSoon();  // pvm_tasks may read messages into PVM's queue
   int n = 0;
   pvmtaskinfo* info = nullptr;
   int rc = pvm_tasks(tid, &n, &info);
@@ -295,7 +295,7 @@ LocalIntake::Verdict Monitor::verify_local(std::int32_t tid, pid_t pid) {
   }
   if (std::find(ended_.begin(), ended_.end(), tid) != ended_.end())
     return {V::Refuse, "that task has exited and its trace is closed"};
-  if (process_running(pid)) return {V::Wait, "pvmd knows no such task"};
+  if (processRunning(pid)) return {V::Wait, "pvmd knows no such task"};
   if (unverified_++ == 0)
     spdlog::info("t{:x}'s local connection is read after it left PVM (pid {} has exited too)", tid, pid);
   bound_[tid] = pid;
@@ -303,7 +303,7 @@ LocalIntake::Verdict Monitor::verify_local(std::int32_t tid, pid_t pid) {
 }
 
 // Whether `pid` is a process that has not exited (a zombie has).
-bool Monitor::process_running(pid_t pid) {
+bool Monitor::processRunning(pid_t pid) {
   std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
   if (!f) return false;
   char line[512] = {};
@@ -318,112 +318,112 @@ bool Monitor::process_running(pid_t pid) {
 
 // A PVM call outside drain() may have read messages into PVM's own queue,
 // where no socket wakes the loop for them: take them on the loop's next turn.
-void Monitor::drain_soon() {
-  pvm_touched_ = true;
-  if (drain_posted_) return;
-  drain_posted_ = true;
+void Monitor::drainSoon() {
+  pvmTouched_ = true;
+  if (drainPosted_) return;
+  drainPosted_ = true;
   boost::asio::post(io_, [this] {
-    drain_posted_ = false;
-    if (!finished_ && drain()) watch_pvm_fds();
+    drainPosted_ = false;
+    if (!finished_ && drain()) watchPvmFds();
   });
 }
 
 // A tid whose task.exit is written: no later local connection may claim it
 // while its task is not running (the last kEndedKept are kept).
-void Monitor::remember_ended(int tid) {
+void Monitor::rememberEnded(int tid) {
   bound_.erase(tid);
   if (ended_.size() >= kEndedKept) ended_.pop_front();
   ended_.push_back(tid);
 }
 
 // pvmd's own tids have the TIDPVMD bit (pvmtev.h) set; a task's never do.
-bool Monitor::from_pvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
+bool Monitor::fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
 
 // After a burst of local messages.  A pvm_notify for a new task may have
 // read PVM messages (an exit notice, say) into PVM's own queue, where no
 // socket wakes the loop for them: take them now.
-void Monitor::local_done() {
-  if (!write_out()) return;
-  if (pvm_touched_) {
-    pvm_touched_ = false;
-    if (drain()) watch_pvm_fds();
+void Monitor::localDone() {
+  if (!writeOut()) return;
+  if (pvmTouched_) {
+    pvmTouched_ = false;
+    if (drain()) watchPvmFds();
   }
 }
 
-void Monitor::take_local(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns) {
+void Monitor::takeLocal(std::int32_t tid, std::span<const std::byte> body, std::int64_t recvNs) {
   ByteReader msg(body);
-  formatter_.message(pending_, tid, recv_ns, msg);
-  watch_task(tid);
-  heard_from(tid, recv_ns, false);
+  formatter_.message(pending_, tid, recvNs, msg);
+  watchTask(tid);
+  heardFrom(tid, recvNs, false);
 }
 
 // Once per task: pvmd tells us when it exits, however it exits.
-void Monitor::watch_task(int tid) {
+void Monitor::watchTask(int tid) {
   if (!watched_.insert(tid).second) return;
-  pvm_touched_ = true;
-  int rc = pvm_notify(PvmTaskExit, exit_tag_, 1, &tid);
-  if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvm_error_name(rc));
+  pvmTouched_ = true;
+  int rc = pvm_notify(PvmTaskExit, exitTag_, 1, &tid);
+  if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvmErrorName(rc));
 }
 
 // A task's message has come.  If it takes pokes: poke it once it has been
-// quiet for poke_ms; if that was its final message and came through PVM,
+// quiet for pokeMs; if that was its final message and came through PVM,
 // confirm it (a task killed while blocked waits for this before it dies;
 // one that writes to the local socket does not need to).
-void Monitor::heard_from(int tid, std::int64_t now_ns, bool through_pvm) {
-  if (setup_.opts.poke_ms <= 0 || !formatter_.takes_pokes(tid)) {
+void Monitor::heardFrom(int tid, std::int64_t nowNs, bool throughPvm) {
+  if (setup_.opts.pokeMs <= 0 || !sessions_.takesPokes(tid)) {
     pokes_.erase(tid);
     return;
   }
-  if (formatter_.final_seen(tid)) {
-    std::int32_t seq = formatter_.last_seq(tid);
-    if (through_pvm) poke(tid, &seq);
+  if (sessions_.finalSeen(tid)) {
+    std::int32_t seq = sessions_.lastSeq(tid);
+    if (throughPvm) poke(tid, &seq);
     pokes_.erase(tid);
     return;
   }
-  std::int64_t gap = std::int64_t{setup_.opts.poke_ms} * 1'000'000;
-  pokes_[tid] = {now_ns + gap, gap};
+  std::int64_t gap = std::int64_t{setup_.opts.pokeMs} * 1'000'000;
+  pokes_[tid] = {nowNs + gap, gap};
 }
 
-void Monitor::arm_poke_timer() {
-  if (setup_.opts.poke_ms <= 0 || finished_) return;
-  // A quarter of the poke time: a quiet task is poked within 1.25 x poke_ms.
-  poke_timer_.expires_after(std::chrono::milliseconds(std::max(1, setup_.opts.poke_ms / 4)));
-  poke_timer_.async_wait([this](const auto& ec) { on_poke_timer(ec); });
+void Monitor::armPokeTimer() {
+  if (setup_.opts.pokeMs <= 0 || finished_) return;
+  // A quarter of the poke time: a quiet task is poked within 1.25 x pokeMs.
+  pokeTimer_.expires_after(std::chrono::milliseconds(std::max(1, setup_.opts.pokeMs / 4)));
+  pokeTimer_.async_wait([this](const auto& ec) { onPokeTimer(ec); });
 }
 
-void Monitor::on_poke_timer(const boost::system::error_code& ec) {
+void Monitor::onPokeTimer(const boost::system::error_code& ec) {
   if (ec || finished_) return;
-  std::int64_t now = realtime_ns();
+  std::int64_t now = realtimeNs();
   bool poked = false;
   for (auto& [tid, due] : pokes_) {
-    if (now < due.at_ns) continue;
+    if (now < due.atNs) continue;
     poke(tid, nullptr);
     poked = true;
-    due.gap_ns = std::min(due.gap_ns * 2, kPokeMaxNs);
-    due.at_ns = now + due.gap_ns;
+    due.gapNs = std::min(due.gapNs * 2, kPokeMaxNs);
+    due.atNs = now + due.gapNs;
   }
   // pvm_send reads whatever has come in meanwhile into PVM's own queue,
   // where no socket wakes us for it: take it now.
-  if (poked && drain()) watch_pvm_fds();
-  arm_poke_timer();
+  if (poked && drain()) watchPvmFds();
+  armPokeTimer();
 }
 
 // An empty message, or one int: the seq of the task's final message.
-void Monitor::poke(int tid, const int* final_seq) {
+void Monitor::poke(int tid, const int* finalSeq) {
   int buf = pvm_mkbuf(PvmDataDefault);
   int old = pvm_setsbuf(buf);
-  if (final_seq) pvm_pkint(const_cast<int*>(final_seq), 1, 1);
+  if (finalSeq) pvm_pkint(const_cast<int*>(finalSeq), 1, 1);
   int rc = pvm_send(tid, setup_.opts.tag + XAB_POKE_TAG_OFFSET);
   pvm_setsbuf(old);
   pvm_freebuf(buf);
   if (rc < 0)
-    spdlog::debug("poking t{:x}: {}", tid, pvm_error_name(rc));
+    spdlog::debug("poking t{:x}: {}", tid, pvmErrorName(rc));
   else
-    ++pokes_sent_;
-  spdlog::trace("poked t{:x}{}", tid, final_seq ? " (final message received)" : "");
+    ++pokesSent_;
+  spdlog::trace("poked t{:x}{}", tid, finalSeq ? " (final message received)" : "");
 }
 
-bool Monitor::write_out() {
+bool Monitor::writeOut() {
   if (pending_.empty()) return true;
   bool ok = std::fwrite(pending_.data(), 1, pending_.size(), setup_.out) == pending_.size() &&
             std::fflush(setup_.out) == 0;
@@ -439,28 +439,28 @@ bool Monitor::write_out() {
 void Monitor::finish(int code) {
   if (finished_) return;
   finished_ = true;
-  exit_code_ = code;
-  write_exits(true);
-  formatter_.stop(pending_, realtime_ns());
-  if (code != kExitOutput) write_out();
-  if (code != kExitPvmLost) unregister_abmon(setup_.mailbox_index);
+  exitCode_ = code;
+  writeExits(true);
+  formatter_.stop(pending_, realtimeNs());
+  if (code != kExitOutput) writeOut();
+  if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex);
   const Counters& c = formatter_.counters();
   spdlog::info("stopped: {} messages ({} through the local socket), {} events, {} tasks, {} bad, {} pokes",
-               c.messages, local_.messages(), c.events, c.tasks, c.bad, pokes_sent_);
-  local_.report_refusals();
-  if (forged_exits_ > 0) spdlog::warn("ignored {} exit notice(s) not sent by pvmd", forged_exits_);
-  release_fds();
+               c.messages, local_.messages(), c.events, c.tasks, c.bad, pokesSent_);
+  local_.reportRefusals();
+  if (forgedExits_ > 0) spdlog::warn("ignored {} exit notice(s) not sent by pvmd", forgedExits_);
+  releaseFds();
   local_.close();
   signals_.cancel();
-  poke_timer_.cancel();
-  program_timer_.cancel();
+  pokeTimer_.cancel();
+  programTimer_.cancel();
   io_.stop();
 }
 
 void Monitor::report(const Problem& p) {
   auto& seen = reported_[static_cast<std::size_t>(p.reason)];
   auto level = seen ? spdlog::level::debug : spdlog::level::warn;
-  spdlog::log(level, "bad event message from t{:x}: {} (n={}){}", p.tid, bad_reason_name(p.reason), p.n, seen ? "" : "; further ones of this kind are counted");
+  spdlog::log(level, "bad event message from t{:x}: {} (n={}){}", p.tid, badReasonName(p.reason), p.n, seen ? "" : "; further ones of this kind are counted");
   seen = true;
 }
 

@@ -27,8 +27,8 @@ namespace xab::abmon {
 struct MonitorSetup {
   Options opts;
   int tid = 0;            // abmon's own tid
-  int mailbox_index = 0;  // to delete the entry when stopping
-  int local_fd = -1;      // LocalIntake::listen_at's socket; -1: PVM messages only
+  int mailboxIndex = 0;  // to delete the entry when stopping
+  int localFd = -1;      // LocalIntake::listenAt's socket; -1: PVM messages only
   std::FILE* out = nullptr;
 };
 
@@ -44,74 +44,75 @@ class Monitor {
   int run();
 
  private:
-  void watch_pvm_fds();
-  void release_fds();
-  void on_readable(const boost::system::error_code& ec, unsigned generation);
-  void on_signal(const boost::system::error_code& ec, int signo);
-  void stop_gracefully();
-  void start_program();
-  void arm_program_timer();
-  void on_program_timer(const boost::system::error_code& ec);
+  void watchPvmFds();
+  void releaseFds();
+  void onReadable(const boost::system::error_code& ec, unsigned generation);
+  void onSignal(const boost::system::error_code& ec, int signo);
+  void stopGracefully();
+  void startProgram();
+  void armProgramTimer();
+  void onProgramTimer(const boost::system::error_code& ec);
   bool drain();
-  bool drain_in_flight();
+  bool drainInFlight();
   bool take(int bufid);
-  bool sockets_quiet() const;
-  void write_exits(bool quiet);
-  void handle_message(int bufid, std::int64_t recv_ns);
-  void take_local(std::int32_t tid, std::span<const std::byte> body, std::int64_t recv_ns);
-  void local_done();
-  LocalIntake::Verdict verify_local(std::int32_t tid, pid_t pid);
-  static bool from_pvmd(int src);
-  static bool process_running(pid_t pid);
-  void remember_ended(int tid);
-  void drain_soon();
-  void watch_task(int tid);
-  void heard_from(int tid, std::int64_t now_ns, bool through_pvm);
-  void arm_poke_timer();
-  void on_poke_timer(const boost::system::error_code& ec);
-  void poke(int tid, const int* final_seq);
-  bool write_out();
+  bool socketsQuiet() const;
+  void writeExits(bool quiet);
+  void handleMessage(int bufid, std::int64_t recvNs);
+  void takeLocal(std::int32_t tid, std::span<const std::byte> body, std::int64_t recvNs);
+  void localDone();
+  LocalIntake::Verdict verifyLocal(std::int32_t tid, pid_t pid);
+  static bool fromPvmd(int src);
+  static bool processRunning(pid_t pid);
+  void rememberEnded(int tid);
+  void drainSoon();
+  void watchTask(int tid);
+  void heardFrom(int tid, std::int64_t nowNs, bool throughPvm);
+  void armPokeTimer();
+  void onPokeTimer(const boost::system::error_code& ec);
+  void poke(int tid, const int* finalSeq);
+  bool writeOut();
   void finish(int code);
   void report(const Problem& p);
 
   MonitorSetup setup_;
-  int exit_tag_;
+  int exitTag_;
+  Sessions sessions_;  // before formatter_, which updates it
   Formatter formatter_;
   std::string pending_;  // formatted text not yet written
   boost::asio::io_context io_;
   boost::asio::signal_set signals_;
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   LocalIntake local_;
-  bool pvm_touched_ = false;  // a PVM call outside drain() may have queued messages
-  bool drain_posted_ = false;  // drain_soon() has a drain waiting in the loop
+  bool pvmTouched_ = false;  // a PVM call outside drain() may have queued messages
+  bool drainPosted_ = false;  // drainSoon() has a drain waiting in the loop
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale
   std::unordered_set<int> watched_;
-  // Pokes (wire.h): a task quiet for poke_ms is asked for its events, again
+  // Pokes (wire.h): a task quiet for pokeMs is asked for its events, again
   // after twice as long while it stays quiet, and so on up to kPokeMaxNs.
   struct PokeDue {
-    std::int64_t at_ns;
-    std::int64_t gap_ns;
+    std::int64_t atNs;
+    std::int64_t gapNs;
   };
   std::unordered_map<int, PokeDue> pokes_;
-  boost::asio::steady_timer poke_timer_;
-  std::uint64_t pokes_sent_ = 0;
+  boost::asio::steady_timer pokeTimer_;
+  std::uint64_t pokesSent_ = 0;
   struct Exit {
     int tid;
-    std::int64_t notified_ns;
+    std::int64_t notifiedNs;
   };
   std::vector<Exit> exits_;  // tasks pvmd says have gone, task.exit not yet written
   std::array<bool, static_cast<std::size_t>(BadReason::Count_)> reported_{};
   std::uint64_t foreign_ = 0;  // messages with neither of our tags
-  std::uint64_t forged_exits_ = 0;  // exit notices not sent by a pvmd
+  std::uint64_t forgedExits_ = 0;  // exit notices not sent by a pvmd
   std::uint64_t unverified_ = 0;    // local connections read after their task had gone
   static constexpr std::size_t kEndedKept = 65536;
   std::deque<int> ended_;  // tids whose task.exit is written, newest last
   std::unordered_map<int, pid_t> bound_;  // tid -> the process its local connection came from
   // `abmon -- PROGRAM`: polled until it and its tasks have ended.
   Program program_;
-  boost::asio::steady_timer program_timer_;
-  bool program_running_ = false;
-  int exit_code_ = kExitOk;
+  boost::asio::steady_timer programTimer_;
+  bool programRunning_ = false;
+  int exitCode_ = kExitOk;
   bool finished_ = false;
 };
 

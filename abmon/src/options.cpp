@@ -8,7 +8,7 @@
 namespace xab::abmon {
 namespace {
 
-bool parse_int(std::string_view text, int min, int max, int& out) {
+bool parseInt(std::string_view text, int min, int max, int& out) {
   int value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || ptr != text.data() + text.size() || value < min || value > max)
@@ -18,7 +18,7 @@ bool parse_int(std::string_view text, int min, int max, int& out) {
 }
 
 // -v, -vv, -vvv ...
-bool is_repeated_flag(std::string_view arg, char letter) {
+bool isRepeatedFlag(std::string_view arg, char letter) {
   return arg.size() >= 2 && arg[0] == '-' && arg.find_first_not_of(letter, 1) == std::string_view::npos;
 }
 
@@ -31,40 +31,40 @@ struct NumberOption {
 };
 constexpr NumberOption kNumberOptions[] = {
     {"--batch", &Options::batch, 1, 1 << 20},
-    {"--flush-ms", &Options::flush_ms, 0, 3600 * 1000},
-    {"--poke-ms", &Options::poke_ms, 0, 3600 * 1000},
+    {"--flush-ms", &Options::flushMs, 0, 3600 * 1000},
+    {"--poke-ms", &Options::pokeMs, 0, 3600 * 1000},
     // abmon also uses tag+1 (exit notices) and tag+2 (pokes).
     {"--tag", &Options::tag, 0, INT_MAX - XAB_POKE_TAG_OFFSET},
 };
 
 }  // namespace
 
-int default_poke_ms(int flush_ms) {
-  long ms = static_cast<long>(flush_ms) * 3 / 2;
+int defaultPokeMs(int flushMs) {
+  long ms = static_cast<long>(flushMs) * 3 / 2;
   return static_cast<int>(ms < 20 ? 20 : ms > 500 ? 500 : ms);
 }
 
-std::string parse_options(const std::vector<std::string_view>& args, Options& opts) {
+std::string parseOptions(const std::vector<std::string_view>& args, Options& opts) {
   opts = Options{};
   opts.batch = XAB_DEFAULT_BATCH;
-  opts.flush_ms = XAB_DEFAULT_FLUSH_MS;
+  opts.flushMs = XAB_DEFAULT_FLUSH_MS;
   opts.tag = XAB_DEFAULT_TAG;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view arg = args[i];
     std::string_view value;
-    bool has_inline = false;
+    bool hasInline = false;
     if (arg.starts_with("--") && arg.find('=') != std::string_view::npos) {
       value = arg.substr(arg.find('=') + 1);
       arg = arg.substr(0, arg.find('='));
-      has_inline = true;
+      hasInline = true;
     }
-    auto next_value = [&](std::string_view& v) {
-      if (has_inline) { v = value; return true; }
+    auto nextValue = [&](std::string_view& v) {
+      if (hasInline) { v = value; return true; }
       if (i + 1 >= args.size()) return false;
       v = args[++i];
       return true;
     };
-    if (arg == "--" && !has_inline) {
+    if (arg == "--" && !hasInline) {
       for (std::size_t j = i + 1; j < args.size(); ++j) opts.program.emplace_back(args[j]);
       if (opts.program.empty()) return "-- needs a program to run";
       break;
@@ -73,12 +73,12 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
     if (arg == "--version") { opts.version = true; continue; }
     if (arg == "--verbose") { ++opts.verbosity; continue; }
     if (arg == "--quiet") { --opts.verbosity; continue; }
-    if (arg == "--pvm-only") { opts.pvm_only = true; continue; }
-    if (is_repeated_flag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
-    if (is_repeated_flag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
+    if (arg == "--pvm-only") { opts.pvmOnly = true; continue; }
+    if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
+    if (isRepeatedFlag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
     if (arg == "-o" || arg == "--output") {
       std::string_view file;
-      if (!next_value(file)) return "option " + std::string(arg) + " needs a file name";
+      if (!nextValue(file)) return "option " + std::string(arg) + " needs a file name";
       opts.output = file;
       continue;
     }
@@ -87,18 +87,18 @@ std::string parse_options(const std::vector<std::string_view>& args, Options& op
       if (arg != opt.name) continue;
       known = true;
       std::string_view v;
-      if (!next_value(v)) return "option " + std::string(arg) + " needs a number";
-      if (!parse_int(v, opt.min, opt.max, opts.*opt.field))
+      if (!nextValue(v)) return "option " + std::string(arg) + " needs a number";
+      if (!parseInt(v, opt.min, opt.max, opts.*opt.field))
         return "option " + std::string(arg) + ": \"" + std::string(v) + "\" is not a number from " +
                std::to_string(opt.min) + " to " + std::to_string(opt.max);
     }
     if (!known) return "unknown argument \"" + std::string(args[i]) + "\"";
   }
-  if (opts.poke_ms < 0) opts.poke_ms = default_poke_ms(opts.flush_ms);
+  if (opts.pokeMs < 0) opts.pokeMs = defaultPokeMs(opts.flushMs);
   return {};
 }
 
-std::string_view usage_text() {
+std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
          "             [--pvm-only] [-- PROGRAM [ARGS...]]\n"
          "\n"

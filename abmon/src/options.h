@@ -22,10 +22,10 @@ struct Options {
   std::string output;  // empty or "-": standard output
   int verbosity = 0;   // -v +1, -q -1
   int batch = 0;       // 0 until parsed: XAB_DEFAULT_BATCH
-  int flush_ms = 0;
-  int poke_ms = -1;    // -1 until parsed: default_poke_ms(flush_ms); 0: no pokes
+  int flushMs = 0;
+  int pokeMs = -1;    // -1 until parsed: defaultPokeMs(flushMs); 0: no pokes
   int tag = 0;
-  bool pvm_only = false;  // --pvm-only: no local socket (wire.h)
+  bool pvmOnly = false;  // --pvm-only: no local socket (wire.h)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;
@@ -35,11 +35,11 @@ struct Options {
 // --poke-ms says: 1.5 x the flush time (a busy task sends that often by
 // itself), at most 500 ms (a hung task's last events show within a second),
 // at least 20 ms.
-int default_poke_ms(int flush_ms);
+int defaultPokeMs(int flushMs);
 
 // Parses argv[1..]; returns an empty string, or what is wrong.
-std::string parse_options(const std::vector<std::string_view>& args, Options& opts);
-std::string_view usage_text();
+std::string parseOptions(const std::vector<std::string_view>& args, Options& opts);
+std::string_view usageText();
 
 }  // namespace xab::abmon
 

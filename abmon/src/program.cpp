@@ -11,7 +11,7 @@
 
 namespace xab::abmon {
 
-bool Program::start(const std::vector<std::string>& argv, bool trace_on_stdout, std::string& error) {
+bool Program::start(const std::vector<std::string>& argv, bool traceOnStdout, std::string& error) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -27,7 +27,7 @@ bool Program::start(const std::vector<std::string>& argv, bool trace_on_stdout, 
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (trace_on_stdout) dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (traceOnStdout) dup2(STDERR_FILENO, STDOUT_FILENO);
     close_range(3, ~0U, 0);  // PVM's sockets, the local socket, the trace file
     execvp(args[0], args.data());
     int e = errno;
@@ -48,19 +48,19 @@ bool Program::ended() {
   pid_t r = waitpid(pid_, &status, WNOHANG);
   if (r == pid_) {
     ended_ = true;
-    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    exitCode_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   } else if (r < 0 && errno == ECHILD) {
     ended_ = true;  // reaped elsewhere: nothing more to wait for
   }
   return ended_;
 }
 
-bool Program::tasks_remain() {
+bool Program::tasksRemain() {
   int n = 0;
   pvmtaskinfo* tasks = nullptr;
   if (pvm_tasks(0, &n, &tasks) < 0) return false;
-  auto is_group_server = [](const char* a_out) {
-    std::string_view name = a_out ? a_out : "";
+  auto isGroupServer = [](const char* aOut) {
+    std::string_view name = aOut ? aOut : "";
     if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
     return name == "pvmgs";
   };
@@ -74,7 +74,7 @@ bool Program::tasks_remain() {
     }
   }
   for (int i = 0; i < n; ++i)
-    if (ours_.count(tasks[i].ti_tid) > 0 && !is_group_server(tasks[i].ti_a_out)) return true;
+    if (ours_.count(tasks[i].ti_tid) > 0 && !isGroupServer(tasks[i].ti_a_out)) return true;
   return false;
 }
 

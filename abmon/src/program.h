@@ -15,28 +15,28 @@ namespace xab::abmon {
 class Program {
  public:
   // Starts argv[0] (searched on PATH) with abmon's environment.  With
-  // trace_on_stdout its standard output goes to abmon's standard error, so
+  // traceOnStdout its standard output goes to abmon's standard error, so
   // the trace stays clean.  It gets none of abmon's descriptors (PVM's,
   // the local socket) and default signal dispositions.  False and `error`
   // set if it cannot be started.
-  bool start(const std::vector<std::string>& argv, bool trace_on_stdout, std::string& error);
+  bool start(const std::vector<std::string>& argv, bool traceOnStdout, std::string& error);
 
   // Reaps the program if it has ended; true once it has.
   bool ended();
   // Its exit status as a shell gives it: the code, or 128 + the signal.
-  int exit_code() const { return exit_code_; }
+  int exitCode() const { return exitCode_; }
 
   // Asks pvmd for its tasks and says whether one of the program's is still
   // there: a task of the program's process, or one started by such a task
   // (by its parent tid, remembered across calls so a task whose parent has
   // gone still counts).  PVM's group server (pvmgs), which a group call
   // starts and which stays, does not count.  Calls pvm_tasks.
-  bool tasks_remain();
+  bool tasksRemain();
 
  private:
   pid_t pid_ = -1;
   bool ended_ = false;
-  int exit_code_ = 0;
+  int exitCode_ = 0;
   std::unordered_set<int> ours_;  // tids of the program's tasks seen so far
 };
 

@@ -1,10 +1,63 @@
-#include "builder.h"
+#include <xab/model/builder.h>
 
 #include <algorithm>
 
 namespace xab {
 
 TraceBuilder::TraceBuilder() = default;
+
+void TraceBuilder::header(const text::Header& h) {
+  TraceHeader& out = trace_.header_;
+  out.present = true;
+  out.version = h.version;
+  out.abmon = h.hasAbmon ? h.abmon : 0;
+  out.host = std::string(h.host);
+  out.pid = h.pid;
+  out.start = h.start;
+}
+
+void TraceBuilder::record(const text::Record& r) {
+  Event e{};
+  e.time = r.time;
+  e.recvTime = r.recvTime;
+  e.kind = r.kind;
+  e.phase = r.phase;
+  e.present = r.present;
+  e.rc = r.rc;
+  if (r.kind == Kind::OTHER) {
+    e.a[0] = intern(r.str[0]);
+    e.present = 1;
+  } else {
+    // Values as they are (0 where absent), then the strings and lists
+    // given by reference become ids of the trace's tables.
+    const auto& list = schema::kSlots[static_cast<std::size_t>(r.kind)][r.phase == Phase::Begin ? 1 : 0];
+    for (int s = 0; s < kMaxSlots; ++s) e.a[s] = (r.present >> s & 1) ? r.a[s] : 0;
+    for (unsigned refs = r.present & list.refMask; refs; refs &= refs - 1) {
+      int s = __builtin_ctz(refs);
+      if (list.items[s].spelling == Spelling::String)
+        e.a[s] = intern(r.str[s]);
+      else
+        e.a[s] = addList({r.list[s].begin(), r.list[s].end()});
+    }
+  }
+  e.seq = nextSeq();
+  if (e.kind == Kind::ABMON_START || e.kind == Kind::ABMON_STOP) {
+    appendMonitor(e);
+    return;
+  }
+  TaskIndex t = taskFor(r.tid);
+  if (r.id.any()) identity(t, r.id);
+  append(t, e);
+}
+
+void TraceBuilder::identity(TaskIndex t, const text::Identity& id) {
+  TaskInfo& info = trace_.tasks_[t];
+  if (id.hasName) setName(t, intern(id.name), id.instance);
+  if (id.hasHost) info.host = intern(id.host);
+  if (id.hasParent) info.parent = id.parent;
+  if (id.hasLang) info.lang = id.lang;
+  if (id.hasPid) info.pid = id.pid;
+}
 
 TaskIndex TraceBuilder::taskFor(Tid tid) {
   // Records come in batches per task, so the last task is the usual answer.
@@ -116,6 +169,47 @@ std::shared_ptr<const Trace> TraceBuilder::take() {
   haveLast_ = false;
   seq_ = 0;
   return out;
+}
+
+}  // namespace xab
+
+namespace xab {
+
+text::Record toRecord(const Trace& trace, TaskIndex task, std::uint32_t index, bool withIdentity) {
+  const Event& e = trace.events(task)[index];
+  text::Record r;
+  r.recvTime = e.recvTime;
+  r.time = e.time;
+  r.tid = trace.task(task).tid;
+  r.kind = e.kind;
+  r.phase = e.phase;
+  r.present = e.present;
+  r.rc = e.rc;
+  if (e.kind == Kind::OTHER) {
+    r.setOther(trace.str(e.a[0]));
+  } else {
+    auto slots = kindSlots(e.kind, e.phase);
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      r.a[s] = e.a[s];
+      if (slots[s].spelling == Spelling::String) r.str[s] = trace.str(e.a[s]);
+      if (slots[s].spelling == Spelling::List) r.list[s] = trace.list(e.a[s]);
+    }
+  }
+  if (withIdentity) {
+    const TaskInfo& i = trace.task(task);
+    text::Identity& id = r.id;
+    id.hasName = i.name >= 0;
+    id.name = trace.str(i.name);
+    id.hasHost = i.host >= 0;
+    id.host = trace.str(i.host);
+    id.hasParent = true;
+    id.parent = i.parent;
+    id.hasLang = i.lang >= 0;
+    id.lang = i.lang;
+    id.hasPid = i.pid != 0;
+    id.pid = i.pid;
+  }
+  return r;
 }
 
 }  // namespace xab

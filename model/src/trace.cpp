@@ -1,4 +1,5 @@
 #include <xab/model/trace.h>
+#include <xab/traceformat/write.h>
 
 #include <cstdio>
 
@@ -41,23 +42,20 @@ std::size_t Trace::memoryBytes() const {
 }
 
 std::string formatTid(Tid tid) {
-  if (tid == kAnyTid) return "any";
-  if (tid < 0) return std::to_string(tid);
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "t%x", static_cast<unsigned>(tid));
-  return buf;
+  std::string out;
+  text::appendTid(out, tid);
+  return out;
 }
 
-std::string formatTag(std::int32_t tag) { return tag == kAnyTag ? "any" : std::to_string(tag); }
+std::string formatTag(std::int32_t tag) {
+  std::string out;
+  text::appendTag(out, tag);
+  return out;
+}
 
 std::string formatSeconds(TimeNs t, TimeNs origin) {
-  TimeNs d = t - origin;
-  const char* sign = d < 0 ? "-" : "";
-  if (d < 0) d = -d;
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%s%lld.%06lld", sign, static_cast<long long>(d / 1'000'000'000),
-                static_cast<long long>((d % 1'000'000'000) / 1000));
-  return buf;
+  char buf[text::kMaxTimeChars];
+  return std::string(buf, text::putSeconds(buf, t - origin, 6));
 }
 
 }  // namespace xab

@@ -1,5 +1,5 @@
 // abmon_harness.h -- what abmon's integration tests share: abmon running
-// in the background on the test's private VM, abmon_fake_task runs, and a
+// in the background on the test's private VM, abmonFakeTask runs, and a
 // small look at the records abmon wrote.
 #ifndef XAB_TESTS_ABMON_HARNESS_H
 #define XAB_TESTS_ABMON_HARNESS_H
@@ -21,14 +21,14 @@
 
 namespace xab::test::abmon {
 
-inline std::vector<std::string> lines_of(const std::string& text) {
+inline std::vector<std::string> linesOf(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
 
-inline std::vector<std::string> fields_of(const std::string& line) {
+inline std::vector<std::string> fieldsOf(const std::string& line) {
   std::vector<std::string> f;
   std::istringstream in(line);
   for (std::string w; in >> w;) f.push_back(w);
@@ -38,8 +38,8 @@ inline std::vector<std::string> fields_of(const std::string& line) {
 // The records of one task, without the two time columns and the tid.
 inline std::vector<std::string> records_of(const std::string& trace, const std::string& tid) {
   std::vector<std::string> out;
-  for (const auto& line : lines_of(trace)) {
-    auto f = fields_of(line);
+  for (const auto& line : linesOf(trace)) {
+    auto f = fieldsOf(line);
     if (f.size() < 4 || f[2] != tid) continue;
     std::string rest = f[3];
     for (std::size_t i = 4; i < f.size(); ++i) rest += " " + f[i];
@@ -48,10 +48,10 @@ inline std::vector<std::string> records_of(const std::string& trace, const std::
   return out;
 }
 
-inline std::string abmon_bin() { return bin_dir() + "/abmon"; }
-inline std::string fake_bin() { return bin_dir() + "/abmon_fake_task"; }
+inline std::string abmonBin() { return bin_dir() + "/abmon"; }
+inline std::string fakeBin() { return bin_dir() + "/abmon_fake_task"; }
 
-inline std::string tid_of(const RunResult& r) {
+inline std::string tidOf(const RunResult& r) {
   auto pos = r.out.find("tid=");
   return pos == std::string::npos ? "" : r.out.substr(pos + 4, r.out.find('\n', pos) - pos - 4);
 }
@@ -67,14 +67,14 @@ struct Monitor {
     return path;
   }
   static std::vector<std::string> args(const std::string& path, std::vector<std::string> extra) {
-    std::vector<std::string> a{abmon_bin(), "-o", path};
+    std::vector<std::string> a{abmonBin(), "-o", path};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
   bool started() {
-    return wait_for([](const std::string& s) { return s.find("abmon.start") != s.npos; });
+    return waitFor([](const std::string& s) { return s.find("abmon.start") != s.npos; });
   }
-  bool wait_for(const std::function<bool(const std::string&)>& pred) {
+  bool waitFor(const std::function<bool(const std::string&)>& pred) {
     for (int i = 0; i < 600; ++i) {  // a deadline, not a measurement
       if (pred(trace())) return true;
       if (!proc.running()) return pred(trace());
@@ -93,7 +93,7 @@ struct Monitor {
 };
 
 inline RunResult fake(std::vector<std::string> script) {
-  script.insert(script.begin(), fake_bin());
+  script.insert(script.begin(), fakeBin());
   return run(script, {}, 60s);
 }
 

@@ -1,6 +1,6 @@
 // abmon against hostile local processes (issue 11): forged hellos, forged
 // exit notices, resource exhaustion, values its readers would refuse.  Real
-// abmon, real pvmd, real sockets; the attacker is abmon_fake_task.
+// abmon, real pvmd, real sockets; the attacker is abmonFakeTask.
 #include <catch2/catch.hpp>
 #include <xab/model/reader.h>
 
@@ -22,7 +22,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& what) {
+std::size_t countOf(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
   return n;
@@ -30,14 +30,14 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 
 // A fake task running in the background until it prints "waiting"; go()
 // lets it run on (SIGUSR1).
-std::vector<std::string> fake_argv(std::vector<std::string> script) {
-  script.insert(script.begin(), fake_bin());
+std::vector<std::string> fakeArgv(std::vector<std::string> script) {
+  script.insert(script.begin(), fakeBin());
   return script;
 }
 
 struct Victim {
   Victim(std::vector<std::string> script, const std::string& name)
-      : proc(fake_argv(std::move(script)), PrivateVm::shared().dir() + "/" + name + ".out") {}
+      : proc(fakeArgv(std::move(script)), PrivateVm::shared().dir() + "/" + name + ".out") {}
   bool waiting() {
     return proc.wait_for_output([](const std::string& s) { return s.find("waiting") != s.npos; }, 60s);
   }
@@ -50,20 +50,20 @@ struct Victim {
 };
 
 bool exited(Monitor& mon, const std::string& tid) {
-  return mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; });
+  return mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; });
 }
 
 // The trace read by the model's reader (what abstat and xabview use).
-xab::LoadResult model_read(const Monitor& mon) { return xab::loadTraceFile(mon.path); }
+xab::LoadResult modelRead(const Monitor& mon) { return xab::loadTraceFile(mon.path); }
 
-std::string errors_of(const xab::LoadResult& r) {
+std::string errorsOf(const xab::LoadResult& r) {
   std::string s;
   for (const auto& e : r.errors) s += std::to_string(e.line) + ": " + e.reason + "\n";
   return s;
 }
 
 // abmon's peak memory (kB), from /proc.
-long peak_kb(pid_t pid) {
+long peakKb(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   for (std::string line; std::getline(in, line);)
     if (line.starts_with("VmHWM:")) return std::stol(line.substr(6));
@@ -71,7 +71,7 @@ long peak_kb(pid_t pid) {
 }
 
 // abmon's CPU time so far (user + system, clock ticks), from /proc.
-long cpu_ticks(pid_t pid) {
+long cpuTicks(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string stat((std::istreambuf_iterator<char>(in)), {});
   std::istringstream rest(stat.substr(stat.rfind(')') + 2));
@@ -89,7 +89,7 @@ TEST_CASE("a hello claiming another task's tid is refused and the task keeps its
   Victim victim({"local", "mark", "original", "wait", "markref", "40", "good", "1"}, "victim");
   REQUIRE(victim.waiting());
   std::string tid = victim.tid();
-  REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " mark text=original") != s.npos; }));
+  REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " mark text=original") != s.npos; }));
 
   // Its tid, a jump in its sequence numbers, and its string 40 overwritten.
   // abmon may close the connection before the attacker has written it all
@@ -122,13 +122,13 @@ TEST_CASE("a hello claiming abmon's tid, another host's, or an unused tid is ref
   // Its own tid is accepted, as before.
   auto honest = fake({"hello", "self", "mark", "HONEST"});
   CHECK(honest.exit_code == 0);
-  REQUIRE(exited(mon, tid_of(honest)));
+  REQUIRE(exited(mon, tidOf(honest)));
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
   std::string trace = mon.trace();
   CHECK(trace.find("FORGED") == std::string::npos);
   CHECK(trace.find(" send ") == std::string::npos);
-  CHECK_THAT(trace, Contains(tid_of(honest) + " mark text=HONEST"));
-  CHECK_THAT(lines_of(trace).back(), Contains("events=1 tasks=1 bad=0"));
+  CHECK_THAT(trace, Contains(tidOf(honest) + " mark text=HONEST"));
+  CHECK_THAT(linesOf(trace).back(), Contains("events=1 tasks=1 bad=0"));
 }
 
 TEST_CASE("a forked child cannot write under its parent's tid on the inherited connection") {
@@ -137,7 +137,7 @@ TEST_CASE("a forked child cannot write under its parent's tid on the inherited c
   REQUIRE(mon.started());
   auto r = fake({"local", "mark", "parent1", "fork", "mark", "parent2"});
   REQUIRE(r.exit_code == 0);
-  std::string tid = tid_of(r);
+  std::string tid = tidOf(r);
   REQUIRE(exited(mon, tid));
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
   auto recs = records_of(mon.trace(), tid);
@@ -154,7 +154,7 @@ TEST_CASE("an exit notice forged by a task is ignored") {
   Victim victim({"good", "1", "wait", "good", "1"}, "exitvictim");
   REQUIRE(victim.waiting());
   std::string tid = victim.tid();
-  REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " send") != s.npos; }));
+  REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " send") != s.npos; }));
   CHECK(fake({"fakeexit", tid}).exit_code == 0);
   victim.go();
   REQUIRE(victim.proc.wait(60s) == 0);
@@ -163,7 +163,7 @@ TEST_CASE("an exit notice forged by a task is ignored") {
   auto recs = records_of(mon.trace(), tid);
   REQUIRE(recs.size() == 3);
   CHECK(recs[2] == "task.exit how=notify");
-  CHECK(count_of(mon.trace(), tid + " task.exit") == 1);
+  CHECK(countOf(mon.trace(), tid + " task.exit") == 1);
 }
 
 TEST_CASE("a refused second abmon leaves the running abmon's trace alone") {
@@ -172,13 +172,13 @@ TEST_CASE("a refused second abmon leaves the running abmon's trace alone") {
   REQUIRE(mon.started());
   auto task = fake({"good", "1"});
   REQUIRE(task.exit_code == 0);
-  REQUIRE(exited(mon, tid_of(task)));  // nothing more to come: the file stays as it is
+  REQUIRE(exited(mon, tidOf(task)));  // nothing more to come: the file stays as it is
   std::string before = mon.trace();
-  auto second = run({abmon_bin(), "-o", mon.path}, {}, 60s);
+  auto second = run({abmonBin(), "-o", mon.path}, {}, 60s);
   CHECK(second.exit_code == 3);
   CHECK(mon.trace() == before);
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
-  CHECK_THAT(lines_of(mon.trace()).back(), Contains("abmon.stop events=1"));
+  CHECK_THAT(linesOf(mon.trace()).back(), Contains("abmon.stop events=1"));
 }
 
 TEST_CASE("an abmon of another virtual machine does not truncate a trace being written") {
@@ -187,7 +187,7 @@ TEST_CASE("an abmon of another virtual machine does not truncate a trace being w
   REQUIRE(mon.started());
   std::string before = mon.trace();
   PrivateVm other;  // its environment is now the test's: the next abmon registers there
-  auto second = run({abmon_bin(), "-o", mon.path}, {}, 60s);
+  auto second = run({abmonBin(), "-o", mon.path}, {}, 60s);
   CHECK(second.exit_code == 3);
   CHECK_THAT(second.err, Contains("another abmon"));
   CHECK(mon.trace() == before);
@@ -210,7 +210,7 @@ TEST_CASE("at the descriptor limit abmon neither spins nor loses real tasks") {
 #else
   std::string limit = GENERATE(as<std::string>{}, "40", "16");
 #endif
-  BackgroundProcess mon({"/bin/sh", "-c", "ulimit -n " + limit + " && exec " + abmon_bin() + " -o " + dir + "/fdlimit.trace"},
+  BackgroundProcess mon({"/bin/sh", "-c", "ulimit -n " + limit + " && exec " + abmonBin() + " -o " + dir + "/fdlimit.trace"},
                         dir + "/fdlimit.out");
   auto trace = [&] {
     std::ifstream in(dir + "/fdlimit.trace");
@@ -220,22 +220,22 @@ TEST_CASE("at the descriptor limit abmon neither spins nor loses real tasks") {
   REQUIRE(trace().find("abmon.start") != std::string::npos);
   Victim flood({"conns", "100", "wait"}, "flood");
   REQUIRE(flood.waiting());
-  long t0 = cpu_ticks(mon.pid());
+  long t0 = cpuTicks(mon.pid());
   sleep(3);
-  long used = cpu_ticks(mon.pid()) - t0;
+  long used = cpuTicks(mon.pid()) - t0;
   CHECK(used < sysconf(_SC_CLK_TCK));  // well under one second of CPU in three
   // A real task still gets all its events into the trace (libab falls back
   // to PVM messages when abmon closes its connection; the fake does not).
   auto r = fake({"good", "3"});
   CHECK(r.exit_code == 0);
-  std::string tid = tid_of(r);
+  std::string tid = tidOf(r);
   for (int i = 0; i < 600 && trace().find(tid + " task.exit") == std::string::npos; ++i) usleep(50'000);
   flood.go();
   CHECK(flood.proc.wait(60s) == 0);
   REQUIRE(mon.stop(SIGTERM) == 0);
   CHECK(records_of(trace(), tid).size() == 4);
   std::string err = mon.read_stderr();
-  CHECK(lines_of(err).size() < 10);
+  CHECK(linesOf(err).size() < 10);
 }
 
 TEST_CASE("a connection that never says hello is closed") {
@@ -261,17 +261,17 @@ TEST_CASE("a task's string table is bounded and other tasks do not suffer") {
   CHECK(big.exit_code == 0);
   auto other = fake({"local", "mark", "fine"});
   CHECK(other.exit_code == 0);
-  REQUIRE(exited(mon, tid_of(big)));
-  REQUIRE(exited(mon, tid_of(other)));
-  CHECK(peak_kb(mon.proc.pid()) < 100 * 1024);
+  REQUIRE(exited(mon, tidOf(big)));
+  REQUIRE(exited(mon, tidOf(other)));
+  CHECK(peakKb(mon.proc.pid()) < 100 * 1024);
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
   std::string trace = mon.trace();
-  CHECK_THAT(trace, Contains(tid_of(other) + " mark text=fine rc=0"));
-  CHECK_THAT(trace, Contains(tid_of(big) + " abmon.bad reason=limit"));
+  CHECK_THAT(trace, Contains(tidOf(other) + " mark text=fine rc=0"));
+  CHECK_THAT(trace, Contains(tidOf(big) + " abmon.bad reason=limit"));
   CHECK_THAT(mon.proc.read_stderr(), Contains("limit"));
-  auto read = model_read(mon);
+  auto read = modelRead(mon);
   CHECK(read.errorCount == 0);
-  INFO(errors_of(read));
+  INFO(errorsOf(read));
 }
 
 TEST_CASE("empty and random datagrams are counted as bad and do not cost the task its connection") {
@@ -281,7 +281,7 @@ TEST_CASE("empty and random datagrams are counted as bad and do not cost the tas
   SECTION("empty") {
     auto r = fake({"local", "good", "1", "empty", "good", "1"});
     CHECK(r.exit_code == 0);
-    std::string tid = tid_of(r);
+    std::string tid = tidOf(r);
     REQUIRE(exited(mon, tid));
     auto recs = records_of(mon.trace(), tid);
     REQUIRE(recs.size() == 4);
@@ -291,16 +291,16 @@ TEST_CASE("empty and random datagrams are counted as bad and do not cost the tas
   SECTION("random") {
     auto r = fake({"local", "good", "1", "random", "300", "good", "1"});
     CHECK(r.exit_code == 0);
-    std::string tid = tid_of(r);
+    std::string tid = tidOf(r);
     REQUIRE(exited(mon, tid));
     std::string trace = mon.trace();
-    CHECK(count_of(trace, tid + " send ") == 2);
-    CHECK(count_of(trace, tid + " abmon.bad ") >= 150);
+    CHECK(countOf(trace, tid + " send ") == 2);
+    CHECK(countOf(trace, tid + " abmon.bad ") >= 150);
   }
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
-  auto read = model_read(mon);
+  auto read = modelRead(mon);
   CHECK(read.errorCount == 0);
-  INFO(errors_of(read));
+  INFO(errorsOf(read));
 }
 
 TEST_CASE("what abmon writes from extreme task times and sequence numbers, the model reads") {
@@ -315,22 +315,22 @@ TEST_CASE("what abmon writes from extreme task times and sequence numbers, the m
                  "seq", "-2147483000", "good", "1",  // on past the wrap-around
                  "lost", "2147483647", "good", "1"});
   CHECK(r.exit_code == 0);
-  std::string tid = tid_of(r);
+  std::string tid = tidOf(r);
   REQUIRE(exited(mon, tid));
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
   std::string trace = mon.trace();
-  auto read = model_read(mon);
+  auto read = modelRead(mon);
   INFO(trace);
-  INFO(errors_of(read));
+  INFO(errorsOf(read));
   CHECK(read.errorCount == 0);
-  CHECK(count_of(trace, tid + " abmon.bad reason=time n=1") == 3);
+  CHECK(countOf(trace, tid + " abmon.bad reason=time n=1") == 3);
   CHECK_THAT(trace, Contains(tid + " abmon.lost messages=1999999996\n"));
   CHECK_THAT(trace, Contains(tid + " abmon.bad reason=seq n=1\n"));
   CHECK_THAT(trace, Contains(tid + " abmon.lost messages=2147482994\n"));
   CHECK_THAT(trace, Contains(tid + " abmon.lost messages=1295\n"));
-  CHECK(count_of(trace, tid + " abmon.lost messages=") == 3);
+  CHECK(countOf(trace, tid + " abmon.lost messages=") == 3);
   CHECK_THAT(trace, Contains(tid + " abmon.lost n=2147483647\n"));
-  CHECK(count_of(trace, tid + " send ") == 6);
+  CHECK(countOf(trace, tid + " send ") == 6);
 }
 
 TEST_CASE("an info record with nothing after it is written so that the model reads it") {
@@ -341,12 +341,12 @@ TEST_CASE("an info record with nothing after it is written so that the model rea
   // "info name=.. lang=c .." at the task's exit.
   auto r = fake({"local", "infoonly", "lonely"});
   CHECK(r.exit_code == 0);
-  std::string tid = tid_of(r);
+  std::string tid = tidOf(r);
   REQUIRE(exited(mon, tid));
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
-  auto read = model_read(mon);
+  auto read = modelRead(mon);
   INFO(mon.trace());
-  INFO(errors_of(read));
+  INFO(errorsOf(read));
   CHECK(read.errorCount == 0);
-  CHECK(count_of(mon.trace(), tid + " info name=lonely host=fake%20host parent=none lang=c pid=") == 1);
+  CHECK(countOf(mon.trace(), tid + " info name=lonely host=fake%20host parent=none lang=c pid=") == 1);
 }

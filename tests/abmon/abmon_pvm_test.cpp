@@ -1,4 +1,4 @@
-// abmon against a real private pvmd, fed by abmon_fake_task.
+// abmon against a real private pvmd, fed by abmonFakeTask.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -20,14 +20,14 @@ TEST_CASE("records appear in the task's order with the right fields") {
   REQUIRE(mon.started());
   auto r = fake({"info", "demo task", "good", "3", "mcast", "8", "mark", "phase 2=go"});
   REQUIRE(r.exit_code == 0);
-  std::string tid = tid_of(r);
-  REQUIRE(mon.wait_for([&](const std::string& s) {
+  std::string tid = tidOf(r);
+  REQUIRE(mon.waitFor([&](const std::string& s) {
     return s.find(tid + " task.exit") != std::string::npos;
   }));
   REQUIRE(mon.proc.stop(SIGTERM) == 0);
 
   std::string trace = mon.trace();
-  auto lines = lines_of(trace);
+  auto lines = linesOf(trace);
   REQUIRE(lines.size() >= 3);
   CHECK(lines[0].starts_with("#xab-trace 1 abmon=t"));
   CHECK_THAT(lines[0], Contains(" pid=") && Contains(" start="));
@@ -47,16 +47,16 @@ TEST_CASE("records appear in the task's order with the right fields") {
   CHECK(recs[6] == "task.exit how=notify");
 
   // Receive times never go backwards; task times within the task neither.
-  std::string last_recv, last_task;
+  std::string lastRecv, lastTask;
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    auto f = fields_of(lines[i]);
+    auto f = fieldsOf(lines[i]);
     REQUIRE(f.size() >= 4);
     CHECK(f[0].size() == 20);
-    CHECK(f[0] >= last_recv);
-    last_recv = f[0];
+    CHECK(f[0] >= lastRecv);
+    lastRecv = f[0];
     if (f[2] == tid && f[3] != "task.exit") {
-      CHECK(f[1] >= last_task);
-      last_task = f[1];
+      CHECK(f[1] >= lastTask);
+      lastTask = f[1];
     }
   }
 }
@@ -71,8 +71,8 @@ TEST_CASE("bad messages are reported once, written as abmon.bad and skipped") {
   if (via == "local") script.insert(script.begin(), "local");
   auto r = fake(script);
   REQUIRE(r.exit_code == 0);
-  std::string tid = tid_of(r);
-  REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+  std::string tid = tidOf(r);
+  REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
   REQUIRE(mon.proc.stop(SIGINT) == 0);
 
   auto recs = records_of(mon.trace(), tid);
@@ -91,7 +91,7 @@ TEST_CASE("bad messages are reported once, written as abmon.bad and skipped") {
       "send dst=" + tid + " tag=5 bytes=4 serial=2 rc=0",
       "task.exit how=notify"};
   CHECK(recs == want);
-  CHECK_THAT(lines_of(mon.trace()).back(), Contains("abmon.stop events=6 tasks=1 bad=6"));
+  CHECK_THAT(linesOf(mon.trace()).back(), Contains("abmon.stop events=6 tasks=1 bad=6"));
   std::string err = mon.proc.read_stderr();
   // Reported once per kind of problem: truncated came twice, is said once.
   std::size_t first = err.find("truncated");
@@ -107,8 +107,8 @@ TEST_CASE("the local socket: a connection without xab's hello is closed, others 
   auto r = fake({"badhello", "local", "good", "2", "badhello", "good", "1"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("badhello=closed\nbadhello=closed\n") != std::string::npos);
-  std::string tid = tid_of(r);
-  REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+  std::string tid = tidOf(r);
+  REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
   REQUIRE(mon.proc.stop(SIGINT) == 0);
   auto recs = records_of(mon.trace(), tid);
   REQUIRE(recs.size() == 4);
@@ -135,8 +135,8 @@ TEST_CASE("lost events and lost messages are written") {
   REQUIRE(mon.started());
   auto r = fake({"good", "1", "seqskip", "seqskip", "lost", "7", "good", "1"});
   REQUIRE(r.exit_code == 0);
-  std::string tid = tid_of(r);
-  REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+  std::string tid = tidOf(r);
+  REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
   mon.proc.stop(SIGTERM);
   auto recs = records_of(mon.trace(), tid);
   REQUIRE(recs.size() == 5);
@@ -151,8 +151,8 @@ TEST_CASE("a task killed with SIGKILL still gets its task.exit, after its events
   SECTION("through pvmd") {
     auto r = fake({"good", "2", "kill"});
     CHECK(r.exit_code == 128 + SIGKILL);
-    std::string tid = tid_of(r);
-    REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+    std::string tid = tidOf(r);
+    REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
     auto recs = records_of(mon.trace(), tid);
     REQUIRE(recs.size() == 3);
     CHECK(recs[2] == "task.exit how=notify");
@@ -160,22 +160,22 @@ TEST_CASE("a task killed with SIGKILL still gets its task.exit, after its events
   SECTION("on a direct route (a socket of its own)") {
     auto r = fake({"direct", "good", "2", "sleep", "50", "good", "3", "kill"});
     CHECK(r.exit_code == 128 + SIGKILL);
-    std::string tid = tid_of(r);
-    REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+    std::string tid = tidOf(r);
+    REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
     auto recs = records_of(mon.trace(), tid);
     REQUIRE(recs.size() == 6);
     CHECK(recs[4] == "send dst=" + tid + " tag=5 bytes=4 serial=5 rc=0");
     CHECK(recs[5] == "task.exit how=notify");
   }
   SECTION("paused, then killed by the test") {
-    BackgroundProcess task({fake_bin(), "good", "1", "pause"}, PrivateVm::shared().dir() + "/paused.out");
+    BackgroundProcess task({fakeBin(), "good", "1", "pause"}, PrivateVm::shared().dir() + "/paused.out");
     REQUIRE(task.wait_for_output([](const std::string& s) { return s.find("paused") != s.npos; }, 30s));
     std::string out = task.read_stdout();
     std::string tid = out.substr(4, out.find('\n') - 4);
-    REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " send") != s.npos; }));
+    REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " send") != s.npos; }));
     CHECK(mon.trace().find(tid + " task.exit") == std::string::npos);
     CHECK(task.stop(SIGKILL) == 128 + SIGKILL);
-    REQUIRE(mon.wait_for([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
+    REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " task.exit") != s.npos; }));
   }
   CHECK(mon.proc.stop(SIGTERM) == 0);
 }
@@ -187,19 +187,19 @@ TEST_CASE("several tasks at once, some on direct routes: nothing is lost") {
   std::string dir = PrivateVm::shared().dir();
   std::vector<std::unique_ptr<BackgroundProcess>> tasks;
   for (int i = 0; i < 4; ++i) {
-    std::vector<std::string> argv{fake_bin()};
+    std::vector<std::string> argv{fakeBin()};
     if (i % 2) argv.push_back("direct");
     for (int k = 0; k < 20; ++k) argv.insert(argv.end(), {"good", "25"});
     tasks.push_back(std::make_unique<BackgroundProcess>(argv, dir + "/many" + std::to_string(i)));
   }
   for (auto& t : tasks) CHECK(t->wait(60s) == 0);
-  REQUIRE(mon.wait_for([](const std::string& s) {
+  REQUIRE(mon.waitFor([](const std::string& s) {
     std::size_t n = 0;
     for (std::size_t p = s.find("task.exit"); p != s.npos; p = s.find("task.exit", p + 1)) ++n;
     return n == 4;
   }));
   REQUIRE(mon.proc.stop(SIGINT) == 0);
-  CHECK_THAT(lines_of(mon.trace()).back(), Contains("abmon.stop events=2000 tasks=4 bad=0"));
+  CHECK_THAT(linesOf(mon.trace()).back(), Contains("abmon.stop events=2000 tasks=4 bad=0"));
   CHECK(mon.trace().find("abmon.lost") == std::string::npos);
   for (auto& t : tasks) {
     std::string out = t->read_stdout();
@@ -221,7 +221,7 @@ TEST_CASE("SIGINT and SIGTERM stop abmon cleanly and free the mailbox entry") {
     REQUIRE(mon.started());
     REQUIRE(fake({"good", "2"}).exit_code == 0);
     CHECK(mon.proc.stop(sig, 30s) == 0);
-    auto lines = lines_of(mon.trace());
+    auto lines = linesOf(mon.trace());
     REQUIRE_FALSE(lines.empty());
     CHECK_THAT(lines.back(), Contains(" abmon.stop events=2 tasks=1 bad=0"));
   }
@@ -237,31 +237,31 @@ TEST_CASE("a second abmon refuses while one runs") {
   PrivateVm::shared();
   Monitor mon("first.trace", {"--tag", "555"});
   REQUIRE(mon.started());
-  auto second = run({abmon_bin(), "-o", PrivateVm::shared().dir() + "/second.trace"}, {}, 60s);
+  auto second = run({abmonBin(), "-o", PrivateVm::shared().dir() + "/second.trace"}, {}, 60s);
   CHECK(second.exit_code == 3);
   CHECK_THAT(second.err, Contains("another abmon") && Contains("already running"));
   // The first one is untouched and still gets events (with its own tag).
   REQUIRE(fake({"good", "1"}).exit_code == 0);
-  CHECK(mon.wait_for([](const std::string& s) { return s.find(" send ") != s.npos; }));
+  CHECK(mon.waitFor([](const std::string& s) { return s.find(" send ") != s.npos; }));
   CHECK(mon.proc.stop(SIGTERM) == 0);
 }
 
 TEST_CASE("without a PVM, abmon says so in one line and exits 1") {
   std::string vmid = "xab-abmon-none-" + std::to_string(getpid());
-  auto r = run({abmon_bin()}, {{"PVM_VMID", vmid}, {"PVM_ALLOW_ROOT", "yes"},
+  auto r = run({abmonBin()}, {{"PVM_VMID", vmid}, {"PVM_ALLOW_ROOT", "yes"},
                                {"PVM_TMP", std::filesystem::temp_directory_path().string()}},
                60s);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Contains("cannot contact pvmd"));
-  CHECK(lines_of(r.err).size() == 1);
+  CHECK(linesOf(r.err).size() == 1);
   CHECK(r.out.empty());
 }
 
 TEST_CASE("abmon --help and bad usage") {
-  auto help = run({abmon_bin(), "--help"});
+  auto help = run({abmonBin(), "--help"});
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.out, Contains("Usage: abmon") && Contains("--flush-ms"));
-  auto bad = run({abmon_bin(), "--batch", "zero"});
+  auto bad = run({abmonBin(), "--batch", "zero"});
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Contains("--batch"));
 }

@@ -1,5 +1,6 @@
 // Input and output shared by the translators.
 #include <xab/translators/io.h>
+#include <xab/traceformat/write.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -57,36 +58,21 @@ void Sink::drain() {
   writeAll(std::string_view(buf_.get(), n));
 }
 
+// The values as the trace-format library spells them, written straight
+// into the buffer.
 void Sink::putInt(std::int64_t v) {
-  if (kCap - used_ < 24) drain();
-  auto r = std::to_chars(buf_.get() + used_, buf_.get() + kCap, v);
-  used_ = static_cast<std::size_t>(r.ptr - buf_.get());
+  if (kCap - used_ < text::kMaxNumberChars) drain();
+  used_ = static_cast<std::size_t>(text::putInt(buf_.get() + used_, v) - buf_.get());
 }
 
 void Sink::putSeconds(std::int64_t ns, int decimals) {
-  if (ns < 0) {
-    put('-');
-    ns = -ns;
-  }
-  putInt(ns / 1000000000);
-  if (decimals <= 0) return;
-  char frac[10];
-  std::int64_t f = ns % 1000000000;
-  for (int i = 8; i >= 0; --i, f /= 10) frac[i] = static_cast<char>('0' + f % 10);
-  put('.');
-  put(std::string_view(frac, static_cast<std::size_t>(std::min(decimals, 9))));
+  if (kCap - used_ < text::kMaxTimeChars) drain();
+  used_ = static_cast<std::size_t>(text::putSeconds(buf_.get() + used_, ns, decimals) - buf_.get());
 }
 
 void Sink::putTid(std::int32_t tid) {
-  if (tid == -1) return put("any");
-  if (tid < 0) return putInt(tid);
-  char buf[9];
-  int i = 9;
-  auto u = static_cast<std::uint32_t>(tid);
-  do buf[--i] = "0123456789abcdef"[u & 15];
-  while (u >>= 4);
-  put('t');
-  put(std::string_view(buf + i, static_cast<std::size_t>(9 - i)));
+  if (kCap - used_ < text::kMaxNumberChars) drain();
+  used_ = static_cast<std::size_t>(text::putTid(buf_.get() + used_, tid) - buf_.get());
 }
 
 bool Sink::patch(std::uint64_t at, std::string_view bytes) {

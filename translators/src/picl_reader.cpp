@@ -1,10 +1,14 @@
-// picl2ab's core: PICL 2.0 records -> xab text trace (docs/picl-mapping.md,
+// picl2ab's core: PICL 2.0 records -> xab records, as text or a Trace (docs/picl-mapping.md,
 // "Reading PICL").  Passes over records held in memory: times are shifted
 // when the file has negative ones; each node's records at one time stamp
 // are put in nesting order and entries linked to their exits; receives are
 // matched to sends per (source, destination, tag) in order (a foreign file
 // may hold a receive before its send); then the trace is written.
 #include <xab/translators/picl.h>
+
+#include <xab/model/builder.h>
+#include <xab/traceformat/record.h>
+#include <xab/traceformat/write.h>
 
 #include <algorithm>
 #include <charconv>
@@ -376,9 +380,12 @@ std::uint64_t matchMessages(std::vector<Rec>& recs, const Nodes& nodes) {
   return unmatched;
 }
 
+// Makes the xab records of the PICL records, as plain values, into a
+// RecordSink: the text writer (picl2ab) or the model's builder (loading a
+// PICL file), so nothing goes through text on its way to a Trace.
 class XabWriter {
  public:
-  XabWriter(Sink& out, const std::vector<Rec>& recs, int nodes, PiclReadResult& res)
+  XabWriter(text::RecordSink& out, const std::vector<Rec>& recs, int nodes, PiclReadResult& res)
       : out_(out), recs_(recs), nodes_(nodes), res_(res) {}
 
   // The node's first record: task t40001+node, so that tasks come in node order.
@@ -386,13 +393,18 @@ class XabWriter {
     Rec r;
     r.node = node;
     r.time = time;
-    line(r, "mytid");
-    out_.put(" rc=");
-    putTid(piclNodeTid(node));
+    line(r, Kind::MYTID);
+    rec_.setRc(piclNodeTid(node));
     // instance=: the label is (node, N) even where node numbers have gaps.
-    out_.put(" name=node instance=");
-    out_.put(std::to_string(node));
-    out_.put(" host=picl parent=none lang=c pid=0\n");
+    text::Identity& id = rec_.id;
+    id.hasName = id.hasHost = id.hasParent = id.hasLang = id.hasPid = true;
+    id.name = "node";
+    id.instance = node;
+    id.host = "picl";
+    id.parent = kNoTid;
+    id.lang = XAB_LANG_C;
+    id.pid = 0;
+    emit();
   }
 
   // Writes the record's xab record(s), or counts it as skipped.
@@ -406,7 +418,11 @@ class XabWriter {
     if (!entry && !exit) return skip(r);  // MPICL's own marks (-904 trace level, -12 close, ...)
     switch (roleOf(r.evtype)) {
       case Role::Trace:
-        if (exit) { line(r, "exit"); out_.put(" rc=0\n"); }
+        if (exit) {
+          line(r, Kind::EXIT);
+          rec_.setRc(0);
+          emit();
+        }
         return;
       case Role::Send: return entry ? send(r) : exitOf(r);
       case Role::Recv:
@@ -421,15 +437,17 @@ class XabWriter {
         return skip(r);
       case Role::Probe:
       case Role::ProbeNone: return entry ? probe(r) : exitOf(r);
-      case Role::Barrier: return collective(r, entry, "barrier");
-      case Role::Reduce: return collective(r, entry, "reduce");
-      case Role::Gather: return collective(r, entry, "gather");
-      case Role::Scatter: return collective(r, entry, "scatter");
+      case Role::Barrier: return collective(r, entry, Kind::BARRIER);
+      case Role::Reduce: return collective(r, entry, Kind::REDUCE);
+      case Role::Gather: return collective(r, entry, Kind::GATHER);
+      case Role::Scatter: return collective(r, entry, Kind::SCATTER);
       case Role::Spawn:
-        line(r, entry ? "spawn.begin" : "spawn");
-        if (!entry) { field("count", r.nd ? r.d[0] : 0); field("rc", r.nd ? r.d[0] : 0); }
-        out_.put('\n');
-        return;
+        line(r, Kind::SPAWN, entry);
+        if (!entry) {
+          rec_.set(Key::Count, r.nd ? r.d[0] : 0);
+          rec_.setRc(r.nd ? r.d[0] : 0);
+        }
+        return emit();
       case Role::Bcast: return bcast(r, entry);
       case Role::Skip: return skip(r);
     }
@@ -452,19 +470,21 @@ class XabWriter {
 
   void send(const Rec& r) {
     if (r.nd < 3) return skip(r);
-    line(r, "send");
-    tidField("dst", node(r.d[2]));
-    field("tag", r.d[1]);
-    field("bytes", r.d[0]);
-    field("serial", r.serial);
-    out_.put(" rc=0\n");
+    line(r, Kind::SEND);
+    rec_.set(Key::Dst, node(r.d[2]));
+    rec_.set(Key::Tag, r.d[1]);
+    rec_.set(Key::Bytes, r.d[0]);
+    rec_.set(Key::Serial, r.serial);
+    rec_.setRc(0);
+    emit();
   }
 
   void probe(const Rec& r) {
-    line(r, "probe");
-    tidField("src", r.nd > 1 ? node(r.d[1]) : kAnyTid);
-    tagField(r.nd > 0 ? r.d[0] : -1);
-    out_.put(roleOf(r.evtype) == Role::Probe ? " rc=1\n" : " rc=0\n");
+    line(r, Kind::PROBE);
+    rec_.set(Key::Src, r.nd > 1 ? node(r.d[1]) : kAnyTid);
+    rec_.set(Key::Tag, r.nd > 0 ? r.d[0] : kAnyTag);
+    rec_.setRc(roleOf(r.evtype) == Role::Probe ? 1 : 0);
+    emit();
   }
 
   // MPICL's MPI_Bcast: the root's entry sends the message to the group,
@@ -477,117 +497,78 @@ class XabWriter {
     if (!e || e->bcast == Rec::Bcast::Empty) return skip(r);
     if (isBcastRoot(*e)) {
       if (!entry) return;
-      line(r, "bcast");
-      field("group", "all");
-      field("tag", 0);
-      field("bytes", r.d[0]);
-      field("serial", r.serial);
-      out_.put(" rc=0\n");
-      return;
+      line(r, Kind::BCAST);
+      rec_.setString(Key::Group, "all");
+      rec_.set(Key::Tag, 0);
+      rec_.set(Key::Bytes, r.d[0]);
+      rec_.set(Key::Serial, r.serial);
+      rec_.setRc(0);
+      return emit();
     }
     if (!isBcastLeaf(*e)) return skip(r);
-    line(r, entry ? "recv.begin" : "recv");
-    tidField("src", node(e->d[1]));
-    field("tag", 0);
+    line(r, Kind::RECV, entry);
+    rec_.set(Key::Src, node(e->d[1]));
+    rec_.set(Key::Tag, 0);
     if (!entry) {
-      field("bytes", r.nd > 0 ? r.d[0] : 0);
-      field("serial", r.serial);
-      out_.put(" rc=1");
+      rec_.set(Key::Bytes, r.nd > 0 ? r.d[0] : 0);
+      rec_.set(Key::Serial, r.serial);
+      rec_.setRc(1);
     }
-    out_.put('\n');
+    emit();
   }
 
   Tid node(std::int32_t n) const { return n < 0 || n >= kMaxNodes ? kAnyTid : piclNodeTid(n); }
 
-  void putTid(Tid tid) { out_.putTid(tid); }
-
-  void tagField(std::int32_t tag) {
-    if (tag == kAnyTag) return field("tag", std::string_view("any"));
-    field("tag", tag);
+  // Starts the record of one event of node r.node at r.time (both clocks).
+  void line(const Rec& r, Kind kind, bool begin = false) {
+    rec_ = text::Record{};
+    rec_.recvTime = rec_.time = r.time;
+    rec_.tid = piclNodeTid(r.node);
+    rec_.kind = kind;
+    rec_.phase = begin ? Phase::Begin : Phase::End;
   }
-  void tidField(std::string_view key, Tid tid) {
-    out_.put(' ');
-    out_.put(key);
-    out_.put('=');
-    putTid(tid);
-  }
-
-  void line(const Rec& r, std::string_view event) {
-    if (r.time != lastTime_) {  // both time columns, formatted once
-      std::string_view t = formatTime(r.time);
-      time_.assign(t);
-      time_ += ' ';
-      time_ += t;
-      time_ += ' ';
-      lastTime_ = r.time;
-    }
-    out_.put(time_);
-    putTid(piclNodeTid(r.node));
-    out_.put(' ');
-    out_.put(event);
-  }
-  void field(std::string_view key, std::string_view v) {
-    out_.put(' ');
-    out_.put(key);
-    out_.put('=');
-    out_.put(v);
-  }
-  void field(std::string_view key, std::int64_t v) {
-    out_.put(' ');
-    out_.put(key);
-    out_.put('=');
-    out_.putInt(v);
-  }
+  void emit() { out_.record(rec_); }
 
   void receive(const Rec& r, bool entry) {
     const bool asked = roleOf(r.evtype) == Role::Recv;  // -51/-52 entries name (tag, source) asked
+    line(r, Kind::RECV, entry);
     if (entry) {
-      line(r, "recv.begin");
-      tidField("src", asked && r.nd > 1 ? node(r.d[1]) : kAnyTid);
-      tagField(asked && r.nd > 0 ? r.d[0] : -1);
+      rec_.set(Key::Src, asked && r.nd > 1 ? node(r.d[1]) : kAnyTid);
+      rec_.set(Key::Tag, asked && r.nd > 0 ? r.d[0] : kAnyTag);
     } else {
-      line(r, "recv");
-      tidField("src", r.nd > 2 ? node(r.d[2]) : kAnyTid);
-      tagField(r.nd > 1 ? r.d[1] : -1);
-      field("bytes", r.nd > 0 ? r.d[0] : 0);
-      field("serial", r.serial);
-      out_.put(" rc=1");
+      rec_.set(Key::Src, r.nd > 2 ? node(r.d[2]) : kAnyTid);
+      rec_.set(Key::Tag, r.nd > 1 ? r.d[1] : kAnyTag);
+      rec_.set(Key::Bytes, r.nd > 0 ? r.d[0] : 0);
+      rec_.set(Key::Serial, r.serial);
+      rec_.setRc(1);
     }
-    out_.put('\n');
+    emit();
   }
 
   // MPICL's rooted collectives name the root second, as MPI_Bcast does.
-  void collective(const Rec& r, bool entry, std::string_view name) {
-    line(r, entry ? std::string(name) + ".begin" : std::string(name));
-    field("group", "all");
-    if (name == "barrier") field("count", nodes_);
+  void collective(const Rec& r, bool entry, Kind kind) {
+    line(r, kind, entry);
+    rec_.setString(Key::Group, "all");
+    if (kind == Kind::BARRIER) rec_.set(Key::Count, nodes_);
     const Rec* e = entry ? &r : r.mate != kNoMate ? &recs_[r.mate] : nullptr;
     const bool rooted = r.evtype == picl::kReduce || r.evtype == picl::kGather || r.evtype == picl::kScatter;
-    if (rooted && e && e->nd >= 2 && e->d[1] >= 0) field("root", e->d[1]);
-    out_.put(entry ? "\n" : " rc=0\n");
+    if (rooted && e && e->nd >= 2 && e->d[1] >= 0) rec_.set(Key::Root, e->d[1]);
+    if (!entry) rec_.setRc(0);
+    emit();
   }
 
   void mark(const Rec& r) {
-    line(r, "mark");
-    out_.put(" text=picl%20event%20");
-    out_.putInt(r.evtype);
-    out_.put(" rc=0\n");
+    line(r, Kind::MARK);
+    markText_ = "picl event " + std::to_string(r.evtype);
+    rec_.setString(Key::Text, markText_);
+    rec_.setRc(0);
+    emit();
   }
 
-  std::string_view formatTime(TimeNs t) {
-    std::string digits = std::to_string(t / 1000000000);
-    char frac[10] = {'.'};
-    TimeNs f = t % 1000000000;
-    for (int i = 9; i >= 1; --i, f /= 10) frac[i] = static_cast<char>('0' + f % 10);
-    timeText_ = digits;
-    timeText_.append(frac, 10);
-    return timeText_;
-  }
-
-  Sink& out_;
+  text::RecordSink& out_;
   const std::vector<Rec>& recs_;
-  std::string time_, timeText_;
-  TimeNs lastTime_ = -1;
+  text::Record rec_;
+  std::string markText_;
   int nodes_;
   PiclReadResult& res_;
 };
@@ -634,7 +615,7 @@ TimeNs shiftTimes(std::vector<Rec>& recs) {
 
 }  // namespace
 
-PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions& o) {
+PiclReadResult piclToRecords(std::string_view text, text::RecordSink& out, const PiclReadOptions& o) {
   PiclReadResult res;
   std::vector<Rec> recs;
   if (!readRecords(text, o, recs, res)) return res;
@@ -651,12 +632,14 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
   res.nodes = static_cast<int>(nodes.ids.size());
   nestSameTime(recs, nodes);
   res.unmatched = matchMessages(recs, nodes);
-  out.put("#xab-trace 1 host=picl pid=0 start=0.000000000\n");
-  out.put("# translated from PICL by picl2ab: node n is task t40001+n\n");
+  text::Header header;
+  header.host = "picl";
+  out.header(header);
+  out.comment("translated from PICL by picl2ab: node n is task t40001+n");
   if (res.shift > 0) {
-    out.put("# PICL times shifted by +");
-    out.put(std::to_string(res.shift / 1'000'000'000) + "." + std::to_string(1'000'000'000 + res.shift % 1'000'000'000).substr(1));
-    out.put(" s: the file has negative times\n");
+    std::string note = "PICL times shifted by +";
+    text::appendTime(note, res.shift);
+    out.comment(note + " s: the file has negative times");
   }
   XabWriter w(out, recs, res.nodes, res);
   for (std::int32_t node : nodes.ids) w.start(node, firstTime[node]);
@@ -664,16 +647,21 @@ PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions
   return res;
 }
 
+PiclReadResult piclToXab(std::string_view text, Sink& out, const PiclReadOptions& o) {
+  text::TextWriter writer([&out](std::string_view piece) { out.put(piece); });
+  PiclReadResult res = piclToRecords(text, writer, o);
+  writer.flush();
+  return res;
+}
+
 LoadResult loadPiclText(std::string_view text, const std::string& name) {
-  std::string xab;
-  Sink sink;
-  sink.captureTo(&xab);
+  TraceBuilder builder;
   PiclReadOptions o;
   o.name = name;
   o.lenient = true;
-  PiclReadResult r = piclToXab(text, sink, o);
-  sink.finish();
-  LoadResult out = loadTraceText(xab);
+  PiclReadResult r = piclToRecords(text, builder, o);
+  LoadResult out;
+  out.trace = builder.take();
   for (const std::string& w : r.warnings) out.errors.push_back({0, w});
   out.errorCount += r.malformed;
   return out;

@@ -2,7 +2,7 @@
 // by record in arrival order, with calls assembled per task across pieces.
 #include <xab/translators/stream.h>
 
-#include <xab/model/format.h>
+#include <xab/model/builder.h>
 #include <xab/model/messages.h>
 #include <xab/model/reader.h>
 
@@ -93,7 +93,10 @@ void TraceStream::feed(const Trace& piece) {
   keepOpenCalls(piece);
 }
 
-// Calls as forEachCall (calls.h) makes them from a whole task.
+// A task's records as calls: a begin record waits for the next record of
+// its task; an end of the same kind closes it, anything else leaves it
+// unfinished (until that record's time).  Any other record is a call of
+// its own that takes no time.
 void TraceStream::assemble(const Record& r, TaskIndex pieceTask, std::uint32_t index) {
   Open& o = open_[r.task];
   const Event& e = r.e;
@@ -127,15 +130,11 @@ void TraceStream::keepOpenCalls(const Trace& piece) {
   for (TaskIndex t = 0; t < open_.size(); ++t) {
     Open& o = open_[t];
     if (!o.pending || o.trace != &piece) continue;
-    LoadResult one = loadTraceText(formatRecord(piece, o.pieceTask, o.index) + "\n");
-    if (!one.trace || one.trace->taskCount() != 1 || one.trace->events(0).size() != 1) {
-      // The record did not read back (it cannot happen for a record the
-      // reader made): the call ends here, unfinished, rather than point
-      // into a piece that is about to go.
-      flushOpen(t, tasks_[t].lastTime);
-      continue;
-    }
-    o.kept = one.trace;
+    // The record copied into a one-record Trace of its own, through the
+    // builder (no text): strings and lists come along.
+    TraceBuilder one;
+    one.record(toRecord(piece, o.pieceTask, o.index, o.index == 0));
+    o.kept = one.take();
     o.trace = o.kept.get();
     o.e = &o.kept->events(0)[0];
   }

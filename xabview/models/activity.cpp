@@ -1,5 +1,7 @@
 #include "activity.h"
 
+#include <xab/traceformat/write.h>
+
 #include <algorithm>
 
 namespace xab::view {
@@ -208,29 +210,29 @@ QString taskWords(const ViewSnapshot& s, Tid tid) {
   return w;
 }
 
+// The record's fields as the trace writes them (the trace-format library's
+// spelling), except strings, shown as their text rather than %-escaped.
 QString eventArgs(const Trace& trace, const Event& e) {
-  QStringList parts;
+  std::string out;
   auto specs = kindSlots(e.kind, e.phase);
-  for (std::size_t i = 0; i < specs.size() && i < static_cast<std::size_t>(kMaxSlots); ++i) {
+  for (std::size_t i = 0; i < specs.size(); ++i) {
     if (!e.has(static_cast<int>(i))) continue;
+    text::appendKey(out, specs[i].key);
     std::int32_t v = e.a[i];
-    QString value;
-    switch (specs[i].type) {
-      case SlotType::Tid: value = qs(formatTid(v)); break;
-      case SlotType::String: value = qs(trace.str(v)); break;
-      case SlotType::DataType: value = qs(dataTypeName(v)); if (value.isEmpty()) value = QString::number(v); break;
-      case SlotType::List: {
-        QStringList tids;
-        for (Tid x : trace.list(v)) tids << qs(formatTid(x));
-        value = tids.isEmpty() ? "-" : tids.join(',');
-        break;
-      }
-      default: value = specs[i].key == "tag" ? qs(formatTag(v)) : QString::number(v);
+    switch (specs[i].spelling) {
+      case Spelling::String: out += trace.str(v); break;
+      case Spelling::List: text::appendTidList(out, trace.list(v)); break;
+      default: text::appendValue(out, specs[i].spelling, v);
     }
-    parts << qs(specs[i].key) + "=" + value;
   }
-  if (e.hasRc()) parts << "rc=" + (kindRcType(e.kind) == 't' ? qs(formatTid(e.rc)) : QString::number(e.rc));
-  return parts.join(' ');
+  if (e.hasRc()) {
+    text::appendKey(out, "rc");
+    if (kindRcType(e.kind) == 't')
+      text::appendTidResult(out, e.rc);
+    else
+      text::appendInt(out, e.rc);
+  }
+  return qs(std::string_view(out).substr(out.empty() ? 0 : 1));  // without the first space
 }
 
 }  // namespace xab::view

@@ -21,7 +21,7 @@
 
 namespace xab {
 
-inline constexpr int kTraceFormatVersion = 1;
+// kTraceFormatVersion: xab/traceformat/schema.h (through trace.h).
 
 // The longest line a reader takes (bytes, without the '\n'); a longer one
 // is skipped with an error, whatever pieces it arrived in (a file, a pipe,

@@ -6,6 +6,7 @@
 
 #include <xab/model/reader.h>
 #include <xab/translators/io.h>
+#include <xab/traceformat/record.h>
 
 #include <cstdint>
 #include <map>
@@ -78,6 +79,9 @@ struct PiclReadResult {
 // node n becomes task t40001+n named "node", messages get serials per
 // sender in send order, matched to receives per (src, dst, tag) in order.
 PiclReadResult piclToXab(std::string_view picl, Sink& out, const PiclReadOptions& o = {});
+// The same records into any RecordSink (the model's TraceBuilder: a Trace
+// with no text between).
+PiclReadResult piclToRecords(std::string_view picl, text::RecordSink& out, const PiclReadOptions& o = {});
 
 // A PICL file loaded as a trace, for the viewer and abstat.
 LoadResult loadPiclFile(const std::string& path);

@@ -1,4 +1,4 @@
-#include "values.h"
+#include <xab/traceformat/read.h>
 
 #include <charconv>
 #include <limits>
@@ -34,16 +34,30 @@ int hexDigit(char c) {
   return -1;
 }
 
+constexpr std::string_view kBegin = ".begin";
+
 }  // namespace
 
-bool parseTime(std::string_view s, TimeNs& out) {
+void splitEventName(std::string_view name, Kind& kind, Phase& phase) {
+  phase = Phase::End;
+  if (name.ends_with(kBegin)) {
+    name.remove_suffix(kBegin.size());
+    phase = Phase::Begin;
+  }
+  kind = kindFromName(name);
+  if (kind == Kind::OTHER) phase = Phase::End;
+}
+
+bool parseTime(std::string_view s, std::int64_t& out) {
+  bool negative = !s.empty() && s[0] == '-';
+  if (negative) s.remove_prefix(1);
   auto dot = s.find('.');
   std::string_view secs = s.substr(0, dot);
-  if (secs.empty() || secs[0] == '-' || secs[0] == '+') return false;
   std::int64_t sec = 0;
-  if (!digits(secs, sec)) return false;
-  // int64 ns holds up to year 2262; refuse what would overflow.
-  if (sec > std::numeric_limits<TimeNs>::max() / 1'000'000'000 - 1) return false;
+  if (!digits(secs, sec)) return false;  // no sign left, no "+", no "--"
+  // int64 ns holds up to year 2262 either side of 1970; refuse what would
+  // overflow (the same bound both ways, so every written time reads back).
+  if (sec > std::numeric_limits<std::int64_t>::max() / 1'000'000'000 - 1) return false;
   std::int64_t frac = 0;
   if (dot != std::string_view::npos) {
     std::string_view f = s.substr(dot + 1);
@@ -54,23 +68,24 @@ bool parseTime(std::string_view s, TimeNs& out) {
     }
     for (std::size_t i = f.size(); i < 9; ++i) frac *= 10;
   }
-  out = sec * 1'000'000'000 + frac;
+  std::int64_t mag = sec * 1'000'000'000 + frac;
+  out = negative ? -mag : mag;
   return true;
 }
 
-bool parseTid(std::string_view s, Tid& out) {
+bool parseTid(std::string_view s, std::int32_t& out) {
   if (s.size() > 1 && s[0] == 't') {
     std::int64_t v = 0;
     if (s[1] == '-' || s[1] == '+' || !wholeInt64(s.substr(1), v, 16)) return false;
     if (v < 0 || v > 0x7fffffff) return false;
-    out = static_cast<Tid>(v);
+    out = static_cast<std::int32_t>(v);
     return true;
   }
-  if (s == "any") { out = kAnyTid; return true; }
-  if (s == "none") { out = kNoTid; return true; }
+  if (s == "any") { out = -1; return true; }
+  if (s == "none") { out = 0; return true; }
   std::int64_t v = 0;
   if (!wholeInt64(s, v) || v < INT32_MIN || v > INT32_MAX) return false;
-  out = static_cast<Tid>(v);
+  out = static_cast<std::int32_t>(v);
   return true;
 }
 
@@ -83,20 +98,17 @@ bool parseInt(std::string_view s, std::int32_t& out) {
 }
 
 bool parseDataType(std::string_view s, std::int32_t& out) {
-  static constexpr std::string_view names[] = {"str",    "byte",  "short", "int",
-                                               "float",  "cplx",  "double", "dcplx",
-                                               "long",   "ushort", "uint", "ulong"};
-  for (std::size_t i = 0; i < std::size(names); ++i)
-    if (s == names[i]) { out = static_cast<std::int32_t>(i); return true; }
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(std::size(kDataTypeNames)); ++i)
+    if (s == kDataTypeNames[i]) { out = i; return true; }
   return parseInt(s, out);
 }
 
-bool parseTidList(std::string_view s, std::vector<Tid>& out) {
+bool parseTidList(std::string_view s, std::vector<std::int32_t>& out) {
   out.clear();
   if (s == "-") return true;
   while (true) {
     auto comma = s.find(',');
-    Tid t = 0;
+    std::int32_t t = 0;
     if (!parseTid(s.substr(0, comma), t)) return false;
     out.push_back(t);
     if (comma == std::string_view::npos) return true;
@@ -105,8 +117,22 @@ bool parseTidList(std::string_view s, std::vector<Tid>& out) {
 }
 
 bool parseLang(std::string_view s, std::int32_t& out) {
-  if (s == "c") { out = 0; return true; }
-  if (s == "fortran") { out = 1; return true; }
+  if (s == "c") { out = XAB_LANG_C; return true; }
+  if (s == "fortran") { out = XAB_LANG_FORTRAN; return true; }
+  return parseInt(s, out);
+}
+
+bool parseValue(Spelling spelling, std::string_view s, std::int32_t& out) {
+  switch (spelling) {
+    case Spelling::Tid:
+    case Spelling::Parent: return parseTid(s, out);
+    case Spelling::DataType: return parseDataType(s, out);
+    case Spelling::Lang: return parseLang(s, out);
+    case Spelling::Int:
+    case Spelling::Tag:
+    case Spelling::String:
+    case Spelling::List: break;
+  }
   return parseInt(s, out);
 }
 

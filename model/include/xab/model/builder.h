@@ -1,0 +1,65 @@
+// xab/model/builder.h -- TraceBuilder: the mutable side of a Trace, and
+// the trace-format library's RecordSink that stores records as a Trace.
+//
+// Every importer writes into it: the reader (text lines, through the
+// library's LineReader), picl2ab's PICL reader, the translators'
+// TraceStream when it keeps a record.  None of them goes through text.
+#pragma once
+
+#include <xab/model/trace.h>
+#include <xab/traceformat/record.h>
+
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace xab {
+
+class TraceBuilder final : public text::RecordSink {
+ public:
+  TraceBuilder();
+
+  // RecordSink: the header, and a record with its strings and lists copied.
+  void header(const text::Header& h) override;
+  void record(const text::Record& r) override;
+
+  TraceHeader& header() { return trace_.header_; }
+  const Trace& trace() const { return trace_; }
+
+  TaskIndex taskFor(Tid tid);
+  StrId intern(std::string_view s);
+  ListId addList(std::vector<Tid> tids);
+
+  // instance < 0: the next of that name (spawn order); an importer may give
+  // it (picl2ab: the PICL node number).
+  void setName(TaskIndex t, StrId name, std::int32_t instance = -1);
+  TaskInfo& info(TaskIndex t) { return trace_.tasks_[t]; }
+
+  void append(TaskIndex t, const Event& e);
+  void appendMonitor(const Event& e);
+  std::uint32_t nextSeq() const { return seq_; }
+
+  // An immutable copy sharing every full chunk.
+  std::shared_ptr<const Trace> freeze() const;
+  std::shared_ptr<const Trace> take();
+
+ private:
+  void noteTime(TimeNs t);
+  void identity(TaskIndex t, const text::Identity& id);
+
+  Trace trace_;
+  std::unordered_map<std::string_view, StrId> interned_;  // views into trace_.strings_
+  std::unordered_map<StrId, std::int32_t> perName_;       // tasks seen per name
+  std::uint32_t seq_ = 0;
+  Tid lastTid_ = 0;
+  TaskIndex lastTask_ = 0;
+  bool haveLast_ = false;
+};
+
+// A stored event as a record of plain values (views into the trace), for
+// a RecordSink: the text writer, or another builder.  The task's identity
+// is added when withIdentity (the task's first record carries it).
+text::Record toRecord(const Trace& trace, TaskIndex task, std::uint32_t index, bool withIdentity);
+
+}  // namespace xab
