@@ -10,7 +10,6 @@
 #include "trace_loader.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QFrame>
 #include <QLabel>
 #include <QPushButton>
@@ -19,52 +18,19 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <fcntl.h>
 #include <functional>
 #include <string>
-#include <unistd.h>
 
 using namespace xab;
 using namespace xab::view;
+using xab::view::test::waitUntil;
 
 namespace {
-
-// Appends records to a trace file as a program's abmon would: the master
-// blocks in a receive nobody answers; the worker keeps calling.
-class GrowingTrace {
- public:
-  explicit GrowingTrace(const QString& path) {
-    fd_ = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    REQUIRE(fd_ >= 0);
-    write("#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n");
-    rec("t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200");
-    rec("t40003 mytid rc=t40003 name=worker host=vm parent=t40002 lang=c pid=201");
-    rec("t40002 recv.begin src=any tag=99");
-  }
-  ~GrowingTrace() { ::close(fd_); }
-  void workerCalls() { rec("t40003 initsend enc=0 rc=1"); }
-  int records() const { return records_; }
-
- private:
-  void rec(const std::string& rest) {
-    t_ += 1'000'000;
-    char line[256];
-    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld %s\n", t_ / 1000000000, t_ % 1000000000,
-                  t_ / 1000000000, t_ % 1000000000, rest.c_str());
-    write(line);
-    ++records_;
-  }
-  void write(const std::string& s) { REQUIRE(::write(fd_, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
-  int fd_ = -1;
-  long long t_ = 1763680000'100000000LL;
-  int records_ = 0;
-};
 
 struct LiveWindow {
   QTemporaryDir dir;
   QString path = dir.filePath("evfile");
-  GrowingTrace trace{path};
+  test::GrowingTrace trace{path};  // the master blocks in a receive nobody answers; the worker calls on
   ViewState state;
   MainWindow window;
   TraceLoader loader;
@@ -73,6 +39,7 @@ struct LiveWindow {
   LiveWindow() : window(&state, options()), loader({path, true, 20}) {
     QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
     window.showTab("log");  // the user's choice
+    trace.rec("t40002 recv.begin src=any tag=99");
     window.show();
     loader.start();
     REQUIRE(waitUntil([&] { return state.size() == static_cast<std::size_t>(trace.records()); }, 20000));
@@ -82,15 +49,6 @@ struct LiveWindow {
     ViewerOptions o;
     o.hangAfter = kHangAfter;
     return o;
-  }
-  bool waitUntil(const std::function<bool()>& done, int ms) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-      if (clock.elapsed() > ms) return false;
-      QTest::qWait(20);
-    }
-    return true;
   }
   // One more worker record, and wait until the window has it.
   void append() {
@@ -122,7 +80,7 @@ TEST_CASE("live edge: a followed file that keeps growing is not ended and not hu
   }
   // The writer falls silent with the master blocked: after --hang-after the
   // banner reports it; the tab stays the user's, the input is still live.
-  CHECK(w.waitUntil([&] { return w.window.hangPanel()->alarmed(); }, 30000));
+  CHECK(waitUntil([&] { return w.window.hangPanel()->alarmed(); }, 30000));
   CHECK(w.bannerShown());
   CHECK(w.window.currentTab() == "log");
   CHECK_FALSE(w.status().contains("end of input"));

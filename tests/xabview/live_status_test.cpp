@@ -28,60 +28,14 @@
 
 using namespace xab;
 using namespace xab::view;
+using xab::view::test::waitUntil;
 
 namespace {
-
-// A program's trace as abmon writes it: two tasks, the worker calling on.
-class Writer {
- public:
-  explicit Writer(const QString& path) {
-    fd_ = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    REQUIRE(fd_ >= 0);
-    write("#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n");
-    rec("t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200");
-    rec("t40003 mytid rc=t40003 name=worker host=vm parent=t40002 lang=c pid=201");
-  }
-  ~Writer() { ::close(fd_); }
-  void calls(int n) {
-    std::string batch;
-    for (int i = 0; i < n; ++i) batch += line("t40003 initsend enc=0 rc=1");
-    write(batch);
-    records_ += n;
-  }
-  int records() const { return records_; }
-
- private:
-  std::string line(const std::string& rest) {
-    t_ += 1'000;
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%lld.%09lld %lld.%09lld %s\n", t_ / 1000000000, t_ % 1000000000,
-                  t_ / 1000000000, t_ % 1000000000, rest.c_str());
-    return buf;
-  }
-  void rec(const std::string& rest) {
-    write(line(rest));
-    ++records_;
-  }
-  void write(const std::string& s) { REQUIRE(::write(fd_, s.data(), s.size()) == static_cast<ssize_t>(s.size())); }
-  int fd_ = -1;
-  long long t_ = 1763680000'100000000LL;
-  int records_ = 0;
-};
-
-bool waitUntil(const std::function<bool()>& done, int ms) {
-  QElapsedTimer clock;
-  clock.start();
-  while (!done()) {
-    if (clock.elapsed() > ms) return false;
-    QTest::qWait(20);
-  }
-  return true;
-}
 
 struct Watched {
   QTemporaryDir dir;
   QString path = dir.filePath("evfile");
-  Writer writer{path};
+  test::GrowingTrace writer{path, 1'000};  // 1 µs apart
   ViewState state;
   MainWindow window;
   TraceLoader loader;
@@ -117,7 +71,7 @@ TEST_CASE("live status: the arrival rate is what reaches the reader, and falls t
   clock.start();
   double seen = 0;
   while (clock.elapsed() < 2000) {
-    w.writer.calls(200);
+    w.writer.workerCalls(200);
     QTest::qWait(100);
     seen = std::max(seen, w.arriving());
   }
@@ -135,7 +89,7 @@ TEST_CASE("live status: records the reader holds and the picture does not are sh
   // the reader reads on.
   QObject::disconnect(w.shown);
   const auto before = w.state.size();
-  w.writer.calls(300);
+  w.writer.workerCalls(300);
   REQUIRE(waitUntil([&] { return w.loader.recordsRead() == before + 300; }, 20000));
   QTest::qWait(1500);
   INFO("status: " << w.status().toStdString());
@@ -144,7 +98,7 @@ TEST_CASE("live status: records the reader holds and the picture does not are sh
   CHECK(seconds >= 1.0);
   // Snapshots again: the picture catches up, nothing behind.
   w.connectLoader();
-  w.writer.calls(1);
+  w.writer.workerCalls(1);
   CHECK(waitUntil([&] { return w.behind().first == 0; }, 20000));
 }
 
@@ -159,7 +113,7 @@ TEST_CASE("live status: the GUI thread's watchdog measures a stall, and --frame-
   QTest::qWait(300);  // and the watchdog's next tick measures it
   CHECK(w.window.watchdog().worstMs() >= 1400);
   // The next repaint logs it.
-  w.writer.calls(10);
+  w.writer.workerCalls(10);
   REQUIRE(waitUntil([&] { return w.state.size() == static_cast<std::size_t>(w.writer.records()); }, 20000));
   QTest::qWait(300);
   QFile log(o.frameLog);

@@ -1,10 +1,15 @@
 #include "support.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QTest>
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fcntl.h>
 #include <mutex>
+#include <unistd.h>
 
 namespace xab::view::test {
 namespace {
@@ -71,6 +76,50 @@ ModelChecker::~ModelChecker() {
 QStringList ModelChecker::messages() const {
   std::lock_guard<std::mutex> lock(gLock);
   return impl_->messages;
+}
+
+GrowingTrace::GrowingTrace(const QString& path, long long stepNs) : stepNs_(stepNs) {
+  fd_ = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  REQUIRE(fd_ >= 0);
+  write("#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n");
+  rec("t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200");
+  rec("t40003 mytid rc=t40003 name=worker host=vm parent=t40002 lang=c pid=201");
+}
+
+GrowingTrace::~GrowingTrace() { ::close(fd_); }
+
+void GrowingTrace::rec(const std::string& rest) {
+  write(line(rest));
+  ++records_;
+}
+
+void GrowingTrace::workerCalls(int n) {
+  std::string batch;
+  for (int i = 0; i < n; ++i) batch += line("t40003 initsend enc=0 rc=1");
+  write(batch);
+  records_ += n;
+}
+
+std::string GrowingTrace::line(const std::string& rest) {
+  t_ += stepNs_;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%lld.%09lld %lld.%09lld %s\n", t_ / 1000000000, t_ % 1000000000,
+                t_ / 1000000000, t_ % 1000000000, rest.c_str());
+  return buf;
+}
+
+void GrowingTrace::write(const std::string& s) {
+  REQUIRE(::write(fd_, s.data(), s.size()) == static_cast<ssize_t>(s.size()));
+}
+
+bool waitUntil(const std::function<bool()>& done, int ms) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!done()) {
+    if (clock.elapsed() > ms) return false;
+    QTest::qWait(20);
+  }
+  return true;
 }
 
 }  // namespace xab::view::test

@@ -5,7 +5,10 @@
 #include "view_state.h"
 
 #include <QAbstractItemModel>
+#include <QString>
 #include <QStringList>
+
+#include <functional>
 
 #include <memory>
 #include <string>
@@ -30,5 +33,33 @@ class ModelChecker {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// A trace file that grows as abmon would write it while a program runs:
+// the header and two tasks' first records (master t40002, worker t40003),
+// then whatever records the test appends, `stepNs` apart in time.
+class GrowingTrace {
+ public:
+  explicit GrowingTrace(const QString& path, long long stepNs = 1'000'000);
+  ~GrowingTrace();
+  GrowingTrace(const GrowingTrace&) = delete;
+  GrowingTrace& operator=(const GrowingTrace&) = delete;
+  // One record ("t40003 initsend enc=0 rc=1": tid, event, fields), written at once.
+  void rec(const std::string& rest);
+  // `n` records of the worker, in one write.
+  void workerCalls(int n = 1);
+  int records() const { return records_; }
+
+ private:
+  std::string line(const std::string& rest);
+  void write(const std::string& s);
+  int fd_ = -1;
+  long long stepNs_;
+  long long t_ = 1763680000'100000000LL;
+  int records_ = 0;
+};
+
+// Runs the Qt event loop until done() holds; false after `ms` (a safety
+// net for a broken build, not a timing check).
+bool waitUntil(const std::function<bool()>& done, int ms = 20000);
 
 }  // namespace xab::view::test
