@@ -15,6 +15,12 @@
 # record shown, the most records behind, and the worst main-thread stall
 # (a 20 ms watchdog timer's longest lateness).  Timings go to
 # docs/performance.md; never run by ctest.
+#
+# As every benchmark here: the program (pvmd, its tasks) on core 0, the
+# monitor side (abmon, tee, xabview, Xvfb) on core 1; PIN=0 runs them
+# unpinned, sharing both cores.  WORKLOAD=packloop makes each pair's
+# master send ROUNDTRIPS messages as fast as it can (pingpong's packloop)
+# instead of round trips: more records per second from the one core.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -24,6 +30,8 @@ BUILD=$(cd "$BUILD" && pwd)
 readonly PAIRS=${2:-8} ROUNDTRIPS=${3:-40000} MODES=${4:-both}
 OUT=$(mktemp -d /tmp/xabview_live.XXXXXX)
 readonly OUT VM="$OUT/vm"
+PROGRAM_CORE=() MONITOR_CORE=()
+if [[ ${PIN:-1} != 0 ]]; then PROGRAM_CORE=(taskset -c 0) MONITOR_CORE=(taskset -c 1); fi
 
 XVFB_PID=
 cleanup() {
@@ -39,7 +47,7 @@ done
 # An Xvfb of our own: the first free display number from 90.
 for d in $(seq 90 140); do
   [[ -e /tmp/.X11-unix/X$d || -e /tmp/.X$d-lock ]] && continue
-  Xvfb ":$d" -screen 0 1400x900x24 -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
+  "${MONITOR_CORE[@]}" Xvfb ":$d" -screen 0 1400x900x24 -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
   XVFB_PID=$!
   export DISPLAY=":$d"
   break
@@ -48,14 +56,16 @@ sleep 1
 kill -0 "$XVFB_PID" || { echo "xabview_live.sh: Xvfb did not start" >&2; exit 1; }
 unset QT_QPA_PLATFORM
 
-XAB_VM_QUIET=1 "$ROOT/scripts/pvm-vm.sh" start "$VM" "$BUILD/bench" "$BUILD/bin"
+XAB_VM_QUIET=1 "${PROGRAM_CORE[@]}" "$ROOT/scripts/pvm-vm.sh" start "$VM" "$BUILD/bench" "$BUILD/bin"
 # shellcheck disable=SC1091
 source "$VM/env"
 
 # The program: PAIRS pingpongs at once (each a master and its partner).
+WORKLOAD=${WORKLOAD:-roundtrip} WARMUP=
+[[ $WORKLOAD == roundtrip ]] && WARMUP="-w 0"
 cat >"$OUT/program.sh" <<PROG
 #!/bin/sh
-for i in \$(seq $PAIRS); do "$BUILD/bench/pingpong-xab" roundtrip -n $ROUNDTRIPS -r 1 -w 0 >/dev/null & done
+for i in \$(seq $PAIRS); do ${PROGRAM_CORE[*]} "$BUILD/bench/pingpong-xab" $WORKLOAD -n $ROUNDTRIPS -r 1 $WARMUP >/dev/null & done
 wait
 PROG
 chmod +x "$OUT/program.sh"
@@ -83,15 +93,15 @@ run() {  # MODE
   # --dump-on-hang: follows the input to its real end (abmon.stop), then exits.
   local wrap=()
   read -r -a wrap <<<"${XABVIEW_WRAP:-}"  # e.g. "perf record -g -o FILE --"
-  local viewer=("${wrap[@]}" "$BUILD/bin/xabview" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
+  local viewer=("${MONITOR_CORE[@]}" "${wrap[@]}" "$BUILD/bin/xabview" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
   if [[ $mode == pipe ]]; then
-    "$BUILD/bin/abmon" -- "$OUT/program.sh" 2>"$OUT/abmon-$mode.err" | tee "$ev" | "${viewer[@]}" 2>"$OUT/xabview-$mode.err"
+    "${MONITOR_CORE[@]}" "$BUILD/bin/abmon" -- "$OUT/program.sh" 2>"$OUT/abmon-$mode.err" | "${MONITOR_CORE[@]}" tee "$ev" | "${viewer[@]}" 2>"$OUT/xabview-$mode.err"
   else
     : >"$ev"
     "${viewer[@]}" "$ev" 2>"$OUT/xabview-$mode.err" &
     local vpid=$!
     sleep 1
-    "$BUILD/bin/abmon" -- "$OUT/program.sh" >"$ev" 2>"$OUT/abmon-$mode.err"
+    "${MONITOR_CORE[@]}" "$BUILD/bin/abmon" -- "$OUT/program.sh" >"$ev" 2>"$OUT/abmon-$mode.err"
     wait "$vpid"
   fi
   printf '%-4s %s\n' "$mode" "$(summary "$frames")"

@@ -91,9 +91,14 @@ wait_until_up() {
 $(cat "$dir/pvmd.out" 2>/dev/null)
 log: $(cat "$PVM_TMP"/pvml.* 2>/dev/null)"
     # Ask the console only once pvmd has written its address file: a
-    # console that finds no pvmd starts one of its own.
-    if [[ -s $addr ]] && echo conf | console | grep -q '^1 host'; then
-      return 0
+    # console that finds no pvmd starts one of its own.  Its whole answer
+    # is read before it is searched: `console | grep -q` under pipefail
+    # fails whenever grep stops reading before the console has written
+    # all (the console dies of SIGPIPE), and then never succeeds.
+    if [[ -s $addr ]]; then
+      local answer
+      answer=$(echo conf | console) || true
+      [[ $answer == *$'\n1 host'* || $answer == "1 host"* ]] && return 0
     fi
     sleep 0.1
   done

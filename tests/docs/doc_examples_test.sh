@@ -95,6 +95,8 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=3 BEFOR
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/xabview_bench --keep /tmp/1m.trace
 skip:a benchmark (minutes; docs/performance.md gives its figures)	/usr/bin/time -v build/bin/xabview --no-follow --play-to-end --dump-state s.json /tmp/1m.trace
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/readers_memory.sh -b build
+skip:a benchmark (minutes; docs/performance.md gives its figures)	WORKLOAD=packloop bench/xabview_live.sh build-test 8 100000 both
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build-test 8 40000 both
 skip:a benchmark (minutes; docs/performance.md gives its figures)	git worktree add /tmp/base cfedd0d && cmake -S /tmp/base -B /tmp/base/build-rel -G Ninja
 skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C /tmp/base/build-rel abmon_format_bench model_read_bench translators_gentrace ab2picl picl2ab ab2json ab2otf2 ab2au
 skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3; do for d in /tmp/base/build-rel build-test; do taskset -c 1 $d/bench/abmon_format_bench --events 5000000; done; done
