@@ -29,8 +29,8 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::snapshotChanged, this, [this] {
     const ViewSnapshot* s = state_->snapshot();
     std::size_t tasks = s ? std::min<std::size_t>(s->trace->taskCount(), 40) : 0;
-    DiagramLayout L;
-    int want = std::max(120, L.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(tasks) * kMinLabelRow)));
+    DiagramLayout layout;
+    int want = std::max(120, layout.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(tasks) * kMinLabelRow)));
     if (want != minimumHeight()) setMinimumHeight(want);
   });
 }
@@ -72,12 +72,12 @@ void DiagramView::panLeft() { state_->pan(-0.25); }
 void DiagramView::panRight() { state_->pan(0.25); }
 
 void DiagramView::wheelEvent(QWheelEvent* e) {
-  auto L = DiagramLayout::make(rect(), *state_);
+  auto layout = DiagramLayout::make(rect(), *state_);
   double steps = e->angleDelta().y() / 120.0;
   if (e->modifiers() & Qt::ShiftModifier) {
     state_->pan(-0.1 * steps);
   } else {
-    state_->zoom(std::pow(0.8, steps), L.timeAt(e->position().x()));
+    state_->zoom(std::pow(0.8, steps), layout.timeAt(e->position().x()));
   }
   e->accept();
 }
@@ -94,8 +94,8 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
   int dx = e->pos().x() - dragFrom_.x();
   if (std::abs(dx) < 3 && !dragged_) return;
   dragged_ = true;
-  auto L = DiagramLayout::make(rect(), *state_);
-  state_->pan(-dx / L.plot().width());
+  auto layout = DiagramLayout::make(rect(), *state_);
+  state_->pan(-dx / layout.plot().width());
   dragFrom_ = e->pos();
 }
 
@@ -148,12 +148,12 @@ QString DiagramView::describeName(TaskIndex task) const {
 bool DiagramView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
-    auto L = DiagramLayout::make(rect(), *state_);
+    auto layout = DiagramLayout::make(rect(), *state_);
     QString text;
-    if (he->pos().x() < L.plot().left()) {
-      if (auto task = L.taskAt(he->pos().y())) text = describeName(*task);
-    } else if (L.plot().contains(he->pos())) {
-      text = describe(hitTest(L, *state_, he->pos()));
+    if (he->pos().x() < layout.plot().left()) {
+      if (auto task = layout.taskAt(he->pos().y())) text = describeName(*task);
+    } else if (layout.plot().contains(he->pos())) {
+      text = describe(hitTest(layout, *state_, he->pos()));
     }
     if (text.isEmpty()) QToolTip::hideText();
     else QToolTip::showText(he->globalPos(), text, this);

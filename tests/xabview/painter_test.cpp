@@ -62,8 +62,8 @@ TEST_CASE("the diagram draws bars, messages and the cursor") {
   state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
   QImage img(800, 300, QImage::Format_RGB32);
   QPainter p(&img);
-  auto L = DiagramLayout::make(img.rect(), state);
-  auto stats = paintDiagram(p, L, state);
+  auto layout = DiagramLayout::make(img.rect(), state);
+  auto stats = paintDiagram(p, layout, state);
   p.end();
   CHECK(stats.rects > 4);
   CHECK(stats.messageLines == 3);  // the mcast reaches three nodes; tag 16004 never arrives
@@ -71,10 +71,10 @@ TEST_CASE("the diagram draws bars, messages and the cursor") {
   // The host's row is spawning (purple) in the middle of its first 50 ms.
   TaskIndex host = taskNamed(*state.snapshot(), "cholhost", 0);
   const auto& ev = state.snapshot()->trace->events(host);
-  double x = (L.xOf(ev[1].time) + L.xOf(ev[2].time)) / 2;
-  double y = L.rowTop(host) + L.rowHeight / 2;
+  double x = (layout.xOf(ev[1].time) + layout.xOf(ev[2].time)) / 2;
+  double y = layout.rowTop(host) + layout.rowHeight / 2;
   CHECK(QColor(img.pixel(static_cast<int>(x), static_cast<int>(y))) == stateColor(TaskState::Spawning));
-  auto hit = hitTest(L, state, QPointF(x, y));
+  auto hit = hitTest(layout, state, QPointF(x, y));
   REQUIRE(hit.span);
   CHECK(hit.span->state == TaskState::Spawning);
   CHECK(hit.position == state.snapshot()->positionOf({host, 1}));
@@ -87,10 +87,10 @@ TEST_CASE("at full zoom-out the diagram folds: bounded rectangles and span visit
   REQUIRE(state.size() == static_cast<std::size_t>(tasks * (1 + 4 * rounds)));
   QImage img(1000, 400, QImage::Format_RGB32);
   QPainter p(&img);
-  auto L = DiagramLayout::make(img.rect(), state);
-  auto stats = paintDiagram(p, L, state, {false, false, true});
+  auto layout = DiagramLayout::make(img.rect(), state);
+  auto stats = paintDiagram(p, layout, state, {false, false, true});
   p.end();
-  const auto width = static_cast<std::size_t>(L.plot().width());
+  const auto width = static_cast<std::size_t>(layout.plot().width());
   CHECK(stats.rects <= tasks * width);
   CHECK(stats.spansVisited <= tasks * width * (kMaxSpansPerColumn + 3));
   CHECK(nonWhite(img) > 1000);
@@ -113,13 +113,13 @@ TEST_CASE("the diagram paints only the rows in its area: 20,000 tasks cost the r
   state.setSnapshot(snapshotOfText(syntheticTrace(tasks, 1)));
   QImage img(800, 300, QImage::Format_RGB32);
   QPainter p(&img);
-  auto L = DiagramLayout::make(img.rect(), state);
+  auto layout = DiagramLayout::make(img.rect(), state);
   const std::size_t fit = 300 / 2 + 1;  // rows of 2 px, one cut by the bottom edge
-  auto [first, last] = L.visibleRows();
+  auto [first, last] = layout.visibleRows();
   CHECK(first == 0);
   CHECK(last <= fit);
-  CHECK(L.rowTop(last) >= img.rect().bottom());
-  auto stats = paintDiagram(p, L, state);
+  CHECK(layout.rowTop(last) >= img.rect().bottom());
+  auto stats = paintDiagram(p, layout, state);
   p.end();
   CHECK(stats.rects > 0);
   CHECK(stats.rects <= fit * 8);
@@ -239,12 +239,12 @@ TEST_CASE("a state mipmap holds each bin's dominant state, level by level, and n
 // Per task row and pixel column: does the picture show the state that
 // really covers most of the column (by the spans, as the replay position
 // shows them)?  The share of columns where it does.
-double faithfulness(const QImage& img, const DiagramLayout& L, const ViewState& st) {
+double faithfulness(const QImage& img, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
-  const double ns = L.nsPerPixel();
-  const int columns = static_cast<int>(L.plot().width());
+  const double ns = layout.nsPerPixel();
+  const int columns = static_cast<int>(layout.plot().width());
   int checked = 0, right = 0;
-  for (TaskIndex t = 0; t < L.tasks; ++t) {
+  for (TaskIndex t = 0; t < layout.tasks; ++t) {
     const auto& spans = s.spans[t];
     const std::uint32_t shown = st.shownOf(t);
     const TimeNs limit = shownLimit(st, t);
@@ -252,20 +252,20 @@ double faithfulness(const QImage& img, const DiagramLayout& L, const ViewState& 
     for (std::size_t i = 0; i < spans.size() && spans[i].first < shown && spans[i].state != TaskState::Exited; ++i) {
       TimeNs b = spans[i].begin;
       TimeNs e = i + 1 < spans.size() && spans[i + 1].first < shown ? spans[i + 1].begin : std::max(b, limit);
-      for (int c = std::max(0, static_cast<int>((b - L.begin) / ns)); c < columns; ++c) {
-        TimeNs cb = L.begin + static_cast<TimeNs>(c * ns), ce = L.begin + static_cast<TimeNs>((c + 1) * ns);
+      for (int c = std::max(0, static_cast<int>((b - layout.begin) / ns)); c < columns; ++c) {
+        TimeNs cb = layout.begin + static_cast<TimeNs>(c * ns), ce = layout.begin + static_cast<TimeNs>((c + 1) * ns);
         if (cb >= e) break;
         cover[static_cast<std::size_t>(c)][static_cast<std::size_t>(spans[i].state)] += std::min(e, ce) - std::max(b, cb);
       }
     }
-    int y = static_cast<int>(L.rowTop(t) + L.rowHeight / 2);
+    int y = static_cast<int>(layout.rowTop(t) + layout.rowHeight / 2);
     for (int c = 0; c < columns; ++c) {
       const auto& cv = cover[static_cast<std::size_t>(c)];
       auto best = std::max_element(cv.begin(), cv.end());
       if (*best <= 0) continue;
       ++checked;
       auto state = static_cast<TaskState>(best - cv.begin());
-      right += QColor(img.pixel(static_cast<int>(L.plot().left()) + c, y)) == stateColor(state);
+      right += QColor(img.pixel(static_cast<int>(layout.plot().left()) + c, y)) == stateColor(state);
     }
   }
   return checked ? static_cast<double>(right) / checked : 1.0;
@@ -285,14 +285,14 @@ TEST_CASE("at full zoom-out the mipmap draws each column's dominant state, readi
     INFO(when);
     DiagramStats withMip, without;
     QImage a = paint(true, withMip), b = paint(false, without);
-    auto L = DiagramLayout::make(a.rect(), state);
-    const auto width = static_cast<std::size_t>(L.plot().width());
+    auto layout = DiagramLayout::make(a.rect(), state);
+    const auto width = static_cast<std::size_t>(layout.plot().width());
     CHECK(withMip.spansVisited <= tasks * (width + 2 * (kMaxSpansPerColumn + 3)));
     CHECK(nonWhite(a) > 1000);
     // The mipmap shows the dominant state in nearly every column (bins
     // and columns do not align exactly), and at least as often as folding
     // the spans, which looks at only the first spans of each column.
-    double mip = faithfulness(a, L, state), fold = faithfulness(b, L, state);
+    double mip = faithfulness(a, layout, state), fold = faithfulness(b, layout, state);
     INFO("mipmap " << mip << ", folded spans " << fold);
     CHECK(mip >= 0.95);
     CHECK(mip >= fold);
@@ -369,8 +369,8 @@ TEST_CASE("legend: a task's name is on pink while it is blocked at the replay po
   state.setSnapshot(snapshotOf(dataPath("deadlock.trace")));  // ping and pong wait for each other
   QImage img(800, 200, QImage::Format_RGB32);
   QPainter p(&img);
-  auto L = DiagramLayout::make(img.rect(), state);
-  paintDiagram(p, L, state);
+  auto layout = DiagramLayout::make(img.rect(), state);
+  paintDiagram(p, layout, state);
   TaskIndex ping = taskNamed(*state.snapshot(), "ping", 0);
-  CHECK(QColor(img.pixel(L.labelWidth - 6, static_cast<int>(L.rowTop(ping) + 2))) == kNameBlocked);
+  CHECK(QColor(img.pixel(layout.labelWidth - 6, static_cast<int>(layout.rowTop(ping) + 2))) == kNameBlocked);
 }

@@ -160,16 +160,16 @@ TEST_CASE("window: Home, End and arrows inside the Task drop-down are the drop-d
 TEST_CASE("window: hovering over the task names tells the task, never a time before the trace") {
   Window w;
   DiagramView* d = w.window.diagram();
-  auto L = DiagramLayout::make(d->rect(), w.state);
+  auto layout = DiagramLayout::make(d->rect(), w.state);
   auto tipAt = [&](QPoint at) {
     QHelpEvent e(QEvent::ToolTip, at, d->mapToGlobal(at));
     QApplication::sendEvent(d, &e);
     return QToolTip::text();
   };
-  QString label = tipAt(QPoint(20, static_cast<int>(L.rowTop(2) + L.rowHeight / 2)));
+  QString label = tipAt(QPoint(20, static_cast<int>(layout.rowTop(2) + layout.rowHeight / 2)));
   CHECK(!label.contains("t = -"));
   CHECK(label.contains(QString::fromStdString(w.state.snapshot()->trace->label(2))));
-  QString plot = tipAt(QPoint(static_cast<int>(L.plot().left()) + 5, static_cast<int>(L.rowTop(2) + L.rowHeight / 2)));
+  QString plot = tipAt(QPoint(static_cast<int>(layout.plot().left()) + 5, static_cast<int>(layout.rowTop(2) + layout.rowHeight / 2)));
   CHECK(plot.contains("t = 0."));
   QToolTip::hideText();
 }
@@ -252,10 +252,10 @@ TEST_CASE("window: at 800x500 every task is labelled and the position slider is 
   CHECK(w.window.findChild<QTableView*>("taskTable")->width() >= 300);
   DiagramView* d = w.window.diagram();
   QImage img = d->grab().toImage();
-  auto L = DiagramLayout::make(d->rect(), w.state);
-  for (std::size_t t = 0; t < L.tasks; ++t) {
-    INFO("task " << t << ", rows of " << L.rowHeight << " px");
-    CHECK(inkIn(img, QRect(2, static_cast<int>(L.rowTop(t)), L.labelWidth - 8, static_cast<int>(L.rowHeight))) > 5);
+  auto layout = DiagramLayout::make(d->rect(), w.state);
+  for (std::size_t t = 0; t < layout.tasks; ++t) {
+    INFO("task " << t << ", rows of " << layout.rowHeight << " px");
+    CHECK(inkIn(img, QRect(2, static_cast<int>(layout.rowTop(t)), layout.labelWidth - 8, static_cast<int>(layout.rowHeight))) > 5);
   }
 }
 

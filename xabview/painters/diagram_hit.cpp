@@ -7,20 +7,20 @@
 
 namespace xab::view {
 
-DiagramHit hitTest(const DiagramLayout& L, const ViewState& st, QPointF at) {
+DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at) {
   DiagramHit hit;
   const ViewSnapshot* s = st.snapshot();
-  if (!s || !L.plot().contains(at)) return hit;
-  hit.time = L.timeAt(at.x());
-  hit.task = L.taskAt(at.y());
+  if (!s || !layout.plot().contains(at)) return hit;
+  hit.time = layout.timeAt(at.x());
+  hit.task = layout.taskAt(at.y());
   const std::size_t pos = st.position();
   double best = 4.0;
-  auto [lo, hi] = visibleLines(*s, L.timeAt(at.x() - 4), L.timeAt(at.x() + 4));
+  auto [lo, hi] = visibleLines(*s, layout.timeAt(at.x() - 4), layout.timeAt(at.x() + 4));
   for (std::size_t i = lo; i < hi; ++i) {
     const MessageLine& m = s->lines()[i];
     if (m.sendPos >= pos || m.recvPos >= pos) continue;
-    QPointF a(L.xOf(m.send), L.rowTop(m.sender) + L.rowHeight / 2);
-    QPointF b(L.xOf(m.recv), L.rowTop(m.receiver) + L.rowHeight / 2);
+    QPointF a(layout.xOf(m.send), layout.rowTop(m.sender) + layout.rowHeight / 2);
+    QPointF b(layout.xOf(m.recv), layout.rowTop(m.receiver) + layout.rowHeight / 2);
     QPointF d = b - a;
     double len2 = QPointF::dotProduct(d, d);
     double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;

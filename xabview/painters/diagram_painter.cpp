@@ -21,11 +21,11 @@ constexpr int kStates = 11;
 
 // Folds one row of spans into rectangles, one bucket per state.
 struct RowFolder {
-  const DiagramLayout& L;
+  const DiagramLayout& layout;
   std::array<std::vector<QRect>, kStates>& buckets;
   double top, height;
   double ns;  // per pixel
-  double left = L.plot().left();
+  double left = layout.plot().left();
 
   // Whole pixels: QPainter fills integer rectangles on its fast path.
   QRect pixelRect(double x0, double x1) const {
@@ -72,9 +72,9 @@ struct RowFolder {
 // that ends, bin included, before the last shown span begins (that span's
 // end moves with the replay position; later spans are not shown).  Returns
 // the first column left to the spans.
-int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const SpanList& spans,
+int paintRowFromMipmap(const DiagramLayout& layout, const StateMipmap& mip, const SpanList& spans,
                        std::uint32_t shown, RowFolder& f, std::size_t& visited) {
-  const double ns = L.nsPerPixel();
+  const double ns = layout.nsPerPixel();
   if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return 0;
   std::size_t level = 0;
   while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
@@ -83,11 +83,11 @@ int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const Spa
   // A mipmap of an earlier analysis (live) holds nothing after its end.
   const TimeNs boundary = std::min(std::prev(firstHidden)->begin, mip.end);
   const TimeNs w = mip.binWidth(level);
-  const int columns = static_cast<int>(L.plot().width());
+  const int columns = static_cast<int>(layout.plot().width());
   int c = 0;
   for (; c < columns; ++c) {
-    TimeNs colEnd = L.begin + static_cast<TimeNs>((c + 1) * ns);
-    TimeNs center = L.begin + static_cast<TimeNs>((c + 0.5) * ns);
+    TimeNs colEnd = layout.begin + static_cast<TimeNs>((c + 1) * ns);
+    TimeNs center = layout.begin + static_cast<TimeNs>((c + 0.5) * ns);
     if (colEnd > boundary || center < mip.origin) {
       if (colEnd > boundary) break;
       continue;  // before the task's first bin
@@ -101,29 +101,29 @@ int paintRowFromMipmap(const DiagramLayout& L, const StateMipmap& mip, const Spa
   return c;
 }
 
-std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex t,
+std::size_t paintRowSpans(const DiagramLayout& layout, const ViewState& st, TaskIndex t,
                           std::array<std::vector<QRect>, kStates>& buckets, std::size_t& rects, bool mipmaps) {
   const ViewSnapshot& s = *st.snapshot();
   const auto& spans = s.spans[t];
   if (spans.empty()) return 0;
   const std::uint32_t shown = st.shownOf(t);
   const TimeNs limit = shownLimit(st, t);
-  const double ns = L.nsPerPixel();
-  const double width = L.plot().width();
-  RowFolder f{L, buckets, L.rowTop(t) + 2, std::max(1.0, L.rowHeight - 4), ns};
+  const double ns = layout.nsPerPixel();
+  const double width = layout.plot().width();
+  RowFolder f{layout, buckets, layout.rowTop(t) + 2, std::max(1.0, layout.rowHeight - 4), ns};
   std::size_t visited = 0;
   int visitsInColumn = 0;
-  int fromColumn = mipmaps && t < s.mipmaps().size() ? paintRowFromMipmap(L, s.mipmaps()[t], spans, shown, f, visited) : 0;
-  const TimeNs from = L.begin + static_cast<TimeNs>(fromColumn * ns);
+  int fromColumn = mipmaps && t < s.mipmaps().size() ? paintRowFromMipmap(layout, s.mipmaps()[t], spans, shown, f, visited) : 0;
+  const TimeNs from = layout.begin + static_cast<TimeNs>(fromColumn * ns);
   for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
     const Span& sp = spans[i];
-    if (sp.first >= shown || sp.begin >= L.end) break;
+    if (sp.first >= shown || sp.begin >= layout.end) break;
     ++visited;
     if (sp.state == TaskState::Exited) break;
     TimeNs se = shownEnd(spans, i, shown, limit);
     if (se <= from) continue;
-    double x0 = std::max(static_cast<double>(fromColumn), static_cast<double>(sp.begin - L.begin) / ns);
-    double x1 = std::min(width, static_cast<double>(se - L.begin) / ns);
+    double x0 = std::max(static_cast<double>(fromColumn), static_cast<double>(sp.begin - layout.begin) / ns);
+    double x1 = std::min(width, static_cast<double>(se - layout.begin) / ns);
     if (x1 - x0 >= kFoldPixels) {
       f.wide(x0, x1, sp.state);
       continue;
@@ -137,7 +137,7 @@ std::size_t paintRowSpans(const DiagramLayout& L, const ViewState& st, TaskIndex
     f.acc[static_cast<std::size_t>(sp.state)] += std::max<TimeNs>(1, se - std::max(sp.begin, from));
     if (++visitsInColumn > kMaxSpansPerColumn) {
       // Enough of this column seen: jump to the span that reaches the next one.
-      TimeNs next = L.begin + static_cast<TimeNs>((c + 1) * ns);
+      TimeNs next = layout.begin + static_cast<TimeNs>((c + 1) * ns);
       std::size_t j = spanAtOrBeforeFrom(spans, i, next);
       if (j > i + 1) i = j - 1;
     }
@@ -156,17 +156,17 @@ TimeNs niceStep(double nsPerPixel) {
   return static_cast<TimeNs>(p * 10);
 }
 
-void paintAxis(QPainter& p, const DiagramLayout& L, TimeNs origin) {
-  QRectF plot = L.plot();
+void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
+  QRectF plot = layout.plot();
   p.setPen(QColor(0x60, 0x60, 0x60));
-  TimeNs step = std::max<TimeNs>(1, niceStep(L.nsPerPixel()));
-  TimeNs rel0 = L.begin - origin;
+  TimeNs step = std::max<TimeNs>(1, niceStep(layout.nsPerPixel()));
+  TimeNs rel0 = layout.begin - origin;
   TimeNs first = (rel0 >= 0 ? (rel0 + step - 1) / step : rel0 / step) * step;
   int decimals = std::clamp(static_cast<int>(9 - std::floor(std::log10(static_cast<double>(step)))), 0, 9);
-  for (TimeNs rel = first; origin + rel < L.end; rel += step) {
-    double x = L.xOf(origin + rel);
+  for (TimeNs rel = first; origin + rel < layout.end; rel += step) {
+    double x = layout.xOf(origin + rel);
     p.drawLine(QPointF(x, plot.top() - 5), QPointF(x, plot.top()));
-    p.drawText(QPointF(x + 2, L.area.top() + 13), QString::number(static_cast<double>(rel) / 1e9, 'f', decimals) + " s");
+    p.drawText(QPointF(x + 2, layout.area.top() + 13), QString::number(static_cast<double>(rel) / 1e9, 'f', decimals) + " s");
   }
   p.drawLine(plot.topLeft(), plot.topRight());
 }
@@ -174,23 +174,23 @@ void paintAxis(QPainter& p, const DiagramLayout& L, TimeNs origin) {
 // The names, on the colour of what the task does now (kNameBlocked,
 // kNameBarrier).  Rows lower than the font get a smaller font, down to 7
 // pixels; rows lower than kMinLabelRow get a name every few rows.
-void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
+void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   p.save();
   QFont font = p.font();
-  const int every = L.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / L.rowHeight));
-  font.setPixelSize(std::clamp(static_cast<int>(L.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
+  const int every = layout.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / layout.rowHeight));
+  font.setPixelSize(std::clamp(static_cast<int>(layout.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
   p.setFont(font);
   QFontMetrics fm(font);
-  const auto [first, last] = L.visibleRows();
+  const auto [first, last] = layout.visibleRows();
   for (TaskIndex t = first; t < last; ++t) {
-    QRectF r(L.area.left(), L.rowTop(t), L.labelWidth - 4, L.rowHeight);
+    QRectF r(layout.area.left(), layout.rowTop(t), layout.labelWidth - 4, layout.rowHeight);
     auto a = describeTask(st, t).kind;
     if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
     if (a == Activity::Barrier) p.fillRect(r, kNameBarrier);
     if (t % static_cast<TaskIndex>(every) != 0) continue;
     p.setPen(Qt::black);
-    QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight, L.labelWidth - 8);
+    QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight, layout.labelWidth - 8);
     QRectF line(r.left() + 4, r.center().y() - fm.height() / 2.0, r.width() - 4, fm.height());
     p.drawText(line, Qt::AlignVCenter | Qt::AlignLeft, text);
   }
@@ -200,7 +200,7 @@ void paintLabels(QPainter& p, const DiagramLayout& L, const ViewState& st) {
 // Lines between the same two tasks whose sends fall within kFoldPixels of
 // the last one drawn are folded into it: at most one line per few pixels
 // per pair, however many messages there are.
-void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, DiagramStats& stats) {
+void paintMessages(QPainter& p, const DiagramLayout& layout, const ViewState& st, DiagramStats& stats) {
   const ViewSnapshot& s = *st.snapshot();
   const std::size_t pos = st.position();
   // The last x drawn per (sender, receiver) pair that has a line in view:
@@ -208,23 +208,23 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
   // ask for 80 GB).
   std::unordered_map<std::uint64_t, double> lastX;
   std::vector<QLine> lines;
-  auto [lo, hi] = visibleLines(s, L.begin, L.end);
+  auto [lo, hi] = visibleLines(s, layout.begin, layout.end);
   auto px = [](double v) { return static_cast<int>(std::lround(std::clamp(v, -1e6, 1e6))); };
-  // L.xOf, with the layout's arithmetic done once: this loop sees every
+  // layout.xOf, with the layout's arithmetic done once: this loop sees every
   // message in view (all of them at full zoom-out).
-  const double left = L.plot().left(), perNs = 1.0 / L.nsPerPixel();
-  auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - L.begin) * perNs; };
+  const double left = layout.plot().left(), perNs = 1.0 / layout.nsPerPixel();
+  auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - layout.begin) * perNs; };
   const auto& all = s.lines();
   long column = LONG_MIN;
   int inColumn = 0;
   for (std::size_t i = lo; i < hi; ++i) {
     const MessageLine& m = all[i];
-    const auto c = static_cast<long>(std::floor(static_cast<double>(m.send - L.begin) * perNs));
+    const auto c = static_cast<long>(std::floor(static_cast<double>(m.send - layout.begin) * perNs));
     if (c != column) {
       column = c;
       inColumn = 0;
     } else if (++inColumn >= kMaxMessagesPerColumn) {  // enough of this column: on to the next
-      const TimeNs next = L.begin + static_cast<TimeNs>(std::ceil(static_cast<double>(c + 1) / perNs));
+      const TimeNs next = layout.begin + static_cast<TimeNs>(std::ceil(static_cast<double>(c + 1) / perNs));
       auto it = std::lower_bound(all.begin() + static_cast<long>(i), all.begin() + static_cast<long>(hi), next,
                                  [](const MessageLine& a, TimeNs t) { return a.send < t; });
       const auto j = static_cast<std::size_t>(it - all.begin());
@@ -233,7 +233,7 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
       i = j - 1;
       continue;
     }
-    if (m.sendPos >= pos || m.recvPos >= pos || m.recv < L.begin) continue;
+    if (m.sendPos >= pos || m.recvPos >= pos || m.recv < layout.begin) continue;
     double xs = xOf(m.send);
     auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
     if (!added && xs - it->second < kFoldPixels) continue;
@@ -242,8 +242,8 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
       ++stats.messagesSkipped;
       continue;
     }
-    lines.emplace_back(px(xs), px(L.rowTop(m.sender) + L.rowHeight / 2), px(xOf(m.recv)),
-                       px(L.rowTop(m.receiver) + L.rowHeight / 2));
+    lines.emplace_back(px(xs), px(layout.rowTop(m.sender) + layout.rowHeight / 2), px(xOf(m.recv)),
+                       px(layout.rowTop(m.receiver) + layout.rowHeight / 2));
   }
   p.setPen(QPen(QColor(0x50, 0x50, 0x50), 0));  // opaque cosmetic: the raster engine's fast path
   p.drawLines(lines.data(), static_cast<int>(lines.size()));
@@ -255,9 +255,9 @@ void paintMessages(QPainter& p, const DiagramLayout& L, const ViewState& st, Dia
 // row), 20 times the cost of an opaque one.  So the bands over the same
 // rows become one strip a pixel high -- per column the band's colour, its
 // edges opaque -- drawn stretched over those rows: one blit per row range.
-void paintBandStrips(QPainter& p, const DiagramLayout& L, const std::vector<QRect>& bands, const QColor& fill,
+void paintBandStrips(QPainter& p, const DiagramLayout& layout, const std::vector<QRect>& bands, const QColor& fill,
                      const QColor& edge) {
-  const int left = static_cast<int>(L.plot().left()), width = static_cast<int>(L.plot().width());
+  const int left = static_cast<int>(layout.plot().left()), width = static_cast<int>(layout.plot().width());
   std::map<std::pair<int, int>, std::vector<QRgb>> strips;  // (top, bottom) -> premultiplied colour per column
   const QRgb band = qPremultiply(fill.rgba()), line = edge.rgba();
   for (const QRect& r : bands) {
@@ -278,7 +278,7 @@ void paintBandStrips(QPainter& p, const DiagramLayout& L, const std::vector<QRec
 // One translucent band per barrier instance over the rows of the tasks that
 // took part, from the first arrival to the last departure; instances that
 // land on the same pixels are drawn once.
-void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
+void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   const TimeNs now = st.cursorTime();
   const TimeNs limit = st.nowTime();
@@ -295,11 +295,11 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
       r0 = std::min(r0, v.task);
       r1 = std::max(r1, v.task);
     }
-    if (a0 == INT64_MAX || d1 < L.begin || a0 > L.end) continue;
-    double x0 = L.xOf(a0), x1 = std::max(L.xOf(d1), x0 + 1);
+    if (a0 == INT64_MAX || d1 < layout.begin || a0 > layout.end) continue;
+    double x0 = layout.xOf(a0), x1 = std::max(layout.xOf(d1), x0 + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;
-    int top = static_cast<int>(L.rowTop(r0) + 1), bottom = static_cast<int>(L.rowTop(r1) + L.rowHeight - 1);
+    int top = static_cast<int>(layout.rowTop(r0) + 1), bottom = static_cast<int>(layout.rowTop(r1) + layout.rowHeight - 1);
     int left = static_cast<int>(x0), right = std::max(left, static_cast<int>(std::ceil(x1)) - 1);
     bands.emplace_back(QPoint(left, top), QPoint(right, bottom));
     edges.emplace_back(left, top, left, bottom);
@@ -307,7 +307,7 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   }
   const QColor fill(0xff, 0xa0, 0x00, 50), edge(0xe6, 0x51, 0x00);
   if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) {
-    paintBandStrips(p, L, bands, fill, edge);
+    paintBandStrips(p, layout, bands, fill, edge);
     return;
   }
   p.setPen(Qt::NoPen);  // vector output (SVG): rectangles and lines
@@ -318,18 +318,18 @@ void paintBarriers(QPainter& p, const DiagramLayout& L, const ViewState& st) {
   p.drawLines(edges.data(), static_cast<int>(edges.size()));
 }
 
-void paintCursor(QPainter& p, const DiagramLayout& L, const ViewState& st) {
+void paintCursor(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
-  QRectF plot = L.plot();
+  QRectF plot = layout.plot();
   if (!st.atEnd()) {
-    double x = L.xOf(st.cursorTime());
+    double x = layout.xOf(st.cursorTime());
     p.setPen(QPen(kReplayLine, 2));
     if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
   if (auto sel = st.selected()) {
     const OrderEntry oe = s.order[*sel];
     if (oe.task == kMonitorTask) return;
-    double x = L.xOf(s.event(oe).time), y = L.rowTop(oe.task) + L.rowHeight / 2;
+    double x = layout.xOf(s.event(oe).time), y = layout.rowTop(oe.task) + layout.rowHeight / 2;
     p.setPen(QPen(Qt::black, 2));
     p.setBrush(Qt::yellow);
     p.drawEllipse(QPointF(x, y), 5, 5);
@@ -363,14 +363,14 @@ std::vector<LegendEntry> diagramLegend() {
 }
 
 DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
-  DiagramLayout L;
-  L.area = area;
-  L.begin = st.viewBegin();
-  L.end = std::max(st.viewEnd(), L.begin + 1);
-  L.tasks = st.snapshot() ? st.snapshot()->trace->taskCount() : 0;
-  double h = area.height() - L.axisHeight - 2;
-  L.rowHeight = L.tasks ? std::clamp(h / static_cast<double>(L.tasks), 2.0, 28.0) : 20.0;
-  return L;
+  DiagramLayout layout;
+  layout.area = area;
+  layout.begin = st.viewBegin();
+  layout.end = std::max(st.viewEnd(), layout.begin + 1);
+  layout.tasks = st.snapshot() ? st.snapshot()->trace->taskCount() : 0;
+  double h = area.height() - layout.axisHeight - 2;
+  layout.rowHeight = layout.tasks ? std::clamp(h / static_cast<double>(layout.tasks), 2.0, 28.0) : 20.0;
+  return layout;
 }
 
 QRectF DiagramLayout::plot() const {
@@ -396,28 +396,28 @@ std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
   return static_cast<TaskIndex>(r);
 }
 
-DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& st, const DiagramOptions& o) {
+DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& st, const DiagramOptions& o) {
   DiagramStats stats;
-  p.fillRect(L.area, Qt::white);
+  p.fillRect(layout.area, Qt::white);
   const ViewSnapshot* s = st.snapshot();
-  if (!s || L.tasks == 0) {
+  if (!s || layout.tasks == 0) {
     p.setPen(Qt::gray);
     // At the end of the input nothing more will come: not "waiting".
-    p.drawText(L.area, Qt::AlignCenter,
+    p.drawText(layout.area, Qt::AlignCenter,
                s && s->inputEnded ? QStringLiteral("No task records in the input") : QStringLiteral("Waiting for records..."));
     return stats;
   }
-  QRectF plot = L.plot();
-  const auto [firstRow, lastRow] = L.visibleRows();
+  QRectF plot = layout.plot();
+  const auto [firstRow, lastRow] = layout.visibleRows();
   for (TaskIndex t = firstRow + (firstRow & 1); t < lastRow; t += 2)
-    p.fillRect(QRectF(L.area.left(), L.rowTop(t), L.area.width(), L.rowHeight), QColor(0xf7, 0xf7, 0xf7));
-  if (o.labels) paintLabels(p, L, st);
-  paintAxis(p, L, s->firstTime());
+    p.fillRect(QRectF(layout.area.left(), layout.rowTop(t), layout.area.width(), layout.rowHeight), QColor(0xf7, 0xf7, 0xf7));
+  if (o.labels) paintLabels(p, layout, st);
+  paintAxis(p, layout, s->firstTime());
   p.save();
   p.setClipRect(plot);
   std::array<std::vector<QRect>, kStates> buckets;
   for (TaskIndex t = firstRow; t < lastRow; ++t)
-    stats.spansVisited += paintRowSpans(L, st, t, buckets, stats.rects, o.mipmaps);
+    stats.spansVisited += paintRowSpans(layout, st, t, buckets, stats.rects, o.mipmaps);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
     auto& rs = buckets[static_cast<std::size_t>(i)];
@@ -426,9 +426,9 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& L, const ViewState& 
     p.drawRects(rs.data(), static_cast<int>(rs.size()));
   }
   p.setBrush(Qt::NoBrush);
-  if (o.barriers) paintBarriers(p, L, st);
-  if (o.messages) paintMessages(p, L, st, stats);
-  paintCursor(p, L, st);
+  if (o.barriers) paintBarriers(p, layout, st);
+  if (o.messages) paintMessages(p, layout, st, stats);
+  paintCursor(p, layout, st);
   p.restore();
   return stats;
 }
