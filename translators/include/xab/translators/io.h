@@ -40,9 +40,15 @@ class Sink {
     base_ = out->size();
   }
 
+  // A piece of kDirect bytes or more goes out as it is, after what is
+  // buffered: copying it into the buffer first would be one more pass over
+  // the output (a TextWriter hands over its records 64 KiB at a time).
   void put(std::string_view s) {
+    if (s.size() >= kDirect) {
+      drain();
+      return writeAll(s);
+    }
     if (s.size() > kCap - used_) drain();
-    if (s.size() > kCap) return writeAll(s);
     std::memcpy(buf_.get() + used_, s.data(), s.size());
     used_ += s.size();
   }
@@ -74,6 +80,7 @@ class Sink {
 
  private:
   static constexpr std::size_t kCap = 1 << 20;
+  static constexpr std::size_t kDirect = 64 << 10;
   void drain();
   void writeAll(std::string_view s);
   std::unique_ptr<char[]> buf_{new char[kCap]};
