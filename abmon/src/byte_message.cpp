@@ -71,11 +71,11 @@ EventMessageBuilder& EventMessageBuilder::string(std::int32_t id, std::string te
   return *this;
 }
 
-EventMessageBuilder& EventMessageBuilder::event(std::int64_t t_ns, unsigned kind, unsigned phase,
+EventMessageBuilder& EventMessageBuilder::event(std::int64_t tNs, unsigned kind, unsigned phase,
                                                 std::int32_t rc,
                                                 std::initializer_list<std::int32_t> a) {
   xab_event ev{};
-  ev.t_ns = t_ns;
+  ev.t_ns = tNs;
   ev.kind = static_cast<std::uint16_t>(kind);
   ev.phase = static_cast<std::uint8_t>(phase);
   ev.rc = rc;

@@ -74,7 +74,7 @@ struct EventMessageBuilder {
   EventMessageBuilder();
   EventMessageBuilder& seq(std::int32_t s);
   EventMessageBuilder& string(std::int32_t id, std::string text);
-  EventMessageBuilder& event(std::int64_t t_ns, unsigned kind, unsigned phase, std::int32_t rc,
+  EventMessageBuilder& event(std::int64_t tNs, unsigned kind, unsigned phase, std::int32_t rc,
                              std::initializer_list<std::int32_t> a = {});
   // Counts come from the vectors unless `keepCounts` (to lie about them).
   ByteMessage build(bool keepCounts = false) const;

@@ -141,7 +141,7 @@ bool LocalIntake::acceptAll() {
     any = true;
     auto c = std::make_shared<Conn>(io_, fd, pid, clockNs(CLOCK_MONOTONIC));
     conns_.push_back(c);
-    wait_read(c);
+    waitRead(c);
     armSweep();
   }
 }
@@ -195,7 +195,7 @@ void LocalIntake::sweep() {
         drop(c);
       } else if (c->tid != 0) {
         bool got = false;
-        if (readAll(*c, got, kBurst)) wait_read(c); else drop(c);
+        if (readAll(*c, got, kBurst)) waitRead(c); else drop(c);
         if (got) done_();
       } else {
         waiting = true;
@@ -210,7 +210,7 @@ void LocalIntake::sweep() {
   if (waiting) armSweep();
 }
 
-void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
+void LocalIntake::waitRead(const std::shared_ptr<Conn>& c) {
   c->sd.async_wait(boost::asio::posix::descriptor_base::wait_read, [this, c](const auto& ec) {
     if (ec) return;  // cancelled: dropped or closing
     bool got = false;
@@ -222,7 +222,7 @@ void LocalIntake::wait_read(const std::shared_ptr<Conn>& c) {
     if (!open)
       drop(c);
     else if (!c->deferred())  // a deferred one is waited on again once judged
-      wait_read(c);
+      waitRead(c);
   });
 }
 

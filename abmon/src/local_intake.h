@@ -105,7 +105,7 @@ class LocalIntake {
   bool judge(Conn& c);
   void armSweep();
   void sweep();
-  void wait_read(const std::shared_ptr<Conn>& c);
+  void waitRead(const std::shared_ptr<Conn>& c);
   // Reads until the socket is empty (or `limit` datagrams); false once the
   // connection is over.
   bool readAll(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
