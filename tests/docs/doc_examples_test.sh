@@ -209,6 +209,19 @@ export PATH=$prefix/bin:$PATH
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig:$prefix/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export QT_QPA_PLATFORM=offscreen PVM_ALLOW_ROOT=yes
 
+# A sanitizer build installs sanitized libraries, which a program links
+# only when it is compiled with the same -fsanitize: `cc` and `gfortran`
+# here add it, so the documented commands stay as a user types them.
+sanitize=$(sed -n 's/^XAB_SANITIZE:STRING=//p' "$build/CMakeCache.txt")
+if [[ -n $sanitize ]]; then
+  mkdir -p "$work/compilers"
+  for c in cc gfortran; do
+    printf '#!/bin/sh\nexec %s "$@" -fsanitize=%s\n' "$(command -v "$c")" "$sanitize" >"$work/compilers/$c"
+    chmod +x "$work/compilers/$c"
+  done
+  export PATH=$work/compilers:$PATH
+fi
+
 tar xzf /usr/share/doc/pvm-examples/examples.tar.gz -C "$work" examples/hello.c examples/spmd.f ||
   { echo "FAIL: PVM's examples (package pvm-examples) are missing"; exit 1; }
 { echo '#include "xab.h"'; cat "$work/examples/hello.c"; } >"$fixtures/prog.c"
