@@ -19,12 +19,9 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
-#include <cstdio>
-#include <fcntl.h>
 #include <functional>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 using namespace xab;
 using namespace xab::view;
