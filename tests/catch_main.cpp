@@ -1,3 +1,4 @@
-// The one Catch2 main every test executable links.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The main of every test executable that needs no Qt application.
+#include "catch_session.h"
+
+int main(int argc, char** argv) { return runCatchSession(argc, argv); }

@@ -1,7 +1,6 @@
 // Catch2 main for the xabview model tests: a QGuiApplication (offscreen
 // unless told otherwise) so fonts, brushes and QPainter work headless.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "catch_session.h"
 
 #include <QGuiApplication>
 
@@ -10,5 +9,5 @@
 int main(int argc, char** argv) {
   if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
   QGuiApplication app(argc, argv);
-  return Catch::Session().run(argc, argv);
+  return runCatchSession(argc, argv);
 }

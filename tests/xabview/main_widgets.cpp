@@ -1,7 +1,6 @@
 // Catch2 main for the xabview widget tests: a QApplication (offscreen
 // unless told otherwise).
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "catch_session.h"
 
 #include <QApplication>
 
@@ -10,5 +9,5 @@
 int main(int argc, char** argv) {
   if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
   QApplication app(argc, argv);
-  return Catch::Session().run(argc, argv);
+  return runCatchSession(argc, argv);
 }
