@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 using namespace xab;
 using namespace xab::view;
@@ -134,10 +135,23 @@ TEST_CASE("a snapshot extended record by record equals one built whole") {
       TraceReader reader;
       SnapshotBuilder builder;
       int compared = 0;
+      std::tuple<std::uint64_t, std::size_t, std::size_t> comparedAt{0, 0, 0};
+      std::size_t wholeSize = 0;
       for (std::size_t at = 0; at < all.size(); at += piece) {
         reader.feed(std::string_view(all).substr(at, piece));
-        auto live = builder.update(reader.snapshot());
-        auto whole = buildSnapshot(reader.snapshot());
+        auto trace = reader.snapshot();
+        auto live = builder.update(trace);
+        // A piece that ends no record adds nothing: the live snapshot must
+        // stay as it was, and building a whole one again (quadratic in
+        // one-byte pieces: a minute under ASan) would prove nothing more.
+        const std::tuple now{trace->eventCount(), trace->monitorEvents().size(), trace->taskCount()};
+        if (now == comparedAt && at + piece < all.size()) {
+          REQUIRE(live->size() == wholeSize);
+          continue;
+        }
+        comparedAt = now;
+        auto whole = buildSnapshot(trace);
+        wholeSize = whole->size();
         REQUIRE(live->size() == whole->size());
         for (std::size_t p = 0; p < whole->size(); ++p) REQUIRE(live->order.taskAt(p) == whole->order.taskAt(p));
         REQUIRE(live->spans.size() == whole->spans.size());
