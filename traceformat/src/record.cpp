@@ -4,6 +4,8 @@
 #include <xab/traceformat/record.h>
 #include <xab/traceformat/write.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace xab::text {
@@ -18,30 +20,6 @@ std::string quoted(std::string_view s) {
 }
 
 }  // namespace
-
-bool Record::set(Key key, std::int32_t v) {
-  int s = slotOf(kind, phase, key);
-  if (s < 0) return false;
-  a[s] = v;
-  present |= static_cast<std::uint8_t>(1u << s);
-  return true;
-}
-
-bool Record::setString(Key key, std::string_view text) {
-  int s = slotOf(kind, phase, key);
-  if (s < 0) return false;
-  str[s] = text;
-  present |= static_cast<std::uint8_t>(1u << s);
-  return true;
-}
-
-bool Record::setList(Key key, std::span<const std::int32_t> tids) {
-  int s = slotOf(kind, phase, key);
-  if (s < 0) return false;
-  list[s] = tids;
-  present |= static_cast<std::uint8_t>(1u << s);
-  return true;
-}
 
 void appendHeader(std::string& out, const Header& h) {
   out.append("#xab-trace ");
@@ -68,6 +46,59 @@ constexpr std::size_t longestKey() {
 }
 static_assert(longestKey() <= 16);
 
+// Text of a bounded length padded to a fixed size, so that writing it is
+// one fixed-size copy the compiler inlines (two vector moves) and not a
+// call to memcpy: a record has eight or so such pieces, and a memcpy call
+// for each cost picl2ab a fifth of its time.
+struct Padded {
+  char text[32] = {};
+  std::uint8_t size = 0;
+};
+
+constexpr Padded padded(std::string_view a, std::string_view b = {}, std::string_view c = {}) {
+  Padded p;
+  for (std::string_view part : {a, b, c})
+    for (char ch : part) {
+      if (p.size + 1u >= sizeof p.text) throw "Padded: text too long";  // a compile-time error
+      p.text[p.size++] = ch;
+    }
+  return p;
+}
+
+// " key=" of every field key, by Key index.
+constexpr auto buildKeyText() {
+  std::array<Padded, kKeyCount> t{};
+  for (int k = 0; k < kKeyCount; ++k) t[k] = padded(" ", kFieldKeys[k], "=");
+  return t;
+}
+constexpr auto kKeyText = buildKeyText();
+
+// [kind][phase][slot] -> the slot's " key=".
+constexpr auto buildSlotKeyText() {
+  std::array<std::array<std::array<Padded, kMaxSlots>, 2>, kKindCount> t{};
+  for (int k = 0; k < kKindCount; ++k)
+    for (int p = 0; p < 2; ++p) {
+      const auto& slots = schema::kSlots[k][p];
+      for (std::size_t s = 0; s < slots.size; ++s)
+        for (int key = 0; key < kKeyCount; ++key)
+          if (kFieldKeys[key] == slots.items[s].key) t[k][p][s] = kKeyText[key];
+    }
+  return t;
+}
+constexpr auto kSlotKeyText = buildSlotKeyText();
+
+// [kind][phase] -> "name" or "name.begin".
+constexpr auto buildEventText() {
+  std::array<std::array<Padded, 2>, kKindCount> t{};
+  for (int k = 0; k < kKindCount; ++k) {
+    t[k][0] = padded(schema::kRows[k].name);
+    t[k][1] = padded(schema::kRows[k].name, ".begin");
+  }
+  return t;
+}
+constexpr auto kEventText = buildEventText();
+constexpr Padded kRcText = padded(" rc=");
+
 // A record's numeric part written straight into a stack buffer (no
 // capacity check or memcpy call per value); strings and lists, whose
 // length has no bound, go through the std::string writers.
@@ -76,7 +107,7 @@ class LineBuffer {
   explicit LineBuffer(std::string& out) : out_(out) {}
   ~LineBuffer() { flush(); }
   void flush() {
-    out_.append(buf_, p_);
+    out_.append(buf_, static_cast<std::size_t>(p_ - buf_));  // not (first, last): see write.cpp
     p_ = buf_;
   }
   // Room for one more field of at most 2 + 16 + kMaxTimeChars bytes.
@@ -92,6 +123,16 @@ class LineBuffer {
     }
     std::memcpy(p_, s.data(), s.size());
     p_ += s.size();
+  }
+  // Room for sizeof Padded::text: room() makes sure of 64 bytes.
+  void put(const Padded& t) {
+    std::memcpy(p_, t.text, sizeof t.text);
+    p_ += t.size;
+  }
+  // A time written by putSeconds into a kMaxTimeChars buffer.
+  void putTime(const char (&time)[kMaxTimeChars], std::size_t size) {
+    std::memcpy(p_, time, kMaxTimeChars);
+    p_ += size;
   }
   void key(std::string_view k) {
     room();
@@ -137,11 +178,11 @@ void appendRecord(std::string& out, const Record& r) {
   LineBuffer b(out);
   {
     char time[kMaxTimeChars];
-    std::string_view recv(time, static_cast<std::size_t>(putSeconds(time, r.recvTime, 9) - time));
-    b.put(recv);
+    const auto size = static_cast<std::size_t>(putSeconds(time, r.recvTime, 9) - time);
+    b.putTime(time, size);
     b.put(' ');
     if (r.time == r.recvTime)  // abmon's own records, importers: one clock
-      b.put(recv);
+      b.putTime(time, size);
     else
       b.time(r.time);
   }
@@ -152,12 +193,14 @@ void appendRecord(std::string& out, const Record& r) {
     appendEscaped(b.text(), r.str[0]);
     return;
   }
-  b.put(kindName(r.kind));
-  if (r.phase == Phase::Begin) b.put(".begin");
+  const auto kind = std::min(static_cast<std::size_t>(r.kind), static_cast<std::size_t>(Kind::OTHER));
+  const int phase = r.phase == Phase::Begin ? 1 : 0;
+  b.put(kEventText[kind][phase]);
   auto slots = kindSlots(r.kind, r.phase);
   for (std::size_t s = 0; s < slots.size(); ++s) {
     if (!r.has(static_cast<int>(s))) continue;
-    b.key(slots[s].key);
+    b.room();
+    b.put(kSlotKeyText[kind][phase][s]);
     switch (slots[s].spelling) {
       case Spelling::String: appendEscaped(b.text(), r.str[s]); break;
       case Spelling::List: appendTidList(b.text(), r.list[s]); break;
@@ -165,7 +208,8 @@ void appendRecord(std::string& out, const Record& r) {
     }
   }
   if (r.hasRc()) {
-    b.key("rc");
+    b.room();
+    b.put(kRcText);
     if (kindRcType(r.kind) == 't' && r.rc >= 0)
       b.tid(r.rc);  // a tid result: t<hex>; an error in decimal
     else

@@ -9,10 +9,8 @@ int index(Kind k) {
   return i >= 0 && i < kKindCount ? i : static_cast<int>(Kind::OTHER);
 }
 
-// [kind][phase][key] -> slot index or -1, computed by the compiler.
-using KeySlots = std::array<std::array<std::array<std::int8_t, kKeyCount>, 2>, kKindCount>;
-constexpr KeySlots buildKeySlots() {
-  KeySlots t{};
+constexpr schema::KeySlotTable buildKeySlots() {
+  schema::KeySlotTable t{};
   for (int k = 0; k < kKindCount; ++k)
     for (int p = 0; p < 2; ++p) {
       t[k][p].fill(-1);
@@ -23,7 +21,6 @@ constexpr KeySlots buildKeySlots() {
     }
   return t;
 }
-constexpr KeySlots kKeySlots = buildKeySlots();
 
 // Open addressing over a cheap hash of the name: the reader looks up every
 // record's name, and std::hash over short strings is the slow part.
@@ -64,6 +61,9 @@ class NameIndex {
 
 }  // namespace
 
+// Constant-initialized: no code runs for it at start.
+constexpr schema::KeySlotTable schema::kKeySlots = buildKeySlots();
+
 unsigned kindFlags(Kind k) { return schema::kRows[index(k)].flags; }
 char kindRcType(Kind k) { return schema::kRows[index(k)].rc; }
 
@@ -72,11 +72,6 @@ Kind kindFromName(std::string_view name) {
   return byName.find(name);
 }
 
-int slotOf(Kind k, Phase p, Key key) {
-  int ki = static_cast<int>(key);
-  if (ki < 0 || ki >= kKeyCount) return -1;
-  return kKeySlots[index(k)][p == Phase::Begin ? 1 : 0][ki];
-}
 
 int slotOf(Kind k, Phase p, std::string_view key) {
   auto s = kindSlots(k, p);

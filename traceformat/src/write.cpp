@@ -7,16 +7,23 @@
 namespace xab::text {
 namespace {
 
+// [begin, end) as pointer and length: std::string::append(first, last) is
+// the iterator-range overload, which goes through _M_replace and costs
+// twice as much per call.
+void appendSpan(std::string& out, const char* begin, const char* end) {
+  out.append(begin, static_cast<std::size_t>(end - begin));
+}
+
 // The base is a constant in each caller: to_chars' decimal path is much
 // faster than its general one.
 void appendDecimal(std::string& out, std::int64_t value) {
   char buf[kMaxNumberChars];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
+  appendSpan(out, buf, std::to_chars(buf, buf + sizeof buf, value).ptr);
 }
 
 void appendHex(std::string& out, std::int32_t value) {
   char buf[kMaxNumberChars];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, value, 16).ptr);
+  appendSpan(out, buf, std::to_chars(buf, buf + sizeof buf, value, 16).ptr);
 }
 
 // "00" .. "99": two digits per step.
@@ -62,7 +69,7 @@ void appendInt(std::string& out, std::int64_t value) { appendDecimal(out, value)
 
 void appendTime(std::string& out, std::int64_t ns) {
   char buf[kMaxTimeChars];
-  out.append(buf, putSeconds(buf, ns, 9));
+  appendSpan(out, buf, putSeconds(buf, ns, 9));
 }
 
 void appendTidResult(std::string& out, std::int32_t tid) {
@@ -76,7 +83,7 @@ void appendTidResult(std::string& out, std::int32_t tid) {
 
 void appendTid(std::string& out, std::int32_t tid) {
   char buf[kMaxNumberChars];
-  out.append(buf, putTid(buf, tid));
+  appendSpan(out, buf, putTid(buf, tid));
 }
 
 void appendTag(std::string& out, std::int32_t tag) {

@@ -521,7 +521,7 @@ class XabWriter {
 
   // Starts the record of one event of node r.node at r.time (both clocks).
   void line(const Rec& r, Kind kind, bool begin = false) {
-    rec_ = text::Record{};
+    rec_.clearFields();
     rec_.recvTime = rec_.time = r.time;
     rec_.tid = piclNodeTid(r.node);
     rec_.kind = kind;

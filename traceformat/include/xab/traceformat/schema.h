@@ -239,7 +239,21 @@ inline std::span<const SlotSpec> kindSlots(Kind k, Phase p) {
                                    [p == Phase::Begin ? 1 : 0];
   return {list.items.data(), list.size};
 }
-int slotOf(Kind k, Phase p, Key key);      // slot index, or -1
+namespace schema {
+// [kind][phase][key] -> slot index or -1 (schema.cpp computes it at
+// compile time; declared here so slotOf is inline without every file
+// that includes this header computing it again).
+using KeySlotTable = std::array<std::array<std::array<std::int8_t, kKeyCount>, 2>, kKindCount>;
+extern const KeySlotTable kKeySlots;
+}  // namespace schema
+// The slot index of a key in a kind's record, or -1.
+inline int slotOf(Kind k, Phase p, Key key) {
+  auto ki = static_cast<std::size_t>(key);
+  if (ki >= static_cast<std::size_t>(kKeyCount)) return -1;
+  auto i = static_cast<std::size_t>(k);
+  if (i >= static_cast<std::size_t>(kKindCount)) i = static_cast<std::size_t>(Kind::OTHER);
+  return schema::kKeySlots[i][p == Phase::Begin ? 1 : 0][ki];
+}
 int slotOf(Kind k, Phase p, std::string_view key);
 constexpr std::string_view keyName(Key key) {
   auto i = static_cast<std::size_t>(key);
