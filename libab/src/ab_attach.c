@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "ab_core.h"
 #include "ab_send.h"
+#include "ab_rr.h"
 
 #include <errno.h> /* program_invocation_short_name */
 #include <stdio.h>
@@ -142,7 +143,8 @@ void xab_attach(void) {
   int parent = 0;
   int found = look_up_abmon(&e, &parent);
   if (found != 0) {
-    if (found == -1 && xab_st.mytid > 0) /* no pvmd: PVM reports that itself */
+    /* no pvmd: PVM reports that itself; record and replay need no abmon */
+    if (found == -1 && xab_st.mytid > 0 && !xab_rr_on())
       fprintf(stderr, "xab: abmon is not running in this virtual machine; t%x runs unmonitored\n",
               (unsigned)xab_st.mytid);
     xab_st.mode = XAB_MODE_OFF;
