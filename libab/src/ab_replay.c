@@ -320,7 +320,15 @@ static const struct plan_call *planned(uint32_t seq, int kind, int tid, int tag)
   while (rp.next < rp.ncalls && rp.calls[rp.next].seq < seq) rp.next++;
   const struct plan_call *c = rp.next < rp.ncalls && rp.calls[rp.next].seq == seq ? &rp.calls[rp.next] : NULL;
   char why[512];
-  if (c && (c->kind != kind || c->arg_src != tid || c->arg_tag != tag)) {
+  /* A specific source is a tid of the record run: only "one task or any" must agree. */
+  int src_differs = kind == XAB_EV_SPAWN ? c && c->arg_src != tid : c && (c->arg_src == -1) != (tid == -1);
+  if (c && c->kind == XAB_EV_SPAWN && kind == XAB_EV_SPAWN && src_differs) {
+    snprintf(why, sizeof why, "the recorded run spawned %d task(s) here, this one %d: a record of another task count?",
+             c->arg_src, tid);
+    depart(seq, kind, tid, tag, why);
+    return NULL;
+  }
+  if (c && (c->kind != kind || src_differs || c->arg_tag != tag)) {
     snprintf(why, sizeof why, "the record has %s(%d, %d) here", call_name(c->kind), c->arg_src, c->arg_tag);
     depart(seq, kind, tid, tag, why);
     return NULL;
