@@ -84,6 +84,7 @@ static int open_record(void) {
   if (rec.failed || pvmmytid <= 0) return -1;
   const char *dir = getenv("XAB_RECORD");
   char path[4096];
+  mkdir(dir, 0755); /* the first task of a run makes it; the others find it */
   snprintf(path, sizeof path, "%s/t%x.rec", dir, (unsigned)pvmmytid);
   rec.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (rec.fd < 0 || map_entries(XAB_REC_CHUNK) < 0) {
