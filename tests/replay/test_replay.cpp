@@ -9,11 +9,14 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "xab/record.h"
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
@@ -39,6 +42,17 @@ std::string dump(const std::string& dir) {
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return r.out;
+}
+
+// The dump of a run that ended: a worker marks its record "exited" in its
+// exit(), which may come a moment after the master has printed and exited.
+std::string dump_of_ended_run(const std::string& dir) {
+  std::string d = dump(dir);
+  for (int i = 0; i < 200 && d.find(" stopped after") != std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+    d = dump(dir);
+  }
+  return d;
 }
 
 // The master's recorded wildcard receives, in order: "sender serial" each.
@@ -75,6 +89,31 @@ std::vector<Recorded> two_differing_records(const std::string& base, const std::
   return recs;
 }
 
+// A copy of record dir `from` in which the master's first wildcard
+// receive waits for a serial its sender never sends.
+std::string with_a_message_never_sent(const std::string& from, const std::string& to) {
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  for (const auto& f : fs::directory_iterator(to)) {
+    std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
+    xab_rec_header h{};
+    io.read(reinterpret_cast<char*>(&h), sizeof h);
+    if (h.count < 2) continue;  // a worker: no recorded call
+    for (uint32_t i = 0; i < h.count; ++i) {
+      xab_rec_entry e{};
+      auto at = std::streamoff(sizeof h + i * sizeof e);
+      io.seekg(at);
+      io.read(reinterpret_cast<char*>(&e), sizeof e);
+      if (e.outcome != XAB_REC_GOT) continue;
+      e.v[4] = 99;  // the serial
+      io.seekp(at);
+      io.write(reinterpret_cast<const char*>(&e), sizeof e);
+      return to;
+    }
+  }
+  FAIL("no recorded receive in " << from);
+  return to;
+}
+
 }  // namespace
 
 TEST_CASE("racy runs replay to their own output and messages, every time", "[replay][pvm]") {
@@ -82,7 +121,7 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
   std::vector<std::string> args = {"-n", "4", "--delay", "30"};
   auto recs = two_differing_records(vm.dir(), args);
   for (const auto& rec : recs) {
-    std::string recorded = dump(rec.dir);
+    std::string recorded = dump_of_ended_run(rec.dir);
     REQUIRE(master_matching(recorded).size() == 8);  // 4 results, 4 dones
     for (int i = 0; i < replays_per_record(); ++i) {
       std::string again = rec.dir + ".replay" + std::to_string(i);
@@ -93,7 +132,7 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
       INFO(rec.dir << " replay " << i << "\n" << r.err);
       REQUIRE(r.exit_code == 0);
       CHECK(r.out == rec.out);
-      CHECK(dump(again) == recorded);
+      CHECK(dump_of_ended_run(again) == recorded);
       fs::remove_all(again);
     }
   }
@@ -137,6 +176,29 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
     auto r = run({abreplay(), recs[0].dir, "--", other + "/xabrace"}, {}, 60s);
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.err, Contains("another binary than the one recorded"));
+  }
+
+  {  // a message that never comes: where and why, then stop or go on
+    std::string bad = with_a_message_never_sent(recs[0].dir, vm.dir() + "/never");
+    std::vector<std::string> argv = {abreplay(), "--timeout", "1", bad, "--", race()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto stopped = run(argv, {}, 60s);
+    CHECK(stopped.exit_code == 3);
+    CHECK_THAT(stopped.err, Contains("task 1 (xabrace") && Contains("call 2 pvm_recv(-1, 17002)") &&
+                                Contains("serial 99 from task 1.") && Contains("did not come within 1 s") &&
+                                Contains("stopping the run"));
+    CHECK(stopped.out.find("result") == std::string::npos);
+    argv.insert(argv.begin() + 1, {"--on-departure", "go-on"});
+    auto went_on = run(argv, {}, 60s);
+    CHECK(went_on.exit_code == 3);
+    CHECK_THAT(went_on.err, Contains("going on unforced"));
+    CHECK_THAT(went_on.out, Contains("xabrace: order"));  // the run went on to its end
+  }
+
+  {  // a wildcard of another kind than recorded: the call differs
+    auto r = run({abreplay(), recs[0].dir, "--", race(), "--hang", "-n", "4", "--delay", "30"}, {}, 60s);
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Contains("call 2 pvm_recv(-1, -1): the record has pvm_recv(-1, 17002) here"));
   }
 }
 
