@@ -23,6 +23,11 @@
  * waits for it forever.  When every RESULT arrives before the first DONE,
  * the run ends normally.  Which happens depends on timing only.
  *
+ * --collector: the workers gather among themselves.  Worker 0 takes the
+ * other workers' results with pvm_recv(-1, TAG_RESULT) -- messages from its
+ * siblings -- folds them in arrival order and sends the order and the fold
+ * to the master, which prints them as above.
+ *
  * Built twice: `xabrace` includes xab.h and links libab (monitored, and
  * able to record and replay: docs/replay.md); `xabrace-plain` is compiled
  * with XAB_DEMO_UNINSTRUMENTED and talks to PVM directly.
@@ -53,12 +58,13 @@ struct options {
   int workers;
   int delay_ms;
   int hang;
+  int collector;
   int worker;
 };
 
 static void usage(FILE *to) {
   fprintf(to,
-          "Usage: xabrace [-n N] [--delay MS] [--hang]\n"
+          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector]\n"
           "A racy PVM master/worker program: the master gathers the workers'\n"
           "results with a wildcard pvm_recv, and its output depends on the order\n"
           "they arrive in.  It must run inside a PVM virtual machine whose ep=\n"
@@ -69,6 +75,8 @@ static void usage(FILE *to) {
           "               (default 20)\n"
           "  --hang       the master gathers with pvm_recv(-1, -1): in some orders\n"
           "               it takes a DONE for a RESULT and waits forever\n"
+          "  --collector  worker 0 gathers the other workers' results (a wildcard\n"
+          "               receive of messages from its siblings) for the master\n"
           "  -h, --help   this text\n"
           "  --version    xab's version\n"
           "\n"
@@ -100,6 +108,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
       return 1;
     } else if (!strcmp(a, "--hang")) {
       o->hang = 1;
+    } else if (!strcmp(a, "--collector")) {
+      o->collector = 1;
     } else if (!strcmp(a, "--worker")) {
       o->worker = 1;
     } else if (!strcmp(a, "-n") && i + 1 < argc && parse_int(argv[i + 1], 1, MAX_WORKERS, &o->workers) == 0) {
@@ -129,11 +139,37 @@ static int worker_value(int index) { return 7 + 13 * index; }
 
 /* ---- worker ---- */
 
+/* --collector, worker 0: the others' results in arrival order, folded,
+ * to the master. */
+static void collect(int master, int workers) {
+  int order[MAX_WORKERS], n = workers - 1, result = 0;
+  for (int i = 0; i < n; i++) {
+    int index = -1, value = 0;
+    check(pvm_recv(-1, TAG_RESULT), "pvm_recv(sibling's result)");
+    pvm_upkint(&index, 1, 1);
+    pvm_upkint(&value, 1, 1);
+    order[i] = index;
+    result = (result * 31 + value) % 1000003;
+  }
+  pvm_initsend(PvmDataDefault);
+  pvm_pkint(&n, 1, 1);
+  pvm_pkint(order, n, 1);
+  pvm_pkint(&result, 1, 1);
+  check(pvm_send(master, TAG_RESULT), "pvm_send(collected)");
+}
+
 static int run_worker(int delay_ms) {
   int master = pvm_parent();
-  int index = -1;
+  int index = -1, collector = 0, workers = 0;
   check(pvm_recv(master, TAG_INDEX), "pvm_recv(index)");
   pvm_upkint(&index, 1, 1);
+  pvm_upkint(&collector, 1, 1); /* --collector: worker 0's tid, else 0 */
+  pvm_upkint(&workers, 1, 1);
+  if (collector && index == 0) {
+    collect(master, workers);
+    pvm_exit();
+    return 0;
+  }
   /* The race: a random pause, different in every run. */
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
@@ -147,7 +183,11 @@ static int run_worker(int delay_ms) {
   pvm_initsend(PvmDataDefault);
   pvm_pkint(&index, 1, 1);
   pvm_pkint(&value, 1, 1);
-  check(pvm_send(master, TAG_RESULT), "pvm_send(result)");
+  check(pvm_send(collector ? collector : master, TAG_RESULT), "pvm_send(result)");
+  if (collector) {
+    pvm_exit();
+    return 0;
+  }
   check(pvm_recv(master, TAG_STOP), "pvm_recv(stop)");
   pvm_initsend(PvmDataDefault);
   pvm_pkint(&index, 1, 1);
@@ -177,6 +217,21 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
+/* --collector: worker 0 sends the order and the fold. */
+static int print_collected(int collector) {
+  int n = 0, order[MAX_WORKERS], result = 0;
+  check(pvm_recv(collector, TAG_RESULT), "pvm_recv(collected)");
+  pvm_upkint(&n, 1, 1);
+  pvm_upkint(order, n, 1);
+  pvm_upkint(&result, 1, 1);
+  printf("xabrace: order");
+  for (int i = 0; i < n; i++) printf(" %d", order[i]);
+  printf(" result %d\n", result);
+  fflush(stdout);
+  pvm_exit();
+  return 0;
+}
+
 static int run_master(const char *self, const struct options *o) {
   int me = pvm_mytid();
   if (me < 0) {
@@ -185,11 +240,15 @@ static int run_master(const char *self, const struct options *o) {
   }
   int tids[MAX_WORKERS];
   if (spawn_workers(self, o, tids) != 0) return 1;
+  int collector = o->collector && o->workers > 1 ? tids[0] : 0;
   for (int w = 0; w < o->workers; w++) {
     pvm_initsend(PvmDataDefault);
     pvm_pkint(&w, 1, 1);
+    pvm_pkint(&collector, 1, 1);
+    pvm_pkint((int *)&o->workers, 1, 1);
     check(pvm_send(tids[w], TAG_INDEX), "pvm_send(index)");
   }
+  if (collector) return print_collected(collector);
   int order[MAX_WORKERS], result = 0, dones = 0;
   for (int i = 0; i < o->workers; i++) {
     /* The bug of --hang: any tag, so a DONE can pass for a RESULT. */

@@ -24,7 +24,9 @@ static int serials_wanted(void) { return xab_st.mode != XAB_MODE_OFF || xab_rr_o
 
 int xab_stamp_serial(int mid, int *bytes, int *saved_wid) {
   struct pvmminfo mi;
-  if (mid <= 0 || !serials_wanted() || pvm_getminfo(mid, &mi) < 0) return 0;
+  if (mid <= 0 || !serials_wanted()) return 0;
+  if (xab_rr.replay) xab_replay_publish(); /* before anyone can get a message of ours */
+  if (pvm_getminfo(mid, &mi) < 0) return 0;
   xab_st.serial = (xab_st.serial + 1) & XAB_WID_SERIAL_MASK;
   if (xab_st.serial == 0) xab_st.serial = 1;
   *bytes = mi.len;

@@ -224,16 +224,105 @@ static const char *check_identity(void) {
 static void ensure_plan(uint32_t seq, int kind, int tid, int tag) {
   if (rp.loaded) return;
   rp.loaded = 1;
+  xab_replay_publish();
   xab_rec(XAB_EV_REPLAY_TASK, XAB_PHASE_END, xab_clock(), 0, XAB_A(xab_str(rp.path)));
   const char *err = load_plan();
   if (!err) err = check_identity();
   if (err) depart(seq, kind, tid, tag, err);
 }
 
+/* ---------------------------------------------------------------- the run's directory of tasks */
+
+/* Any task's tid, for a message from a task that is not the receiver's
+ * parent or child: every replaying task publishes its path and tid in
+ * PVM's mailbox, under a name of this run (the plan directory is
+ * abreplay's, one per run), persistent so that it outlives the task. */
+static void entry_name(char *out, size_t len, const char *path) {
+  const char *run = strrchr(rp.dir, '/');
+  snprintf(out, len, "xab.replay.%s.%s", run ? run + 1 : rp.dir, path);
+}
+
+/* Around libab's own mailbox calls: no error printed, the program's
+ * buffers and next buffer ids as they were. */
+struct quiet { int autoerr, sbuf, rbuf, ids[XAB_ID_PEEK]; };
+static void quiet_begin(struct quiet *q) {
+  q->autoerr = pvm_setopt(PvmAutoErr, 0);
+  q->sbuf = pvm_setsbuf(0);
+  q->rbuf = pvm_setrbuf(0);
+  xab_peek_free_ids(q->ids);
+}
+static void quiet_end(struct quiet *q) {
+  int left = pvm_setrbuf(q->rbuf);
+  if (left > 0 && left != q->rbuf) pvm_freebuf(left);
+  pvm_setsbuf(q->sbuf);
+  xab_restore_free_ids(q->ids);
+  pvm_setopt(PvmAutoErr, q->autoerr);
+}
+
+void xab_replay_publish(void) {
+  static int done;
+  if (done || !xab_rr.replay || xab_st.flushing) return;
+  done = 1;
+  struct quiet q;
+  quiet_begin(&q);
+  int me = pvm_mytid();
+  char name[256];
+  entry_name(name, sizeof name, rp.path);
+  int mid = pvm_mkbuf(PvmDataDefault);
+  pvm_setsbuf(mid);
+  pvm_pkint(&me, 1, 1);
+  pvm_putinfo(name, mid, PvmMboxPersistent);
+  pvm_setsbuf(0);
+  pvm_freebuf(mid);
+  quiet_end(&q);
+}
+
+static int read_entry(const char *name) {
+  struct quiet q;
+  quiet_begin(&q);
+  int tid = 0, mid = pvm_recvinfo((char *)name, 0, PvmMboxDefault);
+  if (mid > 0) {
+    pvm_setrbuf(mid);
+    pvm_upkint(&tid, 1, 1);
+    pvm_freebuf(mid);
+  }
+  quiet_end(&q);
+  return tid;
+}
+
+static int match_nothing(int mid, int tid, int tag);
+typedef int (*match_fn)(int, int, int);
+static match_fn use_match(match_fn fn);
+
+/* The tid of the task with this path, from the mailbox: waits (taking no
+ * message) until the task has published it, up to the replay timeout. */
+static int tid_from_directory(const char *path) {
+  static struct { char path[XAB_PATH_MAX]; int tid; } known[64];
+  static int nknown;
+  for (int i = 0; i < nknown; i++)
+    if (strcmp(known[i].path, path) == 0) return known[i].tid;
+  char name[256];
+  entry_name(name, sizeof name, path);
+  int64_t end = xab_clock() + (int64_t)rp.timeout_s * 1000000000;
+  int tid;
+  while ((tid = read_entry(name)) <= 0 && xab_clock() < end) {
+    struct timeval tick = {0, 10000};
+    match_fn old = use_match(match_nothing);
+    pvm_trecv(-1, -1, &tick);
+    use_match(old);
+  }
+  if (tid > 0 && nknown < 64) {
+    snprintf(known[nknown].path, sizeof known[nknown].path, "%s", path);
+    known[nknown++].tid = tid;
+  }
+  return tid;
+}
+
 /* ---------------------------------------------------------------- whom to wait for */
 
 /* The tid, in this run, of the task with this path: the task itself, its
- * parent or one of its children; 0 if it is none of them. */
+ * parent or one of its children, or any other from the directory; 0 if it
+ * never appears. */
 static int tid_of(const char *path) {
   size_t mine = strlen(rp.path);
   if (strcmp(path, rp.path) == 0) return pvmmytid;
@@ -244,7 +333,7 @@ static int tid_of(const char *path) {
     int k = atoi(path + mine + 1);
     return k >= 1 && k <= rp.nchildren ? rp.children[k - 1] : 0;
   }
-  return 0;
+  return tid_from_directory(path);
 }
 
 /* What the forcing match accepts. */
@@ -268,7 +357,6 @@ static int match_nothing(int mid, int tid, int tag) {
   return 0;
 }
 
-typedef int (*match_fn)(int, int, int);
 static match_fn use_match(match_fn fn) { return (match_fn)(void (*)(void))pvm_recvf(fn); }
 
 /* The real call, unforced. */
@@ -363,7 +451,8 @@ static int forced(const struct plan_call *c, uint32_t seq, int kind, int tid, in
   want.serial = c->serial;
   want.tag = c->tag;
   if (!want.pvmd && !want.other && want.tid <= 0) {
-    snprintf(why, sizeof why, "the recorded message (serial %d from task %s) comes from a task that is not its parent or child: not supported", c->serial, c->sender);
+    snprintf(why, sizeof why, "the recorded message's sender, task %s, did not appear within %d s", c->sender,
+             rp.timeout_s);
     depart(seq, kind, tid, tag, why);
     return real_call(kind, tid, tag, tmout);
   }

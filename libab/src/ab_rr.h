@@ -57,5 +57,7 @@ int xab_message_serial(int mid, int *src, int *tag);
 /* ---------------------------------------------------------------- ab_replay.c */
 
 void xab_replay_init(void);
+/* Tells the run's other tasks this task's tid (once; before its first send). */
+void xab_replay_publish(void);
 
 #endif /* XAB_AB_RR_H */

@@ -1,7 +1,8 @@
 // Record and replay (issue 16, docs/replay.md) of demo/xabrace, a master
 // that gathers its workers' results with a wildcard pvm_recv, in a private
 // PVM virtual machine: runs are recorded until two differ in output; each
-// record is replayed many times, and every replay must print what its
+// record is replayed many times (also when the workers gather among
+// themselves, siblings' messages), and every replay must print what its
 // record printed and get, at every recorded receive, the same message (the
 // sender's spawn path and serial) -- checked in the replay's own record and
 // in abmon's trace of a replay.  A hung run replays into the same hang; a
@@ -193,6 +194,24 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
     CHECK(went_on.exit_code == 3);
     CHECK_THAT(went_on.err, Contains("going on unforced"));
     CHECK_THAT(went_on.out, Contains("xabrace: order"));  // the run went on to its end
+  }
+
+  {  // messages between siblings: worker 0 gathers the others' results
+    std::vector<std::string> coll = {"--collector", "-n", "4", "--delay", "30"};
+    for (const auto& rec : two_differing_records(vm.dir() + "/collector", coll)) {
+      std::string recorded = dump_of_ended_run(rec.dir);
+      REQUIRE_THAT(recorded, Contains("1.1 2 recv got -1 17002 1."));
+      for (int i = 0; i < 5; ++i) {
+        std::string again = rec.dir + ".replay" + std::to_string(i);
+        std::vector<std::string> argv = {abreplay(), rec.dir, "--", race()};
+        argv.insert(argv.end(), coll.begin(), coll.end());
+        auto r = run(argv, {{"XAB_RECORD", again}}, 60s);
+        INFO(rec.dir << " replay " << i << "\n" << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out == rec.out);
+        CHECK(dump_of_ended_run(again) == recorded);
+      }
+    }
   }
 
   {  // a wildcard of another kind than recorded: the call differs
