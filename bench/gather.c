@@ -9,6 +9,7 @@
  * (XAB_DISABLE) and gather-xab.  docs/performance.md, "Record mode".
  *
  *   gather-xab [-w W] [-m M] [-r REPS]     (default 4 workers, 20000, 5)
+ *   gather-xab --probe N    N pvm_nrecv(-1, tag) finding nothing: ns per call
  * Output: `gather variant=... workers=W msgs=N ns_per_msg_median=... min=...
  *          cpu_ns_per_msg_median=...` (the master's CPU time per message)
  */
@@ -60,8 +61,25 @@ static void worker(void) {
   }
 }
 
+/* --probe N: N pvm_nrecv(-1, tag) that find nothing, in one task: the
+ * cost of one recorded (or traced) receive, without a message's cost. */
+static int probe_loop(int n, int reps) {
+  double per[MAX_REPS];
+  pvm_mytid();
+  for (int r = 0; r < reps; r++) {
+    int64_t t0 = now_ns();
+    for (int i = 0; i < n; i++) pvm_nrecv(-1, TAG_DATA);
+    per[r] = (double)(now_ns() - t0) / n;
+  }
+  qsort(per, (size_t)reps, sizeof per[0], cmp_double);
+  printf("probe variant=%s calls=%d ns_per_call_median=%.0f min=%.0f\n", VARIANT, n, per[reps / 2], per[0]);
+  pvm_exit();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int w = 4, m = 20000, reps = 5;
+  if (argc >= 3 && !strcmp(argv[1], "--probe")) return probe_loop(atoi(argv[2]) > 0 ? atoi(argv[2]) : 100000, 7);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--worker")) {
       worker();

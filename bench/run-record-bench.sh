@@ -9,7 +9,8 @@
 # on the ping-pong (bench/pingpong.c roundtrip: receives from one task, so
 # record mode logs nothing and costs only message serials) and on gather
 # (bench/gather.c: W workers stream to a master that takes every message
-# with pvm_recv(-1, tag): one record entry per message).
+# with pvm_recv(-1, tag): one record entry per message; and gather --probe:
+# 100000 pvm_nrecv(-1, tag) finding nothing, one entry each, no message).
 # Usage: bench/run-record-bench.sh [BUILD_DIR] [ROUNDS]   (default build, 3)
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,7 +34,8 @@ one() { # MODE PROG ARGS...: prints the program's result line
     local mon=$!
     sleep 0.5
     "$B/$prog-xab" "$@"
-    kill -INT $mon && wait $mon || true
+    kill -INT "$mon"
+    wait "$mon" || true
     ;;
   esac
 }
@@ -42,6 +44,7 @@ for r in $(seq "$ROUNDS"); do
   for mode in plain record trace; do
     echo "round=$r mode=$mode $(one $mode pingpong roundtrip -n 5000 -r 5 | tail -1)"
     echo "round=$r mode=$mode $(one $mode gather -w 4 -m 5000 -r 5 | tail -1)"
+    echo "round=$r mode=$mode $(one $mode gather --probe 100000 | tail -1)"
   done
 done
 echo "raw files in $OUT"
