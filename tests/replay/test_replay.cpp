@@ -33,7 +33,7 @@ std::string race() { return bin_dir() + "/xabrace"; }
 
 // Replays per record: the issue asks for 20; XAB_TEST_REPLAYS lowers it
 // on a slow machine.
-int replays_per_record() {
+int replaysPerRecord() {
   const char* v = std::getenv("XAB_TEST_REPLAYS");
   return v && std::atoi(v) > 0 ? std::atoi(v) : 20;
 }
@@ -47,7 +47,7 @@ std::string dump(const std::string& dir) {
 
 // The dump of a run that ended: a worker marks its record "exited" in its
 // exit(), which may come a moment after the master has printed and exited.
-std::string dump_of_ended_run(const std::string& dir) {
+std::string dumpOfEndedRun(const std::string& dir) {
   std::string d = dump(dir);
   for (int i = 0; i < 200 && d.find(" stopped after") != std::string::npos; ++i) {
     std::this_thread::sleep_for(50ms);
@@ -57,7 +57,7 @@ std::string dump_of_ended_run(const std::string& dir) {
 }
 
 // The master's recorded wildcard receives, in order: "sender serial" each.
-std::vector<std::string> master_matching(const std::string& dumped) {
+std::vector<std::string> masterMatching(const std::string& dumped) {
   std::vector<std::string> got;
   std::istringstream in(dumped);
   std::string path, seq, call, outcome, src, tag, sender, serial;
@@ -75,7 +75,7 @@ struct Recorded {
 
 // Records runs until two print different results (bounded): random worker
 // delays of up to 30 ms make most pairs of runs differ.
-std::vector<Recorded> two_differing_records(const std::string& base, const std::vector<std::string>& args) {
+std::vector<Recorded> twoDifferingRecords(const std::string& base, const std::vector<std::string>& args) {
   std::vector<Recorded> recs;
   for (int i = 0; i < 30 && recs.size() < 2; ++i) {
     std::string dir = base + "/rec" + std::to_string(i);
@@ -92,7 +92,7 @@ std::vector<Recorded> two_differing_records(const std::string& base, const std::
 
 // A copy of record dir `from` in which the master's first wildcard
 // receive waits for a serial its sender never sends.
-std::string with_a_message_never_sent(const std::string& from, const std::string& to) {
+std::string withAMessageNeverSent(const std::string& from, const std::string& to) {
   fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   for (const auto& f : fs::directory_iterator(to)) {
     std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
@@ -120,11 +120,11 @@ std::string with_a_message_never_sent(const std::string& from, const std::string
 TEST_CASE("racy runs replay to their own output and messages, every time", "[replay][pvm]") {
   auto& vm = PrivateVm::shared();
   std::vector<std::string> args = {"-n", "4", "--delay", "30"};
-  auto recs = two_differing_records(vm.dir(), args);
+  auto recs = twoDifferingRecords(vm.dir(), args);
   for (const auto& rec : recs) {
-    std::string recorded = dump_of_ended_run(rec.dir);
-    REQUIRE(master_matching(recorded).size() == 8);  // 4 results, 4 dones
-    for (int i = 0; i < replays_per_record(); ++i) {
+    std::string recorded = dumpOfEndedRun(rec.dir);
+    REQUIRE(masterMatching(recorded).size() == 8);  // 4 results, 4 dones
+    for (int i = 0; i < replaysPerRecord(); ++i) {
       std::string again = rec.dir + ".replay" + std::to_string(i);
       std::vector<std::string> argv = {abreplay(), rec.dir, "--", race()};
       argv.insert(argv.end(), args.begin(), args.end());
@@ -133,7 +133,7 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
       INFO(rec.dir << " replay " << i << "\n" << r.err);
       REQUIRE(r.exit_code == 0);
       CHECK(r.out == rec.out);
-      CHECK(dump_of_ended_run(again) == recorded);
+      CHECK(dumpOfEndedRun(again) == recorded);
       fs::remove_all(again);
     }
   }
@@ -148,17 +148,17 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
     CHECK(r.out == recs[1].out);
     REQUIRE(mon.wait_exits(5));
     auto rs = mon.finish();
-    std::map<std::string, std::string> path_of;  // tid -> spawn path
+    std::map<std::string, std::string> pathOf;  // tid -> spawn path
     for (const auto& rec : rs)
-      if (rec.event == "replay.task") path_of[rec.tid] = rec.get("path");
-    REQUIRE(path_of.size() == 5);
+      if (rec.event == "replay.task") pathOf[rec.tid] = rec.get("path");
+    REQUIRE(pathOf.size() == 5);
     std::string master;
-    for (const auto& [tid, path] : path_of)
+    for (const auto& [tid, path] : pathOf)
       if (path == "1") master = tid;
     std::vector<std::string> traced;
     for (const auto& rec : records_of(rs, master))
-      if (rec.event == "recv" && rec.get("serial") != "0") traced.push_back(path_of[rec.get("src")] + " " + rec.get("serial"));
-    CHECK(traced == master_matching(dump(recs[1].dir)));
+      if (rec.event == "recv" && rec.get("serial") != "0") traced.push_back(pathOf[rec.get("src")] + " " + rec.get("serial"));
+    CHECK(traced == masterMatching(dump(recs[1].dir)));
   }
 
   {  // a record of another task count is refused, saying so
@@ -180,7 +180,7 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
   }
 
   {  // a message that never comes: where and why, then stop or go on
-    std::string bad = with_a_message_never_sent(recs[0].dir, vm.dir() + "/never");
+    std::string bad = withAMessageNeverSent(recs[0].dir, vm.dir() + "/never");
     std::vector<std::string> argv = {abreplay(), "--timeout", "1", bad, "--", race()};
     argv.insert(argv.end(), args.begin(), args.end());
     auto stopped = run(argv, {}, 60s);
@@ -190,16 +190,16 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
                                 Contains("stopping the run"));
     CHECK(stopped.out.find("result") == std::string::npos);
     argv.insert(argv.begin() + 1, {"--on-departure", "go-on"});
-    auto went_on = run(argv, {}, 60s);
-    CHECK(went_on.exit_code == 3);
-    CHECK_THAT(went_on.err, Contains("going on unforced"));
-    CHECK_THAT(went_on.out, Contains("xabrace: order"));  // the run went on to its end
+    auto wentOn = run(argv, {}, 60s);
+    CHECK(wentOn.exit_code == 3);
+    CHECK_THAT(wentOn.err, Contains("going on unforced"));
+    CHECK_THAT(wentOn.out, Contains("xabrace: order"));  // the run went on to its end
   }
 
   {  // messages between siblings: worker 0 gathers the others' results
     std::vector<std::string> coll = {"--collector", "-n", "4", "--delay", "30"};
-    for (const auto& rec : two_differing_records(vm.dir() + "/collector", coll)) {
-      std::string recorded = dump_of_ended_run(rec.dir);
+    for (const auto& rec : twoDifferingRecords(vm.dir() + "/collector", coll)) {
+      std::string recorded = dumpOfEndedRun(rec.dir);
       REQUIRE_THAT(recorded, Contains("1.1 2 recv got -1 17002 1."));
       for (int i = 0; i < 5; ++i) {
         std::string again = rec.dir + ".replay" + std::to_string(i);
@@ -209,7 +209,7 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
         INFO(rec.dir << " replay " << i << "\n" << r.err);
         REQUIRE(r.exit_code == 0);
         CHECK(r.out == rec.out);
-        CHECK(dump_of_ended_run(again) == recorded);
+        CHECK(dumpOfEndedRun(again) == recorded);
       }
     }
   }

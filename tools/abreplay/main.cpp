@@ -120,7 +120,7 @@ Options parse(int argc, char** argv) {
 }
 
 // Adds names to PVM_EXPORT, so every spawned task inherits them.
-void export_vars(const std::vector<std::string>& names) {
+void exportVars(const std::vector<std::string>& names) {
   const char* old = std::getenv("PVM_EXPORT");
   std::string ex = old ? old : "";
   for (const auto& n : names)
@@ -163,7 +163,7 @@ int record(const Options& o) {
   for (const auto& f : fs::directory_iterator(o.dir))
     if (f.path().extension() == ".rec") fs::remove(f.path());
   setenv("XAB_RECORD", fs::absolute(o.dir).c_str(), 1);
-  export_vars({"XAB_RECORD"});
+  exportVars({"XAB_RECORD"});
   return run(o.command);
 }
 
@@ -172,12 +172,12 @@ int replay(const Options& o) {
   std::string plans = fs::absolute(o.dir).string() + "/replay." + std::to_string(getpid());
   fs::remove_all(plans);
   fs::create_directories(plans);
-  records.write_plans(plans);
+  records.writePlans(plans);
   setenv("XAB_REPLAY", plans.c_str(), 1);
   setenv("XAB_REPLAY_PATH", "1", 1);
   setenv("XAB_REPLAY_TIMEOUT", std::to_string(o.timeout_s).c_str(), 1);
   setenv("XAB_REPLAY_DEPART", o.on_departure.c_str(), 1);
-  export_vars({"XAB_REPLAY", "XAB_REPLAY_PATH", "XAB_REPLAY_TIMEOUT", "XAB_REPLAY_DEPART"});
+  exportVars({"XAB_REPLAY", "XAB_REPLAY_PATH", "XAB_REPLAY_TIMEOUT", "XAB_REPLAY_DEPART"});
   int rc = run(o.command);
   std::ifstream dep(plans + "/departures");
   std::stringstream lines;

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kind_name(int kind) {
+const char* kindName(int kind) {
   switch (kind) {
     case XAB_EV_RECV: return "recv";
     case XAB_EV_TRECV: return "trecv";
@@ -29,12 +29,12 @@ const char* kind_name(int kind) {
   }
 }
 
-const char* outcome_name(int outcome) {
+const char* outcomeName(int outcome) {
   static const char* names[] = {"pending", "got", "none", "timeout", "error", "spawn", "tids"};
   return outcome >= 0 && outcome <= XAB_REC_TIDS ? names[outcome] : nullptr;
 }
 
-RecordedTask read_record(const fs::path& file) {
+RecordedTask readRecord(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   RecordedTask t;
   t.file = file.string();
@@ -50,7 +50,7 @@ RecordedTask read_record(const fs::path& file) {
       !in.read(reinterpret_cast<char*>(t.entries.data()), std::streamsize(t.header.count * sizeof(xab_rec_entry))))
     throw std::runtime_error(t.file + ": record cut short");
   for (const auto& e : t.entries)
-    if (!kind_name(e.kind) || !outcome_name(e.outcome))
+    if (!kindName(e.kind) || !outcomeName(e.outcome))
       throw std::runtime_error(t.file + ": entry " + std::to_string(e.seq) + " is not a receive or spawn");
   return t;
 }
@@ -60,18 +60,18 @@ RecordedTask read_record(const fs::path& file) {
 RecordSet::RecordSet(const std::string& dir) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": no such record directory");
   for (const auto& f : fs::directory_iterator(dir))
-    if (f.path().extension() == ".rec") tasks_.push_back(read_record(f.path()));
+    if (f.path().extension() == ".rec") tasks_.push_back(readRecord(f.path()));
   if (tasks_.empty()) throw std::runtime_error(dir + ": holds no record (t*.rec); record with XAB_RECORD=" + dir);
-  assign_paths();
+  assignPaths();
 }
 
 // Roots in the order they started; each task's children in spawn order.
-void RecordSet::assign_paths() {
-  std::map<int, RecordedTask*> by_tid;
-  for (auto& t : tasks_) by_tid[t.header.tid] = &t;
+void RecordSet::assignPaths() {
+  std::map<int, RecordedTask*> byTid;
+  for (auto& t : tasks_) byTid[t.header.tid] = &t;
   std::vector<RecordedTask*> roots;
   for (auto& t : tasks_)
-    if (!by_tid.count(t.header.parent)) roots.push_back(&t);
+    if (!byTid.count(t.header.parent)) roots.push_back(&t);
   std::sort(roots.begin(), roots.end(),
             [](auto* a, auto* b) { return a->header.start_ns < b->header.start_ns; });
   std::deque<RecordedTask*> todo;
@@ -89,8 +89,8 @@ void RecordSet::assign_paths() {
       for (int tid : e.v) {
         if (tid <= 0) continue;
         std::string p = t->path + "." + std::to_string(++child);
-        auto it = by_tid.find(tid);
-        if (it != by_tid.end() && it->second->path.empty()) {
+        auto it = byTid.find(tid);
+        if (it != byTid.end() && it->second->path.empty()) {
           it->second->path = p;
           todo.push_back(it->second);
         } else {
@@ -104,7 +104,7 @@ void RecordSet::assign_paths() {
 
 // Who sent a message: a path; "pvmd" (pvm_notify); "-" (no serial: a task
 // without libab).
-std::string RecordSet::sender_of(const xab_rec_entry& e) const {
+std::string RecordSet::senderOf(const xab_rec_entry& e) const {
   if (e.outcome != XAB_REC_GOT) return "-";
   int src = e.v[2], serial = e.v[4];
   if (serial == 0) return (src & int(0x80000000)) ? "pvmd" : "-";
@@ -116,14 +116,14 @@ std::string RecordSet::sender_of(const xab_rec_entry& e) const {
 // (a spawn: asked count; rc the count started).  A specific source is a
 // tid of that run: it is written -2 ("one task"), so that runs compare
 // equal; libab checks only that the replay asks for one task too.
-std::string RecordSet::call_line(const xab_rec_entry& e) const {
+std::string RecordSet::callLine(const xab_rec_entry& e) const {
   std::ostringstream s;
-  s << e.seq << ' ' << kind_name(e.kind) << ' ' << outcome_name(e.outcome) << ' ';
+  s << e.seq << ' ' << kindName(e.kind) << ' ' << outcomeName(e.outcome) << ' ';
   if (e.kind == XAB_EV_SPAWN) {
     s << e.v[0] << " 0 - 0 0 " << e.v[5];
   } else {
     bool got = e.outcome == XAB_REC_GOT;
-    s << (e.v[0] == -1 ? -1 : -2) << ' ' << e.v[1] << ' ' << sender_of(e) << ' ' << (got ? e.v[4] : 0) << ' ' << (got ? e.v[3] : 0)
+    s << (e.v[0] == -1 ? -1 : -2) << ' ' << e.v[1] << ' ' << senderOf(e) << ' ' << (got ? e.v[4] : 0) << ' ' << (got ? e.v[3] : 0)
       << ' ' << (got ? 1 : e.v[5]);
   }
   return s.str();
@@ -135,19 +135,19 @@ std::string RecordSet::dump() const {
     s << t.path << " task " << t.header.name << ' ' << (t.header.exited ? "exited" : "stopped") << " after call "
       << t.header.last_seq << '\n';
     for (const auto& e : t.entries)
-      if (e.outcome != XAB_REC_TIDS) s << t.path << ' ' << call_line(e) << '\n';
+      if (e.outcome != XAB_REC_TIDS) s << t.path << ' ' << callLine(e) << '\n';
   }
   return s.str();
 }
 
-void RecordSet::write_plans(const std::string& dir) const {
+void RecordSet::writePlans(const std::string& dir) const {
   for (const auto& t : tasks_) {
     std::ofstream out(dir + "/" + t.path + ".plan");
     out << "xab-plan 1\n"
         << "task " << t.path << ' ' << t.header.name << ' ' << (t.header.build_id[0] ? t.header.build_id : "-") << ' '
         << t.header.last_seq << ' ' << t.header.exited << '\n';
     for (const auto& e : t.entries)
-      if (e.outcome != XAB_REC_TIDS) out << call_line(e) << '\n';
+      if (e.outcome != XAB_REC_TIDS) out << callLine(e) << '\n';
     if (!out) throw std::runtime_error(dir + ": cannot write the replay plan");
   }
 }

@@ -34,12 +34,12 @@ class RecordSet {
   // runs that took the same course dump the same text.
   std::string dump() const;
   // Writes DIR/<path>.plan for every task (what libab reads in replay).
-  void write_plans(const std::string& dir) const;
+  void writePlans(const std::string& dir) const;
 
  private:
-  void assign_paths();
-  std::string sender_of(const xab_rec_entry& e) const;
-  std::string call_line(const xab_rec_entry& e) const;
+  void assignPaths();
+  std::string senderOf(const xab_rec_entry& e) const;
+  std::string callLine(const xab_rec_entry& e) const;
   std::vector<RecordedTask> tasks_;
   std::map<int, std::string> path_of_tid_;
 };
