@@ -214,6 +214,12 @@ TEST_CASE("racy runs replay to their own output and messages, every time", "[rep
     }
   }
 
+  {  // a program without libab reads no plan: nothing replayed, and said so
+    auto r = run({abreplay(), recs[0].dir, "--", bin_dir() + "/xabrace-plain", "-n", "4", "--delay", "30"}, {}, 60s);
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Contains("read its replay plan: is it built with libab"));
+  }
+
   {  // a wildcard of another kind than recorded: the call differs
     auto r = run({abreplay(), recs[0].dir, "--", race(), "--hang", "-n", "4", "--delay", "30"}, {}, 60s);
     CHECK(r.exit_code == 3);

@@ -54,7 +54,8 @@ const char kUsage[] =
     "  --version         xab's version\n"
     "\n"
     "Exit status: COMMAND's (128 + signal if a signal ended it); 3 if the run\n"
-    "departed from the record; 2 for bad arguments or an unreadable record.\n"
+    "departed from the record or no task read its plan (COMMAND without libab);\n"
+    "2 for bad arguments or an unreadable record.\n"
     "\n"
     "Examples:\n"
     "  1. abreplay --record rec -- xabrace --hang\n"
@@ -158,6 +159,13 @@ int run(const std::vector<std::string>& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+std::string readAll(const std::string& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 int record(const Options& o) {
   fs::create_directories(o.dir);
   for (const auto& f : fs::directory_iterator(o.dir))
@@ -179,13 +187,21 @@ int replay(const Options& o) {
   setenv("XAB_REPLAY_DEPART", o.on_departure.c_str(), 1);
   exportVars({"XAB_REPLAY", "XAB_REPLAY_PATH", "XAB_REPLAY_TIMEOUT", "XAB_REPLAY_DEPART"});
   int rc = run(o.command);
-  std::ifstream dep(plans + "/departures");
-  std::stringstream lines;
-  lines << dep.rdbuf();
+  std::string departures = readAll(plans + "/departures"), replayed = "\n" + readAll(plans + "/replayed");
   fs::remove_all(plans);
-  if (lines.str().empty()) return rc;
-  std::cerr << "abreplay: the run departed from the record " << o.dir << ":\n" << lines.str();
-  return 3;
+  // A task built without libab reads no plan: nothing was forced.
+  std::string missing;
+  for (const auto& t : records.tasks())
+    if (replayed.find("\n" + t.path + "\n") == std::string::npos) missing += " " + t.path;
+  if (departures.empty() && missing.empty()) return rc;
+  if (!departures.empty()) std::cerr << "abreplay: the run departed from the record " << o.dir << ":\n" << departures;
+  if (replayed == "\n")
+    std::cerr << "abreplay: no task of " << o.command[0]
+              << " read its replay plan: is it built with libab (xab.h)? Nothing was replayed\n";
+  else if (!missing.empty() && departures.empty())
+    std::cerr << "abreplay: recorded tasks that never ran in the replay:" << missing
+              << "\n";
+  return departures.empty() && replayed != "\n" ? rc : 3;
 }
 
 }  // namespace
