@@ -23,6 +23,11 @@
  * waits for it forever.  When every RESULT arrives before the first DONE,
  * the run ends normally.  Which happens depends on timing only.
  *
+ * --poll: the master does not block in pvm_recv: it looks with
+ * pvm_probe(-1, TAG_RESULT), takes what is there with pvm_nrecv, and
+ * otherwise waits with pvm_trecv(-1, TAG_RESULT, 2 ms), and prints how
+ * many of those waits timed out: a number that changes in every run.
+ *
  * --collector: the workers gather among themselves.  Worker 0 takes the
  * other workers' results with pvm_recv(-1, TAG_RESULT) -- messages from its
  * siblings -- folds them in arrival order and sends the order and the fold
@@ -59,12 +64,13 @@ struct options {
   int delay_ms;
   int hang;
   int collector;
+  int poll;
   int worker;
 };
 
 static void usage(FILE *to) {
   fprintf(to,
-          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector]\n"
+          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector | --poll]\n"
           "A racy PVM master/worker program: the master gathers the workers'\n"
           "results with a wildcard pvm_recv, and its output depends on the order\n"
           "they arrive in.  It must run inside a PVM virtual machine whose ep=\n"
@@ -77,6 +83,9 @@ static void usage(FILE *to) {
           "               it takes a DONE for a RESULT and waits forever\n"
           "  --collector  worker 0 gathers the other workers' results (a wildcard\n"
           "               receive of messages from its siblings) for the master\n"
+          "  --poll       the master looks for results with pvm_probe, takes them\n"
+          "               with pvm_nrecv, and waits with pvm_trecv (2 ms); it\n"
+          "               prints how many waits timed out\n"
           "  -h, --help   this text\n"
           "  --version    xab's version\n"
           "\n"
@@ -110,6 +119,8 @@ static int parse_options(int argc, char **argv, struct options *o) {
       o->hang = 1;
     } else if (!strcmp(a, "--collector")) {
       o->collector = 1;
+    } else if (!strcmp(a, "--poll")) {
+      o->poll = 1;
     } else if (!strcmp(a, "--worker")) {
       o->worker = 1;
     } else if (!strcmp(a, "-n") && i + 1 < argc && parse_int(argv[i + 1], 1, MAX_WORKERS, &o->workers) == 0) {
@@ -217,6 +228,18 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
+/* --poll: the next result, without blocking in pvm_recv; counts the
+ * 2 ms waits that timed out. */
+static int poll_result(int *timeouts) {
+  for (;;) {
+    if (check(pvm_probe(-1, TAG_RESULT), "pvm_probe") > 0) return check(pvm_nrecv(-1, TAG_RESULT), "pvm_nrecv");
+    struct timeval wait = {0, 2000};
+    int mid = check(pvm_trecv(-1, TAG_RESULT, &wait), "pvm_trecv");
+    if (mid > 0) return mid;
+    ++*timeouts;
+  }
+}
+
 /* --collector: worker 0 sends the order and the fold. */
 static int print_collected(int collector) {
   int n = 0, order[MAX_WORKERS], result = 0;
@@ -249,10 +272,10 @@ static int run_master(const char *self, const struct options *o) {
     check(pvm_send(tids[w], TAG_INDEX), "pvm_send(index)");
   }
   if (collector) return print_collected(collector);
-  int order[MAX_WORKERS], result = 0, dones = 0;
+  int order[MAX_WORKERS], result = 0, dones = 0, timeouts = 0;
   for (int i = 0; i < o->workers; i++) {
     /* The bug of --hang: any tag, so a DONE can pass for a RESULT. */
-    int mid = check(pvm_recv(-1, o->hang ? -1 : TAG_RESULT), "pvm_recv(result)");
+    int mid = o->poll ? poll_result(&timeouts) : check(pvm_recv(-1, o->hang ? -1 : TAG_RESULT), "pvm_recv(result)");
     int bytes = 0, tag = 0, src = 0, index = -1, value = 0;
     pvm_bufinfo(mid, &bytes, &tag, &src);
     pvm_upkint(&index, 1, 1);
@@ -271,7 +294,9 @@ static int run_master(const char *self, const struct options *o) {
   for (; dones < o->workers; dones++) check(pvm_recv(-1, TAG_DONE), "pvm_recv(done)");
   printf("xabrace: order");
   for (int i = 0; i < o->workers; i++) printf(" %d", order[i]);
-  printf(" result %d\n", result);
+  printf(" result %d", result);
+  if (o->poll) printf(" waits %d", timeouts);
+  printf("\n");
   fflush(stdout);
   pvm_exit();
   return 0;
