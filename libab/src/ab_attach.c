@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "ab_core.h"
 #include "ab_send.h"
+#include "ab_rr.h"
 
 #include <errno.h> /* program_invocation_short_name */
 #include <stdio.h>
@@ -36,13 +37,12 @@ static int env_int(const char *name, int fallback) {
  * buffers (request, reply, ...) and frees them in another order, which
  * would change the next ids the program gets.  Note the ids on top of the
  * list before, and put them back in that order after. */
-#define XAB_ID_PEEK 6
-static void peek_free_ids(int ids[XAB_ID_PEEK]) {
+void xab_peek_free_ids(int ids[XAB_ID_PEEK]) {
   for (int i = 0; i < XAB_ID_PEEK; i++) ids[i] = pvm_mkbuf(PvmDataDefault);
   for (int i = XAB_ID_PEEK - 1; i >= 0; i--) pvm_freebuf(ids[i]);
 }
 
-static void restore_free_ids(const int ids[XAB_ID_PEEK]) {
+void xab_restore_free_ids(const int ids[XAB_ID_PEEK]) {
   int got[XAB_ID_PEEK];
   for (int i = 0; i < XAB_ID_PEEK; i++) got[i] = pvm_mkbuf(PvmDataDefault);
   for (int i = 0; i < XAB_ID_PEEK; i++) {
@@ -101,9 +101,9 @@ static int look_up_abmon(struct abmon_entry *e, int *parent) {
   xab_st.mytid = pvm_mytid();
   *parent = xab_st.mytid > 0 ? pvm_parent() : 0;
   int ids[XAB_ID_PEEK];
-  if (xab_st.mytid > 0) peek_free_ids(ids);
+  if (xab_st.mytid > 0) xab_peek_free_ids(ids);
   int found = xab_st.mytid > 0 ? read_mailbox(e) : -1;
-  if (xab_st.mytid > 0) restore_free_ids(ids);
+  if (xab_st.mytid > 0) xab_restore_free_ids(ids);
   pvm_setopt(PvmAutoErr, autoerr);
   xab_st.flushing = 0;
   return found;
@@ -142,7 +142,8 @@ void xab_attach(void) {
   int parent = 0;
   int found = look_up_abmon(&e, &parent);
   if (found != 0) {
-    if (found == -1 && xab_st.mytid > 0) /* no pvmd: PVM reports that itself */
+    /* no pvmd: PVM reports that itself; record and replay need no abmon */
+    if (found == -1 && xab_st.mytid > 0 && !xab_rr_on())
       fprintf(stderr, "xab: abmon is not running in this virtual machine; t%x runs unmonitored\n",
               (unsigned)xab_st.mytid);
     xab_st.mode = XAB_MODE_OFF;

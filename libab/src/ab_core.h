@@ -115,6 +115,13 @@ static inline void xab_enrolled(int ok) {
   if (ok && xab_st.mode == XAB_MODE_UNATTACHED) xab_attach();
 }
 
+/* PVM hands out buffer ids from a LIFO free list; libab's own mailbox
+ * calls note the ids on top of it before and put them back after, so the
+ * program's next ids are what they would be without libab. */
+#define XAB_ID_PEEK 6
+void xab_peek_free_ids(int ids[XAB_ID_PEEK]);
+void xab_restore_free_ids(const int ids[XAB_ID_PEEK]);
+
 /* ---------------------------------------------------------------- ab_end.c */
 
 void xab_term_now(void);

@@ -12,14 +12,21 @@
  * fraction of a second, because abmon pokes quiet tasks (ab_poke.c).
  */
 #include "ab_core.h"
+#include "ab_rr.h"
 
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------- serials */
 
+/* Serials are stamped while abmon listens, and always in record and replay
+ * mode, which name messages by them. */
+static int serials_wanted(void) { return xab_st.mode != XAB_MODE_OFF || xab_rr_on(); }
+
 int xab_stamp_serial(int mid, int *bytes, int *saved_wid) {
   struct pvmminfo mi;
-  if (mid <= 0 || xab_st.mode == XAB_MODE_OFF || pvm_getminfo(mid, &mi) < 0) return 0;
+  if (mid <= 0 || !serials_wanted()) return 0;
+  if (xab_rr.replay) xab_replay_publish(); /* before anyone can get a message of ours */
+  if (pvm_getminfo(mid, &mi) < 0) return 0;
   xab_st.serial = (xab_st.serial + 1) & XAB_WID_SERIAL_MASK;
   if (xab_st.serial == 0) xab_st.serial = 1;
   *bytes = mi.len;
@@ -104,7 +111,7 @@ int xab_psend(int tid, int tag, void *p, int n, int type) {
   int64_t t = xab_clock();
   int len = typed_bytes(type, n), rc, serial = 0, bytes = 0, wid = 0;
   xab_enter();
-  if (len < 0 || xab_st.mode == XAB_MODE_OFF) {
+  if (len < 0 || !serials_wanted()) {
     rc = pvm_psend(tid, tag, p, n, type);
   } else {
     int user_sbuf = pvm_setsbuf(pvm_mkbuf(PvmDataInPlace));
@@ -192,10 +199,10 @@ static int recv_end(int kind, int64_t t, int mid, int src, int tag, int clear) {
 /* Wait for a message, as pvm_trecv(tid, tag, tmout) would (tmout NULL:
  * forever).  A message that is there, or comes soon, costs nothing extra;
  * if the wait gets long, abmon's poke sends the records from inside it. */
-static int wait_message(int tid, int tag, struct timeval *tmout) {
+static int wait_message(int kind, int tid, int tag, struct timeval *tmout) {
   xab_block_begin();
   xab_enter();
-  int mid = tmout ? pvm_trecv(tid, tag, tmout) : pvm_recv(tid, tag);
+  int mid = xab_rr_on() ? xab_rr_receive(kind, tid, tag, tmout) : tmout ? pvm_trecv(tid, tag, tmout) : pvm_recv(tid, tag);
   xab_leave();
   xab_block_end();
   return mid;
@@ -203,7 +210,7 @@ static int wait_message(int tid, int tag, struct timeval *tmout) {
 
 int xab_recv(int tid, int tag) {
   xab_rec(XAB_EV_RECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag));
-  int mid = wait_message(tid, tag, NULL);
+  int mid = wait_message(XAB_EV_RECV, tid, tag, NULL);
   recv_end(XAB_EV_RECV, xab_clock(), mid, tid, tag, 1);
   xab_enrolled(mid >= 0);
   return mid;
@@ -212,7 +219,7 @@ int xab_recv(int tid, int tag) {
 int xab_trecv(int tid, int tag, struct timeval *tmout) {
   int us = tmout ? (int)(tmout->tv_sec * 1000000 + tmout->tv_usec) : -1;
   xab_rec(XAB_EV_TRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, us));
-  int mid = wait_message(tid, tag, tmout);
+  int mid = wait_message(XAB_EV_TRECV, tid, tag, tmout);
   recv_end(XAB_EV_TRECV, xab_clock(), mid, tid, tag, 1);
   xab_enrolled(mid >= 0);
   return mid;
@@ -222,7 +229,7 @@ int xab_trecv(int tid, int tag, struct timeval *tmout) {
 static int recv_now(int kind, int (*call)(int, int), int tid, int tag, int clear) {
   int64_t t = xab_clock();
   xab_enter();
-  int mid = call(tid, tag);
+  int mid = xab_rr_on() ? xab_rr_receive(kind, tid, tag, NULL) : call(tid, tag);
   xab_leave();
   recv_end(kind, t, mid, tid, tag, clear);
   xab_enrolled(mid >= 0);
@@ -239,7 +246,7 @@ int xab_precv(int tid, int tag, void *p, int n, int type, int *rtid, int *rtag, 
   int len = typed_bytes(type, n);
   xab_rec(XAB_EV_PRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, type, n));
   int rc, bytes = 0, src = tid, mtag = tag, serial = 0;
-  if (len < 0 || xab_st.mode == XAB_MODE_OFF) {
+  if (len < 0 || !serials_wanted()) {
     xab_block_begin();
     xab_enter();
     rc = pvm_precv(tid, tag, p, n, type, rtid, rtag, rlen);
@@ -252,7 +259,7 @@ int xab_precv(int tid, int tag, void *p, int n, int type, int *rtid, int *rtag, 
     }
   } else {
     int user_rbuf = pvm_setrbuf(0);
-    int mid = wait_message(tid, tag, NULL);
+    int mid = wait_message(XAB_EV_PRECV, tid, tag, NULL);
     rc = mid;
     if (mid > 0) {
       serial = xab_read_serial(mid, 1, &bytes, &src, &mtag);

@@ -3,6 +3,7 @@
  * rest of pvm3.h.  Almost all one line each: see XAB_SIMPLE in ab_core.h.
  */
 #include "ab_core.h"
+#include "ab_rr.h"
 
 #include <string.h>
 
@@ -36,7 +37,8 @@ int xab_spawn(char *file, char **argv, int flags, char *where, int count, int *t
    * children (instance numbers follow), and spawn is slow anyway. */
   xab_flush_now(0);
   xab_enter();
-  int rc = pvm_spawn(file, argv, flags, where, count, tids);
+  int rc = xab_rr_on() ? xab_rr_spawn(file, argv, flags, where, count, tids)
+                       : pvm_spawn(file, argv, flags, where, count, tids);
   xab_leave();
   xab_block_end();
   xab_enrolled(rc >= 0);

@@ -43,6 +43,12 @@ build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 TABLE=$(cat <<'EOF'
 skip:the README's command for a fresh machine (installs packages, builds into build/); tests/demo runs the demo	scripts/demo.sh
 skip:the test suite itself	scripts/test.sh
+run	xabrace -n 5 --delay 50
+skip:xabrace --hang hangs in most orders, not all: tests/replay records until one hangs, then replays it	abreplay --record rec -- xabrace --hang
+skip:needs the record of the step before (skipped): tests/replay dumps its records	abreplay --dump rec
+skip:abmon in the background for the replay of a hang: tests/replay traces a replay with abmon	abmon -o replay.trace &
+skip:replays a hung run, which never ends: tests/replay does, with a timeout	abreplay rec -- xabrace --hang
+skip:the trace of the skipped replay of a hang: tests/replay reads such a trace	abstat replay.trace
 skip:installs packages and builds into build/: the README's fresh-machine commands run it	scripts/setup.sh
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &
 run	abmon -o run.trace -- ./master

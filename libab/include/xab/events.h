@@ -160,7 +160,12 @@
   X(REG_TRACER,  "reg_tracer",  0, 'i', "", "ctx:i tag:i") \
   /* ---- kinds added after wire version 1 was fixed: ids travel on the wire, so new kinds go last ---- */ \
   /* a message taken by a pvm_addmhf handler (PVM called the handler with it; mhid: the handler's id) */ \
-  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i")
+  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i") \
+  /* ---- issue 16, record and replay (docs/replay.md) ---- */ \
+  /* a task replaying a record: its spawn path ("1" the command, "1.2" its second child) */ \
+  X(REPLAY_TASK,   "replay.task",   0, 'i', "", "path:s") \
+  /* the program departed from the record at receive-like call seq: replay stops forcing */ \
+  X(REPLAY_DEPART, "replay.depart", 0, 'i', "", "seq:i call:s src:t tag:i why:s")
 /* clang-format on */
 
 enum xab_event_kind {

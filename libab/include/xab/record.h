@@ -1,0 +1,66 @@
+/*
+ * xab/record.h -- the record file of record mode (issue 16, docs/replay.md).
+ *
+ * A task run with XAB_RECORD=DIR writes DIR/t<tid in hex>.rec: one header,
+ * then fixed-size entries, one per receive-like call whose outcome depends
+ * on timing (a wildcard pvm_recv/pvm_precv; every pvm_trecv, pvm_nrecv and
+ * pvm_probe) and one per pvm_spawn (with the tids started, so that abreplay
+ * can name every task by its spawn path).  libab writes it through a shared
+ * memory mapping: no system call per entry, and what was written survives
+ * SIGKILL.  libab is the only writer; abreplay (tools/abreplay) the only
+ * reader.  All fields in the host's byte order.
+ */
+#ifndef XAB_RECORD_H
+#define XAB_RECORD_H
+
+#include <stdint.h>
+
+#define XAB_REC_MAGIC 0x31524258u /* "XBR1" */
+#define XAB_REC_VERSION 1u
+#define XAB_REC_HEADER_BYTES 256
+
+/* What a receive-like call got. */
+enum xab_rec_outcome {
+  XAB_REC_PENDING = 0, /* begun, not ended: the task was still in it when it died */
+  XAB_REC_GOT = 1,     /* a message: src, tag, serial */
+  XAB_REC_NONE = 2,    /* pvm_nrecv / pvm_probe found nothing */
+  XAB_REC_TIMEOUT = 3, /* pvm_trecv timed out */
+  XAB_REC_ERROR = 4,   /* the call failed: rc */
+  XAB_REC_SPAWN = 5,   /* pvm_spawn: rc tasks started, their tids follow */
+  XAB_REC_TIDS = 6     /* continuation of a spawn: up to 6 tids in v[] */
+};
+
+struct xab_rec_header {
+  uint32_t magic, version;
+  int32_t tid, parent;      /* this run's tids: abreplay turns them into spawn paths */
+  int64_t start_ns;         /* CLOCK_REALTIME when the file was made */
+  int32_t pid;
+  uint32_t count;           /* entries complete (a reader reads no further) */
+  uint32_t last_seq;        /* the receive-like call begun last (0: none) */
+  uint32_t exited;          /* 1: the task ended normally (exit, return from main) */
+  char name[64];            /* program name (argv[0]'s last part) */
+  char build_id[72];        /* the binary's GNU build id in hex, or size:mtime */
+  char pad[XAB_REC_HEADER_BYTES - 40 - 64 - 72];
+};
+
+/* One call.  seq numbers every receive-like call and spawn of the task,
+ * recorded or not, from 1: replay finds the same call by it. */
+struct xab_rec_entry {
+  int64_t t_ns;             /* the task's clock when the call ended (begun, if pending) */
+  uint32_t seq;
+  uint16_t kind;            /* XAB_EV_RECV, _TRECV, _NRECV, _PROBE, _PRECV, _SPAWN (events.h) */
+  uint16_t outcome;         /* enum xab_rec_outcome */
+  int32_t v[6];             /* receive: arg_src arg_tag src tag serial rc;
+                               spawn: count asked, 0, 0, 0, 0, rc (started);
+                               tids: up to 6 tids (rc: how many) */
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(struct xab_rec_header) == XAB_REC_HEADER_BYTES, "record header size");
+static_assert(sizeof(struct xab_rec_entry) == 40, "record entry size");
+#else
+_Static_assert(sizeof(struct xab_rec_header) == XAB_REC_HEADER_BYTES, "record header size");
+_Static_assert(sizeof(struct xab_rec_entry) == 40, "record entry size");
+#endif
+
+#endif /* XAB_RECORD_H */

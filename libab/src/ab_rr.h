@@ -1,0 +1,63 @@
+/*
+ * ab_rr.h -- record and replay (issue 16; docs/replay.md): what the
+ * receive wrappers (ab_msg.c) and pvm_spawn (ab_task.c) call, and what
+ * ab_record.c and ab_replay.c share.
+ *
+ * Record (XAB_RECORD=DIR): every receive-like call and spawn gets a number
+ * (seq); the calls whose outcome depends on timing are written to the
+ * task's record file (xab/record.h).  Replay (XAB_REPLAY=PLANDIR, set by
+ * abreplay): the same calls are forced to the recorded outcome.  Both need
+ * message serials, so a task in either mode stamps them even without abmon.
+ */
+#ifndef XAB_AB_RR_H
+#define XAB_AB_RR_H
+
+#include <stdint.h>
+#include <sys/time.h>
+
+#include "xab/record.h"
+
+struct xab_rr_state {
+  int init;          /* the environment has been read */
+  int record;        /* XAB_RECORD names a directory */
+  int replay;        /* XAB_REPLAY names abreplay's plan directory */
+  uint32_t seq;      /* receive-like calls and spawns made so far */
+};
+extern struct xab_rr_state xab_rr;
+
+void xab_rr_init(void);
+
+/* Record or replay mode (reads the environment on first use). */
+static inline int xab_rr_on(void) {
+  if (!xab_rr.init) xab_rr_init();
+  return xab_rr.record | xab_rr.replay;
+}
+
+/* The real receive of kind XAB_EV_RECV/_TRECV/_NRECV/_PROBE/_PRECV (PRECV:
+ * the pvm_recv precv is made of), recorded and, in replay, forced.
+ * tmout: trecv's timeout (NULL: none). */
+int xab_rr_receive(int kind, int tid, int tag, struct timeval *tmout);
+/* The real pvm_spawn, recorded and, in replay, giving each child its path. */
+int xab_rr_spawn(char *file, char **argv, int flags, char *where, int count, int *tids);
+
+/* ---------------------------------------------------------------- ab_record.c */
+
+/* Is this call one whose outcome the record keeps? */
+int xab_record_wanted(int kind, int tid, int tag);
+/* A pending entry for call seq (before a receive that may block): its index, -1 if none. */
+int xab_record_begin(uint32_t seq, int kind, int tid, int tag);
+/* The outcome of entry idx (from xab_record_begin), or a new entry when idx < 0. */
+void xab_record_end(int idx, uint32_t seq, int kind, int tid, int tag, int mid);
+void xab_record_spawn(uint32_t seq, int count, int rc, const int *tids);
+/* The program's GNU build id in hex, or its size:mtime. */
+void xab_record_identity(char *out, size_t len);
+/* The serial in a message's header (0: none), without clearing it. */
+int xab_message_serial(int mid, int *src, int *tag);
+
+/* ---------------------------------------------------------------- ab_replay.c */
+
+void xab_replay_init(void);
+/* Tells the run's other tasks this task's tid (once; before its first send). */
+void xab_replay_publish(void);
+
+#endif /* XAB_AB_RR_H */

@@ -1,0 +1,155 @@
+// record_set.cpp -- reading a record directory and naming its tasks by
+// spawn path (record_set.h).
+#include "record_set.h"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "xab/events.h"
+
+namespace xab::replay {
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kindName(int kind) {
+  switch (kind) {
+    case XAB_EV_RECV: return "recv";
+    case XAB_EV_TRECV: return "trecv";
+    case XAB_EV_NRECV: return "nrecv";
+    case XAB_EV_PROBE: return "probe";
+    case XAB_EV_PRECV: return "precv";
+    case XAB_EV_SPAWN: return "spawn";
+    default: return nullptr;
+  }
+}
+
+const char* outcomeName(int outcome) {
+  static const char* names[] = {"pending", "got", "none", "timeout", "error", "spawn", "tids"};
+  return outcome >= 0 && outcome <= XAB_REC_TIDS ? names[outcome] : nullptr;
+}
+
+RecordedTask readRecord(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  RecordedTask t;
+  t.file = file.string();
+  if (!in.read(reinterpret_cast<char*>(&t.header), sizeof t.header) || t.header.magic != XAB_REC_MAGIC)
+    throw std::runtime_error(t.file + ": not an xab record file");
+  if (t.header.version != XAB_REC_VERSION)
+    throw std::runtime_error(t.file + ": record version " + std::to_string(t.header.version) + ", this abreplay reads " +
+                             std::to_string(XAB_REC_VERSION));
+  t.header.name[sizeof t.header.name - 1] = 0;
+  t.header.build_id[sizeof t.header.build_id - 1] = 0;
+  t.entries.resize(t.header.count);
+  if (t.header.count > 0 &&
+      !in.read(reinterpret_cast<char*>(t.entries.data()), std::streamsize(t.header.count * sizeof(xab_rec_entry))))
+    throw std::runtime_error(t.file + ": record cut short");
+  for (const auto& e : t.entries)
+    if (!kindName(e.kind) || !outcomeName(e.outcome))
+      throw std::runtime_error(t.file + ": entry " + std::to_string(e.seq) + " is not a receive or spawn");
+  return t;
+}
+
+}  // namespace
+
+RecordSet::RecordSet(const std::string& dir) {
+  if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": no such record directory");
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".rec") tasks_.push_back(readRecord(f.path()));
+  if (tasks_.empty()) throw std::runtime_error(dir + ": holds no record (t*.rec); record with XAB_RECORD=" + dir);
+  assignPaths();
+}
+
+// Roots in the order they started; each task's children in spawn order.
+void RecordSet::assignPaths() {
+  std::map<int, RecordedTask*> byTid;
+  for (auto& t : tasks_) byTid[t.header.tid] = &t;
+  std::vector<RecordedTask*> roots;
+  for (auto& t : tasks_)
+    if (!byTid.count(t.header.parent)) roots.push_back(&t);
+  std::sort(roots.begin(), roots.end(),
+            [](auto* a, auto* b) { return a->header.start_ns < b->header.start_ns; });
+  std::deque<RecordedTask*> todo;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    roots[i]->path = std::to_string(i + 1);
+    todo.push_back(roots[i]);
+  }
+  while (!todo.empty()) {
+    RecordedTask* t = todo.front();
+    todo.pop_front();
+    path_of_tid_[t->header.tid] = t->path;
+    int child = 0;
+    for (const auto& e : t->entries) {
+      if (e.outcome != XAB_REC_TIDS) continue;
+      for (int tid : e.v) {
+        if (tid <= 0) continue;
+        std::string p = t->path + "." + std::to_string(++child);
+        auto it = byTid.find(tid);
+        if (it != byTid.end() && it->second->path.empty()) {
+          it->second->path = p;
+          todo.push_back(it->second);
+        } else {
+          path_of_tid_[tid] = p;  // a child that never recorded anything
+        }
+      }
+    }
+  }
+  std::sort(tasks_.begin(), tasks_.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+}
+
+// Who sent a message: a path; "pvmd" (pvm_notify); "-" (no serial: a task
+// without libab).
+std::string RecordSet::senderOf(const xab_rec_entry& e) const {
+  if (e.outcome != XAB_REC_GOT) return "-";
+  int src = e.v[2], serial = e.v[4];
+  if (serial == 0) return (src & int(0x80000000)) ? "pvmd" : "-";
+  auto it = path_of_tid_.find(src);
+  return it == path_of_tid_.end() ? "-" : it->second;
+}
+
+// "<seq> <call> <outcome> <arg_src> <arg_tag> <sender> <serial> <tag> <rc>"
+// (a spawn: asked count; rc the count started).  A specific source is a
+// tid of that run: it is written -2 ("one task"), so that runs compare
+// equal; libab checks only that the replay asks for one task too.
+std::string RecordSet::callLine(const xab_rec_entry& e) const {
+  std::ostringstream s;
+  s << e.seq << ' ' << kindName(e.kind) << ' ' << outcomeName(e.outcome) << ' ';
+  if (e.kind == XAB_EV_SPAWN) {
+    s << e.v[0] << " 0 - 0 0 " << e.v[5];
+  } else {
+    bool got = e.outcome == XAB_REC_GOT;
+    s << (e.v[0] == -1 ? -1 : -2) << ' ' << e.v[1] << ' ' << senderOf(e) << ' ' << (got ? e.v[4] : 0) << ' ' << (got ? e.v[3] : 0)
+      << ' ' << (got ? 1 : e.v[5]);
+  }
+  return s.str();
+}
+
+std::string RecordSet::dump() const {
+  std::ostringstream s;
+  for (const auto& t : tasks_) {
+    s << t.path << " task " << t.header.name << ' ' << (t.header.exited ? "exited" : "stopped") << " after call "
+      << t.header.last_seq << '\n';
+    for (const auto& e : t.entries)
+      if (e.outcome != XAB_REC_TIDS) s << t.path << ' ' << callLine(e) << '\n';
+  }
+  return s.str();
+}
+
+void RecordSet::writePlans(const std::string& dir) const {
+  for (const auto& t : tasks_) {
+    std::ofstream out(dir + "/" + t.path + ".plan");
+    out << "xab-plan 1\n"
+        << "task " << t.path << ' ' << t.header.name << ' ' << (t.header.build_id[0] ? t.header.build_id : "-") << ' '
+        << t.header.last_seq << ' ' << t.header.exited << '\n';
+    for (const auto& e : t.entries)
+      if (e.outcome != XAB_REC_TIDS) out << callLine(e) << '\n';
+    if (!out) throw std::runtime_error(dir + ": cannot write the replay plan");
+  }
+}
+
+}  // namespace xab::replay

@@ -1,0 +1,49 @@
+// record_set.h -- a record directory (XAB_RECORD=DIR: one t<tid>.rec per
+// task, xab/record.h) read back, with every task named by its spawn path.
+//
+// A tid changes from run to run; a spawn path does not: "1" is the first
+// task that no recorded task spawned (the command), "1.2" the second task
+// "1" spawned (counting every pvm_spawn of "1" in order), and so on.  A
+// message is named by its sender's path and the sender's serial.
+#ifndef XAB_ABREPLAY_RECORD_SET_H
+#define XAB_ABREPLAY_RECORD_SET_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "xab/record.h"
+
+namespace xab::replay {
+
+struct RecordedTask {
+  std::string file;
+  xab_rec_header header{};
+  std::vector<xab_rec_entry> entries;
+  std::string path;  // spawn path, set by RecordSet
+};
+
+class RecordSet {
+ public:
+  // Reads every *.rec of dir; throws std::runtime_error with a message
+  // that names the file when one is not a record.
+  explicit RecordSet(const std::string& dir);
+
+  const std::vector<RecordedTask>& tasks() const { return tasks_; }  // in path order
+  // One line per task and per recorded call, without tids or times: two
+  // runs that took the same course dump the same text.
+  std::string dump() const;
+  // Writes DIR/<path>.plan for every task (what libab reads in replay).
+  void writePlans(const std::string& dir) const;
+
+ private:
+  void assignPaths();
+  std::string senderOf(const xab_rec_entry& e) const;
+  std::string callLine(const xab_rec_entry& e) const;
+  std::vector<RecordedTask> tasks_;
+  std::map<int, std::string> path_of_tid_;
+};
+
+}  // namespace xab::replay
+
+#endif
