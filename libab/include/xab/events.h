@@ -160,7 +160,12 @@
   X(REG_TRACER,  "reg_tracer",  0, 'i', "", "ctx:i tag:i") \
   /* ---- kinds added after wire version 1 was fixed: ids travel on the wire, so new kinds go last ---- */ \
   /* a message taken by a pvm_addmhf handler (PVM called the handler with it; mhid: the handler's id) */ \
-  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i")
+  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i") \
+  /* ---- issue 15 (global time): one ping-pong exchange of the recording clock with a reference clock ---- */ \
+  /* the record's task time is t1 (ping sent); ref= the reference's tid (abmon, or later a relay); ref_s/ref_ns: */ \
+  /* t2 (reference received the ping, on its clock); turn_ns = t3 - t2; rtt_ns = t4 - t1 (pong received, task clock); */ \
+  /* phase: 0 start (SB), 1 while running, 2 end (SBA); rc: the exchange's number in its phase */ \
+  X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i")
 /* clang-format on */
 
 enum xab_event_kind {
