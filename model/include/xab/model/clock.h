@@ -47,8 +47,11 @@ struct ClockFit {
   double rmsResidual = 0;             // ns
   bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan)
   TimeNs toReference(TimeNs local) const;
-  double offsetAt(TimeNs local) const { return static_cast<double>(toReference(local) - local); }
-  double driftPpm() const { return (rate - 1.0) * 1e6; }
+  // The task's clock minus the reference's at task time `local` (ns): a
+  // clock ahead of abmon's has a positive offset, as XAB_TEST_CLOCK_SKEW gives it.
+  double offsetAt(TimeNs local) const { return static_cast<double>(local - toReference(local)); }
+  // How much faster the task's clock runs than the reference's, in ppm.
+  double driftPpm() const { return (1.0 / rate - 1.0) * 1e6; }
 };
 
 ClockFit fitClock(const std::vector<ClockSample>& samples);
