@@ -160,8 +160,11 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
       continue;
     }
     auto t = static_cast<TaskIndex>(at.task);
-    text::Record r = toRecord(trace, t, at.index, !seen[t]);
-    if (!seen[t] && trace.task(t).name >= 0) r.id.instance = trace.task(t).instance;
+    const TaskInfo& info = trace.task(t);
+    // The identity where this trace has one (a piece of a stream may not).
+    bool identity = !seen[t] && (info.name >= 0 || info.host >= 0 || info.pid != 0 || info.parent != kNoTid);
+    text::Record r = toRecord(trace, t, at.index, identity);
+    if (identity && info.name >= 0) r.id.instance = info.instance;
     seen[t] = true;
     if (r.kind != Kind::TASK_EXIT && r.kind != Kind::ABMON_LOST && r.kind != Kind::ABMON_BAD)
       r.time = fits[t].toReference(r.time);  // abmon's own records are on its clock already
@@ -225,6 +228,28 @@ std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageT
 }
 
 }  // namespace
+
+void ClockFitter::add(const Trace& piece) {
+  for (TaskIndex t = 0; t < piece.taskCount(); ++t) {
+    auto s = clockSamples(piece, t);
+    if (s.empty()) continue;
+    auto& all = samples_[piece.task(t).tid];
+    all.insert(all.end(), s.begin(), s.end());
+  }
+}
+
+std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
+  std::unordered_map<Tid, ClockFit> out;
+  for (const auto& [tid, s] : samples_) out[tid] = fitClock(s);
+  return out;
+}
+
+std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
+  std::vector<ClockFit> perTask(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
+  return retime(trace, perTask, nullptr);
+}
 
 std::shared_ptr<const Trace> toGlobalTime(const Trace& trace, ClockReport& report) {
   report = ClockReport{};

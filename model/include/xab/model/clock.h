@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace xab {
@@ -75,5 +76,21 @@ struct ClockReport {
 // new trace; `report` says what was done.  Old traces without clock
 // records come back unchanged (report.note says so).
 std::shared_ptr<const Trace> toGlobalTime(const Trace& trace, ClockReport& report);
+
+// For readers that see a trace in pieces (the streaming translators): the
+// samples of every piece, then one fit per task (tid).  No causality
+// correction: that needs the whole trace's messages.
+class ClockFitter {
+ public:
+  void add(const Trace& piece);
+  bool any() const { return !samples_.empty(); }
+  std::unordered_map<Tid, ClockFit> fit() const;
+
+ private:
+  std::unordered_map<Tid, std::vector<ClockSample>> samples_;
+};
+
+// The trace with each task's times through fits[its tid] (others as they are).
+std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits);
 
 }  // namespace xab
