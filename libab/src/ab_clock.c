@@ -5,8 +5,8 @@
  * Each instrumented task is its own clock domain.  To let the trace model
  * put every record on abmon's clock, the task makes ping-pong exchanges
  * with abmon over its local socket (wire.h, "Clock exchanges"): at the
- * start (SB), every XAB_CLOCK_PERIOD_NS while it sends records, and at the
- * end (SBA).  Each exchange becomes one XAB_EV_CLOCK record holding the
+ * start (SB: at the first flush of a record after its identity), every
+ * XAB_CLOCK_PERIOD_NS while it sends records, and at the end (SBA).  Each exchange becomes one XAB_EV_CLOCK record holding the
  * four dates of seed 000's eq. 4.3, so any reader can redo the fit.  The
  * socket is used alone: no PVM call, no buffer id, nothing the program
  * can see.  A task without a socket (another host, until a relay gives it
@@ -95,8 +95,14 @@ void xab_clock_sync(int phase) {
     if (exchange(phase, k) < 0) break; /* abmon busy or gone: try at the next period */
   xab_st.flushing = 0;
   xab_st.last_sync_ns = xab_clock();
+  xab_st.clock_started = 1;
 }
 
 void xab_clock_sync_due(void) {
-  if (xab_st.have_sock && xab_clock() - xab_st.last_sync_ns >= XAB_CLOCK_PERIOD_NS) xab_clock_sync(XAB_CLOCK_RUN);
+  if (!xab_st.have_sock) return;
+  if (!xab_st.clock_started) {
+    if (xab_st.n > 1 || (xab_st.n == 1 && xab_st.buf[0].kind != XAB_EV_INFO)) xab_clock_sync(XAB_CLOCK_START);
+  } else if (xab_clock() - xab_st.last_sync_ns >= XAB_CLOCK_PERIOD_NS) {
+    xab_clock_sync(XAB_CLOCK_RUN);
+  }
 }

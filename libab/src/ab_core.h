@@ -57,6 +57,7 @@ struct xab_state {
   int have_sock, sock;    /* connected to abmon's local socket (wire.h), its fd */
   int64_t last_flush_ns;
   int64_t last_sync_ns;    /* last clock exchanges with abmon (ab_clock.c) */
+  int clock_started;       /* the start exchanges are done */
   int seq;                /* next message sequence number */
   int send_failures;      /* consecutive failed sends to abmon */
   /* pokes (ab_poke.c) */
@@ -94,7 +95,9 @@ enum xab_clock_phase { XAB_CLOCK_START = 0, XAB_CLOCK_RUN = 1, XAB_CLOCK_END = 2
 /* Ping-pong exchanges with abmon over the local socket, each recorded as
  * an XAB_EV_CLOCK record in the buffer (no-op without a socket). */
 void xab_clock_sync(int phase);
-/* At a flush: a few exchanges if the last ones are XAB_CLOCK_PERIOD_NS old. */
+/* At a flush: the start exchanges once the task's first record waits
+ * (its identity rides on that record, not on a clock record), then a few
+ * whenever the last ones are XAB_CLOCK_PERIOD_NS old. */
 void xab_clock_sync_due(void);
 
 /* libpvm3's own record of this task's tid: -1 until a call enrolls the
