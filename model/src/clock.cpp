@@ -251,8 +251,9 @@ std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unord
   return retime(trace, perTask, nullptr);
 }
 
-std::shared_ptr<const Trace> toGlobalTime(const Trace& trace, ClockReport& report) {
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
   report = ClockReport{};
+  const Trace& trace = *input;
   std::vector<ClockFit> fits(trace.taskCount());
   TimeNs minTransit = INT64_MAX;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
@@ -264,8 +265,7 @@ std::shared_ptr<const Trace> toGlobalTime(const Trace& trace, ClockReport& repor
   if (!report.clockRecords) {
     report.note = "no clock records: task clocks as recorded, no correction";
     report.fits = fits;
-    auto same = retime(trace, fits, nullptr);
-    return same;
+    return input;
   }
   // One way of the fastest exchange: no message can travel faster.
   report.minTransfer = minTransit / 2;

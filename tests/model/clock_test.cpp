@@ -122,7 +122,7 @@ TEST_CASE("global time: receives before their sends vanish with the fit", "[cloc
   }
   auto raw = s.trace();
   ClockReport rep;
-  auto global = toGlobalTime(*raw, rep);
+  auto global = toGlobalTime(raw, rep);
   CHECK(rep.clockRecords);
   CHECK(rep.messagesChecked == 40);
   CHECK(rep.violationsRaw == 20);  // B's sends are two hours "after" A's receives
@@ -148,7 +148,7 @@ TEST_CASE("causality correction: a receive the fit leaves too early moves forwar
   s.line(t + 50'000, kSkewB.at(t + 50'000), kB, "mark text=after rc=0");
   auto raw = s.trace();
   ClockReport rep;
-  auto global = toGlobalTime(*raw, rep);
+  auto global = toGlobalTime(raw, rep);
   CHECK(rep.violationsFit == 1);
   CHECK(rep.receivesMoved == 1);
   CHECK(rep.violationsCorrected == 0);
@@ -175,10 +175,9 @@ TEST_CASE("global time: a trace without clock records keeps its times, and says 
   s.recv(kA, kNone, kT0 + 200'000, kB, 1);
   auto raw = s.trace();
   ClockReport rep;
-  auto same = toGlobalTime(*raw, rep);
+  auto same = toGlobalTime(raw, rep);
   CHECK_FALSE(rep.clockRecords);
   CHECK(rep.note.find("no clock records") != std::string::npos);
   CHECK(rep.violationsRaw == 0);  // not counted: nothing to count against
-  TaskIndex b = *same->findTask(kB);
-  CHECK(same->events(b)[0].time == raw->events(*raw->findTask(kB))[0].time);
+  CHECK(same == raw);  // not even copied
 }

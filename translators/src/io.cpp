@@ -173,7 +173,7 @@ Input readTrace(const InputOptions& o) {
   });
   if (in.trace && o.globalTime) {
     ClockReport rep;
-    in.trace = toGlobalTime(*in.trace, rep);
+    in.trace = toGlobalTime(std::move(in.trace), rep);
     if (!rep.clockRecords)
       std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
     else

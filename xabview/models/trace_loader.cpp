@@ -220,9 +220,8 @@ void TraceLoader::run() {
       // whole trace re-timed, so the snapshot starts again).
       if (!options_.rawTime) {
         ClockReport clock;
-        auto global = toGlobalTime(*raw.trace, clock);
+        raw.trace = toGlobalTime(std::move(raw.trace), clock);
         raw.retimed = clock.clockRecords;
-        if (clock.clockRecords) raw.trace = std::move(global);
         raw.timeNote = clock.clockRecords ? "global time" : "task clocks (no clock records)";
       } else {
         raw.timeNote = "task clocks (--raw-time)";

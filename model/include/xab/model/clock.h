@@ -72,10 +72,10 @@ struct ClockReport {
 };
 
 // The trace on global time: each task's times through its fit (tasks
-// without samples keep theirs), then the causality correction.  Always a
-// new trace; `report` says what was done.  Old traces without clock
-// records come back unchanged (report.note says so).
-std::shared_ptr<const Trace> toGlobalTime(const Trace& trace, ClockReport& report);
+// without samples keep theirs), then the causality correction: a new
+// trace, and `report` says what was done.  A trace without clock records
+// (an old one, an importer's) is handed back as it is (report.note says so).
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> trace, ClockReport& report);
 
 // For readers that see a trace in pieces (the streaming translators): the
 // samples of every piece, then one fit per task (tid).  No causality
