@@ -20,6 +20,11 @@ enum ClockSlot { kRef, kRefS, kRefNs, kTurn, kRtt, kPhase };
 // fastest: a slower exchange waited somewhere, and half its wait is error.
 constexpr TimeNs kTransitSlack = 20'000;  // ns
 constexpr double kOutlierFactor = 4.0;    // residuals beyond this many times the median one go
+// Dates beyond 146 years from the epoch are not a clock's: a sample with
+// one is skipped, so that every difference of two dates fits in int64.
+constexpr TimeNs kSaneTime = TimeNs{1} << 62;
+
+bool sane(TimeNs t) { return t > -kSaneTime && t < kSaneTime; }
 
 struct Point {
   double x, y;  // local, reference - local (ns, relative to the first point)
@@ -67,21 +72,24 @@ std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
     ClockSample s;
     s.t1 = e.time;
     s.t2 = std::int64_t{e.a[kRefS]} * 1'000'000'000 + e.a[kRefNs];
-    s.t3 = s.t2 + e.a[kTurn];
-    s.t4 = s.t1 + e.a[kRtt];
+    s.t3 = addTime(s.t2, e.a[kTurn]);
+    s.t4 = addTime(s.t1, e.a[kRtt]);
     s.ref = e.a[kRef];
     s.phase = e.a[kPhase];
     s.number = e.rc;
     if (e.a[kTurn] < 0 || e.a[kRtt] < e.a[kTurn]) continue;  // not a possible exchange
+    if (!sane(s.t1) || !sane(s.t4) || !sane(s.t2) || !sane(s.t3)) continue;
     out.push_back(s);
   }
   return out;
 }
 
 TimeNs ClockFit::toReference(TimeNs local) const {
-  if (!valid) return local;
-  double d = static_cast<double>(local - localAt);
-  return refAt + static_cast<TimeNs>(std::llround(d * rate));
+  TimeNs since;
+  if (!valid || __builtin_sub_overflow(local, localAt, &since)) return local;  // a corrupt date: as it is
+  double moved = static_cast<double>(since) * rate;
+  if (std::fabs(moved) >= 9.0e18) return local;
+  return addTime(refAt, static_cast<TimeNs>(std::llround(moved)));
 }
 
 ClockFit fitClock(const std::vector<ClockSample>& samples) {
@@ -97,7 +105,8 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   auto points = [&](const std::vector<ClockSample>& ss) {
     std::vector<Point> p;
     for (const ClockSample& s : ss)
-      p.push_back({static_cast<double>(s.local() - f.localAt), static_cast<double>(s.reference() - s.local() - off0)});
+      p.push_back({static_cast<double>(s.local() - f.localAt),
+                   static_cast<double>(s.reference() - s.local()) - static_cast<double>(off0)});
     return p;
   };
   std::vector<Point> p = points(kept);
@@ -125,7 +134,7 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   }
   f.rmsResidual = std::sqrt(ss / static_cast<double>(good.size()));
   f.maxResidual = static_cast<TimeNs>(worst);
-  f.refAt = f.localAt + off0 + static_cast<TimeNs>(std::llround(l.a));
+  f.refAt = addTime(f.localAt + off0, static_cast<TimeNs>(std::llround(std::clamp(l.a, -9.0e18, 9.0e18))));
   f.rate = 1.0 + l.b;
   f.valid = true;
   return f;
@@ -180,7 +189,7 @@ std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs 
   for (const Message& msg : m.messages)
     for (const MessageReceive& r : msg.receives) {
       ++c;
-      n += trace.event(r.recv).time < trace.event(msg.send).time + minTransfer;
+      n += trace.event(r.recv).time < addTime(trace.event(msg.send).time, minTransfer);
     }
   if (checked) *checked = c;
   return n;
@@ -199,10 +208,11 @@ std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageT
     // (task, index, needed) of each violation, against this pass's shifts
     std::vector<std::tuple<TaskIndex, std::uint32_t, TimeNs>> need;
     for (const Message& msg : m.messages) {
-      TimeNs sent = trace.event(msg.send).time + shift[msg.send.task][msg.send.index] + minTransfer;
+      TimeNs sent = addTime(addTime(trace.event(msg.send).time, shift[msg.send.task][msg.send.index]), minTransfer);
       for (const MessageReceive& r : msg.receives) {
-        TimeNs got = trace.event(r.recv).time + shift[r.recv.task][r.recv.index];
-        if (got < sent) need.emplace_back(r.recv.task, r.recv.index, sent - got);
+        TimeNs got = addTime(trace.event(r.recv).time, shift[r.recv.task][r.recv.index]);
+        TimeNs late;
+        if (got < sent && !__builtin_sub_overflow(sent, got, &late)) need.emplace_back(r.recv.task, r.recv.index, late);
       }
     }
     if (need.empty()) break;
@@ -214,14 +224,14 @@ std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageT
       std::size_t next = 0;  // the first event not yet given `added`
       for (; i < need.size() && std::get<0>(need[i]) == t; ++i) {
         auto [task, index, amount] = need[i];
-        for (; next < index; ++next) s[next] += added;
+        for (; next < index; ++next) s[next] = addTime(s[next], added);
         if (amount > added) {
           added = amount;
           ++report.receivesMoved;
           report.largestMove = std::max(report.largestMove, amount);
         }
       }
-      for (; next < s.size(); ++next) s[next] += added;
+      for (; next < s.size(); ++next) s[next] = addTime(s[next], added);
     }
   }
   return shift;
