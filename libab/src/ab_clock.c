@@ -27,6 +27,7 @@
 #define XAB_CLOCK_RUNNING 4           /* exchanges each period while running */
 #define XAB_CLOCK_PERIOD_NS 1000000000 /* between running exchanges */
 #define XAB_CLOCK_WAIT_MS 200         /* for abmon's answer; then the phase stops */
+#define XAB_CLOCK_GIVE_UP 2           /* phases unanswered in a row: an abmon that does not answer */
 
 int xab_skew_state = -1;
 static int64_t skew_offset_ns, skew_anchor_ns;
@@ -87,12 +88,17 @@ static int exchange(int phase, int k) {
 }
 
 void xab_clock_sync(int phase) {
-  if (xab_st.mode != XAB_MODE_ACTIVE || !xab_st.have_sock || xab_st.flushing) return;
+  /* An abmon older than clock exchanges never answers: stop asking, or
+   * every phase would cost the task XAB_CLOCK_WAIT_MS. */
+  if (xab_st.mode != XAB_MODE_ACTIVE || !xab_st.have_sock || xab_st.flushing ||
+      xab_st.clock_unanswered >= XAB_CLOCK_GIVE_UP)
+    return;
   int count = phase == XAB_CLOCK_RUN ? XAB_CLOCK_RUNNING : XAB_CLOCK_EDGE;
   if (xab_st.n + count >= XAB_MAX_BATCH - 1) return; /* no room: the next flush tries again */
   xab_st.flushing = 1; /* a SIGTERM now is deferred (ab_end.c) */
-  for (int k = 0; k < count; k++)
-    if (exchange(phase, k) < 0) break; /* abmon busy or gone: try at the next period */
+  int k = 0;
+  while (k < count && exchange(phase, k) == 0) k++; /* no answer: abmon busy or gone, try at the next period */
+  xab_st.clock_unanswered = k == 0 ? xab_st.clock_unanswered + 1 : 0;
   xab_st.flushing = 0;
   xab_st.last_sync_ns = xab_clock();
   xab_st.clock_started = 1;
