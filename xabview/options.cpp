@@ -59,6 +59,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption help({"h", "help"}, "Show this help.");
   QCommandLineOption version("version", "Show the version.");
   QCommandLineOption noFollow("no-follow", "Read a file to its end once; do not wait for it to grow.");
+  QCommandLineOption rawTime("raw-time", "Show each task's clock as recorded, not global time (docs/global-time.md).");
   QCommandLineOption step("step", "Scripted: step N records from the start.", "N");
   QCommandLineOption playToEnd("play-to-end", "Scripted: wait for the end of the input, show its last record.");
   QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
@@ -77,7 +78,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                               "Write one line per diagram repaint to FILE: paint time, records shown and read, age of "
                               "the newest record shown, arrival rate, main-thread stalls (bench/xabview_live.sh).",
                               "FILE");
-  for (const auto& o : {help, version, noFollow, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
+  for (const auto& o : {help, version, noFollow, rawTime, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
                         dumpOnHang, frameLog})
     p.addOption(o);
 
@@ -102,6 +103,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (pos.size() > 1) return fail("one input at most");
   if (!pos.isEmpty()) o.input = pos[0];
   o.follow = !p.isSet(noFollow);
+  o.rawTime = p.isSet(rawTime);
   o.frameLog = p.value(frameLog);
   if (p.isSet(step)) {
     bool ok = false;

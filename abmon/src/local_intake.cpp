@@ -269,6 +269,7 @@ bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
     mh.msg_control = control;
     mh.msg_controllen = sizeof control;
     ssize_t n = recvmsg(c.sd.native_handle(), &mh, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
+    std::int64_t readNs = clockNs(CLOCK_REALTIME);  // t2 of a clock ping
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
@@ -297,10 +298,27 @@ bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
       refuse(Refusal::OtherProcess, fmt::format("pid {} on t{:x}'s connection", sender, c.tid));
       continue;
     }
+    if (answerClockPing(c, body, readNs)) continue;
     ++messages_;
     got = true;
-    sink_(c.tid, body, clockNs(CLOCK_REALTIME));
+    sink_(c.tid, body, readNs);
   }
+  return true;
+}
+
+// A task's clock ping (wire.h, "Clock exchanges"): answered at once with
+// the date it was read (t2) and the date of the answer (t3).  The task
+// records the exchange; abmon writes nothing of it.  True: it was a ping.
+bool LocalIntake::answerClockPing(Conn& c, std::span<const std::byte> body, std::int64_t readNs) {
+  xab_clock_ping ping{};
+  if (body.size() != sizeof ping) return false;
+  std::memcpy(&ping, body.data(), sizeof ping);
+  if (ping.magic != XAB_CLOCK_MAGIC) return false;
+  xab_clock_pong pong{XAB_CLOCK_MAGIC, ping.k, readNs, 0};
+  pong.t3 = clockNs(CLOCK_REALTIME);
+  // A task that does not read its answers only loses its own samples.
+  (void)send(c.sd.native_handle(), &pong, sizeof pong, MSG_DONTWAIT | MSG_NOSIGNAL);
+  ++clockPings_;
   return true;
 }
 

@@ -78,6 +78,7 @@ class LocalIntake {
   bool open() const { return listener_ != nullptr; }
 
   std::uint64_t messages() const { return messages_; }
+  std::uint64_t clockPings() const { return clockPings_; }  // clock exchanges answered (issue 15)
   std::size_t connections() const { return conns_.size(); }
   std::uint64_t refused(Refusal r) const { return refused_[static_cast<std::size_t>(r)]; }
   // One warning line with every refusal counted, if there was any.
@@ -109,6 +110,7 @@ class LocalIntake {
   // Reads until the socket is empty (or `limit` datagrams); false once the
   // connection is over.
   bool readAll(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
+  bool answerClockPing(Conn& c, std::span<const std::byte> body, std::int64_t readNs);
   void drop(const std::shared_ptr<Conn>& c);
   bool readDry(std::int32_t tid);
 
@@ -120,6 +122,7 @@ class LocalIntake {
   std::vector<std::shared_ptr<Conn>> conns_;
   std::vector<std::byte> buf_;
   std::uint64_t messages_ = 0;
+  std::uint64_t clockPings_ = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(Refusal::Count_)> refused_{};
   std::size_t maxConns_ = 4;
   // Kept open to be given up at the descriptor limit: with it, a pending

@@ -164,5 +164,7 @@ void xab_detach(void) {
   xab_st.lost = 0;
   xab_st.send_failures = 0;
   xab_st.serial = 0;
+  xab_st.clock_started = 0; /* a new task: new start exchanges */
+  xab_st.clock_unanswered = 0;
   xab_strings_forget_sent(); /* the next task's abmon knows none of them */
 }

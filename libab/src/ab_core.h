@@ -56,6 +56,9 @@ struct xab_state {
   int flushing;           /* inside a send or libab's own PVM calls: don't re-enter */
   int have_sock, sock;    /* connected to abmon's local socket (wire.h), its fd */
   int64_t last_flush_ns;
+  int64_t last_sync_ns;    /* last clock exchanges with abmon (ab_clock.c) */
+  int clock_started;       /* the start exchanges are done */
+  int clock_unanswered;    /* phases in a row whose first ping got no answer */
   int seq;                /* next message sequence number */
   int send_failures;      /* consecutive failed sends to abmon */
   /* pokes (ab_poke.c) */
@@ -75,11 +78,28 @@ struct xab_state {
 
 extern struct xab_state xab_st;
 
+/* The test knob XAB_TEST_CLOCK_SKEW skews the task's clock (ab_clock.c):
+ * -1 not read yet, 0 off, 1 on. */
+extern int xab_skew_state;
+int64_t xab_clock_skewed(int64_t raw);
+
 static inline int64_t xab_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  int64_t raw = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  return xab_skew_state == 0 ? raw : xab_clock_skewed(raw);
 }
+
+/* ---------------------------------------------------------------- ab_clock.c */
+
+enum xab_clock_phase { XAB_CLOCK_START = 0, XAB_CLOCK_RUN = 1, XAB_CLOCK_END = 2 };
+/* Ping-pong exchanges with abmon over the local socket, each recorded as
+ * an XAB_EV_CLOCK record in the buffer (no-op without a socket). */
+void xab_clock_sync(int phase);
+/* At a flush: the start exchanges once the task's first record waits
+ * (its identity rides on that record, not on a clock record), then a few
+ * whenever the last ones are XAB_CLOCK_PERIOD_NS old. */
+void xab_clock_sync_due(void);
 
 /* libpvm3's own record of this task's tid: -1 until a call enrolls the
  * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to

@@ -77,7 +77,9 @@ static void on_sigterm(int sig) {
 
 /* A program that returns from main without pvm_exit is still enrolled. */
 static void at_process_exit(void) {
-  if (xab_st.mode == XAB_MODE_ACTIVE && !xab_st.in_call) xab_flush_now(1);
+  if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.in_call) return;
+  xab_clock_sync(XAB_CLOCK_END);
+  xab_flush_now(1);
 }
 
 void xab_watch_the_end(void) {

@@ -270,8 +270,11 @@ struct MessageMatching {
     const Message& msg = table.messages[m];
     std::int32_t bytes = e.get(Key::Bytes);
     if (bytes <= 0) bytes = msg.bytes;
-    table.pairs[{msg.sender, t}].add(bytes, e.time - msg.time);
-    table.total.add(bytes, e.time - msg.time);
+    // Saturating: a corrupt trace's dates may lie 584 years apart.
+    TimeNs transit;
+    if (__builtin_sub_overflow(e.time, msg.time, &transit)) transit = e.time > msg.time ? INT64_MAX : INT64_MIN;
+    table.pairs[{msg.sender, t}].add(bytes, transit);
+    table.total.add(bytes, transit);
   }
 
   // The matched receives stored grouped by message; perMessage[m] is where

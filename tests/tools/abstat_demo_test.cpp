@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -65,6 +66,44 @@ TEST_CASE("abstat on the demo under abmon: every task, every message matched", "
   CHECK(j["mismatch"]["checked"].num() > 0);
   CHECK(j["barriers"]["instances"].arr().size() >= 1);
   CHECK(j["trace"]["stopped"].boolean());
+}
+
+// Global time (docs/global-time.md): the master's clock is skewed by the
+// test knob, two hours ahead and 100 ppm fast; its workers are not.
+TEST_CASE("abstat on a demo whose master's clock is skewed: the fit finds the skew, no receive precedes its send",
+          "[pvm][abmon][clock]") {
+  PrivateVm vm;
+  Monitor mon(vm.dir() + "/trace");
+  auto r = run({bin_dir() + "/xabdemo", "-n", "2", "--rounds", "40", "--block", "200"},
+               {{"XAB_TEST_CLOCK_SKEW", "7200,100"}}, 120s);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(mon.process().wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 3; }, 30s));
+  REQUIRE(mon.process().stop(SIGINT) == 0);
+  std::string text = mon.process().read_stdout();
+  CHECK(countOf(text, " clock ref=") >= 3 * 32);  // SB and SBA of every task
+
+  auto [status, j] = abstatJson(vm.dir(), text);
+  CHECK(status == 0);
+  CHECK(j["time"].str() == "global");
+  const Json& c = j["clock"];
+  CHECK(c["violationsRaw"].num() > 0);  // the master's sends are two hours late
+  CHECK(c["violationsFit"].num() == 0);
+  CHECK(c["violationsCorrected"].num() == 0);
+  REQUIRE(c["tasks"].arr().size() == 3);
+  for (const Json& t : c["tasks"].arr()) {
+    bool master = t["offset"].num() > 3600;
+    INFO(t["tid"].str() << " offset " << t["offset"].num() << " s, drift " << t["driftPpm"].num() << " ppm");
+    CHECK(std::fabs(t["offset"].num() - (master ? 7200.0 : 0.0)) < 200e-6);
+    if (master && t["rateFitted"].boolean()) CHECK(std::fabs(t["driftPpm"].num() - 100) < 30);
+  }
+
+  // --raw-time: the clocks as recorded, and the run seems to last two hours.
+  std::ofstream(vm.dir() + "/trace.copy") << text;
+  auto raw = run({bin_dir() + "/abstat", "--json", "--raw-time", vm.dir() + "/trace.copy"}, {}, 60s);
+  Json rj = parseJson(raw.out);
+  CHECK(rj["time"].str() == "raw");
+  CHECK(rj["trace"]["duration"].num() > 7000);
+  CHECK(j["trace"]["duration"].num() < 60);
 }
 
 TEST_CASE("abstat diagnoses the demo's --hang: tag 16040 awaited, 16004 pending", "[pvm][abmon]") {

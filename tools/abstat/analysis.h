@@ -16,6 +16,8 @@ struct Report : xab::Analysis {
   std::uint64_t errorCount = 0;
   std::uint64_t bytes = 0;
   double stalledFor = 0;  // --follow: seconds without progress (0: final report)
+  bool globalTime = false;  // false: --raw-time
+  ClockReport clock;        // what toGlobalTime did (globalTime only)
 };
 
 int exitStatus(const Report& a);

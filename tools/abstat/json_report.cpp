@@ -41,9 +41,33 @@ struct Json {
     w.field("stopped", t.stopped()).field("bytes", a.bytes);
     if (a.stalledFor > 0) w.field("stalledFor", a.stalledFor);
     w.endObject();
+    clock();
     w.key("errors").beginObject().field("count", a.errorCount).key("lines").beginArray();
     for (const ReadError& e : a.errors)
       w.beginObject().field("line", e.line).field("reason", e.reason).endObject();
+    w.endArray().endObject();
+  }
+
+  // Global time (docs/global-time.md): "time" says which; "clock" the fit.
+  void clock() {
+    const ClockReport& c = a.clock;
+    w.field("time", !a.globalTime ? "raw" : c.clockRecords ? "global" : "raw-no-clock-records");
+    if (!a.globalTime || !c.clockRecords) return;
+    w.key("clock").beginObject();
+    w.field("minTransfer", durationSeconds(c.minTransfer)).field("messagesChecked", c.messagesChecked);
+    w.field("violationsRaw", c.violationsRaw).field("violationsFit", c.violationsFit);
+    w.field("violationsCorrected", c.violationsCorrected).field("receivesMoved", c.receivesMoved);
+    w.field("largestMove", durationSeconds(c.largestMove));
+    w.key("tasks").beginArray();
+    for (TaskIndex k = 0; k < t.taskCount() && k < c.fits.size(); ++k) {
+      const ClockFit& f = c.fits[k];
+      if (!f.valid) continue;
+      w.beginObject().field("tid", formatTid(t.task(k).tid)).field("samples", static_cast<std::uint64_t>(f.samples));
+      w.field("used", static_cast<std::uint64_t>(f.used)).field("offset", f.offsetAt(f.localAt) / 1e9);
+      w.field("driftPpm", f.driftPpm()).field("rateFitted", f.rateFitted);
+      w.field("rms", f.rmsResidual / 1e9).field("maxResidual", durationSeconds(f.maxResidual));
+      w.field("fastestTransit", durationSeconds(f.minTransit)).endObject();
+    }
     w.endArray().endObject();
   }
 

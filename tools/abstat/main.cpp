@@ -13,6 +13,8 @@ namespace {
 
 Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
   Report a;
+  a.globalTime = !o.rawTime;
+  if (a.globalTime) trace = toGlobalTime(std::move(trace), a.clock);
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
   a.source = o.input;
   a.errors = r.errors();

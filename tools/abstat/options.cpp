@@ -29,6 +29,10 @@ Output:
                  --follow, one JSON object per line (JSON Lines)
   --errors N     show at most N malformed lines (default 10)
   --no-progress  no progress line on stderr (shown only on a terminal)
+  --raw-time     times as each task's clock recorded them; by default every
+                 task's clock is put on abmon's from the trace's clock
+                 records and receives are kept after their sends
+                 (docs/global-time.md)
 
 Input:
   --follow       keep reading a live trace (a pipe, or a file that grows);
@@ -93,6 +97,7 @@ int parseOptions(int argc, char** argv, Options& o) {
     if (a == "--json") o.json = true;
     else if (a == "--follow") o.follow = true;
     else if (a == "--strict") o.strict = true;
+    else if (a == "--raw-time") o.rawTime = true;
     else if (a == "--no-progress") o.progress = false;
     else if (a == "--stall") {
       if (!needValue(o.stallSeconds)) return usageError("--stall needs a number of seconds", "");

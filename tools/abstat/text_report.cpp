@@ -64,7 +64,37 @@ std::string header(const Report& a) {
          " tasks, " + secs(durationSeconds(t.lastTime() - t.firstTime())) + " s";
   if (a.errorCount) out += ", " + std::to_string(a.errorCount) + " malformed lines skipped";
   if (a.stalledFor > 0) out += fmt(", no progress for %.1f s", a.stalledFor);
-  return out + "\n";
+  out += "\n";
+  if (!a.globalTime) return out + "time: task clocks as recorded (--raw-time)\n";
+  if (!a.clock.clockRecords) return out + "time: task clocks as recorded: the trace has no clock records\n";
+  return out + "time: global (each task's clock fitted to abmon's from its clock records; --raw-time for the clocks as recorded)\n";
+}
+
+std::string us(double ns) { return fmt("%.1f", ns / 1e3); }
+
+// The fit per task and the causality counts (docs/global-time.md).
+std::string clocks(const Report& a) {
+  if (!a.globalTime || !a.clock.clockRecords) return {};
+  const Trace& t = *a.trace;
+  const ClockReport& c = a.clock;
+  Table tab({"TASK", "SAMPLES", "USED", "OFFSET s", "DRIFT ppm", "RMS us", "MAX us", "FASTEST us"});
+  for (TaskIndex k = 0; k < t.taskCount() && k < c.fits.size(); ++k) {
+    const ClockFit& f = c.fits[k];
+    if (!f.valid) {
+      if (t.events(k).size() > 1) tab.add({t.label(k), "0", "-", "-", "-", "-", "-", "-"});
+      continue;
+    }
+    tab.add({t.label(k), std::to_string(f.samples), std::to_string(f.used), fmt("%.6f", f.offsetAt(f.localAt) / 1e9),
+             f.rateFitted ? fmt("%.2f", f.driftPpm()) : "-", us(f.rmsResidual), us(static_cast<double>(f.maxResidual)),
+             us(static_cast<double>(f.minTransit))});
+  }
+  std::string out = "\nClocks (offset: the task's clock minus abmon's at its first sample; drift - : samples span too little to fit one)\n" + tab.str();
+  out += "  receives before send + " + us(static_cast<double>(c.minTransfer)) + " us (fastest one-way transit) of " +
+         std::to_string(c.messagesChecked) + ": " + std::to_string(c.violationsRaw) + " as recorded, " +
+         std::to_string(c.violationsFit) + " after the fit, " + std::to_string(c.violationsCorrected) +
+         " after the correction (" + std::to_string(c.receivesMoved) + " receives moved, at most " +
+         us(static_cast<double>(c.largestMove)) + " us)\n";
+  return out;
 }
 
 std::string tasks(const Report& a) {
@@ -193,7 +223,7 @@ std::string inconsistencyWarning(const MessageTable& m) {
 
 std::string textReport(const Report& a, const Sections& s) {
   std::string out = header(a);
-  if (s.tasks) out += tasks(a);
+  if (s.tasks) out += tasks(a) + clocks(a);
   if (s.messages) out += messages(a);
   if (s.barriers) out += barriers(a);
   if (s.hang) out += hang(a);

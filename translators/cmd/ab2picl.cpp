@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab2picl: %s\n", err.c_str());
     return kExitUsage;
   }
-  Input in = readTrace({args.input, "ab2picl", args.lenient, args.progress});
+  Input in = readTrace({args.input, "ab2picl", args.lenient, args.progress, !args.rawTime});
   if (!in.trace) return in.exitCode;
   PiclWriteStats stats = writePicl(*in.trace, out);
   if (std::string err = out.finish(); !err.empty()) {

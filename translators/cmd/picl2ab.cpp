@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
       "marks; records of unknown types are skipped and counted.",
       "write the xab trace to OUTPUT instead of standard output",
       1,
-      {{"--quiet", "", "no summary on stderr", [&](std::string_view) { quiet = true; return std::string(); }}}};
+      {{"--quiet", "", "no summary on stderr", [&](std::string_view) { quiet = true; return std::string(); }}},
+      false};
   CommonArgs args;
   if (int rc = parseCommandLine(argc, argv, spec, args); rc >= 0) return rc;
   std::string text;

@@ -1,5 +1,6 @@
 // Input and output shared by the translators.
 #include <xab/translators/io.h>
+#include <xab/model/clock.h>
 #include <xab/traceformat/write.h>
 
 #include <algorithm>
@@ -170,6 +171,17 @@ Input readTrace(const InputOptions& o) {
     in.skipped = reader.errorCount();
     in.trace = reader.take();
   });
+  if (in.trace && o.globalTime) {
+    ClockReport rep;
+    in.trace = toGlobalTime(std::move(in.trace), rep);
+    if (!rep.clockRecords)
+      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
+    else
+      std::fprintf(stderr, "%s: %s; receives before their sends: %llu as recorded, %llu after the fit, %llu after the correction\n",
+                   o.program.c_str(), rep.note.c_str(), static_cast<unsigned long long>(rep.violationsRaw),
+                   static_cast<unsigned long long>(rep.violationsFit),
+                   static_cast<unsigned long long>(rep.violationsCorrected));
+  }
   return in;
 }
 

@@ -6,7 +6,13 @@
 #include <xab/model/messages.h>
 #include <xab/model/reader.h>
 
+#include <xab/model/clock.h>
+
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <unordered_map>
 
 namespace xab::tr {
 
@@ -152,10 +158,47 @@ void streamTrace(const Trace& trace, StreamWriter& w) {
   s.finish();
 }
 
+namespace {
+
+// Global time for a stream: a first pass over the file gathers the clock
+// records, their fits re-time every piece of the second.  Standard input
+// cannot be read twice: as recorded.  Said once on stderr.
+std::unordered_map<Tid, ClockFit> streamFits(const InputOptions& o, int& rc) {
+  rc = kExitOk;
+  if (!o.globalTime) return {};
+  struct stat st{};
+  if (o.path == "-" || stat(o.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    std::fprintf(stderr, "%s: a pipe is read once: task clocks as recorded (global time needs a regular file)\n",
+                 o.program.c_str());
+    return {};
+  }
+  ClockFitter fitter;
+  InputOptions quiet = o;
+  quiet.progress = false;
+  rc = readThrough(quiet, [&](TraceReader& r) { fitter.add(*r.take()); }, [&](TraceReader& r) { fitter.add(*r.take()); });
+  if (rc != kExitOk) return {};
+  auto fits = fitter.fit();
+  if (fits.empty())
+    std::fprintf(stderr, "%s: no clock records: task clocks as recorded\n", o.program.c_str());
+  else
+    std::fprintf(stderr, "%s: global time: %zu tasks fitted to abmon's clock (no causality correction when streaming)\n",
+                 o.program.c_str(), fits.size());
+  return fits;
+}
+
+}  // namespace
+
 int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
-  return readThrough(o, [&](TraceReader& r) { s.feed(*r.take()); }, [&](TraceReader& r) {
+  int rc = kExitOk;
+  auto fits = streamFits(o, rc);
+  if (rc != kExitOk) return rc;
+  auto feed = [&](TraceReader& r) {
+    auto piece = r.take();
+    s.feed(fits.empty() ? *piece : *applyClockFits(*piece, fits));
+  };
+  return readThrough(o, feed, [&](TraceReader& r) {
     if (bytes) *bytes = r.byteCount();
-    s.feed(*r.take());  // the last line, when it had no '\n'
+    feed(r);  // the last line, when it had no '\n'
   });
 }
 

@@ -209,6 +209,7 @@ struct ViewSnapshot {
   std::uint64_t errorCount = 0;
   std::string fatal;                      // the reader stopped: why
   std::string source;                     // file name or "stdin"
+  std::string timeNote;                   // "global time", or why the task clocks are shown as recorded
   std::uint64_t bytes = 0;                // input bytes read
   // The input is over: a pipe closed, abmon.stop read, a file read once
   // (--no-follow).  Nothing more will come.

@@ -1,5 +1,6 @@
 #include "trace_loader.h"
 
+#include <xab/model/clock.h>
 #include <xab/translators/picl.h>
 
 #include <chrono>
@@ -103,7 +104,9 @@ void TraceLoader::snapshotLoop() {
       if (raw || (analysed && last)) {
         std::shared_ptr<ViewSnapshot> s;
         if (raw) {
+          if (raw->retimed) builder = SnapshotBuilder();
           s = builder.update(raw->trace);
+          s->timeNote = raw->timeNote;
           s->errors = std::move(raw->errors);
           s->errorCount = raw->errorCount;
           s->fatal = std::move(raw->fatal);
@@ -213,6 +216,16 @@ void TraceLoader::run() {
       Raw raw;
       // The last trace is taken: the reader's own copy is not kept.
       raw.trace = ended ? reader.take() : reader.snapshot();
+      // Global time: the fit so far, refined as clock records arrive (the
+      // whole trace re-timed, so the snapshot starts again).
+      if (!options_.rawTime) {
+        ClockReport clock;
+        raw.trace = toGlobalTime(std::move(raw.trace), clock);
+        raw.retimed = clock.clockRecords;
+        raw.timeNote = clock.clockRecords ? "global time" : "task clocks (no clock records)";
+      } else {
+        raw.timeNote = "task clocks (--raw-time)";
+      }
       raw.errors = reader.errors();
       raw.errorCount = reader.errorCount();
       raw.fatal = reader.fatal();

@@ -37,6 +37,7 @@ class TraceLoader : public QObject {
     QString path;              // "" or "-": standard input
     bool follow = true;        // keep reading a regular file as it grows
     int minIntervalMs = 100;   // at most one snapshot per interval (pipes)
+    bool rawTime = false;      // task clocks as recorded; else global time (docs/global-time.md)
   };
   explicit TraceLoader(Options options, QObject* parent = nullptr);
   ~TraceLoader() override;
@@ -61,6 +62,8 @@ class TraceLoader : public QObject {
     std::string fatal;
     bool ended = false, caughtUp = false;
     bool regular = false;  // a regular file: a backlog is read at full speed
+    bool retimed = false;  // on global time: a new trace, not an extension of the last
+    std::string timeNote;  // what the status bar says of the times
   };
   void run();
   void snapshotLoop();

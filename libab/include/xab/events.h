@@ -165,7 +165,12 @@
   /* a task replaying a record: its spawn path ("1" the command, "1.2" its second child) */ \
   X(REPLAY_TASK,   "replay.task",   0, 'i', "", "path:s") \
   /* the program departed from the record at receive-like call seq: replay stops forcing */ \
-  X(REPLAY_DEPART, "replay.depart", 0, 'i', "", "seq:i call:s src:t tag:i why:s")
+  X(REPLAY_DEPART, "replay.depart", 0, 'i', "", "seq:i call:s src:t tag:i why:s") \
+  /* ---- issue 15 (global time): one ping-pong exchange of the recording clock with a reference clock ---- */ \
+  /* the record's task time is t1 (ping sent); ref= the reference's tid (abmon, or later a relay); ref_s/ref_ns: */ \
+  /* t2 (reference received the ping, on its clock); turn_ns = t3 - t2; rtt_ns = t4 - t1 (pong received, task clock); */ \
+  /* phase: 0 start (SB), 1 while running, 2 end (SBA); rc: the exchange's number in its phase */ \
+  X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i")
 /* clang-format on */
 
 enum xab_event_kind {

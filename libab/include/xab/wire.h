@@ -85,6 +85,24 @@ enum xab_hdr {
  * Tag + 1 is abmon's own (pvm_notify of task exits). */
 #define XAB_POKE_TAG_OFFSET 2
 
+/* Clock exchanges (issue 15, docs/global-time.md).  On its local socket a
+ * task may send a ping instead of an event message: struct xab_clock_ping,
+ * t1 its clock just before sending.  abmon answers at once on the same
+ * connection with struct xab_clock_pong: t2 its clock when it read the
+ * ping, t3 just before it answers.  The task notes t4 when the answer
+ * comes and records the four dates as an XAB_EV_CLOCK record.  A ping is
+ * told from an event message by its size and magic. */
+#define XAB_CLOCK_MAGIC 0x58414243 /* "XABC" */
+struct xab_clock_ping {
+  int32_t magic; /* XAB_CLOCK_MAGIC */
+  int32_t k;     /* the exchange's number, echoed in the pong */
+  int64_t t1;
+};
+struct xab_clock_pong {
+  int32_t magic, k;
+  int64_t t2, t3;
+};
+
 /* One event: fixed size, no pointers.  a[] holds the slots that events.h
  * names for the kind and phase. */
 struct xab_event {

@@ -4,6 +4,7 @@
 #include <xab/model/analysis.h>
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
+#include <xab/model/clock.h>
 #include <xab/model/format.h>
 #include <xab/model/hang.h>
 #include <xab/model/kinds.h>

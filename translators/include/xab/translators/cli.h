@@ -23,6 +23,7 @@ struct CommonArgs {
   std::string output;          // "" = standard output
   bool lenient = false;
   bool progress = true;
+  bool rawTime = false;        // --raw-time: task clocks as recorded (docs/global-time.md)
   std::vector<std::string> positional;  // all operands, input is the last
 };
 
@@ -33,6 +34,7 @@ struct CliSpec {
   std::string_view outputHelp = "write to OUTPUT instead of standard output";
   std::size_t maxOperands = 1;  // ab2au takes MODE nb length scale first
   std::vector<CliOption> options;
+  bool readsXabTrace = true;  // offers --raw-time (picl2ab reads PICL: not)
 };
 
 // Returns -1 to go on, or an exit status (0 after --help, 1 with a message

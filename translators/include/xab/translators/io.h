@@ -99,6 +99,11 @@ struct InputOptions {
   std::string program;      // for messages: "ab2picl"
   bool lenient = false;     // skip malformed lines (warn) instead of stopping
   bool progress = true;     // on a terminal only
+  // Global time (docs/global-time.md): readTrace fits every task's clock
+  // and corrects causality; streamInput fits (a file is read twice: the
+  // clock records first), standard input stays as recorded.  Said once on
+  // stderr.  false: --raw-time.
+  bool globalTime = true;
 };
 
 struct Input {

@@ -1,0 +1,96 @@
+// xab/model/clock.h -- global time: every task's clock put on the
+// reference clock (abmon's) from the trace's `clock` records, and the
+// causality check and correction after the fit (docs/global-time.md).
+//
+// Each task is its own clock domain.  Its `clock` records are ping-pong
+// exchanges with a reference (seed 000, eq. 4.3): the reference's clock
+// at the middle of its turn, (t2 + t3) / 2, is paired with the task's at
+// the middle of the exchange, (t1 + t4) / 2, each pair good to half its
+// transit time (rtt - turn) / 2.  The fit keeps the fastest exchanges of
+// each phase (lowest-RTT filtering), fits reference = offset + rate *
+// local by least squares, drops samples far off the line and fits again.
+// With samples spanning less than kMinDriftSpan the rate is taken as 1.
+#pragma once
+
+#include <xab/model/trace.h>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace xab {
+
+// One exchange, as the trace records it.
+struct ClockSample {
+  TimeNs t1 = 0, t2 = 0, t3 = 0, t4 = 0;  // t1, t4 task clock; t2, t3 reference clock
+  Tid ref = 0;
+  std::int32_t phase = 0;  // 0 start, 1 running, 2 end
+  std::int32_t number = 0; // within its phase
+  TimeNs local() const { return t1 + (t4 - t1) / 2; }
+  TimeNs reference() const { return t2 + (t3 - t2) / 2; }
+  TimeNs transit() const { return (t4 - t1) - (t3 - t2); }  // both ways
+};
+
+// The samples of every `clock` record of task t, in record order.
+std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t);
+
+inline constexpr TimeNs kMinDriftSpan = 500'000'000;  // 0.5 s of samples to fit a rate
+
+// reference time = refAt + (local - localAt) * rate
+struct ClockFit {
+  bool valid = false;
+  TimeNs localAt = 0, refAt = 0;
+  double rate = 1.0;
+  std::size_t samples = 0, used = 0;  // in the trace / kept by the filter and the outlier pass
+  TimeNs minTransit = 0;              // fastest exchange (both ways)
+  TimeNs maxResidual = 0;             // largest |residual| of the samples used
+  double rmsResidual = 0;             // ns
+  bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan)
+  TimeNs toReference(TimeNs local) const;
+  // The task's clock minus the reference's at task time `local` (ns): a
+  // clock ahead of abmon's has a positive offset, as XAB_TEST_CLOCK_SKEW gives it.
+  double offsetAt(TimeNs local) const { return static_cast<double>(local - toReference(local)); }
+  // How much faster the task's clock runs than the reference's, in ppm.
+  double driftPpm() const { return (1.0 / rate - 1.0) * 1e6; }
+};
+
+ClockFit fitClock(const std::vector<ClockSample>& samples);
+
+// What the correction did, for abstat and the viewer.
+struct ClockReport {
+  bool clockRecords = false;        // the trace has clock records at all
+  std::vector<ClockFit> fits;       // per task index of the corrected trace
+  TimeNs minTransfer = 0;           // the least one-way transfer time used by the causality rule
+  std::uint64_t messagesChecked = 0;
+  std::uint64_t violationsRaw = 0;  // receives earlier than send + minTransfer, before the fit
+  std::uint64_t violationsFit = 0;  // ... after the fit
+  std::uint64_t violationsCorrected = 0;  // ... after the causality correction (0 unless it gave up)
+  std::uint64_t receivesMoved = 0;  // receives the correction moved forward
+  TimeNs largestMove = 0;
+  std::string note;                 // one line: what was done, or why not
+};
+
+// The trace on global time: each task's times through its fit (tasks
+// without samples keep theirs), then the causality correction: a new
+// trace, and `report` says what was done.  A trace without clock records
+// (an old one, an importer's) is handed back as it is (report.note says so).
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> trace, ClockReport& report);
+
+// For readers that see a trace in pieces (the streaming translators): the
+// samples of every piece, then one fit per task (tid).  No causality
+// correction: that needs the whole trace's messages.
+class ClockFitter {
+ public:
+  void add(const Trace& piece);
+  bool any() const { return !samples_.empty(); }
+  std::unordered_map<Tid, ClockFit> fit() const;
+
+ private:
+  std::unordered_map<Tid, std::vector<ClockSample>> samples_;
+};
+
+// The trace with each task's times through fits[its tid] (others as they are).
+std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits);
+
+}  // namespace xab

@@ -1,0 +1,305 @@
+// Global time: the clock fit per task and the causality correction
+// (xab/model/clock.h, docs/global-time.md).
+#include <xab/model/builder.h>
+#include <xab/model/clock.h>
+#include <xab/model/messages.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace xab {
+
+namespace {
+
+// A `clock` record's slots, in events.h's order.
+enum ClockSlot { kRef, kRefS, kRefNs, kTurn, kRtt, kPhase };
+
+// Of each phase's exchanges, those within this much of the phase's
+// fastest: a slower exchange waited somewhere, and half its wait is error.
+constexpr TimeNs kTransitSlack = 20'000;  // ns
+constexpr double kOutlierFactor = 4.0;    // residuals beyond this many times the median one go
+// Dates beyond 146 years from the epoch are not a clock's: a sample with
+// one is skipped, so that every difference of two dates fits in int64.
+constexpr TimeNs kSaneTime = TimeNs{1} << 62;
+
+bool sane(TimeNs t) { return t > -kSaneTime && t < kSaneTime; }
+
+struct Point {
+  double x, y;  // local, reference - local (ns, relative to the first point)
+};
+
+struct Line {
+  double a = 0, b = 0;  // y = a + b x
+};
+
+Line leastSquares(const std::vector<Point>& p, bool fitRate) {
+  double n = static_cast<double>(p.size()), sx = 0, sy = 0;
+  for (const Point& q : p) sx += q.x, sy += q.y;
+  double mx = sx / n, my = sy / n;
+  if (!fitRate) return {my, 0};
+  double sxx = 0, sxy = 0;
+  for (const Point& q : p) sxx += (q.x - mx) * (q.x - mx), sxy += (q.x - mx) * (q.y - my);
+  double b = sxx > 0 ? sxy / sxx : 0;
+  return {my - b * mx, b};
+}
+
+// Lowest-transit filter: per phase block (a new block starts at each
+// exchange numbered 0), the exchanges close to the block's fastest.
+std::vector<ClockSample> fastest(const std::vector<ClockSample>& all) {
+  std::vector<ClockSample> kept;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i + 1;
+    while (j < all.size() && all[j].number != 0) ++j;
+    TimeNs best = all[i].transit();
+    for (std::size_t k = i; k < j; ++k) best = std::min(best, all[k].transit());
+    for (std::size_t k = i; k < j; ++k)
+      if (all[k].transit() <= best + std::max(best / 2, kTransitSlack)) kept.push_back(all[k]);
+    i = j;
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
+  std::vector<ClockSample> out;
+  const auto& ev = trace.events(t);
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const Event& e = ev[i];
+    if (e.kind != Kind::CLOCK || (e.present & 0x3f) != 0x3f) continue;
+    ClockSample s;
+    s.t1 = e.time;
+    s.t2 = std::int64_t{e.a[kRefS]} * 1'000'000'000 + e.a[kRefNs];
+    s.t3 = addTime(s.t2, e.a[kTurn]);
+    s.t4 = addTime(s.t1, e.a[kRtt]);
+    s.ref = e.a[kRef];
+    s.phase = e.a[kPhase];
+    s.number = e.rc;
+    if (e.a[kTurn] < 0 || e.a[kRtt] < e.a[kTurn]) continue;  // not a possible exchange
+    if (!sane(s.t1) || !sane(s.t4) || !sane(s.t2) || !sane(s.t3)) continue;
+    out.push_back(s);
+  }
+  return out;
+}
+
+TimeNs ClockFit::toReference(TimeNs local) const {
+  TimeNs since;
+  if (!valid || __builtin_sub_overflow(local, localAt, &since)) return local;  // a corrupt date: as it is
+  double moved = static_cast<double>(since) * rate;
+  if (std::fabs(moved) >= 9.0e18) return local;
+  return addTime(refAt, static_cast<TimeNs>(std::llround(moved)));
+}
+
+ClockFit fitClock(const std::vector<ClockSample>& samples) {
+  ClockFit f;
+  f.samples = samples.size();
+  if (samples.empty()) return f;
+  std::vector<ClockSample> kept = fastest(samples);
+  f.minTransit = kept.front().transit();
+  for (const ClockSample& s : kept) f.minTransit = std::min(f.minTransit, s.transit());
+  // Relative to the first sample: doubles then hold nanoseconds exactly.
+  f.localAt = kept.front().local();
+  TimeNs off0 = kept.front().reference() - f.localAt;
+  auto points = [&](const std::vector<ClockSample>& ss) {
+    std::vector<Point> p;
+    for (const ClockSample& s : ss)
+      p.push_back({static_cast<double>(s.local() - f.localAt),
+                   static_cast<double>(s.reference() - s.local()) - static_cast<double>(off0)});
+    return p;
+  };
+  std::vector<Point> p = points(kept);
+  double span = p.back().x - p.front().x;
+  for (const Point& q : p) span = std::max(span, q.x);
+  f.rateFitted = span >= static_cast<double>(kMinDriftSpan);
+  Line l = leastSquares(p, f.rateFitted);
+  // One outlier pass: drop what lies far beyond the median residual.
+  std::vector<double> res;
+  for (const Point& q : p) res.push_back(std::fabs(q.y - (l.a + l.b * q.x)));
+  std::vector<double> sorted = res;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+  double cut = std::max(kOutlierFactor * sorted[sorted.size() / 2], 1000.0);
+  std::vector<Point> good;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (res[i] <= cut) good.push_back(p[i]);
+  if (good.size() >= 2 && good.size() < p.size()) l = leastSquares(good, f.rateFitted);
+  if (good.empty()) good = p;
+  f.used = good.size();
+  double ss = 0, worst = 0;
+  for (const Point& q : good) {
+    double r = q.y - (l.a + l.b * q.x);
+    ss += r * r;
+    worst = std::max(worst, std::fabs(r));
+  }
+  f.rmsResidual = std::sqrt(ss / static_cast<double>(good.size()));
+  f.maxResidual = static_cast<TimeNs>(worst);
+  f.refAt = addTime(f.localAt + off0, static_cast<TimeNs>(std::llround(std::clamp(l.a, -9.0e18, 9.0e18))));
+  f.rate = 1.0 + l.b;
+  f.valid = true;
+  return f;
+}
+
+namespace {
+
+// Every event's time through its task's fit, in the original arrival
+// order (seq), so the new trace is the old one re-timed.
+std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
+                                    const std::vector<std::vector<TimeNs>>* shift) {
+  struct At {
+    std::uint32_t seq;
+    std::int64_t task;  // -1: a monitor event
+    std::uint32_t index;
+  };
+  std::vector<At> order;
+  order.reserve(trace.eventCount() + trace.monitorEvents().size());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) order.push_back({trace.events(t)[i].seq, t, i});
+  for (std::uint32_t i = 0; i < trace.monitorEvents().size(); ++i)
+    order.push_back({trace.monitorEvents()[i].seq, -1, i});
+  std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.seq < b.seq; });
+  TraceBuilder b;
+  b.header() = trace.header();
+  std::vector<bool> seen(trace.taskCount(), false);
+  for (const At& at : order) {
+    if (at.task < 0) {
+      Event e = trace.monitorEvents()[at.index];
+      e.seq = b.nextSeq();
+      b.appendMonitor(e);
+      continue;
+    }
+    auto t = static_cast<TaskIndex>(at.task);
+    const TaskInfo& info = trace.task(t);
+    // The identity where this trace has one (a piece of a stream may not).
+    bool identity = !seen[t] && (info.name >= 0 || info.host >= 0 || info.pid != 0 || info.parent != kNoTid);
+    text::Record r = toRecord(trace, t, at.index, identity);
+    if (identity && info.name >= 0) r.id.instance = info.instance;
+    seen[t] = true;
+    if (r.kind != Kind::TASK_EXIT && r.kind != Kind::ABMON_LOST && r.kind != Kind::ABMON_BAD)
+      r.time = fits[t].toReference(r.time);  // abmon's own records are on its clock already
+    if (shift) r.time = addTime(r.time, (*shift)[t][at.index]);
+    b.record(r);
+  }
+  return b.take();
+}
+
+// Receives earlier than their send plus minTransfer.
+std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::uint64_t* checked) {
+  std::uint64_t n = 0, c = 0;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      ++c;
+      n += trace.event(r.recv).time < addTime(trace.event(msg.send).time, minTransfer);
+    }
+  if (checked) *checked = c;
+  return n;
+}
+
+// The conservative correction: a receive that comes too early is moved
+// forward to send + minTransfer, and every later record of its task with
+// it (durations and order within the task stay as recorded, seed 000
+// §5.4).  Moving a task may make its later sends too late for others:
+// repeated until nothing moves (bounded).
+std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer,
+                                              ClockReport& report) {
+  std::vector<std::vector<TimeNs>> shift(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) shift[t].assign(trace.events(t).size(), 0);
+  for (int pass = 0; pass < 64; ++pass) {
+    // (task, index, needed) of each violation, against this pass's shifts
+    std::vector<std::tuple<TaskIndex, std::uint32_t, TimeNs>> need;
+    for (const Message& msg : m.messages) {
+      TimeNs sent = addTime(addTime(trace.event(msg.send).time, shift[msg.send.task][msg.send.index]), minTransfer);
+      for (const MessageReceive& r : msg.receives) {
+        TimeNs got = addTime(trace.event(r.recv).time, shift[r.recv.task][r.recv.index]);
+        TimeNs late;
+        if (got < sent && !__builtin_sub_overflow(sent, got, &late)) need.emplace_back(r.recv.task, r.recv.index, late);
+      }
+    }
+    if (need.empty()) break;
+    std::sort(need.begin(), need.end());
+    for (std::size_t i = 0; i < need.size();) {
+      TaskIndex t = std::get<0>(need[i]);
+      std::vector<TimeNs>& s = shift[t];
+      TimeNs added = 0;      // moved so far in this task, this pass
+      std::size_t next = 0;  // the first event not yet given `added`
+      for (; i < need.size() && std::get<0>(need[i]) == t; ++i) {
+        auto [task, index, amount] = need[i];
+        for (; next < index; ++next) s[next] = addTime(s[next], added);
+        if (amount > added) {
+          added = amount;
+          ++report.receivesMoved;
+          report.largestMove = std::max(report.largestMove, amount);
+        }
+      }
+      for (; next < s.size(); ++next) s[next] = addTime(s[next], added);
+    }
+  }
+  return shift;
+}
+
+}  // namespace
+
+void ClockFitter::add(const Trace& piece) {
+  for (TaskIndex t = 0; t < piece.taskCount(); ++t) {
+    auto s = clockSamples(piece, t);
+    if (s.empty()) continue;
+    auto& all = samples_[piece.task(t).tid];
+    all.insert(all.end(), s.begin(), s.end());
+  }
+}
+
+std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
+  std::unordered_map<Tid, ClockFit> out;
+  for (const auto& [tid, s] : samples_) out[tid] = fitClock(s);
+  return out;
+}
+
+std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
+  std::vector<ClockFit> perTask(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
+  return retime(trace, perTask, nullptr);
+}
+
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
+  report = ClockReport{};
+  const Trace& trace = *input;
+  std::vector<ClockFit> fits(trace.taskCount());
+  TimeNs minTransit = INT64_MAX;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    auto samples = clockSamples(trace, t);
+    report.clockRecords |= !samples.empty();
+    fits[t] = fitClock(samples);
+    if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
+  }
+  if (!report.clockRecords) {
+    report.note = "no clock records: task clocks as recorded, no correction";
+    report.fits = fits;
+    return input;
+  }
+  // One way of the fastest exchange: no message can travel faster.
+  report.minTransfer = minTransit / 2;
+  MessageTable raw = matchMessages(trace);
+  report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
+  auto fitted = retime(trace, fits, nullptr);
+  MessageTable m = matchMessages(*fitted);
+  report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
+  std::shared_ptr<const Trace> out = fitted;
+  if (report.violationsFit > 0) {
+    auto shift = causalShifts(*fitted, m, report.minTransfer, report);
+    std::vector<ClockFit> none(fitted->taskCount());
+    out = retime(*fitted, none, &shift);
+    report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
+  }
+  report.fits.assign(out->taskCount(), ClockFit{});
+  for (TaskIndex t = 0; t < trace.taskCount() && t < out->taskCount(); ++t) report.fits[t] = fits[t];
+  std::size_t fitted_n = 0;
+  for (const ClockFit& f : fits) fitted_n += f.valid;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "global time: %zu of %zu tasks fitted to the reference clock", fitted_n,
+                trace.taskCount());
+  report.note = buf;
+  return out;
+}
+
+}  // namespace xab
