@@ -63,10 +63,9 @@ std::vector<ClockSample> fastest(const std::vector<ClockSample>& all) {
 
 }  // namespace
 
-std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
-  std::vector<ClockSample> out;
+std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out) {
   const auto& ev = trace.events(t);
-  for (std::size_t i = 0; i < ev.size(); ++i) {
+  for (std::size_t i = from; i < ev.size(); ++i) {
     const Event& e = ev[i];
     if (e.kind != Kind::CLOCK || (e.present & 0x3f) != 0x3f) continue;
     ClockSample s;
@@ -81,7 +80,36 @@ std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
     if (!sane(s.t1) || !sane(s.t4) || !sane(s.t2) || !sane(s.t3)) continue;
     out.push_back(s);
   }
+  return std::max(from, ev.size());
+}
+
+std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
+  std::vector<ClockSample> out;
+  appendClockSamples(trace, t, 0, out);
   return out;
+}
+
+bool LiveClockFit::update(const Trace& trace) {
+  bool moves = false;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    const TaskInfo& task = trace.task(t);
+    TaskClock& c = tasks_[task.tid];
+    const std::size_t before = c.samples.size();
+    c.scanned = appendClockSamples(trace, t, c.scanned, c.samples);
+    if (c.samples.size() != before) {
+      c.fit = fitClock(c.samples);
+      anySamples_ = true;
+    }
+    // Checked again as the task's times grow: a drift moves later times more.
+    moves = moves || fitMoves(c.fit, task.firstTime, task.lastTime);
+  }
+  return moves;
+}
+
+bool fitMoves(const ClockFit& fit, TimeNs first, TimeNs last) {
+  if (!fit.valid) return false;
+  const double error = std::max(static_cast<double>(fit.minTransit) / 2, static_cast<double>(kClockResolution));
+  return std::fabs(fit.offsetAt(first)) > error || std::fabs(fit.offsetAt(last)) > error;
 }
 
 TimeNs ClockFit::toReference(TimeNs local) const {

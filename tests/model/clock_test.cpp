@@ -205,3 +205,70 @@ TEST_CASE("global time and matching survive corrupt clock records and dates at t
   CHECK(global->eventCount() == raw->eventCount());
   CHECK(rep.violationsCorrected == 0);
 }
+
+TEST_CASE("clock fit: a clock that agrees with the reference within the fit's error does not move", "[clock]") {
+  Synth s;
+  sampleBoth(s, 0);
+  const Skew kSlightlyOff{0.000'003, 0};  // 3 us: less than half a 30 us exchange
+  const Skew kOff{0.003, 0};              // 3 ms
+  Tid c = 0x40004, d = 0x40005;
+  s.exchanges(c, kSlightlyOff, kT0, 0, 16, 15'000);
+  s.exchanges(d, kOff, kT0, 0, 16, 15'000);
+  auto trace = s.trace();
+  auto moves = [&](Tid tid) {
+    ClockFit f = fitClock(clockSamples(*trace, *trace->findTask(tid)));
+    REQUIRE(f.valid);
+    return fitMoves(f, kT0, kT0 + 10'000'000'000);
+  };
+  CHECK_FALSE(moves(kA));  // the reference's own clock
+  CHECK_FALSE(moves(c));
+  CHECK(moves(d));
+  CHECK(moves(kB));  // two hours ahead
+  CHECK_FALSE(fitMoves(ClockFit{}, kT0, kT0));  // no fit: nothing to move
+}
+
+TEST_CASE("clock samples read a growing trace once each, the same as read whole", "[clock]") {
+  Synth s;
+  sampleBoth(s, 2);
+  TraceReader reader;
+  const std::size_t half = s.text.size() / 2;
+  reader.feed(std::string_view(s.text).substr(0, half));
+  auto first = reader.snapshot();
+  std::vector<std::vector<ClockSample>> live(8);
+  std::vector<std::size_t> from(8, 0);
+  for (TaskIndex t = 0; t < first->taskCount(); ++t) from[t] = appendClockSamples(*first, t, 0, live[t]);
+  reader.feed(std::string_view(s.text).substr(half));
+  reader.finish();
+  auto whole = reader.take();
+  REQUIRE(whole->taskCount() >= 2);
+  for (TaskIndex t = 0; t < whole->taskCount(); ++t) {
+    appendClockSamples(*whole, t, from[t], live[t]);
+    auto all = clockSamples(*whole, t);
+    REQUIRE(live[t].size() == all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) CHECK(live[t][i].t2 == all[i].t2);
+  }
+}
+
+TEST_CASE("a live fit re-times only when some clock is off the reference's", "[clock]") {
+  Synth agree;
+  agree.exchanges(kA, kNone, kT0, 0, 16, 15'000);
+  agree.exchanges(kB, Skew{0.000'002, 0}, kT0, 0, 16, 15'000);
+  TraceReader reader;
+  reader.feed(agree.text);
+  LiveClockFit live;
+  CHECK_FALSE(live.update(*reader.snapshot()));
+  CHECK(live.anySamples());
+  // B's running samples say it drifted 3 ms away: from now on, re-time.
+  Synth later;
+  later.text.clear();
+  later.exchanges(kB, Skew{0.003, 0}, kT0 + 5'000'000'000, 2, 16, 15'000);
+  reader.feed(later.text);
+  CHECK(live.update(*reader.snapshot()));
+  LiveClockFit none;
+  Synth plain;
+  plain.send(kA, kNone, kT0, kB, 1);
+  TraceReader r2;
+  r2.feed(plain.text);
+  CHECK_FALSE(none.update(*r2.snapshot()));
+  CHECK_FALSE(none.anySamples());
+}

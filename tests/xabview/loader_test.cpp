@@ -8,6 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -107,4 +110,59 @@ TEST_CASE("a PICL file (what the translators read) opens too, and export writes 
     return v.inputEnded && v.trace->taskCount() == 4 && v.source.find("(PICL)") != std::string::npos;
   }));
   loader.stop();
+}
+
+namespace {
+
+// A trace whose task t40002 did 16 clock exchanges with abmon, its clock
+// `offsetNs` ahead of abmon's, then one more record at task time 1.5 s.
+std::string clockTrace(long long offsetNs) {
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n";
+  auto secs = [](long long ns) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%lld.%09lld", ns / 1'000'000'000, ns % 1'000'000'000);
+    return std::string(buf);
+  };
+  const long long t0 = 1'763'680'001'000'000'000;
+  for (int k = 0; k < 16; ++k) {
+    long long t1 = t0 + k * 100'000, t2 = t1 + 15'000, t4 = t2 + 2'000 + 15'000;  // true times
+    text += secs(t2 + 2'000) + " " + secs(t1 + offsetNs) + " t40002 clock ref=t40001 ref_s=" +
+            std::to_string(t2 / 1'000'000'000) + " ref_ns=" + std::to_string(t2 % 1'000'000'000) +
+            " turn_ns=2000 rtt_ns=" + std::to_string(t4 - t1) + " phase=0 rc=" + std::to_string(k) +
+            (k == 0 ? " name=a host=vm parent=none lang=c pid=5" : "") + "\n";
+  }
+  text += secs(t0 + 500'000'000) + " " + secs(t0 + 500'000'000 + offsetNs) + " t40002 exit rc=0\n";
+  return text;
+}
+
+}  // namespace
+
+// On one host every task reads abmon's clock: the viewer keeps the times as
+// recorded and extends its pictures; a clock that is off is re-timed.
+TEST_CASE("global time: clocks that agree keep their times, a skewed one is put on abmon's") {
+  for (long long offset : {0LL, 7'200'000'000'000LL}) {
+    INFO("offset " << offset << " ns");
+    QTemporaryDir dir;
+    QString path = dir.filePath("trace");
+    std::ofstream(path.toStdString()) << clockTrace(offset);
+    TraceLoader loader({path, false, 20});
+    QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+    loader.start();
+    SnapshotPtr last;
+    CHECK(waitFor(spy, [&](const ViewSnapshot& s) {
+      if (s.inputEnded) last = std::make_shared<ViewSnapshot>(s);
+      return s.inputEnded;
+    }));
+    loader.stop();
+    REQUIRE(last);
+    const auto& ev = last->trace->events(0);
+    const TimeNs exitTime = ev[ev.size() - 1].time;
+    if (offset == 0) {
+      CHECK(last->timeNote == "global time (every clock agrees with abmon's)");
+      CHECK(exitTime == 1'763'680'001'500'000'000);  // as recorded
+    } else {
+      CHECK(last->timeNote == "global time");
+      CHECK(std::llabs(exitTime - 1'763'680'001'500'000'000) < 10'000);  // on abmon's clock
+    }
+  }
 }

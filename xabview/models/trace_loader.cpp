@@ -210,19 +210,28 @@ void TraceLoader::run() {
     if (source.isFile() && readForeign()) return;
     TraceReader& reader = source.reader();
     std::uint64_t postedEvents = UINT64_MAX, postedErrors = 0;
+    LiveClockFit clockFit;
     bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
     auto postNow = [&](bool caughtUp) {
       Raw raw;
       // The last trace is taken: the reader's own copy is not kept.
       raw.trace = ended ? reader.take() : reader.snapshot();
-      // Global time: the fit so far, refined as clock records arrive (the
-      // whole trace re-timed, so the snapshot starts again).
+      // Global time: the fit so far, refined as clock records arrive.  A
+      // trace whose clocks all agree with abmon's within the fits' error
+      // (one host) is on global time as recorded, and each picture extends
+      // the last; otherwise the whole trace is re-timed and the picture
+      // starts again.
       if (!options_.rawTime) {
-        ClockReport clock;
-        raw.trace = toGlobalTime(std::move(raw.trace), clock);
-        raw.retimed = clock.clockRecords;
-        raw.timeNote = clock.clockRecords ? "global time" : "task clocks (no clock records)";
+        if (clockFit.update(*raw.trace)) {
+          ClockReport clock;
+          raw.trace = toGlobalTime(std::move(raw.trace), clock);
+          raw.retimed = true;
+          raw.timeNote = "global time";
+        } else {
+          raw.timeNote = clockFit.anySamples() ? "global time (every clock agrees with abmon's)"
+                                               : "task clocks (no clock records)";
+        }
       } else {
         raw.timeNote = "task clocks (--raw-time)";
       }

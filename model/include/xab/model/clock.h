@@ -34,6 +34,9 @@ struct ClockSample {
 
 // The samples of every `clock` record of task t, in record order.
 std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t);
+// Those of its events from index `from` on, appended to `out`: a live
+// reader looks at each record once.  Returns the index to go on from.
+std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out);
 
 inline constexpr TimeNs kMinDriftSpan = 500'000'000;  // 0.5 s of samples to fit a rate
 
@@ -56,6 +59,15 @@ struct ClockFit {
 };
 
 ClockFit fitClock(const std::vector<ClockSample>& samples);
+
+// Whether putting the task clock readings [first, last] on the reference
+// clock through `fit` moves any of them by more than the fit can tell
+// from its own error: half its fastest exchange's transit, and at least
+// kClockResolution.  On one host every task reads abmon's clock, the fit
+// finds offsets of a few microseconds inside that error, and a live viewer
+// keeps the times as recorded (no whole new trace for every picture).
+inline constexpr TimeNs kClockResolution = 1'000;
+bool fitMoves(const ClockFit& fit, TimeNs first, TimeNs last);
 
 // What the correction did, for abstat and the viewer.
 struct ClockReport {
@@ -88,6 +100,28 @@ class ClockFitter {
 
  private:
   std::unordered_map<Tid, std::vector<ClockSample>> samples_;
+};
+
+// The fit of a growing trace (a live viewer's): each call looks only at
+// the records added since the last, refits the tasks that got samples, and
+// says whether global time would move any task's times (fitMoves).  While
+// it would not, the trace on global time is the trace as recorded, and a
+// live picture can be extended instead of rebuilt from a re-timed copy.
+class LiveClockFit {
+ public:
+  // true: some task's clock is off the reference by more than its fit's
+  // error, so the trace must go through toGlobalTime.
+  bool update(const Trace& trace);
+  bool anySamples() const { return anySamples_; }
+
+ private:
+  struct TaskClock {
+    std::vector<ClockSample> samples;
+    std::size_t scanned = 0;
+    ClockFit fit;
+  };
+  std::unordered_map<Tid, TaskClock> tasks_;
+  bool anySamples_ = false;
 };
 
 // The trace with each task's times through fits[its tid] (others as they are).
