@@ -21,6 +21,9 @@ namespace xab::abmon {
 namespace {
 
 constexpr int kDrainRounds = 64;
+// PVM's trace and output messages: abmon's tag + 3 and + 4 (+1 is the exit
+// notice, +2 the poke).
+constexpr int kTracerTagOffset = 3;
 constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
 // busy sender, or in a task's local socket) belong to the trace too.  Read
@@ -63,6 +66,7 @@ int Monitor::run() {
   formatter_.header(pending_, host, static_cast<long>(getpid()), now);
   formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flushMs);
   if (!writeOut()) return exitCode_;
+  if (setup_.opts.pvmTracer) startTracer();
   signals_.async_wait([this](const auto& ec, int signo) { onSignal(ec, signo); });
   local_.start(setup_.localFd);
   // Messages may have come between registering and now: read them first.
@@ -73,6 +77,16 @@ int Monitor::run() {
   // With -- PROGRAM: the program's status, unless abmon itself failed.
   if (exitCode_ == kExitOk && programRunning_ && program_.ended()) return program_.exitCode();
   return exitCode_;
+}
+
+// PVM's tracer: its messages come in abmon's context with two tags of
+// their own (docs/abmon.md "PVM's tracer").  A task that libab reports is
+// one whose events abmon has read: PVM's events of it are dropped.
+void Monitor::startTracer() {
+  tracer_ = std::make_unique<PvmTracer>(
+      pvm_getcontext(), setup_.opts.tag + kTracerTagOffset, setup_.opts.tag + kTracerTagOffset + 1,
+      [this](int tid) { watchTask(tid); }, [this](int tid) { return sessions_.lastSeq(tid) >= 0; });
+  if (!tracer_->registerTracer()) tracer_.reset();
 }
 
 // Registered, the header written: only now may the program's tasks start,
@@ -243,7 +257,9 @@ void Monitor::writeExits(bool quiet) {
 void Monitor::handleMessage(int bufid, std::int64_t recvNs) {
   int bytes = 0, tag = 0, src = 0;
   pvm_bufinfo(bufid, &bytes, &tag, &src);
-  if (tag == setup_.opts.tag) {
+  if (tracer_ && tracer_->owns(tag)) {
+    tracer_->take(pending_, bufid, tag, src, recvNs);
+  } else if (tag == setup_.opts.tag) {
     // A task that fell back from the local socket to PVM wrote its earlier
     // messages to the socket: they come first.
     local_.drain(src);
@@ -441,6 +457,12 @@ void Monitor::finish(int code) {
   finished_ = true;
   exitCode_ = code;
   writeExits(true);
+  if (tracer_) {
+    tracer_->flushOutput(pending_, realtimeNs());
+    tracer_->unregisterTracer();
+    spdlog::info("PVM's tracer: {} records, {} events of libab tasks dropped, {} unreadable", tracer_->events(),
+                 tracer_->dropped(), tracer_->bad());
+  }
   formatter_.stop(pending_, realtimeNs());
   if (code != kExitOutput) writeOut();
   if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex);

@@ -160,7 +160,10 @@
   X(REG_TRACER,  "reg_tracer",  0, 'i', "", "ctx:i tag:i") \
   /* ---- kinds added after wire version 1 was fixed: ids travel on the wire, so new kinds go last ---- */ \
   /* a message taken by a pvm_addmhf handler (PVM called the handler with it; mhid: the handler's id) */ \
-  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i")
+  X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i") \
+  /* ---- issue 17: written by abmon only (libab never sends them) ---- */ \
+  /* a line the task wrote, as PVM's output collection handed it to abmon; stream: stdout, stderr, or - (PVM's one pipe carries both) */ \
+  X(OUTPUT,      "output",      0, 'i', "", "stream:s text:s")
 /* clang-format on */
 
 enum xab_event_kind {
