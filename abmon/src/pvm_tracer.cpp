@@ -242,6 +242,9 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
   if (libab_ && libab_(tid)) return void(++dropped_);  // libab's records say more
   if (tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK) {
     if (seen_) seen_(tid);
+    Identity& id = identities_[tid];
+    if (const Datum* n = ev.find(TEV_DID_TN); n && !n->strs.empty() && n->strs[0] != "-") id.name = n->strs[0];
+    if (const Datum* p = ev.find(TEV_DID_PT); p && !p->ints.empty()) id.parent = static_cast<int>(p->ints[0]);
     return;  // the task's own events and its exit (task.exit) speak for it
   }
   Kind kind = kindOf(name);
@@ -301,8 +304,26 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
     text::appendKey(out, "match");
     out.append("order");
   }
+  writeIdentity(out, tid);
   out.push_back('\n');
   ++events_;
+}
+
+// The task's identity on its first record, as far as pvmd told it (the
+// program's name for a spawned task, the parent); host, language and pid
+// are not in PVM's events.
+void PvmTracer::writeIdentity(std::string& out, int tid) {
+  Identity& id = identities_[tid];
+  if (id.written) return;
+  id.written = true;
+  if (!id.name.empty()) {
+    text::appendKey(out, "name");
+    text::appendEscaped(out, id.name);
+  }
+  if (id.parent) {
+    text::appendKey(out, "parent");
+    text::appendParent(out, *id.parent);
+  }
 }
 
 void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {

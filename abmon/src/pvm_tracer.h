@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -80,6 +81,7 @@ class PvmTracer {
   bool readDatum(int type, Datum& d);
   bool skipDataIds();
   void write(std::string& out, const Event& ev, std::int64_t recvNs);
+  void writeIdentity(std::string& out, int tid);
   void writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text);
 
   int context_, traceTag_, outputTag_;
@@ -92,6 +94,12 @@ class PvmTracer {
   };
   // sender -> (event id with entry/exit bits -> its descriptor)
   std::unordered_map<int, std::map<int, Descriptor>> descriptors_;
+  struct Identity {
+    std::string name;  // empty: PVM did not say
+    std::optional<int> parent;
+    bool written = false;
+  };
+  std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
   std::unordered_map<int, Event> lastEntry_;  // per task: its latest entry event
   std::unordered_map<int, std::string> partialLines_;  // output of a task, after its last '\n'
   std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0;
