@@ -128,9 +128,9 @@ struct ReceiveMatcher {
     return m;
   }
 
-  // A receive with no serial (its sender was traced by PVM, which numbers
-  // no messages: `match=order`, docs/trace-format.md): the next send
-  // without a serial from that sender to this task with that tag, as PVM
+  // A receive with no serial (its receiver or its sender was traced by
+  // PVM, which numbers no messages: `match=order`, docs/trace-format.md):
+  // the next send from that sender to this task with that tag, as PVM
   // delivers the messages of one pair in order.  -1: none left.
   std::int64_t matchByOrder(TaskIndex receiver, TaskIndex sender, std::int32_t tag) {
     if (!orderIndexed) indexUnnumbered();
@@ -142,12 +142,13 @@ struct ReceiveMatcher {
     return take(sends[cursor++], receiver);
   }
 
-  // Sends without a serial, per (sender, destination, tag), in send order.
+  // Every send, per (sender, destination, tag), in send order: a libab
+  // task's send (with a serial) received by a task PVM traces is paired
+  // this way too.
   void indexUnnumbered() {
     orderIndexed = true;
     for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
       const Message& msg = table.messages[m];
-      if (msg.serial > 0) continue;
       for (Tid d : msg.destinations) unnumbered[{msg.sender, d, msg.tag}].second.push_back(m);
     }
   }

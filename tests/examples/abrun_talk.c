@@ -1,0 +1,20 @@
+/* abrun_talk: a parent spawns two copies of itself, which print two lines
+ * each and answer; no libab (tests/examples/abrun_test.sh). */
+#include <pvm3.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  (void)argc;
+  int tids[2];
+  pvm_mytid();
+  if (pvm_parent() == PvmNoParent) {
+    int n = pvm_spawn(argv[0], NULL, PvmTaskDefault, "", 2, tids);
+    for (int i = 0; i < n; i++) { pvm_initsend(PvmDataDefault); pvm_pkint(&i, 1, 1); pvm_send(tids[i], 7); }
+    for (int i = 0; i < n; i++) { int x; pvm_recv(-1, 8); pvm_upkint(&x, 1, 1); }
+    printf("parent done %d\n", n);
+  } else {
+    int i; pvm_recv(pvm_parent(), 7); pvm_upkint(&i, 1, 1);
+    printf("child %d says hello\n", i); printf("second line of %d\n", i); fflush(stdout);
+    pvm_initsend(PvmDataDefault); pvm_pkint(&i, 1, 1); pvm_send(pvm_parent(), 8);
+  }
+  pvm_exit(); return 0; }
