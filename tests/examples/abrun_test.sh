@@ -63,6 +63,12 @@ for i in 0 1; do
   (($(count " output stream=- text=second%20line%20of%20$i\$" "$work/t.trace") == 1)) || fail "abrun_talk: child $i's second line"
 done
 
+# abstat --output: the lines of one task, by its tid.
+child=$(awk '$4 == "output" {print $3; exit}' "$work/t.trace")
+"$abstat" --output --task "$child" "$work/t.trace" >"$work/t.stat" 2>&1 || fail "abstat --output --task $child failed"
+(($(grep -c 'says hello\|second line of' "$work/t.stat") == 2)) || fail "abstat --output --task: not the child's 2 lines: $(cat "$work/t.stat")"
+"$abstat" --output "$work/t.trace" | grep -q '^Output (4 lines)' || fail "abstat --output: not 4 lines"
+
 # 4. Mixed: master1 with libab spawns plain slave1 (ep= has the plain ones).
 timeout 60 "$abrun" -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$work/x.err"; rc=$?
 [[ $rc == 0 ]] || fail "mixed: status $rc"
