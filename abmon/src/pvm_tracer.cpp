@@ -44,6 +44,7 @@ constexpr KeyDids kKeyDids[] = {
     {"flags", {TEV_DID_SF, -1}},
     {"tids", {TEV_DID_STL, -1}},
     {"inst", {TEV_DID_GI, -1}},
+    {"tid", {TEV_DID_TT, -1}},  // the task a call is about (kill, sendsig, pstat)
     {"nhost", {TEV_DID_NH, -1}},
     {"narch", {TEV_DID_NA, -1}},
 };

@@ -69,6 +69,16 @@ child=$(awk '$4 == "output" {print $3; exit}' "$work/t.trace")
 (($(grep -c 'says hello\|second line of' "$work/t.stat") == 2)) || fail "abstat --output --task: not the child's 2 lines: $(cat "$work/t.stat")"
 "$abstat" --output "$work/t.trace" | grep -q '^Output (4 lines)' || fail "abstat --output: not 4 lines"
 
+# A task killed mid-run (blocked in a receive): its events up to the kill
+# (PVM's tracing is unbuffered here), its output, then task.exit.
+timeout 60 "$abrun" -o "$work/k.trace" "$plain_bin/abrun_talk" kill >"$work/k.out" 2>"$work/k.err"; rc=$?
+[[ $rc == 0 && $(cat "$work/k.out") == "parent done 2" ]] || fail "killed task: status $rc, output $(head -2 "$work/k.out")"
+killed=$(grep -m1 ' kill tid=' "$work/k.trace" | grep -o 'tid=t[0-9a-f]*' | cut -d= -f2)
+[[ -n $killed ]] || fail "killed task: no kill record with its tid"
+last=$(awk -v t="$killed" '$3 == t && $4 != "output"' "$work/k.trace" | tail -2 | awk '{print $4, $NF}' | tr '\n' ' ')
+[[ $last == "recv.begin tag=99 task.exit how=notify " ]] || fail "killed task: its last records are: $last"
+(($(awk -v t="$killed" '$3 == t && $4 == "output"' "$work/k.trace" | wc -l) == 2)) || fail "killed task: its 2 output lines"
+
 # 4. Mixed: master1 with libab spawns plain slave1 (ep= has the plain ones).
 timeout 60 "$abrun" -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$work/x.err"; rc=$?
 [[ $rc == 0 ]] || fail "mixed: status $rc"
