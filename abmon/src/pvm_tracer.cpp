@@ -59,6 +59,14 @@ Kind kindOf(std::string_view tevName) {
   return kindFromName(tevName);
 }
 
+// PVM's group server: its messages are the group library's own protocol
+// (a joingroup is one record, not the messages it takes), so its events
+// would only be sends and receives no task's records show.
+bool isGroupServer(std::string_view name) {
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name == "pvmgs";
+}
+
 bool blocking(Kind k) { return (kindFlags(k) & XAB_F_BLOCKING) != 0; }
 bool carriesMessage(Kind k) { return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT)) != 0; }
 
@@ -241,11 +249,13 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
     spdlog::trace("TEV {}{} t{:x}:{}", name, entry ? ".entry" : ".exit", tid, dump);
   }
   if (libab_ && libab_(tid)) return void(++dropped_);  // libab's records say more
+  if (groupServers_.count(tid) > 0) return void(++dropped_);
   if (tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK) {
-    if (seen_) seen_(tid);
+    if (tev != TEV_ENDTASK) announce(tid);
     Identity& id = identities_[tid];
     if (const Datum* n = ev.find(TEV_DID_TN); n && !n->strs.empty() && n->strs[0] != "-") id.name = n->strs[0];
     if (const Datum* p = ev.find(TEV_DID_PT); p && !p->ints.empty()) id.parent = static_cast<int>(p->ints[0]);
+    if (isGroupServer(id.name)) groupServers_.insert(tid);
     return;  // the task's own events and its exit (task.exit) speak for it
   }
   Kind kind = kindOf(name);
@@ -265,7 +275,7 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
   std::int64_t taskNs = secD && usecD && !secD->ints.empty() && !usecD->ints.empty()
                             ? secD->ints[0] * 1'000'000'000 + usecD->ints[0] * 1000
                             : recvNs;
-  if (seen_) seen_(tid);
+  announce(tid);
   text::appendTime(out, recvNs);
   out.push_back(' ');
   text::appendTime(out, taskNs);
@@ -327,15 +337,19 @@ void PvmTracer::writeIdentity(std::string& out, int tid) {
   }
 }
 
+// The Monitor watches a task's exit once: a task whose exit is written may
+// still have events on the way (pvmd's notice can overtake them), and a
+// second pvm_notify for a task that has gone would give a second task.exit.
+void PvmTracer::announce(int tid) {
+  if (seen_ && announced_.insert(tid).second) seen_(tid);
+}
+
 void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
   (void)src;  // pvmd
   int head[2] = {};
   if (pvm_upkint(head, 2, 1) < 0) return void(++bad_);
   int tid = head[0], n = head[1];
-  if (n < kOutputEof) {  // spawned / connected: its output starts
-    if (seen_) seen_(tid);
-    return;
-  }
+  if (n < kOutputEof) return;  // spawned / connected: its output starts
   std::string& partial = partialLines_[tid];
   if (n == kOutputEof) {
     if (!partial.empty()) writeOutputLine(out, tid, recvNs, partial);

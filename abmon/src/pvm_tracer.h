@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace xab::abmon {
@@ -82,6 +83,7 @@ class PvmTracer {
   bool skipDataIds();
   void write(std::string& out, const Event& ev, std::int64_t recvNs);
   void writeIdentity(std::string& out, int tid);
+  void announce(int tid);
   void writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text);
 
   int context_, traceTag_, outputTag_;
@@ -100,6 +102,8 @@ class PvmTracer {
     bool written = false;
   };
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
+  std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid is not again)
+  std::unordered_set<int> groupServers_;  // pvmgs: not recorded
   std::unordered_map<int, Event> lastEntry_;  // per task: its latest entry event
   std::unordered_map<int, std::string> partialLines_;  // output of a task, after its last '\n'
   std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0;

@@ -5,6 +5,7 @@
 #include <pvm3.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv) {
   int tids[2], killing = argc > 1 && strcmp(argv[1], "kill") == 0;
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
       pvm_upkint(&x, 1, 1);
     }
     if (killing && n == 2) {
+      sleep(2); /* the child answered and now enters pvm_recv: killed there */
       pvm_kill(tids[1]);
       pvm_initsend(PvmDataDefault);
       pvm_send(tids[0], 99);

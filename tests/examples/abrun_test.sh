@@ -53,6 +53,9 @@ if [[ -x /usr/bin/gexample ]]; then
   (($(count ' joingroup group=' "$work/g.trace") >= 4)) || fail "gexample: joingroup records missing"
   (($(count ' reduce group=' "$work/g.trace") >= 4)) || fail "gexample: reduce records missing"
   (($(count ' barrier ' "$work/g.trace") >= 1)) || fail "gexample: barrier records missing"
+  # PVM's group server's own protocol is not recorded: no task blocked at the end.
+  ! grep -q ' name=[^ ]*pvmgs' "$work/g.trace" || fail "gexample: pvmgs recorded"
+  "$abstat" "$work/g.trace" >"$work/g.stat" 2>&1 || fail "gexample: abstat exit $? (hang or mismatch): $(grep -A3 -i hang "$work/g.stat" | head -5)"
 fi
 
 # 3. Output records: each child's two lines, once, escaped.
@@ -97,6 +100,12 @@ timeout 60 "$abrun" -o "$work/o.trace" ./master1 >"$work/o.abrun" 2>"$work/o.err
 [[ $rc == 0 ]] || fail "second tracer: status $rc"
 grep -q 'another tracer is registered' "$work/o.err" || fail "second tracer: abmon did not say so: $(head -2 "$work/o.err")"
 diff <(mask <"$work/m.plain") <(mask <"$work/o.abrun") >/dev/null || fail "second tracer: output differs"
+
+# Every task ends once: one task.exit per tid in every trace.
+for tr in "$work"/*.trace; do
+  twice=$(awk '$4 == "task.exit" {n[$3]++} END {for (t in n) if (n[t] > 1) print t}' "$tr")
+  [[ -z $twice ]] || fail "${tr##*/}: task.exit more than once for $twice"
+done
 
 ((failed)) && echo "RESULT: abrun failed" || echo "RESULT: abrun ran every case as without it, with complete traces"
 exit "$failed"
