@@ -9,7 +9,7 @@
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
 #   a second tracer already registered: abmon says so and the program runs.
-# shellcheck disable=SC1091  # the VM's env file is made at run time
+# shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VM's env file is made at run time
 set -uo pipefail
 build_dir=$(cd "$1" && pwd) src_dir=$(cd "$2" && pwd)
 plain_bin=$build_dir/pvm-examples/plain xab_bin=$build_dir/pvm-examples/xab
