@@ -85,8 +85,27 @@ int Monitor::run() {
 void Monitor::startTracer() {
   tracer_ = std::make_unique<PvmTracer>(
       pvm_getcontext(), setup_.opts.tag + kTracerTagOffset, setup_.opts.tag + kTracerTagOffset + 1,
-      [this](int tid) { watchTask(tid); }, [this](int tid) { return sessions_.lastSeq(tid) >= 0; });
+      [this](int tid) { watchTask(tid); }, [this](int tid) { return sessions_.lastSeq(tid) >= 0; },
+      [this](int tid) { return programName(tid); });
   if (!tracer_->registerTracer()) tracer_.reset();
+}
+
+// The program pvmd has for a task, without its directory; for the process
+// abmon started (pvmd has no name for a task it did not spawn), that
+// program's name; else "".
+std::string Monitor::programName(int tid) {
+  drainSoon();  // pvm_tasks may read messages into PVM's queue
+  int n = 0;
+  pvmtaskinfo* info = nullptr;
+  if (pvm_tasks(tid, &n, &info) < 0) return {};
+  for (int i = 0; i < n; ++i) {
+    if (info[i].ti_tid != tid) continue;
+    std::string name = info[i].ti_a_out ? info[i].ti_a_out : "";
+    if (name.empty() && programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
+    if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+    return name;
+  }
+  return {};
 }
 
 // Registered, the header written: only now may the program's tasks start,

@@ -53,6 +53,7 @@ class Monitor {
   void stopGracefully();
   void startProgram();
   void startTracer();
+  std::string programName(int tid);
   void armProgramTimer();
   void onProgramTimer(const boost::system::error_code& ec);
   bool drain();

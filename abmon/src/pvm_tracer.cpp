@@ -78,8 +78,9 @@ const PvmTracer::Datum* PvmTracer::Event::find(int did) const {
   return nullptr;
 }
 
-PvmTracer::PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab)
-    : context_(context), traceTag_(traceTag), outputTag_(outputTag), seen_(std::move(seen)), libab_(std::move(libab)) {}
+PvmTracer::PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab, NameOf nameOf)
+    : context_(context), traceTag_(traceTag), outputTag_(outputTag), seen_(std::move(seen)), libab_(std::move(libab)),
+      nameOf_(std::move(nameOf)) {}
 
 bool PvmTracer::registerTracer() {
   Pvmtmask mask;
@@ -327,6 +328,7 @@ void PvmTracer::writeIdentity(std::string& out, int tid) {
   Identity& id = identities_[tid];
   if (id.written) return;
   id.written = true;
+  if (id.name.empty() && nameOf_) id.name = nameOf_(tid);
   if (!id.name.empty()) {
     text::appendKey(out, "name");
     text::appendEscaped(out, id.name);

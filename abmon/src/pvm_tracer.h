@@ -35,8 +35,11 @@ class PvmTracer {
   using TaskSeen = std::function<void(int tid)>;
   // Whether libab reports this task itself.
   using IsLibabTask = std::function<bool(int tid)>;
+  // The program name pvmd has for a task ("" if none): for a task pvmd did
+  // not spawn, whose trace events name none.
+  using NameOf = std::function<std::string(int tid)>;
 
-  PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab);
+  PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab, NameOf nameOf = {});
 
   // pvm_reg_tracer.  False if another tracer holds the virtual machine (or
   // the call failed): a message on stderr says so, abmon goes on with
@@ -89,6 +92,7 @@ class PvmTracer {
   int context_, traceTag_, outputTag_;
   TaskSeen seen_;
   IsLibabTask libab_;
+  NameOf nameOf_;
   bool registered_ = false;
   struct Descriptor {
     std::string name;  // PVM's name of the call ("send", "newtask")

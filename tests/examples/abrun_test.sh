@@ -38,6 +38,7 @@ diff <(mask <"$work/m.plain") <(mask <"$work/m.abrun") >/dev/null || fail "maste
 tasks=$(grep -v '^#' "$work/m.trace" | awk '$4 != "abmon.start" && $4 != "abmon.stop" {print $3}' | sort -u | wc -l)
 [[ $tasks == 4 ]] || fail "master1: $tasks tasks in the trace, 4 ran"
 (($(count ' name=slave1' "$work/m.trace") == 3)) || fail "master1: the 3 spawned slave1 tasks are not all named"
+(($(count ' name=master1 ' "$work/m.trace") == 1)) || fail "master1: the program abrun started is not named"
 (($(count ' recv .*match=order' "$work/m.trace") == 9)) || fail "master1: not 9 receives with match=order"
 "$abstat" --messages "$work/m.trace" >"$work/m.stat" 2>&1
 grep -q '9 received and matched, 0 never received; 0 receives without a send' "$work/m.stat" \
