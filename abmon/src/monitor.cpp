@@ -265,6 +265,7 @@ void Monitor::writeExits(bool quiet) {
   std::erase_if(exits_, [&](const Exit& e) {
     if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
+    if (tracer_) tracer_->flushTask(pending_, e.tid);  // records PVM's tracer held back
     formatter_.taskExit(pending_, e.tid, now);
     rememberEnded(e.tid);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task

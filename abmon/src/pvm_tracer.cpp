@@ -14,6 +14,10 @@
 #include "mailbox.h"
 #include "pvm_unpacker.h"
 
+#include <xab/wire.h>
+
+#include <algorithm>
+
 namespace xab::abmon {
 namespace {
 
@@ -65,6 +69,14 @@ Kind kindOf(std::string_view tevName) {
 bool isGroupServer(std::string_view name) {
   if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
   return name == "pvmgs";
+}
+
+// A call libab makes when it starts, before it looks up abmon's mailbox
+// entry, is never one of these: a task that makes one is not (or not yet
+// known to be) a libab task, and its records are written from then on.
+bool settlesPlain(Kind k) {
+  return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT | XAB_F_BLOCKING)) != 0 || k == Kind::EXIT ||
+         k == Kind::KILL || k == Kind::JOINGROUP || k == Kind::LVGROUP || k == Kind::NOTIFY;
 }
 
 bool blocking(Kind k) { return (kindFlags(k) & XAB_F_BLOCKING) != 0; }
@@ -234,8 +246,6 @@ bool PvmTracer::readDatum(int type, Datum& d) {
 void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
   const std::string& name = ev.name;
   const Datum* tidD = ev.find(TEV_DID_TID);
-  const Datum* secD = ev.find(TEV_DID_TS);
-  const Datum* usecD = ev.find(TEV_DID_TU);
   if (!tidD || tidD->ints.empty()) return void(++bad_);
   int tid = static_cast<int>(tidD->ints[0]);
   bool entry = (ev.eid & TEV_EVENT_ENTRY) != 0;
@@ -249,8 +259,14 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
     }
     spdlog::trace("TEV {}{} t{:x}:{}", name, entry ? ".entry" : ".exit", tid, dump);
   }
-  if (libab_ && libab_(tid)) return void(++dropped_);  // libab's records say more
   if (groupServers_.count(tid) > 0) return void(++dropped_);
+  Identity& who = identities_[tid];
+  if (who.origin != Origin::Libab && ((libab_ && libab_(tid)) || looksUpAbmon(ev))) {
+    who.origin = Origin::Libab;  // libab's records say more
+    dropped_ += static_cast<std::uint64_t>(std::count(who.held.begin(), who.held.end(), '\n'));
+    who.held.clear();
+  }
+  if (who.origin == Origin::Libab) return void(++dropped_);
   if (tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK) {
     if (tev != TEV_ENDTASK) announce(tid);
     Identity& id = identities_[tid];
@@ -273,10 +289,23 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
     }
   }
   const Event& all = entry ? ev : merged;
+  announce(tid);
+  if (who.origin == Origin::Unknown) {
+    if (!settlesPlain(kind)) return writeRecord(who.held, ev, all, kind, phase, tid, recvNs);
+    who.origin = Origin::Plain;
+    out += who.held;
+    who.held.clear();
+  }
+  writeRecord(out, ev, all, kind, phase, tid, recvNs);
+}
+
+void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all, Kind kind, Phase phase, int tid,
+                            std::int64_t recvNs) {
+  const Datum* secD = ev.find(TEV_DID_TS);
+  const Datum* usecD = ev.find(TEV_DID_TU);
   std::int64_t taskNs = secD && usecD && !secD->ints.empty() && !usecD->ints.empty()
                             ? secD->ints[0] * 1'000'000'000 + usecD->ints[0] * 1000
                             : recvNs;
-  announce(tid);
   text::appendTime(out, recvNs);
   out.push_back(' ');
   text::appendTime(out, taskNs);
@@ -372,7 +401,22 @@ void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
   partial.append(chunk, from, std::string::npos);
 }
 
+// libab's start: it reads abmon's mailbox entry (pvm_recvinfo, PVM's "getinfo").
+bool PvmTracer::looksUpAbmon(const Event& ev) {
+  const Datum* name = ev.find(TEV_DID_CN);
+  return ev.name == "getinfo" && name && !name->strs.empty() && name->strs[0] == XAB_MBOX_NAME;
+}
+
+void PvmTracer::flushTask(std::string& out, int tid) {
+  auto it = identities_.find(tid);
+  if (it == identities_.end() || it->second.origin != Origin::Unknown) return;
+  out += it->second.held;  // it never showed it was libab's
+  it->second.held.clear();
+  it->second.origin = Origin::Plain;
+}
+
 void PvmTracer::flushOutput(std::string& out, std::int64_t nowNs) {
+  for (auto& [tid, id] : identities_) flushTask(out, tid);
   for (auto& [tid, partial] : partialLines_)
     if (!partial.empty()) writeOutputLine(out, tid, nowNs, partial);
   partialLines_.clear();

@@ -18,6 +18,8 @@
 #ifndef XAB_ABMON_PVM_TRACER_H
 #define XAB_ABMON_PVM_TRACER_H
 
+#include <xab/traceformat/schema.h>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -53,8 +55,11 @@ class PvmTracer {
   // The message in PVM's receive buffer `bufid`, sent by `src`, arrived at
   // recvNs: its records appended to `out`.
   void take(std::string& out, int bufid, int tag, int src, std::int64_t recvNs);
-  // Output lines not ended by a newline yet, as they are (on stop).
+  // Output lines not ended by a newline yet, as they are, and records held
+  // back (on stop).
   void flushOutput(std::string& out, std::int64_t nowNs);
+  // The task has gone: its records held back, before its task.exit.
+  void flushTask(std::string& out, int tid);
 
   std::uint64_t events() const { return events_; }
   std::uint64_t dropped() const { return dropped_; }
@@ -85,6 +90,9 @@ class PvmTracer {
   bool readDatum(int type, Datum& d);
   bool skipDataIds();
   void write(std::string& out, const Event& ev, std::int64_t recvNs);
+  void writeRecord(std::string& out, const Event& ev, const Event& all, Kind kind, Phase phase, int tid,
+                   std::int64_t recvNs);
+  static bool looksUpAbmon(const Event& ev);
   void writeIdentity(std::string& out, int tid);
   void announce(int tid);
   void writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text);
@@ -100,10 +108,18 @@ class PvmTracer {
   };
   // sender -> (event id with entry/exit bits -> its descriptor)
   std::unordered_map<int, std::map<int, Descriptor>> descriptors_;
+  // Whether a task's records are written: libab's own start looks like any
+  // program's (mytid, parent, buffers), and libab's first events may come
+  // after PVM's, so a task's records are held back until it either looks up
+  // abmon's mailbox entry (libab: dropped) or makes a call libab would have
+  // made after that (sends, receives, blocks, spawns, exits: written).
+  enum class Origin : std::uint8_t { Unknown, Plain, Libab };
   struct Identity {
     std::string name;  // empty: PVM did not say
     std::optional<int> parent;
     bool written = false;
+    Origin origin = Origin::Unknown;
+    std::string held;  // records of an Unknown task
   };
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
   std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid is not again)

@@ -89,6 +89,8 @@ timeout 60 "$abrun" -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$w
 master=$(awk '$4 == "mytid" && / lang=/ {print $3; exit}' "$work/x.trace")
 [[ -n $master ]] || fail "mixed: no libab identity for master1"
 (($(awk -v t="$master" '$3 == t && $4 == "mcast"' "$work/x.trace" | wc -l) == 1)) || fail "mixed: master1's mcast not recorded exactly once"
+(($(awk -v t="$master" '$3 == t && $4 == "mytid"' "$work/x.trace" | wc -l) == 1)) || fail "mixed: master1's mytid not recorded exactly once"
+! awk -v t="$master" '$3 == t && / match=order/' "$work/x.trace" | grep -q . || fail "mixed: PVM's records of the libab task"
 "$abstat" --messages "$work/x.trace" >"$work/x.stat" 2>&1
 grep -q '9 received and matched, 0 never received; 0 receives without a send' "$work/x.stat" \
   || fail "mixed: messages not all matched: $(grep -m1 sends "$work/x.stat")"
