@@ -188,6 +188,7 @@ run	abrun -o run.trace ./master
 run	abstat --output run.trace
 run	abstat --output --task master run.trace
 skip:a live viewer on a pipe from abrun: tests/examples/abrun_test.sh runs abrun, tests/xabview the live viewer	abrun -o - ./master | xabview
+skip:a benchmark (minutes; docs/performance.md gives its figures)	taskset -c 1 build/bin/abrun -o /tmp/t.pvm taskset -c 0 build/bench/pingpong-plain roundtrip -n 5000 -r 7
 EOF
 )
 
