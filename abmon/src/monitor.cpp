@@ -480,8 +480,10 @@ void Monitor::finish(int code) {
   if (tracer_) {
     tracer_->flushOutput(pending_, realtimeNs());
     tracer_->unregisterTracer();
-    spdlog::info("PVM's tracer: {} records, {} events of libab tasks dropped, {} unreadable", tracer_->events(),
+    spdlog::info("PVM's tracer: {} records, {} events of libab tasks and pvmgs dropped, {} unreadable", tracer_->events(),
                  tracer_->dropped(), tracer_->bad());
+    if (tracer_->forged() > 0)
+      spdlog::warn("ignored {} trace event(s) or output message(s) not sent by the task (or pvmd) they name", tracer_->forged());
   }
   formatter_.stop(pending_, realtimeNs());
   if (code != kExitOutput) writeOut();

@@ -25,6 +25,14 @@ namespace {
 // then count bytes; count 0: the task's output ended; -1 / -2: the task was
 // spawned / connected (a parent tid follows).
 constexpr int kOutputEof = 0;
+// Bounds of what abmon keeps per task (docs/abmon.md "Bounds"): an output
+// line longer than this is written in pieces; a task whose records are held
+// back (Origin::Unknown) that long is taken for a plain one.
+constexpr std::size_t kMaxOutputLine = 16 * 1024;
+constexpr std::size_t kMaxHeldBytes = 256 * 1024;
+
+// pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
+bool fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
 
 // Which data ids hold a field, first found first: libpvm puts a call's
 // arguments in its entry event and the results in its exit event (a send's
@@ -134,6 +142,7 @@ void PvmTracer::take(std::string& out, int bufid, int tag, int src, std::int64_t
 
 // A message: a data id list (pvmd's first), a buffer of events, or events.
 void PvmTracer::takeTrace(std::string& out, int src, std::int64_t recvNs) {
+  msg_.emplace(pvm_getrbuf());  // its string buffer is the message's size: made once
   for (;;) {
     int marker = 0;
     if (pvm_upkint(&marker, 1, 1) < 0) return;  // the message's end
@@ -147,7 +156,7 @@ void PvmTracer::takeTrace(std::string& out, int src, std::int64_t recvNs) {
       case TEV_MARK_EVENT_RECORD: {
         Event ev;
         if (!readEvent(src, marker, ev)) return void(++bad_);
-        write(out, ev, recvNs);
+        write(out, ev, src, recvNs);
         continue;
       }
       default:  // user-defined events (and anything else): not ours to read
@@ -159,13 +168,12 @@ void PvmTracer::takeTrace(std::string& out, int src, std::int64_t recvNs) {
 
 // The list of data ids and their descriptions: pvmtev.h knows them.
 bool PvmTracer::skipDataIds() {
-  PvmUnpacker msg(pvm_getrbuf());
   std::string s;
   for (;;) {
     int did = 0;
     if (pvm_upkint(&did, 1, 1) < 0) return false;
     if (did == TEV_MARK_DATA_ID_END) return true;
-    if (!msg.str(s) || !msg.str(s)) return false;  // its name, its description
+    if (!msg_->str(s) || !msg_->str(s)) return false;  // its name, its description
   }
 }
 
@@ -173,9 +181,8 @@ bool PvmTracer::readEvent(int src, int marker, Event& ev) {
   if (pvm_upkint(&ev.eid, 1, 1) < 0) return false;
   auto& known = descriptors_[src];
   if (marker == TEV_MARK_EVENT_DESC) {
-    PvmUnpacker msg(pvm_getrbuf());
     Descriptor desc;
-    if (!msg.str(desc.name)) return false;
+    if (!msg_->str(desc.name)) return false;
     for (;;) {
       int did = 0, type = 0;
       if (pvm_upkint(&did, 1, 1) < 0) return false;
@@ -212,14 +219,13 @@ bool PvmTracer::readDatum(int type, Datum& d) {
   int bytes = 0;
   pvm_bufinfo(pvm_getrbuf(), &bytes, nullptr, nullptr);
   if (n > bytes) return false;  // a count no message this size can hold
-  PvmUnpacker msg(pvm_getrbuf());
   for (int i = 0; i < n; ++i) {
     bool ok = true;
     std::int64_t v = 0;
     switch (type & ~TEV_DATA_ARRAY) {
       case TEV_DATA_STRING: {
         std::string s;
-        ok = msg.str(s);
+        ok = msg_->str(s);
         d.strs.push_back(std::move(s));
         continue;
       }
@@ -243,13 +249,17 @@ bool PvmTracer::readDatum(int type, Datum& d) {
 }
 
 // One TEV event as a record of ours.
-void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
+void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t recvNs) {
   const std::string& name = ev.name;
   const Datum* tidD = ev.find(TEV_DID_TID);
   if (!tidD || tidD->ints.empty()) return void(++bad_);
   int tid = static_cast<int>(tidD->ints[0]);
   bool entry = (ev.eid & TEV_EVENT_ENTRY) != 0;
   int tev = ev.eid & ~(TEV_EVENT_ENTRY | TEV_EVENT_EXIT);
+  // Any task may send to abmon's context with these tags: a task speaks
+  // only for itself, and only pvmd of tasks starting and ending.
+  bool taskEvent = tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK;
+  if (fromPvmd(src) ? !taskEvent : tid != src || taskEvent) return void(++forged_);
   if (spdlog::should_log(spdlog::level::trace)) {
     std::string dump;
     for (const Datum& d : ev.data) {
@@ -291,7 +301,8 @@ void PvmTracer::write(std::string& out, const Event& ev, std::int64_t recvNs) {
   const Event& all = entry ? ev : merged;
   announce(tid);
   if (who.origin == Origin::Unknown) {
-    if (!settlesPlain(kind)) return writeRecord(who.held, ev, all, kind, phase, tid, recvNs);
+    if (!settlesPlain(kind) && who.held.size() < kMaxHeldBytes)
+      return writeRecord(who.held, ev, all, kind, phase, tid, recvNs);
     who.origin = Origin::Plain;
     out += who.held;
     who.held.clear();
@@ -376,7 +387,7 @@ void PvmTracer::announce(int tid) {
 }
 
 void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
-  (void)src;  // pvmd
+  if (!fromPvmd(src)) return void(++forged_);  // only pvmd collects output
   int head[2] = {};
   if (pvm_upkint(head, 2, 1) < 0) return void(++bad_);
   int tid = head[0], n = head[1];
@@ -399,6 +410,11 @@ void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
     partial.clear();
   }
   partial.append(chunk, from, std::string::npos);
+  // A line that does not end is written in pieces (each a record of its own).
+  while (partial.size() >= kMaxOutputLine) {
+    writeOutputLine(out, tid, recvNs, partial.substr(0, kMaxOutputLine));
+    partial.erase(0, kMaxOutputLine);
+  }
 }
 
 // libab's start: it reads abmon's mailbox entry (pvm_recvinfo, PVM's "getinfo").

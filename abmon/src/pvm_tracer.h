@@ -20,6 +20,8 @@
 
 #include <xab/traceformat/schema.h>
 
+#include "pvm_unpacker.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -64,6 +66,7 @@ class PvmTracer {
   std::uint64_t events() const { return events_; }
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t bad() const { return bad_; }
+  std::uint64_t forged() const { return forged_; }  // events or output not sent by whom they name
 
   // One datum of an event: its data id, and its values as ints or strings.
   struct Datum {
@@ -89,7 +92,7 @@ class PvmTracer {
   bool readEvent(int src, int marker, Event& ev);
   bool readDatum(int type, Datum& d);
   bool skipDataIds();
-  void write(std::string& out, const Event& ev, std::int64_t recvNs);
+  void write(std::string& out, const Event& ev, int src, std::int64_t recvNs);
   void writeRecord(std::string& out, const Event& ev, const Event& all, Kind kind, Phase phase, int tid,
                    std::int64_t recvNs);
   static bool looksUpAbmon(const Event& ev);
@@ -126,7 +129,8 @@ class PvmTracer {
   std::unordered_set<int> groupServers_;  // pvmgs: not recorded
   std::unordered_map<int, Event> lastEntry_;  // per task: its latest entry event
   std::unordered_map<int, std::string> partialLines_;  // output of a task, after its last '\n'
-  std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0;
+  std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0, forged_ = 0;
+  std::optional<PvmUnpacker> msg_;  // the message being read
 };
 
 }  // namespace xab::abmon
