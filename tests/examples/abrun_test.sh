@@ -8,6 +8,7 @@
 #   abrun_talk: every line its spawned children print is an output record;
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
+#   a task forging trace events and output of another: not written;
 #   a second tracer already registered: abmon says so and the program runs.
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VM's env file is made at run time
 set -uo pipefail
@@ -94,6 +95,13 @@ master=$(awk '$4 == "mytid" && / lang=/ {print $3; exit}' "$work/x.trace")
 "$abstat" --messages "$work/x.trace" >"$work/x.stat" 2>&1
 grep -q '9 received and matched, 0 never received; 0 receives without a send' "$work/x.stat" \
   || fail "mixed: messages not all matched: $(grep -m1 sends "$work/x.stat")"
+
+# Forged: a task sends abmon a trace event and an output line naming
+# another task; abmon writes neither and says so.
+timeout 60 "$abrun" -o "$work/f.trace" "$plain_bin/abrun_forger" >"$work/f.out" 2>"$work/f.err"; rc=$?
+[[ $rc == 0 && $(cat "$work/f.out") == forged ]] || fail "forger: status $rc, output $(head -2 "$work/f.out")"
+! grep -q 't40099\|text=fake' "$work/f.trace" || fail "forger: a forged record is in the trace: $(grep -m1 't40099\|text=fake' "$work/f.trace")"
+grep -q 'ignored 2 trace event(s) or output message(s) not sent by' "$work/f.err" || fail "forger: abmon did not say it ignored 2: $(cat "$work/f.err")"
 
 # 5. Another tracer holds the VM: abmon says so, the program still runs.
 "$plain_bin/abrun_tracer" 30 >"$work/tracer.out" 2>&1 &
