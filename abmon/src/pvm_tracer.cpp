@@ -179,6 +179,9 @@ bool PvmTracer::skipDataIds() {
 
 bool PvmTracer::readEvent(int src, int marker, Event& ev) {
   if (pvm_upkint(&ev.eid, 1, 1) < 0) return false;
+  // Event ids PVM knows, entry or exit: the descriptors kept stay bounded.
+  const int tev = ev.eid & ~(TEV_EVENT_ENTRY | TEV_EVENT_EXIT);
+  if (tev < TEV_FIRST || tev > TEV_MAX || (ev.eid & ~(TEV_EVENT_ENTRY | TEV_EVENT_EXIT | 0x3fff)) != 0) return false;
   auto& known = descriptors_[src];
   if (marker == TEV_MARK_EVENT_DESC) {
     Descriptor desc;
