@@ -290,18 +290,23 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
   }
   Kind kind = kindOf(name);
   if (kind == Kind::OTHER) return;
-  if (entry) lastEntry_[tid] = ev;
+  if (entry) lastEntry_[{tid, tev}] = ev;  // per call kind: a call may make others inside
   if (entry && !blocking(kind)) return;  // written with the exit event
   Phase phase = entry ? Phase::Begin : Phase::End;
   Event merged;
   if (!entry) {  // the exit's data first, then the entry's arguments
     merged.data = ev.data;
-    if (auto e = lastEntry_.find(tid); e != lastEntry_.end() && (e->second.eid & ~TEV_EVENT_ENTRY) == tev) {
+    if (auto e = lastEntry_.find({tid, tev}); e != lastEntry_.end()) {
       merged.data.insert(merged.data.end(), e->second.data.begin(), e->second.data.end());
       lastEntry_.erase(e);
     }
   }
   const Event& all = entry ? ev : merged;
+  // PVM's own control messages (a direct route's setup, ...) have tags
+  // with the top bit set, which programs cannot use: libab records none.
+  if (const Datum* tag = all.find(TEV_DID_MC);
+      carriesMessage(kind) && tag && !tag->ints.empty() && tag->ints[0] < -1)
+    return void(++dropped_);
   announce(tid);
   if (who.origin == Origin::Unknown) {
     if (!settlesPlain(kind) && who.held.size() < kMaxHeldBytes)

@@ -127,7 +127,7 @@ class PvmTracer {
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
   std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid is not again)
   std::unordered_set<int> groupServers_;  // pvmgs: not recorded
-  std::unordered_map<int, Event> lastEntry_;  // per task: its latest entry event
+  std::map<std::pair<int, int>, Event> lastEntry_;  // (task, TEV id): its latest entry event
   std::unordered_map<int, std::string> partialLines_;  // output of a task, after its last '\n'
   std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0, forged_ = 0;
   std::optional<PvmUnpacker> msg_;  // the message being read

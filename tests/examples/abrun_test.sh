@@ -5,6 +5,7 @@
 #     task in the trace (the spawned slave1 tasks too: PVM's trace settings
 #     are inherited), every message matched by order (match=order);
 #   gexample (Debian's prebuilt /usr/bin binary): groups and reductions seen;
+#   timing (prebuilt): every message matched, direct routes and all;
 #   abrun_talk: every line its spawned children print is an output record;
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
@@ -58,6 +59,17 @@ if [[ -x /usr/bin/gexample ]]; then
   # PVM's group server's own protocol is not recorded: no task blocked at the end.
   ! grep -q ' name=[^ ]*pvmgs' "$work/g.trace" || fail "gexample: pvmgs recorded"
   "$abstat" "$work/g.trace" >"$work/g.stat" 2>&1 || fail "gexample: abstat exit $? (hang or mismatch): $(grep -A3 -i hang "$work/g.stat" | head -5)"
+fi
+
+# timing as Debian built it: a send that sets up a direct route makes
+# PVM's own control message inside it; neither may break the matching.
+if [[ -x /usr/bin/timing ]]; then
+  timeout 60 /usr/bin/timing >/dev/null 2>&1; rc_plain=$?
+  timeout 60 "$abrun" -o "$work/tm.trace" /usr/bin/timing >/dev/null 2>"$work/tm.err"; rc=$?
+  [[ $rc == "$rc_plain" ]] || fail "timing: status $rc under abrun, $rc_plain without"
+  "$abstat" --messages "$work/tm.trace" >"$work/tm.stat" 2>&1
+  grep -q '241 received and matched, 0 never received; 0 receives without a send' "$work/tm.stat" \
+    || fail "timing: messages not all matched: $(grep -m1 sends "$work/tm.stat")"
 fi
 
 # 3. Output records: each child's two lines, once, escaped.
