@@ -68,7 +68,10 @@ if [[ -x /usr/bin/timing ]]; then
   timeout 60 "$abrun" -o "$work/tm.trace" /usr/bin/timing >/dev/null 2>"$work/tm.err"; rc=$?
   [[ $rc == "$rc_plain" ]] || fail "timing: status $rc under abrun, $rc_plain without"
   "$abstat" --messages "$work/tm.trace" >"$work/tm.stat" 2>&1
-  grep -q '241 received and matched, 0 never received; 0 receives without a send' "$work/tm.stat" \
+  # timing's master kills its slave the moment the slave's last reply
+  # arrives: the slave's record of that send may be lost with it (libpvm
+  # sends a call's exit event after the call's work), never another one.
+  grep -qE '(241 received and matched, 0 never received; 0|240 received and matched, 0 never received; 1) receives without a send' "$work/tm.stat" \
     || fail "timing: messages not all matched: $(grep -m1 sends "$work/tm.stat")"
 fi
 
