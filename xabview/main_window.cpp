@@ -3,6 +3,7 @@
 #include "activity.h"
 #include "diagram_view.h"
 #include "export_dialog.h"
+#include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "task_table_model.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(new BarrierPanel(state_), "&Barriers");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
   tabs_->addTab(input_, "&Input");
+  tabs_->addTab(new OutputPanel(state_), "&Output");
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");
@@ -207,7 +209,7 @@ void MainWindow::buildActions() {
 }
 
 namespace {
-const QStringList kTabNames{"log", "hang", "barriers", "messages", "input"};
+const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output"};
 }
 
 void MainWindow::showTab(const QString& name) {

@@ -32,7 +32,7 @@ class MainWindow : public QMainWindow {
  public:
   MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent = nullptr);
 
-  void showTab(const QString& name);  // log, hang, barriers, messages, input
+  void showTab(const QString& name);  // log, hang, barriers, messages, input, output
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
   // The hang banner: shown while the hang panel reports a hang (or a pack

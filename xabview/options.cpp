@@ -66,7 +66,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption dump("dump-state", "Scripted: write what every view shows as JSON.", "FILE");
   QCommandLineOption diagram("save-diagram", "Scripted: save the space-time diagram (.png or .svg).", "FILE");
   QCommandLineOption exportOpt("export", "Scripted: export the trace (.trf PICL for ParaGraph, .json for Perfetto, .otf2 an OTF2 archive directory for Vampir, .au/.wav sound as ab2au send 8 400 10000).", "FILE");
-  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input.", "NAME");
+  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input, output.", "NAME");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -118,8 +118,8 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.saveDiagram = p.value(diagram);
   o.exportFile = p.value(exportOpt);
   o.tab = p.value(tab);
-  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input"}.contains(o.tab))
-    return fail("--tab: one of log, hang, barriers, messages, input");
+  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input", "output"}.contains(o.tab))
+    return fail("--tab: one of log, hang, barriers, messages, input, output");
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);

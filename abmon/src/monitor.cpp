@@ -21,6 +21,9 @@ namespace xab::abmon {
 namespace {
 
 constexpr int kDrainRounds = 64;
+// PVM's trace and output messages: abmon's tag + 3 and + 4 (+1 is the exit
+// notice, +2 the poke).
+constexpr int kTracerTagOffset = 3;
 constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
 // busy sender, or in a task's local socket) belong to the trace too.  Read
@@ -63,6 +66,7 @@ int Monitor::run() {
   formatter_.header(pending_, host, static_cast<long>(getpid()), now);
   formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flushMs);
   if (!writeOut()) return exitCode_;
+  if (setup_.opts.pvmTracer) startTracer();
   signals_.async_wait([this](const auto& ec, int signo) { onSignal(ec, signo); });
   local_.start(setup_.localFd);
   // Messages may have come between registering and now: read them first.
@@ -73,6 +77,35 @@ int Monitor::run() {
   // With -- PROGRAM: the program's status, unless abmon itself failed.
   if (exitCode_ == kExitOk && programRunning_ && program_.ended()) return program_.exitCode();
   return exitCode_;
+}
+
+// PVM's tracer: its messages come in abmon's context with two tags of
+// their own (docs/abmon.md "PVM's tracer").  A task that libab reports is
+// one whose events abmon has read: PVM's events of it are dropped.
+void Monitor::startTracer() {
+  tracer_ = std::make_unique<PvmTracer>(
+      pvm_getcontext(), setup_.opts.tag + kTracerTagOffset, setup_.opts.tag + kTracerTagOffset + 1,
+      [this](int tid) { watchTask(tid); }, [this](int tid) { return sessions_.lastSeq(tid) >= 0; },
+      [this](int tid) { return programName(tid); });
+  if (!tracer_->registerTracer()) tracer_.reset();
+}
+
+// The program pvmd has for a task, without its directory; for the process
+// abmon started (pvmd has no name for a task it did not spawn), that
+// program's name; else "".
+std::string Monitor::programName(int tid) {
+  drainSoon();  // pvm_tasks may read messages into PVM's queue
+  int n = 0;
+  pvmtaskinfo* info = nullptr;
+  if (pvm_tasks(tid, &n, &info) < 0) return {};
+  for (int i = 0; i < n; ++i) {
+    if (info[i].ti_tid != tid) continue;
+    std::string name = info[i].ti_a_out ? info[i].ti_a_out : "";
+    if (name.empty() && programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
+    if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+    return name;
+  }
+  return {};
 }
 
 // Registered, the header written: only now may the program's tasks start,
@@ -232,6 +265,7 @@ void Monitor::writeExits(bool quiet) {
   std::erase_if(exits_, [&](const Exit& e) {
     if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
+    if (tracer_) tracer_->flushTask(pending_, e.tid);  // records PVM's tracer held back
     formatter_.taskExit(pending_, e.tid, now);
     rememberEnded(e.tid);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task
@@ -243,7 +277,9 @@ void Monitor::writeExits(bool quiet) {
 void Monitor::handleMessage(int bufid, std::int64_t recvNs) {
   int bytes = 0, tag = 0, src = 0;
   pvm_bufinfo(bufid, &bytes, &tag, &src);
-  if (tag == setup_.opts.tag) {
+  if (tracer_ && tracer_->owns(tag)) {
+    tracer_->take(pending_, bufid, tag, src, recvNs);
+  } else if (tag == setup_.opts.tag) {
     // A task that fell back from the local socket to PVM wrote its earlier
     // messages to the socket: they come first.
     local_.drain(src);
@@ -441,6 +477,14 @@ void Monitor::finish(int code) {
   finished_ = true;
   exitCode_ = code;
   writeExits(true);
+  if (tracer_) {
+    tracer_->flushOutput(pending_, realtimeNs());
+    tracer_->unregisterTracer();
+    spdlog::info("PVM's tracer: {} records, {} events of libab tasks and pvmgs dropped, {} unreadable", tracer_->events(),
+                 tracer_->dropped(), tracer_->bad());
+    if (tracer_->forged() > 0)
+      spdlog::warn("ignored {} trace event(s) or output message(s) not sent by the task (or pvmd) they name", tracer_->forged());
+  }
   formatter_.stop(pending_, realtimeNs());
   if (code != kExitOutput) writeOut();
   if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex);

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <deque>
+#include <memory>
 #include <span>
 #include <cstdio>
 #include <string>
@@ -21,6 +22,7 @@
 #include "local_intake.h"
 #include "options.h"
 #include "program.h"
+#include "pvm_tracer.h"
 
 namespace xab::abmon {
 
@@ -50,6 +52,8 @@ class Monitor {
   void onSignal(const boost::system::error_code& ec, int signo);
   void stopGracefully();
   void startProgram();
+  void startTracer();
+  std::string programName(int tid);
   void armProgramTimer();
   void onProgramTimer(const boost::system::error_code& ec);
   bool drain();
@@ -114,6 +118,7 @@ class Monitor {
   bool programRunning_ = false;
   int exitCode_ = kExitOk;
   bool finished_ = false;
+  std::unique_ptr<PvmTracer> tracer_;  // --pvm-tracer (pvm_tracer.h)
 };
 
 }  // namespace xab::abmon

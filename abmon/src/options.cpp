@@ -74,6 +74,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--verbose") { ++opts.verbosity; continue; }
     if (arg == "--quiet") { --opts.verbosity; continue; }
     if (arg == "--pvm-only") { opts.pvmOnly = true; continue; }
+    if (arg == "--pvm-tracer") { opts.pvmTracer = true; continue; }
     if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
     if (isRepeatedFlag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
     if (arg == "-o" || arg == "--output") {
@@ -100,7 +101,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only] [-- PROGRAM [ARGS...]]\n"
+         "             [--pvm-only] [--pvm-tracer] [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -119,6 +120,9 @@ std::string_view usageText() {
          "      --tag T        message tag of event messages (default 31408)\n"
          "      --pvm-only     take events only as PVM messages; by default tasks\n"
          "                     on abmon's host write them to a local socket\n"
+         "      --pvm-tracer   also be PVM's tracer and output collector: tasks\n"
+         "                     without libab are traced by PVM itself, and every\n"
+         "                     task's output lines become output records (abrun(1))\n"
          "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
          "                     it started have ended, and exit with its status (with\n"
          "                     the trace on standard output, its output goes to\n"

@@ -26,6 +26,7 @@ struct Options {
   int pokeMs = -1;    // -1 until parsed: defaultPokeMs(flushMs); 0: no pokes
   int tag = 0;
   bool pvmOnly = false;  // --pvm-only: no local socket (wire.h)
+  bool pvmTracer = false;  // --pvm-tracer: also PVM's tracer and output collector (issue 17)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;

@@ -25,6 +25,7 @@ class Program {
   bool ended();
   // Its exit status as a shell gives it: the code, or 128 + the signal.
   int exitCode() const { return exitCode_; }
+  pid_t pid() const { return pid_; }
 
   // Asks pvmd for its tasks and says whether one of the program's is still
   // there: a task of the program's process, or one started by such a task

@@ -9,6 +9,9 @@
 #include <xab/model/messages.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
 
 namespace xab {
 namespace {
@@ -124,6 +127,33 @@ struct ReceiveMatcher {
     lastReceiver[m] = receiver + 1;
     return m;
   }
+
+  // A receive with no serial (its receiver or its sender was traced by
+  // PVM, which numbers no messages: `match=order`, docs/trace-format.md):
+  // the next send from that sender to this task with that tag, as PVM
+  // delivers the messages of one pair in order.  -1: none left.
+  std::int64_t matchByOrder(TaskIndex receiver, TaskIndex sender, std::int32_t tag) {
+    if (!orderIndexed) indexUnnumbered();
+    const Tid me = trace.task(receiver).tid;
+    auto it = unnumbered.find({sender, me, tag});
+    if (it == unnumbered.end()) return -1;
+    auto& [cursor, sends] = it->second;
+    if (cursor >= sends.size()) return -1;
+    return take(sends[cursor++], receiver);
+  }
+
+  // Every send, per (sender, destination, tag), in send order: a libab
+  // task's send (with a serial) received by a task PVM traces is paired
+  // this way too.
+  void indexUnnumbered() {
+    orderIndexed = true;
+    for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
+      const Message& msg = table.messages[m];
+      for (Tid d : msg.destinations) unnumbered[{msg.sender, d, msg.tag}].second.push_back(m);
+    }
+  }
+  bool orderIndexed = false;
+  std::map<std::tuple<TaskIndex, Tid, std::int32_t>, std::pair<std::size_t, std::vector<std::uint32_t>>> unnumbered;
 };
 
 std::int64_t MessageTable::messageOf(EventRef r) const {
@@ -227,7 +257,8 @@ struct MessageMatching {
   void countDuplicateSerials() {
     for (TaskIndex t = 0; t < trace.taskCount(); ++t)
       for (std::uint32_t p = table.sendBegin_[t] + 1; p < table.sendBegin_[t + 1]; ++p)
-        if (table.messages[table.atSerialPosition(t, p)].serial == table.messages[table.atSerialPosition(t, p - 1)].serial)
+        if (const std::int32_t serial = table.messages[table.atSerialPosition(t, p)].serial;
+            serial > 0 && serial == table.messages[table.atSerialPosition(t, p - 1)].serial)  // 0: no serial (match=order)
           ++table.duplicateSerials;
   }
 
@@ -238,7 +269,7 @@ struct MessageMatching {
     std::vector<std::uint32_t> perMessage(table.messages.size() + 1, 0);
     table.recvIndex_.reserve(receives);
     table.recvBegin_.assign(tasks + 1, 0);
-    ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0)};
+    ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0), false, {}};
     forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
       if (isReceive(e)) matchReceive(matcher, t, i, e, perMessage);
     });
@@ -254,7 +285,9 @@ struct MessageMatching {
     Tid src = e.get(Key::Src);
     std::int32_t serial = e.get(Key::Serial);
     auto sender = trace.findTask(src);
-    std::int64_t idx = sender && serial > 0 ? matcher.match(t, *sender, serial, e.get(Key::Tag)) : -1;
+    std::int64_t idx = !sender ? -1
+                       : serial > 0 ? matcher.match(t, *sender, serial, e.get(Key::Tag))
+                                    : matcher.matchByOrder(t, *sender, e.get(Key::Tag));
     if (idx == -2) {
       ++table.duplicateReceives;
       return;

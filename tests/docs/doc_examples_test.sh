@@ -190,6 +190,11 @@ skip:needs root and network namespaces; tests/multihost runs the same steps (mul
 skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 delay node1 20
 skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 kill-pvmd node2
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-multihost-bench.sh -b build-test
+run	abrun -o run.trace ./master
+run	abstat --output run.trace
+run	abstat --output --task master run.trace
+skip:a live viewer on a pipe from abrun: tests/examples/abrun_test.sh runs abrun, tests/xabview the live viewer	abrun -o - ./master | xabview
+skip:a benchmark (minutes; docs/performance.md gives its figures)	taskset -c 1 build/bin/abrun -o /tmp/t.pvm taskset -c 0 build/bench/pingpong-plain roundtrip -n 5000 -r 7
 EOF
 )
 

@@ -4,6 +4,7 @@
 #include "diagram_view.h"
 #include "event_log_view.h"
 #include "main_window.h"
+#include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "support.h"
@@ -305,4 +306,39 @@ TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms n
   CHECK(w.state.viewBegin() == begin);
   CHECK(w.state.viewEnd() == end);
   CHECK(w.state.position() == 50);
+}
+
+TEST_CASE("window: the Output tab follows the replay position and highlights the selected task's lines") {
+  // Two tasks PVM traced (abrun), each printing lines between its calls.
+  const std::string text =
+      "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n"
+      "1763680000.100000000 1763680000.100000000 t40002 mytid rc=t40002 name=master parent=none\n"
+      "1763680000.200000000 1763680000.200000000 t40003 mytid rc=t40003 name=worker parent=t40002\n"
+      "1763680000.300000000 1763680000.300000000 t40003 output stream=- text=worker%20line%201\n"
+      "1763680000.400000000 1763680000.400000000 t40002 output stream=- text=master%20line%201\n"
+      "1763680000.500000000 1763680000.500000000 t40003 output stream=- text=worker%20line%202\n"
+      "1763680000.600000000 1763680000.600000000 t40003 exit rc=0\n";
+  ViewState state;
+  MainWindow window(&state, Window::optionsOfSize({1000, 700}));
+  state.setSnapshot(test::snapshotOfText(text));
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  window.showTab("output");
+  CHECK(window.currentTab() == "output");
+  auto* panel = window.findChild<OutputPanel*>();
+  REQUIRE(panel);
+  REQUIRE(panel->lines() == QStringList{"(worker, 0)  worker line 1", "(master, 0)  master line 1",
+                                        "(worker, 0)  worker line 2"});
+  CHECK(panel->highlightedLines().empty());
+  state.setPosition(4);  // up to master's line
+  CHECK(panel->lines() == QStringList{"(worker, 0)  worker line 1", "(master, 0)  master line 1"});
+  state.setPosition(2);
+  CHECK(panel->lines().isEmpty());
+  state.setPosition(state.size());
+  EventFilter worker;
+  worker.tasks.insert(test::taskNamed(*state.snapshot(), "worker", 0));
+  state.setFilter(worker);
+  CHECK(panel->highlightedLines() == std::vector<int>{0, 2});
+  state.select(3);  // master's output record: its task is selected
+  CHECK(panel->highlightedLines() == std::vector<int>{1});
 }

@@ -80,6 +80,21 @@ int main(int argc, char** argv) {
   Report a = analyseReader(o, reader, trace);
   if (!a.messages.consistent())
     std::fprintf(stderr, "abstat: %s: warning: %s\n", source.name().c_str(), inconsistencyWarning(a.messages).c_str());
-  print(o, a, false);
+  Sections rest = o.sections;
+  rest.output = false;
+  if (rest.any()) {
+    Options ro = o;
+    ro.sections = rest;
+    print(ro, a, false);
+  }
+  if (o.sections.output) {
+    bool found = false;
+    std::string out = outputReport(*trace, o.outputTask, found);
+    if (!found) {
+      std::fprintf(stderr, "abstat: no task %s in %s\n", o.outputTask.c_str(), source.name().c_str());
+      return kExitError;
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
   return exitStatus(a);
 }

@@ -23,6 +23,10 @@ Sections (all of them when none is named):
   --hang         blocked tasks, what they wait for, deadlock cycles
   --mismatch     messages unpacked unlike they were packed
   --breakdown    time per task: compute, communication, blocked, barrier
+  --output       every line the tasks wrote (output records, abrun(1)),
+                 in time order (not among the sections shown by default)
+  --task T       with --output: only task T's lines (a tid such as
+                 t40003, a program name, or a label: (slave1, 0))
 
 Output:
   --json         the same data as JSON (docs/abstat-json.md); with
@@ -53,6 +57,7 @@ Examples:
   3. abstat --json run.trace > run.json
   4. abmon | tee run.trace | abstat --follow --stall 3 --hang
   5. abstat --follow --stall 10 growing.trace
+  6. abstat --output --task slave1 run.trace
 )";
 
 bool number(const char* s, double& out) {
@@ -73,7 +78,8 @@ bool section(std::string_view a, Sections& s) {
   static constexpr Row rows[] = {
       {"--tasks", &Sections::tasks},       {"--messages", &Sections::messages},
       {"--barriers", &Sections::barriers}, {"--hang", &Sections::hang},
-      {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown}};
+      {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown},
+      {"--output", &Sections::output}};
   for (const Row& r : rows)
     if (a == r.name) { s.*r.flag = true; return true; }
   return false;
@@ -99,7 +105,11 @@ int parseOptions(int argc, char** argv, Options& o) {
     else if (a == "--strict") o.strict = true;
     else if (a == "--raw-time") o.rawTime = true;
     else if (a == "--no-progress") o.progress = false;
-    else if (a == "--stall") {
+    else if (a == "--task") {
+      if (i + 1 >= argc) return usageError("--task needs a task", "");
+      o.outputTask = argv[++i];
+      o.sections.output = true;
+    } else if (a == "--stall") {
       if (!needValue(o.stallSeconds)) return usageError("--stall needs a number of seconds", "");
     } else if (a == "--errors") {
       if (!needValue(v)) return usageError("--errors needs a count", "");
@@ -113,7 +123,8 @@ int parseOptions(int argc, char** argv, Options& o) {
       haveInput = true;
     }
   }
-  if (!o.sections.any()) o.sections = {true, true, true, true, true, true};
+  if (o.sections.output && o.json) return usageError("--output is text only (ab2json(1) gives every record as JSON)", "");
+  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false};
   return -1;
 }
 

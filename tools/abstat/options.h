@@ -17,7 +17,8 @@ enum ExitCode : int {
 struct Sections {
   bool tasks = false, messages = false, barriers = false, hang = false, mismatch = false,
        breakdown = false;
-  bool any() const { return tasks || messages || barriers || hang || mismatch || breakdown; }
+  bool output = false;  // the tasks' output lines (only when asked for)
+  bool any() const { return tasks || messages || barriers || hang || mismatch || breakdown || output; }
 };
 
 struct Options {
@@ -30,6 +31,7 @@ struct Options {
   bool progress = true;   // on a terminal only
   bool rawTime = false;   // task clocks as recorded, not global time (docs/global-time.md)
   std::size_t showErrors = 10;
+  std::string outputTask;  // --task: the output of this task only (tid, name or label)
 };
 
 // Parses argv.  Returns -1 to go on, or an exit status (after --help, or

@@ -5,6 +5,7 @@
 #include "options.h"
 
 #include <string>
+#include <string_view>
 
 namespace xab::abstat {
 
@@ -13,5 +14,8 @@ std::string textReport(const Report& a, const Sections& s);
 std::string inconsistencyWarning(const MessageTable& m);
 // pretty: indented (a file); compact: one line (JSON Lines with --follow).
 std::string jsonReport(const Report& a, const Sections& s, bool pretty);
+// --output: the output lines of every task, or of the task `task` names
+// (found: false when no task has that tid, name or label).
+std::string outputReport(const Trace& t, std::string_view task, bool& found);
 
 }  // namespace xab::abstat

@@ -1,0 +1,466 @@
+#include "pvm_tracer.h"
+
+#include <pvm3.h>
+#include <pvmtev.h>
+#include <spdlog/spdlog.h>
+#include <xab/traceformat/schema.h>
+#include <xab/traceformat/write.h>
+
+#include <array>
+#include <iostream>
+#include <string_view>
+#include <utility>
+
+#include "mailbox.h"
+#include "pvm_unpacker.h"
+
+#include <xab/wire.h>
+
+#include <algorithm>
+
+namespace xab::abmon {
+namespace {
+
+// Output messages from pvmd (pvm_setopt(3PVM), PvmOutputTid): tid, count,
+// then count bytes; count 0: the task's output ended; -1 / -2: the task was
+// spawned / connected (a parent tid follows).
+constexpr int kOutputEof = 0;
+// Bounds of what abmon keeps per task (docs/abmon.md "Bounds"): an output
+// line longer than this is written in pieces; a task whose records are held
+// back (Origin::Unknown) that long is taken for a plain one.
+constexpr std::size_t kMaxOutputLine = 16 * 1024;
+constexpr std::size_t kMaxHeldBytes = 256 * 1024;
+
+// pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
+bool fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
+
+// Which data ids hold a field, first found first: libpvm puts a call's
+// arguments in its entry event and the results in its exit event (a send's
+// destination, tag and length come on entry; a receive's source, tag and
+// length on exit), and an end record is written from both.  A key with no
+// data id here, or none in the event, is left out of the record (PVM does
+// not say it).
+struct KeyDids {
+  std::string_view key;
+  std::array<int, 2> dids;  // -1: none
+};
+constexpr KeyDids kKeyDids[] = {
+    {"dst", {TEV_DID_DST, TEV_DID_MDL}},  // MDL: mcast's list
+    {"src", {TEV_DID_SRC, TEV_DID_RST}},  // got on exit, asked on entry
+    {"tag", {TEV_DID_MC, TEV_DID_RMC}},
+    {"bytes", {TEV_DID_MNB, -1}},
+    {"group", {TEV_DID_GN, -1}},
+    {"count", {TEV_DID_GBC, TEV_DID_SC}},  // a barrier's, a spawn's
+    {"file", {TEV_DID_SE, -1}},
+    {"where", {TEV_DID_SW, -1}},
+    {"flags", {TEV_DID_SF, -1}},
+    {"tids", {TEV_DID_STL, -1}},
+    {"inst", {TEV_DID_GI, -1}},
+    {"tid", {TEV_DID_TT, -1}},  // the task a call is about (kill, sendsig, pstat)
+    {"nhost", {TEV_DID_NH, -1}},
+    {"narch", {TEV_DID_NA, -1}},
+};
+// The result: the condition code, else what the call returns in its own
+// data id (a receive's buffer, mytid's tid, parent's tid).
+constexpr int kRcDids[] = {TEV_DID_CC, TEV_DID_MB, TEV_DID_MT, TEV_DID_PT};
+
+// PVM's name for an event where it is not xab's.
+Kind kindOf(std::string_view tevName) {
+  if (tevName == "getinfo") return Kind::RECVINFO;
+  if (tevName == "mhf_invoke") return Kind::OTHER;  // libpvm's own handlers too: not a receive we can tell
+  return kindFromName(tevName);
+}
+
+// PVM's group server: its messages are the group library's own protocol
+// (a joingroup is one record, not the messages it takes), so its events
+// would only be sends and receives no task's records show.
+bool isGroupServer(std::string_view name) {
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name == "pvmgs";
+}
+
+// A call libab makes when it starts, before it looks up abmon's mailbox
+// entry, is never one of these: a task that makes one is not (or not yet
+// known to be) a libab task, and its records are written from then on.
+bool settlesPlain(Kind k) {
+  return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT | XAB_F_BLOCKING)) != 0 || k == Kind::EXIT ||
+         k == Kind::KILL || k == Kind::JOINGROUP || k == Kind::LVGROUP || k == Kind::NOTIFY;
+}
+
+bool blocking(Kind k) { return (kindFlags(k) & XAB_F_BLOCKING) != 0; }
+bool carriesMessage(Kind k) { return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT)) != 0; }
+
+}  // namespace
+
+const PvmTracer::Datum* PvmTracer::Event::find(int did) const {
+  for (const Datum& d : data)
+    if (d.did == did) return &d;
+  return nullptr;
+}
+
+PvmTracer::PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab, NameOf nameOf)
+    : context_(context), traceTag_(traceTag), outputTag_(outputTag), seen_(std::move(seen)), libab_(std::move(libab)),
+      nameOf_(std::move(nameOf)) {}
+
+bool PvmTracer::registerTracer() {
+  Pvmtmask mask;
+  TEV_MASK_INIT(mask);
+  for (int k = TEV_FIRST; k <= TEV_MAX; ++k) TEV_MASK_SET(mask, k);
+  // libpvm 3.4's trace of pvm_siblings reads the list of a task no
+  // pvm_spawn started (a program run from the shell) through a null
+  // pointer: the task dies of SIGSEGV (gexample does).  Not traced.
+  TEV_MASK_UNSET(mask, TEV_SIBLINGS);
+  // Unbuffered (0): a task killed mid-run has sent every event it made.
+  int rc = pvm_reg_tracer(context_, traceTag_, context_, outputTag_, mask, 0, PvmTraceFull);
+  if (rc == PvmAlready) {
+    std::cerr << "abmon: another tracer is registered with this virtual machine (XPVM, PVM's tracer?):"
+                 " not tracing unmodified tasks; recording libab's events only\n";
+    return false;
+  }
+  if (rc < 0) {
+    std::cerr << "abmon: pvm_reg_tracer: " << pvmErrorName(rc)
+              << ": recording libab's events only\n";
+    return false;
+  }
+  registered_ = true;
+  return true;
+}
+
+void PvmTracer::unregisterTracer() {
+  if (!registered_) return;
+  Pvmtmask none;
+  TEV_MASK_INIT(none);
+  pvm_reg_tracer(-1, 0, -1, 0, none, 0, 0);
+  registered_ = false;
+}
+
+void PvmTracer::take(std::string& out, int bufid, int tag, int src, std::int64_t recvNs) {
+  (void)bufid;  // the receive buffer is PVM's current one
+  if (tag == outputTag_) takeOutput(out, src, recvNs);
+  else takeTrace(out, src, recvNs);
+}
+
+// A message: a data id list (pvmd's first), a buffer of events, or events.
+void PvmTracer::takeTrace(std::string& out, int src, std::int64_t recvNs) {
+  msg_.emplace(pvm_getrbuf());  // its string buffer is the message's size: made once
+  for (;;) {
+    int marker = 0;
+    if (pvm_upkint(&marker, 1, 1) < 0) return;  // the message's end
+    switch (marker) {
+      case TEV_MARK_EVENT_BUFFER:
+      case TEV_MARK_EVENT_BUFFER_END: continue;
+      case TEV_MARK_DATA_ID:
+        if (!skipDataIds()) return void(++bad_);
+        continue;
+      case TEV_MARK_EVENT_DESC:
+      case TEV_MARK_EVENT_RECORD: {
+        Event ev;
+        if (!readEvent(src, marker, ev)) return void(++bad_);
+        write(out, ev, src, recvNs);
+        continue;
+      }
+      default:  // user-defined events (and anything else): not ours to read
+        spdlog::debug("PVM trace message from t{:x}: marker {} not read", src, marker);
+        return;
+    }
+  }
+}
+
+// The list of data ids and their descriptions: pvmtev.h knows them.
+bool PvmTracer::skipDataIds() {
+  std::string s;
+  for (;;) {
+    int did = 0;
+    if (pvm_upkint(&did, 1, 1) < 0) return false;
+    if (did == TEV_MARK_DATA_ID_END) return true;
+    if (!msg_->str(s) || !msg_->str(s)) return false;  // its name, its description
+  }
+}
+
+bool PvmTracer::readEvent(int src, int marker, Event& ev) {
+  if (pvm_upkint(&ev.eid, 1, 1) < 0) return false;
+  // Event ids PVM knows, entry or exit: the descriptors kept stay bounded.
+  const int tev = ev.eid & ~(TEV_EVENT_ENTRY | TEV_EVENT_EXIT);
+  if (tev < TEV_FIRST || tev > TEV_MAX || (ev.eid & ~(TEV_EVENT_ENTRY | TEV_EVENT_EXIT | 0x3fff)) != 0) return false;
+  auto& known = descriptors_[src];
+  if (marker == TEV_MARK_EVENT_DESC) {
+    Descriptor desc;
+    if (!msg_->str(desc.name)) return false;
+    for (;;) {
+      int did = 0, type = 0;
+      if (pvm_upkint(&did, 1, 1) < 0) return false;
+      if (did == TEV_MARK_EVENT_DESC_END) break;
+      if (pvm_upkint(&type, 1, 1) < 0) return false;
+      Datum d;
+      d.did = did;
+      if (!readDatum(type, d)) return false;
+      ev.data.push_back(std::move(d));
+      desc.fields.push_back({did, type});
+    }
+    ev.name = desc.name;
+    known[ev.eid] = std::move(desc);
+    return true;
+  }
+  auto it = known.find(ev.eid);
+  if (it == known.end()) return false;  // a record before its descriptor
+  ev.name = it->second.name;
+  for (const Field& f : it->second.fields) {
+    Datum d;
+    d.did = f.did;
+    if (!readDatum(f.type, d)) return false;
+    ev.data.push_back(std::move(d));
+  }
+  int end = 0;
+  return pvm_upkint(&end, 1, 1) >= 0 && end == TEV_MARK_EVENT_RECORD_END;
+}
+
+// One datum's values; numbers of every type are kept as int64 (floating
+// point ones truncated: no field of ours is one).
+bool PvmTracer::readDatum(int type, Datum& d) {
+  int n = 1;
+  if ((type & TEV_DATA_ARRAY) != 0 && (pvm_upkint(&n, 1, 1) < 0 || n < 0)) return false;
+  int bytes = 0;
+  pvm_bufinfo(pvm_getrbuf(), &bytes, nullptr, nullptr);
+  if (n > bytes) return false;  // a count no message this size can hold
+  for (int i = 0; i < n; ++i) {
+    bool ok = true;
+    std::int64_t v = 0;
+    switch (type & ~TEV_DATA_ARRAY) {
+      case TEV_DATA_STRING: {
+        std::string s;
+        ok = msg_->str(s);
+        d.strs.push_back(std::move(s));
+        continue;
+      }
+      case TEV_DATA_BYTE: { char c = 0; ok = pvm_upkbyte(&c, 1, 1) >= 0; v = c; break; }
+      case TEV_DATA_INT: { int x = 0; ok = pvm_upkint(&x, 1, 1) >= 0; v = x; break; }
+      case TEV_DATA_UINT: { unsigned x = 0; ok = pvm_upkuint(&x, 1, 1) >= 0; v = x; break; }
+      case TEV_DATA_LONG: { long x = 0; ok = pvm_upklong(&x, 1, 1) >= 0; v = x; break; }
+      case TEV_DATA_ULONG: { unsigned long x = 0; ok = pvm_upkulong(&x, 1, 1) >= 0; v = static_cast<std::int64_t>(x); break; }
+      case TEV_DATA_SHORT: { short x = 0; ok = pvm_upkshort(&x, 1, 1) >= 0; v = x; break; }
+      case TEV_DATA_USHORT: { unsigned short x = 0; ok = pvm_upkushort(&x, 1, 1) >= 0; v = x; break; }
+      case TEV_DATA_FLOAT: { float x = 0; ok = pvm_upkfloat(&x, 1, 1) >= 0; v = static_cast<std::int64_t>(x); break; }
+      case TEV_DATA_DOUBLE: { double x = 0; ok = pvm_upkdouble(&x, 1, 1) >= 0; v = static_cast<std::int64_t>(x); break; }
+      case TEV_DATA_CPLX: { float x[2] = {}; ok = pvm_upkcplx(x, 1, 1) >= 0; break; }
+      case TEV_DATA_DCPLX: { double x[2] = {}; ok = pvm_upkdcplx(x, 1, 1) >= 0; break; }
+      default: return false;  // structures, deferred data: PVM's libpvm sends none
+    }
+    if (!ok) return false;
+    d.ints.push_back(v);
+  }
+  return true;
+}
+
+// One TEV event as a record of ours.
+void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t recvNs) {
+  const std::string& name = ev.name;
+  const Datum* tidD = ev.find(TEV_DID_TID);
+  if (!tidD || tidD->ints.empty()) return void(++bad_);
+  int tid = static_cast<int>(tidD->ints[0]);
+  bool entry = (ev.eid & TEV_EVENT_ENTRY) != 0;
+  int tev = ev.eid & ~(TEV_EVENT_ENTRY | TEV_EVENT_EXIT);
+  // Any task may send to abmon's context with these tags: a task speaks
+  // only for itself, and only pvmd of tasks starting and ending.
+  bool taskEvent = tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK;
+  if (fromPvmd(src) ? !taskEvent : tid != src || taskEvent) return void(++forged_);
+  if (spdlog::should_log(spdlog::level::trace)) {
+    std::string dump;
+    for (const Datum& d : ev.data) {
+      dump += fmt::format(" {}=", d.did);
+      for (auto v : d.ints) dump += fmt::format("{},", v);
+      for (const auto& s : d.strs) dump += s + ",";
+    }
+    spdlog::trace("TEV {}{} t{:x}:{}", name, entry ? ".entry" : ".exit", tid, dump);
+  }
+  if (groupServers_.count(tid) > 0) return void(++dropped_);
+  Identity& who = identities_[tid];
+  if (who.origin != Origin::Libab && ((libab_ && libab_(tid)) || looksUpAbmon(ev))) {
+    who.origin = Origin::Libab;  // libab's records say more
+    dropped_ += static_cast<std::uint64_t>(std::count(who.held.begin(), who.held.end(), '\n'));
+    who.held.clear();
+  }
+  if (who.origin == Origin::Libab) return void(++dropped_);
+  if (tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK) {
+    if (tev != TEV_ENDTASK) announce(tid);
+    Identity& id = identities_[tid];
+    if (const Datum* n = ev.find(TEV_DID_TN); n && !n->strs.empty() && n->strs[0] != "-") id.name = n->strs[0];
+    if (const Datum* p = ev.find(TEV_DID_PT); p && !p->ints.empty()) id.parent = static_cast<int>(p->ints[0]);
+    if (isGroupServer(id.name)) groupServers_.insert(tid);
+    return;  // the task's own events and its exit (task.exit) speak for it
+  }
+  Kind kind = kindOf(name);
+  if (kind == Kind::OTHER) return;
+  if (entry) lastEntry_[{tid, tev}] = ev;  // per call kind: a call may make others inside
+  if (entry && !blocking(kind)) return;  // written with the exit event
+  Phase phase = entry ? Phase::Begin : Phase::End;
+  Event merged;
+  if (!entry) {  // the exit's data first, then the entry's arguments
+    merged.data = ev.data;
+    if (auto e = lastEntry_.find({tid, tev}); e != lastEntry_.end()) {
+      merged.data.insert(merged.data.end(), e->second.data.begin(), e->second.data.end());
+      lastEntry_.erase(e);
+    }
+  }
+  const Event& all = entry ? ev : merged;
+  // PVM's own control messages (a direct route's setup, ...) have tags
+  // with the top bit set, which programs cannot use: libab records none.
+  if (const Datum* tag = all.find(TEV_DID_MC);
+      carriesMessage(kind) && tag && !tag->ints.empty() && tag->ints[0] < -1)
+    return void(++dropped_);
+  announce(tid);
+  if (who.origin == Origin::Unknown) {
+    if (!settlesPlain(kind) && who.held.size() < kMaxHeldBytes)
+      return writeRecord(who.held, ev, all, kind, phase, tid, recvNs);
+    who.origin = Origin::Plain;
+    out += who.held;
+    who.held.clear();
+  }
+  writeRecord(out, ev, all, kind, phase, tid, recvNs);
+}
+
+void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all, Kind kind, Phase phase, int tid,
+                            std::int64_t recvNs) {
+  const Datum* secD = ev.find(TEV_DID_TS);
+  const Datum* usecD = ev.find(TEV_DID_TU);
+  std::int64_t taskNs = secD && usecD && !secD->ints.empty() && !usecD->ints.empty()
+                            ? secD->ints[0] * 1'000'000'000 + usecD->ints[0] * 1000
+                            : recvNs;
+  text::appendTime(out, recvNs);
+  out.push_back(' ');
+  text::appendTime(out, taskNs);
+  out.push_back(' ');
+  text::appendTid(out, tid);
+  out.push_back(' ');
+  text::appendEventName(out, kind, phase);
+  for (const SlotSpec& slot : kindSlots(kind, phase)) {
+    const Datum* d = nullptr;
+    for (const KeyDids& kd : kKeyDids)
+      if (kd.key == slot.key)
+        for (int did : kd.dids)
+          if (!d && did >= 0) d = all.find(did);
+    if (!d) continue;  // PVM does not say it: absent
+    if (slot.type == SlotType::String) {
+      if (d->strs.empty()) continue;
+      text::appendKey(out, slot.key);
+      text::appendEscaped(out, d->strs[0]);
+    } else if (slot.type == SlotType::List) {
+      std::vector<std::int32_t> tids(d->ints.begin(), d->ints.end());
+      text::appendKey(out, slot.key);
+      text::appendTidList(out, tids);
+    } else if (!d->ints.empty()) {
+      text::appendKey(out, slot.key);
+      text::appendValue(out, slot.spelling, static_cast<std::int32_t>(d->ints[0]));
+    }
+  }
+  const Datum* rc = nullptr;
+  for (int did : kRcDids)
+    if (!rc && phase == Phase::End) rc = ev.find(did);
+  if (rc && !rc->ints.empty()) {
+    text::appendKey(out, "rc");
+    if (kindRcType(kind) == 't') text::appendTidResult(out, static_cast<std::int32_t>(rc->ints[0]));
+    else text::appendInt(out, rc->ints[0]);
+  }
+  if (carriesMessage(kind) && phase == Phase::End) {
+    text::appendKey(out, "match");
+    out.append("order");
+  }
+  writeIdentity(out, tid);
+  out.push_back('\n');
+  ++events_;
+}
+
+// The task's identity on its first record, as far as pvmd told it (the
+// program's name for a spawned task, the parent); host, language and pid
+// are not in PVM's events.
+void PvmTracer::writeIdentity(std::string& out, int tid) {
+  Identity& id = identities_[tid];
+  if (id.written) return;
+  id.written = true;
+  if (id.name.empty() && nameOf_) id.name = nameOf_(tid);
+  if (!id.name.empty()) {
+    text::appendKey(out, "name");
+    text::appendEscaped(out, id.name);
+  }
+  if (id.parent) {
+    text::appendKey(out, "parent");
+    text::appendParent(out, *id.parent);
+  }
+}
+
+// The Monitor watches a task's exit once: a task whose exit is written may
+// still have events on the way (pvmd's notice can overtake them), and a
+// second pvm_notify for a task that has gone would give a second task.exit.
+void PvmTracer::announce(int tid) {
+  if (seen_ && announced_.insert(tid).second) seen_(tid);
+}
+
+void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
+  if (!fromPvmd(src)) return void(++forged_);  // only pvmd collects output
+  int head[2] = {};
+  if (pvm_upkint(head, 2, 1) < 0) return void(++bad_);
+  int tid = head[0], n = head[1];
+  if (n < kOutputEof) return;  // spawned / connected: its output starts
+  std::string& partial = partialLines_[tid];
+  if (n == kOutputEof) {
+    if (!partial.empty()) writeOutputLine(out, tid, recvNs, partial);
+    partialLines_.erase(tid);
+    return;
+  }
+  int bytes = 0;
+  pvm_bufinfo(pvm_getrbuf(), &bytes, nullptr, nullptr);
+  if (n > bytes) return void(++bad_);
+  std::string chunk(static_cast<std::size_t>(n), '\0');
+  if (pvm_upkbyte(chunk.data(), n, 1) < 0) return void(++bad_);
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = chunk.find('\n', from)) != std::string::npos; from = nl + 1) {
+    partial.append(chunk, from, nl - from);
+    writeOutputLine(out, tid, recvNs, partial);
+    partial.clear();
+  }
+  partial.append(chunk, from, std::string::npos);
+  // A line that does not end is written in pieces (each a record of its own).
+  while (partial.size() >= kMaxOutputLine) {
+    writeOutputLine(out, tid, recvNs, partial.substr(0, kMaxOutputLine));
+    partial.erase(0, kMaxOutputLine);
+  }
+}
+
+// libab's start: it reads abmon's mailbox entry (pvm_recvinfo, PVM's "getinfo").
+bool PvmTracer::looksUpAbmon(const Event& ev) {
+  const Datum* name = ev.find(TEV_DID_CN);
+  return ev.name == "getinfo" && name && !name->strs.empty() && name->strs[0] == XAB_MBOX_NAME;
+}
+
+void PvmTracer::flushTask(std::string& out, int tid) {
+  auto it = identities_.find(tid);
+  if (it == identities_.end() || it->second.origin != Origin::Unknown) return;
+  out += it->second.held;  // it never showed it was libab's
+  it->second.held.clear();
+  it->second.origin = Origin::Plain;
+}
+
+void PvmTracer::flushOutput(std::string& out, std::int64_t nowNs) {
+  for (auto& [tid, id] : identities_) flushTask(out, tid);
+  for (auto& [tid, partial] : partialLines_)
+    if (!partial.empty()) writeOutputLine(out, tid, nowNs, partial);
+  partialLines_.clear();
+}
+
+// `output stream=- text=...`: PVM's pipe carries stdout and stderr both, so
+// which one a line came from is not known.
+void PvmTracer::writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text) {
+  text::appendTime(out, ns);
+  out.push_back(' ');
+  text::appendTime(out, ns);
+  out.push_back(' ');
+  text::appendTid(out, tid);
+  out.push_back(' ');
+  text::appendEventName(out, Kind::OUTPUT, Phase::End);
+  text::appendKey(out, "stream");
+  out.push_back('-');
+  text::appendKey(out, "text");
+  text::appendEscaped(out, text);
+  out.push_back('\n');
+}
+
+}  // namespace xab::abmon

@@ -1,0 +1,49 @@
+// output_panel.h -- the Output tab (issue 17): the lines the tasks wrote
+// (the trace's `output` records, abrun(1)), up to the replay position, in
+// the order abmon received them; the lines of the selected task are
+// highlighted.  The selected task is the task of the selected record, else
+// the one task the filter shows.
+#pragma once
+
+#include "view_state.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QPlainTextEdit;
+
+namespace xab::view {
+
+class OutputPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit OutputPanel(ViewState* state, QWidget* parent = nullptr);
+  // What is shown: lines ("(label) text"), and which are highlighted.
+  QStringList lines() const;
+  std::vector<int> highlightedLines() const;
+
+ public slots:
+  void refresh();
+
+ private:
+  struct Line {
+    std::size_t position;  // in arrival order
+    TaskIndex task;
+    StrId text;
+  };
+  void collect();  // output records of the records read since the last call
+  std::optional<TaskIndex> selectedTask() const;
+  void highlight();
+
+  ViewState* state_;
+  QPlainTextEdit* text_;
+  const Trace* trace_ = nullptr;  // the trace `lines_` were collected from
+  std::size_t scanned_ = 0;        // positions looked at
+  std::vector<Line> lines_;        // every output record read, by position
+  std::size_t shown_ = 0;          // lines_[0, shown_) are in text_
+  std::optional<TaskIndex> highlighted_;
+};
+
+}  // namespace xab::view
