@@ -74,8 +74,12 @@ relay_checks() {
     grep -q " relay.start host=node$k\$" demo.trace || fail "no relay.start on node$k"
     grep -q " relay.stop host=node$k " demo.trace || fail "no relay.stop on node$k"
     n=$(task_records demo.trace "$(relay_host demo.trace "node$k")")
-    ((n > 0)) && [[ $(relay_events demo.trace "node$k") == "$n" ]] ||
+    if ((n == 0)) || [[ $(relay_events demo.trace "node$k") != "$n" ]]; then
       fail "node$k: $n task records, its relay counted $(relay_events demo.trace "node$k")"
+    fi
   done
+  # abstat's per-host figures say the same.
+  [[ $(json demo.json '" ".join("%s:%s:%s" % (h["host"], h["collectedBy"], int(h["relayed"] == h["events"] - h["tasks"])) for h in sorted(d["hosts"], key=lambda h: h["host"]))') == \
+     "node0:abmon:0 node1:relay:1 node2:relay:1" ]] || fail "abstat's hosts: $(json demo.json 'd["hosts"]')"
   ok "a relay on node1 and node2; every record of their tasks came through it"
 }

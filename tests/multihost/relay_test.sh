@@ -51,6 +51,8 @@ kill -INT "$abmon"
 wait_for 20 eval "! alive $abmon" || fail "abmon did not stop on SIGINT"
 wait "$abmon" || fail "abmon's status $?: $(cat abmon.err)"
 [[ $(tail -1 relay.trace) == *' abmon.stop '* ]] || fail "the trace does not end with abmon.stop"
+"$BIN/abstat" --json --tasks relay.trace >relay.json
+[[ $(json relay.json '[h["deleted"] for h in d["hosts"] if h["host"] == "node2"]') == "[True]" ]] || fail "abstat: node2 not deleted: $(json relay.json 'd["hosts"]')"
 ok "node2 deleted: host.delete and $exits task.exit how=host; $after records of node1's tasks after it"
 
 # 3. abmon killed mid-run: the program finishes as it does unmonitored.
