@@ -5,6 +5,7 @@
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 3
+rm -f worker-hosts  # appended to below; an earlier run's would count twice
 
 out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" -o demo.trace -- "$BIN/xabdemo" -n 6 --rounds 3 2>&1) || fail "the demo failed: $out"
 grep -q '^xabdemo: result workers=6 rounds=3 ' <<<"$out" || fail "no result line: $out"

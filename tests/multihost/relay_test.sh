@@ -10,6 +10,7 @@
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 2
+rm -f ./*.trace  # a trace of an earlier run in this directory would satisfy the waits below
 
 relays_of() { pgrep -f -- "--relay $1," | wc -l; }
 # The records of FILE's tasks on node2 all came through its relay.
@@ -19,10 +20,21 @@ relay_starts() { (($(grep -cs ' relay.start ' "$1") >= $2)); }
 node2_records() { [[ -f $1 ]] && (($(node2_tasks "$1") > 0)); }
 no_relays_of() { (($(relays_of "$1") == 0)); }
 
+# 0. The relays' mailbox entries are libab's, not the program's: a task on
+# node1 lists the mailbox as it does with no abmon (tests/libab's program).
+mailbox_check=0
+[[ -x $BIN/xabt_prog && -x $BIN/xabt_prog_plain ]] && mailbox_check=1
+((mailbox_check)) && plain_box=$(h run node1 "$BIN/xabt_prog_plain" mailbox 2>&1)
+
 # 1. node2 added under a running abmon.
 "$HOSTS" --dir "$VM" run node0 "$BIN/abmon" -o relay.trace 2>abmon.err &  # not h: SIGINT must reach it
 abmon=$!
 wait_for 20 grep -qs ' relay.start host=node1$' relay.trace || fail "no relay on node1: $(cat abmon.err)"
+if ((mailbox_check)); then
+  box=$(h run node1 "$BIN/xabt_prog" mailbox 2>&1)
+  [[ $box == "$plain_box" ]] || fail "node1's task sees the mailbox otherwise with a relay: '$box', without abmon: '$plain_box'"
+  ok "a task on node1 lists the mailbox as without abmon"
+fi
 h add node2 || fail "add node2"
 wait_for 20 grep -qs ' relay.start host=node2$' relay.trace || fail "node2 added: no relay there: $(cat abmon.err)"
 out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo" -n 6 --rounds 3 2>&1) || fail "the demo failed: $out"
