@@ -49,8 +49,10 @@ node2_results() { (($(grep -cs ' tc[0-9a-f]* send dst=t[0-9a-f]* tag=16004 ' rel
 wait_for 60 node2_results || fail "node2's workers sent no 10 results in 60 s"
 open_node2=$(awk '$3 ~ /^tc/ && $4 == "mytid" { open[$3] = 1 } $3 ~ /^tc/ && $4 == "task.exit" { delete open[$3] } END { print length(open) }' relay.trace)
 before=$(wc -l <relay.trace)
+t_delete=$(date +%s.%N)
 h delete node2 || fail "delete node2"
 wait_for 10 grep -qs ' host.delete host=node2 ' relay.trace || fail "no host.delete record for node2"
+echo "note: host.delete in the trace $(awk -v a="$t_delete" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after 'delete node2' began"
 grep -q " host.delete host=node2 tasks=$open_node2\$" relay.trace || fail "host.delete: $(grep ' host.delete ' relay.trace), $open_node2 tasks were open"
 exits=$(awk '$3 ~ /^tc/ && $4 == "task.exit" && $5 == "how=host"' relay.trace | wc -l)
 ((exits == open_node2 && exits > 0)) || fail "$exits task.exit how=host, $open_node2 tasks of node2 were open"
@@ -73,13 +75,13 @@ h add node2 || fail "add node2 again"
 abmon=$!
 wait_for 20 relay_starts kill.trace 2 || fail "abmon 2: not 2 relays: $(cat abmon2.err)"
 abmon_tid=$(awk '$4 == "abmon.start" { print $3; exit }' kill.trace)
-h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo" -n 6 --rounds 150 >monitored.out 2>&1 &
+h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo" -n 6 --rounds 100 >monitored.out 2>&1 &
 demo=$!
 wait_for 30 node2_records kill.trace || fail "no record from node2 before the kill"
 kill -KILL "$abmon"
 wait "$demo" || fail "the demo failed after abmon was killed: $(cat monitored.out)"
 result=$(grep '^xabdemo: result' monitored.out)
-plain=$(h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo-plain" -n 6 --rounds 150 2>&1 | grep '^xabdemo: result')
+plain=$(h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo-plain" -n 6 --rounds 100 2>&1 | grep '^xabdemo: result')
 [[ -n $result && $result == "$plain" ]] || fail "result '$result', the plain demo's '$plain'"
 wait_for 20 no_relays_of $((16#${abmon_tid#t})) || fail "relays of the killed abmon still run"
 ok "abmon killed mid-run: the demo on 3 hosts gave the plain result; its relays went away"
