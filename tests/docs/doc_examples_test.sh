@@ -184,6 +184,7 @@ skip:needs root and network namespaces; tests/multihost runs the same steps (mul
 skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 delay node1 20
 skip:needs root and network namespaces; tests/multihost runs the same steps (multihost_demo, _loss, _delay, _skew, _pvmd_kill)	scripts/pvm-hosts.sh --dir /tmp/h3 kill-pvmd node2
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-multihost-bench.sh -b build-test
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-multihost-bench.sh -b build-test --repeat 1 --pairs 5
 EOF
 )
 
