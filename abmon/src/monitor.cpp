@@ -29,6 +29,9 @@ constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 constexpr std::int64_t kStopQuietNs = 100'000'000;
 constexpr int kStopPollUs = 10'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
+// How long a quiet abmon waits for its relays' last batches (a relay reads
+// its tasks dry within kStopQuietNs of its own, normally).
+constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
 // A task that stays quiet is poked ever less often, at least every 5 s (a
 // poke that waits in a busy task's socket costs it nothing until it reads).
 constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
@@ -185,8 +188,7 @@ bool Monitor::take(int bufid) {
 bool Monitor::drainInFlight() {
   std::int64_t start = realtimeNs();
   std::int64_t last = start;
-  std::int64_t limit = hub_ && hub_->any() ? 2 * kStopMaxNs : kStopMaxNs;
-  for (std::int64_t now = start; now - start < limit; now = realtimeNs()) {
+  for (std::int64_t now = start; now - start < kStopMaxNs; now = realtimeNs()) {
     if (local_.drainAll()) {
       last = now;
       if (!writeOut()) return false;
@@ -196,8 +198,9 @@ bool Monitor::drainInFlight() {
     if (bufid != 0) {
       if (!take(bufid)) return false;
       last = now;
-    } else if (now - last >= kStopQuietNs && (!hub_ || hub_->allStopped())) {
-      return true;
+    } else if (now - last >= kStopQuietNs &&
+               (!hub_ || hub_->allStopped() || now - start >= kRelayStopWaitNs)) {
+      return true;  // a relay that has not answered by then may be cut off (a dead host)
     }
   }
   spdlog::warn("still receiving events {} s after the stop signal: stopping anyway", kStopMaxNs / 1'000'000'000);

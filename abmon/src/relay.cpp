@@ -142,11 +142,11 @@ void RelayHub::awaitStarts(std::string& out) {
       timeval wait{0, 100'000};
       int bufid = pvm_trecv(tid, tag_ + kRelayTagOffset, &wait);
       if (bufid < 0) break;
+      // No pvm_pstat here: asking about a task on a host whose pvmd has
+      // died blocks until the master pvmd gives up on it (minutes).
       if (bufid > 0) {
         onRelay(r, tid, realtimeNs(), out);
         pvm_freebuf(bufid);
-      } else if (pvm_pstat(tid) != PvmOk) {
-        r.live = false;
       }
     }
     if (!r.started) spdlog::warn("relay t{:x} on {} did not start", tid, r.host);

@@ -10,6 +10,7 @@
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 3
+rm -f kill.trace abmon.err demo.out  # an earlier run's trace would satisfy the waits below
 
 "$HOSTS" --dir "$VM" run node0 "$BIN/abmon" -v -o kill.trace 2>abmon.err &
 abmon=$!
