@@ -354,7 +354,8 @@ void Formatter::flushTask(std::string& out, std::int32_t tid, TaskState& st,
   }
 }
 
-void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs) {
+void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs,
+                         std::string_view how) {
   if (auto it = tasks_.find(tid); it != tasks_.end()) {
     flushTask(out, tid, it->second, nowNs);
     tasks_.erase(it);  // PVM may give the tid to a new task later
@@ -362,7 +363,8 @@ void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs)
   sessions_.erase(tid);
   ownRecord(out, nowNs, tid, Kind::TASK_EXIT);
   text::appendKey(out, keyName(Key::How));
-  out.append("notify\n");
+  out.append(how);
+  out.push_back('\n');
 }
 
 // The trace format's ints are 32-bit: a count beyond saturates (the true
@@ -371,8 +373,12 @@ static std::int64_t saturated(std::uint64_t n) {
   return static_cast<std::int64_t>(std::min<std::uint64_t>(n, INT32_MAX));
 }
 
-void Formatter::stop(std::string& out, std::int64_t nowNs) {
+void Formatter::flushAll(std::string& out, std::int64_t nowNs) {
   for (auto& [tid, st] : tasks_) flushTask(out, tid, st, nowNs);
+}
+
+void Formatter::stop(std::string& out, std::int64_t nowNs) {
+  flushAll(out, nowNs);
   ownRecord(out, nowNs, abmonTid_, Kind::ABMON_STOP);
   ownField(out, Key::Events, saturated(counters_.events));
   ownField(out, Key::Tasks, saturated(counters_.tasks));

@@ -84,9 +84,13 @@ class Formatter {
   void start(std::string& out, std::int64_t nowNs, int batch, int flushMs) const;
   // One received event message from `src`, stamped `recvNs`.
   void message(std::string& out, std::int32_t src, std::int64_t recvNs, Unpacker& msg);
-  // pvmd said `tid` has gone: whatever is held back for it, then task.exit.
-  void taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs);
-  // Everything held back for every task, then abmon.stop.
+  // pvmd said `tid` has gone: whatever is held back for it, then task.exit
+  // (how=notify; how=host when its host left the virtual machine).
+  void taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs,
+                std::string_view how = "notify");
+  // Everything held back for every task (a relay's last batch).
+  void flushAll(std::string& out, std::int64_t nowNs);
+  // flushAll, then abmon.stop.
   void stop(std::string& out, std::int64_t nowNs);
 
   const Counters& counters() const { return counters_; }

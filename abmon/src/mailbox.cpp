@@ -5,13 +5,14 @@
 #include <xab/wire.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 namespace xab::abmon {
 namespace {
 
 constexpr int kStaleRetries = 50;  // x 100 ms: how long pvmd may take to drop a dead owner's entry
-char* mboxName() { return const_cast<char*>(XAB_MBOX_NAME); }
+char* mboxName(const std::string& name) { return const_cast<char*>(name.c_str()); }
 
 int buildEntry(const MailboxEntry& e) {
   int buf = pvm_mkbuf(PvmDataDefault);
@@ -31,12 +32,12 @@ int buildEntry(const MailboxEntry& e) {
 }
 
 // The tid that owns the entry now (0: none, or it cannot be told).
-int currentOwner() {
+int currentOwner(const std::string& name) {
   int nclasses = 0;
   pvmmboxinfo* classes = nullptr;
-  if (pvm_getmboxinfo(mboxName(), &nclasses, &classes) < 0) return 0;
+  if (pvm_getmboxinfo(mboxName(name), &nclasses, &classes) < 0) return 0;
   for (int i = 0; i < nclasses; ++i)
-    if (std::string_view(classes[i].mi_name) == XAB_MBOX_NAME && classes[i].mi_nentries > 0)
+    if (std::string_view(classes[i].mi_name) == name && classes[i].mi_nentries > 0)
       return classes[i].mi_owners[0];
   return 0;
 }
@@ -54,7 +55,7 @@ std::string pvmErrorName(int code) {
   return "PVM error " + std::to_string(code);
 }
 
-Registration registerAbmon(const MailboxEntry& entry) {
+Registration registerAbmon(const MailboxEntry& entry, const std::string& name) {
   Registration reg;
   int buf = buildEntry(entry);
   if (buf < 0) {
@@ -62,17 +63,17 @@ Registration registerAbmon(const MailboxEntry& entry) {
     return reg;
   }
   for (int attempt = 0; attempt <= kStaleRetries; ++attempt) {
-    int rc = pvm_putinfo(mboxName(), buf, PvmMboxDefault);
+    int rc = pvm_putinfo(mboxName(name), buf, PvmMboxDefault);
     if (rc >= 0) {
       reg.status = Registration::Ok;
       reg.index = rc;
       break;
     }
     if (rc != PvmDenied && rc != PvmExists) {
-      reg.error = "pvm_putinfo(\"" XAB_MBOX_NAME "\"): " + pvmErrorName(rc);
+      reg.error = "pvm_putinfo(\"" + name + "\"): " + pvmErrorName(rc);
       break;
     }
-    int owner = currentOwner();
+    int owner = currentOwner(name);
     if (owner > 0 && pvm_pstat(owner) == PvmOk) {
       reg.status = Registration::Busy;
       reg.owner = owner;
@@ -81,18 +82,24 @@ Registration registerAbmon(const MailboxEntry& entry) {
     // The owner has gone: its entry goes with it (we put it without
     // PvmMboxPersistent), but pvmd may not have noticed yet.
     if (attempt == 0) spdlog::info("removing the mailbox entry of an abmon that has exited");
-    pvm_delinfo(mboxName(), 0, PvmMboxDefault);
+    pvm_delinfo(mboxName(name), 0, PvmMboxDefault);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (reg.status == Registration::Failed && reg.error.empty())
-    reg.error = "the mailbox entry \"" XAB_MBOX_NAME "\" of an exited abmon did not go away";
+    reg.error = "the mailbox entry \"" + name + "\" of an exited abmon did not go away";
   pvm_freebuf(buf);
   return reg;
 }
 
-void unregisterAbmon(int index) {
-  int rc = pvm_delinfo(mboxName(), index, PvmMboxDefault);
-  if (rc < 0) spdlog::warn("pvm_delinfo(\"{}\"): {}", XAB_MBOX_NAME, pvmErrorName(rc));
+std::string relayMailboxName(int hostTid) {
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "%x", static_cast<unsigned>(hostTid));
+  return XAB_RELAY_MBOX_PREFIX + std::string(hex);
+}
+
+void unregisterAbmon(int index, const std::string& name) {
+  int rc = pvm_delinfo(mboxName(name), index, PvmMboxDefault);
+  if (rc < 0) spdlog::warn("pvm_delinfo(\"{}\"): {}", name, pvmErrorName(rc));
 }
 
 }  // namespace xab::abmon

@@ -2,6 +2,8 @@
 #ifndef XAB_ABMON_MAILBOX_H
 #define XAB_ABMON_MAILBOX_H
 
+#include <xab/wire.h>
+
 #include <string>
 
 namespace xab::abmon {
@@ -26,8 +28,11 @@ struct Registration {
 // Puts the entry under XAB_MBOX_NAME.  An entry left by an abmon that is
 // no longer running is removed (pvmd drops it itself once it has noticed
 // the exit, so this waits a little for that); a live one makes it Busy.
-Registration registerAbmon(const MailboxEntry& entry);
-void unregisterAbmon(int index);
+// `name`: XAB_MBOX_NAME for abmon, relayMailboxName() for a relay.
+Registration registerAbmon(const MailboxEntry& entry, const std::string& name = XAB_MBOX_NAME);
+void unregisterAbmon(int index, const std::string& name = XAB_MBOX_NAME);
+// A relay's entry on the host whose pvmd is `hostTid` (wire.h).
+std::string relayMailboxName(int hostTid);
 
 // "PvmSysErr (-14)": a PVM error code for a message.
 std::string pvmErrorName(int code);

@@ -89,7 +89,7 @@ void restoreStderr(int saved) {
 
 // Enrols in PVM and takes a message context of its own, so event messages
 // never mix with anything else abmon might receive.  Returns 0 or an exit code.
-int enrol(int& tid, int& context, bool quietLibpvm) {
+int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
   pvm_setopt(PvmAutoErr, 0);  // abmon says what went wrong itself, once
   // libpvm prints its own lines when there is no pvmd (one per attempt,
   // even with PvmAutoErr off); unless -v, abmon's one line is enough.
@@ -101,7 +101,8 @@ int enrol(int& tid, int& context, bool quietLibpvm) {
               << "): is PVM running? Start it with pvm or pvmd first.\n";
     return kExitNoPvm;
   }
-  context = pvm_newcontext();
+  // A relay takes abmon's context: its tasks, abmon and it talk in it.
+  context = relayContext != 0 ? relayContext : pvm_newcontext();
   if (context < 0 || pvm_setcontext(context) < 0) {
     std::cerr << "abmon: pvm_newcontext: " << pvmErrorName(context) << "\n";
     pvm_exit();
@@ -111,9 +112,9 @@ int enrol(int& tid, int& context, bool quietLibpvm) {
 }
 
 int registerOrRefuse(const Options& opts, int tid, int context, const std::string& socketName,
-                       int& index) {
-  Registration reg =
-      registerAbmon({tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName});
+                       const std::string& mailboxName, int& index) {
+  Registration reg = registerAbmon(
+      {tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName}, mailboxName);
   if (reg.status == Registration::Ok) {
     index = reg.index;
     return 0;
@@ -149,7 +150,10 @@ int main(int argc, char** argv) {
   // A reader that goes away is a write error, not a silent death.
   std::signal(SIGPIPE, SIG_IGN);
   int tid = 0, context = 0, index = 0;
-  if (int rc = enrol(tid, context, opts.verbosity <= 0)) return rc;
+  if (int rc = enrol(tid, context, opts.verbosity <= 0, opts.relayContext)) return rc;
+  // A relay (relay.h) registers under its host's name and writes no file.
+  std::string mailboxName =
+      opts.relayOf != 0 ? relayMailboxName(pvm_tidtohost(tid)) : std::string(XAB_MBOX_NAME);
   // Tasks on this host write their events to a local socket (wire.h);
   // without one, everything comes as PVM messages, which is slower only.
   std::string socketName;
@@ -163,8 +167,8 @@ int main(int argc, char** argv) {
     }
   }
   std::FILE* out = nullptr;
-  int rc = registerOrRefuse(opts, tid, context, socketName, index);
-  if (rc == 0 && (rc = openOutput(opts.output, out)) != 0) {
+  int rc = registerOrRefuse(opts, tid, context, socketName, mailboxName, index);
+  if (rc == 0 && opts.relayOf == 0 && (rc = openOutput(opts.output, out)) != 0) {
     unregisterAbmon(index);
     pvm_exit();
   }
@@ -173,11 +177,11 @@ int main(int argc, char** argv) {
     return rc;
   }
   spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms, {}",
-               tid, XAB_MBOX_NAME, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs,
+               tid, mailboxName, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs,
                socketName.empty() ? std::string("PVM messages only") : "local socket @" + socketName);
 
-  int code = Monitor({opts, tid, index, localFd, out}).run();
+  int code = Monitor({opts, tid, index, localFd, out, mailboxName}).run();
   pvm_exit();
-  if (out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
+  if (out && out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
   return code;
 }

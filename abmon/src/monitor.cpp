@@ -32,15 +32,15 @@ constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 constexpr std::int64_t kStopQuietNs = 100'000'000;
 constexpr int kStopPollUs = 10'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
+// How long a quiet abmon waits for its relays' last batches (a relay reads
+// its tasks dry within kStopQuietNs of its own, normally).
+constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
 // A task that stays quiet is poked ever less often, at least every 5 s (a
 // poke that waits in a busy task's socket costs it nothing until it reads).
 constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 
-std::int64_t realtimeNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
-}
+// A relay sends what it has at least this often.
+constexpr int kUplinkMs = 50;
 
 }  // namespace
 
@@ -55,7 +55,8 @@ Monitor::Monitor(MonitorSetup setup)
           [this] { localDone(); },
           [this](std::int32_t tid, pid_t pid) { return verifyLocal(tid, pid); }),
       pokeTimer_(io_),
-      programTimer_(io_) {}
+      programTimer_(io_),
+      uplinkTimer_(io_) {}
 
 Monitor::~Monitor() { releaseFds(); }
 
@@ -63,8 +64,17 @@ int Monitor::run() {
   std::int64_t now = realtimeNs();
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  formatter_.header(pending_, host, static_cast<long>(getpid()), now);
-  formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flushMs);
+  if (isRelay()) {
+    uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
+    // abmon gone: nobody to relay to.
+    pvm_notify(PvmTaskExit, exitTag_, 1, &setup_.opts.relayOf);
+    if (uplink_->send(RelayMsg::Start) < 0) return kExitPvmLost;
+    armUplinkTimer();
+  } else {
+    formatter_.header(pending_, host, static_cast<long>(getpid()), now);
+    formatter_.start(pending_, now, setup_.opts.batch, setup_.opts.flushMs);
+    if (!setup_.opts.noRelays) startRelays();
+  }
   if (!writeOut()) return exitCode_;
   if (setup_.opts.pvmTracer) startTracer();
   signals_.async_wait([this](const auto& ec, int signo) { onSignal(ec, signo); });
@@ -189,6 +199,7 @@ void Monitor::stopGracefully() {
   // Whatever the tasks still hold belongs to the trace too: ask for it
   // (a task killed while blocked sends its last records on this poke).
   if (!drain()) return;
+  if (hub_) hub_->stopAll();  // each sends its last batch when its tasks have
   local_.judgeWaiting();  // tasks that left before abmon could tell who they were
   for (const auto& [tid, due] : pokes_) poke(tid, nullptr);
   if (drainInFlight() && drain()) finish(kExitOk);
@@ -220,8 +231,9 @@ bool Monitor::drainInFlight() {
     if (bufid != 0) {
       if (!take(bufid)) return false;
       last = now;
-    } else if (now - last >= kStopQuietNs) {
-      return true;
+    } else if (now - last >= kStopQuietNs &&
+               (!hub_ || hub_->allStopped() || now - start >= kRelayStopWaitNs)) {
+      return true;  // a relay that has not answered by then may be cut off (a dead host)
     }
   }
   spdlog::warn("still receiving events {} s after the stop signal: stopping anyway", kStopMaxNs / 1'000'000'000);
@@ -267,6 +279,7 @@ void Monitor::writeExits(bool quiet) {
       return false;
     if (tracer_) tracer_->flushTask(pending_, e.tid);  // records PVM's tracer held back
     formatter_.taskExit(pending_, e.tid, now);
+    if (uplink_) uplink_->closed(e.tid);
     rememberEnded(e.tid);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task
     pokes_.erase(e.tid);
@@ -277,6 +290,7 @@ void Monitor::writeExits(bool quiet) {
 void Monitor::handleMessage(int bufid, std::int64_t recvNs) {
   int bytes = 0, tag = 0, src = 0;
   pvm_bufinfo(bufid, &bytes, &tag, &src);
+  if (relayMessage(tag, src, bufid, recvNs)) return;
   if (tracer_ && tracer_->owns(tag)) {
     tracer_->take(pending_, bufid, tag, src, recvNs);
   } else if (tag == setup_.opts.tag) {
@@ -295,7 +309,12 @@ void Monitor::handleMessage(int bufid, std::int64_t recvNs) {
       // does not come from a pvmd would end another task's records.
       if (forgedExits_++ == 0)
         spdlog::warn("ignoring an exit notice sent by task t{:x}, not by pvmd (reported once)", src);
-    } else if (pvm_upkint(&tid, 1, 1) >= 0) {
+    } else if (pvm_upkint(&tid, 1, 1) < 0) {
+    } else if (hub_ && hub_->relayExited(tid)) {
+    } else if (isRelay() && tid == setup_.opts.relayOf) {
+      spdlog::warn("abmon t{:x} has exited: the relay stops", tid);
+      boost::asio::post(io_, [this] { finish(kExitOk); });
+    } else {
       local_.drain(tid);  // all it wrote is in its socket by now
       exits_.push_back({tid, recvNs});
     }
@@ -396,6 +415,7 @@ void Monitor::takeLocal(std::int32_t tid, std::span<const std::byte> body, std::
 // Once per task: pvmd tells us when it exits, however it exits.
 void Monitor::watchTask(int tid) {
   if (!watched_.insert(tid).second) return;
+  if (uplink_) uplink_->opened(tid);
   pvmTouched_ = true;
   int rc = pvm_notify(PvmTaskExit, exitTag_, 1, &tid);
   if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvmErrorName(rc));
@@ -461,6 +481,18 @@ void Monitor::poke(int tid, const int* finalSeq) {
 
 bool Monitor::writeOut() {
   if (pending_.empty()) return true;
+  if (uplink_) {  // a relay: the text goes to abmon in batches
+    uplink_->text().append(pending_);
+    pending_.clear();
+    uplink_->addEvents(formatter_.counters().events - eventsSent_);
+    eventsSent_ = formatter_.counters().events;
+    if (uplink_->full() && uplink_->send(RelayMsg::Batch) < 0 && !finished_) {
+      spdlog::error("cannot send to abmon t{:x}: it has gone?", setup_.opts.relayOf);
+      finish(kExitPvmLost);
+      return false;
+    }
+    return true;
+  }
   bool ok = std::fwrite(pending_.data(), 1, pending_.size(), setup_.out) == pending_.size() &&
             std::fflush(setup_.out) == 0;
   pending_.clear();
@@ -485,9 +517,15 @@ void Monitor::finish(int code) {
     if (tracer_->forged() > 0)
       spdlog::warn("ignored {} trace event(s) or output message(s) not sent by the task (or pvmd) they name", tracer_->forged());
   }
-  formatter_.stop(pending_, realtimeNs());
-  if (code != kExitOutput) writeOut();
-  if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex);
+  if (uplink_) {
+    formatter_.flushAll(pending_, realtimeNs());
+    writeOut();
+    uplink_->send(RelayMsg::Stop);
+  } else {
+    formatter_.stop(pending_, realtimeNs());
+    if (code != kExitOutput) writeOut();
+  }
+  if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex, setup_.mailboxName);
   const Counters& c = formatter_.counters();
   spdlog::info("stopped: {} messages ({} through the local socket), {} events, {} tasks, {} bad, {} pokes",
                c.messages, local_.messages(), c.events, c.tasks, c.bad, pokesSent_);
@@ -498,7 +536,45 @@ void Monitor::finish(int code) {
   signals_.cancel();
   pokeTimer_.cancel();
   programTimer_.cancel();
+  uplinkTimer_.cancel();
   io_.stop();
+}
+
+// abmon: a relay on every other host, now and whenever one is added.
+void Monitor::startRelays() {
+  const Options& o = setup_.opts;
+  std::vector<std::string> args = {"--relay", std::to_string(setup_.tid) + "," + std::to_string(pvm_getcontext()),
+                                   "--tag", std::to_string(o.tag), "--batch", std::to_string(o.batch),
+                                   "--flush-ms", std::to_string(o.flushMs), "--poke-ms", std::to_string(o.pokeMs)};
+  if (o.pvmOnly) args.emplace_back("--pvm-only");
+  hub_ = std::make_unique<RelayHub>(setup_.tid, o.tag, std::move(args));
+  hub_->start(pending_, exitTag_);
+  drainSoon();  // pvm_spawn and pvm_trecv may have queued other messages
+}
+
+// abmon: a relay's batch or a host notice.  A relay: abmon asks it to stop.
+bool Monitor::relayMessage(int tag, int src, int bufid, std::int64_t recvNs) {
+  if (hub_) {
+    bool was = hub_->handle(tag, src, bufid, recvNs, pending_, formatter_);
+    if (was && tag != setup_.opts.tag + kRelayTagOffset) drainSoon();  // it may have spawned
+    return was;
+  }
+  if (!isRelay() || tag != setup_.opts.tag + kRelayTagOffset) return false;
+  if (src == setup_.opts.relayOf) {
+    spdlog::info("abmon asks the relay to stop");
+    boost::asio::post(io_, [this] { if (!finished_) stopGracefully(); });
+  }
+  return true;
+}
+
+void Monitor::armUplinkTimer() {
+  uplinkTimer_.expires_after(std::chrono::milliseconds(kUplinkMs));
+  uplinkTimer_.async_wait([this](const auto& ec) {
+    if (ec || finished_) return;
+    if (!uplink_->empty() && uplink_->send(RelayMsg::Batch) < 0) return finish(kExitPvmLost);
+    drainSoon();  // pvm_send may have read messages into PVM's queue
+    armUplinkTimer();
+  });
 }
 
 void Monitor::report(const Problem& p) {

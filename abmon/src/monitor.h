@@ -23,6 +23,7 @@
 #include "options.h"
 #include "program.h"
 #include "pvm_tracer.h"
+#include "relay.h"
 
 namespace xab::abmon {
 
@@ -31,7 +32,8 @@ struct MonitorSetup {
   int tid = 0;            // abmon's own tid
   int mailboxIndex = 0;  // to delete the entry when stopping
   int localFd = -1;      // LocalIntake::listenAt's socket; -1: PVM messages only
-  std::FILE* out = nullptr;
+  std::FILE* out = nullptr;  // abmon's trace; a relay has none (RelayUplink)
+  std::string mailboxName;    // the entry to delete when stopping
 };
 
 class Monitor {
@@ -77,6 +79,10 @@ class Monitor {
   bool writeOut();
   void finish(int code);
   void report(const Problem& p);
+  bool isRelay() const { return setup_.opts.relayOf != 0; }
+  void startRelays();
+  bool relayMessage(int tag, int src, int bufid, std::int64_t recvNs);
+  void armUplinkTimer();
 
   MonitorSetup setup_;
   int exitTag_;
@@ -119,6 +125,11 @@ class Monitor {
   int exitCode_ = kExitOk;
   bool finished_ = false;
   std::unique_ptr<PvmTracer> tracer_;  // --pvm-tracer (pvm_tracer.h)
+  // Relays (relay.h): abmon's hub of them, or, in a relay, its uplink.
+  std::unique_ptr<RelayHub> hub_;
+  std::unique_ptr<RelayUplink> uplink_;
+  std::uint64_t eventsSent_ = 0;  // the formatter's events already in a batch
+  boost::asio::steady_timer uplinkTimer_;
 };
 
 }  // namespace xab::abmon

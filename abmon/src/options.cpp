@@ -33,8 +33,9 @@ constexpr NumberOption kNumberOptions[] = {
     {"--batch", &Options::batch, 1, 1 << 20},
     {"--flush-ms", &Options::flushMs, 0, 3600 * 1000},
     {"--poke-ms", &Options::pokeMs, 0, 3600 * 1000},
-    // abmon also uses tag+1 (exit notices) and tag+2 (pokes).
-    {"--tag", &Options::tag, 0, INT_MAX - XAB_POKE_TAG_OFFSET},
+    // abmon also uses tag+1 (exit notices), tag+2 (pokes) and, with relays,
+    // tag+5 .. tag+7 (relay.h).
+    {"--tag", &Options::tag, 0, INT_MAX - 7},
 };
 
 }  // namespace
@@ -75,6 +76,16 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--quiet") { --opts.verbosity; continue; }
     if (arg == "--pvm-only") { opts.pvmOnly = true; continue; }
     if (arg == "--pvm-tracer") { opts.pvmTracer = true; continue; }
+    if (arg == "--no-relays") { opts.noRelays = true; continue; }
+    if (arg == "--relay") {
+      std::string_view v;
+      if (!nextValue(v)) return "option --relay needs TID,CONTEXT";
+      auto comma = v.find(',');
+      if (comma == std::string_view::npos || !parseInt(v.substr(0, comma), 1, INT_MAX, opts.relayOf) ||
+          !parseInt(v.substr(comma + 1), INT_MIN, INT_MAX, opts.relayContext))
+        return "option --relay: \"" + std::string(v) + "\" is not TID,CONTEXT";
+      continue;
+    }
     if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
     if (isRepeatedFlag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
     if (arg == "-o" || arg == "--output") {
@@ -101,7 +112,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only] [--pvm-tracer] [-- PROGRAM [ARGS...]]\n"
+         "             [--pvm-only] [--pvm-tracer] [--no-relays] [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -123,6 +134,11 @@ std::string_view usageText() {
          "      --pvm-tracer   also be PVM's tracer and output collector: tasks\n"
          "                     without libab are traced by PVM itself, and every\n"
          "                     task's output lines become output records (abrun(1))\n"
+         "      --no-relays    start no relay on the other hosts (their tasks then\n"
+         "                     send to abmon as PVM messages)\n"
+         "      --relay TID,CONTEXT\n"
+         "                     run as a relay of abmon TID (abmon starts its relays\n"
+         "                     so on every other host; docs/abmon.md \"Relays\")\n"
          "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
          "                     it started have ended, and exit with its status (with\n"
          "                     the trace on standard output, its output goes to\n"

@@ -27,6 +27,11 @@ struct Options {
   int tag = 0;
   bool pvmOnly = false;  // --pvm-only: no local socket (wire.h)
   bool pvmTracer = false;  // --pvm-tracer: also PVM's tracer and output collector (issue 17)
+  bool noRelays = false;  // --no-relays: abmon collects every host's events itself
+  // --relay TID,CONTEXT: run as the relay of the abmon TID (relay.h); abmon
+  // starts it so, on another host.  0: abmon itself.
+  int relayOf = 0;
+  int relayContext = 0;
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;

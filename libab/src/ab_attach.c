@@ -76,10 +76,10 @@ static int unpack_entry(struct abmon_entry *e) {
   return -1;
 }
 
-/* Read abmon's mailbox entry: unpack_entry's result, -1 when there is none. */
-static int read_mailbox(struct abmon_entry *e) {
+/* Read the mailbox entry `name`: unpack_entry's result, -1 when there is none. */
+static int read_mailbox(const char *name, struct abmon_entry *e) {
   int user_rbuf = pvm_setrbuf(0);
-  int mid = pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault);
+  int mid = pvm_recvinfo((char *)name, 0, PvmMboxDefault);
   int ok = -1;
   if (mid > 0) {
     pvm_setrbuf(mid);
@@ -102,7 +102,15 @@ static int look_up_abmon(struct abmon_entry *e, int *parent) {
   *parent = xab_st.mytid > 0 ? pvm_parent() : 0;
   int ids[XAB_ID_PEEK];
   if (xab_st.mytid > 0) xab_peek_free_ids(ids);
-  int found = xab_st.mytid > 0 ? read_mailbox(e) : -1;
+  int found = xab_st.mytid > 0 ? read_mailbox(XAB_MBOX_NAME, e) : -1;
+  /* Not on abmon's host: its host's relay, if it has one, collects instead
+   * (one lookup more, only on the other hosts). */
+  if (found == 0 && pvm_tidtohost(e->tid) != pvm_tidtohost(xab_st.mytid)) {
+    char relay_name[64];
+    snprintf(relay_name, sizeof relay_name, XAB_RELAY_MBOX_PREFIX "%x", (unsigned)pvm_tidtohost(xab_st.mytid));
+    struct abmon_entry relay = *e;
+    if (read_mailbox(relay_name, &relay) == 0) *e = relay;
+  }
   if (xab_st.mytid > 0) xab_restore_free_ids(ids);
   pvm_setopt(PvmAutoErr, autoerr);
   xab_st.flushing = 0;

@@ -170,13 +170,19 @@ char *xab_version(void) {
 int xab_putinfo(char *name, int mid, int flags) {
   XAB_SIMPLE(XAB_EV_PUTINFO, pvm_putinfo(name, mid, flags), xab_str(name), mid, flags);
 }
-/* abmon's mailbox entry is libab's, not the program's: a listing leaves it
- * out, and asking for it by name gets what it would without abmon (PVM's
- * own "not found", from a name nobody uses: same pvmd round trip, same
- * receive buffer freed, same pvm_errno). */
+/* abmon's mailbox entry, and its relays' (xab.relay.<host>), are libab's,
+ * not the program's: a listing leaves them out, and asking for one by name
+ * gets what it would without abmon (PVM's own "not found", from a name
+ * nobody uses: same pvmd round trip, same receive buffer freed, same
+ * pvm_errno). */
+static int is_xab_entry(const char *name) {
+  return name && (strcmp(name, XAB_MBOX_NAME) == 0 ||
+                  strncmp(name, XAB_RELAY_MBOX_PREFIX, sizeof XAB_RELAY_MBOX_PREFIX - 1) == 0);
+}
+
 static char *hide_abmon_entry(char *name) {
   static char nobody[] = XAB_MBOX_NAME ".not-the-program's";
-  return name && strcmp(name, XAB_MBOX_NAME) == 0 ? nobody : name;
+  return is_xab_entry(name) ? nobody : name;
 }
 
 int xab_recvinfo(char *name, int index, int flags) {
@@ -186,17 +192,21 @@ int xab_delinfo(char *name, int index, int flags) {
   XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
 
-/* PVM owns the list (it frees every entry at the next call): abmon's entry
- * moves to the end, past the count the program is told. */
+/* PVM owns the list (it frees every entry at the next call): abmon's and
+ * its relays' entries move to the end, past the count the program is told. */
 static int leave_out_abmon(struct pvmmboxinfo *classes, int n) {
-  for (int i = 0; i < n; i++) {
-    if (!classes[i].mi_name || strcmp(classes[i].mi_name, XAB_MBOX_NAME) != 0) continue;
+  int kept = n;
+  for (int i = 0; i < kept;) {
+    if (!is_xab_entry(classes[i].mi_name)) {
+      i++;
+      continue;
+    }
     struct pvmmboxinfo ours = classes[i];
     memmove(&classes[i], &classes[i + 1], (size_t)(n - i - 1) * sizeof classes[0]);
     classes[n - 1] = ours;
-    return n - 1;
+    kept--;
   }
-  return n;
+  return kept;
 }
 
 int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {

@@ -41,7 +41,7 @@ void TraceBuilder::record(const text::Record& r) {
     }
   }
   e.seq = nextSeq();
-  if (e.kind == Kind::ABMON_START || e.kind == Kind::ABMON_STOP) {
+  if (isMonitorRecord(e.kind)) {
     appendMonitor(e);
     return;
   }

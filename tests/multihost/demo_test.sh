@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The demo over 3 hosts, workers on every host, under one abmon on node0:
-# every receive matched to its send, every task's name and host right.
+# every receive matched to its send, every task's name and host right, and
+# the records of node1's and node2's tasks came through their hosts' relays.
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 3
+rm -f worker-hosts  # appended to below; an earlier run's would count twice
 
 out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" -o demo.trace -- "$BIN/xabdemo" -n 6 --rounds 3 2>&1) || fail "the demo failed: $out"
 grep -q '^xabdemo: result workers=6 rounds=3 ' <<<"$out" || fail "no result line: $out"
@@ -31,4 +33,9 @@ while read -r tid name host parent exit lost; do
 done < <(json demo.json '"\n".join("%s %s %s %s %s %s" % (t["tid"], t["name"], t["host"], t["parent"], t["exit"], t["lost"] + t["lost_messages"]) for t in d["tasks"])')
 [[ $(sort -u worker-hosts | tr '\n' ' ') == "node0 node1 node2 " ]] || fail "workers ran on: $(sort worker-hosts | uniq -c | tr '\n' ' ')"
 ok "42 messages matched; 7 tasks, workers on $(sort worker-hosts | uniq -c | tr -s ' \n' ' ')"
+
+# Relays (issue 14): one on node1 and one on node2, started before the
+# program, stopped at the end; each host's task records are exactly the
+# events its relay's batches counted (they came through it, not to abmon).
+relay_checks
 finish

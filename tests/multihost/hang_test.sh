@@ -4,6 +4,7 @@
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 3
+rm -f hang.trace  # an earlier run's trace would satisfy the wait below
 
 # `run` execs: $! is abmon itself (not through the function h: that
 # would be a subshell).

@@ -57,3 +57,29 @@ has() { local re=$1; shift; grep -q -- "$re" <<<"$("$@" 2>&1)"; }
 # The host a tid belongs to, from the tid alone: PVM puts the host's
 # number (1 for the master's host) in bits 18..29.
 host_of_tid() { echo "node$((((16#${1#t}) >> 18 & 0xfff) - 1))"; }
+
+# The events a host's relay counted in its relay.batch and relay.stop
+# records of FILE; the task records of the tasks on a host (HOSTNUM: PVM's
+# number of the host, bits 18..29 of a tid; the host of the last relay.start
+# for nodeK by relay_host FILE nodeK).
+relay_events() { awk -v h="host=$2" '$4 ~ /^relay\.(batch|stop)$/ && $5 == h { for (i = 6; i <= NF; i++) if ($i ~ /^events=/) n += substr($i, 8) } END { print n + 0 }' "$1"; }
+AWK_HOST='function host(t,  i, v) { v = 0; for (i = 2; i <= length(t); i++) v = v * 16 + index("0123456789abcdef", substr(t, i, 1)) - 1; return int(v / 262144) % 4096 }'
+relay_host() { awk -v h="host=$2" "$AWK_HOST"' $4 == "relay.start" && $5 == h { n = host($3) } END { print n + 0 }' "$1"; }
+task_records() { awk -v n="$2" "$AWK_HOST"' $3 ~ /^t/ && $4 !~ /^(relay|host|abmon)\.|^task\.exit$/ && host($3) == n' "$1" | wc -l; }
+
+# demo.trace of a 3-host run: a relay per other host, its events all came.
+relay_checks() {
+  local k n
+  for k in 1 2; do
+    grep -q " relay.start host=node$k\$" demo.trace || fail "no relay.start on node$k"
+    grep -q " relay.stop host=node$k " demo.trace || fail "no relay.stop on node$k"
+    n=$(task_records demo.trace "$(relay_host demo.trace "node$k")")
+    if ((n == 0)) || [[ $(relay_events demo.trace "node$k") != "$n" ]]; then
+      fail "node$k: $n task records, its relay counted $(relay_events demo.trace "node$k")"
+    fi
+  done
+  # abstat's per-host figures say the same.
+  [[ $(json demo.json '" ".join("%s:%s:%s" % (h["host"], h["collectedBy"], int(h["relayed"] == h["events"] - h["tasks"])) for h in sorted(d["hosts"], key=lambda h: h["host"]))') == \
+     "node0:abmon:0 node1:relay:1 node2:relay:1" ]] || fail "abstat's hosts: $(json demo.json 'd["hosts"]')"
+  ok "a relay on node1 and node2; every record of their tasks came through it"
+}

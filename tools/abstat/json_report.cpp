@@ -1,5 +1,6 @@
 // The JSON report; its shape is documented in docs/abstat-json.md.
 #include "json_writer.h"
+#include "hosts.h"
 #include "reports.h"
 
 #include <cstdio>
@@ -85,6 +86,17 @@ struct Json {
       if (i.exit == ExitHow::None) w.key("exit").null();
       else w.field("exit", i.exit == ExitHow::Exit ? "exit" : "task.exit").field("exitTime", at(i.exitTime));
       w.field("lost", i.lost).field("lost_messages", i.lostMessages).field("state", stateName(currentState(t, k).state));
+      w.endObject();
+    }
+    w.endArray();
+  }
+
+  void hosts() {
+    w.key("hosts").beginArray();
+    for (const HostFigures& h : hostFigures(t)) {
+      w.beginObject().field("host", h.host).field("tasks", h.tasks).field("events", h.events);
+      w.field("lost", h.lost).field("collectedBy", h.relay ? "relay" : "abmon");
+      w.field("batches", h.batches).field("relayed", h.relayed).field("deleted", h.deleted);
       w.endObject();
     }
     w.endArray();
@@ -260,7 +272,10 @@ std::string jsonReport(const Report& a, const Sections& s, bool pretty) {
   Json j{a, *a.trace, w};
   w.beginObject().field("abstat", 1);
   j.trace();
-  if (s.tasks) j.tasks();
+  if (s.tasks) {
+    j.tasks();
+    j.hosts();
+  }
   if (s.messages) j.messages();
   if (s.barriers) j.barriers();
   if (s.hang) j.hang();

@@ -17,7 +17,8 @@ hang diagnosis, pack/unpack mismatches and each task's time breakdown.
 FILE is a trace file; '-' or nothing reads standard input.
 
 Sections (all of them when none is named):
-  --tasks        the task table: name, instance, host, parent, events, exit
+  --tasks        the task table: name, instance, host, parent, events, exit;
+                 per host: events, lost, relay batches, deleted
   --messages     messages per pair of tasks; messages never received
   --barriers     each barrier: waits, the last task to arrive and how late
   --hang         blocked tasks, what they wait for, deadlock cycles

@@ -1,4 +1,5 @@
 // The readable report: one block per section, tables with aligned columns.
+#include "hosts.h"
 #include "reports.h"
 
 #include <algorithm>
@@ -97,6 +98,16 @@ std::string clocks(const Report& a) {
   return out;
 }
 
+// Per host: its tasks and records, and how they were collected.
+std::string hosts(const Trace& t) {
+  Table tab({"HOST", "TASKS", "EVENTS", "LOST", "COLLECTED BY", "BATCHES", "RELAYED", "STATE"});
+  for (const HostFigures& h : hostFigures(t))
+    tab.add({h.host.empty() ? "?" : h.host, std::to_string(h.tasks), std::to_string(h.events),
+             std::to_string(h.lost), h.relay ? "relay" : "abmon", std::to_string(h.batches),
+             std::to_string(h.relayed), h.deleted ? "deleted" : "-"});
+  return "\nHosts\n" + tab.str();
+}
+
 std::string tasks(const Report& a) {
   const Trace& t = *a.trace;
   Table tab({"TASK", "TID", "HOST", "PARENT", "EVENTS", "FIRST", "LAST", "END"});
@@ -109,7 +120,7 @@ std::string tasks(const Report& a) {
              secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "") +
                  (i.lostMessages ? " (" + std::to_string(i.lostMessages) + " event messages lost)" : "")});
   }
-  return "\nTasks\n" + tab.str();
+  return "\nTasks\n" + tab.str() + hosts(t);
 }
 
 std::string messages(const Report& a) {

@@ -44,6 +44,11 @@
 #include <stdint.h>
 
 #define XAB_MBOX_NAME "xab.abmon"
+/* A relay (issue 14: `abmon --relay` on a host other than abmon's) puts an
+ * entry of the same layout under this name + the host's pvmd tid in hex
+ * (pvm_tidtohost), e.g. "xab.relay.80000": a task whose host is not
+ * abmon's uses its host's relay (tid, context, local socket) if it finds one. */
+#define XAB_RELAY_MBOX_PREFIX "xab.relay."
 #define XAB_WIRE_VERSION 1
 #define XAB_WIRE_MAGIC 0x58414231 /* "XAB1" */
 #define XAB_DEFAULT_TAG 0x7ab0

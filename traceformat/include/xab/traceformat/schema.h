@@ -33,6 +33,11 @@ enum class Kind : std::uint16_t {
   ABMON_LOST,   // "abmon.lost": n events the task dropped, or messages missing
   ABMON_BAD,    // "abmon.bad": reason n
   ABMON_STOP,   // "abmon.stop": events tasks bad
+  // ---- issue 14: relays and hosts (monitor records, no task's) ----
+  RELAY_START,  // "relay.start": a relay's tid; host
+  RELAY_BATCH,  // "relay.batch": host events bytes (time 2: the relay's clock)
+  RELAY_STOP,   // "relay.stop": host events tasks bad
+  HOST_DELETE,  // "host.delete": the host's pvmd tid; host tasks
   OTHER,        // unknown event name; slot 0 holds the name
   COUNT_
 };
@@ -84,6 +89,11 @@ inline constexpr Row kRows[] = {
     {"abmon.lost", 0, 'i', "", "n:i messages:i"},
     {"abmon.bad", 0, 'i', "", "reason:s n:i"},
     {"abmon.stop", 0, 'i', "", "events:i tasks:i bad:i"},
+    // issue 14: relays and hosts
+    {"relay.start", 0, 'i', "", "host:s"},
+    {"relay.batch", 0, 'i', "", "host:s events:i bytes:i"},
+    {"relay.stop", 0, 'i', "", "host:s events:i tasks:i bad:i"},
+    {"host.delete", 0, 'i', "", "host:s tasks:i"},
     {"other", 0, 'i', "", "name:s"},
 };
 static_assert(std::size(kRows) == static_cast<std::size_t>(kKindCount));
@@ -258,6 +268,12 @@ int slotOf(Kind k, Phase p, std::string_view key);
 constexpr std::string_view keyName(Key key) {
   auto i = static_cast<std::size_t>(key);
   return i < kFieldKeys.size() ? kFieldKeys[i] : std::string_view{};
+}
+
+// abmon's and its relays' own records: about the monitor, not a task.
+inline bool isMonitorRecord(Kind k) {
+  return k == Kind::ABMON_START || k == Kind::ABMON_STOP || k == Kind::RELAY_START ||
+         k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE;
 }
 
 inline bool isBlocking(Kind k) { return kindFlags(k) & XAB_F_BLOCKING; }

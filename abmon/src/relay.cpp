@@ -1,0 +1,256 @@
+#include "relay.h"
+
+#include <pvm3.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+#include <xab/traceformat/schema.h>
+#include <xab/traceformat/write.h>
+
+#include <climits>
+#include <ctime>
+
+#include "formatter.h"
+#include "mailbox.h"
+
+namespace xab::abmon {
+namespace {
+
+// How long abmon waits for a new relay to say it is ready.
+constexpr int kRelayStartSeconds = 10;
+
+int packInts(const std::vector<int>& v) {
+  int n = static_cast<int>(v.size());
+  int rc = pvm_pkint(&n, 1, 1);
+  if (rc >= 0 && n > 0) rc = pvm_pkint(const_cast<int*>(v.data()), n, 1);
+  return rc;
+}
+
+std::vector<int> unpackInts() {
+  int n = 0;
+  if (pvm_upkint(&n, 1, 1) < 0 || n < 0 || n > (1 << 24)) return {};
+  std::vector<int> v(static_cast<std::size_t>(n));
+  if (n > 0 && pvm_upkint(v.data(), n, 1) < 0) return {};
+  return v;
+}
+
+// "RECV SENT TID KIND": a relay record, with abmon's receive time and the
+// relay's clock when it sent.
+void relayRecord(std::string& out, std::int64_t recvNs, std::int64_t sentNs, int tid, Kind kind,
+                 const std::string& host) {
+  text::appendTime(out, recvNs);
+  out.push_back(' ');
+  text::appendTime(out, sentNs);
+  out.push_back(' ');
+  text::appendTid(out, tid);
+  out.push_back(' ');
+  out.append(kindName(kind));
+  text::appendKey(out, "host");
+  text::appendEscaped(out, host);
+}
+
+void intField(std::string& out, std::string_view key, std::int64_t v) {
+  text::appendKey(out, key);
+  text::appendInt(out, std::min<std::int64_t>(v, INT32_MAX));
+}
+
+}  // namespace
+
+std::int64_t realtimeNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
+
+int RelayUplink::send(RelayMsg what) {
+  int buf = pvm_mkbuf(PvmDataRaw);
+  int old = pvm_setsbuf(buf);
+  std::int64_t now = realtimeNs();
+  int head[] = {static_cast<int>(what), static_cast<int>(now >> 32), static_cast<int>(now & 0xffffffff)};
+  int rc = pvm_pkint(head, 3, 1);
+  if (rc >= 0) rc = packInts(opened_);
+  if (rc >= 0) rc = packInts(closed_);
+  int tail[] = {static_cast<int>(std::min<std::uint64_t>(events_, INT32_MAX)), static_cast<int>(text_.size())};
+  if (rc >= 0) rc = pvm_pkint(tail, 2, 1);
+  if (rc >= 0 && !text_.empty()) rc = pvm_pkbyte(text_.data(), static_cast<int>(text_.size()), 1);
+  if (rc >= 0) rc = pvm_send(abmonTid_, tag_);
+  pvm_setsbuf(old);
+  pvm_freebuf(buf);
+  text_.clear();
+  opened_.clear();
+  closed_.clear();
+  events_ = 0;
+  return rc;
+}
+
+void RelayHub::start(std::string& out, int exitTag) {
+  exitTag_ = exitTag;
+  pvm_notify(PvmHostAdd, tag_ + kHostAddTagOffset, -1, nullptr);
+  int nhost = 0, narch = 0;
+  pvmhostinfo* hosts = nullptr;
+  if (pvm_config(&nhost, &narch, &hosts) < 0) return;
+  std::vector<int> others;
+  for (int i = 0; i < nhost; ++i)
+    if (hosts[i].hi_tid != pvm_tidtohost(abmonTid_)) others.push_back(hosts[i].hi_tid);
+  for (int host : others) spawnOn(host, out);
+  awaitStarts(out);
+}
+
+std::string RelayHub::hostName(int hostTid) const {
+  int nhost = 0, narch = 0;
+  pvmhostinfo* hosts = nullptr;
+  if (pvm_config(&nhost, &narch, &hosts) >= 0)
+    for (int i = 0; i < nhost; ++i)
+      if (hosts[i].hi_tid == hostTid) return hosts[i].hi_name;
+  return {};
+}
+
+// One relay on the host: the same program as abmon (/proc/self/exe, so the
+// path must be the same on every host, as PVM's ep= paths are).
+void RelayHub::spawnOn(int hostTid, std::string& out) {
+  for (const auto& [tid, r] : relays_)
+    if (r.hostTid == hostTid && r.live) return;
+  std::string host = hostName(hostTid);
+  if (host.empty()) return;
+  char self[4096] = {};
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return;
+  std::vector<char*> argv;
+  for (auto& a : relayArgs_) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int tid = 0;
+  int rc = pvm_spawn(self, argv.data(), PvmTaskHost, host.data(), 1, &tid);
+  if (rc != 1 || tid <= 0) {
+    spdlog::warn("cannot start a relay on {} ({}): its tasks send to abmon directly", host,
+                 pvmErrorName(rc == 1 ? tid : rc < 0 ? rc : tid));
+    return;
+  }
+  Relay& r = relays_[tid];
+  r.host = host;
+  r.hostTid = hostTid;
+  pvm_notify(PvmTaskExit, exitTag_, 1, &tid);
+  pvm_notify(PvmHostDelete, tag_ + kHostDeleteTagOffset, 1, &hostTid);
+  spdlog::info("relay t{:x} started on {}", tid, host);
+  (void)out;
+}
+
+// Each new relay's Start, before anything else (other messages wait in
+// PVM's queue, taken by the next drain).
+void RelayHub::awaitStarts(std::string& out) {
+  std::int64_t until = realtimeNs() + std::int64_t{kRelayStartSeconds} * 1'000'000'000;
+  for (auto& [tid, r] : relays_) {
+    while (!r.started && r.live && realtimeNs() < until) {
+      timeval wait{0, 100'000};
+      int bufid = pvm_trecv(tid, tag_ + kRelayTagOffset, &wait);
+      if (bufid < 0) break;
+      // No pvm_pstat here: asking about a task on a host whose pvmd has
+      // died blocks until the master pvmd gives up on it (minutes).
+      if (bufid > 0) {
+        onRelay(r, tid, realtimeNs(), out);
+        pvm_freebuf(bufid);
+      }
+    }
+    if (!r.started) spdlog::warn("relay t{:x} on {} did not start", tid, r.host);
+  }
+}
+
+bool RelayHub::handle(int tag, int src, int bufid, std::int64_t recvNs, std::string& out, Formatter& fmt) {
+  if (tag == tag_ + kRelayTagOffset) {
+    auto it = relays_.find(src);
+    if (it == relays_.end()) {
+      spdlog::debug("ignoring a relay message from t{:x}, not one of abmon's relays", src);
+    } else {
+      onRelay(it->second, src, recvNs, out);
+    }
+    return true;
+  }
+  if (tag == tag_ + kHostAddTagOffset) {
+    for (int host : unpackInts()) spawnOn(host, out);
+    awaitStarts(out);
+    return true;
+  }
+  if (tag == tag_ + kHostDeleteTagOffset) {
+    int host = 0;
+    if (pvm_upkint(&host, 1, 1) >= 0) hostDeleted(host, recvNs, out, fmt);
+    return true;
+  }
+  (void)bufid;
+  return false;
+}
+
+void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out) {
+  int head[3] = {};
+  if (pvm_upkint(head, 3, 1) < 0) return;
+  std::int64_t sent = (std::int64_t{head[1]} << 32) | static_cast<std::uint32_t>(head[2]);
+  auto opened = unpackInts();
+  auto closed = unpackInts();
+  int tail[2] = {};
+  if (pvm_upkint(tail, 2, 1) < 0 || tail[1] < 0) return;
+  std::string text(static_cast<std::size_t>(tail[1]), '\0');
+  if (tail[1] > 0 && pvm_upkbyte(text.data(), tail[1], 1) < 0) return;
+  auto what = static_cast<RelayMsg>(head[0]);
+  if (what == RelayMsg::Start) {
+    r.started = true;
+    relayRecord(out, recvNs, sent, src, Kind::RELAY_START, r.host);
+    out.push_back('\n');
+    return;
+  }
+  for (int t : opened) r.tasks.insert(t);
+  for (int t : closed) r.tasks.erase(t);
+  ++batches_;
+  relayRecord(out, recvNs, sent, src, what == RelayMsg::Stop ? Kind::RELAY_STOP : Kind::RELAY_BATCH, r.host);
+  intField(out, "events", tail[0]);
+  if (what == RelayMsg::Stop) {
+    r.live = false;
+    intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
+    intField(out, "bad", 0);
+  } else {
+    intField(out, "bytes", tail[1]);
+  }
+  out.push_back('\n');
+  out.append(text);
+}
+
+// The host is gone (deleted, or its pvmd declared dead): say so, and end
+// every task its relay had open; what came before stays in the trace.
+void RelayHub::hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt) {
+  for (auto& [tid, r] : relays_) {
+    if (r.hostTid != hostTid || r.hostGone) continue;
+    r.hostGone = true;
+    relayRecord(out, recvNs, recvNs, tid, Kind::HOST_DELETE, r.host);
+    intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
+    out.push_back('\n');
+    for (int t : r.tasks) fmt.taskExit(out, t, recvNs, "host");
+    spdlog::warn("host {} has left the virtual machine: {} of its tasks ended", r.host, r.tasks.size());
+    r.tasks.clear();
+    r.live = false;
+  }
+}
+
+bool RelayHub::relayExited(int tid) {
+  auto it = relays_.find(tid);
+  if (it == relays_.end()) return false;
+  if (it->second.live) spdlog::warn("relay t{:x} on {} has exited", tid, it->second.host);
+  it->second.live = false;
+  return true;
+}
+
+void RelayHub::stopAll() {
+  for (auto& [tid, r] : relays_) {
+    if (!r.live) continue;
+    int buf = pvm_mkbuf(PvmDataDefault);
+    int old = pvm_setsbuf(buf);
+    int what = static_cast<int>(RelayMsg::Stop);
+    pvm_pkint(&what, 1, 1);
+    if (pvm_send(tid, tag_ + kRelayTagOffset) < 0) r.live = false;
+    pvm_setsbuf(old);
+    pvm_freebuf(buf);
+  }
+}
+
+bool RelayHub::allStopped() const {
+  for (const auto& [tid, r] : relays_)
+    if (r.live) return false;
+  return true;
+}
+
+}  // namespace xab::abmon

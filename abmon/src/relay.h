@@ -1,0 +1,111 @@
+// relay.h -- a relay on every host (issue 14; docs/abmon.md "Relays").
+//
+// abmon starts `abmon --relay TID,CONTEXT` on every other host of the
+// virtual machine (pvm_spawn, PvmTaskHost), at start and whenever a host is
+// added.  A relay is abmon's intake and formatter on its own host: its
+// host's tasks find it in the mailbox (wire.h, XAB_RELAY_MBOX_PREFIX) and
+// write to its local socket; it stamps its own receive time, pokes them,
+// watches their exits, and sends the trace text it made to abmon in large
+// batches, one PVM message each (RelayUplink).  abmon writes the text as it
+// came, with a relay.batch record per batch, and on a host's deletion a
+// host.delete record and a task.exit for every task its relay had open
+// (RelayHub).
+//
+// One message layout, tag (the mailbox tag + kRelayTagOffset), in abmon's
+// context, all ints packed with pvm_pkint, then the text with pvm_pkbyte:
+//   what (RelayMsg), relay clock ns (high, low 32 bits),
+//   n opened, that many tids, n closed, that many tids,
+//   events, text length, then the text (trace lines; for Start, the host name)
+// abmon sends a relay Stop (what only) with the same tag.
+#ifndef XAB_ABMON_RELAY_H
+#define XAB_ABMON_RELAY_H
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace xab::abmon {
+
+class Formatter;
+
+inline constexpr int kRelayTagOffset = 5;       // relay <-> abmon
+inline constexpr int kHostAddTagOffset = 6;     // pvm_notify(PvmHostAdd)
+inline constexpr int kHostDeleteTagOffset = 7;  // pvm_notify(PvmHostDelete)
+
+enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3 };
+
+std::int64_t realtimeNs();
+
+// The relay's side: text and task changes gathered until a batch is due.
+class RelayUplink {
+ public:
+  RelayUplink(int abmonTid, int tag) : abmonTid_(abmonTid), tag_(tag) {}
+  std::string& text() { return text_; }
+  void opened(int tid) { opened_.push_back(tid); }
+  void closed(int tid) { closed_.push_back(tid); }
+  void addEvents(std::uint64_t n) { events_ += n; }
+  // A batch is due once it holds kBatchBytes.
+  bool full() const { return text_.size() >= kBatchBytes; }
+  bool empty() const { return text_.empty() && opened_.empty() && closed_.empty(); }
+  // Sends what is gathered (even nothing, for Start and Stop); PVM's status.
+  int send(RelayMsg what);
+
+  static constexpr std::size_t kBatchBytes = 256 * 1024;
+
+ private:
+  int abmonTid_;
+  int tag_;
+  std::string text_;
+  std::vector<int> opened_, closed_;
+  std::uint64_t events_ = 0;
+};
+
+// abmon's side: its relays, what each has sent, and the hosts they are on.
+class RelayHub {
+ public:
+  RelayHub(int abmonTid, int tag, std::vector<std::string> relayArgs)
+      : abmonTid_(abmonTid), tag_(tag), relayArgs_(std::move(relayArgs)) {}
+
+  // Asks pvmd for host additions and deletions, starts a relay on every
+  // other host and waits (a few seconds at most) for each to say it is
+  // ready, so a program started next has its relays.  Writes their
+  // relay.start records.
+  void start(std::string& out, int exitTag);
+  // A message with a relay tag, or a host notice: true when it was one.
+  bool handle(int tag, int src, int bufid, std::int64_t recvNs, std::string& out, Formatter& fmt);
+  // A task exit notice for one of our relays: true when it was one.
+  bool relayExited(int tid);
+  void stopAll();
+  bool allStopped() const;
+  bool any() const { return !relays_.empty(); }
+  std::uint64_t batches() const { return batches_; }
+
+ private:
+  struct Relay {
+    std::string host;
+    int hostTid = 0;
+    bool started = false;
+    bool live = true;
+    bool hostGone = false;
+    std::unordered_set<int> tasks;  // opened and not yet closed
+  };
+  void spawnOn(int hostTid, std::string& out);
+  void awaitStarts(std::string& out);
+  void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
+  void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
+  std::string hostName(int hostTid) const;
+
+  int abmonTid_;
+  int tag_;
+  int exitTag_ = 0;
+  std::vector<std::string> relayArgs_;
+  std::unordered_map<int, Relay> relays_;  // by the relay's tid
+  std::uint64_t batches_ = 0;
+};
+
+}  // namespace xab::abmon
+
+#endif
