@@ -175,12 +175,11 @@ std::shared_ptr<const Trace> TraceBuilder::take() {
 
 namespace xab {
 
-text::Record toRecord(const Trace& trace, TaskIndex task, std::uint32_t index, bool withIdentity) {
-  const Event& e = trace.events(task)[index];
+text::Record toRecord(const Trace& trace, const Event& e, Tid tid) {
   text::Record r;
   r.recvTime = e.recvTime;
   r.time = e.time;
-  r.tid = trace.task(task).tid;
+  r.tid = tid;
   r.kind = e.kind;
   r.phase = e.phase;
   r.present = e.present;
@@ -195,6 +194,11 @@ text::Record toRecord(const Trace& trace, TaskIndex task, std::uint32_t index, b
       if (slots[s].spelling == Spelling::List) r.list[s] = trace.list(e.a[s]);
     }
   }
+  return r;
+}
+
+text::Record toRecord(const Trace& trace, TaskIndex task, std::uint32_t index, bool withIdentity) {
+  text::Record r = toRecord(trace, trace.events(task)[index], trace.task(task).tid);
   if (withIdentity) {
     const TaskInfo& i = trace.task(task);
     text::Identity& id = r.id;

@@ -191,9 +191,9 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
   std::vector<bool> seen(trace.taskCount(), false);
   for (const At& at : order) {
     if (at.task < 0) {
-      Event e = trace.monitorEvents()[at.index];
-      e.seq = b.nextSeq();
-      b.appendMonitor(e);
+      // Through a Record: its strings (a relay's host) are ids of this
+      // trace's table, not of the new one's.
+      b.record(toRecord(trace, trace.monitorEvents()[at.index], trace.header().abmon));
       continue;
     }
     auto t = static_cast<TaskIndex>(at.task);

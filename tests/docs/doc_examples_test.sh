@@ -73,6 +73,9 @@ run	./prog
 skip:fuzzing: CI runs scripts/fuzz.sh	scripts/fuzz.sh
 skip:fuzzing for 10 minutes, by hand	scripts/fuzz.sh --seconds 600 --only fuzz_trace_reader
 skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && cmake --build build --target bench abmon
+skip:a benchmark (docs/performance.md gives its figures)	build-test/bench/translators_gentrace 200 8 > big2.trace && build-test/bin/ab2picl --quiet big2.trace > big2.picl
+skip:a benchmark (docs/performance.md gives its figures)	for i in 1 2 3 4 5 6 7 8; do for b in /tmp/base/build-rel/bin build-test/bin; do
+skip:a benchmark (docs/performance.md gives its figures)	/usr/bin/time -f "$b %U %S" taskset -c 1 $b/picl2ab --quiet big2.picl >/dev/null; done; done
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build -o /tmp/libab-bench
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --nice -10 -R 5
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --quick

@@ -272,3 +272,26 @@ TEST_CASE("a live fit re-times only when some clock is off the reference's", "[c
   CHECK_FALSE(none.update(*r2.snapshot()));
   CHECK_FALSE(none.anySamples());
 }
+
+// Found merging relays with global time: the re-timed copy took monitor
+// records' string ids from the old trace into the new, so a relay's host
+// read as whatever string the new trace had there (a task's name).
+TEST_CASE("global time keeps the strings of abmon's and its relays' own records", "[clock]") {
+  Synth s;
+  s.line(kT0, kT0, 0x80001, "relay.start host=node1");
+  s.line(kT0, kT0, kA, "mytid rc=t40002 name=xabdemo host=node1 parent=none lang=c pid=5");
+  sampleBoth(s, 0);
+  s.line(kT0 + 1'000'000, kT0 + 1'000'000, 0x80001, "relay.batch host=node1 events=1 bytes=80");
+  auto raw = s.trace();
+  ClockReport rep;
+  auto global = toGlobalTime(raw, rep);
+  REQUIRE(rep.clockRecords);
+  REQUIRE(global->monitorEvents().size() == raw->monitorEvents().size());
+  int relayRecords = 0;
+  for (const Event& e : global->monitorEvents()) {
+    if (e.kind != Kind::RELAY_START && e.kind != Kind::RELAY_BATCH) continue;
+    ++relayRecords;
+    CHECK(global->str(e.get(Key::Host, -1)) == "node1");
+  }
+  CHECK(relayRecords == 2);
+}

@@ -61,5 +61,9 @@ class TraceBuilder final : public text::RecordSink {
 // a RecordSink: the text writer, or another builder.  The task's identity
 // is added when withIdentity (the task's first record carries it).
 text::Record toRecord(const Trace& trace, TaskIndex task, std::uint32_t index, bool withIdentity);
+// Any event of `trace` (a monitor record too) as a Record of task `tid`,
+// its strings and lists resolved in `trace`: what copies a record from one
+// trace into another (string and list ids are per trace).
+text::Record toRecord(const Trace& trace, const Event& e, Tid tid);
 
 }  // namespace xab
