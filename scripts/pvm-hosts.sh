@@ -69,6 +69,8 @@ Commands:
                    "-30s" or "+0 x1.0001" (a rate); "off" removes it; for
                    node0, whose pvmd is the master, give `up --skew`
   status           the hosts, their pvmd, faults, and the VM's `conf`
+  pids             the process ids in the VM's namespaces, one a line:
+                   its processes only, where several VMs run side by side
   down             halt the VM, kill every process in its namespaces (by pid),
                    remove the namespaces; safe to repeat
   check            exit 0 if namespaces can be made here, 77 (with the
@@ -562,6 +564,11 @@ cmd_kill_pvmd() {
   say "node$k: pvmd $(tr '\n' ' ' <<<"$pids")killed"
 }
 
+cmd_pids() {
+  local ns
+  for ns in $(our_namespaces); do ip netns pids "$ns" 2>/dev/null; done
+}
+
 cmd_status() {
   [[ -s $DIR/vmid ]] || { echo "no VM in $DIR"; return 1; }
   local k d pvmds
@@ -610,6 +617,7 @@ main() {
     delay) cmd_delay "$@" ;;
     skew) cmd_skew "$@" ;;
     status) cmd_status ;;
+    pids) cmd_pids ;;
     check) cmd_check ;;
     *) usage >&2; return 2 ;;
   esac

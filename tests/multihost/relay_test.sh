@@ -12,7 +12,15 @@ source "$(dirname "$0")/lib.sh"
 vm_up 2
 rm -f ./*.trace  # a trace of an earlier run in this directory would satisfy the waits below
 
-relays_of() { pgrep -f -- "--relay $1," | wc -l; }
+# Relays of abmon tid $1 in this VM only: other tests' VMs run beside it,
+# and their abmon has the same tid.
+relays_of() {
+  local pid n=0
+  for pid in $("$HOSTS" --dir "$VM" pids); do
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--relay $1," && n=$((n + 1))
+  done
+  echo "$n"
+}
 # The records of FILE's tasks on node2 all came through its relay.
 node2_tasks() { task_records "$1" "$(relay_host "$1" node2)"; }
 node2_via_relay() { local n; n=$(node2_tasks "$1"); ((n > 0)) && [[ $(relay_events "$1" node2) == "$n" ]]; }
