@@ -132,6 +132,7 @@ static void start_monitoring(const struct abmon_entry *e, int parent) {
   xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0; /* immediate mode sends at once */
   xab_poke_handler_on();
   put_identity(parent);
+  xab_cost_calibrate();
   xab_watch_the_end();
   xab_flush_now(0);
 }
@@ -166,5 +167,6 @@ void xab_detach(void) {
   xab_st.serial = 0;
   xab_st.clock_started = 0; /* a new task: new start exchanges */
   xab_st.clock_unanswered = 0;
+  xab_cost_forget();
   xab_strings_forget_sent(); /* the next task's abmon knows none of them */
 }

@@ -101,6 +101,16 @@ void xab_clock_sync(int phase);
  * whenever the last ones are XAB_CLOCK_PERIOD_NS old. */
 void xab_clock_sync_due(void);
 
+/* ---------------------------------------------------------------- ab_cost.c */
+
+/* libab's cost on the task (issue 15 §2): one XAB_EV_COST record at attach;
+ * every send to abmon timed (begin: at its header; end: when done) and
+ * told as an XAB_EV_FLUSH record at the head of the next message. */
+void xab_cost_calibrate(void);
+void xab_cost_send_begin(void);
+void xab_cost_send_end(int64_t now);
+void xab_cost_forget(void);
+
 /* libpvm3's own record of this task's tid: -1 until a call enrolls the
  * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to
  * pvmd enrolls, so no list of "calls that enroll" can be complete: libab

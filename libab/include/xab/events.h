@@ -170,7 +170,15 @@
   /* the record's task time is t1 (ping sent); ref= the reference's tid (abmon, or later a relay); ref_s/ref_ns: */ \
   /* t2 (reference received the ping, on its clock); turn_ns = t3 - t2; rtt_ns = t4 - t1 (pong received, task clock); */ \
   /* phase: 0 start (SB), 1 while running, 2 end (SBA); rc: the exchange's number in its phase */ \
-  X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i")
+  X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i") \
+  /* ---- issue 15 §2 (intrusion compensation, docs/global-time.md): libab's own cost on the task ---- */ \
+  /* once at attach: rc = ns one record costs the task (a clock read and a buffer append, */ \
+  /* timed over a burst of `burst` records taking total_ns) */ \
+  X(COST,        "cost",        XAB_F_LOCAL, 'i', "", "burst:i total_ns:i") \
+  /* a send of the buffer to abmon (a flush or a poke answer), told in the next message: the record's */ \
+  /* time is when that send began, dur_ns its real duration; rc = its records; blocked: 1 when it */ \
+  /* was answering a poke inside a blocked call */ \
+  X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i")
 /* clang-format on */
 
 enum xab_event_kind {
