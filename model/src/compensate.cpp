@@ -15,6 +15,7 @@ namespace {
 enum CostSlot { kBurst, kTotal };
 enum FlushSlot { kDuration, kBlocked };
 constexpr int kClockRtt = 4;
+constexpr TimeNs kWaitSlack = 10'000;       // a receive this much longer than the least one waited
 constexpr std::uint32_t kBeginLookBack = 8;  // records between a receive's begin and end (pokes' flush records)
 
 TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 0) : 0; }
@@ -66,6 +67,24 @@ struct Walk {
     return std::nullopt;
   }
 
+  // The compensated end of the receive at (t, i) of the message sent at
+  // s; `sequential` is its date with the costs taken out (seed §5.3).  A
+  // receive that waited for its message (it lasted longer than the least
+  // receive, costs taken out) ends its message's own transfer after the
+  // compensated send: the transfer is not xab's doing.  One that found
+  // its message there ends the least receive after its compensated start,
+  // and no earlier than the least transfer after the compensated send.
+  TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential) const {
+    TimeNs sent = comp[s.task][s.index];
+    auto b = beginOf(t, i);
+    if (!b) return std::max(sequential, sent + report.transfer);
+    TimeNs start = comp[t][*b], waited = sequential - start;
+    TimeNs base = start + report.receiveDuration;
+    if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
+    TimeNs own = trace.events(t)[i].time - trace.event(s).time;
+    return std::max(base, sent + std::max(own, report.transfer));
+  }
+
   // Compensates task t's next event; false when it must wait for its send.
   bool step(TaskIndex t, bool force) {
     std::uint32_t i = cursor[t];
@@ -73,9 +92,7 @@ struct Walk {
     TimeNs c = e.time - delta[t];
     if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
-        TimeNs base = c;
-        if (auto b = beginOf(t, i)) base = comp[t][*b] + report.receiveDuration;
-        c = std::max(base, comp[s->task][s->index] + report.transfer);
+        c = rebase(t, i, *s, c);
         ++report.receivesRebased;
       } else {
         ++report.forced;
