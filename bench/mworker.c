@@ -66,7 +66,11 @@ static void worker(const struct opts *o, long long start) {
 
 static int master(const struct opts *o, char *self, long long start) {
   int tids[MAX_WORKERS], v = 1;
-  char *args[] = {"--worker", NULL};
+  char r[16], m[16], d[16];
+  snprintf(r, sizeof r, "%d", o->rounds);
+  snprintf(m, sizeof m, "%d", o->msgs);
+  snprintf(d, sizeof d, "%d", o->worker_us);
+  char *args[] = {"--worker", "-r", r, "-m", m, "-d", d, NULL}; /* the worker's rounds are the master's */
   int got = pvm_spawn(self, args, PvmTaskDefault, "", o->workers, tids);
   if (got != o->workers) {
     fprintf(stderr, "mworker: spawned %d of %d workers\n", got, o->workers);
@@ -122,5 +126,8 @@ int main(int argc, char **argv) {
     worker(&o, start);
     return 0;
   }
-  return master(&o, argv[0], start);
+  /* by its name: pvm_spawn finds it on the VM's ep= path (a path with
+   * "/../" in it is not found, and the spawned task never starts) */
+  char *self = strrchr(argv[0], '/');
+  return master(&o, self ? self + 1 : argv[0], start);
 }

@@ -132,7 +132,6 @@ static void start_monitoring(const struct abmon_entry *e, int parent) {
   xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0; /* immediate mode sends at once */
   xab_poke_handler_on();
   put_identity(parent);
-  xab_cost_calibrate();
   xab_watch_the_end();
   xab_flush_now(0);
 }

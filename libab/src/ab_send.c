@@ -43,7 +43,10 @@ void xab_message_done(int ok) {
 void xab_flush_now(int final) {
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
   if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
-  if (!final) xab_clock_sync_due();
+  if (!final) {
+    xab_cost_calibrate_due();
+    xab_clock_sync_due();
+  }
   if (xab_socket_flush(final) == 0) return;
   /* Let PVM take in what has already arrived before our buffer takes an id,
    * so arriving messages get the ids they would get without libab. */
