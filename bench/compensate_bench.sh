@@ -2,21 +2,24 @@
 # compensate_bench.sh -- how close intrusion compensation comes to the
 # plain run (issue 15 §2, docs/performance.md "Intrusion compensation").
 #
-#   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [-- MWORKER_ARGS...]
+#   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS] [-- MWORKER_ARGS...]
 #
 # In a private virtual machine, RUNS times: mworker-plain (no xab), then
 # mworker-xab under abmon in default mode (--batch 512) and in immediate
 # mode (--batch 1).  Prints per task the plain run's wall time, the
 # traced run's per-task run time as recorded (raw) and compensated
 # (abstat --compensate), and their errors against the plain run.
+# --knob NS: every record costs NS ns more (XAB_TEST_RECORD_COST_NS, a
+# test knob, docs/libab.md): a known intrusion far above the noise.
 set -euo pipefail
-BUILD=build RUNS=1
+BUILD=build RUNS=1 KNOB=
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;
     -r) RUNS=$2; shift 2 ;;
+    --knob) KNOB=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -27,6 +30,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 VMSH=$HERE/../scripts/pvm-vm.sh
 [ -x "$VMSH" ] || VMSH=$(git -C "$HERE" rev-parse --show-toplevel)/scripts/pvm-vm.sh
 WORK=$(mktemp -d /tmp/xab-comp-bench-XXXXXX)
+[ -n "$KNOB" ] && export XAB_TEST_RECORD_COST_NS=$KNOB  # pvm-vm.sh exports XAB_ variables to spawned tasks
 XAB_VM_QUIET=1 "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
 # shellcheck disable=SC1091
 source "$WORK/vm/env"

@@ -286,4 +286,20 @@ TEST_CASE("abstat --compensate: a master/worker run comes back close to its plai
   auto tr = run({bin_dir() + "/abstat", "--compensate", vm.dir() + "/trace.copy"}, {}, 60s);
   CHECK(tr.out.find("compensation: xab's measured cost taken out") != std::string::npos);
   CHECK(tr.out.find("INTRUSION") != std::string::npos);
+  // ab2picl --compensate: the same compensation; its last event earlier than without.
+  auto lastTime = [](const std::string& picl) {
+    double last = 0, t = 0;
+    std::istringstream in(picl);
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream f(line);
+      std::string a, b;
+      if (f >> a >> b >> t) last = std::max(last, t);
+    }
+    return last;
+  };
+  auto pc = run({bin_dir() + "/ab2picl", "--compensate", "--quiet", vm.dir() + "/trace.copy"}, {}, 60s);
+  auto pr = run({bin_dir() + "/ab2picl", "--quiet", vm.dir() + "/trace.copy"}, {}, 60s);
+  REQUIRE(pc.exit_code == 0);
+  CHECK(pc.err.find("compensated") != std::string::npos);
+  CHECK(lastTime(pc.out) < lastTime(pr.out) - 0.8 * m["records"].num() * 20e-6);
 }
