@@ -174,5 +174,6 @@ void xab_detach(void) {
   xab_st.serial = 0;
   xab_st.clock_started = 0; /* a new task: new start exchanges */
   xab_st.clock_unanswered = 0;
+  xab_cost_forget();
   xab_strings_forget_sent(); /* the next task's abmon knows none of them */
 }

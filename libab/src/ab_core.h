@@ -101,6 +101,16 @@ void xab_clock_sync(int phase);
  * whenever the last ones are XAB_CLOCK_PERIOD_NS old. */
 void xab_clock_sync_due(void);
 
+/* ---------------------------------------------------------------- ab_cost.c */
+
+/* libab's cost on the task (issue 15 §2): one XAB_EV_COST record at attach;
+ * every send to abmon timed (begin: at its header; end: when done) and
+ * told as an XAB_EV_FLUSH record at the head of the next message. */
+void xab_cost_calibrate_due(void); /* at a flush: once per attach, after the first call's record */
+void xab_cost_send_begin(void);
+void xab_cost_send_end(int64_t now);
+void xab_cost_forget(void);
+
 /* libpvm3's own record of this task's tid: -1 until a call enrolls the
  * task (pvmbeatask), -1 again after pvm_exit.  Every PVM call that talks to
  * pvmd enrolls, so no list of "calls that enroll" can be complete: libab
@@ -169,8 +179,14 @@ static inline void xab_leave(void) { xab_st.in_call--; }
 
 int xab_str(const char *s);
 
+/* The test knob XAB_TEST_RECORD_COST_NS: every record costs that much more
+ * (a spin), a known intrusion for the compensation tests (ab_cost.c). */
+extern int64_t xab_test_record_cost_ns;
+void xab_test_spin(void);
+
 /* Append one record.  a[] always has six slots; missing ones are zero. */
 static inline void xab_put(int kind, int phase, int64_t t, int rc, const int a[6]) {
+  if (xab_test_record_cost_ns) xab_test_spin();
   struct xab_event *e = &xab_st.buf[xab_st.n++];
   e->t_ns = t;
   e->kind = (uint16_t)kind;

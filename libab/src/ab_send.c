@@ -13,6 +13,7 @@ static int host_little_endian(void) {
 }
 
 void xab_message_header(int hdr[XAB_HDR_INTS], int final) {
+  xab_cost_send_begin(); /* may add the last send's record (ab_cost.c) */
   hdr[XAB_HDR_MAGIC] = XAB_WIRE_MAGIC;
   hdr[XAB_HDR_VERSION] = XAB_WIRE_VERSION;
   hdr[XAB_HDR_FLAGS] = (host_little_endian() ? XAB_HDRF_LITTLE_ENDIAN : 0) | (final ? XAB_HDRF_FINAL : 0) |
@@ -36,12 +37,16 @@ void xab_message_done(int ok) {
   }
   xab_st.n = 0;
   xab_st.last_flush_ns = xab_clock();
+  xab_cost_send_end(xab_st.last_flush_ns);
 }
 
 void xab_flush_now(int final) {
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
   if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
-  if (!final) xab_clock_sync_due();
+  if (!final) {
+    xab_cost_calibrate_due();
+    xab_clock_sync_due();
+  }
   if (xab_socket_flush(final) == 0) return;
   /* Let PVM take in what has already arrived before our buffer takes an id,
    * so arriving messages get the ids they would get without libab. */

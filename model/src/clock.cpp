@@ -282,6 +282,11 @@ std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
   return out;
 }
 
+std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
+  std::vector<ClockFit> none(trace.taskCount());
+  return retime(trace, none, &shift);
+}
+
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
   std::vector<ClockFit> perTask(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)

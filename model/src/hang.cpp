@@ -64,7 +64,13 @@ std::set<Tid> killedByProgram(const Trace& trace) {
   return out;
 }
 
-bool notACall(Kind k) { return k == Kind::TASK_EXIT || k == Kind::ABMON_LOST || k == Kind::ABMON_BAD; }
+// libab's own records (clock exchanges, its cost, its sends to abmon) are
+// not calls either: a send answering a poke inside a blocked call is told
+// by a `flush` record after the call's begin record.
+bool notACall(Kind k) {
+  return k == Kind::TASK_EXIT || k == Kind::ABMON_LOST || k == Kind::ABMON_BAD || k == Kind::CLOCK ||
+         k == Kind::COST || k == Kind::FLUSH;
+}
 
 // The begin record of the blocking call a task is still in after its last
 // record, or -1.  Its last call record (task.exit and abmon's notes are

@@ -47,8 +47,12 @@ TaskState gapState(const Event& e, const Event* next) {
 }
 
 // abmon's notes about a task (events lost, a bad message) are not calls of
-// the task: they do not end what the task was doing.
-bool isNote(Kind k) { return k == Kind::ABMON_LOST || k == Kind::ABMON_BAD; }
+// the task: they do not end what the task was doing.  Nor do libab's own
+// records (clock exchanges, its cost, its sends to abmon: a poke answered
+// inside a blocked call is told by a `flush` record after its begin).
+bool isNote(Kind k) {
+  return k == Kind::ABMON_LOST || k == Kind::ABMON_BAD || k == Kind::CLOCK || k == Kind::COST || k == Kind::FLUSH;
+}
 
 // Index of the last record with time <= t, or -1.  Records of a task are
 // in call order, so their times do not decrease.

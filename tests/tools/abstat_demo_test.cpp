@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -225,4 +226,80 @@ TEST_CASE("abstat diagnoses the demo's --hang after every task was killed mid-ha
                  Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
   CHECK_THAT(hang["summary"][0].str(), Catch::Contains("4 tasks ended while blocked"));
   vm.stop();
+}
+
+// Intrusion compensation (issue 15 §2, docs/global-time.md): bench/mworker
+// (fixed compute phases, many small messages) run plain, then under abmon
+// in immediate mode with a known extra cost per record (the test knob
+// XAB_TEST_RECORD_COST_NS, 20 us: a tracer 100 times as costly as libab, so
+// that xab's intrusion stands far above this shared machine's noise).
+// The calibration must see the knob, and the compensated run must be
+// closer to the plain run than the raw one.  The issue's 2 % is not
+// asserted: on 2 loaded cores the plain runs alone vary by more
+// (docs/performance.md, "Intrusion compensation").
+TEST_CASE("abstat --compensate: a master/worker run comes back close to its plain run", "[pvm][abmon][compensate]") {
+  const std::string bench = bin_dir() + "/../bench";
+  PrivateVm vm({bin_dir(), bench});
+  const std::vector<std::string> args = {"-w", "1", "-r", "10", "-m", "50"};
+  std::vector<std::string> plainArgv = {bench + "/mworker-plain"}, xabArgv = {bench + "/mworker-xab"};
+  plainArgv.insert(plainArgv.end(), args.begin(), args.end());
+  xabArgv.insert(xabArgv.end(), args.begin(), args.end());
+  auto plain = run(plainArgv, {}, 60s);
+  REQUIRE(plain.exit_code == 0);
+  double plainMaster = 0;
+  REQUIRE(std::sscanf(plain.out.c_str(), "task=master wall_ns=%lf", &plainMaster) == 1);
+  plainMaster /= 1e9;
+
+  Monitor mon(vm.dir() + "/trace", {"--batch", "1"});
+  auto traced = run(xabArgv, {{"XAB_TEST_RECORD_COST_NS", "20000"}, {"PVM_EXPORT", "XAB_TEST_RECORD_COST_NS"}}, 60s);
+  REQUIRE(traced.exit_code == 0);
+  REQUIRE(mon.process().wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 2; }, 30s));
+  REQUIRE(mon.process().stop(SIGINT) == 0);
+  std::string text = mon.process().read_stdout();
+  CHECK(countOf(text, " cost burst=") == 2);
+  CHECK(countOf(text, " flush dur_ns=") > 100);  // immediate mode: a send per call
+
+  std::ofstream(vm.dir() + "/trace.copy") << text;
+  auto r = run({bin_dir() + "/abstat", "--json", "--compensate", vm.dir() + "/trace.copy"}, {}, 60s);
+  REQUIRE(r.exit_code == 0);
+  Json j = parseJson(r.out);
+  const Json& c = j["compensation"];
+  REQUIRE(c["costRecords"].boolean());
+  REQUIRE(c["tasks"].arr().size() == 2);
+  const Json& m = c["tasks"].arr()[0];  // the master: the first task of the trace
+  for (const Json& t : c["tasks"].arr()) {
+    INFO(t["tid"].str() << " record cost " << t["recordCost"].num());
+    CHECK(t["recordCost"].num() >= 20e-6);
+    CHECK(t["recordCost"].num() < 40e-6);
+  }
+  double raw = m["run"].num(), comp = m["compensatedRun"].num();
+  INFO("master: plain " << plainMaster << " s, raw " << raw << " s, compensated " << comp << " s");
+  CHECK(raw > plainMaster * 1.2);                                  // the knob's intrusion is there
+  CHECK(m["intrusion"].num() > 0.1);                               // and abstat says so
+  // The knob's direct cost is taken out (at least 80 % of records x 20 us:
+  // receives re-based on a late send may give some back), and the run is
+  // closer to the plain one.  How much closer varies with the machine's
+  // load: CPU contention is an indirect intrusion no model removes.
+  CHECK(raw - comp > 0.8 * m["records"].num() * 20e-6);
+  CHECK(std::fabs(comp - plainMaster) < 0.85 * std::fabs(raw - plainMaster));
+  // The text report says what was done.
+  auto tr = run({bin_dir() + "/abstat", "--compensate", vm.dir() + "/trace.copy"}, {}, 60s);
+  CHECK(tr.out.find("compensation: xab's measured cost taken out") != std::string::npos);
+  CHECK(tr.out.find("INTRUSION") != std::string::npos);
+  // ab2picl --compensate: the same compensation; its last event earlier than without.
+  auto lastTime = [](const std::string& picl) {
+    double last = 0, t = 0;
+    std::istringstream in(picl);
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream f(line);
+      std::string a, b;
+      if (f >> a >> b >> t) last = std::max(last, t);
+    }
+    return last;
+  };
+  auto pc = run({bin_dir() + "/ab2picl", "--compensate", "--quiet", vm.dir() + "/trace.copy"}, {}, 60s);
+  auto pr = run({bin_dir() + "/ab2picl", "--quiet", vm.dir() + "/trace.copy"}, {}, 60s);
+  REQUIRE(pc.exit_code == 0);
+  CHECK(pc.err.find("compensated") != std::string::npos);
+  CHECK(lastTime(pc.out) < lastTime(pr.out) - 0.8 * m["records"].num() * 20e-6);
 }

@@ -18,6 +18,8 @@ struct Report : xab::Analysis {
   double stalledFor = 0;  // --follow: seconds without progress (0: final report)
   bool globalTime = false;  // false: --raw-time
   ClockReport clock;        // what toGlobalTime did (globalTime only)
+  bool compensated = false; // --compensate
+  CompensationReport compensation;  // what compensate did (compensated only)
 };
 
 int exitStatus(const Report& a);

@@ -43,6 +43,7 @@ struct Json {
     if (a.stalledFor > 0) w.field("stalledFor", a.stalledFor);
     w.endObject();
     clock();
+    compensation();
     w.key("errors").beginObject().field("count", a.errorCount).key("lines").beginArray();
     for (const ReadError& e : a.errors)
       w.beginObject().field("line", e.line).field("reason", e.reason).endObject();
@@ -70,6 +71,28 @@ struct Json {
       w.field("fastestTransit", durationSeconds(f.minTransit)).endObject();
     }
     w.endArray().endObject();
+  }
+
+  // Intrusion compensation (--compensate): what xab cost each task.
+  void compensation() {
+    if (!a.compensated) return;
+    const CompensationReport& c = a.compensation;
+    w.key("compensation").beginObject().field("costRecords", c.costRecords);
+    if (c.costRecords) {
+      w.field("transfer", durationSeconds(c.transfer)).field("receiveDuration", durationSeconds(c.receiveDuration));
+      w.field("receivesRebased", c.receivesRebased).field("forced", c.forced);
+      w.key("tasks").beginArray();
+      for (TaskIndex k = 0; k < t.taskCount() && k < c.tasks.size(); ++k) {
+        const TaskIntrusion& i = c.tasks[k];
+        w.beginObject().field("tid", formatTid(t.task(k).tid)).field("recordCost", durationSeconds(i.recordCost));
+        w.field("records", i.records).field("sends", i.sends).field("sendTime", durationSeconds(i.sendTime));
+        w.field("clockTime", durationSeconds(i.clockTime)).field("charged", durationSeconds(i.charged));
+        w.field("run", durationSeconds(i.rawRun)).field("compensatedRun", durationSeconds(i.compensatedRun));
+        w.field("intrusion", i.share()).endObject();
+      }
+      w.endArray();
+    }
+    w.endObject();
   }
 
   void tasks() {

@@ -15,6 +15,8 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   Report a;
   a.globalTime = !o.rawTime;
   if (a.globalTime) trace = toGlobalTime(std::move(trace), a.clock);
+  a.compensated = o.compensate;
+  if (a.compensated) trace = compensate(std::move(trace), a.compensation);
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
   a.source = o.input;
   a.errors = r.errors();

@@ -38,6 +38,9 @@ Output:
                  task's clock is put on abmon's from the trace's clock
                  records and receives are kept after their sends
                  (docs/global-time.md)
+  --compensate   take xab's own cost on each task (libab's cost and flush
+                 records) out of the times, and print each task's
+                 estimated intrusion (docs/global-time.md)
 
 Input:
   --follow       keep reading a live trace (a pipe, or a file that grows);
@@ -105,6 +108,7 @@ int parseOptions(int argc, char** argv, Options& o) {
     else if (a == "--follow") o.follow = true;
     else if (a == "--strict") o.strict = true;
     else if (a == "--raw-time") o.rawTime = true;
+    else if (a == "--compensate") o.compensate = true;
     else if (a == "--no-progress") o.progress = false;
     else if (a == "--task") {
       if (i + 1 >= argc) return usageError("--task needs a task", "");

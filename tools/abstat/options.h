@@ -29,6 +29,7 @@ struct Options {
   double stallSeconds = 5.0;
   bool strict = false;
   bool progress = true;   // on a terminal only
+  bool compensate = false;  // xab's measured cost taken out (docs/global-time.md)
   bool rawTime = false;   // task clocks as recorded, not global time (docs/global-time.md)
   std::size_t showErrors = 10;
   std::string outputTask;  // --task: the output of this task only (tid, name or label)

@@ -57,6 +57,19 @@ std::string exitWords(const Trace& t, TaskIndex k) {
   return std::string(stateName(currentState(t, k).state));
 }
 
+// One line on compensation, after the time line (--compensate only).
+std::string compensationLine(const Report& a) {
+  if (!a.compensated) return {};
+  if (!a.compensation.costRecords) return "compensation: none: the trace has no cost records\n";
+  return "compensation: xab's measured cost taken out of every task's times (--compensate, docs/global-time.md)\n";
+}
+
+std::string timeLine(const Report& a) {
+  if (!a.globalTime) return "time: task clocks as recorded (--raw-time)\n";
+  if (!a.clock.clockRecords) return "time: task clocks as recorded: the trace has no clock records\n";
+  return "time: global (each task's clock fitted to abmon's from its clock records; --raw-time for the clocks as recorded)\n";
+}
+
 std::string header(const Report& a) {
   const Trace& t = *a.trace;
   std::string out = "trace " + a.source + ": ";
@@ -66,12 +79,28 @@ std::string header(const Report& a) {
   if (a.errorCount) out += ", " + std::to_string(a.errorCount) + " malformed lines skipped";
   if (a.stalledFor > 0) out += fmt(", no progress for %.1f s", a.stalledFor);
   out += "\n";
-  if (!a.globalTime) return out + "time: task clocks as recorded (--raw-time)\n";
-  if (!a.clock.clockRecords) return out + "time: task clocks as recorded: the trace has no clock records\n";
-  return out + "time: global (each task's clock fitted to abmon's from its clock records; --raw-time for the clocks as recorded)\n";
+  return out + timeLine(a) + compensationLine(a);
 }
 
 std::string us(double ns) { return fmt("%.1f", ns / 1e3); }
+
+// Per task, what xab cost it and the run with and without (--compensate).
+std::string intrusion(const Report& a) {
+  if (!a.compensated || !a.compensation.costRecords) return {};
+  const Trace& t = *a.trace;
+  const CompensationReport& c = a.compensation;
+  Table tab({"TASK", "RECORDS", "COST us", "SENDS", "SEND ms", "CLOCK ms", "RUN s", "COMPENSATED s", "INTRUSION"});
+  for (TaskIndex k = 0; k < t.taskCount() && k < c.tasks.size(); ++k) {
+    const TaskIntrusion& i = c.tasks[k];
+    tab.add({t.label(k), std::to_string(i.records), us(static_cast<double>(i.recordCost)), std::to_string(i.sends),
+             fmt("%.3f", static_cast<double>(i.sendTime) / 1e6), fmt("%.3f", static_cast<double>(i.clockTime) / 1e6),
+             fmt("%.6f", durationSeconds(i.rawRun)), fmt("%.6f", durationSeconds(i.compensatedRun)),
+             fmt("%.1f %%", 100.0 * i.share())});
+  }
+  return "\nIntrusion (time added by xab, as a share of the task's recorded run; transfer " +
+         us(static_cast<double>(c.transfer)) + " us, receive " + us(static_cast<double>(c.receiveDuration)) + " us, " +
+         std::to_string(c.receivesRebased) + " receives re-based)\n" + tab.str();
+}
 
 // The fit per task and the causality counts (docs/global-time.md).
 std::string clocks(const Report& a) {
@@ -234,7 +263,7 @@ std::string inconsistencyWarning(const MessageTable& m) {
 
 std::string textReport(const Report& a, const Sections& s) {
   std::string out = header(a);
-  if (s.tasks) out += tasks(a) + clocks(a);
+  if (s.tasks) out += tasks(a) + clocks(a) + intrusion(a);
   if (s.messages) out += messages(a);
   if (s.barriers) out += barriers(a);
   if (s.hang) out += hang(a);

@@ -1,6 +1,7 @@
 // Input and output shared by the translators.
 #include <xab/translators/io.h>
 #include <xab/model/clock.h>
+#include <xab/model/compensate.h>
 #include <xab/traceformat/write.h>
 
 #include <algorithm>
@@ -181,6 +182,11 @@ Input readTrace(const InputOptions& o) {
                    o.program.c_str(), rep.note.c_str(), static_cast<unsigned long long>(rep.violationsRaw),
                    static_cast<unsigned long long>(rep.violationsFit),
                    static_cast<unsigned long long>(rep.violationsCorrected));
+  }
+  if (in.trace && o.compensate) {
+    CompensationReport rep;
+    in.trace = compensate(std::move(in.trace), rep);
+    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
   }
   return in;
 }

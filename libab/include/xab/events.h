@@ -173,7 +173,15 @@
   X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i") \
   /* ---- issue 17: written by abmon only (libab never sends them) ---- */ \
   /* a line the task wrote, as PVM's output collection handed it to abmon; stream: stdout, stderr, or - (PVM's one pipe carries both) */ \
-  X(OUTPUT,      "output",      0, 'i', "", "stream:s text:s")
+  X(OUTPUT,      "output",      0, 'i', "", "stream:s text:s") \
+  /* ---- issue 15 §2 (intrusion compensation, docs/global-time.md): libab's own cost on the task ---- */ \
+  /* once at attach: rc = ns one record costs the task (a clock read and a buffer append, */ \
+  /* timed over a burst of `burst` records taking total_ns) */ \
+  X(COST,        "cost",        XAB_F_LOCAL, 'i', "", "burst:i total_ns:i") \
+  /* a send of the buffer to abmon (a flush or a poke answer), told in the next message: the record's */ \
+  /* time is when that send began, dur_ns its real duration; rc = its records; blocked: 1 when it */ \
+  /* was answering a poke inside a blocked call */ \
+  X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i")
 /* clang-format on */
 
 enum xab_event_kind {

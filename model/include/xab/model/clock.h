@@ -123,6 +123,8 @@ class LiveClockFit {
   std::unordered_map<Tid, TaskClock> tasks_;
   bool anySamples_ = false;
 };
+// The trace with shift[task][index] added to each event's time (same shape as the trace).
+std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift);
 
 // The trace with each task's times through fits[its tid] (others as they are).
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits);

@@ -5,6 +5,7 @@
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
 #include <xab/model/clock.h>
+#include <xab/model/compensate.h>
 #include <xab/model/format.h>
 #include <xab/model/hang.h>
 #include <xab/model/kinds.h>

@@ -104,6 +104,9 @@ struct InputOptions {
   // clock records first), standard input stays as recorded.  Said once on
   // stderr.  false: --raw-time.
   bool globalTime = true;
+  // readTrace only (it needs the whole trace): xab's measured cost taken
+  // out of the times (--compensate, docs/global-time.md); said on stderr.
+  bool compensate = false;
 };
 
 struct Input {

@@ -1,0 +1,16 @@
+# Intrusion compensation (issue 15 §2): a master/worker program with fixed
+# compute phases, built plain and with libab (docs/performance.md,
+# "Intrusion compensation"); tests/tools uses it too.
+foreach(variant plain xab)
+  set(target mworker-${variant})
+  add_executable(${target} ${CMAKE_CURRENT_SOURCE_DIR}/mworker.c)
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${XAB_BENCH_DIR} C_STANDARD 11 C_EXTENSIONS ON)
+  if(variant STREQUAL "plain")
+    target_compile_definitions(${target} PRIVATE XAB_DISABLE)
+    target_link_libraries(${target} PRIVATE xab::events PVM::gpvm3)
+  else()
+    target_link_libraries(${target} PRIVATE xab::ab)
+  endif()
+  add_dependencies(bench ${target})
+endforeach()
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/compensate_bench.sh ${XAB_BENCH_DIR}/compensate_bench.sh COPYONLY)

@@ -1,0 +1,133 @@
+/*
+ * mworker.c -- a master/worker program with fixed compute phases, to
+ * validate intrusion compensation (issue 15 §2, docs/global-time.md).
+ *
+ * One source, built twice (bench/compensate_bench.cmake): mworker-plain
+ * (XAB_DISABLE: PVM alone) and mworker-xab (libab).  The master spawns W
+ * copies of itself as workers; each round it sends every worker M one-int
+ * messages, computes C us, and collects one result from each; a worker
+ * receives its M messages, computes D us, and answers.  Computing is a
+ * spin on the clock, so a phase lasts the same with or without xab: the
+ * only difference between the runs is xab.
+ *
+ * Each task times its own run as the trace does, from its first PVM call
+ * (pvm_mytid) to its last (pvm_exit); the workers send theirs to the master, which prints one line
+ * per task: `task=master|worker<i> wall_ns=N` (the plain run's figures,
+ * the only thing known of the ideal trace, seed 000 §5).
+ *
+ *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US]
+ */
+#define _GNU_SOURCE
+#include <xab.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { TAG_WORK = 201, TAG_RESULT, TAG_WALL };
+enum { MAX_WORKERS = 16 };
+
+static long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void compute(long long us) {
+  long long end = now_ns() + us * 1000;
+  while (now_ns() < end) {
+  }
+}
+
+struct opts {
+  int workers, rounds, msgs, master_us, worker_us;
+};
+
+static void worker(const struct opts *o, long long start) {
+  int master = pvm_parent(), v;
+  for (int r = 0; r < o->rounds; r++) {
+    for (int k = 0; k < o->msgs; k++) {
+      pvm_recv(master, TAG_WORK);
+      pvm_upkint(&v, 1, 1);
+    }
+    compute(o->worker_us);
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&v, 1, 1);
+    pvm_send(master, TAG_RESULT);
+  }
+  pvm_recv(master, TAG_WALL); /* the master is ready: the run is over */
+  pvm_initsend(PvmDataDefault);
+  long wall = (long)(now_ns() - start); /* to the send, about the time of pvm_exit (the trace's last record) */
+  pvm_pklong(&wall, 1, 1);
+  pvm_send(master, TAG_WALL);
+  pvm_exit();
+}
+
+static int master(const struct opts *o, char *self, long long start) {
+  int tids[MAX_WORKERS], v = 1;
+  char r[16], m[16], d[16];
+  snprintf(r, sizeof r, "%d", o->rounds);
+  snprintf(m, sizeof m, "%d", o->msgs);
+  snprintf(d, sizeof d, "%d", o->worker_us);
+  char *args[] = {"--worker", "-r", r, "-m", m, "-d", d, NULL}; /* the worker's rounds are the master's */
+  int got = pvm_spawn(self, args, PvmTaskDefault, "", o->workers, tids);
+  if (got != o->workers) {
+    fprintf(stderr, "mworker: spawned %d of %d workers\n", got, o->workers);
+    pvm_exit();
+    return 1;
+  }
+  for (int r = 0; r < o->rounds; r++) {
+    for (int w = 0; w < o->workers; w++)
+      for (int k = 0; k < o->msgs; k++) {
+        pvm_initsend(PvmDataDefault);
+        pvm_pkint(&v, 1, 1);
+        pvm_send(tids[w], TAG_WORK);
+      }
+    compute(o->master_us);
+    for (int w = 0; w < o->workers; w++) {
+      pvm_recv(tids[w], TAG_RESULT);
+      pvm_upkint(&v, 1, 1);
+    }
+  }
+  long long walls[MAX_WORKERS];
+  for (int w = 0; w < o->workers; w++) {
+    pvm_initsend(PvmDataDefault);
+    pvm_send(tids[w], TAG_WALL);
+    pvm_recv(tids[w], TAG_WALL);
+    long l;
+    pvm_upklong(&l, 1, 1);
+    walls[w] = l;
+  }
+  long long wall = now_ns() - start;
+  pvm_exit();
+  printf("task=master wall_ns=%lld\n", wall);
+  for (int w = 0; w < o->workers; w++) printf("task=worker%d wall_ns=%lld\n", w + 1, walls[w]);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  long long start = now_ns();
+  struct opts o = {2, 20, 50, 2000, 5000};
+  int is_worker = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--worker")) { is_worker = 1; continue; }
+    int *dst = !strcmp(argv[i], "-w") ? &o.workers : !strcmp(argv[i], "-r") ? &o.rounds : !strcmp(argv[i], "-m") ? &o.msgs
+             : !strcmp(argv[i], "-c") ? &o.master_us : !strcmp(argv[i], "-d") ? &o.worker_us : NULL;
+    if (!dst || i + 1 >= argc) {
+      fprintf(stderr, "usage: mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US]\n");
+      return 2;
+    }
+    *dst = atoi(argv[++i]);
+  }
+  if (o.workers < 1 || o.workers > MAX_WORKERS) o.workers = 2;
+  if (pvm_mytid() < 0) return 1;
+  if (is_worker) {
+    worker(&o, start);
+    return 0;
+  }
+  /* by its name: pvm_spawn finds it on the VM's ep= path (a path with
+   * "/../" in it is not found, and the spawned task never starts) */
+  char *self = strrchr(argv[0], '/');
+  return master(&o, self ? self + 1 : argv[0], start);
+}

@@ -1,0 +1,114 @@
+/*
+ * ab_cost.c -- libab's own cost on the task, measured so that a reader can
+ * take it back out of the trace (issue 15 §2, intrusion compensation,
+ * docs/global-time.md).
+ *
+ * Two measurements, both recorded:
+ *  - once attached, at the first flush after the first call's record (so
+ *    that it follows in the task's order every record dated before it),
+ *    the cost of one record: bursts of records (a clock read
+ *    and a buffer append each, as every wrapper does) timed into the
+ *    buffer's free tail and then dropped; the fastest burst gives the
+ *    cost: one XAB_EV_COST record.
+ *  - the real duration of every send of the buffer to abmon (a flush, or a
+ *    poke answer from inside a blocked call): timed from the message
+ *    header to the end of the send, and told as an XAB_EV_FLUSH record at
+ *    the head of the next message (its time is when the send began, so it
+ *    still comes before every record that message carries).
+ *
+ * The test knob XAB_TEST_RECORD_COST_NS=N (read at attach) makes every
+ * record spin N ns more: a known, large intrusion that the calibration
+ * sees like the real one (docs/libab.md).
+ */
+#include "ab_core.h"
+#include "ab_send.h"
+
+#include <stdlib.h>
+
+#define XAB_COST_BURST 64  /* records per burst */
+#define XAB_COST_BURSTS 8  /* bursts: the fastest one counts */
+
+int64_t xab_test_record_cost_ns;
+
+void xab_test_spin(void) {
+  int64_t end = xab_clock() + xab_test_record_cost_ns;
+  while (xab_clock() < end) {
+  }
+}
+
+static struct {
+  int64_t start_ns;   /* the send under way began here; 0: none */
+  int64_t pending_at; /* a finished send not yet told; 0: none */
+  int32_t pending_ns, pending_records, pending_blocked;
+} cost;
+
+static int calibrated;
+static void calibrate(void);
+
+/* After the first record that is not the identity: the cost record then
+ * follows, in the task's order, every record dated before it. */
+void xab_cost_calibrate_due(void) {
+  if (calibrated || xab_st.n == 0 || (xab_st.n == 1 && xab_st.buf[0].kind == XAB_EV_INFO)) return;
+  calibrated = 1;
+  calibrate();
+}
+
+static void calibrate(void) {
+  const char *knob = getenv("XAB_TEST_RECORD_COST_NS");
+  if (knob && atoll(knob) > 0 && atoll(knob) < 1000000) xab_test_record_cost_ns = atoll(knob);
+  int n0 = xab_st.n;
+  if (n0 + XAB_COST_BURST + 1 > XAB_MAX_BATCH) return; /* no room: no calibration, said by no record */
+  static const int zero[6];
+  /* The fastest of several short bursts: a burst the scheduler interrupted
+   * says nothing about what a record costs. */
+  int64_t t0 = xab_clock(), best = INT64_MAX;
+  for (int b = 0; b < XAB_COST_BURSTS; b++) {
+    int64_t s = xab_clock();
+    for (int i = 0; i < XAB_COST_BURST; i++) xab_put(XAB_EV_COST, XAB_PHASE_END, xab_clock(), 0, zero);
+    int64_t d = xab_clock() - s;
+    if (d < best) best = d;
+    xab_st.n = n0;
+  }
+  int64_t total = xab_clock() - t0;
+  if (best < 0 || total > INT32_MAX) return;
+  int a[6] = {XAB_COST_BURST * XAB_COST_BURSTS, (int)total, 0, 0, 0, 0};
+  xab_put(XAB_EV_COST, XAB_PHASE_END, t0, (int)(best / XAB_COST_BURST), a);
+}
+
+/* The last send's record goes first (after the identity, which leads). */
+static void tell_pending(void) {
+  if (cost.pending_at == 0 || xab_st.n >= XAB_MAX_BATCH) return;
+  int at = xab_st.n > 0 && xab_st.buf[0].kind == XAB_EV_INFO ? 1 : 0;
+  memmove(&xab_st.buf[at + 1], &xab_st.buf[at], (size_t)(xab_st.n - at) * sizeof xab_st.buf[0]);
+  xab_st.n++;
+  struct xab_event *e = &xab_st.buf[at];
+  e->t_ns = cost.pending_at;
+  e->kind = XAB_EV_FLUSH;
+  e->phase = XAB_PHASE_END;
+  e->flags = 0;
+  e->rc = cost.pending_records;
+  int a[6] = {cost.pending_ns, cost.pending_blocked, 0, 0, 0, 0};
+  memcpy(e->a, a, sizeof e->a);
+  cost.pending_at = 0;
+}
+
+void xab_cost_send_begin(void) {
+  tell_pending();
+  if (cost.start_ns == 0) cost.start_ns = xab_clock(); /* a socket send that fell back to PVM: from the first try */
+  cost.pending_records = xab_st.n;
+}
+
+void xab_cost_send_end(int64_t now) {
+  if (cost.start_ns == 0) return;
+  int64_t d = now - cost.start_ns;
+  cost.pending_at = cost.start_ns;
+  cost.pending_ns = d < 0 ? 0 : d > INT32_MAX ? INT32_MAX : (int32_t)d;
+  cost.pending_blocked = xab_st.waiting;
+  cost.start_ns = 0;
+}
+
+void xab_cost_forget(void) {
+  calibrated = 0;
+  cost.start_ns = 0;
+  cost.pending_at = 0;
+}

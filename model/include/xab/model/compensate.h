@@ -1,0 +1,52 @@
+// xab/model/compensate.h -- intrusion compensation (issue 15 §2, seed 000
+// §5, docs/global-time.md): each task's times as they would have been
+// without xab, from libab's `cost` and `flush` records.
+//
+// Per task, a compensated clock: the raw time minus the cost xab added
+// since the task's last base date (one record's cost after each record,
+// the real duration of each send to abmon, each clock exchange's round
+// trip).  At every receive that is matched to its send the base date is
+// reset as in seed §5.3: the receive ends at the later of the compensated
+// start of the receive plus the least receive duration in the trace (the
+// message was there already) and the compensated send plus the least
+// transfer time in the trace (the message came late).  Reception order is
+// never changed (§5.4): a task's compensated times keep its record order.
+#pragma once
+
+#include <xab/model/trace.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace xab {
+
+struct TaskIntrusion {
+  TimeNs recordCost = 0;      // ns per record, from the task's `cost` record (0: none)
+  std::uint64_t records = 0;  // records charged recordCost
+  std::uint64_t sends = 0;    // `flush` records
+  TimeNs sendTime = 0;        // their summed durations
+  TimeNs clockTime = 0;       // summed round trips of the clock exchanges
+  TimeNs charged = 0;         // all of it: records * recordCost + sendTime + clockTime (+ calibration)
+  TimeNs rawRun = 0;          // first to last record, as recorded
+  TimeNs compensatedRun = 0;  // ... after compensation
+  // Time added by xab as a share of the task's recorded run.
+  double share() const { return rawRun > 0 ? static_cast<double>(rawRun - compensatedRun) / rawRun : 0.0; }
+};
+
+struct CompensationReport {
+  bool costRecords = false;      // the trace has cost or flush records at all
+  std::vector<TaskIntrusion> tasks;  // per task index
+  TimeNs transfer = 0;           // least (receive end - send) in the trace, the model's transfer time
+  TimeNs receiveDuration = 0;    // least (receive end - receive begin) of a blocking receive
+  std::uint64_t receivesRebased = 0;  // receives whose base date came from their send
+  std::uint64_t forced = 0;      // receives compensated without their send (a cycle in a corrupt trace)
+  std::string note;              // one line: what was done, or why not
+};
+
+// The trace with compensated times (a new trace), and what was done.  A
+// trace without cost records is handed back as it is (report.note says so).
+// Give it the trace on global time (toGlobalTime) when there is one.
+std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> trace, CompensationReport& report);
+
+}  // namespace xab

@@ -1,0 +1,196 @@
+// compensate.cpp -- intrusion compensation (xab/model/compensate.h).
+#include <xab/model/clock.h>
+#include <xab/model/compensate.h>
+#include <xab/model/messages.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+namespace xab {
+
+namespace {
+
+// Slots of libab's cost records, in events.h's order.
+enum CostSlot { kBurst, kTotal };
+enum FlushSlot { kDuration, kBlocked };
+constexpr int kClockRtt = 4;
+constexpr TimeNs kWaitSlack = 10'000;       // a receive this much longer than the least one waited
+constexpr std::uint32_t kBeginLookBack = 8;  // records between a receive's begin and end (pokes' flush records)
+
+TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 0) : 0; }
+
+// What one record cost its task after it was made.
+TimeNs costAfter(const Event& e, TaskIntrusion& ti) {
+  switch (e.kind) {
+    case Kind::FLUSH:
+      ++ti.sends;
+      ti.sendTime += slot(e, kDuration);
+      return slot(e, kDuration);
+    case Kind::CLOCK:
+      ti.clockTime += slot(e, kClockRtt);
+      return slot(e, kClockRtt);
+    case Kind::COST:
+      return slot(e, kTotal);  // the calibration burst itself
+    case Kind::TIDS:           // the continuation of the record before
+    case Kind::INFO:           // put by libab at attach, no wrapper around it
+    case Kind::TASK_EXIT:      // abmon's
+    case Kind::ABMON_LOST:
+    case Kind::ABMON_BAD:
+      return 0;
+    default:
+      ++ti.records;
+      return ti.recordCost;
+  }
+}
+
+struct Walk {
+  const Trace& trace;
+  CompensationReport& report;
+  std::vector<std::vector<std::optional<EventRef>>> sendOf;  // per receive end: its send
+  std::vector<std::vector<TimeNs>> comp;                     // compensated times, as computed
+  std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
+  std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
+
+  bool done(EventRef r) const { return cursor[r.task] > r.index; }
+
+  // The begin record of the receive that ends at index i, if it has one.
+  std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const {
+    const auto& ev = trace.events(t);
+    for (std::uint32_t k = 1; k <= kBeginLookBack && k <= i; ++k) {
+      const Event& b = ev[i - k];
+      if (b.isBegin()) {
+        if (b.kind == ev[i].kind) return i - k;
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The compensated end of the receive at (t, i) of the message sent at
+  // s; `sequential` is its date with the costs taken out (seed §5.3).  A
+  // receive that waited for its message (it lasted longer than the least
+  // receive, costs taken out) ends its message's own transfer after the
+  // compensated send: the transfer is not xab's doing.  One that found
+  // its message there ends the least receive after its compensated start,
+  // and no earlier than the least transfer after the compensated send.
+  TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential) const {
+    TimeNs sent = comp[s.task][s.index];
+    auto b = beginOf(t, i);
+    if (!b) return std::max(sequential, sent + report.transfer);
+    TimeNs start = comp[t][*b], waited = sequential - start;
+    TimeNs base = start + report.receiveDuration;
+    if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
+    TimeNs own = trace.events(t)[i].time - trace.event(s).time;
+    return std::max(base, sent + std::max(own, report.transfer));
+  }
+
+  // Compensates task t's next event; false when it must wait for its send.
+  bool step(TaskIndex t, bool force) {
+    std::uint32_t i = cursor[t];
+    const Event& e = trace.events(t)[i];
+    TimeNs c = e.time - delta[t];
+    if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
+      if (!force) {
+        c = rebase(t, i, *s, c);
+        ++report.receivesRebased;
+      } else {
+        ++report.forced;
+      }
+    } else if (s) {
+      return false;
+    }
+    if (i > 0) c = std::max(c, comp[t][i - 1]);  // the task's order stays (seed §5.4)
+    comp[t][i] = c;
+    delta[t] = e.time - c + costAfter(e, report.tasks[t]);
+    ++cursor[t];
+    return true;
+  }
+
+  void run() {
+    for (;;) {
+      bool progress = false, left = false;
+      for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+        while (cursor[t] < trace.events(t).size() && step(t, false)) progress = true;
+        left |= cursor[t] < trace.events(t).size();
+      }
+      if (!left) return;
+      if (progress) continue;
+      // Every task waits for a send not yet compensated: a cycle only a
+      // corrupt trace has.  The first waiting receive goes without its send.
+      for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+        if (cursor[t] < trace.events(t).size()) {
+          step(t, true);
+          break;
+        }
+    }
+  }
+};
+
+// The least transfer (receive end - send) and the least blocking-receive
+// duration (end - begin) in the trace: the model's communication costs.
+void measureCommunication(const Trace& trace, const MessageTable& m, Walk& w) {
+  TimeNs transfer = INT64_MAX, duration = INT64_MAX;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      w.sendOf[r.recv.task][r.recv.index] = msg.send;
+      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
+      if (auto b = w.beginOf(r.recv.task, r.recv.index)) {  // less the begin record's own cost
+        TimeNs d = trace.event(r.recv).time - trace.events(r.recv.task)[*b].time - w.report.tasks[r.recv.task].recordCost;
+        duration = std::min(duration, std::max<TimeNs>(0, d));
+      }
+    }
+  w.report.transfer = transfer == INT64_MAX ? 0 : transfer;
+  w.report.receiveDuration = duration == INT64_MAX ? 0 : duration;
+}
+
+}  // namespace
+
+std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, CompensationReport& report) {
+  report = CompensationReport{};
+  const Trace& trace = *input;
+  report.tasks.assign(trace.taskCount(), TaskIntrusion{});
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
+      const Event& e = trace.events(t)[i];
+      if (e.kind == Kind::FLUSH) report.costRecords = true;
+      if (e.kind == Kind::COST && report.tasks[t].recordCost == 0) {
+        report.costRecords = true;
+        report.tasks[t].recordCost = std::max(0, e.rc);
+      }
+    }
+  if (!report.costRecords) {
+    report.note = "no cost records: times as recorded, no compensation";
+    return input;
+  }
+  Walk w{trace, report, {}, {}, {}, {}};
+  w.sendOf.resize(trace.taskCount());
+  w.comp.resize(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    w.sendOf[t].assign(trace.events(t).size(), std::nullopt);
+    w.comp[t].assign(trace.events(t).size(), 0);
+  }
+  w.cursor.assign(trace.taskCount(), 0);
+  w.delta.assign(trace.taskCount(), 0);
+  measureCommunication(trace, matchMessages(trace), w);
+  w.run();
+  std::vector<std::vector<TimeNs>> shift(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    const auto& ev = trace.events(t);
+    shift[t].resize(ev.size());
+    for (std::uint32_t i = 0; i < ev.size(); ++i) shift[t][i] = w.comp[t][i] - ev[i].time;
+    TaskIntrusion& ti = report.tasks[t];
+    ti.charged = static_cast<TimeNs>(ti.records) * ti.recordCost + ti.sendTime + ti.clockTime;
+    if (!ev.empty()) {
+      ti.rawRun = ev[ev.size() - 1].time - ev[0].time;
+      ti.compensatedRun = w.comp[t][ev.size() - 1] - w.comp[t][0];
+    }
+  }
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "compensated: xab's measured cost taken out of %zu tasks (transfer %lld ns)",
+                trace.taskCount(), static_cast<long long>(report.transfer));
+  report.note = buf;
+  return shiftTimes(trace, shift);
+}
+
+}  // namespace xab

@@ -1,0 +1,203 @@
+// Intrusion compensation (xab/model/compensate.h) on synthetic traces with
+// known truth: a small simulator runs a program twice -- ideal (no xab)
+// and instrumented (a known cost per record, sends to abmon of known
+// duration, libab's cost and flush records) -- and the compensated trace
+// must give back the ideal run's dates.
+#include <xab/model/compensate.h>
+#include <xab/model/model.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace xab;
+
+namespace {
+
+constexpr TimeNs kT0 = 1'700'000'000'000'000'000;
+constexpr TimeNs kTransfer = 20'000, kRecvCopy = 5'000;  // the network and the copy out of PVM's buffer
+
+std::string secs(TimeNs t) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%lld.%09lld", static_cast<long long>(t / 1'000'000'000),
+                static_cast<long long>(t % 1'000'000'000));
+  return buf;
+}
+std::string tidText(int t) { return "t" + std::to_string(40000 + t); }  // hex digits: t40001...
+
+enum class Op { Compute, Send, Recv, Flush };
+struct Step {
+  Op op;
+  TimeNs d = 0;     // compute: duration; flush: its duration (instrumented only)
+  int peer = 0;     // send: to; recv: from
+  int serial = 0;
+};
+
+// One run of `prog` (per task its steps).  Instrumented: each record costs
+// `cost` ns after it, a `cost` record at the start, flush steps take time.
+// Out: the trace text, and per task the times of its send/recv records.
+struct Sim {
+  Sim(std::vector<std::vector<Step>> p, TimeNs c = 0, bool instr = false) : prog(std::move(p)), cost(c), instrumented(instr) {}
+  std::vector<std::vector<Step>> prog;
+  TimeNs cost = 0;
+  bool instrumented = false;
+  std::string text = "#xab-trace 1 abmon=t40009 host=vm pid=1 start=" + secs(kT0) + "\n";
+  std::vector<std::vector<TimeNs>> dates;  // send, recv end records, in task order
+
+  void line(int t, TimeNs at, const std::string& rest) { text += secs(at) + " " + secs(at) + " " + tidText(t) + " " + rest + "\n"; }
+
+  void run() {
+    std::size_t n = prog.size();
+    std::vector<TimeNs> now(n, kT0);
+    std::vector<std::size_t> pc(n, 0);
+    std::vector<bool> begun(n, false);
+    std::map<int, TimeNs> sent;  // serial -> send date
+    dates.assign(n, {});
+    if (instrumented)
+      for (std::size_t t = 0; t < n; ++t) {
+        line(int(t) + 1, now[t], "cost burst=100 total_ns=" + std::to_string(100 * cost) + " rc=" + std::to_string(cost));
+        now[t] += 100 * cost;
+      }
+    auto rec = [&](std::size_t t) { if (instrumented) now[t] += cost; };
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::size_t t = 0; t < n; ++t)
+        while (pc[t] < prog[t].size()) {
+          const Step& s = prog[t][pc[t]];
+          int me = int(t) + 1;
+          if (s.op == Op::Compute) {
+            now[t] += s.d;
+          } else if (s.op == Op::Flush) {
+            if (instrumented) {
+              line(me, now[t], "flush dur_ns=" + std::to_string(s.d) + " blocked=0 rc=4");
+              now[t] += s.d;
+            }
+          } else if (s.op == Op::Send) {
+            line(me, now[t], "send dst=" + tidText(s.peer) + " tag=1 bytes=8 serial=" + std::to_string(s.serial) + " rc=0");
+            sent[s.serial] = now[t];
+            dates[t].push_back(now[t]);
+            rec(t);
+          } else {
+            if (!begun[t]) {
+              line(me, now[t], "recv.begin src=" + tidText(s.peer) + " tag=1");
+              begun[t] = true;
+              rec(t);
+            }
+            auto it = sent.find(s.serial);
+            if (it == sent.end()) break;  // wait for the sender
+            now[t] = std::max(now[t] + kRecvCopy, it->second + kTransfer);
+            line(me, now[t], "recv src=" + tidText(s.peer) + " tag=1 bytes=8 serial=" + std::to_string(s.serial) + " rc=3");
+            dates[t].push_back(now[t]);
+            begun[t] = false;
+            rec(t);
+          }
+          ++pc[t];
+          moved = true;
+        }
+    }
+  }
+};
+
+std::shared_ptr<const Trace> parse(const std::string& text) {
+  TraceReader r;
+  r.feed(text);
+  r.finish();
+  REQUIRE(r.errorCount() == 0);
+  return r.take();
+}
+
+// The times of the send and recv-end records of each task of `trace`, as Sim::dates.
+std::vector<std::vector<TimeNs>> messageDates(const Trace& trace) {
+  std::vector<std::vector<TimeNs>> out(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
+      const Event& e = trace.events(t)[i];
+      if (e.kind == Kind::SEND || (e.kind == Kind::RECV && !e.isBegin())) out[t].push_back(e.time);
+    }
+  return out;
+}
+
+// Master (task 1) hands work to two workers and collects the results; the
+// master's own records (many, with flushes) delay its sends.
+std::vector<std::vector<Step>> masterWorker() {
+  std::vector<Step> master, w1, w2;
+  for (int round = 0; round < 3; ++round) {
+    int s = round * 10;
+    master.push_back({Op::Compute, 300'000});
+    master.push_back({Op::Flush, 60'000});
+    master.push_back({Op::Send, 0, 2, s + 1});
+    master.push_back({Op::Send, 0, 3, s + 2});
+    master.push_back({Op::Compute, 100'000});
+    master.push_back({Op::Recv, 0, 2, s + 3});
+    master.push_back({Op::Recv, 0, 3, s + 4});
+    w1.push_back({Op::Recv, 0, 1, s + 1});
+    w1.push_back({Op::Compute, 1'000'000});
+    w1.push_back({Op::Flush, 40'000});
+    w1.push_back({Op::Send, 0, 1, s + 3});
+    w2.push_back({Op::Recv, 0, 1, s + 2});
+    w2.push_back({Op::Compute, 700'000});
+    w2.push_back({Op::Send, 0, 1, s + 4});
+  }
+  return {master, w1, w2};
+}
+
+}  // namespace
+
+TEST_CASE("compensation gives back the ideal run's dates of a master/worker program", "[compensate]") {
+  Sim ideal{masterWorker()}, traced{masterWorker(), 3'000, true};
+  ideal.run();
+  traced.run();
+  CompensationReport report;
+  auto raw = parse(traced.text);
+  auto out = compensate(raw, report);
+  REQUIRE(report.costRecords);
+  CHECK(report.transfer == kTransfer);
+  CHECK(report.receiveDuration == kRecvCopy);
+  CHECK(report.forced == 0);
+  CHECK(report.receivesRebased == 12);
+  auto got = messageDates(*out), before = messageDates(*raw);
+  REQUIRE(got.size() == 3);
+  for (std::size_t t = 0; t < 3; ++t) {
+    INFO("task " << t + 1);
+    REQUIRE(got[t].size() == ideal.dates[t].size());
+    for (std::size_t k = 0; k < got[t].size(); ++k) CHECK(got[t][k] == ideal.dates[t][k]);
+  }
+  // The raw trace is off (else the test proves nothing), and the share says by how much.
+  CHECK(before[0].back() - ideal.dates[0].back() > 200'000);
+  const TaskIntrusion& m = report.tasks[0];
+  CHECK(m.recordCost == 3'000);
+  CHECK(m.sends == 3);
+  CHECK(m.sendTime == 180'000);
+  CHECK(m.rawRun > m.compensatedRun);
+  CHECK(m.share() > 0.05);
+  CHECK(m.compensatedRun == ideal.dates[0].back() - kT0);
+}
+
+TEST_CASE("compensation keeps every task's record order and causality", "[compensate]") {
+  Sim traced{masterWorker(), 50'000, true};  // a cost far above the messages' transfer
+  traced.run();
+  CompensationReport report;
+  auto out = compensate(parse(traced.text), report);
+  for (TaskIndex t = 0; t < out->taskCount(); ++t)
+    for (std::uint32_t i = 1; i < out->events(t).size(); ++i) CHECK(out->events(t)[i - 1].time <= out->events(t)[i].time);
+  MessageTable m = matchMessages(*out);
+  REQUIRE(m.messages.size() == 12);
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives)
+      CHECK(out->event(r.recv).time >= out->event(msg.send).time + report.transfer);
+}
+
+TEST_CASE("a trace without cost records is left as it is, and says so", "[compensate]") {
+  Sim plain{masterWorker()};
+  plain.run();
+  auto raw = parse(plain.text);
+  CompensationReport report;
+  auto out = compensate(raw, report);
+  CHECK(out == raw);
+  CHECK_FALSE(report.costRecords);
+  CHECK(report.note.find("no cost records") != std::string::npos);
+}
