@@ -76,6 +76,12 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--pvm-only") { opts.pvmOnly = true; continue; }
     if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
     if (isRepeatedFlag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
+    if (arg == "--control") {
+      std::string_view path;
+      if (!nextValue(path) || path.empty()) return "option --control needs a socket path";
+      opts.control = path;
+      continue;
+    }
     if (arg == "-o" || arg == "--output") {
       std::string_view file;
       if (!nextValue(file)) return "option " + std::string(arg) + " needs a file name";
@@ -100,7 +106,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only] [-- PROGRAM [ARGS...]]\n"
+         "             [--pvm-only] [--control PATH] [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -119,6 +125,9 @@ std::string_view usageText() {
          "      --tag T        message tag of event messages (default 31408)\n"
          "      --pvm-only     take events only as PVM messages; by default tasks\n"
          "                     on abmon's host write them to a local socket\n"
+         "      --control PATH control mode: tasks on this host stop before each\n"
+         "                     communicating call while a client of the socket PATH\n"
+         "                     (xabview --control) holds them (docs/abmon.md)\n"
          "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
          "                     it started have ended, and exit with its status (with\n"
          "                     the trace on standard output, its output goes to\n"

@@ -26,6 +26,7 @@ struct Options {
   int pokeMs = -1;    // -1 until parsed: defaultPokeMs(flushMs); 0: no pokes
   int tag = 0;
   bool pvmOnly = false;  // --pvm-only: no local socket (wire.h)
+  std::string control;   // --control PATH: control mode, its socket (control.h)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;

@@ -170,7 +170,11 @@
   /* the record's task time is t1 (ping sent); ref= the reference's tid (abmon, or later a relay); ref_s/ref_ns: */ \
   /* t2 (reference received the ping, on its clock); turn_ns = t3 - t2; rtt_ns = t4 - t1 (pong received, task clock); */ \
   /* phase: 0 start (SB), 1 while running, 2 end (SBA); rc: the exchange's number in its phase */ \
-  X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i")
+  X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i") \
+  /* ---- issue 16 §3 (stepping, docs/abmon.md "Control mode") ---- */ \
+  /* the task stops before call (its name) with these arguments and waits for abmon's permission; */ \
+  /* rc: the ask's number.  The call's own records follow once it is allowed. */ \
+  X(STEP_WAIT,   "step.wait",   0, 'i', "", "call:s peer:t tag:i")
 /* clang-format on */
 
 enum xab_event_kind {
