@@ -5,6 +5,7 @@
 #include "export_dialog.h"
 #include "panels.h"
 #include "replay_bar.h"
+#include "control_panel.h"
 #include "task_table_model.h"
 
 #include <QAbstractSpinBox>
@@ -105,6 +106,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
   buildActions();
+  if (!options_.control.isEmpty()) {  // stepping the live program (issue 16 §3)
+    control_ = new ControlPanel(options_.control, this);
+    addDockWidget(Qt::RightDockWidgetArea, control_);
+    menuBar()->addMenu("&Control")->addActions(control_->controlActions());
+  }
 
   connect(state_, &ViewState::snapshotChanged, this, &MainWindow::onSnapshot);
   connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);
