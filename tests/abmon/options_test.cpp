@@ -60,7 +60,7 @@ TEST_CASE("option --pvm-only turns the local socket off") {
   CHECK(usageText().find("--pvm-only") != std::string_view::npos);
 }
 
-TEST_CASE("--control PATH turns control mode on") {
+TEST_CASE("abmon's control option takes the socket path") {
   Options o;
   REQUIRE(parseOptions({}, o).empty());
   CHECK(o.control.empty());
