@@ -46,8 +46,9 @@ static int await_go(int seq) {
 
 void xab_step_wait(int kind, int peer, int tag) {
   if (xab_st.mode != XAB_MODE_ACTIVE || !xab_st.have_sock || xab_st.flushing || xab_st.in_call) return;
-  int seq = ++xab_st.step_seq;
   if (xab_st.n >= XAB_MAX_BATCH) xab_flush_now(0);
+  if (xab_st.n >= XAB_MAX_BATCH || !xab_st.have_sock) return; /* could not send: not stepped */
+  int seq = ++xab_st.step_seq;
   xab_put(XAB_EV_STEP_WAIT, XAB_PHASE_END, xab_clock(), seq, XAB_A(xab_str(call_names[kind]), peer, tag));
   /* The records, the step.wait last, reach abmon before the ask. */
   if (xab_socket_flush(0) < 0) return;
