@@ -52,7 +52,10 @@ int bindAt(const std::string& path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, path.data(), path.size());
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && listen(fd, 4) == 0) return fd;
+  // Only abmon's user may step the program (accepted peers are checked too).
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && chmod(path.c_str(), 0600) == 0 &&
+      listen(fd, 4) == 0)
+    return fd;
   int err = errno;
   ::close(fd);
   errno = err;
@@ -104,6 +107,15 @@ void Control::waitAccept() {
   acceptor_->async_accept(*client_, [this](const boost::system::error_code& ec) {
     if (ec) {
       if (ec != boost::asio::error::operation_aborted) waitAccept();
+      return;
+    }
+    ucred cred{};
+    socklen_t len = sizeof cred;
+    if (getsockopt(client_->native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) {
+      spdlog::warn("control: refused a client of another user (uid {})", cred.uid);
+      boost::system::error_code ignored;
+      client_->close(ignored);
+      waitAccept();
       return;
     }
     connected_ = true;
