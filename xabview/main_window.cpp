@@ -6,6 +6,7 @@
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
+#include "control_panel.h"
 #include "task_table_model.h"
 
 #include <QAbstractSpinBox>
@@ -107,6 +108,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
   buildActions();
+  if (!options_.control.isEmpty()) {  // stepping the live program (issue 16 §3)
+    control_ = new ControlPanel(options_.control, this);
+    addDockWidget(Qt::RightDockWidgetArea, control_);
+    menuBar()->addMenu("&Control")->addActions(control_->controlActions());
+  }
 
   connect(state_, &ViewState::snapshotChanged, this, &MainWindow::onSnapshot);
   connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);

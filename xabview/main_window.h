@@ -25,6 +25,7 @@ class EventLogPanel;
 class HangPanel;
 class InputPanel;
 class ReplayBar;
+class ControlPanel;
 class TaskTableModel;
 
 class MainWindow : public QMainWindow {
@@ -41,6 +42,7 @@ class MainWindow : public QMainWindow {
   bool hangBannerShown() const;
   QString hangBannerText() const;
   DiagramView* diagram() const { return diagram_; }
+  ControlPanel* controlPanel() const { return control_; }  // with --control only
   bool saveDiagram(const QString& file, QString* error) const;
   // "FILE: no records read (...why...)": for an input that ended without
   // one record (the banner, and the scripted modes' error).
@@ -74,6 +76,7 @@ class MainWindow : public QMainWindow {
   ViewState* state_;
   ViewerOptions options_;
   ReplayBar* replay_ = nullptr;
+  ControlPanel* control_ = nullptr;
   TaskTableModel* tasks_ = nullptr;
   QTableView* taskTable_ = nullptr;
   DiagramView* diagram_ = nullptr;

@@ -78,8 +78,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                               "Write one line per diagram repaint to FILE: paint time, records shown and read, age of "
                               "the newest record shown, arrival rate, main-thread stalls (bench/xabview_live.sh).",
                               "FILE");
+  QCommandLineOption control("control",
+                             "Step the live program: connect to abmon's control socket PATH (abmon --control PATH; "
+                             "docs/xabview.md, \"Stepping\").",
+                             "PATH");
   for (const auto& o : {help, version, noFollow, rawTime, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
-                        dumpOnHang, frameLog})
+                        dumpOnHang, frameLog, control})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -104,6 +108,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (!pos.isEmpty()) o.input = pos[0];
   o.follow = !p.isSet(noFollow);
   o.rawTime = p.isSet(rawTime);
+  o.control = p.value(control);
   o.frameLog = p.value(frameLog);
   if (p.isSet(step)) {
     bool ok = false;

@@ -21,6 +21,7 @@ struct ViewerOptions {
   QString saveDiagram;              // ... save the diagram (.png or .svg)
   QString exportFile;               // ... export through the translators (.trf, .json)
   QString frameLog;                 // one line per diagram repaint (bench/xabview_live.sh)
+  QString control;                  // --control PATH: abmon's control socket (control_panel.h)
   QString tab;                      // panel to show: log, hang, barriers, messages, input, output
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up

@@ -298,7 +298,7 @@ bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
       refuse(Refusal::OtherProcess, fmt::format("pid {} on t{:x}'s connection", sender, c.tid));
       continue;
     }
-    if (answerClockPing(c, body, readNs)) continue;
+    if (answerClockPing(c, body, readNs) || takeStepAsk(c, body)) continue;
     ++messages_;
     got = true;
     sink_(c.tid, body, readNs);
@@ -322,7 +322,29 @@ bool LocalIntake::answerClockPing(Conn& c, std::span<const std::byte> body, std:
   return true;
 }
 
+// A task's step ask (wire.h, "Stepping"): to the control.  True: it was one.
+bool LocalIntake::takeStepAsk(const Conn& c, std::span<const std::byte> body) {
+  xab_step_ask ask{};
+  if (body.size() != sizeof ask) return false;
+  std::memcpy(&ask, body.data(), sizeof ask);
+  if (ask.magic != XAB_STEP_MAGIC) return false;
+  if (stepAsk_)
+    stepAsk_(c.tid, ask);
+  else
+    sendStepGo(c.tid, ask.seq);  // not in control mode: go at once
+  return true;
+}
+
+bool LocalIntake::sendStepGo(std::int32_t tid, std::int32_t seq) {
+  xab_step_go go{XAB_STEP_MAGIC, seq};
+  for (const auto& c : conns_)
+    if (c->tid == tid)
+      return send(c->sd.native_handle(), &go, sizeof go, MSG_DONTWAIT | MSG_NOSIGNAL) == sizeof go;
+  return false;
+}
+
 void LocalIntake::drop(const std::shared_ptr<Conn>& c) {
+  if (c->tid != 0 && stepGone_) stepGone_(c->tid);
   boost::system::error_code ignored;
   c->sd.cancel(ignored);
   c->sd.close(ignored);

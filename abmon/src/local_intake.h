@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+struct xab_step_ask;
+
 namespace xab::abmon {
 
 class LocalIntake {
@@ -77,6 +79,14 @@ class LocalIntake {
   void close();
   bool open() const { return listener_ != nullptr; }
 
+  // Control mode (issue 16 §3, control.h): a task's step ask goes to
+  // `ask`; `gone` hears of a task whose connection went.
+  using StepAsk = std::function<void(std::int32_t tid, const xab_step_ask& ask)>;
+  using StepGone = std::function<void(std::int32_t tid)>;
+  void onStep(StepAsk ask, StepGone gone) { stepAsk_ = std::move(ask), stepGone_ = std::move(gone); }
+  // Lets `tid` make the call of ask `seq`: false when it has no connection.
+  bool sendStepGo(std::int32_t tid, std::int32_t seq);
+
   std::uint64_t messages() const { return messages_; }
   std::uint64_t clockPings() const { return clockPings_; }  // clock exchanges answered (issue 15)
   std::size_t connections() const { return conns_.size(); }
@@ -111,6 +121,7 @@ class LocalIntake {
   // connection is over.
   bool readAll(Conn& c, bool& got, std::size_t limit = SIZE_MAX);
   bool answerClockPing(Conn& c, std::span<const std::byte> body, std::int64_t readNs);
+  bool takeStepAsk(const Conn& c, std::span<const std::byte> body);
   void drop(const std::shared_ptr<Conn>& c);
   bool readDry(std::int32_t tid);
 
@@ -118,6 +129,8 @@ class LocalIntake {
   Sink sink_;
   Done done_;
   Verify verify_;
+  StepAsk stepAsk_;
+  StepGone stepGone_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> listener_;
   std::vector<std::shared_ptr<Conn>> conns_;
   std::vector<std::byte> buf_;

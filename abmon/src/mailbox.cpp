@@ -23,6 +23,8 @@ int buildEntry(const MailboxEntry& e) {
   int nameLen = static_cast<int>(e.socketName.size());
   if (rc >= 0) rc = pvm_pkint(&nameLen, 1, 1);
   if (rc >= 0 && nameLen > 0) rc = pvm_pkbyte(const_cast<char*>(e.socketName.data()), nameLen, 1);
+  int control = e.control;
+  if (rc >= 0) rc = pvm_pkint(&control, 1, 1);
   pvm_setsbuf(old);
   if (rc < 0) {
     pvm_freebuf(buf);

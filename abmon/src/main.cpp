@@ -15,6 +15,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "control.h"
 #include "local_intake.h"
 #include "mailbox.h"
 #include "monitor.h"
@@ -113,8 +114,9 @@ int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
 
 int registerOrRefuse(const Options& opts, int tid, int context, const std::string& socketName,
                        const std::string& mailboxName, int& index) {
-  Registration reg = registerAbmon(
-      {tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName}, mailboxName);
+  Registration reg = registerAbmon({tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName,
+                                    opts.control.empty() || socketName.empty() ? 0 : 1},
+                                   mailboxName);
   if (reg.status == Registration::Ok) {
     index = reg.index;
     return 0;
@@ -166,6 +168,17 @@ int main(int argc, char** argv) {
       socketName.clear();
     }
   }
+  int controlFd = -1;
+  if (!opts.control.empty()) {
+    std::string error;
+    if (socketName.empty() || (controlFd = Control::listenAt(opts.control, error)) < 0) {
+      std::cerr << "abmon: " << (socketName.empty() ? "--control needs the local socket (not --pvm-only)" : error)
+                << "\n";
+      if (localFd >= 0) close(localFd);
+      pvm_exit();
+      return kExitUsage;
+    }
+  }
   std::FILE* out = nullptr;
   int rc = registerOrRefuse(opts, tid, context, socketName, mailboxName, index);
   if (rc == 0 && opts.relayOf == 0 && (rc = openOutput(opts.output, out)) != 0) {
@@ -174,13 +187,14 @@ int main(int argc, char** argv) {
   }
   if (rc != 0) {
     if (localFd >= 0) close(localFd);
+    if (controlFd >= 0) close(controlFd), unlink(opts.control.c_str());
     return rc;
   }
   spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms, {}",
                tid, mailboxName, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs,
                socketName.empty() ? std::string("PVM messages only") : "local socket @" + socketName);
 
-  int code = Monitor({opts, tid, index, localFd, out, mailboxName}).run();
+  int code = Monitor({opts, tid, index, localFd, controlFd, out, mailboxName}).run();
   pvm_exit();
   if (out && out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
   return code;

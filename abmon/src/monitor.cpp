@@ -54,6 +54,7 @@ Monitor::Monitor(MonitorSetup setup)
                       std::int64_t recvNs) { takeLocal(tid, body, recvNs); },
           [this] { localDone(); },
           [this](std::int32_t tid, pid_t pid) { return verifyLocal(tid, pid); }),
+      control_(io_, [this](std::int32_t tid, std::int32_t seq) { return local_.sendStepGo(tid, seq); }),
       pokeTimer_(io_),
       programTimer_(io_),
       uplinkTimer_(io_) {}
@@ -79,6 +80,10 @@ int Monitor::run() {
   if (setup_.opts.pvmTracer) startTracer();
   signals_.async_wait([this](const auto& ec, int signo) { onSignal(ec, signo); });
   local_.start(setup_.localFd);
+  control_.start(setup_.controlFd, setup_.opts.control);
+  if (control_.on())
+    local_.onStep([this](std::int32_t tid, const xab_step_ask& a) { control_.ask(tid, a); },
+                  [this](std::int32_t tid) { control_.gone(tid); });
   // Messages may have come between registering and now: read them first.
   if (drain()) watchPvmFds();
   armPokeTimer();
@@ -532,6 +537,7 @@ void Monitor::finish(int code) {
   local_.reportRefusals();
   if (forgedExits_ > 0) spdlog::warn("ignored {} exit notice(s) not sent by pvmd", forgedExits_);
   releaseFds();
+  control_.close();
   local_.close();
   signals_.cancel();
   pokeTimer_.cancel();

@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "control.h"
 #include "formatter.h"
 #include "local_intake.h"
 #include "options.h"
@@ -32,6 +33,7 @@ struct MonitorSetup {
   int tid = 0;            // abmon's own tid
   int mailboxIndex = 0;  // to delete the entry when stopping
   int localFd = -1;      // LocalIntake::listenAt's socket; -1: PVM messages only
+  int controlFd = -1;    // Control::listenAt's socket; -1: no control mode
   std::FILE* out = nullptr;  // abmon's trace; a relay has none (RelayUplink)
   std::string mailboxName;    // the entry to delete when stopping
 };
@@ -93,6 +95,7 @@ class Monitor {
   boost::asio::signal_set signals_;
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   LocalIntake local_;
+  Control control_;  // after local_, which it answers through
   bool pvmTouched_ = false;  // a PVM call outside drain() may have queued messages
   bool drainPosted_ = false;  // drainSoon() has a drain waiting in the loop
   unsigned generation_ = 0;  // wait handlers of older fd sets are stale

@@ -88,6 +88,12 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     }
     if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
     if (isRepeatedFlag(arg, 'q')) { opts.verbosity -= static_cast<int>(arg.size() - 1); continue; }
+    if (arg == "--control") {
+      std::string_view path;
+      if (!nextValue(path) || path.empty()) return "option --control needs a socket path";
+      opts.control = path;
+      continue;
+    }
     if (arg == "-o" || arg == "--output") {
       std::string_view file;
       if (!nextValue(file)) return "option " + std::string(arg) + " needs a file name";
@@ -112,7 +118,8 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only] [--pvm-tracer] [--no-relays] [-- PROGRAM [ARGS...]]\n"
+         "             [--pvm-only] [--pvm-tracer] [--no-relays] [--control PATH]\n"
+         "             [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -139,6 +146,9 @@ std::string_view usageText() {
          "      --relay TID,CONTEXT\n"
          "                     run as a relay of abmon TID (abmon starts its relays\n"
          "                     so on every other host; docs/abmon.md \"Relays\")\n"
+         "      --control PATH control mode: tasks on this host stop before each\n"
+         "                     communicating call while a client of the socket PATH\n"
+         "                     (xabview --control) holds them (docs/abmon.md)\n"
          "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
          "                     it started have ended, and exit with its status (with\n"
          "                     the trace on standard output, its output goes to\n"

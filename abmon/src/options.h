@@ -32,6 +32,7 @@ struct Options {
   // starts it so, on another host.  0: abmon itself.
   int relayOf = 0;
   int relayContext = 0;
+  std::string control;   // --control PATH: control mode, its socket (control.h)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;

@@ -23,6 +23,7 @@ struct abmon_entry {
   int batch, flush_ms, poke_ms; /* poke_ms 0: an abmon that does not poke */
   int sock_len;                 /* 0: no local socket */
   char sock_name[XAB_SOCKET_NAME_MAX];
+  int control;                  /* 1: abmon --control, tasks step (ab_step.c) */
 };
 
 static int env_int(const char *name, int fallback) {
@@ -66,6 +67,7 @@ static int unpack_entry(struct abmon_entry *e) {
     if (pvm_upkint(&e->sock_len, 1, 1) < 0 || e->sock_len < 0 || e->sock_len > XAB_SOCKET_NAME_MAX ||
         (e->sock_len > 0 && pvm_upkbyte(e->sock_name, e->sock_len, 1) < 0))
       e->sock_len = 0;
+    if (pvm_upkint(&e->control, 1, 1) < 0) e->control = 0; /* an abmon before issue 16 §3 */
     return 0;
   }
   if (v[0] != XAB_WIRE_VERSION) {
@@ -137,6 +139,7 @@ static void start_monitoring(const struct abmon_entry *e, int parent) {
   xab_st.mode = XAB_MODE_ACTIVE;
   /* The local socket only reaches an abmon on this host. */
   if (pvm_tidtohost(e->tid) == pvm_tidtohost(xab_st.mytid)) xab_socket_connect(e->sock_name, e->sock_len);
+  xab_st.step_on = e->control == 1 && xab_st.have_sock; /* answers come on the socket only */
   xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0; /* immediate mode sends at once */
   xab_poke_handler_on();
   put_identity(parent);
@@ -164,6 +167,7 @@ void xab_attach(void) {
 void xab_detach(void) {
   if (xab_st.mode != XAB_MODE_ACTIVE && xab_st.mode != XAB_MODE_UNATTACHED) return;
   xab_socket_close();
+  xab_st.step_on = 0;
   xab_st.mode = XAB_MODE_UNATTACHED;
   xab_st.mhid = -1; /* pvm_exit deleted it */
   xab_st.final_seq = -1;

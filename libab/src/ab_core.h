@@ -68,6 +68,9 @@ struct xab_state {
   /* the end of the task (ab_end.c) */
   int in_call;            /* inside a real PVM call (for the SIGTERM handler) */
   volatile sig_atomic_t term_pending;
+  /* stepping (ab_step.c, issue 16 §3) */
+  int step_on;            /* abmon's control mode: stop before communicating calls */
+  int step_seq;           /* asks made */
   /* message serials (ab_msg.c) */
   uint32_t serial;        /* last message serial used */
   /* the record buffer (ab_buffer.c) */
@@ -237,6 +240,16 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
  * waits for the next call to send it, or goes at once through the local
  * socket, never through PVM from in there. */
 void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]);
+
+/* ---------------------------------------------------------------- ab_step.c */
+
+/* Control mode (issue 16 §3): before a communicating call, wait for
+ * abmon's permission over the local socket.  peer, tag: the call's
+ * arguments, for breakpoints. */
+void xab_step_wait(int kind, int peer, int tag);
+static inline void xab_step(int kind, int peer, int tag) {
+  if (xab_st.step_on) xab_step_wait(kind, peer, tag);
+}
 
 /* ---------------------------------------------------------------- ab_poke.c */
 

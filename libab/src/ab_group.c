@@ -26,6 +26,7 @@ int xab_freezegroup(char *group, int size) {
 }
 
 int xab_barrier(char *group, int count) {
+  xab_step(XAB_EV_BARRIER, 0, 0);
   XAB_BLOCKING(XAB_EV_BARRIER, pvm_barrier(group, count), xab_str(group), count);
 }
 

@@ -62,6 +62,7 @@ int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag) {
 /* ---------------------------------------------------------------- sending */
 
 int xab_send(int tid, int tag) {
+  xab_step(XAB_EV_SEND, tid, tag);
   int64_t t = xab_clock();
   int mid = pvm_getsbuf(), bytes = 0, wid = 0;
   int serial = xab_stamp_serial(mid, &bytes, &wid);
@@ -75,6 +76,7 @@ int xab_send(int tid, int tag) {
 }
 
 int xab_mcast(int *tids, int n, int tag) {
+  xab_step(XAB_EV_MCAST, 0, tag);
   int64_t t = xab_clock();
   int mid = pvm_getsbuf(), bytes = 0, wid = 0;
   int serial = xab_stamp_serial(mid, &bytes, &wid);
@@ -108,6 +110,7 @@ static int typed_bytes(int type, int n) {
  * same here lets the serial ride on the buffer.  Bad types go to PVM's own
  * psend so the error (and its message) is PVM's. */
 int xab_psend(int tid, int tag, void *p, int n, int type) {
+  xab_step(XAB_EV_PSEND, tid, tag);
   int64_t t = xab_clock();
   int len = typed_bytes(type, n), rc, serial = 0, bytes = 0, wid = 0;
   xab_enter();
@@ -173,6 +176,7 @@ static int bcast_as_pvm(char *group, int tag, int **tids, int *ndst) {
 }
 
 int xab_bcast(char *group, int tag) {
+  xab_step(XAB_EV_BCAST, 0, tag);
   int64_t t = xab_clock();
   int mid = pvm_getsbuf(), bytes = 0, wid = 0, ndst = 0;
   int *tids = NULL;
@@ -209,6 +213,7 @@ static int wait_message(int kind, int tid, int tag, struct timeval *tmout) {
 }
 
 int xab_recv(int tid, int tag) {
+  xab_step(XAB_EV_RECV, tid, tag);
   xab_rec(XAB_EV_RECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag));
   int mid = wait_message(XAB_EV_RECV, tid, tag, NULL);
   recv_end(XAB_EV_RECV, xab_clock(), mid, tid, tag, 1);
@@ -217,6 +222,7 @@ int xab_recv(int tid, int tag) {
 }
 
 int xab_trecv(int tid, int tag, struct timeval *tmout) {
+  xab_step(XAB_EV_TRECV, tid, tag);
   int us = tmout ? (int)(tmout->tv_sec * 1000000 + tmout->tv_usec) : -1;
   xab_rec(XAB_EV_TRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, us));
   int mid = wait_message(XAB_EV_TRECV, tid, tag, tmout);
@@ -227,6 +233,7 @@ int xab_trecv(int tid, int tag, struct timeval *tmout) {
 
 /* A receive that does not wait (nrecv, probe): one record after the call. */
 static int recv_now(int kind, int (*call)(int, int), int tid, int tag, int clear) {
+  xab_step(kind, tid, tag);
   int64_t t = xab_clock();
   xab_enter();
   int mid = xab_rr_on() ? xab_rr_receive(kind, tid, tag, NULL) : call(tid, tag);
@@ -243,6 +250,7 @@ int xab_probe(int tid, int tag) { return recv_now(XAB_EV_PROBE, pvm_probe, tid, 
 /* PVM's precv is setrbuf(0) + recv + bufinfo + upkbyte + freebuf +
  * setrbuf(old) (lpvm.c); the same here, with our receive in the middle. */
 int xab_precv(int tid, int tag, void *p, int n, int type, int *rtid, int *rtag, int *rlen) {
+  xab_step(XAB_EV_PRECV, tid, tag);
   int len = typed_bytes(type, n);
   xab_rec(XAB_EV_PRECV, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(tid, tag, type, n));
   int rc, bytes = 0, src = tid, mtag = tag, serial = 0;

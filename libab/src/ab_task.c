@@ -30,6 +30,7 @@ int xab_parent(void) {
 }
 
 int xab_spawn(char *file, char **argv, int flags, char *where, int count, int *tids) {
+  xab_step(XAB_EV_SPAWN, 0, 0);
   int f = xab_str(file);
   xab_rec(XAB_EV_SPAWN, XAB_PHASE_BEGIN, xab_clock(), 0, XAB_A(f, xab_str(where), flags, count));
   xab_block_begin();

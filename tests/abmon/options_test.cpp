@@ -60,6 +60,18 @@ TEST_CASE("option --pvm-only turns the local socket off") {
   CHECK(usageText().find("--pvm-only") != std::string_view::npos);
 }
 
+TEST_CASE("abmon's control option takes the socket path") {
+  Options o;
+  REQUIRE(parseOptions({}, o).empty());
+  CHECK(o.control.empty());
+  REQUIRE(parseOptions({"--control", "/tmp/ctl"}, o).empty());
+  CHECK(o.control == "/tmp/ctl");
+  REQUIRE(parseOptions({"--control=/tmp/c2"}, o).empty());
+  CHECK(o.control == "/tmp/c2");
+  CHECK(parseOptions({"--control"}, o) == "option --control needs a socket path");
+  CHECK(usageText().find("--control PATH") != std::string_view::npos);
+}
+
 TEST_CASE("bad command lines say what is wrong") {
   Options o;
   CHECK(parseOptions({"--batch"}, o) == "option --batch needs a number");

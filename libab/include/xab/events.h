@@ -181,7 +181,11 @@
   /* a send of the buffer to abmon (a flush or a poke answer), told in the next message: the record's */ \
   /* time is when that send began, dur_ns its real duration; rc = its records; blocked: 1 when it */ \
   /* was answering a poke inside a blocked call */ \
-  X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i")
+  X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i") \
+  /* ---- issue 16 §3 (stepping, docs/abmon.md "Control mode") ---- */ \
+  /* the task stops before call (its name) with these arguments and waits for abmon's permission; */ \
+  /* rc: the ask's number.  The call's own records follow once it is allowed. */ \
+  X(STEP_WAIT,   "step.wait",   0, 'i', "", "call:s peer:t tag:i")
 /* clang-format on */
 
 enum xab_event_kind {

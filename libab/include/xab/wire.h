@@ -108,6 +108,25 @@ struct xab_clock_pong {
   int64_t t2, t3;
 };
 
+/* Stepping (issue 16 §3, docs/abmon.md "Control mode").  abmon started with
+ * --control appends one int, 1, to its mailbox entry (after the socket
+ * name).  A task connected to the local socket then stops before each
+ * communicating call: it sends its buffered records (the last one an
+ * XAB_EV_STEP_WAIT record), then struct xab_step_ask, and waits on the
+ * socket (no PVM call) for struct xab_step_go with the same seq.  Told from
+ * an event message and a clock ping by its size and magic. */
+#define XAB_STEP_MAGIC 0x58414253 /* "XABS" */
+struct xab_step_ask {
+  int32_t magic; /* XAB_STEP_MAGIC */
+  int32_t seq;   /* the task's ask number, echoed in the go */
+  int32_t kind;  /* the call about to be made (enum xab_event_kind) */
+  int32_t peer;  /* its tid argument (destination, source, -1 any; 0 none) */
+  int32_t tag;   /* its tag argument (-1 any; 0 none) */
+};
+struct xab_step_go {
+  int32_t magic, seq;
+};
+
 /* One event: fixed size, no pointers.  a[] holds the slots that events.h
  * names for the kind and phase. */
 struct xab_event {

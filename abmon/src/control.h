@@ -1,0 +1,90 @@
+// control.h -- abmon's control mode (issue 16 §3, docs/abmon.md "Control
+// mode"): stepping the live program.
+//
+// With --control PATH, tasks on abmon's host stop before each
+// communicating call and ask (wire.h, struct xab_step_ask) through their
+// local socket; LocalIntake hands the asks here.  A client of the control
+// socket at PATH (xabview --control, or any program that speaks the line
+// protocol below) decides when each task goes on.  Without a client every
+// ask is answered at once; a client that leaves releases every task and
+// clears its breakpoints, so no client can leave the program hung.
+//
+// Protocol: lines of text.  abmon greets with "xab-control 1".  Requests:
+//   list | step TID | step all | continue | stop | breaks |
+//   break call NAME | break tag N | break task TID | clear all |
+//   clear call NAME | clear tag N | clear task TID | quit
+// Each is answered by zero or more data lines and then "ok ..." or
+// "error ...".  Lines starting with "event " come at any time:
+//   event wait TID seq N call NAME peer TID tag N   (a task is held)
+//   event gone TID                                  (a held task went)
+// TIDs are written t<hex>, as in the trace.
+#ifndef XAB_ABMON_CONTROL_H
+#define XAB_ABMON_CONTROL_H
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/streambuf.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+struct xab_step_ask;
+
+namespace xab::abmon {
+
+class Control {
+ public:
+  // Sends the go for ask `seq` to task `tid`: false when the task is gone.
+  using Go = std::function<bool(std::int32_t tid, std::int32_t seq)>;
+
+  Control(boost::asio::io_context& io, Go go);
+  ~Control();
+  Control(const Control&) = delete;
+  Control& operator=(const Control&) = delete;
+
+  // A listening Unix stream socket at `path` (a stale socket file left by
+  // an abmon that died is replaced): its fd, or -1 and *error.
+  static int listenAt(const std::string& path, std::string& error);
+  // Takes over listenAt's socket (-1: no control mode).
+  void start(int fd, std::string path);
+  bool on() const { return acceptor_ != nullptr; }
+  // A task asks to make a call.
+  void ask(std::int32_t tid, const xab_step_ask& a);
+  // A task's connection went: forget its ask.
+  void gone(std::int32_t tid);
+  void close();
+
+ private:
+  struct Pending {
+    std::int32_t seq, kind, peer, tag;
+  };
+  void waitAccept();
+  void readLine();
+  void endClient();
+  void send(const std::string& line);
+  std::string handle(const std::string& line);
+  std::string breakCmd(bool set, const std::string& what, const std::string& arg);
+  bool holds(std::int32_t tid, const Pending& p) const;
+  bool release(std::int32_t tid);
+  std::string describe(std::int32_t tid, const Pending& p) const;
+
+  boost::asio::io_context& io_;
+  Go go_;
+  std::string path_;
+  std::unique_ptr<boost::asio::local::stream_protocol::acceptor> acceptor_;
+  std::unique_ptr<boost::asio::local::stream_protocol::socket> client_;
+  boost::asio::streambuf in_;
+  std::map<std::int32_t, Pending> waiting_;  // held tasks, by tid
+  bool connected_ = false;                    // client_ is a connected client
+  bool stepping_ = false;                     // hold every call, not only at breakpoints
+  std::set<std::string> breakCalls_;
+  std::set<std::int32_t> breakTags_, breakTasks_;
+};
+
+}  // namespace xab::abmon
+
+#endif

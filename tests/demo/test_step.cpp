@@ -1,0 +1,208 @@
+// Stepping the live demo (issue 16 §3): abmon --control, driven by a small
+// client of its control socket written here (the protocol of
+// abmon/src/control.h, documented in docs/abmon.md "Control mode").
+#include <catch2/catch.hpp>
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+#include "xab/test/records.h"
+
+using namespace xab::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string demo() { return bin_dir() + "/xabdemo"; }
+std::string plain_demo() { return bin_dir() + "/xabdemo-plain"; }
+
+std::string result_of(const std::string& out) {
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("xabdemo: result ", 0) == 0) return line;
+  return "";
+}
+
+// One connection to abmon's control socket: lines in, lines out.
+class ControlClient {
+ public:
+  explicit ControlClient(const std::string& path) {
+    for (auto end = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < end;
+         std::this_thread::sleep_for(100ms)) {
+      fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      sockaddr_un addr{};
+      addr.sun_family = AF_UNIX;
+      std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+      if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return;
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~ControlClient() { close(); }
+  ControlClient(const ControlClient&) = delete;
+  ControlClient& operator=(const ControlClient&) = delete;
+  bool connected() const { return fd_ >= 0; }
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  // The next line, or nothing within `wait`.
+  std::optional<std::string> line(std::chrono::milliseconds wait) {
+    auto end = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+      if (auto nl = buf_.find('\n'); nl != std::string::npos) {
+        std::string l = buf_.substr(0, nl);
+        buf_.erase(0, nl + 1);
+        return l;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      pollfd p{fd_, POLLIN, 0};
+      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;
+      char chunk[4096];
+      ssize_t n = read(fd_, chunk, sizeof chunk);
+      if (n <= 0) return std::nullopt;
+      buf_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  // Sends a request; its answer ("ok ..." or "error ..."); events met on the
+  // way go to events_.
+  std::string request(const std::string& req) {
+    std::string out = req + "\n";
+    if (write(fd_, out.data(), out.size()) != static_cast<ssize_t>(out.size())) return "write failed";
+    while (auto l = line(30s)) {
+      if (l->rfind("event ", 0) == 0)
+        events.push_back(*l);
+      else if (l->rfind("ok", 0) == 0 || l->rfind("error", 0) == 0)
+        return *l;
+    }
+    return "no answer";
+  }
+  // The next "event wait ..." line (from events first), or nothing.
+  std::optional<std::string> nextWait(std::chrono::milliseconds wait) {
+    for (auto it = events.begin(); it != events.end(); ++it)
+      if (it->rfind("event wait ", 0) == 0) {
+        std::string e = *it;
+        events.erase(it);
+        return e;
+      }
+    while (auto l = line(wait))
+      if (l->rfind("event wait ", 0) == 0) return l;
+    return std::nullopt;
+  }
+  std::vector<std::string> events;
+
+ private:
+  int fd_ = -1;
+  std::string buf_;
+};
+
+// "event wait t40002 seq 3 call send peer t40001 tag 16004" -> {tid, call}.
+std::pair<std::string, std::string> waitOf(const std::string& e) {
+  std::istringstream in(e);
+  std::string w1, w2, tid, k, seq, kc, call;
+  in >> w1 >> w2 >> tid >> k >> seq >> kc >> call;
+  return {tid, call};
+}
+
+const char* const kSteppedCalls[] = {"send",  "mcast",       "psend", "bcast",        "recv.begin", "trecv.begin",
+                                     "nrecv", "probe", "precv.begin", "barrier.begin", "spawn.begin"};
+
+}  // namespace
+
+TEST_CASE("abmon --control: the stepped demo computes what the unstepped one does", "[demo][pvm][abmon][step]") {
+  PrivateVm vm;
+  const std::vector<std::string> args = {"-n", "2", "--rounds", "2"};
+  std::vector<std::string> plain = {plain_demo()}, stepped = {demo()};
+  plain.insert(plain.end(), args.begin(), args.end());
+  stepped.insert(stepped.end(), args.begin(), args.end());
+  auto ref = run(plain, {}, 120s);
+  REQUIRE(ref.exit_code == 0);
+  REQUIRE_FALSE(result_of(ref.out).empty());
+
+  const std::string sock = vm.dir() + "/control";
+  Monitor mon(vm.dir() + "/trace", {"--control", sock});
+
+  // 1. Step every call, one task at a time, in the order the tasks ask.
+  std::map<std::string, int> steps;  // per task
+  {
+    ControlClient c(sock);
+    REQUIRE(c.connected());
+    REQUIRE(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    BackgroundProcess prog(stepped, vm.dir() + "/stepped.out");
+    while (prog.running()) {
+      auto e = c.nextWait(500ms);
+      if (!e) continue;
+      auto [tid, call] = waitOf(*e);
+      INFO(*e);
+      REQUIRE(c.request("step " + tid) == "ok 1");
+      ++steps[tid];
+    }
+    while (auto e = c.nextWait(2s)) {  // workers may still ask after the master has gone
+      auto [tid, call] = waitOf(*e);
+      REQUIRE(c.request("step " + tid) == "ok 1");
+      ++steps[tid];
+    }
+    CHECK(prog.wait(1s) == 0);
+    CHECK(result_of(prog.read_stdout()) == result_of(ref.out));
+  }
+  REQUIRE(mon.wait_exits(3));
+  auto records = parse_records(mon.process().read_stdout());
+  REQUIRE(steps.size() == 3);  // the master and both workers were stepped
+  for (const auto& [tid, n] : steps) {
+    INFO("task " << tid);
+    auto mine = records_of(records, tid);
+    std::size_t communicating = 0;
+    for (const char* ev : kSteppedCalls) communicating += count(mine, ev);
+    CHECK(count(mine, "step.wait") == static_cast<std::size_t>(n));
+    CHECK(communicating == static_cast<std::size_t>(n));  // every one waited first
+  }
+
+  // 2. A breakpoint on a call name stops every task there.
+  {
+    ControlClient c(sock);
+    REQUIRE(c.connected());
+    REQUIRE(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    REQUIRE(c.request("break call barrier") == "ok");
+    REQUIRE(c.request("continue") == "ok");
+    BackgroundProcess prog(stepped, vm.dir() + "/break.out");
+    std::map<std::string, std::string> held;
+    while (held.size() < 3) {
+      auto e = c.nextWait(30s);
+      REQUIRE(e);
+      auto [tid, call] = waitOf(*e);
+      CHECK(call == "barrier");
+      held[tid] = call;
+    }
+    CHECK(c.request("list") == "ok 3");
+    CHECK(prog.running());  // all three wait at the barrier
+    REQUIRE(c.request("clear all") == "ok");
+    REQUIRE(c.request("continue") == "ok");
+    CHECK(prog.wait(60s) == 0);
+    CHECK(result_of(prog.read_stdout()) == result_of(ref.out));
+  }
+
+  // 3. A client that leaves while tasks are held releases them: no hang.
+  {
+    ControlClient c(sock);
+    REQUIRE(c.connected());
+    BackgroundProcess prog(stepped, vm.dir() + "/leave.out");
+    REQUIRE(c.nextWait(30s));
+    c.close();
+    CHECK(prog.wait(60s) == 0);
+    CHECK(result_of(prog.read_stdout()) == result_of(ref.out));
+  }
+  CHECK(mon.process().stop(SIGINT) == 0);
+}

@@ -1,0 +1,231 @@
+#include "control_panel.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSocketNotifier>
+#include <QVBoxLayout>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace xab::view {
+
+ControlPanel::ControlPanel(const QString& socketPath, QWidget* parent)
+    : QDockWidget("Control", parent), path_(socketPath) {
+  setObjectName("controlPanel");
+  auto* body = new QWidget;
+  auto* box = new QVBoxLayout(body);
+  statusLabel_ = new QLabel;
+  statusLabel_->setObjectName("controlStatus");
+  statusLabel_->setWordWrap(true);
+  box->addWidget(statusLabel_);
+  list_ = new QListWidget;
+  list_->setObjectName("controlWaiting");
+  list_->setToolTip("Tasks held before a PVM call: the call each is about to make");
+  box->addWidget(list_);
+
+  struct Item {
+    const char* name;
+    const char* text;
+    QKeySequence key;
+    void (ControlPanel::*slot)();
+  };
+  const Item items[] = {
+      {"stepTask", "Step task", QKeySequence(Qt::Key_F10), &ControlPanel::stepSelected},
+      {"stepAll", "Step all", QKeySequence(Qt::SHIFT | Qt::Key_F10), &ControlPanel::stepAll},
+      {"continue", "Continue", QKeySequence(Qt::Key_F5), &ControlPanel::continueRun},
+      {"stop", "Stop", QKeySequence(Qt::SHIFT | Qt::Key_F5), &ControlPanel::stopRun},
+      {"runToBreak", "Run to breakpoint", QKeySequence(Qt::Key_F8), &ControlPanel::runToBreakpoint},
+  };
+  auto* buttons = new QHBoxLayout;
+  for (const Item& it : items) {
+    auto* a = new QAction(it.text, this);
+    a->setObjectName(it.name);
+    a->setShortcut(it.key);
+    a->setShortcutContext(Qt::ApplicationShortcut);
+    a->setToolTip(QString("%1 (%2)").arg(it.text, it.key.toString()));
+    connect(a, &QAction::triggered, this, it.slot);
+    actions_.append(a);
+    auto* b = new QPushButton(it.text);
+    b->setObjectName(QString(it.name) + "Button");
+    b->setToolTip(a->toolTip());
+    connect(b, &QPushButton::clicked, a, &QAction::trigger);
+    buttons->addWidget(b);
+  }
+  box->addLayout(buttons);
+  auto* breakRow = new QHBoxLayout;
+  breakRow->addWidget(new QLabel("Breakpoint on call:"));
+  breakCall_ = new QLineEdit("barrier");
+  breakCall_->setObjectName("controlBreakCall");
+  breakCall_->setToolTip("A PVM call name as in the trace: send, recv, barrier, spawn, ...");
+  breakRow->addWidget(breakCall_);
+  box->addLayout(breakRow);
+  setWidget(body);
+
+  retry_.setInterval(1000);
+  connect(&retry_, &QTimer::timeout, this, &ControlPanel::tryConnect);
+  status_ = "connecting to " + path_;
+  tryConnect();
+  retry_.start();
+  refresh();
+}
+
+ControlPanel::~ControlPanel() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+// abmon may start after xabview (or be restarted): try every second.
+void ControlPanel::tryConnect() {
+  if (fd_ >= 0) return;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  QByteArray p = path_.toLocal8Bit();
+  if (fd < 0 || p.size() >= static_cast<qsizetype>(sizeof addr.sun_path)) {
+    if (fd >= 0) ::close(fd);
+    return;
+  }
+  std::memcpy(addr.sun_path, p.constData(), static_cast<std::size_t>(p.size()));
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return;
+  }
+  fd_ = fd;
+  retry_.stop();
+  notifier_ = new QSocketNotifier(fd_, QSocketNotifier::Read, this);
+  connect(notifier_, &QSocketNotifier::activated, this, &ControlPanel::onReadable);
+  status_ = "connected to " + path_ + "; waiting for abmon";
+  refresh();
+}
+
+void ControlPanel::disconnectSocket(const QString& why) {
+  if (fd_ < 0) return;
+  delete notifier_;
+  notifier_ = nullptr;
+  ::close(fd_);
+  fd_ = -1;
+  greeted_ = false;
+  in_.clear();
+  sent_.clear();
+  waiting_.clear();
+  status_ = why + "; reconnecting to " + path_;
+  retry_.start();
+  refresh();
+}
+
+void ControlPanel::onReadable() {
+  char chunk[4096];
+  ssize_t n = ::read(fd_, chunk, sizeof chunk);
+  if (n < 0 && errno == EINTR) return;
+  if (n <= 0) {
+    disconnectSocket("abmon closed the control connection");
+    return;
+  }
+  in_.append(chunk, n);
+  for (qsizetype nl; fd_ >= 0 && (nl = in_.indexOf('\n')) >= 0;) {
+    QString line = QString::fromUtf8(in_.left(nl)).trimmed();
+    in_.remove(0, nl + 1);
+    handleLine(line);
+  }
+}
+
+// "t40002 seq 3 call send peer t40001 tag 16004" -> tid, "send peer t40001 tag 16004 (3)".
+static std::pair<QString, QString> heldOf(const QString& rest) {
+  QStringList w = rest.split(' ', Qt::SkipEmptyParts);
+  if (w.size() < 5) return {};
+  return {w[0], w.mid(4).join(' ') + " (" + w[2] + ")"};
+}
+
+void ControlPanel::handleLine(const QString& line) {
+  if (!greeted_) {
+    greeted_ = line == "xab-control 1";
+    status_ = greeted_ ? "stopped: tasks wait before each communicating call" : "not an abmon control socket";
+    if (greeted_) request("list");
+  } else if (line.startsWith("event wait ")) {
+    auto [tid, what] = heldOf(line.mid(11));
+    if (!tid.isEmpty()) waiting_[tid] = what;
+  } else if (line.startsWith("event gone ")) {
+    waiting_.remove(line.mid(11).trimmed());
+  } else if (line.startsWith("wait ")) {
+    auto [tid, what] = heldOf(line.mid(5));
+    if (!tid.isEmpty()) listing_[tid] = what;
+  } else if (line.startsWith("ok") || line.startsWith("error")) {
+    QString req = sent_.isEmpty() ? QString() : sent_.takeFirst();
+    if (line.startsWith("error")) status_ = req + ": " + line;
+    else if (req == "list") waiting_ = listing_;
+    else if (req == "step all") waiting_.clear();
+    else if (req.startsWith("step ")) waiting_.remove(req.mid(5));
+    else if (req == "continue") {
+      waiting_.clear();
+      status_ = "running to the next breakpoint";
+    } else if (req == "stop") status_ = "stopped: tasks wait before each communicating call";
+    listing_.clear();
+  }
+  refresh();
+}
+
+void ControlPanel::request(const QString& line) {
+  if (!connected() && line != "list") return;
+  QByteArray bytes = (line + "\n").toUtf8();
+  if (::send(fd_, bytes.constData(), static_cast<std::size_t>(bytes.size()), MSG_NOSIGNAL) != bytes.size()) {
+    disconnectSocket("writing to abmon failed");
+    return;
+  }
+  sent_.append(line);
+}
+
+void ControlPanel::stepSelected() {
+  QListWidgetItem* item = list_->currentItem();
+  if (!item && list_->count() == 1) item = list_->item(0);
+  if (item) request("step " + item->data(Qt::UserRole).toString());
+}
+
+void ControlPanel::stepAll() { request("step all"); }
+void ControlPanel::continueRun() { request("continue"); }
+void ControlPanel::stopRun() { request("stop"); }
+
+void ControlPanel::runToBreakpoint() {
+  QString call = breakCall_->text().trimmed();
+  if (call.isEmpty() || call.contains(' ')) return;
+  request("clear all");
+  request("break call " + call);
+  request("continue");
+  status_ = "running to the next " + call;
+}
+
+void ControlPanel::selectTask(const QString& tid) {
+  for (int i = 0; i < list_->count(); ++i)
+    if (list_->item(i)->data(Qt::UserRole).toString() == tid) list_->setCurrentRow(i);
+}
+
+QStringList ControlPanel::waiting() const {
+  QStringList out;
+  for (auto it = waiting_.begin(); it != waiting_.end(); ++it) out << it.key() + " " + it.value();
+  return out;
+}
+
+QString ControlPanel::statusText() const { return status_; }
+
+// The list keeps the selected task selected when it is still held.
+void ControlPanel::refresh() {
+  QString selected = list_->currentItem() ? list_->currentItem()->data(Qt::UserRole).toString() : QString();
+  list_->clear();
+  for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+    auto* item = new QListWidgetItem(it.key() + "  →  " + it.value(), list_);
+    item->setData(Qt::UserRole, it.key());
+    if (it.key() == selected) list_->setCurrentItem(item);
+  }
+  statusLabel_->setText(status_ + (waiting_.isEmpty() ? QString() : QString("; %1 held").arg(waiting_.size())));
+  for (QAction* a : actions_) a->setEnabled(connected());
+  emit changed();
+}
+
+}  // namespace xab::view

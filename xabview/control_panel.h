@@ -1,0 +1,71 @@
+// control_panel.h -- stepping the live program from xabview (issue 16 §3):
+// a client of abmon's control socket (abmon --control PATH; the protocol
+// is in docs/abmon.md, "Control mode").  Shows which call each held task
+// is about to make; steps the selected task or all, continues, stops, and
+// runs to a breakpoint on a call name.  Talks to abmon only, never to the
+// trace: the diagram shows the stepped calls as they come through the pipe.
+#pragma once
+
+#include <QDockWidget>
+#include <QMap>
+#include <QStringList>
+#include <QTimer>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QSocketNotifier;
+
+namespace xab::view {
+
+class ControlPanel : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit ControlPanel(const QString& socketPath, QWidget* parent = nullptr);
+  ~ControlPanel() override;
+
+  bool connected() const { return fd_ >= 0 && greeted_; }
+  // The held tasks, "t40002 send peer t40001 tag 16004 (3)" (3: the
+  // task's ask number), in tid order.
+  QStringList waiting() const;
+  QString statusText() const;
+  // Step selected, step all, continue, stop, run to breakpoint (with keys).
+  QList<QAction*> controlActions() const { return actions_; }
+  void selectTask(const QString& tid);
+
+ public slots:
+  void stepSelected();
+  void stepAll();
+  void continueRun();
+  void stopRun();
+  void runToBreakpoint();  // break on the call named in the field, continue
+
+ signals:
+  void changed();  // the held tasks or the connection changed
+
+ private:
+  void tryConnect();
+  void disconnectSocket(const QString& why);
+  void onReadable();
+  void handleLine(const QString& line);
+  void request(const QString& line);
+  void refresh();
+
+  QString path_;
+  int fd_ = -1;
+  bool greeted_ = false;
+  QSocketNotifier* notifier_ = nullptr;
+  QByteArray in_;
+  QStringList sent_;                  // requests not answered yet, oldest first
+  QMap<QString, QString> waiting_;    // tid -> "call peer tag"
+  QMap<QString, QString> listing_;    // a list answer being read
+  QString status_;
+  QTimer retry_;
+  QLabel* statusLabel_ = nullptr;
+  QListWidget* list_ = nullptr;
+  QLineEdit* breakCall_ = nullptr;
+  QList<QAction*> actions_;
+};
+
+}  // namespace xab::view
