@@ -63,8 +63,10 @@ std::vector<ClockSample> fastest(const std::vector<ClockSample>& all) {
 
 }  // namespace
 
-std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out) {
-  const auto& ev = trace.events(t);
+namespace {
+
+template <class Events>
+std::size_t appendSamples(const Events& ev, std::size_t from, std::vector<ClockSample>& out) {
   for (std::size_t i = from; i < ev.size(); ++i) {
     const Event& e = ev[i];
     if (e.kind != Kind::CLOCK || (e.present & 0x3f) != 0x3f) continue;
@@ -83,6 +85,38 @@ std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from
   return std::max(from, ev.size());
 }
 
+}  // namespace
+
+std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out) {
+  return appendSamples(trace.events(t), from, out);
+}
+
+std::unordered_map<Tid, ClockFit> referenceFits(const Trace& trace) {
+  std::unordered_map<Tid, ClockFit> out;
+  for (const auto& [tid, ev] : trace.referenceClocks()) {
+    std::vector<ClockSample> s;
+    appendSamples(ev, 0, s);
+    out[tid] = fitClock(s);
+  }
+  return out;
+}
+
+// reference = R(T(local)): both linear, so one line with T's anchor.  The
+// error of the two adds up: the residuals and R's half transit are kept.
+ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>& refs) {
+  auto it = refs.find(fit.ref);
+  if (!fit.valid || it == refs.end() || !it->second.valid || it->second.ref == fit.ref) return fit;
+  const ClockFit& r = it->second;
+  ClockFit c = fit;
+  c.refAt = r.toReference(fit.refAt);
+  c.rate = fit.rate * r.rate;
+  c.via = fit.ref;
+  c.ref = r.ref;
+  c.maxResidual = fit.maxResidual + r.maxResidual;
+  c.rmsResidual = std::sqrt(fit.rmsResidual * fit.rmsResidual + r.rmsResidual * r.rmsResidual);
+  return c;
+}
+
 std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
   std::vector<ClockSample> out;
   appendClockSamples(trace, t, 0, out);
@@ -90,6 +124,14 @@ std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
 }
 
 bool LiveClockFit::update(const Trace& trace) {
+  std::unordered_map<Tid, ClockFit> relays;
+  for (const auto& [tid, ev] : trace.referenceClocks()) {
+    TaskClock& c = refs_[tid];
+    const std::size_t before = c.samples.size();
+    c.scanned = appendSamples(ev, c.scanned, c.samples);
+    if (c.samples.size() != before) c.fit = fitClock(c.samples);
+    relays[tid] = c.fit;
+  }
   bool moves = false;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     const TaskInfo& task = trace.task(t);
@@ -101,7 +143,7 @@ bool LiveClockFit::update(const Trace& trace) {
       anySamples_ = true;
     }
     // Checked again as the task's times grow: a drift moves later times more.
-    moves = moves || fitMoves(c.fit, task.firstTime, task.lastTime);
+    moves = moves || fitMoves(composeFit(c.fit, relays), task.firstTime, task.lastTime);
   }
   return moves;
 }
@@ -164,6 +206,7 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   f.maxResidual = static_cast<TimeNs>(worst);
   f.refAt = addTime(f.localAt + off0, static_cast<TimeNs>(std::llround(std::clamp(l.a, -9.0e18, 9.0e18))));
   f.rate = 1.0 + l.b;
+  f.ref = samples.back().ref;
   f.valid = true;
   return f;
 }
@@ -188,6 +231,8 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
   std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.seq < b.seq; });
   TraceBuilder b;
   b.header() = trace.header();
+  for (const auto& [tid, ev] : trace.referenceClocks())
+    for (const Event& e : ev) b.appendReferenceClock(tid, e);  // kept for a reader that refits
   std::vector<bool> seen(trace.taskCount(), false);
   for (const At& at : order) {
     if (at.task < 0) {
@@ -274,12 +319,15 @@ void ClockFitter::add(const Trace& piece) {
     auto& all = samples_[piece.task(t).tid];
     all.insert(all.end(), s.begin(), s.end());
   }
+  for (const auto& [tid, ev] : piece.referenceClocks()) appendSamples(ev, 0, samples_[tid]);
 }
 
 std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
   std::unordered_map<Tid, ClockFit> out;
   for (const auto& [tid, s] : samples_) out[tid] = fitClock(s);
-  return out;
+  std::unordered_map<Tid, ClockFit> composed;
+  for (const auto& [tid, f] : out) composed[tid] = composeFit(f, out);
+  return composed;
 }
 
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
@@ -294,10 +342,11 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   const Trace& trace = *input;
   std::vector<ClockFit> fits(trace.taskCount());
   TimeNs minTransit = INT64_MAX;
+  const auto relays = referenceFits(trace);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     auto samples = clockSamples(trace, t);
     report.clockRecords |= !samples.empty();
-    fits[t] = fitClock(samples);
+    fits[t] = composeFit(fitClock(samples), relays);
     if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
   }
   if (!report.clockRecords) {
