@@ -101,6 +101,15 @@ std::unordered_map<Tid, ClockFit> referenceFits(const Trace& trace) {
   return out;
 }
 
+// PVM's tid holds the host's number (TIDHOST): a relay's fit is its host's.
+constexpr Tid kTidHostMask = 0x3ffc0000;
+
+static ClockFit relayOfHost(Tid task, const std::unordered_map<Tid, ClockFit>& relays) {
+  for (const auto& [tid, fit] : relays)
+    if ((tid & kTidHostMask) == (task & kTidHostMask) && tid != task) return fit;
+  return {};
+}
+
 // reference = R(T(local)): both linear, so one line with T's anchor.  The
 // error of the two adds up: the residuals and R's half transit are kept.
 ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>& refs) {
@@ -213,9 +222,23 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
 
 namespace {
 
+bool monitorWritten(const text::Record& r) {
+  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD;
+}
+
+// Of those, abmon writes on any host only the task.exit of a host that has
+// gone (docs/trace-format.md, host.delete); the rest come from the relay.
+bool writtenByAbmon(const text::Record& r) {
+  int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
+  return r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host";
+}
+
 // Every event's time through its task's fit, in the original arrival
 // order (seq), so the new trace is the old one re-timed.
+// hostFits[t]: the fit of the relay on task t's host (invalid on abmon's
+// host): the monitor's records of the task are on that relay's clock.
 std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
+                                    const std::vector<ClockFit>& hostFits,
                                     const std::vector<std::vector<TimeNs>>* shift) {
   struct At {
     std::uint32_t seq;
@@ -248,8 +271,11 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
     text::Record r = toRecord(trace, t, at.index, identity);
     if (identity && info.name >= 0) r.id.instance = info.instance;
     seen[t] = true;
-    if (r.kind != Kind::TASK_EXIT && r.kind != Kind::ABMON_LOST && r.kind != Kind::ABMON_BAD)
-      r.time = fits[t].toReference(r.time);  // abmon's own records are on its clock already
+    if (!monitorWritten(r))
+      r.time = fits[t].toReference(r.time);
+    else if (t < hostFits.size() && !writtenByAbmon(r))
+      r.time = hostFits[t].toReference(r.time);  // the task's relay wrote it, on its clock
+    // else abmon's own record, on its clock already
     if (shift) r.time = addTime(r.time, (*shift)[t][at.index]);
     b.record(r);
   }
@@ -334,7 +360,7 @@ std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unord
   std::vector<ClockFit> perTask(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
-  return retime(trace, perTask, nullptr);
+  return retime(trace, perTask, {}, nullptr);
 }
 
 std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
@@ -343,10 +369,13 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   std::vector<ClockFit> fits(trace.taskCount());
   TimeNs minTransit = INT64_MAX;
   const auto relays = referenceFits(trace);
+  std::vector<ClockFit> hostFits(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     auto samples = clockSamples(trace, t);
-    report.clockRecords |= !samples.empty();
-    fits[t] = composeFit(fitClock(samples), relays);
+    report.clockRecords |= !samples.empty() || !relays.empty();
+    hostFits[t] = relayOfHost(trace.task(t).tid, relays);
+    // A task without samples of its own on a relay's host: its host's clock, as the relay's.
+    fits[t] = samples.empty() ? hostFits[t] : composeFit(fitClock(samples), relays);
     if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
   }
   if (!report.clockRecords) {
@@ -358,14 +387,14 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   report.minTransfer = minTransit / 2;
   MessageTable raw = matchMessages(trace);
   report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
-  auto fitted = retime(trace, fits, nullptr);
+  auto fitted = retime(trace, fits, hostFits, nullptr);
   MessageTable m = matchMessages(*fitted);
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
   std::shared_ptr<const Trace> out = fitted;
   if (report.violationsFit > 0) {
     auto shift = causalShifts(*fitted, m, report.minTransfer, report);
     std::vector<ClockFit> none(fitted->taskCount());
-    out = retime(*fitted, none, &shift);
+    out = retime(*fitted, none, {}, &shift);
     report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
   }
   report.fits.assign(out->taskCount(), ClockFit{});

@@ -296,6 +296,14 @@ TEST_CASE("global time through a relay: the task's fit against the relay compose
     s.send(kC, host2, t, kA, i);
     s.recv(kA, kNone, t + 200'000, kC, i);
   }
+  // D, on the same host, made no exchanges: its host's relay's fit is its.
+  constexpr Tid kD = 0xc0003;
+  const TimeNs dSend = kT0 + 7'000'000'000;
+  s.send(kD, host2, dSend, kA, 99);
+  s.recv(kA, kNone, dSend + 200'000, kD, 99);
+  // C's end, seen by its relay: on the relay's clock.
+  const TimeNs cEnd = kT0 + 9'500'000'000;
+  s.line(host2.at(cEnd), host2.at(cEnd), kC, "task.exit how=notify");
   auto raw = s.trace();
   CHECK_FALSE(raw->findTask(kRelay));  // a relay's clock records make no task
   REQUIRE(raw->referenceClocks().count(kRelay) == 1);
@@ -303,9 +311,13 @@ TEST_CASE("global time through a relay: the task's fit against the relay compose
 
   ClockReport rep;
   auto global = toGlobalTime(raw, rep);
-  CHECK(rep.violationsRaw == 10);
+  CHECK(rep.violationsRaw == 11);
   CHECK(rep.violationsFit == 0);
   TaskIndex c = *raw->findTask(kC);
+  const auto& cEvents = global->events(*global->findTask(kC));
+  CHECK(cEvents.back().kind == Kind::TASK_EXIT);
+  CHECK(std::llabs(cEvents.back().time - cEnd) < 10'000);
+  CHECK(std::llabs(global->events(*global->findTask(kD))[0].time - dSend) < 10'000);
   const ClockFit& f = rep.fits[c];
   REQUIRE(f.valid);
   CHECK(f.via == kRelay);
