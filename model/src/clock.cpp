@@ -233,6 +233,23 @@ bool writtenByAbmon(const text::Record& r) {
   return r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host";
 }
 
+// A monitor record into the new trace: its strings and lists are ids of
+// the old trace's tables, interned again in the new one's.
+Event carried(const Trace& trace, TraceBuilder& b, Event e) {
+  e.seq = b.nextSeq();
+  const auto& list = schema::kSlots[static_cast<std::size_t>(e.kind)][e.phase == Phase::Begin ? 1 : 0];
+  for (unsigned refs = e.present & list.refMask; refs; refs &= refs - 1) {
+    int s = __builtin_ctz(refs);
+    if (list.items[s].spelling == Spelling::String)
+      e.a[s] = b.intern(trace.str(e.a[s]));
+    else {
+      auto tids = trace.list(e.a[s]);
+      e.a[s] = b.addList({tids.begin(), tids.end()});
+    }
+  }
+  return e;
+}
+
 // Every event's time through its task's fit, in the original arrival
 // order (seq), so the new trace is the old one re-timed.
 // hostFits[t]: the fit of the relay on task t's host (invalid on abmon's
@@ -259,9 +276,7 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
   std::vector<bool> seen(trace.taskCount(), false);
   for (const At& at : order) {
     if (at.task < 0) {
-      Event e = trace.monitorEvents()[at.index];
-      e.seq = b.nextSeq();
-      b.appendMonitor(e);
+      b.appendMonitor(carried(trace, b, trace.monitorEvents()[at.index]));
       continue;
     }
     auto t = static_cast<TaskIndex>(at.task);

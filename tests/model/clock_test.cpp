@@ -337,6 +337,9 @@ TEST_CASE("global time through a relay: the task's fit against the relay compose
   // A live fit sees that the task's times must move.
   LiveClockFit live;
   CHECK(live.update(*raw));
+  // The relay's own records keep their strings (ids of the new trace's table).
+  REQUIRE(global->monitorEvents().size() == 1);
+  CHECK(global->str(global->monitorEvents()[0].get(Key::Host, -1)) == "node2");
   // A re-timed trace keeps the relay's records for a reader that refits.
   CHECK(global->referenceClocks().count(kRelay) == 1);
 }
