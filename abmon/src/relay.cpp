@@ -123,8 +123,7 @@ int RelayUplink::syncClock(int phase, int count) {
     if (clockExchange(abmonTid_, tag_, k, t) < 0) break;
     std::int64_t turn = t[2] - t[1], rtt = t[3] - t[0];
     if (turn < 0 || rtt < turn || rtt > INT32_MAX || t[1] < 0) continue;  // not a possible exchange
-    clockRecord(text_, selfTid_, abmonTid_, phase, k, t);
-    ++events_;
+    clockRecord(text_, selfTid_, abmonTid_, phase, k, t);  // not counted in events=: its tasks' records
   }
   return k;
 }
