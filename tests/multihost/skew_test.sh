@@ -48,9 +48,14 @@ cat errors
 # 2 ms: a cross-host exchange through two pvmds waits on both, on a loaded 2-core machine.
 awk '$2 > 2000 { bad++ } END { exit bad > 0 }' errors || fail "a task's fitted offset is more than 2 ms from the injected one"
 raw=$(json global.json "d['clock']['violationsRaw']") fit=$(json global.json "d['clock']['violationsFit']")
-echo "receives before their sends: $raw as recorded, $fit on global time"
+corrected=$(json global.json "d['clock']['violationsCorrected']")
+echo "receives before their sends: $raw as recorded, $fit after the fit, $corrected after the correction"
 ((raw >= 10)) || fail "only $raw receives before their sends in the raw trace: the skew did not show"
-((fit == 0)) || fail "$fit receives before their sends on global time"
+# The fit alone leaves 0 on an idle machine; a loaded one (ASan) can leave
+# a receive within the fit's error of a fast send, which the causality
+# correction then moves (docs/global-time.md).
+((fit * 10 <= raw)) || fail "$fit receives before their sends after the fit (raw: $raw)"
+((corrected == 0)) || fail "$corrected receives before their sends on global time"
 [[ $(json raw.json "d['time']") == raw ]] || fail "--raw-time is not raw"
 ok "global time across hosts: node2's tasks within 2 ms of abmon's clock, 0 receives before their sends (raw: $raw)"
 finish
