@@ -42,6 +42,11 @@ constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 // A relay sends what it has at least this often.
 constexpr int kUplinkMs = 50;
 
+// A relay's clock exchanges with abmon: phases and counts as libab's (ab_clock.c).
+constexpr int kClockStart = 0, kClockRunning = 1, kClockEnd = 2;
+constexpr int kClockEdgeExchanges = 16, kClockRunExchanges = 4;
+constexpr std::int64_t kClockPeriodNs = 1'000'000'000;
+
 }  // namespace
 
 Monitor::Monitor(MonitorSetup setup)
@@ -70,6 +75,7 @@ int Monitor::run() {
     // abmon gone: nobody to relay to.
     pvm_notify(PvmTaskExit, exitTag_, 1, &setup_.opts.relayOf);
     if (uplink_->send(RelayMsg::Start) < 0) return kExitPvmLost;
+    uplink_->syncClock(kClockStart, kClockEdgeExchanges);  // docs/global-time.md: as libab's tasks do
     armUplinkTimer();
   } else {
     formatter_.header(pending_, host, static_cast<long>(getpid()), now);
@@ -525,6 +531,7 @@ void Monitor::finish(int code) {
   if (uplink_) {
     formatter_.flushAll(pending_, realtimeNs());
     writeOut();
+    if (code != kExitPvmLost) uplink_->syncClock(kClockEnd, kClockEdgeExchanges);
     uplink_->send(RelayMsg::Stop);
   } else {
     formatter_.stop(pending_, realtimeNs());
@@ -577,6 +584,7 @@ void Monitor::armUplinkTimer() {
   uplinkTimer_.expires_after(std::chrono::milliseconds(kUplinkMs));
   uplinkTimer_.async_wait([this](const auto& ec) {
     if (ec || finished_) return;
+    if (realtimeNs() - uplink_->lastClockNs() >= kClockPeriodNs) uplink_->syncClock(kClockRunning, kClockRunExchanges);
     if (!uplink_->empty() && uplink_->send(RelayMsg::Batch) < 0) return finish(kExitPvmLost);
     drainSoon();  // pvm_send may have read messages into PVM's queue
     armUplinkTimer();

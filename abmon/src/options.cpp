@@ -35,7 +35,7 @@ constexpr NumberOption kNumberOptions[] = {
     {"--poke-ms", &Options::pokeMs, 0, 3600 * 1000},
     // abmon also uses tag+1 (exit notices), tag+2 (pokes) and, with relays,
     // tag+5 .. tag+7 (relay.h).
-    {"--tag", &Options::tag, 0, INT_MAX - 7},
+    {"--tag", &Options::tag, 0, INT_MAX - 8},  // abmon uses tag .. tag + 8 (relay.h)
 };
 
 }  // namespace

@@ -61,6 +61,73 @@ std::int64_t realtimeNs() {
   return std::int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
 }
 
+namespace {
+
+// One exchange: 0 with t1..t4, or -1 when abmon did not answer in time.
+int clockExchange(int abmonTid, int tag, int k, std::int64_t t[4]) {
+  int buf = pvm_mkbuf(PvmDataRaw);
+  int old = pvm_setsbuf(buf);
+  t[0] = realtimeNs();
+  int ping[] = {static_cast<int>(RelayMsg::ClockPing), static_cast<int>(t[0] >> 32),
+                static_cast<int>(t[0] & 0xffffffff), k};
+  int rc = pvm_pkint(ping, 4, 1);
+  if (rc >= 0) rc = pvm_send(abmonTid, tag);
+  pvm_setsbuf(old);
+  pvm_freebuf(buf);
+  if (rc < 0) return -1;
+  for (;;) {  // a late pong of an exchange given up on is skipped
+    timeval wait{0, RelayUplink::kClockWaitMs * 1000};
+    int bufid = pvm_trecv(abmonTid, tag - kRelayTagOffset + kClockPongTagOffset, &wait);
+    t[3] = realtimeNs();
+    if (bufid <= 0) return -1;
+    int pong[5] = {};
+    int got = pvm_upkint(pong, 5, 1);
+    pvm_freebuf(bufid);
+    if (got < 0) return -1;
+    if (pong[0] != k) continue;
+    t[1] = (std::int64_t{pong[1]} << 32) | static_cast<std::uint32_t>(pong[2]);
+    t[2] = (std::int64_t{pong[3]} << 32) | static_cast<std::uint32_t>(pong[4]);
+    return 0;
+  }
+}
+
+// The relay's own `clock` record (docs/trace-format.md, "Clock records"):
+// column 1 its clock when the pong came (it stamps its own records), 2 t1.
+void clockRecord(std::string& out, int self, int abmonTid, int phase, int k, const std::int64_t t[4]) {
+  text::appendTime(out, t[3]);
+  out.push_back(' ');
+  text::appendTime(out, t[0]);
+  out.push_back(' ');
+  text::appendTid(out, self);
+  out.push_back(' ');
+  out.append(kindName(Kind::CLOCK));
+  text::appendKey(out, "ref");
+  text::appendTid(out, abmonTid);
+  intField(out, "ref_s", t[1] / 1'000'000'000);
+  intField(out, "ref_ns", t[1] % 1'000'000'000);
+  intField(out, "turn_ns", t[2] - t[1]);
+  intField(out, "rtt_ns", t[3] - t[0]);
+  intField(out, "phase", phase);
+  intField(out, "rc", k);
+  out.push_back('\n');
+}
+
+}  // namespace
+
+int RelayUplink::syncClock(int phase, int count) {
+  if (selfTid_ == 0) selfTid_ = pvm_mytid();
+  lastClockNs_ = realtimeNs();
+  int k = 0;
+  for (; k < count; ++k) {
+    std::int64_t t[4];
+    if (clockExchange(abmonTid_, tag_, k, t) < 0) break;
+    std::int64_t turn = t[2] - t[1], rtt = t[3] - t[0];
+    if (turn < 0 || rtt < turn || rtt > INT32_MAX || t[1] < 0) continue;  // not a possible exchange
+    clockRecord(text_, selfTid_, abmonTid_, phase, k, t);  // not counted in events=: its tasks' records
+  }
+  return k;
+}
+
 int RelayUplink::send(RelayMsg what) {
   int buf = pvm_mkbuf(PvmDataRaw);
   int old = pvm_setsbuf(buf);
@@ -137,20 +204,27 @@ void RelayHub::spawnOn(int hostTid, std::string& out) {
 // PVM's queue, taken by the next drain).
 void RelayHub::awaitStarts(std::string& out) {
   std::int64_t until = realtimeNs() + std::int64_t{kRelayStartSeconds} * 1'000'000'000;
-  for (auto& [tid, r] : relays_) {
-    while (!r.started && r.live && realtimeNs() < until) {
-      timeval wait{0, 100'000};
-      int bufid = pvm_trecv(tid, tag_ + kRelayTagOffset, &wait);
-      if (bufid < 0) break;
-      // No pvm_pstat here: asking about a task on a host whose pvmd has
-      // died blocks until the master pvmd gives up on it (minutes).
-      if (bufid > 0) {
-        onRelay(r, tid, realtimeNs(), out);
-        pvm_freebuf(bufid);
-      }
-    }
-    if (!r.started) spdlog::warn("relay t{:x} on {} did not start", tid, r.host);
+  auto waiting = [this] {
+    for (const auto& [tid, r] : relays_)
+      if (!r.started && r.live) return true;
+    return false;
+  };
+  // From any relay: one that has started makes its clock exchanges now,
+  // and must have its answers while the others start.
+  while (waiting() && realtimeNs() < until) {
+    timeval wait{0, 100'000};
+    int bufid = pvm_trecv(-1, tag_ + kRelayTagOffset, &wait);
+    if (bufid < 0) break;
+    // No pvm_pstat here: asking about a task on a host whose pvmd has
+    // died blocks until the master pvmd gives up on it (minutes).
+    if (bufid == 0) continue;
+    int bytes = 0, tag = 0, src = 0;
+    pvm_bufinfo(bufid, &bytes, &tag, &src);
+    if (auto it = relays_.find(src); it != relays_.end()) onRelay(it->second, src, realtimeNs(), out);
+    pvm_freebuf(bufid);
   }
+  for (const auto& [tid, r] : relays_)
+    if (!r.started && r.live) spdlog::warn("relay t{:x} on {} did not start", tid, r.host);
 }
 
 bool RelayHub::handle(int tag, int src, int bufid, std::int64_t recvNs, std::string& out, Formatter& fmt) {
@@ -180,6 +254,7 @@ bool RelayHub::handle(int tag, int src, int bufid, std::int64_t recvNs, std::str
 void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out) {
   int head[3] = {};
   if (pvm_upkint(head, 3, 1) < 0) return;
+  if (head[0] == static_cast<int>(RelayMsg::ClockPing)) return answerClockPing(src, recvNs);
   std::int64_t sent = (std::int64_t{head[1]} << 32) | static_cast<std::uint32_t>(head[2]);
   auto opened = unpackInts();
   auto closed = unpackInts();
@@ -208,6 +283,20 @@ void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out)
   }
   out.push_back('\n');
   out.append(text);
+}
+
+// A relay's clock ping, answered at once: t2 when abmon read it, t3 now.
+void RelayHub::answerClockPing(int src, std::int64_t recvNs) {
+  int k = 0;
+  if (pvm_upkint(&k, 1, 1) < 0) return;
+  int buf = pvm_mkbuf(PvmDataRaw);
+  int old = pvm_setsbuf(buf);
+  std::int64_t now = realtimeNs();
+  int pong[] = {k, static_cast<int>(recvNs >> 32), static_cast<int>(recvNs & 0xffffffff), static_cast<int>(now >> 32),
+                static_cast<int>(now & 0xffffffff)};
+  if (pvm_pkint(pong, 5, 1) >= 0) pvm_send(src, tag_ + kClockPongTagOffset);
+  pvm_setsbuf(old);
+  pvm_freebuf(buf);
 }
 
 // The host is gone (deleted, or its pvmd declared dead): say so, and end

@@ -34,8 +34,12 @@ class Formatter;
 inline constexpr int kRelayTagOffset = 5;       // relay <-> abmon
 inline constexpr int kHostAddTagOffset = 6;     // pvm_notify(PvmHostAdd)
 inline constexpr int kHostDeleteTagOffset = 7;  // pvm_notify(PvmHostDelete)
+inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong (issue 15 with 14)
 
-enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3 };
+// ClockPing: what, the relay's clock (2 ints), k -- no more; abmon answers at
+// once with a pong on kClockPongTagOffset: k, its clock when it read the
+// ping (t2) and when it answered (t3), each as high, low 32 bits.
+enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3, ClockPing = 4 };
 
 std::int64_t realtimeNs();
 
@@ -53,11 +57,22 @@ class RelayUplink {
   // Sends what is gathered (even nothing, for Start and Stop); PVM's status.
   int send(RelayMsg what);
 
+  // Global time across hosts (docs/global-time.md): `count` ping-pong
+  // exchanges of the relay's clock with abmon's, each a `clock` record of
+  // the relay's tid (ref= abmon) in the next batch.  The relay's tasks
+  // sample the relay's clock; the model composes the two fits.  Returns
+  // the exchanges answered (each waits kClockWaitMs at most).
+  int syncClock(int phase, int count);
+  std::int64_t lastClockNs() const { return lastClockNs_; }
+
   static constexpr std::size_t kBatchBytes = 256 * 1024;
+  static constexpr int kClockWaitMs = 500;
 
  private:
   int abmonTid_;
   int tag_;
+  int selfTid_ = 0;
+  std::int64_t lastClockNs_ = 0;
   std::string text_;
   std::vector<int> opened_, closed_;
   std::uint64_t events_ = 0;
@@ -95,6 +110,7 @@ class RelayHub {
   void spawnOn(int hostTid, std::string& out);
   void awaitStarts(std::string& out);
   void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
+  void answerClockPing(int src, std::int64_t recvNs);
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   std::string hostName(int hostTid) const;
 

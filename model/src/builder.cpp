@@ -42,7 +42,12 @@ void TraceBuilder::record(const text::Record& r) {
   }
   e.seq = nextSeq();
   if (isMonitorRecord(e.kind)) {
+    monitorTids_.insert(r.tid);
     appendMonitor(e);
+    return;
+  }
+  if (e.kind == Kind::CLOCK && monitorTids_.count(r.tid)) {
+    appendReferenceClock(r.tid, e);
     return;
   }
   TaskIndex t = taskFor(r.tid);
@@ -144,6 +149,11 @@ void TraceBuilder::appendMonitor(const Event& e) {
   ++seq_;
 }
 
+void TraceBuilder::appendReferenceClock(Tid tid, const Event& e) {
+  trace_.refClocks_[tid].push_back(e);
+  ++seq_;
+}
+
 std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   auto out = std::make_shared<Trace>();
   out->header_ = trace_.header_;
@@ -151,6 +161,7 @@ std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   out->events_.reserve(trace_.events_.size());
   for (const auto& seq : trace_.events_) out->events_.push_back(seq.freeze());
   out->monitor_ = trace_.monitor_;
+  out->refClocks_ = trace_.refClocks_;
   out->byTid_ = trace_.byTid_;
   out->strings_ = trace_.strings_.freeze();
   out->lists_ = trace_.lists_.freeze();

@@ -63,8 +63,10 @@ std::vector<ClockSample> fastest(const std::vector<ClockSample>& all) {
 
 }  // namespace
 
-std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out) {
-  const auto& ev = trace.events(t);
+namespace {
+
+template <class Events>
+std::size_t appendSamples(const Events& ev, std::size_t from, std::vector<ClockSample>& out) {
   for (std::size_t i = from; i < ev.size(); ++i) {
     const Event& e = ev[i];
     if (e.kind != Kind::CLOCK || (e.present & 0x3f) != 0x3f) continue;
@@ -83,6 +85,47 @@ std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from
   return std::max(from, ev.size());
 }
 
+}  // namespace
+
+std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out) {
+  return appendSamples(trace.events(t), from, out);
+}
+
+std::unordered_map<Tid, ClockFit> referenceFits(const Trace& trace) {
+  std::unordered_map<Tid, ClockFit> out;
+  for (const auto& [tid, ev] : trace.referenceClocks()) {
+    std::vector<ClockSample> s;
+    appendSamples(ev, 0, s);
+    out[tid] = fitClock(s);
+  }
+  return out;
+}
+
+// PVM's tid holds the host's number (TIDHOST): a relay's fit is its host's.
+constexpr Tid kTidHostMask = 0x3ffc0000;
+
+static ClockFit relayOfHost(Tid task, const std::unordered_map<Tid, ClockFit>& relays) {
+  for (const auto& [tid, fit] : relays)
+    if ((tid & kTidHostMask) == (task & kTidHostMask) && tid != task) return fit;
+  return {};
+}
+
+// reference = R(T(local)): both linear, so one line with T's anchor.  The
+// error of the two adds up: the residuals and R's half transit are kept.
+ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>& refs) {
+  auto it = refs.find(fit.ref);
+  if (!fit.valid || it == refs.end() || !it->second.valid || it->second.ref == fit.ref) return fit;
+  const ClockFit& r = it->second;
+  ClockFit c = fit;
+  c.refAt = r.toReference(fit.refAt);
+  c.rate = fit.rate * r.rate;
+  c.via = fit.ref;
+  c.ref = r.ref;
+  c.maxResidual = fit.maxResidual + r.maxResidual;
+  c.rmsResidual = std::sqrt(fit.rmsResidual * fit.rmsResidual + r.rmsResidual * r.rmsResidual);
+  return c;
+}
+
 std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
   std::vector<ClockSample> out;
   appendClockSamples(trace, t, 0, out);
@@ -90,6 +133,14 @@ std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
 }
 
 bool LiveClockFit::update(const Trace& trace) {
+  std::unordered_map<Tid, ClockFit> relays;
+  for (const auto& [tid, ev] : trace.referenceClocks()) {
+    TaskClock& c = refs_[tid];
+    const std::size_t before = c.samples.size();
+    c.scanned = appendSamples(ev, c.scanned, c.samples);
+    if (c.samples.size() != before) c.fit = fitClock(c.samples);
+    relays[tid] = c.fit;
+  }
   bool moves = false;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     const TaskInfo& task = trace.task(t);
@@ -101,7 +152,7 @@ bool LiveClockFit::update(const Trace& trace) {
       anySamples_ = true;
     }
     // Checked again as the task's times grow: a drift moves later times more.
-    moves = moves || fitMoves(c.fit, task.firstTime, task.lastTime);
+    moves = moves || fitMoves(composeFit(c.fit, relays), task.firstTime, task.lastTime);
   }
   return moves;
 }
@@ -164,15 +215,30 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   f.maxResidual = static_cast<TimeNs>(worst);
   f.refAt = addTime(f.localAt + off0, static_cast<TimeNs>(std::llround(std::clamp(l.a, -9.0e18, 9.0e18))));
   f.rate = 1.0 + l.b;
+  f.ref = samples.back().ref;
   f.valid = true;
   return f;
 }
 
 namespace {
 
+bool monitorWritten(const text::Record& r) {
+  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD;
+}
+
+// Of those, abmon writes on any host only the task.exit of a host that has
+// gone (docs/trace-format.md, host.delete); the rest come from the relay.
+bool writtenByAbmon(const text::Record& r) {
+  int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
+  return r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host";
+}
+
 // Every event's time through its task's fit, in the original arrival
 // order (seq), so the new trace is the old one re-timed.
+// hostFits[t]: the fit of the relay on task t's host (invalid on abmon's
+// host): the monitor's records of the task are on that relay's clock.
 std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
+                                    const std::vector<ClockFit>& hostFits,
                                     const std::vector<std::vector<TimeNs>>* shift) {
   struct At {
     std::uint32_t seq;
@@ -188,6 +254,8 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
   std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.seq < b.seq; });
   TraceBuilder b;
   b.header() = trace.header();
+  for (const auto& [tid, ev] : trace.referenceClocks())
+    for (const Event& e : ev) b.appendReferenceClock(tid, e);  // kept for a reader that refits
   std::vector<bool> seen(trace.taskCount(), false);
   for (const At& at : order) {
     if (at.task < 0) {
@@ -203,8 +271,11 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
     text::Record r = toRecord(trace, t, at.index, identity);
     if (identity && info.name >= 0) r.id.instance = info.instance;
     seen[t] = true;
-    if (r.kind != Kind::TASK_EXIT && r.kind != Kind::ABMON_LOST && r.kind != Kind::ABMON_BAD)
-      r.time = fits[t].toReference(r.time);  // abmon's own records are on its clock already
+    if (!monitorWritten(r))
+      r.time = fits[t].toReference(r.time);
+    else if (t < hostFits.size() && !writtenByAbmon(r))
+      r.time = hostFits[t].toReference(r.time);  // the task's relay wrote it, on its clock
+    // else abmon's own record, on its clock already
     if (shift) r.time = addTime(r.time, (*shift)[t][at.index]);
     b.record(r);
   }
@@ -274,12 +345,15 @@ void ClockFitter::add(const Trace& piece) {
     auto& all = samples_[piece.task(t).tid];
     all.insert(all.end(), s.begin(), s.end());
   }
+  for (const auto& [tid, ev] : piece.referenceClocks()) appendSamples(ev, 0, samples_[tid]);
 }
 
 std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
   std::unordered_map<Tid, ClockFit> out;
   for (const auto& [tid, s] : samples_) out[tid] = fitClock(s);
-  return out;
+  std::unordered_map<Tid, ClockFit> composed;
+  for (const auto& [tid, f] : out) composed[tid] = composeFit(f, out);
+  return composed;
 }
 
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
@@ -291,7 +365,7 @@ std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unord
   std::vector<ClockFit> perTask(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
-  return retime(trace, perTask, nullptr);
+  return retime(trace, perTask, {}, nullptr);
 }
 
 std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
@@ -299,10 +373,14 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   const Trace& trace = *input;
   std::vector<ClockFit> fits(trace.taskCount());
   TimeNs minTransit = INT64_MAX;
+  const auto relays = referenceFits(trace);
+  std::vector<ClockFit> hostFits(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     auto samples = clockSamples(trace, t);
-    report.clockRecords |= !samples.empty();
-    fits[t] = fitClock(samples);
+    report.clockRecords |= !samples.empty() || !relays.empty();
+    hostFits[t] = relayOfHost(trace.task(t).tid, relays);
+    // A task without samples of its own on a relay's host: its host's clock, as the relay's.
+    fits[t] = samples.empty() ? hostFits[t] : composeFit(fitClock(samples), relays);
     if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
   }
   if (!report.clockRecords) {
@@ -314,14 +392,14 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   report.minTransfer = minTransit / 2;
   MessageTable raw = matchMessages(trace);
   report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
-  auto fitted = retime(trace, fits, nullptr);
+  auto fitted = retime(trace, fits, hostFits, nullptr);
   MessageTable m = matchMessages(*fitted);
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
   std::shared_ptr<const Trace> out = fitted;
   if (report.violationsFit > 0) {
     auto shift = causalShifts(*fitted, m, report.minTransfer, report);
     std::vector<ClockFit> none(fitted->taskCount());
-    out = retime(*fitted, none, &shift);
+    out = retime(*fitted, none, {}, &shift);
     report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
   }
   report.fits.assign(out->taskCount(), ClockFit{});

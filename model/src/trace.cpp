@@ -32,6 +32,7 @@ std::size_t Trace::memoryBytes() const {
                   monitor_.capacity() * sizeof(Event) +
                   byTid_.size() * (sizeof(Tid) + sizeof(TaskIndex) + 2 * sizeof(void*));
   for (const auto& seq : events_) n += seq.capacityBytes() + sizeof(seq);
+  for (const auto& [tid, ev] : refClocks_) n += ev.capacity() * sizeof(Event) + sizeof(ev);  // relays' clock records
   n += strings_.capacityBytes();
   strings_.forEach([&](const std::string& s) {
     if (s.capacity() > 15) n += s.capacity() + 1;  // beyond the small-string buffer

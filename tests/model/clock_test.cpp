@@ -42,14 +42,18 @@ struct Synth {
   }
   // `n` exchanges from true time `t`, one way `oneWay` ns each (plus
   // jitter); `late` of them wait 3 ms on the way out (a busy reference).
-  void exchanges(Tid tid, const Skew& s, TimeNs t, int phase, int n, TimeNs oneWay, int late = 0) {
+  // The reference is `ref`, whose clock is `refSkew` (abmon's: none).
+  void exchanges(Tid tid, const Skew& s, TimeNs t, int phase, int n, TimeNs oneWay, int late = 0, Tid ref = kRef,
+                 const Skew& refSkew = Skew{}) {
     std::uniform_int_distribution<TimeNs> jitter(0, 4000);
+    char refText[16];
+    std::snprintf(refText, sizeof refText, "t%x", static_cast<unsigned>(ref));
     for (int k = 0; k < n; ++k, t += 100'000) {
       TimeNs out = oneWay + jitter(rng) + (k < late ? 3'000'000 : 0), back = oneWay + jitter(rng);
-      TimeNs t2 = t + out, t3 = t2 + 2000, t4 = t3 + back;
+      TimeNs t2 = refSkew.at(t + out), t3 = t2 + 2000, t4 = t + out + 2000 + back;
       TimeNs rtt = s.at(t4) - s.at(t);
       line(t3, s.at(t), tid,
-           "clock ref=t40001 ref_s=" + std::to_string(t2 / 1'000'000'000) + " ref_ns=" +
+           std::string("clock ref=") + refText + " ref_s=" + std::to_string(t2 / 1'000'000'000) + " ref_ns=" +
                std::to_string(t2 % 1'000'000'000) + " turn_ns=2000 rtt_ns=" + std::to_string(rtt) +
                " phase=" + std::to_string(phase) + " rc=" + std::to_string(k));
     }
@@ -294,4 +298,70 @@ TEST_CASE("global time keeps the strings of abmon's and its relays' own records"
     CHECK(global->str(e.get(Key::Host, -1)) == "node1");
   }
   CHECK(relayRecords == 2);
+
+// Issue 14 with 15: a relay on another host samples abmon's clock, its
+// host's tasks sample the relay's; the model composes task -> relay -> abmon.
+TEST_CASE("global time through a relay: the task's fit against the relay composed with the relay's", "[clock]") {
+  constexpr Tid kRelay = 0xc0001, kC = 0xc0002;
+  const Skew host2{7200, 100};  // the relay's host: two hours ahead, 100 ppm fast
+  Synth s;
+  s.line(kT0, host2.at(kT0), kRelay, "relay.start host=node2");
+  // The relay against abmon: PVM messages, 60 us one way, 3 of 16 late.
+  for (auto [phase, at, n] : {std::tuple{0, kT0, 16}, std::tuple{1, kT0 + 5'000'000'000, 4},
+                              std::tuple{2, kT0 + 10'000'000'000, 16}})
+    s.exchanges(kRelay, host2, at, phase, n, 60'000, phase == 1 ? 0 : 3);
+  // Its task: the same host's clock, against the relay's (the local socket).
+  for (auto [phase, at, n] : {std::tuple{0, kT0 + 1'000'000, 16}, std::tuple{2, kT0 + 9'000'000'000, 16}})
+    s.exchanges(kC, host2, at, phase, n, 15'000, 0, kRelay, host2);
+  for (int i = 1; i <= 10; ++i) {  // C sends to A: before the fit, each receive is 2 h early
+    TimeNs t = kT0 + 2'000'000 + i * 500'000'000LL;
+    s.send(kC, host2, t, kA, i);
+    s.recv(kA, kNone, t + 200'000, kC, i);
+  }
+  // D, on the same host, made no exchanges: its host's relay's fit is its.
+  constexpr Tid kD = 0xc0003;
+  const TimeNs dSend = kT0 + 7'000'000'000;
+  s.send(kD, host2, dSend, kA, 99);
+  s.recv(kA, kNone, dSend + 200'000, kD, 99);
+  // C's end, seen by its relay: on the relay's clock.
+  const TimeNs cEnd = kT0 + 9'500'000'000;
+  s.line(host2.at(cEnd), host2.at(cEnd), kC, "task.exit how=notify");
+  auto raw = s.trace();
+  CHECK_FALSE(raw->findTask(kRelay));  // a relay's clock records make no task
+  REQUIRE(raw->referenceClocks().count(kRelay) == 1);
+  CHECK(raw->referenceClocks().at(kRelay).size() == 36);
+
+  ClockReport rep;
+  auto global = toGlobalTime(raw, rep);
+  CHECK(rep.violationsRaw == 11);
+  CHECK(rep.violationsFit == 0);
+  TaskIndex c = *raw->findTask(kC);
+  const auto& cEvents = global->events(*global->findTask(kC));
+  CHECK(cEvents.back().kind == Kind::TASK_EXIT);
+  CHECK(std::llabs(cEvents.back().time - cEnd) < 10'000);
+  CHECK(std::llabs(global->events(*global->findTask(kD))[0].time - dSend) < 10'000);
+  const ClockFit& f = rep.fits[c];
+  REQUIRE(f.valid);
+  CHECK(f.via == kRelay);
+  CHECK(f.ref == kRef);
+  // At every instant of the run, within 10 us of the true time (each fit's
+  // error is within its jitter; they add).
+  for (TimeNs t = kT0; t <= kT0 + 10'000'000'000; t += 500'000'000) {
+    INFO("at " << (t - kT0) / 1e9 << " s");
+    CHECK(std::llabs(f.toReference(host2.at(t)) - t) < 10'000);
+  }
+  CHECK(std::fabs(f.driftPpm() - 100) < 1);
+  // The streaming translators' fitter composes the same way.
+  ClockFitter fitter;
+  fitter.add(*raw);
+  auto fits = fitter.fit();
+  CHECK(std::llabs(fits.at(kC).toReference(host2.at(kT0 + 3'000'000'000)) - (kT0 + 3'000'000'000)) < 10'000);
+  // A live fit sees that the task's times must move.
+  LiveClockFit live;
+  CHECK(live.update(*raw));
+  // The relay's own records keep their strings (ids of the new trace's table).
+  REQUIRE(global->monitorEvents().size() == 1);
+  CHECK(global->str(global->monitorEvents()[0].get(Key::Host, -1)) == "node2");
+  // A re-timed trace keeps the relay's records for a reader that refits.
+  CHECK(global->referenceClocks().count(kRelay) == 1);
 }

@@ -374,3 +374,64 @@ TEST_CASE("legend: a task's name is on pink while it is blocked at the replay po
   TaskIndex ping = taskNamed(*state.snapshot(), "ping", 0);
   CHECK(QColor(img.pixel(layout.labelWidth - 6, static_cast<int>(layout.rowTop(ping) + 2))) == kNameBlocked);
 }
+
+// Issue 14: on several hosts the diagram groups its rows by host (hosts in
+// the order of their first task), with the host's name on each group's
+// first row; on one host the rows stay in trace order.
+TEST_CASE("the diagram groups task rows by host, each group labelled with its host") {
+  // w0 on node0, w1 on node1, w2 on node0, w3 on node1: interleaved in the trace.
+  std::string text = "#xab-trace 1 abmon=t40001 host=node0 pid=1 start=1000.0\n";
+  char line[256];
+  for (int t = 0; t < 4; ++t) {
+    int tid = (t % 2 ? 0x80002 : 0x40002) + t;
+    for (int r = 0; r < 3; ++r) {
+      long long time = 1'000'000'000'000LL + r * 1'000'000 + t * 1000;
+      const char* rec = r == 0 ? "mytid rc=" : r == 1 ? "initsend enc=0 rc=1" : "exit rc=0";  // mytid: rc= the tid, then its identity
+      std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x %s", time / 1000000000, time % 1000000000,
+                    time / 1000000000, time % 1000000000, tid, rec);
+      text += line;
+      if (r == 0)
+        std::snprintf(line, sizeof line, "t%x name=w host=node%d parent=none lang=c pid=%d\n", tid, t % 2, t),
+            text += line;
+      else
+        text += "\n";
+    }
+  }
+  ViewState state;
+  state.setSnapshot(snapshotOfText(text));
+  REQUIRE(state.snapshot()->trace->taskCount() == 4);
+  QImage img(800, 200, QImage::Format_RGB32);
+  QPainter p(&img);
+  auto layout = DiagramLayout::make(img.rect(), state);
+  paintDiagram(p, layout, state);
+  p.end();
+  // Rows: node0's w0, w2, then node1's w1, w3.
+  CHECK(layout.rowOf(0) == 0);
+  CHECK(layout.rowOf(2) == 1);
+  CHECK(layout.rowOf(1) == 2);
+  CHECK(layout.rowOf(3) == 3);
+  CHECK(layout.hostFirstRows == std::vector<TaskIndex>{0, 2});
+  auto middle = [&](TaskIndex row) { return layout.rowTopOfRow(row) + layout.rowHeight / 2; };
+  CHECK(layout.taskAt(middle(1)) == std::optional<TaskIndex>(2));
+  CHECK(layout.taskAt(middle(2)) == std::optional<TaskIndex>(1));
+  // The host's name, right-aligned in the name column: dark pixels on each
+  // group's first row, none on the other rows (short task names on the left).
+  auto darkRight = [&](TaskIndex row) {
+    int n = 0;
+    for (int y = static_cast<int>(layout.rowTopOfRow(row)) + 2; y < static_cast<int>(layout.rowTopOfRow(row + 1)) - 1; ++y)
+      for (int x = layout.labelWidth - 60; x < layout.labelWidth - 4; ++x) n += qGray(img.pixel(x, y)) < 160;
+    return n;
+  };
+  CHECK(darkRight(0) > 0);
+  CHECK(darkRight(2) > 0);
+  CHECK(darkRight(1) == 0);
+  CHECK(darkRight(3) == 0);
+
+  // One host: trace order, no groups.
+  ViewState one;
+  one.setSnapshot(snapshotOfText(syntheticTrace(3, 1)));
+  auto flat = DiagramLayout::make(img.rect(), one);
+  CHECK(flat.rowTask.empty());
+  CHECK(flat.hostFirstRows.empty());
+  CHECK(flat.rowOf(2) == 2);
+}

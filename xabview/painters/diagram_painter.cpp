@@ -183,14 +183,26 @@ void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) 
   p.setFont(font);
   QFontMetrics fm(font);
   const auto [first, last] = layout.visibleRows();
-  for (TaskIndex t = first; t < last; ++t) {
-    QRectF r(layout.area.left(), layout.rowTop(t), layout.labelWidth - 4, layout.rowHeight);
+  for (TaskIndex row = first; row < last; ++row) {
+    const TaskIndex t = layout.taskOfRow(row);
+    QRectF r(layout.area.left(), layout.rowTopOfRow(row), layout.labelWidth - 4, layout.rowHeight);
     auto a = describeTask(st, t).kind;
     if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
     if (a == Activity::Barrier) p.fillRect(r, kNameBarrier);
-    if (t % static_cast<TaskIndex>(every) != 0) continue;
+    // A host's group: a line above it and the host's name on its first row.
+    const bool hostFirst = std::binary_search(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    double hostWidth = 0;
+    if (hostFirst) {
+      p.setPen(Qt::darkGray);
+      p.drawLine(QPointF(layout.area.left(), r.top()), QPointF(layout.area.right(), r.top()));
+      QString host = QString::fromUtf8(s.trace->str(s.trace->task(t).host)) + QStringLiteral(" ");
+      hostWidth = fm.horizontalAdvance(host);
+      p.drawText(QRectF(r.left(), r.center().y() - fm.height() / 2.0, r.width(), fm.height()), Qt::AlignVCenter | Qt::AlignRight, host);
+    }
+    if (row % static_cast<TaskIndex>(every) != 0) continue;
     p.setPen(Qt::black);
-    QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight, layout.labelWidth - 8);
+    QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight,
+                                 static_cast<int>(layout.labelWidth - 8 - hostWidth));
     QRectF line(r.left() + 4, r.center().y() - fm.height() / 2.0, r.width() - 4, fm.height());
     p.drawText(line, Qt::AlignVCenter | Qt::AlignLeft, text);
   }
@@ -292,14 +304,14 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
       if (v.arrive > now) continue;
       a0 = std::min(a0, v.arrive);
       d1 = std::max(d1, v.depart == kOpenEnd || v.depart > now ? limit : v.depart);
-      r0 = std::min(r0, v.task);
-      r1 = std::max(r1, v.task);
+      r0 = std::min(r0, layout.rowOf(v.task));  // rows: a band spans its members' rows
+      r1 = std::max(r1, layout.rowOf(v.task));
     }
     if (a0 == INT64_MAX || d1 < layout.begin || a0 > layout.end) continue;
     double x0 = layout.xOf(a0), x1 = std::max(layout.xOf(d1), x0 + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;
-    int top = static_cast<int>(layout.rowTop(r0) + 1), bottom = static_cast<int>(layout.rowTop(r1) + layout.rowHeight - 1);
+    int top = static_cast<int>(layout.rowTopOfRow(r0) + 1), bottom = static_cast<int>(layout.rowTopOfRow(r1) + layout.rowHeight - 1);
     int left = static_cast<int>(x0), right = std::max(left, static_cast<int>(std::ceil(x1)) - 1);
     bands.emplace_back(QPoint(left, top), QPoint(right, bottom));
     edges.emplace_back(left, top, left, bottom);
@@ -362,6 +374,32 @@ std::vector<LegendEntry> diagramLegend() {
   };
 }
 
+namespace {
+
+// Hosts in the order of their first task; nothing on one host (or none
+// known).  O(tasks): it runs at every paint.
+void groupRowsByHost(DiagramLayout& layout, const Trace& trace) {
+  std::unordered_map<StrId, std::size_t> group;  // host -> its index in `members`
+  std::vector<std::vector<TaskIndex>> members;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    auto [it, added] = group.try_emplace(trace.task(t).host, members.size());
+    if (added) members.emplace_back();
+    members[it->second].push_back(t);
+  }
+  if (members.size() < 2) return;
+  layout.taskRow.resize(trace.taskCount());
+  layout.rowTask.reserve(trace.taskCount());
+  for (const auto& tasks : members) {
+    layout.hostFirstRows.push_back(static_cast<TaskIndex>(layout.rowTask.size()));
+    for (TaskIndex t : tasks) {
+      layout.taskRow[t] = static_cast<TaskIndex>(layout.rowTask.size());
+      layout.rowTask.push_back(t);
+    }
+  }
+}
+
+}  // namespace
+
 DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
   DiagramLayout layout;
   layout.area = area;
@@ -370,6 +408,7 @@ DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
   layout.tasks = st.snapshot() ? st.snapshot()->trace->taskCount() : 0;
   double h = area.height() - layout.axisHeight - 2;
   layout.rowHeight = layout.tasks ? std::clamp(h / static_cast<double>(layout.tasks), 2.0, 28.0) : 20.0;
+  if (st.snapshot()) groupRowsByHost(layout, *st.snapshot()->trace);
   return layout;
 }
 
@@ -382,7 +421,8 @@ double DiagramLayout::xOf(TimeNs t) const { return plot().left() + static_cast<d
 TimeNs DiagramLayout::timeAt(double x) const {
   return begin + static_cast<TimeNs>((x - plot().left()) * nsPerPixel());
 }
-double DiagramLayout::rowTop(std::size_t task) const { return plot().top() + 2 + static_cast<double>(task) * rowHeight; }
+double DiagramLayout::rowTop(std::size_t task) const { return rowTopOfRow(rowOf(static_cast<TaskIndex>(task))); }
+double DiagramLayout::rowTopOfRow(TaskIndex row) const { return plot().top() + 2 + static_cast<double>(row) * rowHeight; }
 std::pair<TaskIndex, TaskIndex> DiagramLayout::visibleRows() const {
   const double top = plot().top() + 2;
   double first = std::floor((area.top() - top) / rowHeight), last = std::ceil((area.bottom() + 1 - top) / rowHeight);
@@ -393,7 +433,7 @@ std::pair<TaskIndex, TaskIndex> DiagramLayout::visibleRows() const {
 std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
   double r = (y - plot().top() - 2) / rowHeight;
   if (r < 0 || r >= static_cast<double>(tasks)) return std::nullopt;
-  return static_cast<TaskIndex>(r);
+  return taskOfRow(static_cast<TaskIndex>(r));
 }
 
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& st, const DiagramOptions& o) {
@@ -409,15 +449,15 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   }
   QRectF plot = layout.plot();
   const auto [firstRow, lastRow] = layout.visibleRows();
-  for (TaskIndex t = firstRow + (firstRow & 1); t < lastRow; t += 2)
-    p.fillRect(QRectF(layout.area.left(), layout.rowTop(t), layout.area.width(), layout.rowHeight), QColor(0xf7, 0xf7, 0xf7));
+  for (TaskIndex row = firstRow + (firstRow & 1); row < lastRow; row += 2)
+    p.fillRect(QRectF(layout.area.left(), layout.rowTopOfRow(row), layout.area.width(), layout.rowHeight), QColor(0xf7, 0xf7, 0xf7));
   if (o.labels) paintLabels(p, layout, st);
   paintAxis(p, layout, s->firstTime());
   p.save();
   p.setClipRect(plot);
   std::array<std::vector<QRect>, kStates> buckets;
-  for (TaskIndex t = firstRow; t < lastRow; ++t)
-    stats.spansVisited += paintRowSpans(layout, st, t, buckets, stats.rects, o.mipmaps);
+  for (TaskIndex row = firstRow; row < lastRow; ++row)
+    stats.spansVisited += paintRowSpans(layout, st, layout.taskOfRow(row), buckets, stats.rects, o.mipmaps);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
     auto& rs = buckets[static_cast<std::size_t>(i)];

@@ -24,6 +24,7 @@
 #include <array>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace xab::view {
 
@@ -43,14 +44,23 @@ struct DiagramLayout {
   double rowHeight = 20;
   TimeNs begin = 0, end = 1;
   std::size_t tasks = 0;
+  // Rows grouped by host (issue 14): the tasks of a host together, hosts in
+  // the order their first task came, tasks of a host in trace order.  Empty
+  // on one host: row = task index.
+  std::vector<TaskIndex> rowTask;          // row -> task
+  std::vector<TaskIndex> taskRow;          // task -> row
+  std::vector<TaskIndex> hostFirstRows;    // the first row of each host's group
 
   static DiagramLayout make(const QRect& area, const ViewState& state);
   QRectF plot() const;                     // where the bars go
   double xOf(TimeNs t) const;
   TimeNs timeAt(double x) const;
-  double rowTop(std::size_t task) const;
+  double rowTop(std::size_t task) const;  // the row of a task
+  double rowTopOfRow(TaskIndex row) const;
+  TaskIndex rowOf(TaskIndex task) const { return task < taskRow.size() ? taskRow[task] : task; }
+  TaskIndex taskOfRow(TaskIndex row) const { return row < rowTask.size() ? rowTask[row] : row; }
   std::optional<TaskIndex> taskAt(double y) const;
-  // The rows [first, last) that fall in the area: rows are at least 2 px,
+  // The rows (not tasks: taskOfRow) [first, last) that fall in the area: rows are at least 2 px,
   // so 100,000 tasks reach far below it, and painting them all (clipped)
   // would cost per task, not per pixel.
   std::pair<TaskIndex, TaskIndex> visibleRows() const;

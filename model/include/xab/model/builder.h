@@ -12,6 +12,7 @@
 #include <memory>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace xab {
@@ -38,6 +39,8 @@ class TraceBuilder final : public text::RecordSink {
 
   void append(TaskIndex t, const Event& e);
   void appendMonitor(const Event& e);
+  // A `clock` record of a relay (a tid that wrote monitor records).
+  void appendReferenceClock(Tid tid, const Event& e);
   std::uint32_t nextSeq() const { return seq_; }
 
   // An immutable copy sharing every full chunk.
@@ -52,6 +55,7 @@ class TraceBuilder final : public text::RecordSink {
   std::unordered_map<std::string_view, StrId> interned_;  // views into trace_.strings_
   std::unordered_map<StrId, std::int32_t> perName_;       // tasks seen per name
   std::uint32_t seq_ = 0;
+  std::unordered_set<Tid> monitorTids_;  // abmon and its relays: their clock records are no task's
   Tid lastTid_ = 0;
   TaskIndex lastTask_ = 0;
   bool haveLast_ = false;

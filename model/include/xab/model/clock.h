@@ -50,6 +50,8 @@ struct ClockFit {
   TimeNs maxResidual = 0;             // largest |residual| of the samples used
   double rmsResidual = 0;             // ns
   bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan)
+  Tid ref = 0;                        // the clock the samples measured against (abmon, or a relay)
+  Tid via = 0;                        // composed: the relay whose own fit put it on abmon's clock
   TimeNs toReference(TimeNs local) const;
   // The task's clock minus the reference's at task time `local` (ns): a
   // clock ahead of abmon's has a positive offset, as XAB_TEST_CLOCK_SKEW gives it.
@@ -59,6 +61,14 @@ struct ClockFit {
 };
 
 ClockFit fitClock(const std::vector<ClockSample>& samples);
+
+// A task's fit against a relay composed with the relay's own fit against
+// abmon (task -> relay -> abmon): one linear fit on abmon's clock.  `refs`
+// holds the relays' fits by tid; a fit whose ref is not there is returned
+// as it is.
+ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>& refs);
+// The fits of the trace's reference clocks (its relays'), by tid.
+std::unordered_map<Tid, ClockFit> referenceFits(const Trace& trace);
 
 // Whether putting the task clock readings [first, last] on the reference
 // clock through `fit` moves any of them by more than the fit can tell
@@ -121,6 +131,7 @@ class LiveClockFit {
     ClockFit fit;
   };
   std::unordered_map<Tid, TaskClock> tasks_;
+  std::unordered_map<Tid, TaskClock> refs_;  // relays' clocks
   bool anySamples_ = false;
 };
 // The trace with shift[task][index] added to each event's time (same shape as the trace).

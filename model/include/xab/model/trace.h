@@ -107,6 +107,9 @@ class Trace {
   const Event& event(EventRef r) const { return events_[r.task][r.index]; }
   // abmon.start / abmon.stop records (they belong to no task).
   const std::vector<Event>& monitorEvents() const { return monitor_; }
+  // `clock` records of clocks that are no task's: a relay's against abmon's
+  // (issue 14/15, docs/global-time.md), by the relay's tid.
+  const std::unordered_map<Tid, std::vector<Event>>& referenceClocks() const { return refClocks_; }
 
   std::uint64_t eventCount() const { return eventCount_; }
   TimeNs firstTime() const { return firstTime_; }  // min task time over all events
@@ -129,6 +132,7 @@ class Trace {
   std::vector<TaskInfo> tasks_;
   std::vector<ChunkedVector<Event>> events_;
   std::vector<Event> monitor_;
+  std::unordered_map<Tid, std::vector<Event>> refClocks_;
   std::unordered_map<Tid, TaskIndex> byTid_;
   ChunkedVector<std::string, 6, 10> strings_;
   ChunkedVector<std::vector<Tid>, 4, 10> lists_;
