@@ -74,13 +74,7 @@ void Formatter::header(std::string& out, std::string_view host, long pid,
 // abmon's own records: both times abmon's clock, the kind and fields as
 // the schema names them.
 void Formatter::ownRecord(std::string& out, std::int64_t ns, std::int32_t tid, Kind kind) const {
-  text::appendTime(out, ns);
-  out.push_back(' ');
-  text::appendTime(out, ns);
-  out.push_back(' ');
-  text::appendTid(out, tid);
-  out.push_back(' ');
-  out.append(kindName(kind));
+  text::appendRecordStart(out, ns, ns, tid, kind);
 }
 
 void Formatter::ownField(std::string& out, Key key, std::int64_t value) {
@@ -288,12 +282,7 @@ void Formatter::writeRecord(std::string& out, TaskState& st, std::int32_t src,
                              const std::vector<std::int32_t>& tids) {
   const CallInfo& call = *calls_.find(ev.kind);
   bool begin = ev.phase == XAB_PHASE_BEGIN;
-  text::appendTime(out, recvNs);
-  out.push_back(' ');
-  text::appendTime(out, ev.t_ns);
-  out.push_back(' ');
-  text::appendTid(out, src);
-  out.push_back(' ');
+  text::appendRecordStart(out, recvNs, ev.t_ns, src);
   out.append(begin ? call.beginName : call.name);
   appendSlots(out, st, begin ? call.beginSlots : call.endSlots, ev, tids);
   if (!begin) {

@@ -325,13 +325,7 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
   std::int64_t taskNs = secD && usecD && !secD->ints.empty() && !usecD->ints.empty()
                             ? secD->ints[0] * 1'000'000'000 + usecD->ints[0] * 1000
                             : recvNs;
-  text::appendTime(out, recvNs);
-  out.push_back(' ');
-  text::appendTime(out, taskNs);
-  out.push_back(' ');
-  text::appendTid(out, tid);
-  out.push_back(' ');
-  text::appendEventName(out, kind, phase);
+  text::appendRecordStart(out, recvNs, taskNs, tid, kind, phase);
   for (const SlotSpec& slot : kindSlots(kind, phase)) {
     const Datum* d = nullptr;
     for (const KeyDids& kd : kKeyDids)
@@ -449,13 +443,7 @@ void PvmTracer::flushOutput(std::string& out, std::int64_t nowNs) {
 // `output stream=- text=...`: PVM's pipe carries stdout and stderr both, so
 // which one a line came from is not known.
 void PvmTracer::writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text) {
-  text::appendTime(out, ns);
-  out.push_back(' ');
-  text::appendTime(out, ns);
-  out.push_back(' ');
-  text::appendTid(out, tid);
-  out.push_back(' ');
-  text::appendEventName(out, Kind::OUTPUT, Phase::End);
+  text::appendRecordStart(out, ns, ns, tid, Kind::OUTPUT);
   text::appendKey(out, "stream");
   out.push_back('-');
   text::appendKey(out, "text");

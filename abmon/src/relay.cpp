@@ -37,13 +37,7 @@ std::vector<int> unpackInts() {
 // relay's clock when it sent.
 void relayRecord(std::string& out, std::int64_t recvNs, std::int64_t sentNs, int tid, Kind kind,
                  const std::string& host) {
-  text::appendTime(out, recvNs);
-  out.push_back(' ');
-  text::appendTime(out, sentNs);
-  out.push_back(' ');
-  text::appendTid(out, tid);
-  out.push_back(' ');
-  out.append(kindName(kind));
+  text::appendRecordStart(out, recvNs, sentNs, tid, kind);
   text::appendKey(out, "host");
   text::appendEscaped(out, host);
 }

@@ -358,7 +358,7 @@ std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
 
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
   std::vector<ClockFit> none(trace.taskCount());
-  return retime(trace, none, &shift);
+  return retime(trace, none, {}, &shift);
 }
 
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {

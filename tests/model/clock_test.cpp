@@ -298,6 +298,7 @@ TEST_CASE("global time keeps the strings of abmon's and its relays' own records"
     CHECK(global->str(e.get(Key::Host, -1)) == "node1");
   }
   CHECK(relayRecords == 2);
+}
 
 // Issue 14 with 15: a relay on another host samples abmon's clock, its
 // host's tasks sample the relay's; the model composes task -> relay -> abmon.

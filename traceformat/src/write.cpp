@@ -161,4 +161,19 @@ void appendEventName(std::string& out, Kind kind, Phase phase) {
   if (phase == Phase::Begin) out.append(".begin");
 }
 
+void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskNs, std::int32_t tid) {
+  appendTime(out, recvNs);
+  out.push_back(' ');
+  appendTime(out, taskNs);
+  out.push_back(' ');
+  appendTid(out, tid);
+  out.push_back(' ');
+}
+
+void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskNs, std::int32_t tid, Kind kind,
+                       Phase phase) {
+  appendRecordStart(out, recvNs, taskNs, tid);
+  appendEventName(out, kind, phase);
+}
+
 }  // namespace xab::text

@@ -55,5 +55,12 @@ inline void appendKey(std::string& out, std::string_view key) {
 }
 // "recv" or "recv.begin".
 void appendEventName(std::string& out, Kind kind, Phase phase);
+// A record's first four columns: "RECV TASK TID" and a space, the event
+// name left to the caller (abmon writes a call's own precomputed name);
+// what every writer of a record line starts with.
+void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskNs, std::int32_t tid);
+// ... and the event name: "RECV TASK TID NAME".
+void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskNs, std::int32_t tid, Kind kind,
+                       Phase phase = Phase::End);
 
 }  // namespace xab::text
