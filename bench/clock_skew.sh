@@ -31,6 +31,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 VMSH=$HERE/../scripts/pvm-vm.sh
 [ -x "$VMSH" ] || VMSH=$(git -C "$HERE" rev-parse --show-toplevel)/scripts/pvm-vm.sh
 WORK=$(mktemp -d /tmp/xab-clock-bench-XXXXXX)
+# A run that fails leaves no VM and no directory behind.
+trap '"$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 OFF=${SKEW%%,*} PPM=${SKEW#*,}
 [ "$PPM" = "$SKEW" ] && PPM=0
 printf '%-4s %8s %8s %12s %12s %12s %s\n' run "run s" samples "offset err" "drift err" "max err" "violations raw/fit/corrected"
