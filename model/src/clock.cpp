@@ -404,10 +404,10 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   }
   report.fits.assign(out->taskCount(), ClockFit{});
   for (TaskIndex t = 0; t < trace.taskCount() && t < out->taskCount(); ++t) report.fits[t] = fits[t];
-  std::size_t fitted_n = 0;
-  for (const ClockFit& f : fits) fitted_n += f.valid;
+  std::size_t fittedCount = 0;
+  for (const ClockFit& f : fits) fittedCount += f.valid;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "global time: %zu of %zu tasks fitted to the reference clock", fitted_n,
+  std::snprintf(buf, sizeof buf, "global time: %zu of %zu tasks fitted to the reference clock", fittedCount,
                 trace.taskCount());
   report.note = buf;
   return out;
