@@ -183,6 +183,7 @@ host_vars() {
   if [[ -s $d/skew ]]; then
     local p; for p in "${pass[@]}"; do [[ $p == ASAN_OPTIONS=* ]] && asan=${p#*=}; done
     # An ASan-built task refuses a preloaded library before its runtime.
+    [[ -s $d/skew.shared ]] && vars+=("FAKETIME_SHARED=$(cat "$d/skew.shared")")
     vars+=("LD_PRELOAD=$(faketime_lib)" "FAKETIME=$(cat "$d/skew")" FAKETIME_DONT_FAKE_MONOTONIC=1
            "ASAN_OPTIONS=${asan:+$asan:}verify_asan_link_order=0")
   fi
@@ -415,7 +416,7 @@ cmd_down() {
   fi
   for ns in $namespaces; do kill_in_ns "$ns"; done
   for ns in $namespaces; do ip netns del "$ns" 2>/dev/null || say "cannot delete namespace $ns"; done
-  rm -rf "$DIR"/node*/tmp "$DIR/vmid" "$DIR"/node*/holder.pid
+  rm -rf "$DIR"/node*/tmp "$DIR/vmid" "$DIR"/node*/holder.pid "$DIR"/node*/skew.pid "$DIR"/node*/skew.shared
   [[ -z $(our_namespaces) ]] || die "namespaces left: $(our_namespaces | tr '\n' ' ')"
   say "VM in $DIR is down${namespaces:+ ($(wc -w <<<"$namespaces") namespaces removed)}"
 }
@@ -500,13 +501,42 @@ cmd_delay() {
   say "node$k: incoming packets delayed by $ms ms"
 }
 
+# One clock for the host.  libfaketime starts each process's fake clock
+# at that process's start, so with a rate ("+2h x1.0001") every process
+# would have an offset of its own; processes given the same
+# FAKETIME_SHARED share the first one's start.  The faketime wrapper makes
+# that shared memory; its child, kept in the host's namespaces (`down`
+# ends it), is the first, and host_vars passes its FAKETIME_SHARED on.
+start_host_clock() {
+  local k=$1 d; d=$(host_dir "$k")
+  enter "$k" "$DIR"
+  # shellcheck disable=SC2016  # expanded by the child's shell
+  "${ENTER[@]}" faketime -f "$2" sh -c 'echo "$FAKETIME_SHARED" >"$1.new" && mv "$1.new" "$1" && exec sleep infinity' \
+    clock "$d/skew.shared" </dev/null >/dev/null 2>"$d/skew.err" &
+  echo $! >"$d/skew.pid"
+  local i
+  for ((i = 0; i < 100; i++)); do
+    [[ -s $d/skew.shared ]] && return 0
+    sleep 0.05
+  done
+  die "node$k: libfaketime's clock holder did not start: $(cat "$d/skew.err")"
+}
+
+stop_host_clock() {
+  local d=$1
+  if [[ -s $d/skew.pid ]]; then kill "$(cat "$d/skew.pid")" 2>/dev/null || true; fi
+  rm -f "$d/skew.pid" "$d/skew.shared"
+}
+
 cmd_skew() {
   (($# == 2)) || die "usage: skew HOST SPEC (e.g. +2h, -30s, '+0 x1.0001', off)"
   local k d; k=$(host_index "$1"); d=$(host_dir "$k")
   [[ -d $d ]] || die "node$k does not exist"
+  stop_host_clock "$d"
   if [[ $2 == off || $2 == 0 || -z $2 ]]; then rm -f "$d/skew"; else
     faketime_lib >/dev/null
     printf '%s\n' "$2" >"$d/skew"
+    start_host_clock "$k" "$2"
   fi
   say "node$k: clock ${2/#off/not skewed} for its pvmd and tasks started from now on"
 }
