@@ -67,7 +67,9 @@ Commands:
   skew HOST SPEC   HOST's pvmd and tasks started from now on (add, run) see
                    a clock faked by libfaketime: FAKETIME=SPEC, e.g. "+2h",
                    "-30s" or "+0 x1.0001" (a rate); "off" removes it; for
-                   node0, whose pvmd is the master, give `up --skew`
+                   node0, whose pvmd is the master, give `up --skew`.  One
+                   clock for the host: its processes share libfaketime's
+                   start (FAKETIME_SHARED), so a rate gives them one offset
   status           the hosts, their pvmd, faults, and the VM's `conf`
   pids             the process ids in the VM's namespaces, one a line:
                    its processes only, where several VMs run side by side
