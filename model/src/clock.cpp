@@ -29,6 +29,7 @@ bool sane(TimeNs t) { return t > -kSaneTime && t < kSaneTime; }
 struct Point {
   double x, y;  // local, reference - local (ns, relative to the first point)
   double w = 1;  // weight: 1 / (the sample's possible error)^2
+  double half = 0;  // half its transit: no honest sample is further off the true line
 };
 
 struct Line {
@@ -222,7 +223,7 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
     for (const ClockSample& s : ss)
       p.push_back({static_cast<double>(s.local() - f.localAt),
                    static_cast<double>(s.reference() - s.local()) - static_cast<double>(off0),
-                   weight(s.transit(), f.minTransit)});
+                   weight(s.transit(), f.minTransit), static_cast<double>(s.transit()) / 2});
     return p;
   };
   std::vector<Point> p = points(kept);
@@ -230,15 +231,26 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   for (const Point& q : p) span = std::max(span, q.x);
   f.rateFitted = span >= static_cast<double>(kMinDriftSpan);
   Line l = leastSquares(p, f.rateFitted);
-  // One outlier pass: drop what lies far beyond the median residual.
+  // One outlier pass: drop what lies far beyond the median residual and
+  // beyond what its own transit allows (a slower sample may honestly be
+  // further off: the weights already count it less).  A pass that would
+  // leave the samples spanning less than kMinDriftSpan keeps them all: a
+  // rate fitted over one phase's milliseconds is noise (a tight start
+  // phase made the median tiny, and the end phase was cut as outliers).
   std::vector<double> res;
   for (const Point& q : p) res.push_back(std::fabs(q.y - (l.a + l.b * q.x)));
   std::vector<double> sorted = res;
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
   double cut = std::max(kOutlierFactor * sorted[sorted.size() / 2], 1000.0);
   std::vector<Point> good;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (res[i] <= cut) good.push_back(p[i]);
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (res[i] > std::max(cut, p[i].half)) continue;
+    lo = good.empty() ? p[i].x : std::min(lo, p[i].x);
+    hi = good.empty() ? p[i].x : std::max(hi, p[i].x);
+    good.push_back(p[i]);
+  }
+  if (f.rateFitted && hi - lo < static_cast<double>(kMinDriftSpan)) good = p;
   if (good.size() >= 2 && good.size() < p.size()) l = leastSquares(good, f.rateFitted);
   if (good.empty()) good = p;
   f.used = good.size();
