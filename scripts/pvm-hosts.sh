@@ -417,8 +417,9 @@ cmd_down() {
     console halt 3 >/dev/null 2>&1 || true
   fi
   for ns in $namespaces; do kill_in_ns "$ns"; done
+  local d; for d in "$DIR"/node*; do [[ -d $d ]] && stop_host_clock "$d"; done
   for ns in $namespaces; do ip netns del "$ns" 2>/dev/null || say "cannot delete namespace $ns"; done
-  rm -rf "$DIR"/node*/tmp "$DIR/vmid" "$DIR"/node*/holder.pid "$DIR"/node*/skew.pid "$DIR"/node*/skew.shared
+  rm -rf "$DIR"/node*/tmp "$DIR/vmid" "$DIR"/node*/holder.pid
   [[ -z $(our_namespaces) ]] || die "namespaces left: $(our_namespaces | tr '\n' ' ')"
   say "VM in $DIR is down${namespaces:+ ($(wc -w <<<"$namespaces") namespaces removed)}"
 }
@@ -524,9 +525,13 @@ start_host_clock() {
   die "node$k: libfaketime's clock holder did not start: $(cat "$d/skew.err")"
 }
 
+# The holder ends, and its shared memory goes (the wrapper leaves it).
 stop_host_clock() {
-  local d=$1
+  local d=$1 sem shm
   if [[ -s $d/skew.pid ]]; then kill "$(cat "$d/skew.pid")" 2>/dev/null || true; fi
+  if [[ -s $d/skew.shared ]] && read -r sem shm <"$d/skew.shared"; then
+    rm -f "/dev/shm/sem.${sem#/}" "/dev/shm/${shm#/}"
+  fi
   rm -f "$d/skew.pid" "$d/skew.shared"
 }
 
