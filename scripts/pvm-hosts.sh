@@ -67,7 +67,9 @@ Commands:
   skew HOST SPEC   HOST's pvmd and tasks started from now on (add, run) see
                    a clock faked by libfaketime: FAKETIME=SPEC, e.g. "+2h",
                    "-30s" or "+0 x1.0001" (a rate); "off" removes it; for
-                   node0, whose pvmd is the master, give `up --skew`
+                   node0, whose pvmd is the master, give `up --skew`.  One
+                   clock for the host: its processes share libfaketime's
+                   start (FAKETIME_SHARED), so a rate gives them one offset
   status           the hosts, their pvmd, faults, and the VM's `conf`
   pids             the process ids in the VM's namespaces, one a line:
                    its processes only, where several VMs run side by side
@@ -183,6 +185,7 @@ host_vars() {
   if [[ -s $d/skew ]]; then
     local p; for p in "${pass[@]}"; do [[ $p == ASAN_OPTIONS=* ]] && asan=${p#*=}; done
     # An ASan-built task refuses a preloaded library before its runtime.
+    [[ -s $d/skew.shared ]] && vars+=("FAKETIME_SHARED=$(cat "$d/skew.shared")")
     vars+=("LD_PRELOAD=$(faketime_lib)" "FAKETIME=$(cat "$d/skew")" FAKETIME_DONT_FAKE_MONOTONIC=1
            "ASAN_OPTIONS=${asan:+$asan:}verify_asan_link_order=0")
   fi
@@ -414,6 +417,7 @@ cmd_down() {
     console halt 3 >/dev/null 2>&1 || true
   fi
   for ns in $namespaces; do kill_in_ns "$ns"; done
+  local d; for d in "$DIR"/node*; do [[ -d $d ]] && stop_host_clock "$d"; done
   for ns in $namespaces; do ip netns del "$ns" 2>/dev/null || say "cannot delete namespace $ns"; done
   rm -rf "$DIR"/node*/tmp "$DIR/vmid" "$DIR"/node*/holder.pid
   [[ -z $(our_namespaces) ]] || die "namespaces left: $(our_namespaces | tr '\n' ' ')"
@@ -500,13 +504,46 @@ cmd_delay() {
   say "node$k: incoming packets delayed by $ms ms"
 }
 
+# One clock for the host.  libfaketime starts each process's fake clock
+# at that process's start, so with a rate ("+2h x1.0001") every process
+# would have an offset of its own; processes given the same
+# FAKETIME_SHARED share the first one's start.  The faketime wrapper makes
+# that shared memory; its child, kept in the host's namespaces (`down`
+# ends it), is the first, and host_vars passes its FAKETIME_SHARED on.
+start_host_clock() {
+  local k=$1 d; d=$(host_dir "$k")
+  enter "$k" "$DIR"
+  # shellcheck disable=SC2016  # expanded by the child's shell
+  "${ENTER[@]}" faketime -f "$2" sh -c 'echo "$FAKETIME_SHARED" >"$1.new" && mv "$1.new" "$1" && exec sleep infinity' \
+    clock "$d/skew.shared" </dev/null >/dev/null 2>"$d/skew.err" &
+  echo $! >"$d/skew.pid"
+  local i
+  for ((i = 0; i < 100; i++)); do
+    [[ -s $d/skew.shared ]] && return 0
+    sleep 0.05
+  done
+  die "node$k: libfaketime's clock holder did not start: $(cat "$d/skew.err")"
+}
+
+# The holder ends, and its shared memory goes (the wrapper leaves it).
+stop_host_clock() {
+  local d=$1 sem shm
+  if [[ -s $d/skew.pid ]]; then kill "$(cat "$d/skew.pid")" 2>/dev/null || true; fi
+  if [[ -s $d/skew.shared ]] && read -r sem shm <"$d/skew.shared"; then
+    rm -f "/dev/shm/sem.${sem#/}" "/dev/shm/${shm#/}"
+  fi
+  rm -f "$d/skew.pid" "$d/skew.shared"
+}
+
 cmd_skew() {
   (($# == 2)) || die "usage: skew HOST SPEC (e.g. +2h, -30s, '+0 x1.0001', off)"
   local k d; k=$(host_index "$1"); d=$(host_dir "$k")
   [[ -d $d ]] || die "node$k does not exist"
+  stop_host_clock "$d"
   if [[ $2 == off || $2 == 0 || -z $2 ]]; then rm -f "$d/skew"; else
     faketime_lib >/dev/null
     printf '%s\n' "$2" >"$d/skew"
+    start_host_clock "$k" "$2"
   fi
   say "node$k: clock ${2/#off/not skewed} for its pvmd and tasks started from now on"
 }

@@ -72,6 +72,7 @@ class RelayUplink {
   int abmonTid_;
   int tag_;
   int selfTid_ = 0;
+  bool directAsked_ = false;  // the first clock ping asked for a direct route to abmon
   std::int64_t lastClockNs_ = 0;
   std::string text_;
   std::vector<int> opened_, closed_;

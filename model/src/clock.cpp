@@ -28,6 +28,8 @@ bool sane(TimeNs t) { return t > -kSaneTime && t < kSaneTime; }
 
 struct Point {
   double x, y;  // local, reference - local (ns, relative to the first point)
+  double w = 1;  // weight: 1 / (the sample's possible error)^2
+  double half = 0;  // half its transit: no honest sample is further off the true line
 };
 
 struct Line {
@@ -35,14 +37,48 @@ struct Line {
 };
 
 Line leastSquares(const std::vector<Point>& p, bool fitRate) {
-  double n = static_cast<double>(p.size()), sx = 0, sy = 0;
-  for (const Point& q : p) sx += q.x, sy += q.y;
+  double n = 0, sx = 0, sy = 0;
+  for (const Point& q : p) n += q.w, sx += q.w * q.x, sy += q.w * q.y;
   double mx = sx / n, my = sy / n;
   if (!fitRate) return {my, 0};
   double sxx = 0, sxy = 0;
-  for (const Point& q : p) sxx += (q.x - mx) * (q.x - mx), sxy += (q.x - mx) * (q.y - my);
+  for (const Point& q : p) sxx += q.w * (q.x - mx) * (q.x - mx), sxy += q.w * (q.x - mx) * (q.y - my);
   double b = sxx > 0 ? sxy / sxx : 0;
   return {my - b * mx, b};
+}
+
+// Across the whole run, not only within a phase: a running phase whose
+// every exchange waited (abmon busy writing, the machine loaded) would
+// otherwise keep its least slow one, whose wait on one way is an error of
+// half that wait.  Kept: transits within kGateFactor times the run's
+// fastest (and at least kGateSlack above it), unless that leaves less than
+// half the run's span, when the weights alone must do.
+constexpr TimeNs kGateFactor = 3;
+constexpr TimeNs kGateSlack = 40'000;  // ns
+
+std::vector<ClockSample> gated(const std::vector<ClockSample>& kept, TimeNs fastest) {
+  const TimeNs gate = std::max(kGateFactor * fastest, fastest + kGateSlack);
+  std::vector<ClockSample> in;
+  for (const ClockSample& s : kept)
+    if (s.transit() <= gate) in.push_back(s);
+  auto span = [](const std::vector<ClockSample>& v) {
+    auto [lo, hi] = std::minmax_element(v.begin(), v.end(), [](const ClockSample& a, const ClockSample& b) {
+      return a.local() < b.local();
+    });
+    return static_cast<double>(hi->local() - lo->local());
+  };
+  if (in.size() < 2 || span(in) < span(kept) / 2) return kept;
+  return in;
+}
+
+// A sample's error is at most half of what its transit exceeds the
+// fastest by (the rest both ways share), plus what no exchange can see:
+// weighted by 1 / that squared, a sample that waited 50 us counts some 100
+// times less than one that did not, yet a run of slow ones is still a line.
+double weight(TimeNs transit, TimeNs fastest) {
+  const double floor = std::max(static_cast<double>(fastest) / 2, 2'000.0);
+  const double e = static_cast<double>(transit - fastest) / 2 + floor;
+  return 1.0 / (e * e);
 }
 
 // Lowest-transit filter: per phase block (a new block starts at each
@@ -178,6 +214,7 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   std::vector<ClockSample> kept = fastest(samples);
   f.minTransit = kept.front().transit();
   for (const ClockSample& s : kept) f.minTransit = std::min(f.minTransit, s.transit());
+  kept = gated(kept, f.minTransit);
   // Relative to the first sample: doubles then hold nanoseconds exactly.
   f.localAt = kept.front().local();
   TimeNs off0 = kept.front().reference() - f.localAt;
@@ -185,7 +222,8 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
     std::vector<Point> p;
     for (const ClockSample& s : ss)
       p.push_back({static_cast<double>(s.local() - f.localAt),
-                   static_cast<double>(s.reference() - s.local()) - static_cast<double>(off0)});
+                   static_cast<double>(s.reference() - s.local()) - static_cast<double>(off0),
+                   weight(s.transit(), f.minTransit), static_cast<double>(s.transit()) / 2});
     return p;
   };
   std::vector<Point> p = points(kept);
@@ -193,15 +231,26 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   for (const Point& q : p) span = std::max(span, q.x);
   f.rateFitted = span >= static_cast<double>(kMinDriftSpan);
   Line l = leastSquares(p, f.rateFitted);
-  // One outlier pass: drop what lies far beyond the median residual.
+  // One outlier pass: drop what lies far beyond the median residual and
+  // beyond what its own transit allows (a slower sample may honestly be
+  // further off: the weights already count it less).  A pass that would
+  // leave the samples spanning less than kMinDriftSpan keeps them all: a
+  // rate fitted over one phase's milliseconds is noise (a tight start
+  // phase made the median tiny, and the end phase was cut as outliers).
   std::vector<double> res;
   for (const Point& q : p) res.push_back(std::fabs(q.y - (l.a + l.b * q.x)));
   std::vector<double> sorted = res;
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
   double cut = std::max(kOutlierFactor * sorted[sorted.size() / 2], 1000.0);
   std::vector<Point> good;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (res[i] <= cut) good.push_back(p[i]);
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (res[i] > std::max(cut, p[i].half)) continue;
+    lo = good.empty() ? p[i].x : std::min(lo, p[i].x);
+    hi = good.empty() ? p[i].x : std::max(hi, p[i].x);
+    good.push_back(p[i]);
+  }
+  if (f.rateFitted && hi - lo < static_cast<double>(kMinDriftSpan)) good = p;
   if (good.size() >= 2 && good.size() < p.size()) l = leastSquares(good, f.rateFitted);
   if (good.empty()) good = p;
   f.used = good.size();

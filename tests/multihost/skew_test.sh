@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# node2's clock 2 hours ahead (libfaketime on its pvmd and tasks).  With
+# node2's clock 2 hours ahead and 100 ppm fast (libfaketime on its pvmd
+# and tasks, one clock for the host: pvm-hosts.sh "skew").  With
 # a relay per host (issue 14), a task's records are stamped by its host's
 # relay: node2's tasks' task and receive times are both node2's clock
 # (2 h ahead of real time, about 0 apart); node2's relay records carry its
@@ -7,12 +8,25 @@
 # times are real time.
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
-vm_up 3 --skew node2=+2h
+vm_up 3 --skew "node2=+2h x1.0001"
 
 [[ $(h run node2 date +%s) -gt $(($(date +%s) + 7000)) ]] || fail "node2's date is not 2 h ahead: $(h run node2 date)"
+# The truth, measured: a probe on node2 reads its (fake) CLOCK_REALTIME
+# beside CLOCK_MONOTONIC (real: FAKETIME_DONT_FAKE_MONOTONIC), this shell
+# the real pair; before and after the run, each a process of its own.
+clocks='import time
+best = None
+for _ in range(200):
+    m1 = time.monotonic_ns(); t = time.time_ns(); m2 = time.monotonic_ns()
+    if best is None or m2 - m1 < best[0]: best = (m2 - m1, t, (m1 + m2) // 2)
+print(best[1], best[2])'
+probe() { echo "$(h run node2 python3 -c "$clocks") $(python3 -c "$clocks")"; }
+before=$(probe)
 t0=$(date +%s)
 out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" -o skew.trace -- "$BIN/xabdemo" -n 6 --rounds 20 2>&1) || fail "the demo failed: $out"
 t1=$(date +%s)
+sleep 1  # a rate shows over time
+after=$(probe)
 # Per host (tid prefix; relay records as "relay-HOST"): the least and
 # greatest column 2 - column 1, and receive times outside the run's real
 # time (shifted by 7200 s for node2's tasks, stamped by its relay).
@@ -41,12 +55,43 @@ ok "node2's records in its relay's clock (+7200 s); its relay's clock 7200 s ahe
 grep -q "^[^ ]* [^ ]* tc[0-9a-f]* clock ref=t40" skew.trace || fail "node2's relay wrote no clock record against abmon"
 "$BIN/abstat" --json skew.trace >global.json || fail "abstat --json failed"
 "$BIN/abstat" --json --raw-time skew.trace >raw.json || fail "abstat --json --raw-time failed"
-# Per task: |fitted offset - injected offset| (7200 s on node2, 0 elsewhere), in us.
-json global.json "'\\n'.join('%s %.1f' % (t['tid'], abs(t['offset'] - (7200 if t['tid'].startswith('tc') else 0)) * 1e6) for t in d['clock']['tasks'])" >errors
+# node2's clock as the probes saw it: one clock for the host, 100 ppm fast
+# (processes of their own each, started seconds apart: without a clock
+# shared by the host's processes, each would start its own at +7200 s).
+python3 - "$before" "$after" >truth <<'PY' || fail "node2's clock is not one clock 2 h ahead and 100 ppm fast: $(cat truth)"
+import sys
+def probe(s):
+    fake, fmono, real, rmono = map(int, s.split())
+    return real + (fmono - rmono), fake
+(r0, f0), (r1, f1) = probe(sys.argv[1]), probe(sys.argv[2])
+rate = ((f1 - r1) - (f0 - r0)) / (r1 - r0) * 1e6
+print(r0, f0, rate)
+sys.exit(not (abs((f0 - r0) / 1e9 - 7200) < 60 and abs(rate - 100) < 10))
+PY
+cat truth
+# Per task: |global time - true time| at the task's first and last record
+# date, in us (node2's truth from the probes; the others' clocks are real).
+awk '$3 ~ /^t/ && $4 !~ /^(abmon|relay|host)\.|^task\.exit$/ { if (!($3 in lo) || $2 < lo[$3]) lo[$3] = $2; if ($2 > hi[$3]) hi[$3] = $2 }
+     END { for (t in lo) print t, lo[t], hi[t] }' skew.trace >dates
+python3 - global.json truth dates >errors <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); r0, f0, ppm = map(float, open(sys.argv[2]).read().split())
+dates = {t: (float(a), float(b)) for t, a, b in (l.split() for l in open(sys.argv[3]))}
+for t in d['clock']['tasks']:
+    if t['tid'] not in dates: continue
+    worst = 0
+    for L in dates[t['tid']]:
+        L *= 1e9
+        true = r0 + (L - f0) / (1 + ppm * 1e-6) if t['tid'].startswith('tc') else L
+        glob = L - t['offset'] * 1e9 - (L - t['offsetAt'] * 1e9) * t['driftPpm'] / (1e6 + t['driftPpm'])
+        worst = max(worst, abs(glob - true) / 1e3)
+    print('%s %.1f' % (t['tid'], worst))
+PY
 cat errors
 [[ $(grep -c '^tc' errors) -ge 2 ]] || fail "fewer than 2 of node2's tasks have a clock fit: $(cat errors)"
-# 2 ms: a cross-host exchange through two pvmds waits on both, on a loaded 2-core machine.
-awk '$2 > 2000 { bad++ } END { exit bad > 0 }' errors || fail "a task's fitted offset is more than 2 ms from the injected one"
+# 500 us: typically under 20 (docs/performance.md); a loaded 2-core
+# machine (ASan) can make a short run's every exchange slow.
+awk '$2 > 500 { bad++ } END { exit bad > 0 }' errors || fail "a task's global time is more than 500 us from the true time"
 raw=$(json global.json "d['clock']['violationsRaw']") fit=$(json global.json "d['clock']['violationsFit']")
 corrected=$(json global.json "d['clock']['violationsCorrected']")
 echo "receives before their sends: $raw as recorded, $fit after the fit, $corrected after the correction"
@@ -57,5 +102,5 @@ echo "receives before their sends: $raw as recorded, $fit after the fit, $correc
 ((fit * 10 <= raw)) || fail "$fit receives before their sends after the fit (raw: $raw)"
 ((corrected == 0)) || fail "$corrected receives before their sends on global time"
 [[ $(json raw.json "d['time']") == raw ]] || fail "--raw-time is not raw"
-ok "global time across hosts: node2's tasks within 2 ms of abmon's clock, 0 receives before their sends (raw: $raw)"
+ok "global time across hosts: node2's tasks within 500 us of the true time, 0 receives before their sends (raw: $raw)"
 finish

@@ -66,6 +66,7 @@ struct Json {
       if (!f.valid) continue;
       w.beginObject().field("tid", formatTid(t.task(k).tid)).field("samples", static_cast<std::uint64_t>(f.samples));
       w.field("used", static_cast<std::uint64_t>(f.used)).field("offset", f.offsetAt(f.localAt) / 1e9);
+      w.field("offsetAt", static_cast<double>(f.localAt) / 1e9);  // a reader can redo the fit's line
       w.field("driftPpm", f.driftPpm()).field("rateFitted", f.rateFitted);
       w.field("rms", f.rmsResidual / 1e9).field("maxResidual", durationSeconds(f.maxResidual));
       w.field("fastestTransit", durationSeconds(f.minTransit)).endObject();
