@@ -115,7 +115,7 @@ int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
 int registerOrRefuse(const Options& opts, int tid, int context, const std::string& socketName,
                        const std::string& mailboxName, int& index) {
   Registration reg = registerAbmon({tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName,
-                                    opts.control.empty() || socketName.empty() ? 0 : 1},
+                                    (opts.control.empty() && !opts.relayStep) || socketName.empty() ? 0 : 1},
                                    mailboxName);
   if (reg.status == Registration::Ok) {
     index = reg.index;

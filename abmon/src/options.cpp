@@ -77,6 +77,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--pvm-only") { opts.pvmOnly = true; continue; }
     if (arg == "--pvm-tracer") { opts.pvmTracer = true; continue; }
     if (arg == "--no-relays") { opts.noRelays = true; continue; }
+    if (arg == "--relay-step") { opts.relayStep = true; continue; }
     if (arg == "--relay") {
       std::string_view v;
       if (!nextValue(v)) return "option --relay needs TID,CONTEXT";
