@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "xab/control_path.h"
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
@@ -312,4 +313,21 @@ TEST_CASE("abmon --control: the stepped demo computes what the unstepped one doe
     CHECK(next.eof);
   }
   CHECK(mon.process().stop(SIGINT) == 0);
+
+  // 8. --control auto: abmon listens at the default path of this VM
+  // (xab/control_path.h, from PVM_TMP and PVM_VMID), says so, and a client
+  // that computes the same path finds it.
+  {
+    char path[sizeof(sockaddr_un::sun_path)];
+    REQUIRE(xab_control_default_path(path, sizeof path) > 0);
+    CHECK(std::string(path).rfind(vm.env().at("PVM_TMP") + "/xab-control.", 0) == 0);
+    Monitor autoMon(vm.dir() + "/auto.trace", {"--control", "auto"});
+    ControlClient c(path);
+    REQUIRE(c.connected());
+    CHECK(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    CHECK(autoMon.process().read_stderr().find(std::string("abmon: control socket ") + path) != std::string::npos);
+    c.close();
+    CHECK(autoMon.process().stop(SIGINT) == 0);
+    CHECK(access(path, F_OK) != 0);  // removed at the end
+  }
 }
