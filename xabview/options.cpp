@@ -85,8 +85,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                              "Step the live program: connect to abmon's control socket PATH (abmon --control PATH); "
                              "auto: the default path abmon --control auto listens at (docs/xabview.md, \"Stepping\").",
                              "PATH");
+  QCommandLineOption controlSteps("control-steps",
+                                  "Scripted stepping (with --control): press Step all N times, each once a task is "
+                                  "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
+                                  "N");
   for (const auto& o : {help, version, noFollow, rawTime, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
-                        dumpOnHang, frameLog, control})
+                        dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -122,6 +126,11 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
     bool ok = false;
     o.step = p.value(step).toLongLong(&ok);
     if (!ok || *o.step < 0) return fail("--step needs a count >= 0");
+  }
+  if (p.isSet(controlSteps)) {
+    bool ok = false;
+    o.controlSteps = p.value(controlSteps).toInt(&ok);
+    if (!ok || *o.controlSteps < 0 || o.control.isEmpty()) return fail("--control-steps needs a count >= 0 and --control");
   }
   o.playToEnd = p.isSet(playToEnd);
   if (o.step && o.playToEnd) return fail("--step and --play-to-end exclude each other");
