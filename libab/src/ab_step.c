@@ -9,7 +9,7 @@
  * makes no PVM call and touches no PVM buffer: the program goes on exactly
  * as it would have, only later.  A task on another host asks its host's
  * relay the same way (the relay's mailbox entry says control mode too; it
- * forwards the ask to abmon and the go back: relay.h, "Stepping").  A task
+ * forwards the ask to abmon and the go back: relay.h, "Stepping through a relay").  A task
  * without a socket (--pvm-only) is not stepped: PVM messages could not
  * carry the answer without a PVM call.  If abmon (or the relay) goes away,
  * the socket closes and the task goes on unstepped.
