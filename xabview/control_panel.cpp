@@ -1,6 +1,7 @@
 #include "control_panel.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -62,12 +63,34 @@ ControlPanel::ControlPanel(const QString& socketPath, QWidget* parent)
   }
   box->addLayout(buttons);
   auto* breakRow = new QHBoxLayout;
-  breakRow->addWidget(new QLabel("Breakpoint on call:"));
-  breakCall_ = new QLineEdit("barrier");
-  breakCall_->setObjectName("controlBreakCall");
-  breakCall_->setToolTip("A PVM call name as in the trace: send, recv, barrier, spawn, ...");
-  breakRow->addWidget(breakCall_);
+  breakRow->addWidget(new QLabel("Break on"));
+  breakKind_ = new QComboBox;
+  breakKind_->setObjectName("controlBreakKind");
+  breakKind_->addItems({"call", "tag", "task"});
+  breakKind_->setToolTip("Hold every task before a call of this name, before a call with this tag (a send's or a "
+                         "receive's), or this task before any communicating call");
+  breakRow->addWidget(breakKind_);
+  breakValue_ = new QLineEdit("barrier");
+  breakValue_->setObjectName("controlBreakValue");
+  breakValue_->setToolTip("call: a PVM call name as in the trace (send, recv, barrier, spawn, ...); tag: a number; "
+                          "task: a tid as in the trace (t40002), or empty for the selected held task");
+  breakRow->addWidget(breakValue_);
+  auto* add = new QPushButton("Add");
+  add->setObjectName("controlBreakAddButton");
+  connect(add, &QPushButton::clicked, this, &ControlPanel::addBreakpoint);
+  breakRow->addWidget(add);
   box->addLayout(breakRow);
+  auto* listRow = new QHBoxLayout;
+  breakList_ = new QListWidget;
+  breakList_->setObjectName("controlBreaks");
+  breakList_->setToolTip("Breakpoints: \"Run to breakpoint\" (F8) continues until a task meets one");
+  breakList_->setMaximumHeight(90);
+  listRow->addWidget(breakList_);
+  auto* remove = new QPushButton("Remove");
+  remove->setObjectName("controlBreakRemoveButton");
+  connect(remove, &QPushButton::clicked, this, &ControlPanel::removeBreakpoint);
+  listRow->addWidget(remove, 0, Qt::AlignTop);
+  box->addLayout(listRow);
   setWidget(body);
 
   retry_.setInterval(1000);
@@ -116,6 +139,7 @@ void ControlPanel::disconnectSocket(const QString& why) {
   in_.clear();
   sent_.clear();
   waiting_.clear();
+  breaks_.clear();  // abmon clears a leaving client's breakpoints
   status_ = why + "; reconnecting to " + path_;
   retry_.start();
   refresh();
@@ -147,6 +171,7 @@ static std::pair<QString, QString> heldOf(const QString& rest) {
 void ControlPanel::handleLine(const QString& line) {
   if (!greeted_) {
     greeted_ = line == "xab-control 1";
+    if (line.startsWith("error busy")) return disconnectSocket("abmon has another control client");
     status_ = greeted_ ? "stopped: tasks wait before each communicating call" : "not an abmon control socket";
     if (greeted_) request("list");
   } else if (line.startsWith("event wait ")) {
@@ -163,6 +188,8 @@ void ControlPanel::handleLine(const QString& line) {
     else if (req == "list") waiting_ = listing_;
     else if (req == "step all") waiting_.clear();
     else if (req.startsWith("step ")) waiting_.remove(req.mid(5));
+    else if (req.startsWith("break ") && !breaks_.contains(req.mid(6))) breaks_.append(req.mid(6));
+    else if (req.startsWith("clear ")) breaks_.removeAll(req.mid(6));
     else if (req == "continue") {
       waiting_.clear();
       status_ = "running to the next breakpoint";
@@ -192,13 +219,27 @@ void ControlPanel::stepAll() { request("step all"); }
 void ControlPanel::continueRun() { request("continue"); }
 void ControlPanel::stopRun() { request("stop"); }
 
+QString ControlPanel::breakInFields() const {
+  QString kind = breakKind_->currentText(), value = breakValue_->text().trimmed();
+  if (kind == "task" && value.isEmpty() && list_->currentItem()) value = list_->currentItem()->data(Qt::UserRole).toString();
+  if (value.isEmpty() || value.contains(' ')) return {};
+  return kind + " " + value;
+}
+
+// abmon checks the value: a bad one is answered with an error, shown.
+void ControlPanel::addBreakpoint() {
+  QString b = breakInFields();
+  if (!b.isEmpty() && !breaks_.contains(b)) request("break " + b);
+}
+
+void ControlPanel::removeBreakpoint() {
+  if (QListWidgetItem* item = breakList_->currentItem()) request("clear " + item->text());
+}
+
 void ControlPanel::runToBreakpoint() {
-  QString call = breakCall_->text().trimmed();
-  if (call.isEmpty() || call.contains(' ')) return;
-  request("clear all");
-  request("break call " + call);
+  addBreakpoint();
   request("continue");
-  status_ = "running to the next " + call;
+  status_ = "running to the next breakpoint";
 }
 
 void ControlPanel::selectTask(const QString& tid) {
@@ -223,6 +264,11 @@ void ControlPanel::refresh() {
     item->setData(Qt::UserRole, it.key());
     if (it.key() == selected) list_->setCurrentItem(item);
   }
+  QString selectedBreak = breakList_->currentItem() ? breakList_->currentItem()->text() : QString();
+  breakList_->clear();
+  breakList_->addItems(breaks_);
+  for (int i = 0; i < breakList_->count(); ++i)
+    if (breakList_->item(i)->text() == selectedBreak) breakList_->setCurrentRow(i);
   statusLabel_->setText(status_ + (waiting_.isEmpty() ? QString() : QString("; %1 held").arg(waiting_.size())));
   for (QAction* a : actions_) a->setEnabled(connected());
   emit changed();

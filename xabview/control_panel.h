@@ -2,7 +2,8 @@
 // a client of abmon's control socket (abmon --control PATH; the protocol
 // is in docs/abmon.md, "Control mode").  Shows which call each held task
 // is about to make; steps the selected task or all, continues, stops, and
-// runs to a breakpoint on a call name.  Talks to abmon only, never to the
+// runs to breakpoints on call names, tags and tasks (a list of them, added
+// and removed in the panel).  Talks to abmon only, never to the
 // trace: the diagram shows the stepped calls as they come through the pipe.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <QTimer>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -33,13 +35,17 @@ class ControlPanel : public QDockWidget {
   // Step selected, step all, continue, stop, run to breakpoint (with keys).
   QList<QAction*> controlActions() const { return actions_; }
   void selectTask(const QString& tid);
+  // The breakpoints abmon has taken, "call barrier", "tag 16004", "task t40002".
+  QStringList breakpoints() const { return breaks_; }
 
  public slots:
   void stepSelected();
   void stepAll();
   void continueRun();
   void stopRun();
-  void runToBreakpoint();  // break on the call named in the field, continue
+  void runToBreakpoint();  // adds the breakpoint in the fields (if any), continues
+  void addBreakpoint();    // the kind and value in the fields (task: the selected one if empty)
+  void removeBreakpoint(); // the selected breakpoint
 
  signals:
   void changed();  // the held tasks or the connection changed
@@ -64,7 +70,11 @@ class ControlPanel : public QDockWidget {
   QTimer retry_;
   QLabel* statusLabel_ = nullptr;
   QListWidget* list_ = nullptr;
-  QLineEdit* breakCall_ = nullptr;
+  QString breakInFields() const;  // "KIND VALUE", or empty
+  QComboBox* breakKind_ = nullptr;
+  QLineEdit* breakValue_ = nullptr;
+  QListWidget* breakList_ = nullptr;
+  QStringList breaks_;
   QList<QAction*> actions_;
 };
 

@@ -3,6 +3,7 @@
 //   abmon | tee evfile | xabview        (paper §3.3)
 //   xabview evfile
 //   xabview --step 40 --screenshot shot.png evfile
+#include "control_panel.h"
 #include "diagram_view.h"
 #include "export.h"
 #include "main_window.h"
@@ -35,6 +36,8 @@ class Script : public QObject {
   Script(ViewState* state, MainWindow* window, const ViewerOptions& o)
       : state_(state), window_(window), o_(o) {
     if (o_.step) state_->setPosition(0);  // stepping starts from the first record
+    if (o_.controlSteps && window_->controlPanel())
+      connect(window_->controlPanel(), &ControlPanel::changed, this, [this] { controlStep(); });
     connect(state_, &ViewState::snapshotChanged, this, [this] { check(); });
     if (!o_.dumpOnHang.isEmpty())  // live: the panel speaks once progress stops
       connect(window_->hangPanel(), &HangPanel::alarm, this, [this] {
@@ -51,8 +54,31 @@ class Script : public QObject {
   }
 
  private:
+  // --control-steps: Step all once per hold (the held list empties when
+  // abmon has taken the step), then the outputs at the hold after the last.
+  void controlStep() {
+    ControlPanel* panel = window_->controlPanel();
+    if (done_ || !panel->connected()) return;
+    if (panel->waiting().isEmpty()) {
+      stepSent_ = false;
+      return;
+    }
+    if (stepSent_) return;
+    if (stepsDone_ < *o_.controlSteps) {
+      ++stepsDone_;
+      stepSent_ = true;
+      panel->stepAll();
+      return;
+    }
+    done_ = true;  // the records before this hold came before its ask: let them in and paint
+    QTimer::singleShot(1500, this, [this] {
+      state_->setPosition(state_->size());
+      QTimer::singleShot(300, this, [this] { finish(0); });
+    });
+  }
+
   void check() {
-    if (done_) return;
+    if (done_ || o_.controlSteps) return;
     const ViewSnapshot* s = state_->snapshot();
     // Live, a snapshot may carry the analysis of fewer records; what the
     // script writes is of a complete one (the next snapshot brings it).
@@ -128,6 +154,8 @@ class Script : public QObject {
   ViewerOptions o_;
   bool done_ = false;
   bool finished_ = false;
+  int stepsDone_ = 0;      // --control-steps pressed so far
+  bool stepSent_ = false;  // a Step all not yet taken by abmon
   bool inputFailed_ = false;  // unreadable, or no records: not a timeout
 };
 

@@ -2,6 +2,9 @@
 
 #include <xab/model/reader.h>
 #include <xab/version.h>
+#include <xab/control_path.h>
+
+#include <sys/un.h>
 
 #include <QCommandLineParser>
 
@@ -79,11 +82,15 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                               "the newest record shown, arrival rate, main-thread stalls (bench/xabview_live.sh).",
                               "FILE");
   QCommandLineOption control("control",
-                             "Step the live program: connect to abmon's control socket PATH (abmon --control PATH; "
-                             "docs/xabview.md, \"Stepping\").",
+                             "Step the live program: connect to abmon's control socket PATH (abmon --control PATH); "
+                             "auto: the default path abmon --control auto listens at (docs/xabview.md, \"Stepping\").",
                              "PATH");
+  QCommandLineOption controlSteps("control-steps",
+                                  "Scripted stepping (with --control): press Step all N times, each once a task is "
+                                  "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
+                                  "N");
   for (const auto& o : {help, version, noFollow, rawTime, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
-                        dumpOnHang, frameLog, control})
+                        dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -109,11 +116,21 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.follow = !p.isSet(noFollow);
   o.rawTime = p.isSet(rawTime);
   o.control = p.value(control);
+  if (o.control == XAB_CONTROL_AUTO) {  // where abmon --control auto listens
+    char path[sizeof(sockaddr_un::sun_path)];
+    if (xab_control_default_path(path, sizeof path) < 0) return fail("--control auto: PVM_TMP makes the path too long");
+    o.control = QString::fromLocal8Bit(path);
+  }
   o.frameLog = p.value(frameLog);
   if (p.isSet(step)) {
     bool ok = false;
     o.step = p.value(step).toLongLong(&ok);
     if (!ok || *o.step < 0) return fail("--step needs a count >= 0");
+  }
+  if (p.isSet(controlSteps)) {
+    bool ok = false;
+    o.controlSteps = p.value(controlSteps).toInt(&ok);
+    if (!ok || *o.controlSteps < 0 || o.control.isEmpty()) return fail("--control-steps needs a count >= 0 and --control");
   }
   o.playToEnd = p.isSet(playToEnd);
   if (o.step && o.playToEnd) return fail("--step and --play-to-end exclude each other");

@@ -22,12 +22,13 @@ struct ViewerOptions {
   QString exportFile;               // ... export through the translators (.trf, .json)
   QString frameLog;                 // one line per diagram repaint (bench/xabview_live.sh)
   QString control;                  // --control PATH: abmon's control socket (control_panel.h)
+  std::optional<int> controlSteps;   // scripted: press Step all N times, outputs at the next hold
   QString tab;                      // panel to show: log, hang, barriers, messages, input, output
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long
   bool timeoutGiven = false;        // --timeout on the command line (--dump-on-hang has none otherwise)
-  bool scripted() const { return step || playToEnd || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty() ||
+  bool scripted() const { return step || playToEnd || controlSteps || !screenshot.isEmpty() || !dumpState.isEmpty() || !saveDiagram.isEmpty() ||
                                   !exportFile.isEmpty() || !dumpOnHang.isEmpty(); }
 };
 

@@ -27,7 +27,6 @@ constexpr const char* kCallNames[] = {
     XAB_CALLS(XAB_NAME_)
 #undef XAB_NAME_
 };
-constexpr std::size_t kMaxLine = 4096;  // a longer request ends the client
 
 std::string callName(std::int32_t kind) {
   return kind >= 0 && kind < XAB_EV_COUNT_ ? kCallNames[kind] : "kind" + std::to_string(kind);
@@ -100,57 +99,70 @@ void Control::start(int fd, std::string path) {
   waitAccept();
 }
 
-// One client at a time: the next is accepted once this one has gone.
+// Always accepting: the one client is served, any other is told it is busy
+// (a client left waiting for a greeting could wait forever).
 void Control::waitAccept() {
   if (!acceptor_) return;
-  client_ = std::make_unique<boost::asio::local::stream_protocol::socket>(io_);
-  acceptor_->async_accept(*client_, [this](const boost::system::error_code& ec) {
-    if (ec) {
-      if (ec != boost::asio::error::operation_aborted) waitAccept();
-      return;
-    }
+  next_ = std::make_unique<boost::asio::local::stream_protocol::socket>(io_);
+  acceptor_->async_accept(*next_, [this](const boost::system::error_code& ec) {
+    if (ec == boost::asio::error::operation_aborted || !acceptor_) return;
+    if (ec) return waitAccept();
     ucred cred{};
     socklen_t len = sizeof cred;
-    if (getsockopt(client_->native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) {
+    boost::system::error_code ignored;
+    if (getsockopt(next_->native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) {
       spdlog::warn("control: refused a client of another user (uid {})", cred.uid);
-      boost::system::error_code ignored;
-      client_->close(ignored);
-      waitAccept();
-      return;
+      next_->close(ignored);
+    } else if (connected_ || quitting_) {
+      refuseBusy();
+    } else {
+      client_ = std::move(next_);
+      ++generation_;
+      connected_ = true;
+      in_ = std::make_shared<boost::asio::streambuf>(kMaxLine);
+      spdlog::info("control: a client connected; every task stops before its next communicating call");
+      stepping_ = true;
+      send("xab-control 1");
+      readLine();
     }
-    connected_ = true;
-    spdlog::info("control: a client connected; every task stops before its next communicating call");
-    stepping_ = true;
-    send("xab-control 1");
-    readLine();
+    waitAccept();
   });
 }
 
-void Control::readLine() {
-  boost::asio::async_read_until(*client_, in_, '\n', [this](const boost::system::error_code& ec, std::size_t n) {
-    if (ec || n > kMaxLine) {
-      endClient();
-      return;
-    }
-    std::string line(boost::asio::buffers_begin(in_.data()),
-                     boost::asio::buffers_begin(in_.data()) + static_cast<std::ptrdiff_t>(n) - 1);
-    in_.consume(n);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::string answer = handle(line);
-    if (!connected_) return;  // quit
-    send(answer);
-    readLine();
-  });
-}
-
-// The client has gone: nobody is left to let the tasks go, so they all go.
-void Control::endClient() {
-  if (!connected_) return;
-  connected_ = false;
+void Control::refuseBusy() {
+  static const char kBusy[] = "error busy: another client is connected to this abmon's control socket\n";
+  // A fresh socket's buffer takes the line: never blocks.
+  (void)::send(next_->native_handle(), kBusy, sizeof kBusy - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  spdlog::info("control: refused a second client");
   boost::system::error_code ignored;
-  client_->close(ignored);
-  client_.reset();
-  in_.consume(in_.size());
+  next_->close(ignored);
+}
+
+// The next request line, unless the client has answers enough to read
+// first (writeQueued reads on once they are written).
+void Control::readLine() {
+  if (!connected_ || quitting_ || reading_ || queued_.size() + (out_ ? out_->size() : 0) > kMaxQueued) return;
+  reading_ = true;
+  auto in = in_;
+  boost::asio::async_read_until(*client_, *in, '\n',
+                                [this, in, gen = generation_](const boost::system::error_code& ec, std::size_t n) {
+    if (gen != generation_) return;
+    reading_ = false;
+    if (ec) {  // gone, or a line longer than kMaxLine (not_found: the buffer is full)
+      if (ec == boost::asio::error::not_found) spdlog::warn("control: a request line longer than {} bytes: client dropped", kMaxLine);
+      return endClient();
+    }
+    std::string line(boost::asio::buffers_begin(in->data()),
+                     boost::asio::buffers_begin(in->data()) + static_cast<std::ptrdiff_t>(n) - 1);
+    in->consume(n);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    send(handle(line));
+    readLine();
+  });
+}
+
+// Every held task goes, every breakpoint goes: nobody is left to decide.
+void Control::releaseAll() {
   stepping_ = false;
   breakCalls_.clear();
   breakTags_.clear();
@@ -158,17 +170,51 @@ void Control::endClient() {
   std::size_t n = waiting_.size();
   while (!waiting_.empty()) release(waiting_.begin()->first);
   spdlog::info("control: the client left; {} held task(s) released, breakpoints cleared", n);
-  waitAccept();
+}
+
+// The client has gone (or quit, its answers written).
+void Control::endClient() {
+  if (!connected_) return;
+  connected_ = false;
+  ++generation_;  // its handlers still to come do nothing
+  boost::system::error_code ignored;
+  client_->close(ignored);
+  client_.reset();
+  in_.reset();
+  queued_.clear();
+  out_.reset();
+  reading_ = false;
+  if (quitting_)
+    quitting_ = false;
+  else
+    releaseAll();
 }
 
 void Control::send(const std::string& line) {
-  if (!connected_) return;
-  boost::system::error_code ec;
-  // Blocking write of a short line: a client that does not read its answers
-  // stalls abmon, as a reader of the trace that does not read would.
-  client_->non_blocking(false, ec);
-  boost::asio::write(*client_, boost::asio::buffer(line + "\n"), ec);
-  if (ec) boost::asio::post(io_, [this] { endClient(); });
+  if (!connected_ || line.empty()) return;
+  queued_ += line;
+  queued_ += '\n';
+  writeQueued();
+}
+
+// One write at a time, of all that is queued; the buffer lives in the
+// handler, so a client gone meanwhile leaves nothing dangling.
+void Control::writeQueued() {
+  if (!connected_ || out_) return;
+  if (queued_.empty()) {
+    if (quitting_) endClient();
+    return;
+  }
+  out_ = std::make_shared<std::string>(std::move(queued_));
+  queued_.clear();
+  boost::asio::async_write(*client_, boost::asio::buffer(*out_),
+                           [this, keep = out_, gen = generation_](const boost::system::error_code& ec, std::size_t) {
+                             if (gen != generation_) return;
+                             out_.reset();
+                             if (ec) return endClient();
+                             writeQueued();
+                             readLine();  // it may have waited for the client to read
+                           });
 }
 
 std::string Control::describe(std::int32_t tid, const Pending& p) const {
@@ -262,10 +308,10 @@ std::string Control::handle(const std::string& line) {
     for (auto t : breakTasks_) send("break task " + tidText(t));
     return "ok";
   }
-  if (cmd == "quit") {
-    send("ok");
-    endClient();
-    return {};
+  if (cmd == "quit") {  // the tasks go now; the socket closes once "ok" is written
+    releaseAll();
+    quitting_ = true;
+    return "ok";
   }
   return "error unknown request \"" + line.substr(0, 80) + "\"";
 }
@@ -273,8 +319,10 @@ std::string Control::handle(const std::string& line) {
 void Control::close() {
   boost::system::error_code ignored;
   connected_ = false;
+  ++generation_;
   if (client_) client_->close(ignored);
   client_.reset();
+  if (next_) next_->close(ignored);
   if (acceptor_) {
     acceptor_->close(ignored);
     acceptor_.reset();

@@ -18,6 +18,14 @@
 //   event wait TID seq N call NAME peer TID tag N   (a task is held)
 //   event gone TID                                  (a held task went)
 // TIDs are written t<hex>, as in the trace.
+//
+// One client at a time: another that connects meanwhile is told
+// "error busy ..." and closed, never left waiting for a greeting.  Requests
+// may come in any pieces (partial lines are kept until their newline) and
+// many at once; answers are queued and written as the client reads them,
+// so a client that does not read stalls only itself: abmon stops reading
+// its requests once kMaxQueued bytes of answers wait, and goes on taking
+// the trace.  A line longer than kMaxLine ends the client.
 #ifndef XAB_ABMON_CONTROL_H
 #define XAB_ABMON_CONTROL_H
 
@@ -52,6 +60,8 @@ class Control {
   // Takes over listenAt's socket (-1: no control mode).
   void start(int fd, std::string path);
   bool on() const { return acceptor_ != nullptr; }
+  static constexpr std::size_t kMaxLine = 4096;           // a longer request ends the client
+  static constexpr std::size_t kMaxQueued = 256 * 1024;   // answers waiting: stop reading requests
   // A task asks to make a call.
   void ask(std::int32_t tid, const xab_step_ask& a);
   // A task's connection went: forget its ask.
@@ -63,9 +73,12 @@ class Control {
     std::int32_t seq, kind, peer, tag;
   };
   void waitAccept();
+  void refuseBusy();
   void readLine();
   void endClient();
+  void releaseAll();
   void send(const std::string& line);
+  void writeQueued();
   std::string handle(const std::string& line);
   std::string breakCmd(bool set, const std::string& what, const std::string& arg);
   bool holds(std::int32_t tid, const Pending& p) const;
@@ -77,7 +90,13 @@ class Control {
   std::string path_;
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> acceptor_;
   std::unique_ptr<boost::asio::local::stream_protocol::socket> client_;
-  boost::asio::streambuf in_;
+  std::unique_ptr<boost::asio::local::stream_protocol::socket> next_;  // being accepted
+  std::shared_ptr<boost::asio::streambuf> in_;  // shared: a cancelled read still commits to it
+  std::string queued_;                  // answers and events not yet being written
+  std::shared_ptr<std::string> out_;    // being written (alive until its handler ran)
+  bool reading_ = false;                // a read of requests is under way
+  bool quitting_ = false;               // "quit": close once the answers are written
+  unsigned generation_ = 0;             // of the client: a late handler of a gone one does nothing
   std::map<std::int32_t, Pending> waiting_;  // held tasks, by tid
   bool connected_ = false;                    // client_ is a connected client
   bool stepping_ = false;                     // hold every call, not only at breakpoints

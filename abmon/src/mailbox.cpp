@@ -25,6 +25,9 @@ int buildEntry(const MailboxEntry& e) {
   if (rc >= 0 && nameLen > 0) rc = pvm_pkbyte(const_cast<char*>(e.socketName.data()), nameLen, 1);
   int control = e.control;
   if (rc >= 0) rc = pvm_pkint(&control, 1, 1);
+  int pathLen = static_cast<int>(e.controlPath.size());
+  if (rc >= 0 && control) rc = pvm_pkint(&pathLen, 1, 1);
+  if (rc >= 0 && control && pathLen > 0) rc = pvm_pkbyte(const_cast<char*>(e.controlPath.data()), pathLen, 1);
   pvm_setsbuf(old);
   if (rc < 0) {
     pvm_freebuf(buf);

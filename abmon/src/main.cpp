@@ -2,11 +2,13 @@
 #include <pvm3.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <xab/control_path.h>
 #include <xab/wire.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -90,6 +92,12 @@ void restoreStderr(int saved) {
 
 // Enrols in PVM and takes a message context of its own, so event messages
 // never mix with anything else abmon might receive.  Returns 0 or an exit code.
+// --control auto: the path xabview --control auto finds too (control_path.h).
+std::string defaultControlPath() {
+  char path[sizeof(sockaddr_un::sun_path)];
+  return xab_control_default_path(path, sizeof path) < 0 ? std::string() : std::string(path);
+}
+
 int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
   pvm_setopt(PvmAutoErr, 0);  // abmon says what went wrong itself, once
   // libpvm prints its own lines when there is no pvmd (one per attempt,
@@ -115,7 +123,8 @@ int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
 int registerOrRefuse(const Options& opts, int tid, int context, const std::string& socketName,
                        const std::string& mailboxName, int& index) {
   Registration reg = registerAbmon({tid, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs, socketName,
-                                    opts.control.empty() || socketName.empty() ? 0 : 1},
+                                    (opts.control.empty() && !opts.relayStep) || socketName.empty() ? 0 : 1,
+                                    opts.control},
                                    mailboxName);
   if (reg.status == Registration::Ok) {
     index = reg.index;
@@ -169,6 +178,12 @@ int main(int argc, char** argv) {
     }
   }
   int controlFd = -1;
+  bool autoControl = opts.control == XAB_CONTROL_AUTO;
+  if (autoControl && (opts.control = defaultControlPath()).empty()) {
+    std::cerr << "abmon: --control auto: PVM_TMP makes the control socket's path too long\n";
+    pvm_exit();
+    return kExitUsage;
+  }
   if (!opts.control.empty()) {
     std::string error;
     if (socketName.empty() || (controlFd = Control::listenAt(opts.control, error)) < 0) {
@@ -190,6 +205,7 @@ int main(int argc, char** argv) {
     if (controlFd >= 0) close(controlFd), unlink(opts.control.c_str());
     return rc;
   }
+  if (autoControl) std::cerr << "abmon: control socket " << opts.control << "\n";  // for xabview --control
   spdlog::info("t{:x} registered as \"{}\": context {}, tag {}, batch {}, flush {} ms, poke {} ms, {}",
                tid, mailboxName, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs,
                socketName.empty() ? std::string("PVM messages only") : "local socket @" + socketName);

@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 #include <pvm3.h>
 #include <spdlog/spdlog.h>
+#include <xab/wire.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -59,7 +60,7 @@ Monitor::Monitor(MonitorSetup setup)
                       std::int64_t recvNs) { takeLocal(tid, body, recvNs); },
           [this] { localDone(); },
           [this](std::int32_t tid, pid_t pid) { return verifyLocal(tid, pid); }),
-      control_(io_, [this](std::int32_t tid, std::int32_t seq) { return local_.sendStepGo(tid, seq); }),
+      control_(io_, [this](std::int32_t tid, std::int32_t seq) { return stepGo(tid, seq); }),
       pokeTimer_(io_),
       programTimer_(io_),
       uplinkTimer_(io_) {}
@@ -87,9 +88,13 @@ int Monitor::run() {
   signals_.async_wait([this](const auto& ec, int signo) { onSignal(ec, signo); });
   local_.start(setup_.localFd);
   control_.start(setup_.controlFd, setup_.opts.control);
-  if (control_.on())
+  if (control_.on()) {
     local_.onStep([this](std::int32_t tid, const xab_step_ask& a) { control_.ask(tid, a); },
                   [this](std::int32_t tid) { control_.gone(tid); });
+    if (hub_) hub_->onStep([this](const StepAskFields& a) { control_.ask(a.tid, {XAB_STEP_MAGIC, a.seq, a.kind, a.peer, a.tag}); },
+                           [this](int tid) { control_.gone(tid); });
+  }
+  if (isRelay() && setup_.opts.relayStep) relaySteps();
   // Messages may have come between registering and now: read them first.
   if (drain()) watchPvmFds();
   armPokeTimer();
@@ -560,6 +565,7 @@ void Monitor::startRelays() {
                                    "--tag", std::to_string(o.tag), "--batch", std::to_string(o.batch),
                                    "--flush-ms", std::to_string(o.flushMs), "--poke-ms", std::to_string(o.pokeMs)};
   if (o.pvmOnly) args.emplace_back("--pvm-only");
+  if (!o.control.empty()) args.emplace_back("--relay-step");  // its host's tasks step too
   hub_ = std::make_unique<RelayHub>(setup_.tid, o.tag, std::move(args));
   hub_->start(pending_, exitTag_);
   drainSoon();  // pvm_spawn and pvm_trecv may have queued other messages
@@ -574,10 +580,39 @@ bool Monitor::relayMessage(int tag, int src, int bufid, std::int64_t recvNs) {
   }
   if (!isRelay() || tag != setup_.opts.tag + kRelayTagOffset) return false;
   if (src == setup_.opts.relayOf) {
+    int tid = 0, seq = 0;
+    if (RelayUplink::takeStepGo(tid, seq)) {
+      local_.sendStepGo(tid, seq);
+      return true;
+    }
     spdlog::info("abmon asks the relay to stop");
     boost::asio::post(io_, [this] { if (!finished_) stopGracefully(); });
   }
   return true;
+}
+
+// Stepping (issue 16 §3): a go for a task on this host or, through its
+// relay, on another.
+bool Monitor::stepGo(std::int32_t tid, std::int32_t seq) {
+  if (local_.sendStepGo(tid, seq)) return true;
+  if (!hub_ || !hub_->stepGo(tid, seq)) return false;
+  drainSoon();  // pvm_send may have read messages into PVM's queue
+  return true;
+}
+
+// A relay of an abmon in control mode: its tasks' asks go to abmon, after
+// the text gathered so far (their step.wait records).
+void Monitor::relaySteps() {
+  local_.onStep(
+      [this](std::int32_t tid, const xab_step_ask& a) {
+        writeOut();
+        if (uplink_->sendStepAsk({tid, a.seq, a.kind, a.peer, a.tag}) < 0) local_.sendStepGo(tid, a.seq);
+        drainSoon();
+      },
+      [this](std::int32_t tid) {
+        uplink_->sendStepGone(tid);
+        drainSoon();
+      });
 }
 
 void Monitor::armUplinkTimer() {

@@ -85,6 +85,8 @@ class Monitor {
   void startRelays();
   bool relayMessage(int tag, int src, int bufid, std::int64_t recvNs);
   void armUplinkTimer();
+  bool stepGo(std::int32_t tid, std::int32_t seq);
+  void relaySteps();
 
   MonitorSetup setup_;
   int exitTag_;

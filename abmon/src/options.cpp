@@ -77,6 +77,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--pvm-only") { opts.pvmOnly = true; continue; }
     if (arg == "--pvm-tracer") { opts.pvmTracer = true; continue; }
     if (arg == "--no-relays") { opts.noRelays = true; continue; }
+    if (arg == "--relay-step") { opts.relayStep = true; continue; }
     if (arg == "--relay") {
       std::string_view v;
       if (!nextValue(v)) return "option --relay needs TID,CONTEXT";
@@ -146,9 +147,10 @@ std::string_view usageText() {
          "      --relay TID,CONTEXT\n"
          "                     run as a relay of abmon TID (abmon starts its relays\n"
          "                     so on every other host; docs/abmon.md \"Relays\")\n"
-         "      --control PATH control mode: tasks on this host stop before each\n"
+         "      --control PATH control mode: tasks on every host stop before each\n"
          "                     communicating call while a client of the socket PATH\n"
-         "                     (xabview --control) holds them (docs/abmon.md)\n"
+         "                     (xabview --control) holds them (docs/abmon.md); PATH\n"
+         "                     auto: ${PVM_TMP:-/tmp}/xab-control.UID[.PVM_VMID]\n"
          "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
          "                     it started have ended, and exit with its status (with\n"
          "                     the trace on standard output, its output goes to\n"

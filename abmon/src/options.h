@@ -32,6 +32,9 @@ struct Options {
   // starts it so, on another host.  0: abmon itself.
   int relayOf = 0;
   int relayContext = 0;
+  // --relay-step: a relay of an abmon in control mode: its host's tasks
+  // step, their asks go to abmon (relay.h, "Stepping through a relay").
+  bool relayStep = false;
   std::string control;   // --control PATH: control mode, its socket (control.h)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;

@@ -260,6 +260,7 @@ void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out)
   int head[3] = {};
   if (pvm_upkint(head, 3, 1) < 0) return;
   if (head[0] == static_cast<int>(RelayMsg::ClockPing)) return answerClockPing(src, recvNs);
+  if (takeStep(head[0], src)) return;
   std::int64_t sent = (std::int64_t{head[1]} << 32) | static_cast<std::uint32_t>(head[2]);
   auto opened = unpackInts();
   auto closed = unpackInts();
@@ -317,6 +318,7 @@ void RelayHub::hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, F
     spdlog::warn("host {} has left the virtual machine: {} of its tasks ended", r.host, r.tasks.size());
     r.tasks.clear();
     r.live = false;
+    forgetSteps(tid);
   }
 }
 
@@ -325,6 +327,7 @@ bool RelayHub::relayExited(int tid) {
   if (it == relays_.end()) return false;
   if (it->second.live) spdlog::warn("relay t{:x} on {} has exited", tid, it->second.host);
   it->second.live = false;
+  forgetSteps(tid);
   return true;
 }
 
@@ -345,6 +348,90 @@ bool RelayHub::allStopped() const {
   for (const auto& [tid, r] : relays_)
     if (r.live) return false;
   return true;
+}
+
+// ---- Stepping through relays (issue 16 §3; relay.h "Stepping") ----
+
+namespace {
+
+int sendInts(int to, int tag, const int* v, int n) {
+  int buf = pvm_mkbuf(PvmDataRaw);
+  int old = pvm_setsbuf(buf);
+  int rc = pvm_pkint(const_cast<int*>(v), n, 1);
+  if (rc >= 0) rc = pvm_send(to, tag);
+  pvm_setsbuf(old);
+  pvm_freebuf(buf);
+  return rc;
+}
+
+}  // namespace
+
+// The relay: its gathered text first, so that the task's step.wait record
+// reaches abmon before the ask does (PVM keeps one sender's order).
+int RelayUplink::sendStepAsk(const StepAskFields& a) {
+  if (!empty())
+    if (int rc = send(RelayMsg::Batch); rc < 0) return rc;
+  std::int64_t now = realtimeNs();
+  int m[] = {static_cast<int>(RelayMsg::StepAsk), static_cast<int>(now >> 32), static_cast<int>(now & 0xffffffff),
+             a.tid, a.seq, a.kind, a.peer, a.tag};
+  return sendInts(abmonTid_, tag_, m, static_cast<int>(std::size(m)));
+}
+
+int RelayUplink::sendStepGone(int tid) {
+  std::int64_t now = realtimeNs();
+  int m[] = {static_cast<int>(RelayMsg::StepGone), static_cast<int>(now >> 32), static_cast<int>(now & 0xffffffff),
+             tid};
+  return sendInts(abmonTid_, tag_, m, static_cast<int>(std::size(m)));
+}
+
+bool RelayUplink::takeStepGo(int& tid, int& seq) {
+  int m[3] = {};
+  if (pvm_upkint(m, 1, 1) < 0 || m[0] != static_cast<int>(RelayMsg::StepGo)) return false;
+  if (pvm_upkint(m + 1, 2, 1) < 0) return false;
+  tid = m[1], seq = m[2];
+  return true;
+}
+
+// abmon: a relay's StepAsk or StepGone (the head already read): true when
+// it was one.  Without a control (cannot happen: relays step only when
+// abmon does) the task goes at once.
+bool RelayHub::takeStep(int what, int src) {
+  if (what == static_cast<int>(RelayMsg::StepAsk)) {
+    StepAskFields a{};
+    if (pvm_upkint(&a.tid, 5, 1) < 0) return true;
+    stepRelay_[a.tid] = src;
+    if (stepAsk_)
+      stepAsk_(a);
+    else
+      stepGo(a.tid, a.seq);
+    return true;
+  }
+  if (what == static_cast<int>(RelayMsg::StepGone)) {
+    int tid = 0;
+    if (pvm_upkint(&tid, 1, 1) >= 0 && stepRelay_.erase(tid) > 0 && stepGone_) stepGone_(tid);
+    return true;
+  }
+  return false;
+}
+
+bool RelayHub::stepGo(int tid, int seq) {
+  auto it = stepRelay_.find(tid);
+  if (it == stepRelay_.end()) return false;
+  auto relay = relays_.find(it->second);
+  if (relay == relays_.end() || !relay->second.live) return false;
+  int m[] = {static_cast<int>(RelayMsg::StepGo), tid, seq};
+  return sendInts(it->second, tag_ + kRelayTagOffset, m, 3) >= 0;
+}
+
+// A relay (or its host) has gone: the tasks that waited through it have too.
+void RelayHub::forgetSteps(int relayTid) {
+  std::vector<int> gone;
+  for (const auto& [tid, relay] : stepRelay_)
+    if (relay == relayTid) gone.push_back(tid);
+  for (int tid : gone) {
+    stepRelay_.erase(tid);
+    if (stepGone_) stepGone_(tid);
+  }
 }
 
 }  // namespace xab::abmon

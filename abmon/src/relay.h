@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,7 +40,19 @@ inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong 
 // ClockPing: what, the relay's clock (2 ints), k -- no more; abmon answers at
 // once with a pong on kClockPongTagOffset: k, its clock when it read the
 // ping (t2) and when it answered (t3), each as high, low 32 bits.
-enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3, ClockPing = 4 };
+enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7 };
+
+// Stepping through a relay (issue 16 §3; docs/abmon.md "Control mode").  A
+// relay started with --relay-step says control mode in its mailbox entry,
+// so its host's tasks ask it before each communicating call.  It sends its
+// gathered text first (the task's step.wait record comes before the ask),
+// then StepAsk: what, its clock (2 ints), tid, seq, kind, peer, tag; a task
+// that was waiting and went: StepGone: what, clock, tid.  abmon's Control
+// decides; its go comes back as StepGo: what, tid, seq (same tag), and the
+// relay answers the task on its local socket.
+struct StepAskFields {
+  int tid, seq, kind, peer, tag;
+};
 
 std::int64_t realtimeNs();
 
@@ -64,6 +77,14 @@ class RelayUplink {
   // the exchanges answered (each waits kClockWaitMs at most).
   int syncClock(int phase, int count);
   std::int64_t lastClockNs() const { return lastClockNs_; }
+
+  // Stepping (above): a task's ask or its going, after the text gathered
+  // so far.  PVM's status.
+  int sendStepAsk(const StepAskFields& a);
+  int sendStepGone(int tid);
+  // A message from abmon, its `what` unpacked: true (and tid, seq) when it
+  // is a StepGo; else (a Stop) false.
+  static bool takeStepGo(int& tid, int& seq);
 
   static constexpr std::size_t kBatchBytes = 256 * 1024;
   static constexpr int kClockWaitMs = 500;
@@ -98,6 +119,13 @@ class RelayHub {
   bool allStopped() const;
   bool any() const { return !relays_.empty(); }
   std::uint64_t batches() const { return batches_; }
+  // Stepping through relays (above): where a relay's asks and goings go.
+  void onStep(std::function<void(const StepAskFields&)> ask, std::function<void(int tid)> gone) {
+    stepAsk_ = std::move(ask), stepGone_ = std::move(gone);
+  }
+  // The go for ask `seq` of a task that asked through a relay: false when
+  // no live relay has that task waiting.
+  bool stepGo(int tid, int seq);
 
  private:
   struct Relay {
@@ -112,6 +140,8 @@ class RelayHub {
   void awaitStarts(std::string& out);
   void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
   void answerClockPing(int src, std::int64_t recvNs);
+  bool takeStep(int what, int src);
+  void forgetSteps(int relayTid);
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   std::string hostName(int hostTid) const;
 
@@ -121,6 +151,9 @@ class RelayHub {
   std::vector<std::string> relayArgs_;
   std::unordered_map<int, Relay> relays_;  // by the relay's tid
   std::uint64_t batches_ = 0;
+  std::function<void(const StepAskFields&)> stepAsk_;
+  std::function<void(int)> stepGone_;
+  std::unordered_map<int, int> stepRelay_;  // a task waiting through a relay: that relay's tid
 };
 
 }  // namespace xab::abmon

@@ -7,10 +7,12 @@
  * to abmon's local socket records XAB_EV_STEP_WAIT, sends its buffer, asks
  * (struct xab_step_ask) and waits for the answer on the socket.  The wait
  * makes no PVM call and touches no PVM buffer: the program goes on exactly
- * as it would have, only later.  A task without the socket (another host,
- * --pvm-only) is not stepped: PVM messages could not carry the answer
- * without a PVM call.  If abmon goes away, the socket closes and the task
- * goes on unstepped.
+ * as it would have, only later.  A task on another host asks its host's
+ * relay the same way (the relay's mailbox entry says control mode too; it
+ * forwards the ask to abmon and the go back: relay.h, "Stepping through a relay").  A task
+ * without a socket (--pvm-only) is not stepped: PVM messages could not
+ * carry the answer without a PVM call.  If abmon (or the relay) goes away,
+ * the socket closes and the task goes on unstepped.
  */
 #define _GNU_SOURCE
 #include "ab_core.h"

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "xab/control_path.h"
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
@@ -73,7 +74,10 @@ class ControlClient {
       if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;
       char chunk[4096];
       ssize_t n = read(fd_, chunk, sizeof chunk);
-      if (n <= 0) return std::nullopt;
+      if (n <= 0) {
+        eof = true;
+        return std::nullopt;
+      }
       buf_.append(chunk, static_cast<std::size_t>(n));
     }
   }
@@ -102,7 +106,13 @@ class ControlClient {
       if (l->rfind("event wait ", 0) == 0) return l;
     return std::nullopt;
   }
+  // Bytes as they are: partial lines, several lines, no waiting for answers.
+  bool raw(const std::string& bytes) {
+    return write(fd_, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  }
+  int fd() const { return fd_; }
   std::vector<std::string> events;
+  bool eof = false;  // abmon closed the connection
 
  private:
   int fd_ = -1;
@@ -204,5 +214,120 @@ TEST_CASE("abmon --control: the stepped demo computes what the unstepped one doe
     CHECK(prog.wait(60s) == 0);
     CHECK(result_of(prog.read_stdout()) == result_of(ref.out));
   }
+  std::size_t exits = 9;
+
+  // 4. Hostile clients (the line protocol: never lose a line, never stall
+  // abmon).  A second client is told at once that the socket is busy (it
+  // was left waiting for a greeting, silently, as long as the first stayed).
+  {
+    ControlClient first(sock);
+    REQUIRE(first.line(10s) == std::optional<std::string>("xab-control 1"));
+    ControlClient second(sock);
+    REQUIRE(second.connected());
+    auto busy = second.line(10s);
+    REQUIRE(busy);
+    CHECK(busy->rfind("error busy", 0) == 0);
+    CHECK_FALSE(second.line(10s));
+    CHECK(second.eof);
+    CHECK(first.request("list") == "ok 0");  // the first is still served
+  }
+
+  // 5. A request line without end is refused once past the limit (it grew
+  // abmon's buffer for ever, and the client heard nothing).
+  {
+    ControlClient c(sock);
+    REQUIRE(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    REQUIRE(c.raw(std::string(64 * 1024, 'x')));
+    CHECK_FALSE(c.line(10s));
+    CHECK(c.eof);
+  }
+
+  // 6. A client that sends many requests and does not read its answers:
+  // abmon stops reading it, but not the program (it blocked in a write to
+  // the client, and every task waited for it).  Later every request gets
+  // its answer, in order, none lost.
+  {
+    ControlClient c(sock);
+    REQUIRE(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    REQUIRE(c.request("continue") == "ok");
+    constexpr int kRequests = 200000;  // 1 MB of requests, 1.2 MB of answers: more than both socket buffers
+    std::string flood;
+    for (int i = 0; i < kRequests; ++i) flood += i % 2 ? "list\n" : "breaks\n";
+    std::thread writer([&] { c.raw(flood); });
+    BackgroundProcess prog(stepped, vm.dir() + "/flood.out");
+    CHECK(prog.wait(60s) == 0);
+    exits += 3;
+    CHECK(mon.wait_exits(exits, 30s));  // abmon took the whole trace meanwhile
+    int answers = 0;
+    while (answers < kRequests) {
+      auto l = c.line(30s);
+      if (!l) break;
+      if (*l == "ok" || *l == "ok 0") ++answers;
+    }
+    if (answers < kRequests) shutdown(c.fd(), SHUT_RDWR);  // unblocks the writer
+    writer.join();
+    CHECK(answers == kRequests);
+    CHECK(result_of(prog.read_stdout()) == result_of(ref.out));
+  }
+
+  // 7. Fast stepping in pieces: each step split in two writes, pipelined
+  // with other requests; every request answered, the result unchanged.
+  // Then a client that vanishes in the middle of a line releases the tasks,
+  // and the next client starts clean (no piece of the old line).
+  {
+    ControlClient c(sock);
+    REQUIRE(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    BackgroundProcess prog(stepped, vm.dir() + "/pieces.out");
+    int steps = 0;
+    while (prog.running()) {
+      auto e = c.nextWait(500ms);
+      if (!e) continue;
+      auto [tid, call] = waitOf(*e);
+      REQUIRE(c.raw("list\nst"));
+      std::this_thread::sleep_for(1ms);
+      REQUIRE(c.raw("ep " + tid + "\nbreaks\n"));
+      std::vector<std::string> answers;
+      while (answers.size() < 3) {
+        auto l = c.line(30s);
+        REQUIRE(l);
+        if (l->rfind("event ", 0) == 0)
+          c.events.push_back(*l);
+        else if (l->rfind("ok", 0) == 0 || l->rfind("error", 0) == 0)
+          answers.push_back(*l);
+      }
+      CHECK(answers[1] == "ok 1");
+      ++steps;
+      if (steps == 10) break;
+    }
+    REQUIRE(steps == 10);
+    REQUIRE(c.nextWait(30s));
+    REQUIRE(c.raw("step t"));  // and gone
+    c.close();
+    CHECK(prog.wait(60s) == 0);
+    CHECK(result_of(prog.read_stdout()) == result_of(ref.out));
+    ControlClient next(sock);
+    REQUIRE(next.line(10s) == std::optional<std::string>("xab-control 1"));
+    CHECK(next.request("list") == "ok 0");
+    CHECK(next.request("quit") == "ok");
+    CHECK_FALSE(next.line(10s));
+    CHECK(next.eof);
+  }
   CHECK(mon.process().stop(SIGINT) == 0);
+
+  // 8. --control auto: abmon listens at the default path of this VM
+  // (xab/control_path.h, from PVM_TMP and PVM_VMID), says so, and a client
+  // that computes the same path finds it.
+  {
+    char path[sizeof(sockaddr_un::sun_path)];
+    REQUIRE(xab_control_default_path(path, sizeof path) > 0);
+    CHECK(std::string(path).rfind(vm.env().at("PVM_TMP") + "/xab-control.", 0) == 0);
+    Monitor autoMon(vm.dir() + "/auto.trace", {"--control", "auto"});
+    ControlClient c(path);
+    REQUIRE(c.connected());
+    CHECK(c.line(10s) == std::optional<std::string>("xab-control 1"));
+    CHECK(autoMon.process().read_stderr().find(std::string("abmon: control socket ") + path) != std::string::npos);
+    c.close();
+    CHECK(autoMon.process().stop(SIGINT) == 0);
+    CHECK(access(path, F_OK) != 0);  // removed at the end
+  }
 }

@@ -48,7 +48,8 @@ skip:xabrace --hang hangs in most orders, not all: tests/replay records until on
 skip:needs the record of the step before (skipped): tests/replay dumps its records	abreplay --dump rec
 skip:abmon in the background for the replay of a hang: tests/replay traces a replay with abmon	abmon -o replay.trace &
 skip:replays a hung run, which never ends: tests/replay does, with a timeout	abreplay rec -- xabrace --hang
-skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control /tmp/xab.ctl | tee replay.trace | xabview --control /tmp/xab.ctl &
+skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control auto | tee replay.trace | xabview --control auto &
+skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control auto | tee evfile | xabview --control auto
 skip:the trace of the skipped replay of a hang: tests/replay reads such a trace	abstat replay.trace
 skip:installs packages and builds into build/: the README's fresh-machine commands run it	scripts/setup.sh
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QListWidget>
@@ -12,7 +13,11 @@
 
 #include <sstream>
 
+#include <sys/un.h>
+
 #include "control_panel.h"
+#include "options.h"
+#include "xab/control_path.h"
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
@@ -48,9 +53,29 @@ void click(ControlPanel& p, const char* name) {
   QTest::mouseClick(b, Qt::LeftButton);
 }
 
+void setBreak(ControlPanel& p, const QString& kind, const QString& value) {
+  auto* k = p.findChild<QComboBox*>("controlBreakKind");
+  auto* v = p.findChild<QLineEdit*>("controlBreakValue");
+  REQUIRE(k);
+  REQUIRE(v);
+  k->setCurrentText(kind);
+  v->setText(value);
+}
+
+// Selects the breakpoint in the panel's list and clicks Remove; true once
+// abmon has taken it away.
+bool removeBreak(ControlPanel& p, const QString& text) {
+  auto* list = p.findChild<QListWidget*>("controlBreaks");
+  if (!list) return false;
+  for (int i = 0; i < list->count(); ++i)
+    if (list->item(i)->text() == text) list->setCurrentRow(i);
+  click(p, "controlBreakRemoveButton");
+  return waitFor([&] { return !p.breakpoints().contains(text); }, 10000);
+}
+
 }  // namespace
 
-TEST_CASE("the Control panel steps the live demo and runs it to a breakpoint", "[control][pvm]") {
+TEST_CASE("the Control panel steps the live demo and runs it to call, tag and task breakpoints", "[control][pvm]") {
   PrivateVm vm;
   const std::vector<std::string> args = {bin_dir() + "/xabdemo", "-n", "2", "--rounds", "1"};
   std::vector<std::string> plain = args;
@@ -87,7 +112,7 @@ TEST_CASE("the Control panel steps the live demo and runs it to a breakpoint", "
   {  // run to a breakpoint on barrier: all three tasks stop there
     ControlPanel panel(QString::fromStdString(sock));
     REQUIRE(waitFor([&] { return panel.connected(); }, 20000));
-    panel.findChild<QLineEdit*>("controlBreakCall")->setText("barrier");
+    setBreak(panel, "call", "barrier");
     click(panel, "runToBreakButton");
     BackgroundProcess prog(args, vm.dir() + "/break.out");
     REQUIRE(waitFor([&] { return panel.waiting().size() == 3; }, 30000));
@@ -97,10 +122,65 @@ TEST_CASE("the Control panel steps the live demo and runs it to a breakpoint", "
     click(panel, "continueButton");  // the breakpoint stays: the end barrier stops them again
     REQUIRE(waitFor([&] { return panel.waiting().size() == 3 && panel.waiting() != atStart; }, 30000));
     for (const QString& w : panel.waiting()) CHECK(w.contains(" barrier "));
-    panel.findChild<QLineEdit*>("controlBreakCall")->setText("no_such_call");
+    REQUIRE(removeBreak(panel, "call barrier"));
+    click(panel, "continueButton");
+    CHECK(prog.wait(std::chrono::seconds(60)) == 0);
+    CHECK(resultOf(prog.read_stdout()) == resultOf(ref.out));
+  }
+  {  // a tag breakpoint, then a task breakpoint on the selected held task
+    ControlPanel panel(QString::fromStdString(sock));
+    REQUIRE(waitFor([&] { return panel.connected(); }, 20000));
+    setBreak(panel, "tag", "16004");  // the workers' results (xabdemo.c)
+    click(panel, "controlBreakAddButton");
+    REQUIRE(waitFor([&] { return panel.breakpoints() == QStringList{"tag 16004"}; }, 10000));
+    setBreak(panel, "tag", "x16004");  // abmon refuses it; the list stays
+    click(panel, "controlBreakAddButton");
+    REQUIRE(waitFor([&] { return panel.statusText().contains("error"); }, 10000));
+    CHECK(panel.breakpoints() == QStringList{"tag 16004"});
+    click(panel, "continueButton");
+    BackgroundProcess prog(args, vm.dir() + "/tag.out");
+    REQUIRE(waitFor([&] { return panel.waiting().size() == 3; }, 30000));  // both workers' sends, the master's recv
+    for (const QString& w : panel.waiting()) CHECK(w.contains(" tag 16004 "));
+    QString worker = panel.waiting().last().section(' ', 0, 0);
+    panel.selectTask(worker);
+    setBreak(panel, "task", "");  // empty: the selected task
+    click(panel, "controlBreakAddButton");
+    REQUIRE(waitFor([&] { return panel.breakpoints().contains("task " + worker); }, 10000));
+    REQUIRE(removeBreak(panel, "tag 16004"));
     click(panel, "runToBreakButton");
+    // Only the worker stops now, before each of its calls, until it ends:
+    // the others, held at the tag, go on with the continue.
+    auto onlyWorker = [&] {
+      for (const QString& w : panel.waiting())
+        if (!w.startsWith(worker + " ")) return false;
+      return !panel.waiting().isEmpty();
+    };
+    int held = 0;
+    while (prog.running() && held < 50) {
+      if (!waitFor([&] { return onlyWorker() || !prog.running(); }, 30000)) break;
+      if (!prog.running()) break;
+      ++held;
+      QString at = panel.waiting().first();
+      click(panel, "continueButton");
+      waitFor([&] { return panel.waiting().isEmpty() || panel.waiting().first() != at; }, 10000);
+    }
+    INFO("held: " << panel.waiting().join(" / ").toStdString());
+    CHECK(held >= 2);  // its result send, its barrier (the demo test counts calls exactly)
+    REQUIRE(removeBreak(panel, "task " + worker));
+    click(panel, "continueButton");
     CHECK(prog.wait(std::chrono::seconds(60)) == 0);
     CHECK(resultOf(prog.read_stdout()) == resultOf(ref.out));
   }
   CHECK(mon.process().stop(SIGINT) == 0);
+}
+
+TEST_CASE("xabview --control auto connects where abmon --control auto listens", "[control]") {
+  char path[sizeof(sockaddr_un::sun_path)];
+  REQUIRE(xab_control_default_path(path, sizeof path) > 0);
+  int exitCode = -1;
+  auto o = xab::view::parseOptions({"xabview", "--control", "auto"}, exitCode);
+  CHECK(exitCode < 0);
+  CHECK(o.control == QString::fromLocal8Bit(path));
+  o = xab::view::parseOptions({"xabview", "--control", "/some/where"}, exitCode);
+  CHECK(o.control == "/some/where");
 }

@@ -110,7 +110,9 @@ struct xab_clock_pong {
 
 /* Stepping (issue 16 §3, docs/abmon.md "Control mode").  abmon started with
  * --control appends one int, 1, to its mailbox entry (after the socket
- * name).  A task connected to the local socket then stops before each
+ * name), then its control socket's path as an int length and that many
+ * bytes (pvm_pkbyte; xab/control_path.h has the default path); a relay of
+ * such an abmon (--relay-step) appends 1 and length 0.  A task connected to the local socket then stops before each
  * communicating call: it sends its buffered records (the last one an
  * XAB_EV_STEP_WAIT record), then struct xab_step_ask, and waits on the
  * socket (no PVM call) for struct xab_step_go with the same seq.  Told from

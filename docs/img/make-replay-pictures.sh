@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# make-replay-pictures.sh -- the pictures of docs/replay.md ("from a flaky
+# hang to the stepped replay"), from real runs of demo/xabrace.  Not a test.
+#
+# In a private PVM virtual machine (scripts/pvm-vm.sh) and an Xvfb of its
+# own (Qt's offscreen platform when Xvfb is missing):
+#   1. records `xabrace --hang` (abreplay --record) until a run hangs;
+#   2. replays that record under abmon: replay-hang.png, xabview's Hang
+#      panel on the replay's trace (the same hang as recorded);
+#   3. replays it again under `abmon --control auto`, xabview connected
+#      with `--control auto --control-steps N`: replay-stepped.png, the
+#      window with its Control dock after N presses of Step all.
+#
+#   docs/img/make-replay-pictures.sh [BUILD_DIR [STEPS]]   (default: build, 6)
+#
+# Needs the targets abmon abreplay xabrace xabview built in BUILD_DIR.
+#
+# Examples:
+#   1. docs/img/make-replay-pictures.sh
+#   2. docs/img/make-replay-pictures.sh build-test 8
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
+STEPS=${2:-6}
+BIN=$BUILD/bin
+OUT=$ROOT/docs/img
+WORK=$(mktemp -d /tmp/replay-pictures.XXXXXX)
+XVFB_PID="" ABMON_PID="" REPLAY_PID="" VIEW_PID=""
+
+for b in abmon abreplay xabrace xabview; do
+  [[ -x $BIN/$b ]] || { echo "make-replay-pictures.sh: $BIN/$b is missing: build it first" >&2; exit 2; }
+done
+
+cleanup() {
+  local p
+  for p in $REPLAY_PID $VIEW_PID; do kill "$p" 2>/dev/null || true; done
+  if [[ -n $ABMON_PID ]]; then kill -INT "$ABMON_PID" 2>/dev/null || true; fi
+  "$ROOT/scripts/pvm-vm.sh" stop "$WORK/vm" >/dev/null 2>&1 || true
+  if [[ -n $XVFB_PID ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# An X server of our own on a free display, else Qt's offscreen platform.
+if command -v Xvfb >/dev/null; then
+  for n in $(seq $((200 + $$ % 300)) $((240 + $$ % 300))); do
+    [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]] && continue
+    Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+    XVFB_PID=$!
+    for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$n ]] && break; sleep 0.1; done
+    if [[ -e /tmp/.X11-unix/X$n ]]; then export DISPLAY=:$n QT_QPA_PLATFORM=xcb; break; fi
+    XVFB_PID=""
+  done
+fi
+[[ -n $XVFB_PID ]] || export QT_QPA_PLATFORM=offscreen
+
+"$ROOT/scripts/pvm-vm.sh" start "$WORK/vm" "$BIN" >/dev/null
+# shellcheck disable=SC1091
+source "$WORK/vm/env"
+cd "$WORK"
+
+# 1. Record until a run hangs (a run that has not ended in 5 s has).
+hung=""
+for i in $(seq 40); do
+  rc=0
+  timeout -s INT 5 "$BIN/abreplay" --record "rec$i" -- "$BIN/xabrace" --hang >"rec$i.out" 2>&1 || rc=$?
+  if ((rc == 124)); then hung=rec$i; break; fi
+done
+[[ -n $hung ]] || { echo "make-replay-pictures.sh: no run of xabrace --hang hung in 40" >&2; exit 1; }
+echo "run $i hung: record $hung"
+
+# 2. The replay, traced: the same hang.
+"$BIN/abmon" -o replay.trace 2>abmon.err & ABMON_PID=$!
+sleep 1
+timeout -s INT 8 "$BIN/abreplay" "$hung" -- "$BIN/xabrace" --hang >replay.out 2>&1 || true
+kill -INT "$ABMON_PID"; wait "$ABMON_PID" || true; ABMON_PID=""
+"$BIN/xabview" --play-to-end --tab hang --screenshot "$OUT/replay-hang.png" replay.trace 2>>xabview.err
+echo "wrote docs/img/replay-hang.png"
+
+# 3. The replay, stepped from xabview's Control dock.
+mkfifo trace.pipe
+rm -f "$OUT/replay-stepped.png"
+"$BIN/abmon" -v --control auto >trace.pipe 2>abmon2.err & ABMON_PID=$!
+"$BIN/xabview" --control auto --control-steps "$STEPS" --tab hang --timeout 120 \
+  --screenshot "$OUT/replay-stepped.png" <trace.pipe 2>>xabview.err & VIEW_PID=$!
+for _ in $(seq 100); do grep -qs 'control: a client connected' abmon2.err && break; sleep 0.1; done
+"$BIN/abreplay" "$hung" -- "$BIN/xabrace" --hang >stepped.out 2>&1 & REPLAY_PID=$!
+# xabview writes the picture, then reads its input to the end (the pipe).
+for _ in $(seq 1200); do [[ -s $OUT/replay-stepped.png ]] && break; sleep 0.1; done
+sleep 1
+[[ -s $OUT/replay-stepped.png ]] || { echo "make-replay-pictures.sh: no stepped picture: $(cat xabview.err)" >&2; exit 1; }
+echo "wrote docs/img/replay-stepped.png"
