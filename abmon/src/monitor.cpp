@@ -107,7 +107,10 @@ int Monitor::run() {
 void Monitor::startTracer() {
   tracer_ = std::make_unique<PvmTracer>(
       pvm_getcontext(), setup_.opts.tag + kTracerTagOffset, setup_.opts.tag + kTracerTagOffset + 1,
-      [this](int tid) { watchTask(tid); }, [this](int tid) { return sessions_.lastSeq(tid) >= 0; },
+      [this](int tid) { watchTask(tid); },
+      // Tasks that report themselves: libab's, and abmon's relays (a relay
+      // started on a host added later is traced by pvmd like any task).
+      [this](int tid) { return sessions_.lastSeq(tid) >= 0 || (hub_ && hub_->isRelay(tid)); },
       [this](int tid) { return programName(tid); });
   if (!tracer_->registerTracer()) tracer_.reset();
 }

@@ -96,6 +96,7 @@ class RelayHub {
   void stopAll();
   bool allStopped() const;
   bool any() const { return !relays_.empty(); }
+  bool isRelay(int tid) const { return relays_.count(tid) > 0; }  // issue 17: PVM's tracer drops its events
   std::uint64_t batches() const { return batches_; }
 
  private:

@@ -13,6 +13,7 @@
 #include "ab_rr.h"
 
 #include <errno.h> /* program_invocation_short_name */
+#include <pvmtev.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -127,7 +128,22 @@ static void put_identity(int parent) {
   xab_put_first(XAB_EV_INFO, a);
 }
 
+/* Traced by PVM as well (abrun: pvmd gives every task the tracer's
+ * settings): libab's records say more and cost less, so the task's own PVM
+ * trace events are turned off by emptying its own mask.  Its children's
+ * mask is left as it is: an unmodified child is still traced.  (Setting
+ * PvmSelfTraceTid to 0 instead would clear the children's tracer too:
+ * libpvm's pvm_setopt copies it to them.)  abmon has seen this task look
+ * up its mailbox entry by then: it drops the PVM events it got before. */
+static void untrace_self(void) {
+  if (pvm_getopt(PvmSelfTraceTid) <= 0) return;
+  Pvmtmask none;
+  TEV_MASK_INIT(none);
+  pvm_settmask(PvmTaskSelf, none);
+}
+
 static void start_monitoring(const struct abmon_entry *e, int parent) {
+  untrace_self();
   xab_st.abmon_tid = e->tid;
   xab_st.ctx = e->ctx;
   xab_st.tag = e->tag;
