@@ -113,7 +113,7 @@ last=$(awk -v t="$killed" '$3 == t && $4 != "output"' "$work/k.trace" | tail -2 
 (($(awk -v t="$killed" '$3 == t && $4 == "output"' "$work/k.trace" | wc -l) == 2)) || fail "killed task: its 2 output lines"
 
 # 4. Mixed: master1 with libab spawns plain slave1 (ep= has the plain ones).
-timeout 60 "$abrun" -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$work/x.err"; rc=$?
+timeout 60 "$abrun" -v -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$work/x.err"; rc=$?
 [[ $rc == 0 ]] || fail "mixed: status $rc"
 master=$(awk '$4 == "mytid" && / lang=/ {print $3; exit}' "$work/x.trace")
 [[ -n $master ]] || fail "mixed: no libab identity for master1"
@@ -124,6 +124,14 @@ master=$(awk '$4 == "mytid" && / lang=/ {print $3; exit}' "$work/x.trace")
 "$abstat" --messages "$work/x.trace" >"$work/x.stat" 2>&1
 grep -q '9 received and matched, 0 never received; 0 receives without a send' "$work/x.stat" \
   || fail "mixed: messages not all matched: $(grep -m1 sends "$work/x.stat")"
+# The libab task turns its own PVM tracing off once it has found abmon:
+# PVM sends abmon far fewer of its events (that abmon would drop) than
+# with XAB_PVM_TRACE=keep, which leaves it on.
+XAB_PVM_TRACE=keep timeout 60 "$abrun" -v -o "$work/xk.trace" "$xab_bin/master1" >/dev/null 2>"$work/xk.err"
+dropped() { sed -n "s/.*PVM's tracer: [0-9]* records, \([0-9]*\) events of libab tasks.*/\1/p" "$1"; }
+d_off=$(dropped "$work/x.err") d_keep=$(dropped "$work/xk.err")
+[[ -n $d_off && -n $d_keep ]] && ((d_keep - d_off >= 30)) \
+  || fail "mixed: libab's task still traced by PVM: abmon dropped ${d_off:-?} of its events, ${d_keep:-?} with XAB_PVM_TRACE=keep"
 
 # Forged: a task sends abmon a trace event and an output line naming
 # another task; abmon writes neither and says so.
