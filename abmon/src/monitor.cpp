@@ -40,6 +40,11 @@ constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
 // poke that waits in a busy task's socket costs it nothing until it reads).
 constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 
+// The program's lines written before its task is known: kept up to this
+// many bytes, pvmd asked for its task at most this often.
+constexpr std::size_t kHeldLinesMax = 1024 * 1024;
+constexpr std::int64_t kTidAskNs = 50'000'000;
+
 // A relay sends what it has at least this often.
 constexpr int kUplinkMs = 50;
 
@@ -154,10 +159,7 @@ void Monitor::startProgram() {
 
 // A line of the program abmon started: an `output` record of its task
 // (stream known, unlike PVM's collected output).  Lines from before it has
-// one wait; pvmd is asked at most every 50 ms meanwhile.
-constexpr std::size_t kHeldLinesMax = 1024 * 1024;
-constexpr std::int64_t kTidAskNs = 50'000'000;
-
+// one wait (kHeldLinesMax); pvmd is asked every kTidAskNs meanwhile.
 void Monitor::programLine(std::string_view stream, std::string_view line, std::int64_t ns) {
   if (program_.tid() == 0 && ns - tidAskedNs_ >= kTidAskNs && !finished_) {
     tidAskedNs_ = ns;
