@@ -26,7 +26,9 @@ run_talk() {
 
 # 1. Tasks on node1: traced and their output collected.
 run_talk
-wait_for 10 eval '(($(children tracer.trace | wc -l) == 2))' || fail "node1's 2 tasks: no output records of them"
+two_children() { (($(children tracer.trace | wc -l) == 2)); }
+two_relays() { (($(grep -c " relay.start host=node1$" tracer.trace) == 2)); }
+wait_for 10 two_children || fail "node1's 2 tasks: no output records of them"
 first=$(children tracer.trace | sort | tr '\n' ' ')
 for t in $first; do
   [[ $(host_of_tid "$t") == node1 ]] || fail "$t is not a task of node1"
@@ -40,7 +42,7 @@ ok "node1's tasks ($first) traced, their output collected"
 # traced like any task, leaves only its own records (not its PVM calls).
 h delete node1 || fail "delete node1"
 h add node1 || fail "add node1"
-wait_for 20 eval '(($(grep -c " relay.start host=node1$" tracer.trace) == 2))' || fail "node1 added again: no relay"
+wait_for 20 two_relays || fail "node1 added again: no relay"
 relay=$(awk '$4 == "relay.start" && / host=node1$/ {t = $3} END {print t}' tracer.trace)
 before=$(wc -l <tracer.trace)
 run_talk
