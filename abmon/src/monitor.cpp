@@ -116,26 +116,36 @@ void Monitor::startTracer() {
       // Tasks that report themselves: libab's, and abmon's relays (a relay
       // started on a host added later is traced by pvmd like any task).
       [this](int tid) { return sessions_.lastSeq(tid) >= 0 || (hub_ && hub_->isRelay(tid)); },
-      [this](int tid) { return programName(tid); });
+      [this](int tid, bool orphan) { return programName(tid, orphan); });
   if (!tracer_->registerTracer()) tracer_.reset();
 }
 
 // The program pvmd has for a task, without its directory; for the process
 // abmon started (pvmd has no name for a task it did not spawn), that
-// program's name; else "".
-std::string Monitor::programName(int tid) {
+// program's name; else "".  A busy abmon may read a task's first events
+// after it has left PVM (pvmd no longer lists it): a task without a parent
+// that has gone while the program's task is still unknown is taken for the
+// program's (abmon runs one program).
+std::string Monitor::programName(int tid, bool orphan) {
   drainSoon();  // pvm_tasks may read messages into PVM's queue
   int n = 0;
   pvmtaskinfo* info = nullptr;
-  if (pvm_tasks(tid, &n, &info) < 0) return {};
-  for (int i = 0; i < n; ++i) {
-    if (info[i].ti_tid != tid) continue;
-    std::string name = info[i].ti_a_out ? info[i].ti_a_out : "";
-    if (name.empty() && programRunning_ && program_.isProcess(info[i])) name = setup_.opts.program.front();
-    if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
-    return name;
+  bool listed = false;
+  std::string name;
+  if (pvm_tasks(tid, &n, &info) >= 0) {
+    for (int i = 0; i < n && !listed; ++i) {
+      if (info[i].ti_tid != tid) continue;
+      listed = true;
+      name = info[i].ti_a_out ? info[i].ti_a_out : "";
+      if (name.empty() && programRunning_ && program_.isProcess(info[i])) name = setup_.opts.program.front();
+    }
   }
-  return {};
+  if (!listed && orphan && programRunning_ && program_.tid() == 0) {
+    program_.adopt(tid);
+    name = setup_.opts.program.front();
+  }
+  if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+  return name;
 }
 
 // Registered, the header written: only now may the program's tasks start,

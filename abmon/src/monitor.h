@@ -60,7 +60,7 @@ class Monitor {
   void programLine(std::string_view stream, std::string_view line, std::int64_t ns);
   void writeProgramLines();
   void startTracer();
-  std::string programName(int tid);
+  std::string programName(int tid, bool orphan);
   void armProgramTimer();
   void onProgramTimer(const boost::system::error_code& ec);
   bool drain();

@@ -38,6 +38,9 @@ class Program {
   // asks pvmd (pvm_tasks) until it has one.
   int findTid();
   int tid() const { return tid_; }  // as last found, without asking
+  void adopt(int tid) {  // found otherwise (Monitor::programName)
+    if (tid_ == 0) tid_ = tid;
+  }
   // Whether pvmd's task is the program's process: its pid on abmon's host
   // (another host's task may have the same pid).
   bool isProcess(const pvmtaskinfo& t);

@@ -392,7 +392,7 @@ void PvmTracer::writeIdentity(std::string& out, int tid) {
   Identity& id = identities_[tid];
   if (id.written) return;
   id.written = true;
-  if (id.name.empty() && nameOf_) id.name = nameOf_(tid);
+  if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
   if (!id.name.empty()) {
     text::appendKey(out, "name");
     text::appendEscaped(out, id.name);

@@ -42,8 +42,9 @@ class PvmTracer {
   // Whether libab reports this task itself.
   using IsLibabTask = std::function<bool(int tid)>;
   // The program name pvmd has for a task ("" if none): for a task pvmd did
-  // not spawn, whose trace events name none.
-  using NameOf = std::function<std::string(int tid)>;
+  // not spawn, whose trace events name none.  orphan: pvmd said the task
+  // has no parent (it enrolled from a shell).
+  using NameOf = std::function<std::string(int tid, bool orphan)>;
 
   PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab, NameOf nameOf = {});
 
