@@ -7,6 +7,7 @@
 #include "diagram_view.h"
 #include "export.h"
 #include "main_window.h"
+#include "output_panel.h"
 #include "options.h"
 #include "panels.h"
 #include "state_dump.h"
@@ -15,6 +16,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QTimer>
@@ -138,13 +140,14 @@ class Script : public QObject {
   }
 
   // The models' state, plus what the window shows: the panel in front and
-  // the hang panel's text.  Written whole or not at all (a reader polling
+  // the hang panel's and the Output tab's text.  Written whole or not at all (a reader polling
   // the file never sees half of it).
   bool writeState(const QString& file) const {
     QJsonObject state = dumpState(*state_);
     state["panel"] = window_->currentTab();
     state["hang_panel"] = QJsonObject{{"alarm", window_->hangPanel()->alarmed()}, {"text", window_->hangPanel()->text()}};
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
+    state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // issue 17: its lines as shown
     QSaveFile f(file);
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();
   }

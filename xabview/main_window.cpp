@@ -88,7 +88,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(new BarrierPanel(state_), "&Barriers");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
   tabs_->addTab(input_, "&Input");
-  tabs_->addTab(new OutputPanel(state_), "&Output");
+  output_ = new OutputPanel(state_);
+  tabs_->addTab(output_, "&Output");
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");

@@ -24,6 +24,7 @@ class DiagramView;
 class EventLogPanel;
 class HangPanel;
 class InputPanel;
+class OutputPanel;
 class ReplayBar;
 class ControlPanel;
 class TaskTableModel;
@@ -36,6 +37,7 @@ class MainWindow : public QMainWindow {
   void showTab(const QString& name);  // log, hang, barriers, messages, input, output
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
+  OutputPanel* outputPanel() const { return output_; }
   // The hang banner: shown while the hang panel reports a hang (or a pack
   // mismatch); its Show button brings the panel to the front.  The alarm
   // never changes the tab itself.
@@ -83,6 +85,7 @@ class MainWindow : public QMainWindow {
   EventLogPanel* log_ = nullptr;
   HangPanel* hang_ = nullptr;
   InputPanel* input_ = nullptr;
+  OutputPanel* output_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QLabel* banner_ = nullptr;
   QFrame* hangBanner_ = nullptr;

@@ -1,5 +1,6 @@
 // abmon -- the xab monitor task.  See docs/abmon.md and abmon(1).
 #include <pvm3.h>
+#include <pvmtev.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <xab/control_path.h>
@@ -90,6 +91,16 @@ void restoreStderr(int saved) {
   close(saved);
 }
 
+// A relay (or an abmon) spawned while abmon is PVM's tracer is traced by
+// PVM like any task: its own PVM calls are not the program's.  Its own mask
+// emptied; its children's left alone (as libab does, ab_attach.c).
+void untraceSelf() {
+  if (pvm_getopt(PvmSelfTraceTid) <= 0) return;
+  Pvmtmask none;
+  TEV_MASK_INIT(none);
+  pvm_settmask(PvmTaskSelf, none);
+}
+
 // Enrols in PVM and takes a message context of its own, so event messages
 // never mix with anything else abmon might receive.  Returns 0 or an exit code.
 // --control auto: the path xabview --control auto finds too (control_path.h).
@@ -105,6 +116,7 @@ int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
   int savedStderr = quietLibpvm ? silenceStderr() : -1;
   tid = pvm_mytid();
   restoreStderr(savedStderr);
+  if (tid > 0) untraceSelf();
   if (tid < 0) {
     std::cerr << "abmon: cannot contact pvmd (" << pvmErrorName(tid)
               << "): is PVM running? Start it with pvm or pvmd first.\n";

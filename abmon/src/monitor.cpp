@@ -16,6 +16,7 @@
 
 #include "byte_message.h"
 #include "mailbox.h"
+#include "output_lines.h"
 #include "pvm_unpacker.h"
 
 namespace xab::abmon {
@@ -39,6 +40,11 @@ constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
 // A task that stays quiet is poked ever less often, at least every 5 s (a
 // poke that waits in a busy task's socket costs it nothing until it reads).
 constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
+
+// The program's lines written before its task is known: kept up to this
+// many bytes, pvmd asked for its task at most this often.
+constexpr std::size_t kHeldLinesMax = 1024 * 1024;
+constexpr std::int64_t kTidAskNs = 50'000'000;
 
 // A relay sends what it has at least this often.
 constexpr int kUplinkMs = 50;
@@ -111,39 +117,87 @@ int Monitor::run() {
 void Monitor::startTracer() {
   tracer_ = std::make_unique<PvmTracer>(
       pvm_getcontext(), setup_.opts.tag + kTracerTagOffset, setup_.opts.tag + kTracerTagOffset + 1,
-      [this](int tid) { watchTask(tid); }, [this](int tid) { return sessions_.lastSeq(tid) >= 0; },
-      [this](int tid) { return programName(tid); });
+      [this](int tid) { watchTask(tid); },
+      // Tasks that report themselves: libab's, and abmon's relays (a relay
+      // started on a host added later is traced by pvmd like any task).
+      [this](int tid) { return sessions_.lastSeq(tid) >= 0 || (hub_ && hub_->isRelay(tid)); },
+      [this](int tid, bool orphan) { return programName(tid, orphan); });
   if (!tracer_->registerTracer()) tracer_.reset();
 }
 
 // The program pvmd has for a task, without its directory; for the process
 // abmon started (pvmd has no name for a task it did not spawn), that
-// program's name; else "".
-std::string Monitor::programName(int tid) {
+// program's name; else "".  A busy abmon may read a task's first events
+// after it has left PVM (pvmd no longer lists it): a task without a parent
+// that has gone while the program's task is still unknown is taken for the
+// program's (abmon runs one program).
+std::string Monitor::programName(int tid, bool orphan) {
   drainSoon();  // pvm_tasks may read messages into PVM's queue
   int n = 0;
   pvmtaskinfo* info = nullptr;
-  if (pvm_tasks(tid, &n, &info) < 0) return {};
-  for (int i = 0; i < n; ++i) {
-    if (info[i].ti_tid != tid) continue;
-    std::string name = info[i].ti_a_out ? info[i].ti_a_out : "";
-    if (name.empty() && programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
-    if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
-    return name;
+  bool listed = false;
+  std::string name;
+  if (pvm_tasks(tid, &n, &info) >= 0) {
+    for (int i = 0; i < n && !listed; ++i) {
+      if (info[i].ti_tid != tid) continue;
+      listed = true;
+      name = info[i].ti_a_out ? info[i].ti_a_out : "";
+      if (name.empty() && programRunning_ && program_.isProcess(info[i])) name = setup_.opts.program.front();
+    }
   }
-  return {};
+  if (!listed && orphan && programRunning_ && program_.tid() == 0) {
+    program_.adopt(tid);
+    name = setup_.opts.program.front();
+  }
+  if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+  return name;
 }
 
 // Registered, the header written: only now may the program's tasks start,
 // so none of them runs unmonitored.
 void Monitor::startProgram() {
   std::string error;
-  if (!program_.start(setup_.opts.program, setup_.out == stdout, error)) {
+  // Its stdout goes on to abmon's stderr when the trace is on stdout.
+  programOutput_ = std::make_unique<ProgramOutput>(
+      io_, setup_.out == stdout ? STDERR_FILENO : STDOUT_FILENO, STDERR_FILENO,
+      [this](std::string_view stream, std::string_view line, std::int64_t ns) { programLine(stream, line, ns); });
+  if (!programOutput_->open(error) ||
+      !program_.start(setup_.opts.program, programOutput_->childOut(), programOutput_->childErr(), error)) {
     spdlog::error("cannot start {}: {}", setup_.opts.program.front(), error);
+    programOutput_.reset();
     return finish(kExitUsage);
   }
+  programOutput_->start();
   programRunning_ = true;
   armProgramTimer();
+}
+
+// A line of the program abmon started: an `output` record of its task
+// (stream known, unlike PVM's collected output).  Lines from before it has
+// one wait (kHeldLinesMax); pvmd is asked every kTidAskNs meanwhile.
+void Monitor::programLine(std::string_view stream, std::string_view line, std::int64_t ns) {
+  if (program_.tid() == 0 && ns - tidAskedNs_ >= kTidAskNs && !finished_) {
+    tidAskedNs_ = ns;
+    program_.findTid();
+    drainSoon();  // pvm_tasks may read messages into PVM's queue
+  }
+  heldLines_.push_back({stream, std::string(line), ns});
+  heldBytes_ += line.size();
+  while (heldBytes_ > kHeldLinesMax && heldLines_.size() > 1) {
+    heldBytes_ -= heldLines_.front().text.size();
+    heldLines_.pop_front();
+    ++linesUntraced_;
+  }
+  writeProgramLines();
+  if (!finished_) writeOut();
+}
+
+void Monitor::writeProgramLines() {
+  int tid = program_.tid();
+  if (tid == 0) return;
+  for (const HeldLine& l : heldLines_) appendOutputRecord(pending_, l.ns, tid, l.stream, l.text);
+  heldLines_.clear();
+  heldBytes_ = 0;
 }
 
 void Monitor::armProgramTimer() {
@@ -158,6 +212,10 @@ void Monitor::onProgramTimer(const boost::system::error_code& ec) {
   bool ended = program_.ended();
   bool remain = program_.tasksRemain();
   drainSoon();  // pvm_tasks may read messages into PVM's queue
+  if (!heldLines_.empty()) {
+    writeProgramLines();
+    writeOut();
+  }
   if (ended && !remain) {
     spdlog::info("{} and its tasks have ended (status {}): stopping", setup_.opts.program.front(),
                  program_.exitCode());
@@ -295,6 +353,7 @@ void Monitor::writeExits(bool quiet) {
       return false;
     if (tracer_) tracer_->flushTask(pending_, e.tid);  // records PVM's tracer held back
     formatter_.taskExit(pending_, e.tid, now);
+    if (tracer_) tracer_->taskEnded(e.tid);
     if (uplink_) uplink_->closed(e.tid);
     rememberEnded(e.tid);
     watched_.erase(e.tid);  // PVM may reuse the tid for a new task
@@ -431,6 +490,9 @@ void Monitor::takeLocal(std::int32_t tid, std::span<const std::byte> body, std::
 // Once per task: pvmd tells us when it exits, however it exits.
 void Monitor::watchTask(int tid) {
   if (!watched_.insert(tid).second) return;
+  // A new task: the program's own, or one it started, so the program's is
+  // known by now (its output may come only when it has left PVM).
+  if (programRunning_ && program_.tid() == 0) program_.findTid();
   if (uplink_) uplink_->opened(tid);
   pvmTouched_ = true;
   int rc = pvm_notify(PvmTaskExit, exitTag_, 1, &tid);
@@ -525,6 +587,15 @@ void Monitor::finish(int code) {
   finished_ = true;
   exitCode_ = code;
   writeExits(true);
+  if (programOutput_) {
+    programOutput_->drainNow();
+    writeProgramLines();
+    linesUntraced_ += heldLines_.size();
+    if (linesUntraced_ > 0)
+      spdlog::info("{} line(s) of {} not in the trace (written before it enrolled in PVM, or it never did)",
+                   linesUntraced_, setup_.opts.program.front());
+    programOutput_.reset();
+  }
   if (tracer_) {
     tracer_->flushOutput(pending_, realtimeNs());
     tracer_->unregisterTracer();

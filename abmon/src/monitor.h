@@ -23,6 +23,7 @@
 #include "local_intake.h"
 #include "options.h"
 #include "program.h"
+#include "program_output.h"
 #include "pvm_tracer.h"
 #include "relay.h"
 
@@ -56,8 +57,10 @@ class Monitor {
   void onSignal(const boost::system::error_code& ec, int signo);
   void stopGracefully();
   void startProgram();
+  void programLine(std::string_view stream, std::string_view line, std::int64_t ns);
+  void writeProgramLines();
   void startTracer();
-  std::string programName(int tid);
+  std::string programName(int tid, bool orphan);
   void armProgramTimer();
   void onProgramTimer(const boost::system::error_code& ec);
   bool drain();
@@ -125,6 +128,18 @@ class Monitor {
   std::unordered_map<int, pid_t> bound_;  // tid -> the process its local connection came from
   // `abmon -- PROGRAM`: polled until it and its tasks have ended.
   Program program_;
+  std::unique_ptr<ProgramOutput> programOutput_;
+  // Its lines before its task is known (it may print before pvm_mytid):
+  // written once it is, bounded; dropped if it never enrols.
+  struct HeldLine {
+    std::string_view stream;  // ProgramOutput's names: static
+    std::string text;
+    std::int64_t ns;
+  };
+  std::deque<HeldLine> heldLines_;
+  std::size_t heldBytes_ = 0;
+  std::uint64_t linesUntraced_ = 0;
+  std::int64_t tidAskedNs_ = 0;
   boost::asio::steady_timer programTimer_;
   bool programRunning_ = false;
   int exitCode_ = kExitOk;

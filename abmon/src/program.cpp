@@ -11,7 +11,7 @@
 
 namespace xab::abmon {
 
-bool Program::start(const std::vector<std::string>& argv, bool traceOnStdout, std::string& error) {
+bool Program::start(const std::vector<std::string>& argv, int out, int err, std::string& error) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -27,7 +27,9 @@ bool Program::start(const std::vector<std::string>& argv, bool traceOnStdout, st
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (traceOnStdout) dup2(STDERR_FILENO, STDOUT_FILENO);
+    // err first: a message of a failed exec below goes to the program's stderr.
+    if (err >= 0) dup2(err, STDERR_FILENO);
+    if (out >= 0) dup2(out, STDOUT_FILENO);
     close_range(3, ~0U, 0);  // PVM's sockets, the local socket, the trace file
     execvp(args[0], args.data());
     int e = errno;
@@ -69,13 +71,29 @@ bool Program::tasksRemain() {
     grew = false;
     for (int i = 0; i < n; ++i) {
       const pvmtaskinfo& t = tasks[i];
-      bool mine = (pid_ > 0 && t.ti_pid == pid_) || (t.ti_ptid > 0 && ours_.count(t.ti_ptid) > 0);
+      if (tid_ == 0 && isProcess(t)) tid_ = t.ti_tid;
+      bool mine = isProcess(t) || (t.ti_ptid > 0 && ours_.count(t.ti_ptid) > 0);
       if (mine && ours_.insert(t.ti_tid).second) grew = true;
     }
   }
   for (int i = 0; i < n; ++i)
     if (ours_.count(tasks[i].ti_tid) > 0 && !isGroupServer(tasks[i].ti_a_out)) return true;
   return false;
+}
+
+bool Program::isProcess(const pvmtaskinfo& t) {
+  if (host_ == 0) host_ = pvm_tidtohost(pvm_mytid());
+  return pid_ > 0 && t.ti_pid == pid_ && t.ti_host == host_;
+}
+
+int Program::findTid() {
+  if (tid_ != 0 || pid_ < 0) return tid_;
+  int n = 0;
+  pvmtaskinfo* tasks = nullptr;
+  if (pvm_tasks(0, &n, &tasks) < 0) return 0;
+  for (int i = 0; i < n && tid_ == 0; ++i)
+    if (isProcess(tasks[i])) tid_ = tasks[i].ti_tid;
+  return tid_;
 }
 
 }  // namespace xab::abmon

@@ -4,6 +4,7 @@
 #ifndef XAB_ABMON_PROGRAM_H
 #define XAB_ABMON_PROGRAM_H
 
+#include <pvm3.h>
 #include <sys/types.h>
 
 #include <string>
@@ -14,12 +15,12 @@ namespace xab::abmon {
 
 class Program {
  public:
-  // Starts argv[0] (searched on PATH) with abmon's environment.  With
-  // traceOnStdout its standard output goes to abmon's standard error, so
-  // the trace stays clean.  It gets none of abmon's descriptors (PVM's,
-  // the local socket) and default signal dispositions.  False and `error`
-  // set if it cannot be started.
-  bool start(const std::vector<std::string>& argv, bool traceOnStdout, std::string& error);
+  // Starts argv[0] (searched on PATH) with abmon's environment and stdin,
+  // `out` and `err` as its standard output and error (ProgramOutput's).  It
+  // gets none of abmon's other descriptors (PVM's, the local socket) and
+  // default signal dispositions.  False and `error` set if it cannot be
+  // started.
+  bool start(const std::vector<std::string>& argv, int out, int err, std::string& error);
 
   // Reaps the program if it has ended; true once it has.
   bool ended();
@@ -33,11 +34,23 @@ class Program {
   // gone still counts).  PVM's group server (pvmgs), which a group call
   // starts and which stays, does not count.  Calls pvm_tasks.
   bool tasksRemain();
+  // The program's own task (the one of its process), 0 while it has none:
+  // asks pvmd (pvm_tasks) until it has one.
+  int findTid();
+  int tid() const { return tid_; }  // as last found, without asking
+  void adopt(int tid) {  // found otherwise (Monitor::programName)
+    if (tid_ == 0) tid_ = tid;
+  }
+  // Whether pvmd's task is the program's process: its pid on abmon's host
+  // (another host's task may have the same pid).
+  bool isProcess(const pvmtaskinfo& t);
 
  private:
   pid_t pid_ = -1;
   bool ended_ = false;
   int exitCode_ = 0;
+  int tid_ = 0;
+  int host_ = 0;  // abmon's pvmd
   std::unordered_set<int> ours_;  // tids of the program's tasks seen so far
 };
 

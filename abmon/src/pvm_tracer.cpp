@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "mailbox.h"
+#include "output_lines.h"
 #include "pvm_unpacker.h"
 
 #include <xab/wire.h>
@@ -25,10 +26,9 @@ namespace {
 // then count bytes; count 0: the task's output ended; -1 / -2: the task was
 // spawned / connected (a parent tid follows).
 constexpr int kOutputEof = 0;
-// Bounds of what abmon keeps per task (docs/abmon.md "Bounds"): an output
-// line longer than this is written in pieces; a task whose records are held
-// back (Origin::Unknown) that long is taken for a plain one.
-constexpr std::size_t kMaxOutputLine = 16 * 1024;
+// Bounds of what abmon keeps per task (docs/abmon.md "Bounds"): a task
+// whose records are held back (Origin::Unknown) that long is taken for a
+// plain one.  (An output line's bound is OutputLines'.)
 constexpr std::size_t kMaxHeldBytes = 256 * 1024;
 
 // pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
@@ -123,7 +123,18 @@ bool PvmTracer::registerTracer() {
     return false;
   }
   registered_ = true;
+  learnGroupServers();
   return true;
+}
+
+// A group server started before abmon (by an earlier program: it stays)
+// is not announced by pvmd's spawn event: pvmd's task list names it.
+void PvmTracer::learnGroupServers() {
+  int n = 0;
+  pvmtaskinfo* tasks = nullptr;
+  if (pvm_tasks(0, &n, &tasks) < 0) return;
+  for (int i = 0; i < n; ++i)
+    if (tasks[i].ti_a_out && isGroupServer(tasks[i].ti_a_out)) groupServers_.insert(tasks[i].ti_tid);
 }
 
 void PvmTracer::unregisterTracer() {
@@ -272,6 +283,10 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
     }
     spdlog::trace("TEV {}{} t{:x}:{}", name, entry ? ".entry" : ".exit", tid, dump);
   }
+  // pvmd says a task has started under the tid of one that has ended: a new
+  // task, whose identity, kind (libab or not) and exit are its own.
+  if ((tev == TEV_NEWTASK || tev == TEV_SPNTASK) && fromPvmd(src))
+    if (auto it = identities_.find(tid); it != identities_.end() && it->second.ended) forget(tid);
   if (groupServers_.count(tid) > 0) return void(++dropped_);
   Identity& who = identities_[tid];
   if (who.origin != Origin::Libab && ((libab_ && libab_(tid)) || looksUpAbmon(ev))) {
@@ -283,7 +298,10 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
   if (tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK) {
     if (tev != TEV_ENDTASK) announce(tid);
     Identity& id = identities_[tid];
-    if (const Datum* n = ev.find(TEV_DID_TN); n && !n->strs.empty() && n->strs[0] != "-") id.name = n->strs[0];
+    // The program's name without its directory, as for the program abmon
+    // started (Monitor::programName): one program, one name, however spawned.
+    if (const Datum* n = ev.find(TEV_DID_TN); n && !n->strs.empty() && n->strs[0] != "-")
+      id.name = n->strs[0].substr(n->strs[0].rfind('/') + 1);
     if (const Datum* p = ev.find(TEV_DID_PT); p && !p->ints.empty()) id.parent = static_cast<int>(p->ints[0]);
     if (isGroupServer(id.name)) groupServers_.insert(tid);
     return;  // the task's own events and its exit (task.exit) speak for it
@@ -307,6 +325,10 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
   if (const Datum* tag = all.find(TEV_DID_MC);
       carriesMessage(kind) && tag && !tag->ints.empty() && tag->ints[0] < -1)
     return void(++dropped_);
+  // A group call's own messages to and from pvmgs (pvm_freezegroup and
+  // others libgpvm3 does not trace as one call send and receive at the top
+  // level): PVM's protocol, not the program's; libab records none either.
+  if (carriesMessage(kind) && talksToGroupServer(all)) return void(++dropped_);
   announce(tid);
   if (who.origin == Origin::Unknown) {
     if (!settlesPlain(kind) && who.held.size() < kMaxHeldBytes)
@@ -370,7 +392,7 @@ void PvmTracer::writeIdentity(std::string& out, int tid) {
   Identity& id = identities_[tid];
   if (id.written) return;
   id.written = true;
-  if (id.name.empty() && nameOf_) id.name = nameOf_(tid);
+  if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
   if (!id.name.empty()) {
     text::appendKey(out, "name");
     text::appendEscaped(out, id.name);
@@ -394,10 +416,12 @@ void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
   if (pvm_upkint(head, 2, 1) < 0) return void(++bad_);
   int tid = head[0], n = head[1];
   if (n < kOutputEof) return;  // spawned / connected: its output starts
-  std::string& partial = partialLines_[tid];
+  auto emit = [&](std::string_view line) { writeOutputLine(out, tid, recvNs, line); };
   if (n == kOutputEof) {
-    if (!partial.empty()) writeOutputLine(out, tid, recvNs, partial);
-    partialLines_.erase(tid);
+    if (auto it = partialLines_.find(tid); it != partialLines_.end()) {
+      it->second.finish(emit);
+      partialLines_.erase(it);
+    }
     return;
   }
   int bytes = 0;
@@ -405,18 +429,14 @@ void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
   if (n > bytes) return void(++bad_);
   std::string chunk(static_cast<std::size_t>(n), '\0');
   if (pvm_upkbyte(chunk.data(), n, 1) < 0) return void(++bad_);
-  std::size_t from = 0;
-  for (std::size_t nl; (nl = chunk.find('\n', from)) != std::string::npos; from = nl + 1) {
-    partial.append(chunk, from, nl - from);
-    writeOutputLine(out, tid, recvNs, partial);
-    partial.clear();
-  }
-  partial.append(chunk, from, std::string::npos);
-  // A line that does not end is written in pieces (each a record of its own).
-  while (partial.size() >= kMaxOutputLine) {
-    writeOutputLine(out, tid, recvNs, partial.substr(0, kMaxOutputLine));
-    partial.erase(0, kMaxOutputLine);
-  }
+  partialLines_[tid].append(chunk, emit);
+}
+
+bool PvmTracer::talksToGroupServer(const Event& ev) const {
+  for (int did : {TEV_DID_DST, TEV_DID_SRC, TEV_DID_RST})
+    if (const Datum* d = ev.find(did); d && !d->ints.empty() && groupServers_.count(static_cast<int>(d->ints[0])) > 0)
+      return true;
+  return false;
 }
 
 // libab's start: it reads abmon's mailbox entry (pvm_recvinfo, PVM's "getinfo").
@@ -433,22 +453,29 @@ void PvmTracer::flushTask(std::string& out, int tid) {
   it->second.origin = Origin::Plain;
 }
 
+void PvmTracer::taskEnded(int tid) {
+  if (auto it = identities_.find(tid); it != identities_.end()) it->second.ended = true;
+}
+
+void PvmTracer::forget(int tid) {
+  identities_.erase(tid);
+  announced_.erase(tid);
+  groupServers_.erase(tid);
+  descriptors_.erase(tid);
+  std::erase_if(lastEntry_, [tid](const auto& e) { return e.first.first == tid; });
+}
+
 void PvmTracer::flushOutput(std::string& out, std::int64_t nowNs) {
   for (auto& [tid, id] : identities_) flushTask(out, tid);
-  for (auto& [tid, partial] : partialLines_)
-    if (!partial.empty()) writeOutputLine(out, tid, nowNs, partial);
+  for (auto& [tid, lines] : partialLines_)
+    lines.finish([&, tid = tid](std::string_view line) { writeOutputLine(out, tid, nowNs, line); });
   partialLines_.clear();
 }
 
 // `output stream=- text=...`: PVM's pipe carries stdout and stderr both, so
 // which one a line came from is not known.
-void PvmTracer::writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text) {
-  text::appendRecordStart(out, ns, ns, tid, Kind::OUTPUT);
-  text::appendKey(out, "stream");
-  out.push_back('-');
-  text::appendKey(out, "text");
-  text::appendEscaped(out, text);
-  out.push_back('\n');
+void PvmTracer::writeOutputLine(std::string& out, int tid, std::int64_t ns, std::string_view text) {
+  appendOutputRecord(out, ns, tid, "-", text);
 }
 
 }  // namespace xab::abmon

@@ -20,6 +20,7 @@
 
 #include <xab/traceformat/schema.h>
 
+#include "output_lines.h"
 #include "pvm_unpacker.h"
 
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -40,8 +42,9 @@ class PvmTracer {
   // Whether libab reports this task itself.
   using IsLibabTask = std::function<bool(int tid)>;
   // The program name pvmd has for a task ("" if none): for a task pvmd did
-  // not spawn, whose trace events name none.
-  using NameOf = std::function<std::string(int tid)>;
+  // not spawn, whose trace events name none.  orphan: pvmd said the task
+  // has no parent (it enrolled from a shell).
+  using NameOf = std::function<std::string(int tid, bool orphan)>;
 
   PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab, NameOf nameOf = {});
 
@@ -62,6 +65,9 @@ class PvmTracer {
   void flushOutput(std::string& out, std::int64_t nowNs);
   // The task has gone: its records held back, before its task.exit.
   void flushTask(std::string& out, int tid);
+  // Its task.exit is written: if pvmd says later that a task with this tid
+  // has started, that is a new task (PVM reuses tids), told anew.
+  void taskEnded(int tid);
 
   std::uint64_t events() const { return events_; }
   std::uint64_t dropped() const { return dropped_; }
@@ -96,9 +102,11 @@ class PvmTracer {
   void writeRecord(std::string& out, const Event& ev, const Event& all, Kind kind, Phase phase, int tid,
                    std::int64_t recvNs);
   static bool looksUpAbmon(const Event& ev);
+  void learnGroupServers();
+  bool talksToGroupServer(const Event& ev) const;
   void writeIdentity(std::string& out, int tid);
   void announce(int tid);
-  void writeOutputLine(std::string& out, int tid, std::int64_t ns, const std::string& text);
+  void writeOutputLine(std::string& out, int tid, std::int64_t ns, std::string_view text);
 
   int context_, traceTag_, outputTag_;
   TaskSeen seen_;
@@ -123,12 +131,14 @@ class PvmTracer {
     bool written = false;
     Origin origin = Origin::Unknown;
     std::string held;  // records of an Unknown task
+    bool ended = false;  // its task.exit is written
   };
+  void forget(int tid);
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
-  std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid is not again)
+  std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid: again, after forget)
   std::unordered_set<int> groupServers_;  // pvmgs: not recorded
   std::map<std::pair<int, int>, Event> lastEntry_;  // (task, TEV id): its latest entry event
-  std::unordered_map<int, std::string> partialLines_;  // output of a task, after its last '\n'
+  std::unordered_map<int, OutputLines> partialLines_;  // output of a task, after its last '\n'
   std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0, forged_ = 0;
   std::optional<PvmUnpacker> msg_;  // the message being read
 };

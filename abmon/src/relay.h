@@ -118,6 +118,7 @@ class RelayHub {
   void stopAll();
   bool allStopped() const;
   bool any() const { return !relays_.empty(); }
+  bool isRelay(int tid) const { return relays_.count(tid) > 0; }  // issue 17: PVM's tracer drops its events
   std::uint64_t batches() const { return batches_; }
   // Stepping through relays (above): where a relay's asks and goings go.
   void onStep(std::function<void(const StepAskFields&)> ask, std::function<void(int tid)> gone) {

@@ -13,8 +13,10 @@
 #include "ab_rr.h"
 
 #include <errno.h> /* program_invocation_short_name */
+#include <pvmtev.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* What abmon's mailbox entry says. */
@@ -96,7 +98,7 @@ static int read_mailbox(const char *name, struct abmon_entry *e) {
 }
 
 /* The task's tid and parent, and abmon's entry: read_mailbox's result. */
-static int look_up_abmon(struct abmon_entry *e, int *parent) {
+static int look_up_abmon(struct abmon_entry *e, int *parent, int *abmon_tid) {
   xab_st.flushing = 1; /* our own PVM calls below must not re-enter */
   int autoerr = pvm_setopt(PvmAutoErr, 0);
   pvm_probe(-1, -1);
@@ -105,6 +107,7 @@ static int look_up_abmon(struct abmon_entry *e, int *parent) {
   int ids[XAB_ID_PEEK];
   if (xab_st.mytid > 0) xab_peek_free_ids(ids);
   int found = xab_st.mytid > 0 ? read_mailbox(XAB_MBOX_NAME, e) : -1;
+  *abmon_tid = found == 0 ? e->tid : 0;
   /* Not on abmon's host: its host's relay, if it has one, collects instead
    * (one lookup more, only on the other hosts). */
   if (found == 0 && pvm_tidtohost(e->tid) != pvm_tidtohost(xab_st.mytid)) {
@@ -127,7 +130,26 @@ static void put_identity(int parent) {
   xab_put_first(XAB_EV_INFO, a);
 }
 
-static void start_monitoring(const struct abmon_entry *e, int parent) {
+/* Traced by PVM as well (abrun: pvmd gives every task the tracer's
+ * settings): libab's records say more and cost less, so the task's own PVM
+ * trace events are turned off by emptying its own mask.  Its children's
+ * mask is left as it is: an unmodified child is still traced.  (Setting
+ * PvmSelfTraceTid to 0 instead would clear the children's tracer too:
+ * libpvm's pvm_setopt copies it to them.)  abmon has seen this task look
+ * up its mailbox entry by then: it drops the PVM events it got before.
+ * XAB_PVM_TRACE=keep leaves PVM's tracing on (to measure what this saves). */
+static void untrace_self(int abmon_tid) {
+  /* Only abmon's tracing: another tracer (XPVM) still sees the task. */
+  if (abmon_tid <= 0 || pvm_getopt(PvmSelfTraceTid) != abmon_tid) return;
+  const char *keep = getenv("XAB_PVM_TRACE");
+  if (keep && strcmp(keep, "keep") == 0) return; /* docs/libab.md: for measuring what it saves */
+  Pvmtmask none;
+  TEV_MASK_INIT(none);
+  pvm_settmask(PvmTaskSelf, none);
+}
+
+static void start_monitoring(const struct abmon_entry *e, int parent, int abmon_tid) {
+  untrace_self(abmon_tid);
   xab_st.abmon_tid = e->tid;
   xab_st.ctx = e->ctx;
   xab_st.tag = e->tag;
@@ -150,8 +172,8 @@ static void start_monitoring(const struct abmon_entry *e, int parent) {
 void xab_attach(void) {
   if (xab_st.mode != XAB_MODE_UNATTACHED || xab_st.flushing) return;
   struct abmon_entry e = {.tag = XAB_DEFAULT_TAG, .batch = XAB_DEFAULT_BATCH, .flush_ms = XAB_DEFAULT_FLUSH_MS};
-  int parent = 0;
-  int found = look_up_abmon(&e, &parent);
+  int parent = 0, abmon_tid = 0;
+  int found = look_up_abmon(&e, &parent, &abmon_tid);
   if (found != 0) {
     /* no pvmd: PVM reports that itself; record and replay need no abmon */
     if (found == -1 && xab_st.mytid > 0 && !xab_rr_on())
@@ -161,7 +183,7 @@ void xab_attach(void) {
     xab_st.n = 0;
     return;
   }
-  start_monitoring(&e, parent);
+  start_monitoring(&e, parent, abmon_tid);
 }
 
 void xab_detach(void) {

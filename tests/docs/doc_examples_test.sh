@@ -198,7 +198,8 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-mult
 run	abrun -o run.trace ./master
 run	abstat --output run.trace
 run	abstat --output --task master run.trace
-skip:a live viewer on a pipe from abrun: tests/examples/abrun_test.sh runs abrun, tests/xabview the live viewer	abrun -o - ./master | xabview
+skip:a live viewer on a pipe from abrun: tests/examples/abrun_test.sh runs it (case 7) with abrun_talk offscreen	abrun -o - ./master | xabview
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-abrun-bench.sh build 3
 skip:a benchmark (minutes; docs/performance.md gives its figures)	taskset -c 1 build/bin/abrun -o /tmp/t.pvm taskset -c 0 build/bench/pingpong-plain roundtrip -n 5000 -r 7
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-multihost-bench.sh -b build-test --repeat 1 --pairs 5
 EOF

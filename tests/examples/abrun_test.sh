@@ -10,7 +10,13 @@
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
 #   a task forging trace events and output of another: not written;
-#   a second tracer already registered: abmon says so and the program runs.
+#   a second tracer already registered: abmon says so and the program runs;
+#   the program abrun starts itself: its stdout and stderr passed on byte for
+#     byte (binary bytes, a 100000-byte line, a last line without newline,
+#     stdout closed early, a terminal for an interactive program) and each
+#     of its lines an output record with its stream;
+#   live: `abrun -o - PROG | xabview`: every task and the Output tab's lines;
+#   PVM's Fortran examples built plain (fmaster1/fslave1, fgexample).
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VM's env file is made at run time
 set -uo pipefail
 build_dir=$(cd "$1" && pwd) src_dir=$(cd "$2" && pwd)
@@ -27,6 +33,8 @@ failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 mask() { sed -E 's/\b(t|0x)?[0-9a-fA-F]*4[0-9a-fA-F]{4}\b/TID/g' | sort; }
 count() { grep -c -- "$1" "$2"; }
+# Whether a tracer may register (abrun_tracer registers and leaves at once).
+pvm_tracer_free() { "$plain_bin/abrun_tracer" 0 2>&1 | grep -q 'registered rc=0'; }
 
 XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start "$work/vm" "$plain_bin" >/dev/null || { echo "cannot start a VM"; exit 1; }
 source "$work/vm/env"
@@ -46,6 +54,11 @@ tasks=$(grep -v '^#' "$work/m.trace" | awk '$4 != "abmon.start" && $4 != "abmon.
 grep -q '9 received and matched, 0 never received; 0 receives without a send' "$work/m.stat" \
   || fail "master1: messages not all matched: $(grep -m1 sends "$work/m.stat")"
 grep -q 'repeat a serial' "$work/m.stat" && fail "master1: serial-less sends taken for repeated serials"
+# Its own lines (it writes to the terminal, not through pvmd): records of
+# its task, stream known.
+master1_tid=$(awk '/ name=master1 / {print $3; exit}' "$work/m.trace")
+(($(grep -c " $master1_tid output stream=stdout text=" "$work/m.trace") == $(wc -l <"$work/m.plain"))) \
+  || fail "master1: its $(wc -l <"$work/m.plain") lines are not all output records of $master1_tid"
 
 # 2. gexample as Debian built it: groups, reductions, barriers.
 if [[ -x /usr/bin/gexample ]]; then
@@ -87,7 +100,7 @@ done
 child=$(awk '$4 == "output" {print $3; exit}' "$work/t.trace")
 "$abstat" --output --task "$child" "$work/t.trace" >"$work/t.stat" 2>&1 || fail "abstat --output --task $child failed"
 (($(grep -c 'says hello\|second line of' "$work/t.stat") == 2)) || fail "abstat --output --task: not the child's 2 lines: $(cat "$work/t.stat")"
-"$abstat" --output "$work/t.trace" | grep -q '^Output (4 lines)' || fail "abstat --output: not 4 lines"
+"$abstat" --output "$work/t.trace" | grep -q '^Output (5 lines)' || fail "abstat --output: not 5 lines (the children's 4, the parent's 1)"
 
 # A task killed mid-run (blocked in a receive): its events up to the kill
 # (PVM's tracing is unbuffered here), its output, then task.exit.
@@ -100,16 +113,26 @@ last=$(awk -v t="$killed" '$3 == t && $4 != "output"' "$work/k.trace" | tail -2 
 (($(awk -v t="$killed" '$3 == t && $4 == "output"' "$work/k.trace" | wc -l) == 2)) || fail "killed task: its 2 output lines"
 
 # 4. Mixed: master1 with libab spawns plain slave1 (ep= has the plain ones).
-timeout 60 "$abrun" -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$work/x.err"; rc=$?
+timeout 60 "$abrun" -v -o "$work/x.trace" "$xab_bin/master1" >"$work/x.abrun" 2>"$work/x.err"; rc=$?
 [[ $rc == 0 ]] || fail "mixed: status $rc"
 master=$(awk '$4 == "mytid" && / lang=/ {print $3; exit}' "$work/x.trace")
 [[ -n $master ]] || fail "mixed: no libab identity for master1"
 (($(awk -v t="$master" '$3 == t && $4 == "mcast"' "$work/x.trace" | wc -l) == 1)) || fail "mixed: master1's mcast not recorded exactly once"
 (($(awk -v t="$master" '$3 == t && $4 == "mytid"' "$work/x.trace" | wc -l) == 1)) || fail "mixed: master1's mytid not recorded exactly once"
+(($(grep -c " $master output stream=stdout text=I%20got" "$work/x.trace") == 3)) || fail "mixed: libab master1's 3 result lines not output records of it"
 ! awk -v t="$master" '$3 == t && / match=order/' "$work/x.trace" | grep -q . || fail "mixed: PVM's records of the libab task"
 "$abstat" --messages "$work/x.trace" >"$work/x.stat" 2>&1
 grep -q '9 received and matched, 0 never received; 0 receives without a send' "$work/x.stat" \
   || fail "mixed: messages not all matched: $(grep -m1 sends "$work/x.stat")"
+# The libab task turns its own PVM tracing off once it has found abmon:
+# PVM sends abmon far fewer of its events (that abmon would drop) than
+# with XAB_PVM_TRACE=keep, which leaves it on.
+XAB_PVM_TRACE=keep timeout 60 "$abrun" -v -o "$work/xk.trace" "$xab_bin/master1" >/dev/null 2>"$work/xk.err"
+dropped() { sed -n "s/.*PVM's tracer: [0-9]* records, \([0-9]*\) events of libab tasks.*/\1/p" "$1"; }
+d_off=$(dropped "$work/x.err") d_keep=$(dropped "$work/xk.err")
+if [[ -z $d_off || -z $d_keep ]] || ((d_keep - d_off < 30)); then
+  fail "mixed: libab's task still traced by PVM: abmon dropped ${d_off:-?} of its events, ${d_keep:-?} with XAB_PVM_TRACE=keep"
+fi
 
 # Forged: a task sends abmon a trace event and an output line naming
 # another task; abmon writes neither and says so.
@@ -126,6 +149,90 @@ timeout 60 "$abrun" -o "$work/o.trace" ./master1 >"$work/o.abrun" 2>"$work/o.err
 [[ $rc == 0 ]] || fail "second tracer: status $rc"
 grep -q 'another tracer is registered' "$work/o.err" || fail "second tracer: abmon did not say so: $(head -2 "$work/o.err")"
 diff <(mask <"$work/m.plain") <(mask <"$work/o.abrun") >/dev/null || fail "second tracer: output differs"
+kill "$tracer_pid" 2>/dev/null
+wait "$tracer_pid" 2>/dev/null
+tracer_pid=""
+# pvmd lets the next tracer register once it has seen that one go.
+for _ in $(seq 50); do
+  pvm_tracer_free && break
+  sleep 0.1
+done
+
+# 6. The program abrun starts: what it writes is passed on unchanged (each
+# stream to its own file, so byte for byte), with its status, and each line
+# is an output record of its task with its stream.
+for mode in out close; do
+  timeout 60 "$plain_bin/abrun_talk" $mode >"$work/$mode.p1" 2>"$work/$mode.p2"; rc_plain=$?
+  timeout 60 "$abrun" -o "$work/$mode.trace" "$plain_bin/abrun_talk" $mode >"$work/$mode.a1" 2>"$work/$mode.a2"; rc=$?
+  [[ $rc == "$rc_plain" ]] || fail "$mode: status $rc under abrun, $rc_plain without"
+  cmp -s "$work/$mode.p1" "$work/$mode.a1" || fail "$mode: stdout differs under abrun: $(cmp "$work/$mode.p1" "$work/$mode.a1" 2>&1)"
+  grep -v '^abmon: ' "$work/$mode.a2" | cmp -s "$work/$mode.p2" - || fail "$mode: stderr differs under abrun"
+done
+[[ $rc_plain == 3 ]] || fail "close: status $rc_plain without abrun, 3 expected"
+rec() { grep -c " output stream=$2 text=$3\$" "$work/$1.trace"; }
+(($(rec out stdout 'before%20enrolling') == 1)) || fail "out: the line written before enrolling"
+(($(rec out stderr 'to%20stderr') == 1)) || fail "out: the stderr line, stream=stderr"
+(($(rec out stdout 'bytes:%00%25%FF%0D.') == 1)) || fail "out: the binary bytes, escaped: $(grep -m1 'text=bytes' "$work/out.trace")"
+(($(awk '$4 == "output" && $6 ~ /^text=x+$/ && length($6) == 100005' "$work/out.trace" | wc -l) == 1)) \
+  || fail "out: the 100000-byte line is not one record"
+(($(rec out stdout 'no%20newline%20at%20the%20end') == 1)) || fail "out: the last line without its newline"
+(($(rec close stdout 'last%20line%20to%20stdout') == 1 && $(rec close stderr 'stderr%20after%20stdout%20closed') == 1)) \
+  || fail "close: the lines before and after stdout closed"
+(($(awk '$4 == "output" {print $3}' "$work/out.trace" | sort -u | wc -l) == 1)) || fail "out: output records of more than one task"
+
+# An interactive program on a terminal (script(1) gives one): it still sees
+# a terminal, its prompt comes before it reads, and the screen is the same.
+if command -v script >/dev/null; then
+  ask() { (sleep 1; printf 'bob\n') | timeout 30 script -qec "$*" /dev/null; }
+  ask "$plain_bin/abrun_talk ask" >"$work/ask.p"
+  ask "$abrun -o $work/ask.trace $plain_bin/abrun_talk ask" >"$work/ask.a"
+  grep -q 'stdout is a terminal; your name? bob' "$work/ask.p" || fail "ask: the plain run is not interactive: $(cat -A "$work/ask.p")"
+  cmp -s "$work/ask.p" "$work/ask.a" || fail "ask: the terminal shows otherwise under abrun: $(cat -A "$work/ask.a")"
+  (($(rec ask stdout 'stdout%20is%20a%20terminal;%20your%20name?%20hello%20bob') == 1)) || fail "ask: the answered prompt is not one record"
+fi
+
+# 7. Live: `abrun -o - PROGRAM | xabview`, the documented one extra word:
+# every task in the viewer, and the Output tab has every line.
+if [[ -x $build_dir/bin/xabview ]]; then
+  timeout 60 "$abrun" -o - "$plain_bin/abrun_talk" 2>"$work/live.err" |
+    QT_QPA_PLATFORM=offscreen timeout 60 "$build_dir/bin/xabview" --play-to-end --dump-state "$work/live.json" - 2>/dev/null
+  [[ "${PIPESTATUS[*]}" == "0 0" ]] || fail "live: statuses ${PIPESTATUS[*]}"
+  [[ $(cat "$work/live.err") == "parent done 2" ]] || fail "live: the program's stdout did not go to stderr: $(head -3 "$work/live.err")"
+  python3 - "$work/live.json" <<'PY' || fail "live: the viewer's state: $(head -c 600 "$work/live.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+tasks = sorted(t["task"] for t in d["tasks"])
+lines = d["output_panel"]
+assert tasks == ["(abrun_talk, 0)", "(abrun_talk, 1)", "(abrun_talk, 2)"], tasks
+want = ["child 0 says hello", "second line of 0", "child 1 says hello", "second line of 1", "parent done 2"]
+assert sorted(l.split("  ", 1)[1] for l in lines) == sorted(want), lines
+assert d["messages"]["matched"] == 4, d["messages"]
+PY
+else
+  echo "note: no xabview in this build: the live case is not run"
+fi
+
+# 8. PVM's Fortran examples built plain with gfortran (libfpvm3): every
+# task, every message matched, every line an output record, unchanged.
+# pvmgs runs already (gexample above started it): a group server abmon did
+# not see start is still known as one.
+if [[ -x $plain_bin/fmaster1 && -x $plain_bin/fgexample ]]; then
+  for f in fmaster1 fgexample; do
+    timeout 60 "./$f" >"$work/$f.plain" 2>&1; rc_plain=$?
+    timeout 60 "$abrun" -o "$work/$f.trace" "./$f" >"$work/$f.abrun" 2>"$work/$f.err"; rc=$?
+    [[ $rc == "$rc_plain" && $rc == 0 ]] || fail "$f: status $rc under abrun, $rc_plain without"
+    diff <(sort "$work/$f.plain") <(sort "$work/$f.abrun") >/dev/null || fail "$f: output differs under abrun"
+    (($(grep -c ' output stream=stdout ' "$work/$f.trace") == $(wc -l <"$work/$f.plain"))) || fail "$f: its lines are not all output records"
+    "$abstat" --messages "$work/$f.trace" >"$work/$f.stat" 2>&1 || fail "$f: abstat exit $?"
+    grep -q ' 0 never received; 0 receives without a send' "$work/$f.stat" || fail "$f: messages not all matched: $(grep -m1 sends "$work/$f.stat")"
+  done
+  (($(grep -c ' name=fslave1 ' "$work/fmaster1.trace") == 3)) || fail "fmaster1: its 3 fslave1 tasks are not all in the trace"
+  (($(grep -c ' recv .*match=order' "$work/fmaster1.trace") == 9)) || fail "fmaster1: not 9 receives matched by order"
+  (($(grep -c ' joingroup group=matrix' "$work/fgexample.trace") == 2)) || fail "fgexample: not 2 joingroup records"
+  (($(grep -c ' barrier ' "$work/fgexample.trace") >= 2)) || fail "fgexample: barrier records missing"
+else
+  echo "note: no Fortran examples in this build (PVM's libfpvm3 missing): not run"
+fi
 
 # Every task ends once: one task.exit per tid in every trace.
 for tr in "$work"/*.trace; do
