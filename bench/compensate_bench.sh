@@ -10,7 +10,8 @@
 # again, mworker-xab in immediate mode (--batch 1): plain and traced runs
 # interleave, so that a change of the machine's load hits both alike.  The
 # VM (pvmd and every task it spawns) runs on core --task-core (default 0),
-# abmon on --monitor-core (default 1), as bench/run-libab-bench.sh does.
+# abmon on --monitor-core (default 1), as bench/run-libab-bench.sh does;
+# an empty core (--task-core '') leaves that side to the scheduler.
 # Each traced run is paired with the plain run just before it: per task,
 # the traced run's run time as recorded (raw) and compensated (abstat
 # --compensate), as errors against that plain run.  The summary gives the
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
     --task-core) TASK_CORE=$2; shift 2 ;;
     --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -42,20 +43,25 @@ VMSH=$HERE/../scripts/pvm-vm.sh
 command -v taskset > /dev/null || { echo "compensate_bench.sh: taskset not found (util-linux)" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/xab-comp-bench-XXXXXX)
 [ -n "$KNOB" ] && export XAB_TEST_RECORD_COST_NS=$KNOB  # pvm-vm.sh exports XAB_ variables to spawned tasks
-XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 taskset -c "$TASK_CORE" "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
+# Command prefixes: on a core, or anywhere when the core is empty (a prefix,
+# not a shell function, so that abmon in the background gets SIGINT itself).
+TASK_PIN=() MON_PIN=()
+[ -n "$TASK_CORE" ] && TASK_PIN=(taskset -c "$TASK_CORE")
+[ -n "$MON_CORE" ] && MON_PIN=(taskset -c "$MON_CORE")
+XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 "${TASK_PIN[@]}" "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
 # shellcheck disable=SC1091
 source "$WORK/vm/env"
 trap '"$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 plain() {  # output: per task lines in $WORK/plain
-  taskset -c "$TASK_CORE" "$BENCH/mworker-plain" "${ARGS[@]}" > "$WORK/plain"
+  "${TASK_PIN[@]}" "$BENCH/mworker-plain" "${ARGS[@]}" > "$WORK/plain"
 }
 
 traced() {  # $1: abmon's --batch; output: the trace in $WORK/trace
-  taskset -c "$MON_CORE" "$BIN/abmon" --batch "$1" > "$WORK/trace" 2> "$WORK/abmon.err" &
+  "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$WORK/trace" 2> "$WORK/abmon.err" &
   local mon=$!
   sleep 1
-  taskset -c "$TASK_CORE" "$BENCH/mworker-xab" "${ARGS[@]}" > /dev/null
+  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > /dev/null
   sleep 1
   kill -INT $mon
   wait $mon || true
@@ -76,7 +82,7 @@ for name, c in zip(names, comp):
 PY
 }
 
-echo "compensate_bench: $RUNS rounds, mworker ${ARGS[*]:-(defaults)}${KNOB:+, knob $KNOB ns}; tasks on core $TASK_CORE, abmon on core $MON_CORE"
+echo "compensate_bench: $RUNS rounds, mworker ${ARGS[*]:-(defaults)}${KNOB:+, knob $KNOB ns}; tasks on core ${TASK_CORE:-any}, abmon on core ${MON_CORE:-any}"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$WORK/rows"
 for i in $(seq 1 "$RUNS"); do

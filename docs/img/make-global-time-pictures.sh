@@ -10,7 +10,7 @@
 #
 #   docs/img/make-global-time-pictures.sh [BUILD_DIR]   (default: build)
 #
-# Knobs: SKEW (default 0.02: the master's clock 20 ms ahead), COST_NS
+# Knobs: SKEW (default 0.05: the master's clock 50 ms ahead), COST_NS
 # (default 20000: 20 us a record).
 set -euo pipefail
 
@@ -19,7 +19,7 @@ BUILD=${1:-$ROOT/build}
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 BIN=$BUILD/bin
 OUT=$ROOT/docs/img
-SKEW=${SKEW:-0.02} COST_NS=${COST_NS:-20000}
+SKEW=${SKEW:-0.05} COST_NS=${COST_NS:-20000}
 WORK=$(mktemp -d /tmp/global-time-pictures.XXXXXX)
 XVFB_PID="" ABMON_PID=""
 
@@ -56,7 +56,7 @@ kill -INT "$ABMON_PID"; wait "$ABMON_PID" || true; ABMON_PID=""
 
 save() {  # save NAME ARGS...
   local name=$1; shift
-  "$BIN/xabview" --play-to-end --size 1000x420 "$@" --save-diagram "$OUT/$name" "$WORK/run.trace" 2>>"$WORK/xabview.err"
+  "$BIN/xabview" --play-to-end --size 1000x330 "$@" --save-diagram "$OUT/$name" "$WORK/run.trace" 2>>"$WORK/xabview.err"
   echo "wrote docs/img/$name"
 }
 save global-time-raw.png --raw-time
