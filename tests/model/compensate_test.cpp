@@ -31,9 +31,10 @@ std::string tidText(int t) { return "t" + std::to_string(40000 + t); }  // hex d
 
 constexpr TimeNs kRelease = 30'000;  // a collective's end after its last member came in (PVM's group server)
 
-// Barrier, Reduce: serial = the instance's number, peer = its members;
-// a reduce's root is task 1.  Mcast: to every other task.  Join: joingroup g.
-enum class Op { Compute, Send, Recv, Flush, Mcast, Barrier, Reduce, Join };
+// Barrier, Reduce, Gather, Scatter: serial = the instance's number, peer =
+// its members; the root is task 1.  Mcast: to every other task.  Join:
+// joingroup g (rc: the task's instance, task 1 is 0).
+enum class Op { Compute, Send, Recv, Flush, Mcast, Join, Barrier, Reduce, Gather, Scatter };
 struct Step {
   Op op;
   TimeNs d = 0;     // compute: duration; flush: its duration (instrumented only)
@@ -53,7 +54,7 @@ struct Sim {
   std::vector<std::vector<TimeNs>> dates;  // send, recv end records, in task order
 
   bool collective(std::size_t t, const Step& s, std::vector<TimeNs>& now, std::vector<bool>& begun,
-                  std::map<int, std::vector<TimeNs>>& entered);
+                  std::map<int, std::map<std::size_t, TimeNs>>& entered);
   void line(int t, TimeNs at, const std::string& rest) { text += secs(at) + " " + secs(at) + " " + tidText(t) + " " + rest + "\n"; }
 
   void run() {
@@ -62,7 +63,7 @@ struct Sim {
     std::vector<std::size_t> pc(n, 0);
     std::vector<bool> begun(n, false);
     std::map<int, TimeNs> sent;  // serial -> send date
-    std::map<int, std::vector<TimeNs>> entered;  // collective instance -> when its members entered PVM's call
+    std::map<int, std::map<std::size_t, TimeNs>> entered;  // collective instance -> task -> when it entered PVM's call
     dates.assign(n, {});
     if (instrumented)
       for (std::size_t t = 0; t < n; ++t) {
@@ -86,7 +87,7 @@ struct Sim {
           } else if (s.op == Op::Join) {
             line(me, now[t], "joingroup group=g rc=" + std::to_string(t));
             rec(t);
-          } else if (s.op == Op::Barrier || s.op == Op::Reduce) {
+          } else if (s.op == Op::Barrier || s.op == Op::Reduce || s.op == Op::Gather || s.op == Op::Scatter) {
             if (!collective(t, s, now, begun, entered)) break;
           } else if (s.op == Op::Mcast) {
             std::string dst;
@@ -125,25 +126,30 @@ struct Sim {
 // likewise, its other members kRelease after they entered (they send their
 // part and return).  False while the task waits.
 bool Sim::collective(std::size_t t, const Step& s, std::vector<TimeNs>& now, std::vector<bool>& begun,
-                     std::map<int, std::vector<TimeNs>>& entered) {
-  bool barrier = s.op == Op::Barrier;
-  std::string what = barrier ? "barrier" : "reduce", args = barrier ? " group=g count=" + std::to_string(s.peer) : " group=g root=0";
+                     std::map<int, std::map<std::size_t, TimeNs>>& entered) {
+  const int kind = int(s.op) - int(Op::Barrier);  // Barrier, Reduce, Gather, Scatter
+  const char* names[] = {"barrier", "reduce", "gather", "scatter"};
+  std::string what = names[kind];
+  std::string args = s.op == Op::Barrier ? " group=g count=" + std::to_string(s.peer) : " group=g root=0";
   int me = int(t) + 1;
-  auto& in = entered[s.serial * 2 + (barrier ? 0 : 1)];
+  auto& in = entered[s.serial * 4 + kind];
   if (!begun[t]) {
     line(me, now[t], what + ".begin" + args);
     begun[t] = true;
     if (instrumented) now[t] += cost;
-    in.push_back(now[t]);
-    if (!barrier && t != 0) {  // a reduce's other member: its part is sent
-      now[t] += kRelease;
-      in.back() = now[t] - kRelease;
-    }
+    in[t] = now[t];
   }
-  bool waits = barrier || t == 0;
-  if (waits) {
+  bool root = t == 0;
+  if (s.op == Op::Barrier || ((s.op == Op::Reduce || s.op == Op::Gather) && root)) {  // waits for every member
     if (in.size() < std::size_t(s.peer)) return false;
-    now[t] = *std::max_element(in.begin(), in.end()) + kRelease;
+    TimeNs last = 0;
+    for (auto [who, at] : in) last = std::max(last, at);
+    now[t] = last + kRelease;
+  } else if (s.op == Op::Scatter && !root) {  // waits for the root's data
+    if (!in.count(0)) return false;
+    now[t] = std::max(in[0], in[t]) + kRelease;
+  } else {  // sends its part (or the root of a scatter its data) and goes on
+    now[t] = in[t] + kRelease;
   }
   line(me, now[t], what + args + " rc=0");
   dates[t].push_back(now[t]);
@@ -167,7 +173,7 @@ std::vector<std::vector<TimeNs>> messageDates(const Trace& trace) {
     for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
       const Event& e = trace.events(t)[i];
       bool timed = e.kind == Kind::SEND || e.kind == Kind::MCAST || e.kind == Kind::RECV || e.kind == Kind::BARRIER ||
-                   e.kind == Kind::REDUCE;
+                   e.kind == Kind::REDUCE || e.kind == Kind::GATHER || e.kind == Kind::SCATTER;
       if (timed && !e.isBegin()) out[t].push_back(e.time);
     }
   return out;
@@ -198,7 +204,7 @@ std::vector<std::vector<Step>> masterWorker() {
 }
 
 // The master mcasts work to two workers, all meet at a barrier, then
-// reduce to the master; the workers' and the master's costs differ, so
+// reduce to the master, which scatters and gathers again; the workers' and the master's costs differ, so
 // that who arrives last at each barrier changes with compensation.
 std::vector<std::vector<Step>> collectives() {
   std::vector<Step> master{{Op::Join}}, w1{{Op::Join}}, w2{{Op::Join}};
@@ -209,23 +215,32 @@ std::vector<std::vector<Step>> collectives() {
     master.push_back({Op::Compute, 100'000});
     master.push_back({Op::Barrier, 0, 3, round});
     master.push_back({Op::Reduce, 0, 3, round});
+    master.push_back({Op::Flush, 70'000});
+    master.push_back({Op::Scatter, 0, 3, round});
+    master.push_back({Op::Gather, 0, 3, round});
     w1.push_back({Op::Recv, 0, 1, round + 1});
     w1.push_back({Op::Compute, 600'000});
     w1.push_back({Op::Flush, 150'000});
     w1.push_back({Op::Barrier, 0, 3, round});
     w1.push_back({Op::Compute, 50'000});
     w1.push_back({Op::Reduce, 0, 3, round});
+    w1.push_back({Op::Scatter, 0, 3, round});
+    w1.push_back({Op::Compute, 80'000});
+    w1.push_back({Op::Gather, 0, 3, round});
     w2.push_back({Op::Recv, 0, 1, round + 1});
     w2.push_back({Op::Compute, 650'000});
     w2.push_back({Op::Barrier, 0, 3, round});
     w2.push_back({Op::Reduce, 0, 3, round});
+    w2.push_back({Op::Scatter, 0, 3, round});
+    w2.push_back({Op::Compute, 20'000});
+    w2.push_back({Op::Gather, 0, 3, round});
   }
   return {master, w1, w2};
 }
 
 }  // namespace
 
-TEST_CASE("compensation re-bases barriers, reduces and an mcast's receives on all their members", "[compensate]") {
+TEST_CASE("compensation re-bases barriers, reduces, gathers, scatters and an mcast's receives on all their members", "[compensate]") {
   Sim ideal{collectives()}, traced{collectives(), 4'000, true};
   ideal.run();
   traced.run();
@@ -234,7 +249,7 @@ TEST_CASE("compensation re-bases barriers, reduces and an mcast's receives on al
   auto out = compensate(raw, report);
   CHECK(report.forced == 0);
   CHECK(report.receivesRebased == 6);      // each mcast's two receives on the one send
-  CHECK(report.collectivesRebased == 12);  // 3 barriers x 3 members, 3 reduces' root
+  CHECK(report.collectivesRebased == 21);  // 3 rounds x (a barrier's 3 members, the reduce's and the gather's root, 2 scatter members)
   auto got = messageDates(*out), before = messageDates(*raw);
   REQUIRE(got.size() == 3);
   for (std::size_t t = 0; t < 3; ++t) {
