@@ -222,6 +222,8 @@ void measureCollectives(const Trace& trace, Walk& w) {
         if (auto r = g->second.find(b.root); r != g->second.end()) root = r->second;
       for (const BarrierVisit& v : b.visits) {
         if (v.departAt == kNoRecord) continue;
+        const Event& end = trace.events(v.task)[v.departAt];
+        if (end.hasRc() && end.rc < 0) continue;  // failed: it waited for nobody
         auto awaited = awaitedBy(kind, b, v, root);
         if (awaited.empty()) continue;
         Sync s;
