@@ -285,8 +285,12 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     }
   }
   char buf[200];
-  std::snprintf(buf, sizeof buf, "compensated: xab's measured cost taken out of %zu tasks (transfer %lld ns)",
-                trace.taskCount(), static_cast<long long>(report.transfer));
+  std::snprintf(buf, sizeof buf,
+                "compensated: xab's measured cost taken out of %zu tasks (transfer %lld ns; %llu receives and %llu "
+                "collectives re-based)",
+                trace.taskCount(), static_cast<long long>(report.transfer),
+                static_cast<unsigned long long>(report.receivesRebased),
+                static_cast<unsigned long long>(report.collectivesRebased));
   report.note = buf;
   return shiftTimes(trace, shift);
 }
