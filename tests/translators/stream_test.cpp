@@ -196,7 +196,7 @@ TEST_CASE("a receive from a task whose records come later: the peer gets its loc
 // model's compensation, from a file and from a pipe (they read the whole
 // trace first).  Known truth: a task whose cost record says 100 us per
 // record, ten records 1 ms apart: the last is 9 x 100 us earlier.
-TEST_CASE("--compensate: ab2json, ab2au and ab2otf2 take xab's measured cost out", "[stream][compensate]") {
+TEST_CASE("compensated translation: ab2json, ab2au and ab2otf2 --compensate take xab's measured cost out", "[stream][compensate]") {
   std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
                      "1763680001.000000000 1763680001.000000000 t40002 cost burst=8 total_ns=0 rc=100000 "
                      "name=a host=vm parent=none lang=c pid=5\n";

@@ -169,7 +169,7 @@ TEST_CASE("global time: clocks that agree keep their times, a skewed one is put 
 
 // --compensate: the model's compensation, each record's cost (100 us, from
 // the task's cost record) taken out of the times after it.
-TEST_CASE("--compensate takes each record's measured cost out of the times shown") {
+TEST_CASE("compensated view: --compensate takes each record's measured cost out of the times shown") {
   const std::string text =
       "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
       "1763680001.000000000 1763680001.000000000 t40002 cost burst=8 total_ns=0 rc=100000 name=a host=vm parent=none lang=c pid=5\n"
