@@ -2,24 +2,35 @@
 # compensate_bench.sh -- how close intrusion compensation comes to the
 # plain run (issue 15 §2, docs/performance.md "Intrusion compensation").
 #
-#   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS] [-- MWORKER_ARGS...]
+#   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS]
+#                             [--task-core N] [--monitor-core N] [-- MWORKER_ARGS...]
 #
-# In a private virtual machine, RUNS times: mworker-plain (no xab), then
-# mworker-xab under abmon in default mode (--batch 512) and in immediate
-# mode (--batch 1).  Prints per task the plain run's wall time, the
-# traced run's per-task run time as recorded (raw) and compensated
-# (abstat --compensate), and their errors against the plain run.
+# In a private virtual machine, RUNS rounds of: mworker-plain (no xab),
+# mworker-xab under abmon in default mode (--batch 512), mworker-plain
+# again, mworker-xab in immediate mode (--batch 1): plain and traced runs
+# interleave, so that a change of the machine's load hits both alike.  The
+# VM (pvmd and every task it spawns) runs on core --task-core (default 0),
+# abmon on --monitor-core (default 1), as bench/run-libab-bench.sh does;
+# an empty core (--task-core '') leaves that side to the scheduler.
+# Each traced run is paired with the plain run just before it: per task,
+# the traced run's run time as recorded (raw) and compensated (abstat
+# --compensate), as errors against that plain run.  The summary gives the
+# median over the rounds of each error, and the spread of the plain runs.
 # --knob NS: every record costs NS ns more (XAB_TEST_RECORD_COST_NS, a
 # test knob, docs/libab.md): a known intrusion far above the noise.
+#
+# On an idle machine: bench/compensate_bench.sh -b build -r 21
 set -euo pipefail
-BUILD=build RUNS=1 KNOB=
+BUILD=build RUNS=9 KNOB= TASK_CORE=0 MON_CORE=1
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;
     -r) RUNS=$2; shift 2 ;;
     --knob) KNOB=$2; shift 2 ;;
+    --task-core) TASK_CORE=$2; shift 2 ;;
+    --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -29,41 +40,72 @@ BENCH=$(cd "$BUILD/bench" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 VMSH=$HERE/../scripts/pvm-vm.sh
 [ -x "$VMSH" ] || VMSH=$(git -C "$HERE" rev-parse --show-toplevel)/scripts/pvm-vm.sh
+command -v taskset > /dev/null || { echo "compensate_bench.sh: taskset not found (util-linux)" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/xab-comp-bench-XXXXXX)
 [ -n "$KNOB" ] && export XAB_TEST_RECORD_COST_NS=$KNOB  # pvm-vm.sh exports XAB_ variables to spawned tasks
-XAB_VM_QUIET=1 "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
+# Command prefixes: on a core, or anywhere when the core is empty (a prefix,
+# not a shell function, so that abmon in the background gets SIGINT itself).
+TASK_PIN=() MON_PIN=()
+[ -n "$TASK_CORE" ] && TASK_PIN=(taskset -c "$TASK_CORE")
+[ -n "$MON_CORE" ] && MON_PIN=(taskset -c "$MON_CORE")
+XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 "${TASK_PIN[@]}" "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
 # shellcheck disable=SC1091
 source "$WORK/vm/env"
 trap '"$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
+plain() {  # output: per task lines in $WORK/plain
+  "${TASK_PIN[@]}" "$BENCH/mworker-plain" "${ARGS[@]}" > "$WORK/plain"
+}
+
 traced() {  # $1: abmon's --batch; output: the trace in $WORK/trace
-  "$BIN/abmon" --batch "$1" > "$WORK/trace" 2> "$WORK/abmon.err" &
+  "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$WORK/trace" 2> "$WORK/abmon.err" &
   local mon=$!
   sleep 1
-  "$BENCH/mworker-xab" "${ARGS[@]}" > /dev/null
+  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > /dev/null
   sleep 1
   kill -INT $mon
   wait $mon || true
 }
 
-printf '%-4s %-9s %-8s %10s %10s %10s %8s %8s %9s\n' run mode task "plain s" "raw s" "comp s" "raw err" "comp err" intrusion
-for i in $(seq 1 "$RUNS"); do
-  "$BENCH/mworker-plain" "${ARGS[@]}" > "$WORK/plain"
-  for mode in default:512 immediate:1; do
-    traced "${mode#*:}"
-    "$BIN/abstat" --json --tasks --compensate "$WORK/trace" > "$WORK/j.json" || true
-    python3 - "$WORK/plain" "$WORK/j.json" "$i" "${mode%%:*}" <<'PY'
+# One row per task of a traced run: round mode task plain raw comp intrusion.
+rows() {  # $1 round, $2 mode
+  "$BIN/abstat" --json --tasks --compensate "$WORK/trace" > "$WORK/j.json" 2> /dev/null || true
+  python3 - "$WORK/plain" "$WORK/j.json" "$1" "$2" >> "$WORK/rows" <<'PY'
 import json, sys
 plain = {l.split()[0][5:]: int(l.split()[1][8:]) / 1e9 for l in open(sys.argv[1]) if l.startswith("task=")}
-j = json.load(open(sys.argv[2]))
-comp = j["compensation"]["tasks"]
+comp = json.load(open(sys.argv[2]))["compensation"]["tasks"]
 # trace tasks in order: the master first (task index 0), then its workers in spawn order
 names = ["master"] + [f"worker{k}" for k in range(1, len(comp))]
 for name, c in zip(names, comp):
-    p = plain.get(name)
-    if p is None: continue
-    raw, cr = c["run"], c["compensatedRun"]
-    print(f'{sys.argv[3]:<4} {sys.argv[4]:<9} {name:<8} {p:10.4f} {raw:10.4f} {cr:10.4f} {100*(raw-p)/p:7.1f}% {100*(cr-p)/p:7.1f}% {100*c["intrusion"]:8.1f}%')
+    if name in plain:
+        print(sys.argv[3], sys.argv[4], name, plain[name], c["run"], c["compensatedRun"], c["intrusion"])
 PY
+}
+
+echo "compensate_bench: $RUNS rounds, mworker ${ARGS[*]:-(defaults)}${KNOB:+, knob $KNOB ns}; tasks on core ${TASK_CORE:-any}, abmon on core ${MON_CORE:-any}"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+: > "$WORK/rows"
+for i in $(seq 1 "$RUNS"); do
+  for mode in default:512 immediate:1; do
+    plain
+    traced "${mode#*:}"
+    rows "$i" "${mode%%:*}"
   done
 done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$WORK/rows" <<'PY'
+import statistics as st, sys
+rows = [l.split() for l in open(sys.argv[1])]
+def med(v): return st.median(v) if v else float("nan")
+print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"|comp| max":>10} {"intrusion":>9}  (medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before)')
+for mode in ("default", "immediate"):
+    tasks = sorted({r[2] for r in rows if r[1] == mode}, key=lambda n: (n != "master", n))
+    for task in tasks:
+        sel = [r for r in rows if r[1] == mode and r[2] == task]
+        p = [float(r[3]) for r in sel]
+        raw = [100 * (float(r[4]) - float(r[3])) / float(r[3]) for r in sel]
+        comp = [100 * (float(r[5]) - float(r[3])) / float(r[3]) for r in sel]
+        share = [100 * float(r[6]) for r in sel]
+        spread = 100 * (max(p) - min(p)) / med(p) / 2 if p else 0
+        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}%')
+PY

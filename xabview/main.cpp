@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("xabview");
   ViewState state;
   MainWindow window(&state, options);
-  TraceLoader loader({options.input, options.follow, 100, options.rawTime});
+  TraceLoader loader({options.input, options.follow, 100, options.rawTime, options.compensate});
   QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
   QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
   window.watchReader([&loader] { return loader.recordsRead(); });

@@ -63,6 +63,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption version("version", "Show the version.");
   QCommandLineOption noFollow("no-follow", "Read a file to its end once; do not wait for it to grow.");
   QCommandLineOption rawTime("raw-time", "Show each task's clock as recorded, not global time (docs/global-time.md).");
+  QCommandLineOption compensateOpt("compensate", "Take xab's measured cost out of the times (docs/global-time.md).");
   QCommandLineOption step("step", "Scripted: step N records from the start.", "N");
   QCommandLineOption playToEnd("play-to-end", "Scripted: wait for the end of the input, show its last record.");
   QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
@@ -89,7 +90,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
                         dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -115,6 +116,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (!pos.isEmpty()) o.input = pos[0];
   o.follow = !p.isSet(noFollow);
   o.rawTime = p.isSet(rawTime);
+  o.compensate = p.isSet(compensateOpt);
   o.control = p.value(control);
   if (o.control == XAB_CONTROL_AUTO) {  // where abmon --control auto listens
     char path[sizeof(sockaddr_un::sun_path)];

@@ -11,6 +11,7 @@ namespace {
 using InstanceKey = std::tuple<StrId, std::int32_t, std::uint32_t>;  // group, count, use
 
 struct Collector {
+  Kind kind = Kind::BARRIER;
   std::map<InstanceKey, std::size_t> index;
   std::vector<BarrierInstance> instances;
 
@@ -31,15 +32,17 @@ struct Collector {
     BarrierInstance* open = nullptr;
     for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
       const Event& e = trace.events(t)[i];
-      if (e.kind != Kind::BARRIER) continue;
+      if (e.kind != kind) continue;
       if (e.isBegin() || !open) {  // an end without its begin (lost): arrival unknown, use the end
         StrId g = e.get(Key::Group, -1);
         std::int32_t c = e.get(Key::Count, -1);
         open = &instance(g, c, uses[{g, c}]++);
-        open->visits.push_back({t, e.time, kOpenEnd});
+        open->root = e.get(Key::Root, -1);
+        open->visits.push_back({t, e.isBegin() ? i : kNoRecord, kNoRecord, e.time, kOpenEnd});
         if (e.isBegin()) continue;
       }
       open->visits.back().depart = e.time;
+      open->visits.back().departAt = i;
       open = nullptr;
     }
   }
@@ -62,6 +65,13 @@ TimeNs BarrierVisit::wait() const { return depart == kOpenEnd ? 0 : std::max<Tim
 bool BarrierInstance::complete() const {
   return std::all_of(visits.begin(), visits.end(),
                      [](const BarrierVisit& v) { return v.depart != kOpenEnd; });
+}
+
+std::vector<BarrierInstance> collectiveInstances(const Trace& trace, Kind kind) {
+  Collector c;
+  c.kind = kind;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(trace, t);
+  return std::move(c.instances);
 }
 
 BarrierAnalysis analyzeBarriers(const Trace& trace) {

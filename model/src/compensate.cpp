@@ -1,10 +1,12 @@
 // compensate.cpp -- intrusion compensation (xab/model/compensate.h).
+#include <xab/model/barriers.h>
 #include <xab/model/clock.h>
 #include <xab/model/compensate.h>
 #include <xab/model/messages.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 
 namespace xab {
@@ -44,10 +46,21 @@ TimeNs costAfter(const Event& e, TaskIntrusion& ti) {
   }
 }
 
+// A collective's end on one task (seed §5.3 with all its members): it
+// ends no earlier than the latest compensated arrival among the members it
+// waits for, plus its own release time (its raw end less the raw latest
+// arrival and that arrival record's own cost: PVM's, not xab's doing).
+struct Sync {
+  std::vector<EventRef> awaited;  // the begin records of the members it waits for (itself too)
+  TimeNs release = 0;
+};
+
 struct Walk {
   const Trace& trace;
   CompensationReport& report;
   std::vector<std::vector<std::optional<EventRef>>> sendOf;  // per receive end: its send
+  std::vector<std::vector<std::uint32_t>> syncOf;            // per collective end: index into syncs
+  std::vector<Sync> syncs;
   std::vector<std::vector<TimeNs>> comp;                     // compensated times, as computed
   std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
   std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
@@ -85,12 +98,31 @@ struct Walk {
     return std::max(base, sent + std::max(own, report.transfer));
   }
 
-  // Compensates task t's next event; false when it must wait for its send.
+  // The compensated end of a collective: after the latest compensated
+  // arrival it waits for, its own release later.
+  TimeNs rebaseSync(const Sync& s) const {
+    TimeNs latest = INT64_MIN;
+    for (EventRef a : s.awaited) latest = std::max(latest, comp[a.task][a.index]);
+    return latest + s.release;
+  }
+
+  // Compensates task t's next event; false when it must wait for its send
+  // or for the arrivals of a collective's members.
   bool step(TaskIndex t, bool force) {
     std::uint32_t i = cursor[t];
     const Event& e = trace.events(t)[i];
     TimeNs c = e.time - delta[t];
-    if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
+    if (std::uint32_t k = syncOf[t][i]; k != kNoRecord) {
+      const Sync& s = syncs[k];
+      bool ready = std::all_of(s.awaited.begin(), s.awaited.end(), [&](EventRef a) { return done(a); });
+      if (!ready && !force) return false;
+      if (ready) {
+        c = rebaseSync(s);
+        ++report.collectivesRebased;
+      } else {
+        ++report.forced;
+      }
+    } else if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
         c = rebase(t, i, *s, c);
         ++report.receivesRebased;
@@ -129,19 +161,82 @@ struct Walk {
 
 // The least transfer (receive end - send) and the least blocking-receive
 // duration (end - begin) in the trace: the model's communication costs.
+// The duration is the copy out of PVM's buffer (seed §5.3's DC): it is
+// measured only on receives whose message was there before they began;
+// one that waited lasted as long as its sender made it (when every
+// receive waited, DC is unknown and taken as 0).
 void measureCommunication(const Trace& trace, const MessageTable& m, Walk& w) {
   TimeNs transfer = INT64_MAX, duration = INT64_MAX;
   for (const Message& msg : m.messages)
     for (const MessageReceive& r : msg.receives) {
       w.sendOf[r.recv.task][r.recv.index] = msg.send;
       transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
-      if (auto b = w.beginOf(r.recv.task, r.recv.index)) {  // less the begin record's own cost
-        TimeNs d = trace.event(r.recv).time - trace.events(r.recv.task)[*b].time - w.report.tasks[r.recv.task].recordCost;
-        duration = std::min(duration, std::max<TimeNs>(0, d));
-      }
     }
   w.report.transfer = transfer == INT64_MAX ? 0 : transfer;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      auto b = w.beginOf(r.recv.task, r.recv.index);
+      if (!b) continue;
+      TimeNs begin = trace.events(r.recv.task)[*b].time;
+      if (trace.event(msg.send).time + w.report.transfer > begin) continue;  // it waited for its message
+      // less the begin record's own cost
+      TimeNs d = trace.event(r.recv).time - begin - w.report.tasks[r.recv.task].recordCost;
+      duration = std::min(duration, std::max<TimeNs>(0, d));
+    }
   w.report.receiveDuration = duration == INT64_MAX ? 0 : duration;
+}
+
+// Each task's instance number in each group it joined (joingroup's rc):
+// whom a reduce, gather or scatter names as its root.
+std::map<StrId, std::map<std::int32_t, TaskIndex>> groupInstances(const Trace& trace) {
+  std::map<StrId, std::map<std::int32_t, TaskIndex>> out;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    trace.events(t).forEach([&](const Event& e) {
+      if (e.kind == Kind::JOINGROUP && !e.isBegin() && e.hasRc() && e.rc >= 0) out[e.get(Key::Group, -1)][e.rc] = t;
+    });
+  return out;
+}
+
+// Whom the visit v of a collective of `kind` waits for: a barrier every
+// member; a reduce's or gather's root every member, its other members
+// nobody (PVM sends their part and returns); a scatter's members the root.
+std::vector<const BarrierVisit*> awaitedBy(Kind kind, const BarrierInstance& b, const BarrierVisit& v,
+                                           std::optional<TaskIndex> root) {
+  bool isRoot = root && *root == v.task;
+  bool waitsForAll = kind == Kind::BARRIER || ((kind == Kind::REDUCE || kind == Kind::GATHER) && isRoot);
+  bool waitsForRoot = kind == Kind::SCATTER && root && !isRoot;
+  std::vector<const BarrierVisit*> out;
+  if (!waitsForAll && !waitsForRoot) return out;
+  for (const BarrierVisit& m : b.visits)
+    if (m.arriveAt != kNoRecord && (waitsForAll || m.task == *root || &m == &v)) out.push_back(&m);
+  return out;
+}
+
+// The collectives' ends to re-base (Walk::syncOf), with each one's own release.
+void measureCollectives(const Trace& trace, Walk& w) {
+  auto instances = groupInstances(trace);
+  for (Kind kind : {Kind::BARRIER, Kind::REDUCE, Kind::GATHER, Kind::SCATTER})
+    for (const BarrierInstance& b : collectiveInstances(trace, kind)) {
+      std::optional<TaskIndex> root;
+      if (auto g = instances.find(b.group); g != instances.end() && b.root >= 0)
+        if (auto r = g->second.find(b.root); r != g->second.end()) root = r->second;
+      for (const BarrierVisit& v : b.visits) {
+        if (v.departAt == kNoRecord) continue;
+        const Event& end = trace.events(v.task)[v.departAt];
+        if (end.hasRc() && end.rc < 0) continue;  // failed: it waited for nobody
+        auto awaited = awaitedBy(kind, b, v, root);
+        if (awaited.empty()) continue;
+        Sync s;
+        const BarrierVisit* latest = awaited.front();
+        for (const BarrierVisit* a : awaited) {
+          s.awaited.push_back({a->task, a->arriveAt});
+          if (a->arrive > latest->arrive) latest = a;
+        }
+        s.release = std::max<TimeNs>(0, v.depart - latest->arrive - w.report.tasks[latest->task].recordCost);
+        w.syncOf[v.task][v.departAt] = static_cast<std::uint32_t>(w.syncs.size());
+        w.syncs.push_back(std::move(s));
+      }
+    }
 }
 
 }  // namespace
@@ -163,16 +258,19 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     report.note = "no cost records: times as recorded, no compensation";
     return input;
   }
-  Walk w{trace, report, {}, {}, {}, {}};
+  Walk w{trace, report, {}, {}, {}, {}, {}, {}};
   w.sendOf.resize(trace.taskCount());
+  w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     w.sendOf[t].assign(trace.events(t).size(), std::nullopt);
+    w.syncOf[t].assign(trace.events(t).size(), kNoRecord);
     w.comp[t].assign(trace.events(t).size(), 0);
   }
   w.cursor.assign(trace.taskCount(), 0);
   w.delta.assign(trace.taskCount(), 0);
   measureCommunication(trace, matchMessages(trace), w);
+  measureCollectives(trace, w);
   w.run();
   std::vector<std::vector<TimeNs>> shift(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
@@ -187,8 +285,12 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     }
   }
   char buf[200];
-  std::snprintf(buf, sizeof buf, "compensated: xab's measured cost taken out of %zu tasks (transfer %lld ns)",
-                trace.taskCount(), static_cast<long long>(report.transfer));
+  std::snprintf(buf, sizeof buf,
+                "compensated: xab's measured cost taken out of %zu tasks (transfer %lld ns; %llu receives and %llu "
+                "collectives re-based)",
+                trace.taskCount(), static_cast<long long>(report.transfer),
+                static_cast<unsigned long long>(report.receivesRebased),
+                static_cast<unsigned long long>(report.collectivesRebased));
   report.note = buf;
   return shiftTimes(trace, shift);
 }

@@ -38,10 +38,13 @@ std::pair<int, Json> abstatJson(const std::string& dir, const std::string& text)
 
 }  // namespace
 
+// Immediate mode, and the master's records 20 us dearer (the test knob,
+// not exported: the master only), so that --compensate's barriers below
+// differ from a sequential compensation.
 TEST_CASE("abstat on the demo under abmon: every task, every message matched", "[pvm][abmon]") {
   PrivateVm vm;
-  Monitor mon(vm.dir() + "/trace");
-  auto r = run({bin_dir() + "/xabdemo", "-n", "3", "--rounds", "2"}, {}, 120s);
+  Monitor mon(vm.dir() + "/trace", {"--batch", "1"});
+  auto r = run({bin_dir() + "/xabdemo", "-n", "3", "--rounds", "2"}, {{"XAB_TEST_RECORD_COST_NS", "20000"}}, 120s);
   REQUIRE(r.exit_code == 0);
   REQUIRE(mon.process().wait_for_output([](const std::string& s) { return countOf(s, " task.exit ") >= 4; }, 30s));
   REQUIRE(mon.process().stop(SIGINT) == 0);
@@ -67,6 +70,25 @@ TEST_CASE("abstat on the demo under abmon: every task, every message matched", "
   CHECK(j["mismatch"]["checked"].num() > 0);
   CHECK(j["barriers"]["instances"].arr().size() >= 1);
   CHECK(j["trace"]["stopped"].boolean());
+
+  // --compensate (seed 000 §5.3): every barrier member is re-based on all
+  // the members' compensated arrivals: none leaves before the last came.
+  // (Compensated sequentially, the master left up to 23 ms before.)
+  auto c = run({bin_dir() + "/abstat", "--json", "--compensate", vm.dir() + "/trace.copy"}, {}, 60s);
+  REQUIRE(c.exit_code == 0);
+  Json cj = parseJson(c.out);
+  REQUIRE(cj["compensation"]["costRecords"].boolean());
+  CHECK(cj["compensation"]["forced"].num() == 0);
+  std::size_t visits = 0;
+  for (const Json& b : cj["barriers"]["instances"].arr()) {
+    REQUIRE(b["complete"].boolean());
+    double lastArrival = 0;
+    for (const Json& v : b["visits"].arr()) lastArrival = std::max(lastArrival, v["arrive"].num());
+    for (const Json& v : b["visits"].arr()) CHECK(v["depart"].num() >= lastArrival);
+    visits += b["visits"].arr().size();
+  }
+  CHECK(visits >= 4);
+  CHECK(cj["compensation"]["collectivesRebased"].num() == double(visits + 1));  // and the reduce's root
 }
 
 // Global time (docs/global-time.md): the master's clock is skewed by the
@@ -281,7 +303,10 @@ TEST_CASE("abstat --compensate: a master/worker run comes back close to its plai
   // closer to the plain one.  How much closer varies with the machine's
   // load: CPU contention is an indirect intrusion no model removes.
   CHECK(raw - comp > 0.8 * m["records"].num() * 20e-6);
-  CHECK(std::fabs(comp - plainMaster) < 0.85 * std::fabs(raw - plainMaster));
+  // A margin robust to load: at least a quarter of the raw error is gone
+  // (runs on this 2-core machine leave 20-25 % of it at load 5, up to 70 %
+  // at load 15-30, where CPU contention, an indirect cost, dominates).
+  CHECK(std::fabs(comp - plainMaster) < 0.75 * std::fabs(raw - plainMaster));
   // The text report says what was done.
   auto tr = run({bin_dir() + "/abstat", "--compensate", vm.dir() + "/trace.copy"}, {}, 60s);
   CHECK(tr.out.find("compensation: xab's measured cost taken out") != std::string::npos);

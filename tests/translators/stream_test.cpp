@@ -191,3 +191,55 @@ TEST_CASE("a receive from a task whose records come later: the peer gets its loc
   CHECK_THAT(g.out, Catch::Contains("\"t40004\""));  // named only as a peer: a location with no events
 }
 #endif
+
+// --compensate (docs/global-time.md): the streaming translators take the
+// model's compensation, from a file and from a pipe (they read the whole
+// trace first).  Known truth: a task whose cost record says 100 us per
+// record, ten records 1 ms apart: the last is 9 x 100 us earlier.
+TEST_CASE("compensated translation: ab2json, ab2au and ab2otf2 --compensate take xab's measured cost out", "[stream][compensate]") {
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
+                     "1763680001.000000000 1763680001.000000000 t40002 cost burst=8 total_ns=0 rc=100000 "
+                     "name=a host=vm parent=none lang=c pid=5\n";
+  for (int k = 1; k <= 10; ++k) {
+    std::string t = "1763680001." + std::string(k < 10 ? "00" : "0") + std::to_string(k) + "000000";
+    text += t + " " + t + " t40002 " + (k < 10 ? "config nhost=1 narch=1 rc=0" : "exit rc=0") + "\n";
+  }
+  std::string dir = tempDir();
+  std::string path = writeTemp(dir, "cost.trace", text);
+  auto lastTs = [](const std::string& json) {
+    double last = -1;
+    for (auto p = json.find("\"ts\":"); p != std::string::npos; p = json.find("\"ts\":", p + 1))
+      last = std::max(last, std::stod(json.substr(p + 5)));
+    return last;
+  };
+  Run plain = run(binPath("ab2json") + " --quiet " + path);
+  Run comp = run(binPath("ab2json") + " --quiet --compensate " + path);
+  Run compPipe = run("cat " + path + " | " + binPath("ab2json") + " --quiet --compensate -");
+  REQUIRE(plain.exit == 0);
+  REQUIRE(comp.exit == 0);
+  REQUIRE(compPipe.exit == 0);
+  CHECK(lastTs(plain.out) == Approx(10'000).margin(0.01));  // us from the first record
+  CHECK(lastTs(comp.out) == Approx(10'000 - 900).margin(0.01));
+  CHECK(compPipe.out == comp.out);
+  CHECK_THAT(comp.err, Catch::Contains("compensated"));
+  CHECK_THAT(plain.err, !Catch::Contains("compensated"));
+
+  Run au = run(binPath("ab2au") + " --quiet send 4 20 100 " + path + " | od -An -tx1");
+  Run auComp = run(binPath("ab2au") + " --quiet --compensate send 4 20 100 " + path + " 2>" + dir + "/au.err | od -An -tx1");
+  REQUIRE(au.exit == 0);
+  REQUIRE(auComp.exit == 0);
+  CHECK(au.out != auComp.out);
+  CHECK_THAT(readFile(dir + "/au.err"), Catch::Contains("compensated"));
+#ifdef XAB_OTF2_PRINT
+  Run o = run(binPath("ab2otf2") + " --quiet -o " + dir + "/o " + path);
+  Run oc = run(binPath("ab2otf2") + " --quiet --compensate -o " + dir + "/oc " + path);
+  REQUIRE(o.exit == 0);
+  REQUIRE(oc.exit == 0);
+  Run a = run(std::string(XAB_OTF2_PRINT) + " " + dir + "/o/traces.otf2");
+  Run b = run(std::string(XAB_OTF2_PRINT) + " " + dir + "/oc/traces.otf2");
+  REQUIRE(a.exit == 0);
+  REQUIRE(b.exit == 0);
+  CHECK(a.out != b.out);
+  CHECK_THAT(oc.err, Catch::Contains("compensated"));
+#endif
+}

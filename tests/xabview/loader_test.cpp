@@ -166,3 +166,33 @@ TEST_CASE("global time: clocks that agree keep their times, a skewed one is put 
     }
   }
 }
+
+// --compensate: the model's compensation, each record's cost (100 us, from
+// the task's cost record) taken out of the times after it.
+TEST_CASE("compensated view: --compensate takes each record's measured cost out of the times shown") {
+  const std::string text =
+      "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
+      "1763680001.000000000 1763680001.000000000 t40002 cost burst=8 total_ns=0 rc=100000 name=a host=vm parent=none lang=c pid=5\n"
+      "1763680001.001000000 1763680001.001000000 t40002 config nhost=1 narch=1 rc=0\n"
+      "1763680001.002000000 1763680001.002000000 t40002 exit rc=0\n";
+  for (bool compensated : {false, true}) {
+    INFO("compensate " << compensated);
+    QTemporaryDir dir;
+    QString path = dir.filePath("trace");
+    std::ofstream(path.toStdString()) << text;
+    TraceLoader loader({path, false, 20, false, compensated});
+    QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+    loader.start();
+    SnapshotPtr last;
+    CHECK(waitFor(spy, [&](const ViewSnapshot& s) {
+      if (s.inputEnded) last = std::make_shared<ViewSnapshot>(s);
+      return s.inputEnded;
+    }));
+    loader.stop();
+    REQUIRE(last);
+    const auto& ev = last->trace->events(0);
+    REQUIRE(ev.size() == 3);
+    CHECK(ev[2].time == (compensated ? 1'763'680'001'001'900'000 : 1'763'680'001'002'000'000));
+    CHECK((last->timeNote.find("compensated") != std::string::npos) == compensated);
+  }
+}

@@ -9,7 +9,7 @@ using namespace xab::tr;
 
 int main(int argc, char** argv) {
   std::string nodesFile;
-  bool quiet = false, compensated = false;
+  bool quiet = false;
   CliSpec spec{
       "ab2picl", "[options] [INPUT|-]",
       "Translates an xab trace (abmon's output) to PICL 2.0, the trace format ParaGraph reads.\n"
@@ -21,9 +21,7 @@ int main(int argc, char** argv) {
       {{"--nodes", "FILE", "write the node table and mark codes to FILE instead of stderr",
         [&](std::string_view v) { nodesFile = v; return std::string(); }},
        {"--quiet", "", "no node table or summary on stderr",
-        [&](std::string_view) { quiet = true; return std::string(); }},
-       {"--compensate", "", "take xab's measured cost out of the times (docs/global-time.md)",
-        [&](std::string_view) { compensated = true; return std::string(); }}}};
+        [&](std::string_view) { quiet = true; return std::string(); }}}};
   CommonArgs args;
   if (int rc = parseCommandLine(argc, argv, spec, args); rc >= 0) return rc;
   Sink out;
@@ -31,7 +29,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab2picl: %s\n", err.c_str());
     return kExitUsage;
   }
-  Input in = readTrace({args.input, "ab2picl", args.lenient, args.progress, !args.rawTime, compensated});
+  Input in = readTrace({args.input, "ab2picl", args.lenient, args.progress, !args.rawTime, args.compensate});
   if (!in.trace) return in.exitCode;
   PiclWriteStats stats = writePicl(*in.trace, out);
   if (std::string err = out.finish(); !err.empty()) {

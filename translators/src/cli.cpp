@@ -20,8 +20,10 @@ void printHelp(const CliSpec& s) {
     row(std::string(o.name) + (o.argName.empty() ? "" : " " + std::string(o.argName)), o.help);
   row("--lenient", "skip malformed lines (each reported) instead of stopping at the first");
   row("--no-progress", "no progress bar (it is shown only on a terminal anyway)");
-  if (s.readsXabTrace)
+  if (s.readsXabTrace) {
     row("--raw-time", "times as each task's clock recorded them, not global time (docs/global-time.md)");
+    row("--compensate", "take xab's measured cost out of the times (reads the whole trace first; docs/global-time.md)");
+  }
   row("-h, --help", "this help");
   row("--version", "the version, and the trace format it reads and writes");
   std::printf("\nexit status: 0 ok, 1 usage or I/O error, 2 malformed input (FILE:LINE: reason).\n"
@@ -60,6 +62,7 @@ int parseCommandLine(int argc, char** argv, const CliSpec& spec, CommonArgs& out
     if (a == "--lenient") { out.lenient = true; continue; }
     if (a == "--no-progress") { out.progress = false; continue; }
     if (a == "--raw-time" && spec.readsXabTrace) { out.rawTime = true; continue; }
+    if (a == "--compensate" && spec.readsXabTrace) { out.compensate = true; continue; }
     if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
       const CliOption* opt = nullptr;
       for (const CliOption& o : spec.options)

@@ -189,6 +189,13 @@ std::unordered_map<Tid, ClockFit> streamFits(const InputOptions& o, int& rc) {
 }  // namespace
 
 int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
+  if (o.compensate) {  // the whole trace first (io.h): global time with its correction, then the model's compensation
+    Input in = readTrace(o);
+    if (!in.trace) return in.exitCode;
+    if (bytes) *bytes = in.bytes;
+    s.feed(*in.trace);
+    return kExitOk;
+  }
   int rc = kExitOk;
   auto fits = streamFits(o, rc);
   if (rc != kExitOk) return rc;

@@ -1,6 +1,7 @@
 #include "trace_loader.h"
 
 #include <xab/model/clock.h>
+#include <xab/model/compensate.h>
 #include <xab/translators/picl.h>
 
 #include <chrono>
@@ -194,6 +195,19 @@ bool TraceLoader::readForeign() {
   return true;
 }
 
+// --compensate: the model's compensation of the whole trace so far (it
+// needs every task's history from its start), so the picture starts again.
+void TraceLoader::compensateTimes(Raw& raw) {
+  CompensationReport report;
+  raw.trace = compensate(std::move(raw.trace), report);
+  if (!report.costRecords) {
+    raw.timeNote += "; no cost records: not compensated";
+    return;
+  }
+  raw.retimed = true;
+  raw.timeNote += "; compensated (xab's cost taken out)";
+}
+
 // The reader thread: the model's TraceSource reads (and follows, by its
 // one rule); this loop only decides when the snapshot thread gets a trace.
 void TraceLoader::run() {
@@ -235,6 +249,7 @@ void TraceLoader::run() {
       } else {
         raw.timeNote = "task clocks (--raw-time)";
       }
+      if (options_.compensate) compensateTimes(raw);
       raw.errors = reader.errors();
       raw.errorCount = reader.errorCount();
       raw.fatal = reader.fatal();

@@ -38,6 +38,8 @@ class TraceLoader : public QObject {
     bool follow = true;        // keep reading a regular file as it grows
     int minIntervalMs = 100;   // at most one snapshot per interval (pipes)
     bool rawTime = false;      // task clocks as recorded; else global time (docs/global-time.md)
+    bool compensate = false;   // xab's measured cost taken out of the times (--compensate): each
+                               // picture re-times the whole trace (the model's compensate())
   };
   explicit TraceLoader(Options options, QObject* parent = nullptr);
   ~TraceLoader() override;
@@ -67,6 +69,7 @@ class TraceLoader : public QObject {
   };
   void run();
   void snapshotLoop();
+  static void compensateTimes(Raw& raw);
   bool readForeign();
   void publish(std::shared_ptr<ViewSnapshot> s);
   void post(Raw raw);

@@ -3,7 +3,9 @@
 // A barrier instance is (group, count, n): the n-th time (from 0) the
 // tasks passed a barrier of that group with that count.  Each task's
 // arrival is its barrier.begin, its departure its barrier end record, its
-// wait the difference (in its own clock).
+// wait the difference (in its own clock).  The other blocking collectives
+// (reduce, gather, scatter) form instances by the same rule
+// (collectiveInstances): intrusion compensation re-bases them.
 #pragma once
 
 #include <xab/model/trace.h>
@@ -12,8 +14,12 @@
 
 namespace xab {
 
+inline constexpr std::uint32_t kNoRecord = UINT32_MAX;
+
 struct BarrierVisit {
   TaskIndex task = 0;
+  std::uint32_t arriveAt = kNoRecord;  // index of the begin record in the task (kNoRecord: lost)
+  std::uint32_t departAt = kNoRecord;  // index of the end record (kNoRecord: still waiting)
   TimeNs arrive = 0;
   TimeNs depart = kOpenEnd;  // kOpenEnd: still waiting when the trace ends
   TimeNs wait() const;       // depart - arrive (0 while open)
@@ -22,6 +28,7 @@ struct BarrierVisit {
 struct BarrierInstance {
   StrId group = -1;
   std::int32_t count = 0;
+  std::int32_t root = -1;      // reduce, gather, scatter: the root's instance in the group
   std::uint32_t use = 0;       // n-th use of (group, count)
   std::vector<BarrierVisit> visits;
   int lastArrival = -1;        // index into visits of the last task to arrive
@@ -44,5 +51,9 @@ struct BarrierAnalysis {
 };
 
 BarrierAnalysis analyzeBarriers(const Trace& trace);
+
+// The instances of one blocking collective kind (BARRIER, REDUCE, GATHER,
+// SCATTER), keyed as barriers are (group, count, use), in no set order.
+std::vector<BarrierInstance> collectiveInstances(const Trace& trace, Kind kind);
 
 }  // namespace xab

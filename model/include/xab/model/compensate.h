@@ -9,8 +9,14 @@
 // reset as in seed §5.3: the receive ends at the later of the compensated
 // start of the receive plus the least receive duration in the trace (the
 // message was there already) and the compensated send plus the least
-// transfer time in the trace (the message came late).  Reception order is
-// never changed (§5.4): a task's compensated times keep its record order.
+// transfer time in the trace (the message came late).  Barriers and the
+// other blocking collectives follow the same rule with all their members:
+// a barrier ends no earlier than the latest compensated arrival of its
+// members plus its own release (its raw end less the raw latest arrival);
+// a reduce's or gather's root waits for every member, a scatter's members
+// for the root.  An mcast's or bcast's receives each re-base on the one
+// send.  Reception order is never changed (§5.4): a task's compensated
+// times keep its record order.
 #pragma once
 
 #include <xab/model/trace.h>
@@ -40,6 +46,7 @@ struct CompensationReport {
   TimeNs transfer = 0;           // least (receive end - send) in the trace, the model's transfer time
   TimeNs receiveDuration = 0;    // least (receive end - receive begin) of a blocking receive
   std::uint64_t receivesRebased = 0;  // receives whose base date came from their send
+  std::uint64_t collectivesRebased = 0;  // barrier, reduce, gather, scatter ends re-based on their members
   std::uint64_t forced = 0;      // receives compensated without their send (a cycle in a corrupt trace)
   std::string note;              // one line: what was done, or why not
 };

@@ -24,6 +24,7 @@ struct CommonArgs {
   bool lenient = false;
   bool progress = true;
   bool rawTime = false;        // --raw-time: task clocks as recorded (docs/global-time.md)
+  bool compensate = false;     // --compensate: xab's measured cost taken out (docs/global-time.md)
   std::vector<std::string> positional;  // all operands, input is the last
 };
 
@@ -34,7 +35,7 @@ struct CliSpec {
   std::string_view outputHelp = "write to OUTPUT instead of standard output";
   std::size_t maxOperands = 1;  // ab2au takes MODE nb length scale first
   std::vector<CliOption> options;
-  bool readsXabTrace = true;  // offers --raw-time (picl2ab reads PICL: not)
+  bool readsXabTrace = true;  // offers --raw-time and --compensate (picl2ab reads PICL: not)
 };
 
 // Returns -1 to go on, or an exit status (0 after --help, 1 with a message

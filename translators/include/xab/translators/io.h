@@ -104,8 +104,11 @@ struct InputOptions {
   // clock records first), standard input stays as recorded.  Said once on
   // stderr.  false: --raw-time.
   bool globalTime = true;
-  // readTrace only (it needs the whole trace): xab's measured cost taken
-  // out of the times (--compensate, docs/global-time.md); said on stderr.
+  // xab's measured cost taken out of the times (--compensate,
+  // docs/global-time.md); said on stderr.  It needs the whole trace
+  // (compensate() walks every task's history from its start, and a
+  // receive's send may be read long after it): streamInput then reads the
+  // whole trace first, as readTrace does, and streams it from memory.
   bool compensate = false;
 };
 
