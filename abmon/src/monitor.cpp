@@ -72,6 +72,7 @@ int Monitor::run() {
   gethostname(host, sizeof host - 1);
   if (isRelay()) {
     uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
+    if (setup_.opts.relayPort > 0) uplink_->connectStream(setup_.opts.relayPort, setup_.opts.relayToken);
     // abmon gone: nobody to relay to.
     pvm_notify(PvmTaskExit, exitTag_, 1, &setup_.opts.relayOf);
     if (uplink_->send(RelayMsg::Start) < 0) return kExitPvmLost;
@@ -233,7 +234,7 @@ bool Monitor::drainInFlight() {
   std::int64_t start = realtimeNs();
   std::int64_t last = start;
   for (std::int64_t now = start; now - start < kStopMaxNs; now = realtimeNs()) {
-    if (local_.drainAll()) {
+    if (local_.drainAll() || (hub_ && hub_->pollStreams())) {
       last = now;
       if (!writeOut()) return false;
     }
@@ -532,7 +533,8 @@ void Monitor::finish(int code) {
     formatter_.flushAll(pending_, realtimeNs());
     writeOut();
     if (code != kExitPvmLost) uplink_->syncClock(kClockEnd, kClockEdgeExchanges);
-    uplink_->send(RelayMsg::Stop);
+    // Without its pvmd the relay's tasks are cut off: abmon ends them at once.
+    uplink_->send(code == kExitPvmLost ? RelayMsg::Lost : RelayMsg::Stop);
   } else {
     formatter_.stop(pending_, realtimeNs());
     if (code != kExitOutput) writeOut();
@@ -561,6 +563,7 @@ void Monitor::startRelays() {
                                    "--flush-ms", std::to_string(o.flushMs), "--poke-ms", std::to_string(o.pokeMs)};
   if (o.pvmOnly) args.emplace_back("--pvm-only");
   hub_ = std::make_unique<RelayHub>(setup_.tid, o.tag, std::move(args));
+  hub_->attach(io_, pending_, formatter_, [this] { writeOut(); }, !o.relayPvm);
   hub_->start(pending_, exitTag_);
   drainSoon();  // pvm_spawn and pvm_trecv may have queued other messages
 }
