@@ -85,6 +85,12 @@ class RelayUplink {
   int syncClock(int phase, int count);
   std::int64_t lastClockNs() const { return lastClockNs_; }
 
+  // XAB_TEST_RELAY_FEED=BATCHES (bench/run-ingest-bench.sh): the relay
+  // sends BATCHES full batches of made-up records of a task that does not
+  // exist, as fast as it can, before its tasks' own: what abmon's intake
+  // of relays sustains.  Returns the records sent.
+  std::uint64_t testFeed(int batches);
+
   static constexpr std::size_t kBatchBytes = 256 * 1024;
   static constexpr int kClockWaitMs = 500;
 
