@@ -40,6 +40,9 @@ constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
 // poke that waits in a busy task's socket costs it nothing until it reads).
 constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 
+// Text held before it is written (or, in a relay, batched) at the latest.
+constexpr std::size_t kPendingMaxBytes = 1 << 20;
+
 // A relay sends what it has at least this often.
 constexpr int kUplinkMs = 50;
 
@@ -424,6 +427,10 @@ void Monitor::takeLocal(std::int32_t tid, std::span<const std::byte> body, std::
   formatter_.message(pending_, tid, recvNs, msg);
   watchTask(tid);
   heardFrom(tid, recvNs, false);
+  // Reading every task's socket dry (drainAll) may take in up to a socket
+  // buffer of each: written on the way, so memory does not grow with the
+  // number of tasks (bench/run-load-bench.sh).
+  if (pending_.size() >= kPendingMaxBytes) writeOut();
 }
 
 // Once per task: pvmd tells us when it exits, however it exits.

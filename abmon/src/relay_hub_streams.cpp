@@ -22,7 +22,7 @@ constexpr int kLostCheckMs = 250;
 // One read of a stream, and the reads of one turn at most, so other work
 // is served in between.
 constexpr std::size_t kStreamReadBytes = 256 * 1024;
-constexpr int kStreamReadsPerTurn = 16;
+constexpr int kStreamReadsPerTurn = 4;
 
 using Descriptor = boost::asio::posix::stream_descriptor;
 
