@@ -62,18 +62,15 @@ one() {
   [[ $1 == pvm ]] && opts+=(--relay-pvm)
   [[ $OUT == null ]] && trace=/dev/null
   rm -f "$VM/ingest.trace" "$VM/batches"
-  # relay.batch records go to stderr-free side file through -o? No: with
-  # /dev/null the batches are counted from abmon's own log (-v).
+  local wrap=()
+  [[ $2 == perf ]] && wrap=(perf record -g -o "$VM/perf.data" --)
   XAB_TEST_RELAY_FEED=$BATCHES "$ROOT/scripts/pvm-hosts.sh" --dir "$VM" run node0 \
-    "$BUILD/bin/abmon" -o "$trace" "${opts[@]}" 2>"$VM/abmon.err" &
+    "${wrap[@]}" "$BUILD/bin/abmon" -o "$trace" "${opts[@]}" 2>"$VM/abmon.err" &
   local abmon=$! i want=$(((HOSTS_N - 1) * BATCHES))
-  sleep 0.5
-  local pid=$abmon perf_pid=
-  if [[ $2 == perf ]]; then
-    perf record -g -o "$VM/perf.data" -p "$pid" 2>/dev/null >/dev/null &
-    perf_pid=$!
-  fi
-  local c0; c0=$(cpu_ticks "$pid")
+  local pid=$abmon c0=0
+  sleep 0.2
+  # abmon's CPU from its start: its relays feed from the moment they start.
+  [[ $2 == perf ]] && pid=$(pgrep -P "$abmon" -x abmon || echo "$abmon")
   # Until every batch has come: abmon's trace (or, to /dev/null, a wait on its CPU going idle).
   for ((i = 0; i < 1200; i++)); do
     if [[ $OUT == file ]]; then
@@ -85,8 +82,7 @@ one() {
     sleep 0.1
   done
   local c1; c1=$(cpu_ticks "$pid")
-  [[ -n $perf_pid ]] && { kill -INT "$perf_pid"; wait "$perf_pid" || true; }
-  kill -INT "$abmon"; wait "$abmon" || true
+  kill -INT "$pid"; wait "$abmon" || true
   local hz; hz=$(getconf CLK_TCK)
   if [[ $OUT == file ]]; then
     awk -v c="$(((c1 - c0)))" -v hz="$hz" -v t="$1" '
