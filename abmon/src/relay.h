@@ -152,6 +152,7 @@ class RelayHub {
   struct Stream {
     int fd = -1;
     int tid = 0;  // the relay's, once its hello is read
+    std::int64_t acceptedNs = 0;
     std::string hello;
     FrameReader reader;
     std::unique_ptr<boost::asio::posix::stream_descriptor> wait;

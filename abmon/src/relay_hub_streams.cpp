@@ -19,6 +19,9 @@ namespace {
 // If pvmd has not said so within this time, its host has gone with it.
 constexpr std::int64_t kStreamEndGraceNs = 2'000'000'000;
 constexpr int kLostCheckMs = 250;
+// A connection to abmon's port that has not said a relay's hello by then
+// is closed (the port listens on every address).
+constexpr std::int64_t kHelloWaitNs = 10'000'000'000;
 // One read of a stream, and the reads of one turn at most, so other work
 // is served in between.
 constexpr std::size_t kStreamReadBytes = 256 * 1024;
@@ -79,6 +82,7 @@ void RelayHub::acceptStreams() {
     if (fd < 0) break;
     auto s = std::make_unique<Stream>();
     s->fd = fd;
+    s->acceptedNs = realtimeNs();
     s->wait = std::make_unique<Descriptor>(*io_, fd);
     armStream(*s);
     streams_.push_back(std::move(s));
@@ -175,7 +179,11 @@ void RelayHub::checkLost() {
     hostGone(tid, r, now, "lost", *out_, *fmt_);
     wrote = true;
   }
-  std::erase_if(streams_, [](const std::unique_ptr<Stream>& s) {
+  std::erase_if(streams_, [now](const std::unique_ptr<Stream>& s) {
+    if (s->tid == 0 && !s->ended && now - s->acceptedNs >= kHelloWaitNs) {
+      spdlog::warn("closed a connection to the relays' port that sent no relay's hello in {} s", kHelloWaitNs / 1'000'000'000);
+      s->ended = true;
+    }
     if (!s->ended) return false;
     boost::system::error_code ignored;
     s->wait->close(ignored);
