@@ -285,7 +285,7 @@ void RelayHub::awaitStarts(std::string& out) {
     if (bufid == 0) continue;
     int bytes = 0, tag = 0, src = 0;
     pvm_bufinfo(bufid, &bytes, &tag, &src);
-    if (auto it = relays_.find(src); it != relays_.end() && fmt_) onRelay(it->second, src, realtimeNs(), out, *fmt_);
+    if (auto it = relays_.find(src); it != relays_.end()) onRelay(it->second, src, realtimeNs(), out);
     pvm_freebuf(bufid);
   }
   for (const auto& [tid, r] : relays_)
@@ -298,7 +298,7 @@ bool RelayHub::handle(int tag, int src, int bufid, std::int64_t recvNs, std::str
     if (it == relays_.end()) {
       spdlog::debug("ignoring a relay message from t{:x}, not one of abmon's relays", src);
     } else {
-      onRelay(it->second, src, recvNs, out, fmt);
+      onRelay(it->second, src, recvNs, out);
     }
     return true;
   }
@@ -316,7 +316,7 @@ bool RelayHub::handle(int tag, int src, int bufid, std::int64_t recvNs, std::str
   return false;
 }
 
-void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out, Formatter& fmt) {
+void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out) {
   int head[3] = {};
   if (pvm_upkint(head, 3, 1) < 0) return;
   if (head[0] == static_cast<int>(RelayMsg::ClockPing)) return answerClockPing(src, recvNs);
@@ -331,14 +331,13 @@ void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out,
   if (tail[1] > 0 && pvm_upkbyte(text.data(), tail[1], 1) < 0) return;
   b.events = tail[0];
   b.text = text;
-  onBatch(r, src, recvNs, b, out, fmt);
+  onBatch(r, src, recvNs, b, out);
 }
 
 // A relay's message, from PVM or its stream: relay.start, or relay.batch /
 // relay.stop and the text as it came (a Lost batch is a relay.batch, then
 // the host is gone).
-void RelayHub::onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out,
-                       Formatter& fmt) {
+void RelayHub::onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out) {
   auto what = static_cast<RelayMsg>(b.what);
   if (what == RelayMsg::Start) {
     r.started = true;
@@ -361,9 +360,11 @@ void RelayHub::onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch&
   }
   out.push_back('\n');
   out.append(b.text);
-  if (what == RelayMsg::Lost) {
-    spdlog::warn("relay t{:x}: the pvmd of {} has gone", src, r.host);
-    hostGone(src, r, recvNs, "lost", out, fmt);
+  // Written by checkLost a moment later: a host deleted with `pvm delete`
+  // loses its pvmd too, and PVM's notice (how=delete) is on its way.
+  if (what == RelayMsg::Lost && r.lostNs == 0) {
+    spdlog::info("relay t{:x}: the pvmd of {} has gone", src, r.host);
+    r.lostNs = recvNs;
   }
 }
 

@@ -147,6 +147,7 @@ class RelayHub {
     bool hostGone = false;
     bool exitNoticed = false;     // pvmd said the relay task has exited
     std::int64_t streamEndNs = 0;  // its stream ended with neither Stop nor Lost
+    std::int64_t lostNs = 0;       // it said Lost (checkLost writes host.delete)
     std::unordered_set<int> tasks;  // opened and not yet closed
   };
   struct Stream {
@@ -160,8 +161,8 @@ class RelayHub {
   };
   void spawnOn(int hostTid, std::string& out);
   void awaitStarts(std::string& out);
-  void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out, Formatter& fmt);
-  void onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out, Formatter& fmt);
+  void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
+  void onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out);
   void answerClockPing(int src, std::int64_t recvNs);
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   void hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, std::string& out, Formatter& fmt);

@@ -19,6 +19,9 @@ namespace {
 // If pvmd has not said so within this time, its host has gone with it.
 constexpr std::int64_t kStreamEndGraceNs = 2'000'000'000;
 constexpr int kLostCheckMs = 250;
+// After a relay's Lost: time for PVM's notice of a host deleted with `pvm
+// delete` (which takes its pvmd too) to come first and say how=delete.
+constexpr std::int64_t kLostGraceNs = 1'000'000'000;
 // A connection to abmon's port that has not said a relay's hello by then
 // is closed (the port listens on every address).
 constexpr std::int64_t kHelloWaitNs = 10'000'000'000;
@@ -110,7 +113,7 @@ bool RelayHub::readStream(Stream& s) {
     std::int64_t now = realtimeNs();
     RelayBatch b;
     auto it = relays_.find(s.tid);
-    while (it != relays_.end() && s.reader.next(b)) onBatch(it->second, s.tid, now, b, *out_, *fmt_);
+    while (it != relays_.end() && s.reader.next(b)) onBatch(it->second, s.tid, now, b, *out_);
     if (n <= 0 || s.reader.bad()) {
       if (s.reader.bad()) spdlog::warn("relay t{:x}: a bad frame on its stream: closed", s.tid);
       streamEnded(s);
@@ -175,7 +178,10 @@ void RelayHub::checkLost() {
   std::int64_t now = realtimeNs();
   bool wrote = false;
   for (auto& [tid, r] : relays_) {
-    if (r.streamEndNs == 0 || r.hostGone || r.exitNoticed || now - r.streamEndNs < kStreamEndGraceNs) continue;
+    if (r.hostGone) continue;
+    bool said = r.lostNs != 0 && now - r.lostNs >= kLostGraceNs;
+    bool died = r.streamEndNs != 0 && !r.exitNoticed && now - r.streamEndNs >= kStreamEndGraceNs;
+    if (!said && !died) continue;
     hostGone(tid, r, now, "lost", *out_, *fmt_);
     wrote = true;
   }
