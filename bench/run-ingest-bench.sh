@@ -8,22 +8,21 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-BUILD=$ROOT/build HOSTS_N=3 BATCHES=200 REPEAT=3 PERF=0 OUT=file
+BUILD=$ROOT/build HOSTS_N=3 BATCHES=200 REPEAT=3 PERF=0
 TRANSPORTS=(stream pvm)
 PROG=run-ingest-bench.sh
 
 usage() {
   cat <<'USAGE'
 Usage: bench/run-ingest-bench.sh [-b BUILD_DIR] [--hosts H] [--batches B] [--repeat R]
-                                 [--stream-only] [--null] [--perf]
+                                 [--stream-only] [--perf]
 Start H pseudo-hosts (default 3: two relays), then R times (default 3) for
 each transport (the relays' TCP streams, then PVM messages: abmon
 --relay-pvm): abmon on node0, every relay sending B batches (default 200,
 about 3000 records each) as fast as it can.  Prints per run the records
 abmon took in, over the span between the first and the last batch's
 arrival (abmon's clock), in events/s, and abmon's CPU time per million
-records; then the median.  --null: the trace goes to /dev/null (the intake
-alone, no file writing).  --perf: also `perf record` abmon in one more
+records; then the median.  --perf: also `perf record` abmon in one more
 stream run and print its top functions.  Needs root.
 Example:
   bench/run-ingest-bench.sh -b build-test
@@ -37,7 +36,6 @@ while (($#)); do
     --batches) BATCHES=$2; shift ;;
     --repeat) REPEAT=$2; shift ;;
     --stream-only) TRANSPORTS=(stream) ;;
-    --null) OUT=null ;;
     --perf) PERF=1 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
@@ -52,7 +50,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 echo "== $PROG: $(date -u +%FT%TZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
-  "$((HOSTS_N - 1)) relays x $BATCHES batches, trace to $OUT"
+  "$((HOSTS_N - 1)) relays x $BATCHES batches"
 hosts up "$HOSTS_N" --bin "$BUILD/bin"
 cd "$VM"
 
@@ -60,8 +58,7 @@ cd "$VM"
 one() {
   local opts=() trace=$VM/ingest.trace
   [[ $1 == pvm ]] && opts+=(--relay-pvm)
-  [[ $OUT == null ]] && trace=/dev/null
-  rm -f "$VM/ingest.trace" "$VM/batches"
+  rm -f "$VM/ingest.trace"
   local wrap=()
   [[ $2 == perf ]] && wrap=(perf record -g -o "$VM/perf.data" --)
   XAB_TEST_RELAY_FEED=$BATCHES "$ROOT/scripts/pvm-hosts.sh" --dir "$VM" run node0 \
@@ -71,30 +68,17 @@ one() {
   sleep 0.2
   # abmon's CPU from its start: its relays feed from the moment they start.
   [[ $2 == perf ]] && pid=$(pgrep -P "$abmon" -x abmon || echo "$abmon")
-  # Until every batch has come: abmon's trace (or, to /dev/null, a wait on its CPU going idle).
+  # Until every batch has come (2 minutes at most).
   for ((i = 0; i < 1200; i++)); do
-    if [[ $OUT == file ]]; then
-      (($(grep -c ' relay.batch .* bytes=26' "$VM/ingest.trace" 2>/dev/null) + 0 >= want)) && break
-    else
-      local a b; a=$(cpu_ticks "$pid"); sleep 0.5; b=$(cpu_ticks "$pid")
-      ((b - a == 0 && b - c0 > 0)) && break
-    fi
+    (($(grep -c ' relay.batch .* bytes=26' "$VM/ingest.trace" 2>/dev/null) + 0 >= want)) && break
     sleep 0.1
   done
   local c1; c1=$(cpu_ticks "$pid")
   kill -INT "$pid"; wait "$abmon" || true
-  local hz; hz=$(getconf CLK_TCK)
-  if [[ $OUT == file ]]; then
-    awk -v c="$(((c1 - c0)))" -v hz="$hz" -v t="$1" '
-      $4 == "relay.batch" && / bytes=26/ { n++; t1 = $1 + 0; if (!t0) t0 = t1; for (i = 6; i <= NF; i++) if ($i ~ /^events=/) e += substr($i, 8) }
-      END { r = e / (t1 - t0); printf "%.0f %.3f\n", r, c / hz / (e / 1e6)
-            printf "  %s: %d records in %d batches over %.3f s: %.0f events/s; abmon CPU %.2f s\n", t, e, n, t1 - t0, r, c / hz > "/dev/stderr" }' "$VM/ingest.trace"
-  else
-    # Records counted from the feed's own size: want batches x the records of one.
-    awk -v c="$((c1 - c0))" -v hz="$hz" -v t="$1" -v w="$want" 'BEGIN {
-      e = w * 3000; printf "0 %.3f\n", c / hz / (e / 1e6)
-      printf "  %s: about %d records; abmon CPU %.2f s (%.3f s per million)\n", t, e, c / hz, c / hz / (e / 1e6) > "/dev/stderr" }'
-  fi
+  awk -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" -v t="$1" '
+    $4 == "relay.batch" && / bytes=26/ { n++; t1 = $1 + 0; if (!t0) t0 = t1; for (i = 6; i <= NF; i++) if ($i ~ /^events=/) e += substr($i, 8) }
+    END { r = e / (t1 - t0); printf "%.0f %.3f\n", r, c / hz / (e / 1e6)
+          printf "  %s: %d records in %d batches over %.3f s: %.0f events/s; abmon CPU %.2f s\n", t, e, n, t1 - t0, r, c / hz > "/dev/stderr" }' "$VM/ingest.trace"
 }
 
 for t in "${TRANSPORTS[@]}"; do

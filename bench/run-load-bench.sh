@@ -47,8 +47,7 @@ done
 
 VM=/tmp/xabload.$$
 hosts() { XAB_HOSTS_QUIET=1 "$ROOT/scripts/pvm-hosts.sh" --dir "$VM" "$@"; }
-cleanup() { hosts down || true; ((KEEP)) || rm -rf "$VM"; }
-trap cleanup EXIT
+trap 'hosts down || true; ((KEEP)) || rm -rf "$VM"' EXIT
 
 # The VmHWM (kB) of every process of the VM whose command line matches RE: "pid kB" lines.
 hwm() {
