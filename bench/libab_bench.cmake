@@ -2,7 +2,7 @@
 # is one source built twice: `-plain` with XAB_DISABLE (xab.h is then only
 # pvm3.h) linking PVM alone, `-xab` linking libab.  Same code, same flags:
 # the difference between the two is what libab costs.
-foreach(prog pingpong libab_record_bench gather)
+foreach(prog pingpong libab_record_bench gather loadtask)
   foreach(variant plain xab)
     set(target ${prog}-${variant})
     add_executable(${target} ${CMAKE_CURRENT_SOURCE_DIR}/${prog}.c)

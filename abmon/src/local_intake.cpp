@@ -261,6 +261,7 @@ bool LocalIntake::judge(Conn& c) {
 bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(ucred))];
   if (c.deferred()) return true;  // judged by sweep(), readDry(its tid), judgeWaiting()
+  bool reset = false;
   for (std::size_t count = 0; count < limit; ++count) {
     iovec iov{buf_.data(), buf_.size()};
     msghdr mh{};
@@ -273,6 +274,13 @@ bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+      // The task closed its end with bytes unread there (a late clock
+      // pong): the kernel says so once, before the messages still queued
+      // on our end, which are the task's last ones.
+      if (errno == ECONNRESET && !reset) {
+        reset = true;
+        continue;
+      }
       spdlog::debug("reading the local socket of t{:x}: {}", c.tid, std::strerror(errno));
       return false;
     }

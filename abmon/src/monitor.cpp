@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -45,6 +46,8 @@ constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
 // many bytes, pvmd asked for its task at most this often.
 constexpr std::size_t kHeldLinesMax = 1024 * 1024;
 constexpr std::int64_t kTidAskNs = 50'000'000;
+// Text held before it is written (or, in a relay, batched) at the latest.
+constexpr std::size_t kPendingMaxBytes = 1 << 20;
 
 // A relay sends what it has at least this often.
 constexpr int kUplinkMs = 50;
@@ -79,10 +82,12 @@ int Monitor::run() {
   gethostname(host, sizeof host - 1);
   if (isRelay()) {
     uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
+    if (setup_.opts.relayPort > 0) uplink_->connectStream(setup_.opts.relayPort, setup_.opts.relayToken);
     // abmon gone: nobody to relay to.
     pvm_notify(PvmTaskExit, exitTag_, 1, &setup_.opts.relayOf);
     if (uplink_->send(RelayMsg::Start) < 0) return kExitPvmLost;
     uplink_->syncClock(kClockStart, kClockEdgeExchanges);  // docs/global-time.md: as libab's tasks do
+    if (const char* feed = std::getenv("XAB_TEST_RELAY_FEED")) uplink_->testFeed(std::atoi(feed));
     armUplinkTimer();
   } else {
     formatter_.header(pending_, host, static_cast<long>(getpid()), now);
@@ -296,7 +301,7 @@ bool Monitor::drainInFlight() {
   std::int64_t start = realtimeNs();
   std::int64_t last = start;
   for (std::int64_t now = start; now - start < kStopMaxNs; now = realtimeNs()) {
-    if (local_.drainAll()) {
+    if (local_.drainAll() || (hub_ && hub_->pollStreams())) {
       last = now;
       if (!writeOut()) return false;
     }
@@ -485,6 +490,10 @@ void Monitor::takeLocal(std::int32_t tid, std::span<const std::byte> body, std::
   formatter_.message(pending_, tid, recvNs, msg);
   watchTask(tid);
   heardFrom(tid, recvNs, false);
+  // Reading every task's socket dry (drainAll) may take in up to a socket
+  // buffer of each: written on the way, so memory does not grow with the
+  // number of tasks (bench/run-load-bench.sh).
+  if (pending_.size() >= kPendingMaxBytes) writeOut();
 }
 
 // Once per task: pvmd tells us when it exits, however it exits.
@@ -608,7 +617,8 @@ void Monitor::finish(int code) {
     formatter_.flushAll(pending_, realtimeNs());
     writeOut();
     if (code != kExitPvmLost) uplink_->syncClock(kClockEnd, kClockEdgeExchanges);
-    uplink_->send(RelayMsg::Stop);
+    // Without its pvmd the relay's tasks are cut off: abmon ends them at once.
+    uplink_->send(code == kExitPvmLost ? RelayMsg::Lost : RelayMsg::Stop);
   } else {
     formatter_.stop(pending_, realtimeNs());
     if (code != kExitOutput) writeOut();
@@ -638,6 +648,7 @@ void Monitor::startRelays() {
   if (o.pvmOnly) args.emplace_back("--pvm-only");
   if (!o.control.empty()) args.emplace_back("--relay-step");  // its host's tasks step too
   hub_ = std::make_unique<RelayHub>(setup_.tid, o.tag, std::move(args));
+  hub_->attach(io_, pending_, formatter_, [this] { writeOut(); }, !o.relayPvm);
   hub_->start(pending_, exitTag_);
   drainSoon();  // pvm_spawn and pvm_trecv may have queued other messages
 }

@@ -17,6 +17,23 @@ bool parseInt(std::string_view text, int min, int max, int& out) {
   return true;
 }
 
+// --relay TID,CONTEXT[,PORT,TOKEN] (relay.h, relay_stream.h)
+bool parseRelay(std::string_view v, Options& opts) {
+  std::string_view part[4];
+  int n = 0;
+  for (; n < 4 && !v.empty(); ++n) {
+    auto comma = v.find(',');
+    part[n] = v.substr(0, comma);
+    v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
+  }
+  if (!v.empty() || (n != 2 && n != 4)) return false;
+  if (!parseInt(part[0], 1, INT_MAX, opts.relayOf) || !parseInt(part[1], INT_MIN, INT_MAX, opts.relayContext))
+    return false;
+  if (n == 2) return true;
+  auto [ptr, ec] = std::from_chars(part[3].data(), part[3].data() + part[3].size(), opts.relayToken, 16);
+  return parseInt(part[2], 1, 65535, opts.relayPort) && ec == std::errc{} && ptr == part[3].data() + part[3].size();
+}
+
 // -v, -vv, -vvv ...
 bool isRepeatedFlag(std::string_view arg, char letter) {
   return arg.size() >= 2 && arg[0] == '-' && arg.find_first_not_of(letter, 1) == std::string_view::npos;
@@ -78,13 +95,11 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--pvm-tracer") { opts.pvmTracer = true; continue; }
     if (arg == "--no-relays") { opts.noRelays = true; continue; }
     if (arg == "--relay-step") { opts.relayStep = true; continue; }
+    if (arg == "--relay-pvm") { opts.relayPvm = true; continue; }
     if (arg == "--relay") {
       std::string_view v;
-      if (!nextValue(v)) return "option --relay needs TID,CONTEXT";
-      auto comma = v.find(',');
-      if (comma == std::string_view::npos || !parseInt(v.substr(0, comma), 1, INT_MAX, opts.relayOf) ||
-          !parseInt(v.substr(comma + 1), INT_MIN, INT_MAX, opts.relayContext))
-        return "option --relay: \"" + std::string(v) + "\" is not TID,CONTEXT";
+      if (!nextValue(v)) return "option --relay needs TID,CONTEXT[,PORT,TOKEN]";
+      if (!parseRelay(v, opts)) return "option --relay: \"" + std::string(v) + "\" is not TID,CONTEXT[,PORT,TOKEN]";
       continue;
     }
     if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
@@ -119,7 +134,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only] [--pvm-tracer] [--no-relays] [--control PATH]\n"
+         "             [--pvm-only] [--pvm-tracer] [--no-relays] [--relay-pvm] [--control PATH]\n"
          "             [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
@@ -144,7 +159,9 @@ std::string_view usageText() {
          "                     task's output lines become output records (abrun(1))\n"
          "      --no-relays    start no relay on the other hosts (their tasks then\n"
          "                     send to abmon as PVM messages)\n"
-         "      --relay TID,CONTEXT\n"
+         "      --relay-pvm    abmon's relays send their batches as PVM messages\n"
+         "                     (through the pvmds) instead of on a TCP stream\n"
+         "      --relay TID,CONTEXT[,PORT,TOKEN]\n"
          "                     run as a relay of abmon TID (abmon starts its relays\n"
          "                     so on every other host; docs/abmon.md \"Relays\")\n"
          "      --control PATH control mode: tasks on every host stop before each\n"

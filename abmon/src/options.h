@@ -2,6 +2,7 @@
 #ifndef XAB_ABMON_OPTIONS_H
 #define XAB_ABMON_OPTIONS_H
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,11 @@ struct Options {
   // --relay-step: a relay of an abmon in control mode: its host's tasks
   // step, their asks go to abmon (relay.h, "Stepping through a relay").
   bool relayStep = false;
+  // ...,PORT,TOKEN: abmon's TCP port for the relay's batches and the token
+  // the relay says it with (relay_stream.h); 0: batches as PVM messages.
+  int relayPort = 0;
+  std::uint64_t relayToken = 0;
+  bool relayPvm = false;  // --relay-pvm: abmon's relays send batches as PVM messages
   std::string control;   // --control PATH: control mode, its socket (control.h)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;

@@ -6,7 +6,11 @@
 #include <xab/traceformat/schema.h>
 #include <xab/traceformat/write.h>
 
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <ctime>
 
 #include "formatter.h"
@@ -134,6 +138,7 @@ int RelayUplink::syncClock(int phase, int count) {
 }
 
 int RelayUplink::send(RelayMsg what) {
+  if (streamFd_ >= 0 && what != RelayMsg::Start) return sendOnStream(what);
   int buf = pvm_mkbuf(PvmDataRaw);
   int old = pvm_setsbuf(buf);
   std::int64_t now = realtimeNs();
@@ -152,6 +157,72 @@ int RelayUplink::send(RelayMsg what) {
   closed_.clear();
   events_ = 0;
   return rc;
+}
+
+RelayUplink::~RelayUplink() {
+  if (streamFd_ >= 0) close(streamFd_);
+}
+
+int RelayUplink::sendOnStream(RelayMsg what) {
+  RelayBatch b;
+  b.what = static_cast<int>(what);
+  b.sentNs = realtimeNs();
+  b.events = static_cast<int>(std::min<std::uint64_t>(events_, INT32_MAX));
+  b.opened = std::move(opened_);
+  b.closed = std::move(closed_);
+  b.text = text_;
+  frame_.clear();
+  appendFrame(frame_, b);
+  text_.clear();
+  opened_.clear();
+  closed_.clear();
+  events_ = 0;
+  if (writeAll(streamFd_, frame_)) return 0;
+  spdlog::error("the stream to abmon is broken: {}", std::strerror(errno));
+  close(streamFd_);
+  streamFd_ = -1;
+  return -1;
+}
+
+std::uint64_t RelayUplink::testFeed(int batches) {
+  if (selfTid_ == 0) selfTid_ = pvm_mytid();
+  int fake = pvm_tidtohost(selfTid_) | 0x3fff0;  // a local part no pvmd gives soon
+  std::string block;
+  int lines = 0;
+  std::int64_t now = realtimeNs();
+  while (block.size() < kBatchBytes) {
+    text::appendTime(block, now);
+    block.push_back(' ');
+    text::appendTime(block, now + lines);
+    block.push_back(' ');
+    text::appendTid(block, fake);
+    block.append(" nrecv src=any tag=77 bytes=0 serial=0 rc=0\n");
+    ++lines;
+  }
+  std::uint64_t sent = 0;
+  for (int i = 0; i < batches; ++i) {
+    text_.append(block);
+    events_ += static_cast<std::uint64_t>(lines);
+    if (send(RelayMsg::Batch) < 0) break;
+    sent += static_cast<std::uint64_t>(lines);
+  }
+  spdlog::info("test feed: {} records in {} batches sent in {:.3f} s", sent, batches, (realtimeNs() - now) / 1e9);
+  return sent;
+}
+
+// abmon's host as pvm_config names it; the relay's host resolves it.
+bool RelayUplink::connectStream(int port, std::uint64_t token) {
+  int nhost = 0, narch = 0;
+  pvmhostinfo* hosts = nullptr;
+  std::string host;
+  if (pvm_config(&nhost, &narch, &hosts) >= 0)
+    for (int i = 0; i < nhost; ++i)
+      if (hosts[i].hi_tid == pvm_tidtohost(abmonTid_)) host = hosts[i].hi_name;
+  if (selfTid_ == 0) selfTid_ = pvm_mytid();
+  std::string error = "abmon's host not in pvm_config";
+  if (!host.empty()) streamFd_ = connectRelayStream(host, port, selfTid_, token, error);
+  if (streamFd_ < 0) spdlog::warn("no stream to abmon ({}): batches go as PVM messages", error);
+  return streamFd_ >= 0;
 }
 
 void RelayHub::start(std::string& out, int exitTag) {
@@ -261,34 +332,52 @@ void RelayHub::onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out)
   if (pvm_upkint(head, 3, 1) < 0) return;
   if (head[0] == static_cast<int>(RelayMsg::ClockPing)) return answerClockPing(src, recvNs);
   if (takeStep(head[0], src)) return;
-  std::int64_t sent = (std::int64_t{head[1]} << 32) | static_cast<std::uint32_t>(head[2]);
-  auto opened = unpackInts();
-  auto closed = unpackInts();
+  RelayBatch b;
+  b.what = head[0];
+  b.sentNs = (std::int64_t{head[1]} << 32) | static_cast<std::uint32_t>(head[2]);
+  b.opened = unpackInts();
+  b.closed = unpackInts();
   int tail[2] = {};
   if (pvm_upkint(tail, 2, 1) < 0 || tail[1] < 0) return;
   std::string text(static_cast<std::size_t>(tail[1]), '\0');
   if (tail[1] > 0 && pvm_upkbyte(text.data(), tail[1], 1) < 0) return;
-  auto what = static_cast<RelayMsg>(head[0]);
+  b.events = tail[0];
+  b.text = text;
+  onBatch(r, src, recvNs, b, out);
+}
+
+// A relay's message, from PVM or its stream: relay.start, or relay.batch /
+// relay.stop and the text as it came (a Lost batch is a relay.batch, then
+// the host is gone).
+void RelayHub::onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out) {
+  auto what = static_cast<RelayMsg>(b.what);
   if (what == RelayMsg::Start) {
     r.started = true;
-    relayRecord(out, recvNs, sent, src, Kind::RELAY_START, r.host);
+    relayRecord(out, recvNs, b.sentNs, src, Kind::RELAY_START, r.host);
     out.push_back('\n');
     return;
   }
-  for (int t : opened) r.tasks.insert(t);
-  for (int t : closed) r.tasks.erase(t);
+  if (r.hostGone) spdlog::debug("a batch of relay t{:x} after its host has gone: kept", src);
+  for (int t : b.opened) r.tasks.insert(t);
+  for (int t : b.closed) r.tasks.erase(t);
   ++batches_;
-  relayRecord(out, recvNs, sent, src, what == RelayMsg::Stop ? Kind::RELAY_STOP : Kind::RELAY_BATCH, r.host);
-  intField(out, "events", tail[0]);
+  relayRecord(out, recvNs, b.sentNs, src, what == RelayMsg::Stop ? Kind::RELAY_STOP : Kind::RELAY_BATCH, r.host);
+  intField(out, "events", b.events);
   if (what == RelayMsg::Stop) {
     r.live = false;
     intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
     intField(out, "bad", 0);
   } else {
-    intField(out, "bytes", tail[1]);
+    intField(out, "bytes", static_cast<std::int64_t>(b.text.size()));
   }
   out.push_back('\n');
-  out.append(text);
+  out.append(b.text);
+  // Written by checkLost a moment later: a host deleted with `pvm delete`
+  // loses its pvmd too, and PVM's notice (how=delete) is on its way.
+  if (what == RelayMsg::Lost && r.lostNs == 0) {
+    spdlog::info("relay t{:x}: the pvmd of {} has gone", src, r.host);
+    r.lostNs = recvNs;
+  }
 }
 
 // A relay's clock ping, answered at once: t2 when abmon read it, t3 now.
@@ -308,18 +397,24 @@ void RelayHub::answerClockPing(int src, std::int64_t recvNs) {
 // The host is gone (deleted, or its pvmd declared dead): say so, and end
 // every task its relay had open; what came before stays in the trace.
 void RelayHub::hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt) {
-  for (auto& [tid, r] : relays_) {
-    if (r.hostTid != hostTid || r.hostGone) continue;
-    r.hostGone = true;
-    relayRecord(out, recvNs, recvNs, tid, Kind::HOST_DELETE, r.host);
-    intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
-    out.push_back('\n');
-    for (int t : r.tasks) fmt.taskExit(out, t, recvNs, "host");
-    spdlog::warn("host {} has left the virtual machine: {} of its tasks ended", r.host, r.tasks.size());
-    r.tasks.clear();
-    r.live = false;
-    forgetSteps(tid);
-  }
+  for (auto& [tid, r] : relays_)
+    if (r.hostTid == hostTid) hostGone(tid, r, recvNs, "delete", out, fmt);
+}
+
+// how=delete: PVM's notice; how=lost: the relay's stream said so first.
+void RelayHub::hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, std::string& out, Formatter& fmt) {
+  if (r.hostGone) return;
+  r.hostGone = true;
+  relayRecord(out, nowNs, nowNs, tid, Kind::HOST_DELETE, r.host);
+  intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
+  text::appendKey(out, "how");
+  out.append(how);
+  out.push_back('\n');
+  for (int t : r.tasks) fmt.taskExit(out, t, nowNs, "host");
+  spdlog::warn("host {} has left the virtual machine ({}): {} of its tasks ended", r.host, how, r.tasks.size());
+  r.tasks.clear();
+  r.live = false;
+  forgetSteps(tid);
 }
 
 bool RelayHub::relayExited(int tid) {
@@ -328,6 +423,7 @@ bool RelayHub::relayExited(int tid) {
   if (it->second.live) spdlog::warn("relay t{:x} on {} has exited", tid, it->second.host);
   it->second.live = false;
   forgetSteps(tid);
+  it->second.exitNoticed = true;
   return true;
 }
 

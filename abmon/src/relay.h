@@ -17,16 +17,26 @@
 //   n opened, that many tids, n closed, that many tids,
 //   events, text length, then the text (trace lines; for Start, the host name)
 // abmon sends a relay Stop (what only) with the same tag.
+// By default a relay sends its batches (Batch, Stop, Lost) on a TCP stream
+// to abmon instead (relay_stream.h: the same fields); Start and the clock
+// exchanges stay PVM messages.
 #ifndef XAB_ABMON_RELAY_H
 #define XAB_ABMON_RELAY_H
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "relay_stream.h"
 
 namespace xab::abmon {
 
@@ -40,7 +50,8 @@ inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong 
 // ClockPing: what, the relay's clock (2 ints), k -- no more; abmon answers at
 // once with a pong on kClockPongTagOffset: k, its clock when it read the
 // ping (t2) and when it answered (t3), each as high, low 32 bits.
-enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7 };
+// Lost: the relay's pvmd has gone; the relay's last batch, then it exits.
+enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7, Lost = 8 };
 
 // Stepping through a relay (issue 16 §3; docs/abmon.md "Control mode").  A
 // relay started with --relay-step says control mode in its mailbox entry,
@@ -67,8 +78,16 @@ class RelayUplink {
   // A batch is due once it holds kBatchBytes.
   bool full() const { return text_.size() >= kBatchBytes; }
   bool empty() const { return text_.empty() && opened_.empty() && closed_.empty(); }
-  // Sends what is gathered (even nothing, for Start and Stop); PVM's status.
+  // Sends what is gathered (even nothing, for Start and Stop); PVM's status
+  // (on the stream: 0, or -1 when it is broken).
   int send(RelayMsg what);
+  // Batches on a TCP stream to abmon's host (relay_stream.h) from now on;
+  // false (batches stay PVM messages) when it cannot connect.
+  bool connectStream(int port, std::uint64_t token);
+  bool streaming() const { return streamFd_ >= 0; }
+  ~RelayUplink();
+  RelayUplink(const RelayUplink&) = delete;
+  RelayUplink& operator=(const RelayUplink&) = delete;
 
   // Global time across hosts (docs/global-time.md): `count` ping-pong
   // exchanges of the relay's clock with abmon's, each a `clock` record of
@@ -85,17 +104,25 @@ class RelayUplink {
   // A message from abmon, its `what` unpacked: true (and tid, seq) when it
   // is a StepGo; else (a Stop) false.
   static bool takeStepGo(int& tid, int& seq);
+  // XAB_TEST_RELAY_FEED=BATCHES (bench/run-ingest-bench.sh): the relay
+  // sends BATCHES full batches of made-up records of a task that does not
+  // exist, as fast as it can, before its tasks' own: what abmon's intake
+  // of relays sustains.  Returns the records sent.
+  std::uint64_t testFeed(int batches);
 
   static constexpr std::size_t kBatchBytes = 256 * 1024;
   static constexpr int kClockWaitMs = 500;
 
  private:
+  int sendOnStream(RelayMsg what);
   int abmonTid_;
   int tag_;
   int selfTid_ = 0;
   bool directAsked_ = false;  // the first clock ping asked for a direct route to abmon
   std::int64_t lastClockNs_ = 0;
+  int streamFd_ = -1;
   std::string text_;
+  std::string frame_;
   std::vector<int> opened_, closed_;
   std::uint64_t events_ = 0;
 };
@@ -111,10 +138,21 @@ class RelayHub {
   // ready, so a program started next has its relays.  Writes their
   // relay.start records.
   void start(std::string& out, int exitTag);
+  // Before start: records go to `out`, then `flush` writes them.  With
+  // `streams`, the relays send their batches on TCP streams
+  // (relay_stream.h), read in `io`; without, as PVM messages.
+  void attach(boost::asio::io_context& io, std::string& out, Formatter& fmt, std::function<void()> flush,
+              bool streams);
+  // Reads whatever the streams hold now (without waiting): abmon's stop.
+  // True when something came.
+  bool pollStreams();
   // A message with a relay tag, or a host notice: true when it was one.
   bool handle(int tag, int src, int bufid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   // A task exit notice for one of our relays: true when it was one.
   bool relayExited(int tid);
+  ~RelayHub();
+  RelayHub(const RelayHub&) = delete;
+  RelayHub& operator=(const RelayHub&) = delete;
   void stopAll();
   bool allStopped() const;
   bool any() const { return !relays_.empty(); }
@@ -135,15 +173,37 @@ class RelayHub {
     bool started = false;
     bool live = true;
     bool hostGone = false;
+    bool exitNoticed = false;     // pvmd said the relay task has exited
+    std::int64_t streamEndNs = 0;  // its stream ended with neither Stop nor Lost
+    std::int64_t lostNs = 0;       // it said Lost (checkLost writes host.delete)
     std::unordered_set<int> tasks;  // opened and not yet closed
+  };
+  struct Stream {
+    int fd = -1;
+    int tid = 0;  // the relay's, once its hello is read
+    std::int64_t acceptedNs = 0;
+    std::string hello;
+    FrameReader reader;
+    std::unique_ptr<boost::asio::posix::stream_descriptor> wait;
+    bool ended = false;
   };
   void spawnOn(int hostTid, std::string& out);
   void awaitStarts(std::string& out);
   void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
+  void onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out);
   void answerClockPing(int src, std::int64_t recvNs);
   bool takeStep(int what, int src);
   void forgetSteps(int relayTid);
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
+  void hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, std::string& out, Formatter& fmt);
+  void armAccept();
+  void acceptStreams();
+  void armStream(Stream& s);
+  bool readStream(Stream& s);
+  bool readHello(Stream& s);
+  void streamEnded(Stream& s);
+  void armLostCheck();
+  void checkLost();
   std::string hostName(int hostTid) const;
 
   int abmonTid_;
@@ -155,6 +215,17 @@ class RelayHub {
   std::function<void(const StepAskFields&)> stepAsk_;
   std::function<void(int)> stepGone_;
   std::unordered_map<int, int> stepRelay_;  // a task waiting through a relay: that relay's tid
+  // The streams (listen): abmon's port, the token its relays say, and
+  // where records go.
+  boost::asio::io_context* io_ = nullptr;
+  std::string* out_ = nullptr;
+  Formatter* fmt_ = nullptr;
+  std::function<void()> flush_;
+  int listenFd_ = -1;
+  std::uint64_t token_ = 0;
+  std::unique_ptr<boost::asio::posix::stream_descriptor> acceptWait_;
+  std::vector<std::unique_ptr<Stream>> streams_;
+  std::unique_ptr<boost::asio::steady_timer> lostTimer_;
 };
 
 }  // namespace xab::abmon

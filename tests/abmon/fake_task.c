@@ -31,6 +31,8 @@
  *   strings N KB   N messages, each with one new string of KB kilobytes
  *                  (ids 1000.., no records)
  *   empty          an empty datagram on the local socket
+ *   pingunread     a clock ping on the local socket; returns once abmon's
+ *                  pong has come, and never reads it
  *   nohello        connect to the local socket and send nothing (then
  *                  "closed" tells whether abmon gave up on it)
  *   fakeexit TID   a PVM message that looks like pvmd's exit notice of TID
@@ -54,6 +56,7 @@
 #include <xab/wire.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -150,6 +153,22 @@ static int act_fakeexit(const char* what) {
 static int act_empty(void) {
   if (send(g_sock, "", 0, MSG_NOSIGNAL) != 0) {
     perror("fake_task: send");
+    return -1;
+  }
+  return 0;
+}
+
+/* A clock ping on the local connection, and abmon's pong left unread in
+ * the socket (libab's late pongs at its exit are), once it has come. */
+static int act_pingunread(void) {
+  struct xab_clock_ping ping = {XAB_CLOCK_MAGIC, 0, 0};
+  struct pollfd p = {g_sock, POLLIN, 0};
+  if (send(g_sock, &ping, sizeof ping, MSG_NOSIGNAL) != (ssize_t)sizeof ping) {
+    perror("fake_task: send");
+    return -1;
+  }
+  if (poll(&p, 1, 20000) != 1) {
+    fprintf(stderr, "fake_task: no pong in 20 s\n");
     return -1;
   }
   return 0;
@@ -441,6 +460,7 @@ static int run(int argc, char** argv) {
     else if (!strcmp(a, "markref")) rc = act_markref(atoi(arg)), ++i;
     else if (!strcmp(a, "strings")) rc = act_strings(atoi(arg), i + 2 < argc ? atoi(argv[i + 2]) : 1), i += 2;
     else if (!strcmp(a, "empty")) rc = act_empty();
+    else if (!strcmp(a, "pingunread")) rc = act_pingunread();
     else if (!strcmp(a, "nohello")) rc = act_nohello();
     else if (!strcmp(a, "fakeexit")) rc = act_fakeexit(arg), ++i;
     else if (!strcmp(a, "random")) rc = act_random(atoi(arg)), ++i;

@@ -1,9 +1,14 @@
-// abmon's command line.
+// abmon's command line, and a relay's stream frames (relay_stream.h).
 #include <xab/wire.h>
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "options.h"
+#include "relay_stream.h"
 
 using namespace xab::abmon;
 
@@ -93,4 +98,80 @@ TEST_CASE("everything after -- is the program to run, options of its own include
   CHECK(o.program[0] == "./master");
   CHECK(o.program[3] == "--batch");
   CHECK(parseOptions({"-q", "--"}, o) == "-- needs a program to run");
+}
+
+TEST_CASE("a relay's --relay takes abmon's tid and context, and its stream's port and token") {
+  Options o;
+  REQUIRE(parseOptions({"--relay", "262145,7"}, o).empty());
+  CHECK(o.relayOf == 262145);
+  CHECK(o.relayContext == 7);
+  CHECK(o.relayPort == 0);
+  Options s;
+  REQUIRE(parseOptions({"--relay", "262145,-3,40123,89abcdef01234567"}, s).empty());
+  CHECK(s.relayContext == -3);
+  CHECK(s.relayPort == 40123);
+  CHECK(s.relayToken == 0x89abcdef01234567ULL);
+  for (const char* bad : {"262145", "262145,7,40123", "262145,7,0,1", "262145,7,40123,xyz", "262145,7,1,2,3"})
+    CHECK(parseOptions({"--relay", bad}, o).find("is not TID,CONTEXT[,PORT,TOKEN]") != std::string::npos);
+  REQUIRE(parseOptions({"--relay-pvm"}, o).empty());
+  CHECK(o.relayPvm);
+  CHECK(usageText().find("--relay-pvm") != std::string_view::npos);
+}
+
+TEST_CASE("a relay stream's frames come out as they went in, however the bytes are cut") {
+  using xab::abmon::FrameReader;
+  using xab::abmon::RelayBatch;
+  RelayBatch a;
+  a.what = 2;
+  a.sentNs = 1795501302292314924;
+  a.events = 2;
+  a.opened = {0x40005, 0x80001};
+  a.closed = {0x40004};
+  std::string text = "1 2 t40005 mytid rc=t40005\n1 3 t40005 exit rc=0\n";
+  a.text = text;
+  RelayBatch b;
+  b.what = 3;
+  std::string wire;
+  xab::abmon::appendFrame(wire, a);
+  xab::abmon::appendFrame(wire, b);
+  for (std::size_t cut : {std::size_t{1}, std::size_t{5}, std::size_t{29}, wire.size()}) {
+    FrameReader r;
+    std::vector<RelayBatch> got;
+    std::vector<std::string> texts;
+    for (std::size_t at = 0; at < wire.size(); at += cut) {
+      std::size_t n = std::min(cut, wire.size() - at);
+      std::memcpy(r.room(n), wire.data() + at, n);
+      r.wrote(n);
+      for (RelayBatch f; r.next(f);) {
+        texts.emplace_back(f.text);
+        got.push_back(f);
+      }
+    }
+    REQUIRE(got.size() == 2);
+    CHECK(got[0].sentNs == a.sentNs);
+    CHECK(got[0].events == 2);
+    CHECK(got[0].opened == a.opened);
+    CHECK(got[0].closed == a.closed);
+    CHECK(texts[0] == text);
+    CHECK(got[1].what == 3);
+    CHECK(texts[1].empty());
+    CHECK_FALSE(r.bad());
+    CHECK(r.buffered() == 0);
+  }
+  // A frame that announces more than a relay ever sends: the stream is bad.
+  RelayBatch huge;
+  std::string hostile;
+  xab::abmon::appendFrame(hostile, huge);
+  hostile[24] = '\x7f';  // text length 0x7f000000
+  FrameReader r;
+  std::memcpy(r.room(hostile.size()), hostile.data(), hostile.size());
+  r.wrote(hostile.size());
+  RelayBatch f;
+  CHECK_FALSE(r.next(f));
+  CHECK(r.bad());
+  int tid = 0;
+  std::uint64_t token = 0;
+  xab::abmon::parseHello(xab::abmon::helloBytes(0x80001, 0xfedcba9876543210ULL).data(), tid, token);
+  CHECK(tid == 0x80001);
+  CHECK(token == 0xfedcba9876543210ULL);
 }

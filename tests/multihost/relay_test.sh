@@ -61,7 +61,7 @@ t_delete=$(date +%s.%N)
 h delete node2 || fail "delete node2"
 wait_for 10 grep -qs ' host.delete host=node2 ' relay.trace || fail "no host.delete record for node2"
 echo "note: host.delete in the trace $(awk -v a="$t_delete" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after 'delete node2' began"
-grep -q " host.delete host=node2 tasks=$open_node2\$" relay.trace || fail "host.delete: $(grep ' host.delete ' relay.trace), $open_node2 tasks were open"
+grep -q " host.delete host=node2 tasks=$open_node2 how=delete\$" relay.trace || fail "host.delete: $(grep ' host.delete ' relay.trace), $open_node2 tasks were open"
 exits=$(awk '$3 ~ /^tc/ && $4 == "task.exit" && $5 == "how=host"' relay.trace | wc -l)
 ((exits == open_node2 && exits > 0)) || fail "$exits task.exit how=host, $open_node2 tasks of node2 were open"
 sleep 1

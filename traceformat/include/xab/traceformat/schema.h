@@ -37,7 +37,7 @@ enum class Kind : std::uint16_t {
   RELAY_START,  // "relay.start": a relay's tid; host
   RELAY_BATCH,  // "relay.batch": host events bytes (time 2: the relay's clock)
   RELAY_STOP,   // "relay.stop": host events tasks bad
-  HOST_DELETE,  // "host.delete": the host's pvmd tid; host tasks
+  HOST_DELETE,  // "host.delete": the host's relay's tid; host tasks how (delete|lost)
   OTHER,        // unknown event name; slot 0 holds the name
   COUNT_
 };
@@ -93,7 +93,7 @@ inline constexpr Row kRows[] = {
     {"relay.start", 0, 'i', "", "host:s"},
     {"relay.batch", 0, 'i', "", "host:s events:i bytes:i"},
     {"relay.stop", 0, 'i', "", "host:s events:i tasks:i bad:i"},
-    {"host.delete", 0, 'i', "", "host:s tasks:i"},
+    {"host.delete", 0, 'i', "", "host:s tasks:i how:s"},
     {"other", 0, 'i', "", "name:s"},
 };
 static_assert(std::size(kRows) == static_cast<std::size_t>(kKindCount));

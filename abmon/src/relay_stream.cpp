@@ -1,0 +1,157 @@
+#include "relay_stream.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace xab::abmon {
+namespace {
+
+// What a frame may announce: a relay's batches are 256 KiB (RelayUplink),
+// its last one holds what it had; more is a broken stream.
+constexpr std::uint32_t kMaxText = 64u << 20;
+constexpr std::uint32_t kMaxTids = 1u << 20;
+
+void putWord(std::string& out, std::uint32_t v) {
+  v = htonl(v);
+  out.append(reinterpret_cast<const char*>(&v), 4);
+}
+
+std::uint32_t getWord(const char* p) {
+  std::uint32_t v = 0;
+  std::memcpy(&v, p, 4);
+  return ntohl(v);
+}
+
+}  // namespace
+
+void appendFrame(std::string& out, const RelayBatch& b) {
+  out.reserve(out.size() + kFrameHeadBytes + 4 * (b.opened.size() + b.closed.size()) + b.text.size());
+  putWord(out, static_cast<std::uint32_t>(b.what));
+  putWord(out, static_cast<std::uint32_t>(static_cast<std::uint64_t>(b.sentNs) >> 32));
+  putWord(out, static_cast<std::uint32_t>(b.sentNs & 0xffffffff));
+  putWord(out, static_cast<std::uint32_t>(b.events));
+  putWord(out, static_cast<std::uint32_t>(b.opened.size()));
+  putWord(out, static_cast<std::uint32_t>(b.closed.size()));
+  putWord(out, static_cast<std::uint32_t>(b.text.size()));
+  for (int t : b.opened) putWord(out, static_cast<std::uint32_t>(t));
+  for (int t : b.closed) putWord(out, static_cast<std::uint32_t>(t));
+  out.append(b.text);
+}
+
+std::string helloBytes(int tid, std::uint64_t token) {
+  std::string out;
+  putWord(out, static_cast<std::uint32_t>(tid));
+  putWord(out, static_cast<std::uint32_t>(token >> 32));
+  putWord(out, static_cast<std::uint32_t>(token & 0xffffffff));
+  return out;
+}
+
+void parseHello(const char* p, int& tid, std::uint64_t& token) {
+  tid = static_cast<int>(getWord(p));
+  token = (std::uint64_t{getWord(p + 4)} << 32) | getWord(p + 8);
+}
+
+char* FrameReader::room(std::size_t n) {
+  if (begin_ > 0 && (begin_ == end_ || begin_ >= buf_.size() / 2)) {  // keep the unread part at the front
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buf_.size() < end_ + n) buf_.resize(end_ + n);
+  return buf_.data() + end_;
+}
+
+bool FrameReader::next(RelayBatch& b) {
+  std::size_t have = end_ - begin_;
+  if (bad_ || have < kFrameHeadBytes) return false;
+  const char* p = buf_.data() + begin_;
+  std::uint32_t w[7];
+  for (int i = 0; i < 7; ++i) w[i] = getWord(p + 4 * i);
+  if (w[4] > kMaxTids || w[5] > kMaxTids || w[6] > kMaxText) {
+    bad_ = true;
+    return false;
+  }
+  std::size_t tids = std::size_t{w[4]} + w[5];
+  std::size_t size = kFrameHeadBytes + 4 * tids + w[6];
+  if (have < size) return false;
+  b.what = static_cast<int>(w[0]);
+  b.sentNs = static_cast<std::int64_t>((std::uint64_t{w[1]} << 32) | w[2]);
+  b.events = static_cast<int>(w[3]);
+  b.opened.clear();
+  b.closed.clear();
+  const char* t = p + kFrameHeadBytes;
+  for (std::uint32_t i = 0; i < w[4]; ++i, t += 4) b.opened.push_back(static_cast<int>(getWord(t)));
+  for (std::uint32_t i = 0; i < w[5]; ++i, t += 4) b.closed.push_back(static_cast<int>(getWord(t)));
+  b.text = std::string_view(t, w[6]);
+  begin_ += size;
+  return true;
+}
+
+int listenRelayStream(int& port, std::string& error) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = std::string("socket: ") + std::strerror(errno);
+    return -1;
+  }
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_ANY);
+  socklen_t len = sizeof a;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) < 0 || listen(fd, 64) < 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) < 0) {
+    error = std::string("bind/listen: ") + std::strerror(errno);
+    close(fd);
+    return -1;
+  }
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+int connectRelayStream(const std::string& host, int port, int tid, std::uint64_t token, std::string& error) {
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res); rc != 0) {
+    error = host + ": " + gai_strerror(rc);
+    return -1;
+  }
+  int fd = -1;
+  for (addrinfo* a = res; a && fd < 0; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
+      error = host + ":" + std::to_string(port) + ": " + std::strerror(errno);
+      close(fd);
+      fd = -1;
+    }
+  }
+  freeaddrinfo(res);
+  if (fd < 0) return -1;
+  int one = 1;  // a batch's last segment goes at once, not after the peer's ack
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (!writeAll(fd, helloBytes(tid, token))) {
+    error = std::string("hello: ") + std::strerror(errno);
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool writeAll(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace xab::abmon

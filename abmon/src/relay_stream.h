@@ -1,0 +1,77 @@
+// relay_stream.h -- a relay's TCP uplink to abmon (issue 14 §3;
+// docs/abmon.md "Relays").
+//
+// abmon listens on a TCP port of its own and gives it to every relay it
+// spawns (`--relay TID,CONTEXT,PORT,TOKEN`).  The relay connects to abmon's
+// host (its name in pvm_config), says who it is, and from then on sends its
+// batches on that stream instead of as PVM messages: the stream does not
+// pass through the two pvmds, and when the relay's host loses its pvmd the
+// relay says so on it (RelayMsg::Lost), or the stream's end tells abmon at
+// once that the relay is gone -- where PVM itself notices a dead pvmd only
+// after its ~3 minute host timeout.
+//
+// Hello (relay -> abmon, once): 3 words: the relay's tid, the token's high
+//   and low 32 bits (the token abmon put in the relay's arguments).
+// Frame: 7 words: what (RelayMsg), the relay's clock ns (high, low 32 bits),
+//   events, n opened, n closed, text length; then the opened and the closed
+//   tids (one word each), then the text.  Words are 32 bits, network order.
+// The frame carries what RelayUplink's PVM message carries (relay.h), so
+// abmon handles both with one RelayHub::onBatch.
+#ifndef XAB_ABMON_RELAY_STREAM_H
+#define XAB_ABMON_RELAY_STREAM_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xab::abmon {
+
+// One batch as a relay sent it, whatever the transport.
+struct RelayBatch {
+  int what = 0;  // RelayMsg
+  std::int64_t sentNs = 0;
+  int events = 0;
+  std::vector<int> opened, closed;
+  std::string_view text;
+};
+
+inline constexpr std::size_t kHelloBytes = 12;
+inline constexpr std::size_t kFrameHeadBytes = 28;
+
+// Appends a frame of `b` to `out`.
+void appendFrame(std::string& out, const RelayBatch& b);
+std::string helloBytes(int tid, std::uint64_t token);
+// Reads a hello from its kHelloBytes bytes.
+void parseHello(const char* p, int& tid, std::uint64_t& token);
+
+// The frames in a stream's bytes as they come.
+class FrameReader {
+ public:
+  // Room for at least `n` more bytes at the end of the buffer.
+  char* room(std::size_t n);
+  void wrote(std::size_t n) { end_ += n; }
+  // The next whole frame, or false (then more bytes are needed, or the
+  // stream is bad: bad() says which).  A frame's text is valid until the
+  // next call of room().
+  bool next(RelayBatch& b);
+  bool bad() const { return bad_; }
+  std::size_t buffered() const { return end_ - begin_; }
+
+ private:
+  std::string buf_;
+  std::size_t begin_ = 0, end_ = 0;
+  bool bad_ = false;
+};
+
+// abmon: a listening TCP socket on every address, a port the kernel
+// chooses (non-blocking); -1 with `error`.
+int listenRelayStream(int& port, std::string& error);
+// A relay: a blocking stream to `host`:`port`, the hello sent; -1 with `error`.
+int connectRelayStream(const std::string& host, int port, int tid, std::uint64_t token, std::string& error);
+// Writes all of `bytes` (blocking); false when the stream is broken.
+bool writeAll(int fd, std::string_view bytes);
+
+}  // namespace xab::abmon
+
+#endif
