@@ -496,6 +496,7 @@ bool RelayHub::takeStep(int what, int src) {
     StepAskFields a{};
     if (pvm_upkint(&a.tid, 5, 1) < 0) return true;
     stepRelay_[a.tid] = src;
+    drainStreamOf(src);  // the relay wrote the task's step.wait record there before it asked
     if (stepAsk_)
       stepAsk_(a);
     else

@@ -193,6 +193,7 @@ class RelayHub {
   void onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out);
   void answerClockPing(int src, std::int64_t recvNs);
   bool takeStep(int what, int src);
+  void drainStreamOf(int relayTid);
   void forgetSteps(int relayTid);
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   void hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, std::string& out, Formatter& fmt);

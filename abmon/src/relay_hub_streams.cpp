@@ -123,6 +123,13 @@ bool RelayHub::readStream(Stream& s) {
   return true;
 }
 
+// What a relay's stream holds now, before a PVM message of that relay is
+// taken (a step ask follows the records the relay wrote before it).
+void RelayHub::drainStreamOf(int relayTid) {
+  for (auto& s : streams_)
+    if (s->tid == relayTid && !s->ended) readStream(*s);
+}
+
 // The first 12 bytes: a relay of ours, with our token; else the stream is closed.
 bool RelayHub::readHello(Stream& s) {
   char buf[kHelloBytes];
