@@ -173,6 +173,13 @@ void xab_record_end(int idx, uint32_t seq, int kind, int tid, int tag, int mid) 
   }
 }
 
+/* Before the spawn: the record is opened here, so that a task whose first
+ * call is a spawn dates its header at the spawn's start, as every other
+ * task dates it at its first call's start (the correction's anchor). */
+void xab_record_spawn_begin(uint32_t seq) {
+  if (rec.hdr || open_record() == 0) rec.hdr->last_seq = seq;
+}
+
 void xab_record_spawn(uint32_t seq, int count, int rc, const int *tids) {
   struct xab_rec_entry *e = next_entry();
   if (!e) return;

@@ -515,6 +515,7 @@ int xab_rr_spawn(char *file, char **argv, int flags, char *where, int count, int
     if (rp.forcing) c = planned(seq, XAB_EV_SPAWN, count, 0);
   }
   if (xab_rr.replay && rp.forcing && !c) depart(seq, XAB_EV_SPAWN, count, 0, "the record has no pvm_spawn here");
+  if (xab_rr.record) xab_record_spawn_begin(seq);
   int rc = xab_rr.replay && count > 0 ? spawn_one_by_one(file, argv, flags, where, count, tids)
                                       : pvm_spawn(file, argv, flags, where, count, tids);
   if (c && rp.forcing && c->rc != rc) {

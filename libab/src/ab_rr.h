@@ -48,6 +48,7 @@ int xab_record_wanted(int kind, int tid, int tag);
 int xab_record_begin(uint32_t seq, int kind, int tid, int tag);
 /* The outcome of entry idx (from xab_record_begin), or a new entry when idx < 0. */
 void xab_record_end(int idx, uint32_t seq, int kind, int tid, int tag, int mid);
+void xab_record_spawn_begin(uint32_t seq);
 void xab_record_spawn(uint32_t seq, int count, int rc, const int *tids);
 /* The program's GNU build id in hex, or its size:mtime. */
 void xab_record_identity(char *out, size_t len);

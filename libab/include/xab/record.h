@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define XAB_REC_MAGIC 0x31524258u /* "XBR1" */
-#define XAB_REC_VERSION 1u
+#define XAB_REC_VERSION 2u /* 2: start_ns is the start of call 1, a spawn too */
 #define XAB_REC_HEADER_BYTES 256
 
 /* What a receive-like call got. */
@@ -33,7 +33,7 @@ enum xab_rec_outcome {
 struct xab_rec_header {
   uint32_t magic, version;
   int32_t tid, parent;      /* this run's tids: abreplay turns them into spawn paths */
-  int64_t start_ns;         /* CLOCK_REALTIME when the file was made */
+  int64_t start_ns;         /* the task's clock when its first receive-like call or spawn began */
   int32_t pid;
   uint32_t count;           /* entries complete (a reader reads no further) */
   uint32_t last_seq;        /* the receive-like call begun last (0: none) */

@@ -1,6 +1,6 @@
 // record_set.cpp -- reading a record directory and naming its tasks by
 // spawn path (record_set.h).
-#include "record_set.h"
+#include <xab/model/record_set.h>
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "xab/events.h"
 
@@ -40,8 +41,8 @@ RecordedTask readRecord(const fs::path& file) {
   t.file = file.string();
   if (!in.read(reinterpret_cast<char*>(&t.header), sizeof t.header) || t.header.magic != XAB_REC_MAGIC)
     throw std::runtime_error(t.file + ": not an xab record file");
-  if (t.header.version != XAB_REC_VERSION)
-    throw std::runtime_error(t.file + ": record version " + std::to_string(t.header.version) + ", this abreplay reads " +
+  if (t.header.version < 1 || t.header.version > XAB_REC_VERSION)  // 1: start_ns after a first spawn
+    throw std::runtime_error(t.file + ": record version " + std::to_string(t.header.version) + ", this abreplay reads 1 to " +
                              std::to_string(XAB_REC_VERSION));
   t.header.name[sizeof t.header.name - 1] = 0;
   t.header.build_id[sizeof t.header.build_id - 1] = 0;
@@ -63,6 +64,17 @@ RecordSet::RecordSet(const std::string& dir) {
     if (f.path().extension() == ".rec") tasks_.push_back(readRecord(f.path()));
   if (tasks_.empty()) throw std::runtime_error(dir + ": holds no record (t*.rec); record with XAB_RECORD=" + dir);
   assignPaths();
+}
+
+RecordSet::RecordSet(std::vector<RecordedTask> tasks) : tasks_(std::move(tasks)) {
+  if (tasks_.empty()) throw std::runtime_error("no recorded task");
+  assignPaths();
+}
+
+const RecordedTask* RecordSet::find(const std::string& path) const {
+  for (const auto& t : tasks_)
+    if (t.path == path) return &t;
+  return nullptr;
 }
 
 // Roots in the order they started; each task's children in spawn order.
