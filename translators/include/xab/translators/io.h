@@ -107,6 +107,10 @@ struct InputOptions {
   // readTrace only (it needs the whole trace): xab's measured cost taken
   // out of the times (--compensate, docs/global-time.md); said on stderr.
   bool compensate = false;
+  // readTrace only: the trace is of a replay of the record in this
+  // directory; its dates are corrected back to the recorded run's
+  // (--replay-of, docs/replay.md), after the above; said on stderr.
+  std::string replayOf;
 };
 
 struct Input {
