@@ -70,6 +70,7 @@ struct Correction {
   std::vector<std::vector<std::optional<EventRef>>> sendOf;  // per receive end: its send
   std::vector<std::vector<std::int32_t>> anchorAt;           // per event: index in report.anchors, -1
   std::vector<std::vector<TimeNs>> comp;                     // corrected dates, as computed
+  std::vector<std::vector<TimeNs>> upper;                    // latest date the record allows (INT64_MAX: none)
   std::vector<std::uint32_t> cursor;
   std::vector<std::optional<TimeNs>> delta;  // per task: corrected - replayed, now (none before its start)
   std::vector<std::optional<EventRef>> spawnedAt;  // per task: its parent's spawn that started it
@@ -130,7 +131,7 @@ struct Correction {
     }
     std::int32_t a = anchorAt[t][i];
     bool anchored = a >= 0 && report.anchors[a].used;
-    if (anchored) c = report.anchors[a].recorded;
+    c = anchored ? report.anchors[a].recorded : std::min(c, upper[t][i]);
     if (c < bound) {
       if (anchored) {
         report.anchors[a].pushed = true;
@@ -199,6 +200,27 @@ void findAnchors(const Trace& trace, TaskIndex t, const replay::RecordedTask& re
   }
 }
 
+// Upper bounds from the record: an event is no later than the task's next
+// anchor, and a send no later than the recorded end of its receive less
+// the least transfer (in the record run it was sent before it came).  A
+// sender whose replay computed longer than its record (xabrace's random
+// pause is drawn again) is thus pulled back to the record's course rather
+// than pushing the receiver's anchor off the record's date.
+void upperBounds(const Trace& trace, Correction& w) {
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) w.upper[t].assign(trace.events(t).size(), INT64_MAX);
+  for (const ReplayAnchor& a : w.report.anchors) {
+    if (!a.used) continue;
+    TimeNs& own = w.upper[a.event.task][a.event.index];
+    own = std::min(own, a.recorded);
+    if (const auto& s = w.sendOf[a.event.task][a.event.index]; s && !trace.event(a.event).isBegin()) {
+      TimeNs& sent = w.upper[s->task][s->index];
+      sent = std::min(sent, a.recorded - w.report.transfer);
+    }
+  }
+  for (auto& u : w.upper)
+    for (std::size_t i = u.size(); i-- > 1;) u[i - 1] = std::min(u[i - 1], u[i]);
+}
+
 // The least transfer and the least blocking-receive duration of the replay.
 void measure(const Trace& trace, const MessageTable& m, Correction& w) {
   TimeNs transfer = INT64_MAX, duration = INT64_MAX;
@@ -249,7 +271,7 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
     report.note = "no task of the trace is a replay of the record (no replay.task record with a recorded path): dates as they were";
     return input;
   }
-  Correction w{trace, report, {}, {}, {}, {}, {}, {}, 0, 0};
+  Correction w{trace, report, {}, {}, {}, {}, {}, {}, {}, 0, 0};
   std::size_t n = trace.taskCount();
   w.sendOf.resize(n);
   w.anchorAt.resize(n);
@@ -274,6 +296,8 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
   w.spawnedAt.assign(n, std::nullopt);
   findSpawns(trace, w);
   measure(trace, matchMessages(trace), w);
+  w.upper.resize(n);
+  upperBounds(trace, w);
   w.run();
   std::vector<std::vector<TimeNs>> shift(n);
   for (TaskIndex t = 0; t < n; ++t) {
