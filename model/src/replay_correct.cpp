@@ -189,7 +189,7 @@ void findAnchors(const Trace& trace, TaskIndex t, const replay::RecordedTask& re
   if (rec.header.last_seq >= 1 && ix.kind.count(1) && headerAtStart && ix.departedAt > 1)
     if (auto i = ix.begin.count(1) ? at(ix.begin, 1) : at(ix.end, 1)) add(0, *i, rec.header.start_ns);
   for (const xab_rec_entry& e : rec.entries) {
-    if (e.outcome == XAB_REC_TIDS) continue;
+    if (e.outcome > XAB_REC_SPAWN) continue;  // a spawn's tids and hosts, results, handlers: not numbered calls
     bool pending = e.outcome == XAB_REC_PENDING;
     auto i = at(pending ? ix.begin : ix.end, e.seq);
     if (!i || e.seq >= ix.departedAt || static_cast<int>(ix.kind[e.seq]) != e.kind) {

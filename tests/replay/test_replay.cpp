@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -373,4 +374,108 @@ TEST_CASE("a traced replay's dates are corrected back to the record run's", "[re
   auto bad = run({bin_dir() + "/abstat", "--replay-of", vm.dir() + "/no-such-record", trace}, {}, 30s);
   CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Contains("no such record directory"));
+}
+
+namespace {
+
+// A copy of record dir `from` in which the first entry with this outcome
+// is changed by `change`.
+template <class Change>
+std::string withEntryChanged(const std::string& from, const std::string& to, int outcome, Change change) {
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  for (const auto& f : fs::directory_iterator(to)) {
+    std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
+    xab_rec_header h{};
+    io.read(reinterpret_cast<char*>(&h), sizeof h);
+    for (uint32_t i = 0; i < h.count; ++i) {
+      xab_rec_entry e{};
+      auto at = std::streamoff(sizeof h + i * sizeof e);
+      io.seekg(at);
+      io.read(reinterpret_cast<char*>(&e), sizeof e);
+      if (e.outcome != outcome) continue;
+      change(e);
+      io.seekp(at);
+      io.write(reinterpret_cast<const char*>(&e), sizeof e);
+      return to;
+    }
+  }
+  FAIL("no entry with outcome " << outcome << " in " << from);
+  return to;
+}
+
+}  // namespace
+
+// Issue 16 §1-2: where each spawned task was put, what pvm_config and
+// pvm_tasks returned, which message each pvm_addmhf handler took.
+TEST_CASE("spawn placement, pvm_config and pvm_tasks results and handlers' messages are recorded and checked",
+          "[replay][pvm]") {
+  auto& vm = PrivateVm::shared();
+  std::vector<std::string> args = {"--handler", "--inspect", "-n", "3", "--delay", "30"};
+  std::string rec = vm.dir() + "/placed.rec";
+  std::vector<std::string> argv = {abreplay(), "--record", rec, "--", race()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto recorded = run(argv, {}, 60s);
+  INFO(recorded.err);
+  REQUIRE(recorded.exit_code == 0);
+  std::string d = dumpOfEndedRun(rec);
+  INFO(d);
+  CHECK_THAT(d, Contains("1 1 spawn host 3 0 ") && !Contains("spawn host 1 0 -"));
+  CHECK_THAT(d, Contains("1 1 config result 1 1 - 0 0 0"));  // one host, one architecture
+  CHECK_THAT(d, Contains("1 1 tasks result 0 "));  // the machine's tasks (the master, its 3 workers, others')
+  std::size_t handled = 0;
+  for (std::size_t at = 0; (at = d.find(" handler taken -2 0 1.", at)) != std::string::npos; ++at) ++handled;
+  CHECK(handled == 3);
+
+  {  // traced (abmon is a task too, and is not counted): the same course
+    Monitor mon(vm.dir() + "/placed.trace");
+    std::vector<std::string> again = {abreplay(), rec, "--", race()};
+    again.insert(again.end(), args.begin(), args.end());
+    auto r = run(again, {{"XAB_RECORD", rec + ".again"}}, 60s);
+    INFO(r.err);
+    // A handler's message is checked, not forced: the DONEs follow the
+    // forced results' STOPs, and may rarely come in another order.
+    if (r.exit_code == 3) {
+      CHECK_THAT(r.err, Contains("a handler took serial"));
+    } else {
+      CHECK(r.exit_code == 0);
+      CHECK(r.out == recorded.out);
+      // pvm_tasks counts the machine's tasks: the other runs' in this VM too.
+      auto withoutTasks = [](const std::string& text) {
+        std::string out;
+        std::istringstream in(text);
+        for (std::string l; std::getline(in, l);)
+          if (l.find(" tasks result ") == std::string::npos) out += l + "\n";
+        return out;
+      };
+      CHECK(withoutTasks(dumpOfEndedRun(rec + ".again")) == withoutTasks(d));
+    }
+    mon.finish();
+  }
+
+  std::vector<std::string> replayArgs = {abreplay(), "--timeout", "2", "", "--", race()};
+  replayArgs.insert(replayArgs.end(), args.begin(), args.end());
+  auto replayOf = [&](const std::string& dir) {
+    replayArgs[3] = dir;
+    return run(replayArgs, {}, 60s);
+  };
+  {  // a virtual machine of another shape
+    auto r = replayOf(withEntryChanged(rec, vm.dir() + "/twohosts", XAB_REC_RESULT, [](xab_rec_entry& e) {
+      if (e.kind == XAB_EV_CONFIG) e.v[0] = 2;
+    }));
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Contains("pvm_config(1, 1): pvm_config found 1 host(s) of 1 architecture(s), the recorded run 2 of 1"));
+  }
+  {  // a task put on a host this machine has not
+    auto r = replayOf(withEntryChanged(rec, vm.dir() + "/nohost", XAB_REC_HOSTNAME, [](xab_rec_entry& e) {
+      std::memset(&e.v[1], 0, 5 * sizeof(int));
+      std::memcpy(&e.v[1], "nosuchhost", 10);
+    }));
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Contains("the recorded run put task 1.1 on host nosuchhost, which this virtual machine has not"));
+  }
+  {  // a handler took another message
+    auto r = replayOf(withEntryChanged(rec, vm.dir() + "/handled", XAB_REC_HANDLER, [](xab_rec_entry& e) { e.v[4] = 99; }));
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Contains("pvm_addmhf handler") && Contains("the recorded run's serial 99 from task 1."));
+  }
 }

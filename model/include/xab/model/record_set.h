@@ -47,6 +47,7 @@ class RecordSet {
   void assignPaths();
   std::string senderOf(const xab_rec_entry& e) const;
   std::string callLine(const xab_rec_entry& e) const;
+  std::vector<std::string> lines(const RecordedTask& t) const;
   std::vector<RecordedTask> tasks_;
   std::map<int, std::string> path_of_tid_;
 };
