@@ -73,7 +73,7 @@ struct options {
 
 static void usage(FILE *to) {
   fprintf(to,
-          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector | --poll]\n"
+          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector | --poll] [--handler] [--inspect]\n"
           "A racy PVM master/worker program: the master gathers the workers'\n"
           "results with a wildcard pvm_recv, and its output depends on the order\n"
           "they arrive in.  It must run inside a PVM virtual machine whose ep=\n"

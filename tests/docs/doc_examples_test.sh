@@ -50,6 +50,9 @@ skip:abmon in the background for the replay of a hang: tests/replay traces a rep
 skip:replays a hung run, which never ends: tests/replay does, with a timeout	abreplay rec -- xabrace --hang
 skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control /tmp/xab.ctl | tee replay.trace | xabview --control /tmp/xab.ctl &
 skip:the trace of the skipped replay of a hang: tests/replay reads such a trace	abstat replay.trace
+skip:corrects the skipped replay's trace with the skipped record: tests/replay corrects a traced replay of xabrace	abstat --compensate --replay-of rec replay.trace
+skip:corrects the skipped replay's trace with the skipped record: tests/replay corrects a traced replay of xabrace	ab2picl --replay-of rec replay.trace > replay.picl
+skip:corrects the skipped replay's trace with the skipped record: tests/replay corrects a traced replay of xabrace	abstat --replay-of rec --replay-check 3 replay.trace
 skip:installs packages and builds into build/: the README's fresh-machine commands run it	scripts/setup.sh
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &
 run	abmon -o run.trace -- ./master
