@@ -60,6 +60,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption version("version", "Show the version.");
   QCommandLineOption noFollow("no-follow", "Read a file to its end once; do not wait for it to grow.");
   QCommandLineOption rawTime("raw-time", "Show each task's clock as recorded, not global time (docs/global-time.md).");
+  QCommandLineOption replayOf("replay-of", "The trace is of a replay of the record in DIR: show it on the recorded run's dates (docs/replay.md).", "DIR");
   QCommandLineOption step("step", "Scripted: step N records from the start.", "N");
   QCommandLineOption playToEnd("play-to-end", "Scripted: wait for the end of the input, show its last record.");
   QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
@@ -82,7 +83,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                              "Step the live program: connect to abmon's control socket PATH (abmon --control PATH; "
                              "docs/xabview.md, \"Stepping\").",
                              "PATH");
-  for (const auto& o : {help, version, noFollow, rawTime, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
+  for (const auto& o : {help, version, noFollow, rawTime, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
                         dumpOnHang, frameLog, control})
     p.addOption(o);
 
@@ -108,6 +109,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (!pos.isEmpty()) o.input = pos[0];
   o.follow = !p.isSet(noFollow);
   o.rawTime = p.isSet(rawTime);
+  o.replayOf = p.value(replayOf);
   o.control = p.value(control);
   o.frameLog = p.value(frameLog);
   if (p.isSet(step)) {

@@ -371,6 +371,17 @@ TEST_CASE("a traced replay's dates are corrected back to the record run's", "[re
   auto picl = run({bin_dir() + "/ab2picl", "--quiet", "--replay-of", rec, trace}, {}, 30s);
   CHECK(picl.exit_code == 0);
   CHECK_THAT(picl.err, Contains("replay dates corrected"));
+  if (fs::exists(bin_dir() + "/xabview")) {  // built with Qt
+    std::string state = vm.dir() + "/correct.state.json";
+    auto v = run({bin_dir() + "/xabview", "--no-follow", "--play-to-end", "--dump-state", state, "--replay-of", rec, trace},
+                 {{"QT_QPA_PLATFORM", "offscreen"}}, 60s);
+    INFO(v.err);
+    CHECK(v.exit_code == 0);
+    std::ifstream in(state);
+    std::stringstream json;
+    json << in.rdbuf();
+    CHECK_THAT(json.str(), Contains("replay on the record's dates"));
+  }
   auto bad = run({bin_dir() + "/abstat", "--replay-of", vm.dir() + "/no-such-record", trace}, {}, 30s);
   CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Contains("no such record directory"));

@@ -16,6 +16,8 @@
 
 #include "snapshot.h"
 
+#include <xab/model/record_set.h>
+
 #include <QObject>
 #include <QString>
 
@@ -38,6 +40,9 @@ class TraceLoader : public QObject {
     bool follow = true;        // keep reading a regular file as it grows
     int minIntervalMs = 100;   // at most one snapshot per interval (pipes)
     bool rawTime = false;      // task clocks as recorded; else global time (docs/global-time.md)
+    // --replay-of: the record the trace is a replay of; its dates are
+    // corrected to the recorded run's (docs/replay.md).  Null: none.
+    std::shared_ptr<const replay::RecordSet> record;
   };
   explicit TraceLoader(Options options, QObject* parent = nullptr);
   ~TraceLoader() override;
@@ -70,6 +75,7 @@ class TraceLoader : public QObject {
   bool readForeign();
   void publish(std::shared_ptr<ViewSnapshot> s);
   void post(Raw raw);
+  void correctToRecord(Raw& raw) const;
 
   Options options_;
   std::thread thread_, snapshots_;
