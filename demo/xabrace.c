@@ -56,6 +56,7 @@ enum {
   TAG_RESULT = 17002, /* worker -> master: index, value */
   TAG_STOP = 17003,   /* master -> worker: you may finish */
   TAG_DONE = 17004,   /* worker -> master: finished */
+  TAG_BYE = 17005,    /* worker -> master: after DONE (--handler) */
   MAX_WORKERS = 32,
 };
 
@@ -65,12 +66,14 @@ struct options {
   int hang;
   int collector;
   int poll;
+  int handler;
+  int inspect;
   int worker;
 };
 
 static void usage(FILE *to) {
   fprintf(to,
-          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector | --poll]\n"
+          "Usage: xabrace [-n N] [--delay MS] [--hang | --collector | --poll] [--handler] [--inspect]\n"
           "A racy PVM master/worker program: the master gathers the workers'\n"
           "results with a wildcard pvm_recv, and its output depends on the order\n"
           "they arrive in.  It must run inside a PVM virtual machine whose ep=\n"
@@ -86,6 +89,10 @@ static void usage(FILE *to) {
           "  --poll       the master looks for results with pvm_probe, takes them\n"
           "               with pvm_nrecv, and waits with pvm_trecv (2 ms); it\n"
           "               prints how many waits timed out\n"
+          "  --handler    the master takes the DONEs in a pvm_addmhf handler, which\n"
+          "               prints them as they come; each worker then says BYE\n"
+          "  --inspect    the master asks pvm_config and pvm_tasks after spawning\n"
+          "               and prints the number of hosts\n"
           "  -h, --help   this text\n"
           "  --version    xab's version\n"
           "\n"
@@ -121,6 +128,10 @@ static int parse_options(int argc, char **argv, struct options *o) {
       o->collector = 1;
     } else if (!strcmp(a, "--poll")) {
       o->poll = 1;
+    } else if (!strcmp(a, "--handler")) {
+      o->handler = 1;
+    } else if (!strcmp(a, "--inspect")) {
+      o->inspect = 1;
     } else if (!strcmp(a, "--worker")) {
       o->worker = 1;
     } else if (!strcmp(a, "-n") && i + 1 < argc && parse_int(argv[i + 1], 1, MAX_WORKERS, &o->workers) == 0) {
@@ -169,7 +180,7 @@ static void collect(int master, int workers) {
   check(pvm_send(master, TAG_RESULT), "pvm_send(collected)");
 }
 
-static int run_worker(int delay_ms) {
+static int run_worker(int delay_ms, int bye) {
   int master = pvm_parent();
   int index = -1, collector = 0, workers = 0;
   check(pvm_recv(master, TAG_INDEX), "pvm_recv(index)");
@@ -203,6 +214,10 @@ static int run_worker(int delay_ms) {
   pvm_initsend(PvmDataDefault);
   pvm_pkint(&index, 1, 1);
   check(pvm_send(master, TAG_DONE), "pvm_send(done)");
+  if (bye) { /* --handler: PVM keeps the pair's order, so DONE is handled by then */
+    pvm_initsend(PvmDataDefault);
+    check(pvm_send(master, TAG_BYE), "pvm_send(bye)");
+  }
   pvm_exit();
   return 0;
 }
@@ -212,7 +227,7 @@ static int run_worker(int delay_ms) {
 static int spawn_workers(const char *self, const struct options *o, int *tids) {
   char delay[16];
   snprintf(delay, sizeof delay, "%d", o->delay_ms);
-  char *args[] = {"--worker", "--delay", delay, NULL};
+  char *args[] = {"--worker", "--delay", delay, o->handler ? "--handler" : NULL, NULL};
   int n = pvm_spawn((char *)self, args, PvmTaskDefault, "", o->workers, tids);
   if (n == o->workers) return 0;
   fprintf(stderr, "xabrace: started %d of %d workers named '%s' (is it on the VM's ep= path?)\n",
@@ -240,6 +255,29 @@ static int poll_result(int *timeouts) {
   }
 }
 
+/* --handler: each DONE, as PVM hands it to the handler. */
+static int dones_handled;
+static int on_done(int mid) {
+  int index = -1;
+  pvm_setrbuf(mid);
+  pvm_upkint(&index, 1, 1);
+  printf("xabrace: handler got DONE of worker %d\n", index);
+  fflush(stdout);
+  dones_handled++;
+  return 0;
+}
+
+/* --inspect: what a program that places work by the machine's shape asks. */
+static void inspect(void) {
+  int nhost = 0, narch = 0, ntask = 0;
+  struct pvmhostinfo *hosts;
+  struct pvmtaskinfo *tasks;
+  check(pvm_config(&nhost, &narch, &hosts), "pvm_config");
+  check(pvm_tasks(0, &ntask, &tasks), "pvm_tasks");
+  printf("xabrace: %d host(s)\n", nhost);
+  fflush(stdout);
+}
+
 /* --collector: worker 0 sends the order and the fold. */
 static int print_collected(int collector) {
   int n = 0, order[MAX_WORKERS], result = 0;
@@ -262,7 +300,9 @@ static int run_master(const char *self, const struct options *o) {
     return 1;
   }
   int tids[MAX_WORKERS];
+  if (o->handler) check(pvm_addmhf(-1, TAG_DONE, -1, on_done), "pvm_addmhf");
   if (spawn_workers(self, o, tids) != 0) return 1;
+  if (o->inspect) inspect();
   int collector = o->collector && o->workers > 1 ? tids[0] : 0;
   for (int w = 0; w < o->workers; w++) {
     pvm_initsend(PvmDataDefault);
@@ -291,7 +331,10 @@ static int run_master(const char *self, const struct options *o) {
     pvm_initsend(PvmDataDefault);
     check(pvm_send(src, TAG_STOP), "pvm_send(stop)");
   }
-  for (; dones < o->workers; dones++) check(pvm_recv(-1, TAG_DONE), "pvm_recv(done)");
+  if (o->handler) /* one task, one tag: not timing-dependent; the handler took each DONE before */
+    for (int w = 0; w < o->workers; w++) check(pvm_recv(tids[w], TAG_BYE), "pvm_recv(bye)");
+  else
+    for (; dones < o->workers; dones++) check(pvm_recv(-1, TAG_DONE), "pvm_recv(done)");
   printf("xabrace: order");
   for (int i = 0; i < o->workers; i++) printf(" %d", order[i]);
   printf(" result %d", result);
@@ -306,6 +349,6 @@ int main(int argc, char **argv) {
   struct options o;
   int rc = parse_options(argc, argv, &o);
   if (rc) return rc == 1 ? 0 : 2;
-  if (o.worker) return run_worker(o.delay_ms);
+  if (o.worker) return run_worker(o.delay_ms, o.handler);
   return run_master(base_name(argv[0]), &o);
 }

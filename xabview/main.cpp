@@ -188,12 +188,19 @@ int main(int argc, char** argv) {
   int exitCode = -1;
   ViewerOptions options = parseOptions(args, exitCode);
   if (exitCode >= 0) return exitCode;
+  std::shared_ptr<const xab::replay::RecordSet> record;
+  if (!options.replayOf.isEmpty()) try {
+      record = std::make_shared<const xab::replay::RecordSet>(options.replayOf.toStdString());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "xabview: %s\n", e.what());
+      return 1;
+    }
 
   QApplication app(argc, argv);
   QApplication::setApplicationName("xabview");
   ViewState state;
   MainWindow window(&state, options);
-  TraceLoader loader({options.input, options.follow, 100, options.rawTime, options.compensate});
+  TraceLoader loader({options.input, options.follow, 100, options.rawTime, options.compensate, record});
   QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
   QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
   window.watchReader([&loader] { return loader.recordsRead(); });

@@ -64,6 +64,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption noFollow("no-follow", "Read a file to its end once; do not wait for it to grow.");
   QCommandLineOption rawTime("raw-time", "Show each task's clock as recorded, not global time (docs/global-time.md).");
   QCommandLineOption compensateOpt("compensate", "Take xab's measured cost out of the times (docs/global-time.md).");
+  QCommandLineOption replayOf("replay-of", "The trace is of a replay of the record in DIR: show it on the recorded run's dates (docs/replay.md).", "DIR");
   QCommandLineOption step("step", "Scripted: step N records from the start.", "N");
   QCommandLineOption playToEnd("play-to-end", "Scripted: wait for the end of the input, show its last record.");
   QCommandLineOption screenshot("screenshot", "Scripted: save a picture of the window (PNG).", "FILE");
@@ -90,8 +91,8 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size, hangAfter, timeout,
-                        dumpOnHang, frameLog, control, controlSteps})
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size,
+                        hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
   auto fail = [&](const QString& why) {
@@ -117,6 +118,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.follow = !p.isSet(noFollow);
   o.rawTime = p.isSet(rawTime);
   o.compensate = p.isSet(compensateOpt);
+  o.replayOf = p.value(replayOf);
   o.control = p.value(control);
   if (o.control == XAB_CONTROL_AUTO) {  // where abmon --control auto listens
     char path[sizeof(sockaddr_un::sun_path)];

@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include "ab_core.h"
+#include "ab_rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,7 @@ static int trampoline(int mid) {
       if (!e->fn) return 0;
       int (*fn)(int) = e->fn, bytes = 0, src = 0, tag = 0;
       int serial = xab_read_serial(mid, 1, &bytes, &src, &tag);
+      if (xab_rr_on()) xab_rr_handler(src, tag, serial);
       xab_rec_quiet(XAB_EV_HANDLER, xab_clock(), 0, XAB_A(src, tag, bytes, serial, e->mhid));
       return fn(mid);
     }

@@ -173,16 +173,62 @@ void xab_record_end(int idx, uint32_t seq, int kind, int tid, int tag, int mid) 
   }
 }
 
+/* Before the spawn: the record is opened here, so that a task whose first
+ * call is a spawn dates its header at the spawn's start, as every other
+ * task dates it at its first call's start (the correction's anchor). */
+void xab_record_spawn_begin(uint32_t seq) {
+  if (rec.hdr || open_record() == 0) rec.hdr->last_seq = seq;
+}
+
+/* Entries of up to 6 ints each: a spawn's tids, or their hosts. */
+static int commit_list(int64_t t, uint32_t seq, int outcome, const int *list, int n) {
+  for (int i = 0; i < n; i += 6) {
+    int v[6] = {0};
+    memcpy(v, list + i, (size_t)(n - i < 6 ? n - i : 6) * sizeof(int));
+    struct xab_rec_entry *e = next_entry();
+    if (!e) return -1;
+    commit(e, t, seq, XAB_EV_SPAWN, outcome, v);
+  }
+  return 0;
+}
+
+/* The name of each host a spawn used, once per host: a host's pvmd tid
+ * names it in this virtual machine only. */
+static void name_hosts(int64_t t, uint32_t seq, const int *hosts, int n) {
+  static int named[64], nnamed;
+  for (int i = 0; i < n; i++) {
+    int known = 0;
+    for (int k = 0; k < nnamed && !known; k++) known = named[k] == hosts[i];
+    if (known || nnamed == 64) continue;
+    int nh = 0, na = 0;
+    struct pvmhostinfo *hi = NULL;
+    xab_enter();
+    int rc = pvm_config(&nh, &na, &hi);
+    xab_leave();
+    for (int h = 0; rc >= 0 && h < nh; h++) {
+      if (hi[h].hi_tid != hosts[i]) continue;
+      int v[6] = {hosts[i]};
+      strncpy((char *)&v[1], hi[h].hi_name, 5 * sizeof(int) - 1);
+      struct xab_rec_entry *e = next_entry();
+      if (e) commit(e, t, seq, XAB_EV_SPAWN, XAB_REC_HOSTNAME, v);
+    }
+    named[nnamed++] = hosts[i];
+  }
+}
+
 void xab_record_spawn(uint32_t seq, int count, int rc, const int *tids) {
   struct xab_rec_entry *e = next_entry();
   if (!e) return;
   rec.hdr->last_seq = seq;
   int64_t t = xab_clock();
   commit(e, t, seq, XAB_EV_SPAWN, XAB_REC_SPAWN, XAB_A(count, 0, 0, 0, 0, rc));
-  for (int i = 0; i < rc; i += 6) {
-    int v[6] = {0};
-    memcpy(v, tids + i, (size_t)(rc - i < 6 ? rc - i : 6) * sizeof(int));
-    if (!(e = next_entry())) return;
-    commit(e, t, seq, XAB_EV_SPAWN, XAB_REC_TIDS, v);
-  }
+  if (rc <= 0 || commit_list(t, seq, XAB_REC_TIDS, tids, rc) < 0) return;
+  int hosts[rc];
+  for (int i = 0; i < rc; i++) hosts[i] = pvm_tidtohost(tids[i]);
+  if (commit_list(t, seq, XAB_REC_HOSTS, hosts, rc) == 0) name_hosts(t, seq, hosts, rc);
+}
+
+void xab_record_other(int kind, int outcome, const int v[6]) {
+  struct xab_rec_entry *e = next_entry();
+  if (e) commit(e, xab_clock(), xab_rr.seq, kind, outcome, v);
 }

@@ -59,6 +59,9 @@ static struct {
   int exited;
   struct plan_call *calls;
   int ncalls, next;
+  int plan_version;            /* 2: results, handlers and hosts are recorded */
+  struct plan_call *extra;     /* not numbered calls (results, handlers, hosts), in record order */
+  int nextra, next_result, next_handler;
   int children[XAB_MAX_CHILDREN];
   int nchildren;
 } rp;
@@ -115,12 +118,17 @@ static const char *call_name(int kind) {
   case XAB_EV_PROBE: return "pvm_probe";
   case XAB_EV_PRECV: return "pvm_precv";
   case XAB_EV_SPAWN: return "pvm_spawn";
+  case XAB_EV_CONFIG: return "pvm_config";
+  case XAB_EV_TASKS: return "pvm_tasks";
+  case XAB_EV_HANDLER: return "pvm_addmhf handler";
   default: return "?";
   }
 }
 
 static int kind_of(const char *name) {
-  static const int kinds[] = {XAB_EV_RECV, XAB_EV_TRECV, XAB_EV_NRECV, XAB_EV_PROBE, XAB_EV_PRECV, XAB_EV_SPAWN};
+  static const int kinds[] = {XAB_EV_RECV,  XAB_EV_TRECV,  XAB_EV_NRECV, XAB_EV_PROBE,
+                              XAB_EV_PRECV, XAB_EV_SPAWN,  XAB_EV_CONFIG, XAB_EV_TASKS};
+  if (strcmp(name, "handler") == 0) return XAB_EV_HANDLER;
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(call_name(kinds[i]) + 4, name) == 0) return kinds[i];
   return -1;
@@ -159,7 +167,9 @@ static void depart(uint32_t seq, int kind, int tid, int tag, const char *why) {
 
 static int parse_header(FILE *f) {
   char line[512];
-  if (!fgets(line, sizeof line, f) || strncmp(line, "xab-plan 1", 10) != 0) return -1;
+  if (!fgets(line, sizeof line, f) || sscanf(line, "xab-plan %d", &rp.plan_version) != 1 || rp.plan_version < 1 ||
+      rp.plan_version > 2)
+    return -1;
   unsigned last = 0;
   if (!fgets(line, sizeof line, f) ||
       sscanf(line, "task %*s %63s %71s %u %d", rp.name, rp.build_id, &last, &rp.exited) != 4)
@@ -173,11 +183,12 @@ static int parse_call(const char *line, struct plan_call *c) {
   if (sscanf(line, "%u %15s %15s %d %d %127s %d %d %d", &c->seq, kind, out, &c->arg_src, &c->arg_tag, c->sender,
              &c->serial, &c->tag, &c->rc) != 9)
     return -1;
-  static const char *outcomes[] = {"pending", "got", "none", "timeout", "error", "spawn"};
+  /* By XAB_REC_* value; "host": a spawned task's host name (XAB_REC_HOSTS and _HOSTNAME in one line). */
+  static const char *outcomes[] = {"pending", "got", "none", "timeout", "error", "spawn", "", "", "host", "result", "taken"};
   c->kind = kind_of(kind);
   c->outcome = -1;
-  for (int i = 0; i < 6; i++)
-    if (strcmp(out, outcomes[i]) == 0) c->outcome = i;
+  for (int i = 0; i < (int)(sizeof outcomes / sizeof outcomes[0]); i++)
+    if (outcomes[i][0] && strcmp(out, outcomes[i]) == 0) c->outcome = i;
   return c->kind < 0 || c->outcome < 0 ? -1 : 0;
 }
 
@@ -200,6 +211,14 @@ static const char *load_plan(void) {
     else rp.ncalls++;
   }
   fclose(f);
+  /* Numbered calls stay in calls (planned() walks them by seq); the rest go to extra. */
+  rp.extra = malloc((size_t)(rp.ncalls ? rp.ncalls : 1) * sizeof *rp.extra);
+  int kept = 0;
+  for (int i = 0; !err && i < rp.ncalls; i++) {
+    if (rp.calls[i].outcome >= XAB_REC_HOSTNAME && rp.extra) rp.extra[rp.nextra++] = rp.calls[i];
+    else rp.calls[kept++] = rp.calls[i];
+  }
+  rp.ncalls = kept;
   return err;
 }
 
@@ -330,7 +349,15 @@ static int tid_from_directory(const char *path) {
 /* The tid, in this run, of the task with this path: the task itself, its
  * parent or one of its children, or any other from the directory; 0 if it
  * never appears. */
+static int known_tid_of(const char *path);
 static int tid_of(const char *path) {
+  int tid = known_tid_of(path);
+  return tid != 0 ? tid : tid_from_directory(path);
+}
+
+/* Without the directory (no message taken: a handler may ask): the task
+ * itself, its parent, its children; 0 for any other. */
+static int known_tid_of(const char *path) {
   size_t mine = strlen(rp.path);
   if (strcmp(path, rp.path) == 0) return pvmmytid;
   const char *dot = strrchr(rp.path, '.');
@@ -340,7 +367,7 @@ static int tid_of(const char *path) {
     int k = atoi(path + mine + 1);
     return k >= 1 && k <= rp.nchildren ? rp.children[k - 1] : 0;
   }
-  return tid_from_directory(path);
+  return 0;
 }
 
 /* What the forcing match accepts. */
@@ -486,15 +513,125 @@ int xab_rr_receive(int kind, int tid, int tag, struct timeval *tmout) {
 
 /* ---------------------------------------------------------------- spawning */
 
+/* ---------------------------------------------------------------- placement, results, handlers */
+
+/* The next entry of the plan's extra ones of kind a or b, from *cursor on. */
+static const struct plan_call *next_extra(int *cursor, int a, int b) {
+  while (*cursor < rp.nextra && rp.extra[*cursor].kind != a && rp.extra[*cursor].kind != b) (*cursor)++;
+  return *cursor < rp.nextra ? &rp.extra[(*cursor)++] : NULL;
+}
+
+static int host_in_machine(const char *name) {
+  int nh = 0, na = 0;
+  struct pvmhostinfo *hi = NULL;
+  xab_enter();
+  int rc = pvm_config(&nh, &na, &hi);
+  xab_leave();
+  for (int h = 0; rc >= 0 && h < nh; h++)
+    if (strcmp(hi[h].hi_name, name) == 0) return 1;
+  return 0;
+}
+
+/* Where the recorded run put the n-th task of spawn seq: its host's name,
+ * NULL to spawn as the program asks (no such record, or a departure). */
+static const char *recorded_host(uint32_t seq, int n, const char *child, int count) {
+  if (!rp.forcing || rp.plan_version < 2) return NULL;
+  for (int i = 0; i < rp.nextra; i++) {
+    const struct plan_call *c = &rp.extra[i];
+    if (c->kind != XAB_EV_SPAWN || c->seq != seq || c->arg_src != n || strcmp(c->sender, "-") == 0) continue;
+    if (host_in_machine(c->sender)) return c->sender;
+    char why[512];
+    snprintf(why, sizeof why, "the recorded run put task %s on host %s, which this virtual machine has not", child,
+             c->sender);
+    depart(seq, XAB_EV_SPAWN, count, 0, why);
+    return NULL;
+  }
+  return NULL;
+}
+
+/* The plan, for a call that is not numbered; 0 when nothing is to be checked. */
+static int checking(int kind, int a, int b) {
+  if (!xab_rr.replay || !rp.forcing) return 0;
+  ensure_plan(xab_rr.seq, kind, a, b);
+  return rp.forcing && rp.plan_version >= 2;
+}
+
+int xab_rr_program_tasks(int ntask, const struct pvmtaskinfo *tasks) {
+  int n = ntask;
+  for (int i = 0; tasks && i < ntask; i++) {
+    const char *a = tasks[i].ti_a_out ? strrchr(tasks[i].ti_a_out, '/') : NULL;
+    a = a ? a + 1 : tasks[i].ti_a_out;
+    if (a && strcmp(a, "abmon") == 0) n--;
+  }
+  return n;
+}
+
+/* pvm_config and pvm_tasks cannot be made to return another virtual
+ * machine: a replay checks that they return what the record run's did. */
+static void check_result(int kind, int a, int b, int rc) {
+  if (!checking(kind, a, b)) return;
+  const struct plan_call *c = next_extra(&rp.next_result, XAB_EV_CONFIG, XAB_EV_TASKS);
+  char why[512];
+  if (!c || c->kind != kind)
+    snprintf(why, sizeof why, "the recorded run made no %s here (after call %u)", call_name(kind), xab_rr.seq);
+  else if (kind == XAB_EV_CONFIG && (c->arg_src != a || c->arg_tag != b || (c->rc < 0) != (rc < 0)))
+    snprintf(why, sizeof why, "pvm_config found %d host(s) of %d architecture(s), the recorded run %d of %d", a, b,
+             c->arg_src, c->arg_tag);
+  else if (kind == XAB_EV_TASKS && (c->rc < 0) != (rc < 0))
+    snprintf(why, sizeof why, "pvm_tasks returned %d, the recorded run %d", rc, c->rc);
+  else if (kind == XAB_EV_TASKS && c->arg_tag != b) {
+    /* The machine's task table holds other programs' tasks too (a monitor,
+     * another run): said, not a departure. */
+    fprintf(stderr, "xab replay: task %s (%s t%x), after call %u: pvm_tasks found %d task(s), the recorded run %d\n",
+            rp.path, program_invocation_short_name, (unsigned)pvmmytid, xab_rr.seq, b, c->arg_tag);
+    return;
+  } else {
+    return;
+  }
+  depart(xab_rr.seq, kind, a, b, why);
+}
+
+void xab_rr_config(int rc, int nhost, int narch) {
+  if (xab_rr.record) xab_record_other(XAB_EV_CONFIG, XAB_REC_RESULT, XAB_A(nhost, narch, 0, 0, 0, rc));
+  check_result(XAB_EV_CONFIG, nhost, narch, rc);
+}
+
+void xab_rr_tasks(int rc, int where, int ntask, const struct pvmtaskinfo *tasks) {
+  int n = xab_rr_program_tasks(ntask, tasks);
+  if (xab_rr.record) xab_record_other(XAB_EV_TASKS, XAB_REC_RESULT, XAB_A(where, n, 0, 0, 0, rc));
+  check_result(XAB_EV_TASKS, where, n, rc);
+}
+
+/* A handler's message is not forced (PVM calls the handler when it comes,
+ * inside whatever call the program is in): a replay checks that each
+ * handler takes the message the record run's took, in the same order. */
+void xab_rr_handler(int src, int tag, int serial) {
+  if (xab_rr.record) xab_record_other(XAB_EV_HANDLER, XAB_REC_HANDLER, XAB_A(0, 0, src, tag, serial, 1));
+  if (!xab_rr.replay || !rp.forcing || !rp.loaded || rp.plan_version < 2) return;
+  const struct plan_call *c = next_extra(&rp.next_handler, XAB_EV_HANDLER, XAB_EV_HANDLER);
+  int want = c ? known_tid_of(c->sender) : 0;
+  if (c && c->serial == serial && c->tag == tag && (want == 0 || want == src)) return;
+  char why[512];
+  if (!c)
+    snprintf(why, sizeof why, "a handler took serial %d from t%x with tag %d; the recorded run's handlers took no more",
+             serial, (unsigned)src, tag);
+  else
+    snprintf(why, sizeof why, "a handler took serial %d from t%x with tag %d, the recorded run's serial %d from task %s with tag %d",
+             serial, (unsigned)src, tag, c->serial, c->sender, c->tag);
+  depart(xab_rr.seq, XAB_EV_HANDLER, src, tag, why);
+}
+
 /* One child per pvm_spawn, each told its path; the tids in PVM's order
  * (the started first, then the errors). */
-static int spawn_one_by_one(char *file, char **argv, int flags, char *where, int count, int *tids) {
+static int spawn_one_by_one(uint32_t seq, char *file, char **argv, int flags, char *where, int count, int *tids) {
   int started = 0, nerr = 0, errs[count > 0 ? count : 1];
   for (int i = 0; i < count; i++) {
     char child[XAB_PATH_MAX + 16];
     snprintf(child, sizeof child, "%s.%d", rp.path, rp.nchildren + 1);
     setenv("XAB_REPLAY_PATH", child, 1);
-    int tid = 0, rc = pvm_spawn(file, argv, flags, where, 1, &tid);
+    const char *host = recorded_host(seq, i + 1, child, count);
+    int tid = 0, rc = host ? pvm_spawn(file, argv, (flags & ~PvmTaskArch) | PvmTaskHost, (char *)host, 1, &tid)
+                           : pvm_spawn(file, argv, flags, where, 1, &tid);
     if (rc == 1) {
       tids[started++] = tid;
       if (rp.nchildren < XAB_MAX_CHILDREN) rp.children[rp.nchildren++] = tid;
@@ -515,7 +652,8 @@ int xab_rr_spawn(char *file, char **argv, int flags, char *where, int count, int
     if (rp.forcing) c = planned(seq, XAB_EV_SPAWN, count, 0);
   }
   if (xab_rr.replay && rp.forcing && !c) depart(seq, XAB_EV_SPAWN, count, 0, "the record has no pvm_spawn here");
-  int rc = xab_rr.replay && count > 0 ? spawn_one_by_one(file, argv, flags, where, count, tids)
+  if (xab_rr.record) xab_record_spawn_begin(seq);
+  int rc = xab_rr.replay && count > 0 ? spawn_one_by_one(seq, file, argv, flags, where, count, tids)
                                       : pvm_spawn(file, argv, flags, where, count, tids);
   if (c && rp.forcing && c->rc != rc) {
     char why[256];

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/time.h>
 
+#include <pvm3.h>
+
 #include "xab/record.h"
 
 struct xab_rr_state {
@@ -40,6 +42,17 @@ int xab_rr_receive(int kind, int tid, int tag, struct timeval *tmout);
 /* The real pvm_spawn, recorded and, in replay, giving each child its path. */
 int xab_rr_spawn(char *file, char **argv, int flags, char *where, int count, int *tids);
 
+/* Outcomes that are not numbered calls, recorded after the task's last
+ * numbered call (xab_rr.seq) and checked in replay: what pvm_config and
+ * pvm_tasks returned (ab_task.c), which message a handler took (ab_mhf.c).
+ * tasks: PVM's table (NULL: the program did not ask for it). */
+void xab_rr_config(int rc, int nhost, int narch);
+void xab_rr_tasks(int rc, int where, int ntask, const struct pvmtaskinfo *tasks);
+void xab_rr_handler(int src, int tag, int serial);
+/* pvm_tasks' count without xab's own tasks (abmon, its relays): what the
+ * program would have seen with no monitor. */
+int xab_rr_program_tasks(int ntask, const struct pvmtaskinfo *tasks);
+
 /* ---------------------------------------------------------------- ab_record.c */
 
 /* Is this call one whose outcome the record keeps? */
@@ -48,7 +61,10 @@ int xab_record_wanted(int kind, int tid, int tag);
 int xab_record_begin(uint32_t seq, int kind, int tid, int tag);
 /* The outcome of entry idx (from xab_record_begin), or a new entry when idx < 0. */
 void xab_record_end(int idx, uint32_t seq, int kind, int tid, int tag, int mid);
+void xab_record_spawn_begin(uint32_t seq);
 void xab_record_spawn(uint32_t seq, int count, int rc, const int *tids);
+/* An entry that is not a numbered call (XAB_REC_RESULT, XAB_REC_HANDLER). */
+void xab_record_other(int kind, int outcome, const int v[6]);
 /* The program's GNU build id in hex, or its size:mtime. */
 void xab_record_identity(char *out, size_t len);
 /* The serial in a message's header (0: none), without clearing it. */

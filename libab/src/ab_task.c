@@ -117,6 +117,7 @@ int xab_config(int *nhost, int *narch, struct pvmhostinfo **hosts) {
     if (nhost) *nhost = nh;
     if (narch) *narch = na;
   }
+  if (xab_rr_on()) xab_rr_config(rc, nh, na);
   xab_rec(XAB_EV_CONFIG, XAB_PHASE_END, t, rc, XAB_A(nh, na));
   return rc;
 }
@@ -128,6 +129,7 @@ int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
   int rc = pvm_tasks(where, &nt, tasks);
   xab_leave();
   if (rc >= 0 && ntask) *ntask = nt;
+  if (xab_rr_on()) xab_rr_tasks(rc, where, nt, rc >= 0 && tasks ? *tasks : NULL);
   xab_rec(XAB_EV_TASKS, XAB_PHASE_END, t, rc, XAB_A(where, nt));
   return rc;
 }

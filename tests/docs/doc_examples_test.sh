@@ -51,6 +51,9 @@ skip:replays a hung run, which never ends: tests/replay does, with a timeout	abr
 skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control auto | tee replay.trace | xabview --control auto &
 skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control auto | tee evfile | xabview --control auto
 skip:the trace of the skipped replay of a hang: tests/replay reads such a trace	abstat replay.trace
+skip:corrects the skipped replay's trace with the skipped record: tests/replay corrects a traced replay of xabrace	abstat --compensate --replay-of rec replay.trace
+skip:corrects the skipped replay's trace with the skipped record: tests/replay corrects a traced replay of xabrace	ab2picl --replay-of rec replay.trace > replay.picl
+skip:corrects the skipped replay's trace with the skipped record: tests/replay corrects a traced replay of xabrace	abstat --replay-of rec --replay-check 3 replay.trace
 skip:installs packages and builds into build/: the README's fresh-machine commands run it	scripts/setup.sh
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &
 run	abmon -o run.trace -- ./master

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "record_set.h"
+#include <xab/model/record_set.h>
 #include "xab/version.h"
 
 namespace fs = std::filesystem;

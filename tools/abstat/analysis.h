@@ -20,6 +20,8 @@ struct Report : xab::Analysis {
   ClockReport clock;        // what toGlobalTime did (globalTime only)
   bool compensated = false; // --compensate
   CompensationReport compensation;  // what compensate did (compensated only)
+  std::string replayOf;             // --replay-of: the record directory ("" none)
+  ReplayCorrectionReport replay;    // what correctReplay did (replayOf only)
 };
 
 int exitStatus(const Report& a);

@@ -44,6 +44,7 @@ struct Json {
     w.endObject();
     clock();
     compensation();
+    replay();
     w.key("errors").beginObject().field("count", a.errorCount).key("lines").beginArray();
     for (const ReadError& e : a.errors)
       w.beginObject().field("line", e.line).field("reason", e.reason).endObject();
@@ -94,6 +95,25 @@ struct Json {
       w.endArray();
     }
     w.endObject();
+  }
+
+  // The replay correction (--replay-of): its counts and every anchor.
+  void replay() {
+    if (a.replayOf.empty()) return;
+    const ReplayCorrectionReport& r = a.replay;
+    w.key("replay").beginObject().field("record", a.replayOf).field("note", r.note);
+    w.field("tasksMatched", r.tasksMatched).field("tasksUnmatched", r.tasksUnmatched);
+    w.field("recordedNotReplayed", r.recordedNotReplayed).field("anchorsUsed", r.anchorsUsed);
+    w.field("anchorsPushed", r.anchorsPushed).field("anchorsMismatched", r.anchorsMismatched);
+    w.field("largestPush", durationSeconds(r.largestPush)).field("largestHeldOutError", durationSeconds(r.largestHeldOutError));
+    w.field("transfer", durationSeconds(r.transfer)).field("receivesRebased", r.receivesRebased);
+    w.key("anchors").beginArray();
+    for (const ReplayAnchor& x : r.anchors) {
+      w.beginObject().field("path", x.path).field("seq", x.seq).field("tid", formatTid(t.task(x.event.task).tid));
+      w.field("recorded", seconds(t, x.recorded)).field("corrected", seconds(t, x.corrected));
+      w.field("error", durationSeconds(x.corrected - x.recorded)).field("used", x.used).field("pushed", x.pushed).endObject();
+    }
+    w.endArray().endObject();
   }
 
   void tasks() {

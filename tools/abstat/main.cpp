@@ -17,6 +17,8 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   if (a.globalTime) trace = toGlobalTime(std::move(trace), a.clock);
   a.compensated = o.compensate;
   if (a.compensated) trace = compensate(std::move(trace), a.compensation);
+  a.replayOf = o.replayOf;
+  if (o.record) trace = correctReplay(std::move(trace), *o.record, a.replay, {.holdOutEvery = o.replayCheck});
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
   a.source = o.input;
   a.errors = r.errors();
@@ -48,6 +50,12 @@ void reportErrors(const Options& o, const TraceSource& source) {
 int main(int argc, char** argv) {
   Options o;
   if (int rc = parseOptions(argc, argv, o); rc >= 0) return rc;
+  if (!o.replayOf.empty()) try {
+      o.record = std::make_shared<const replay::RecordSet>(o.replayOf);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "abstat: %s\n", e.what());
+      return kExitError;
+    }
   TraceSource source = openInput(o);
 
   // In --follow mode the hang diagnosis is printed each time progress stops.

@@ -41,6 +41,14 @@ Output:
   --compensate   take xab's own cost on each task (libab's cost and flush
                  records) out of the times, and print each task's
                  estimated intrusion (docs/global-time.md)
+  --replay-of DIR
+                 the trace is of a replay (abreplay DIR -- ...): correct
+                 its dates back to estimates of the recorded run's, from
+                 the record's own time stamps (docs/replay.md)
+  --replay-check N
+                 with --replay-of: leave every N-th anchor of each task out
+                 of the correction and print how far the estimate there is
+                 from the record's date (a check of the correction)
 
 Input:
   --follow       keep reading a live trace (a pipe, or a file that grows);
@@ -110,6 +118,13 @@ int parseOptions(int argc, char** argv, Options& o) {
     else if (a == "--raw-time") o.rawTime = true;
     else if (a == "--compensate") o.compensate = true;
     else if (a == "--no-progress") o.progress = false;
+    else if (a == "--replay-of") {
+      if (i + 1 >= argc) return usageError("--replay-of needs a record directory", "");
+      o.replayOf = argv[++i];
+    } else if (a == "--replay-check") {
+      if (!needValue(v) || v < 2) return usageError("--replay-check needs a number from 2 on", "");
+      o.replayCheck = static_cast<std::uint32_t>(v);
+    }
     else if (a == "--task") {
       if (i + 1 >= argc) return usageError("--task needs a task", "");
       o.outputTask = argv[++i];

@@ -1,6 +1,10 @@
 // abstat's command line.
 #pragma once
 
+#include <xab/model/record_set.h>
+
+#include <cstdint>
+#include <memory>
 #include <string>
 
 namespace xab::abstat {
@@ -30,6 +34,9 @@ struct Options {
   bool strict = false;
   bool progress = true;   // on a terminal only
   bool compensate = false;  // xab's measured cost taken out (docs/global-time.md)
+  std::string replayOf;     // --replay-of DIR: the record the trace is a replay of (docs/replay.md)
+  std::shared_ptr<const replay::RecordSet> record;  // DIR read (main)
+  std::uint32_t replayCheck = 0;  // --replay-check N: every N-th anchor held out and measured
   bool rawTime = false;   // task clocks as recorded, not global time (docs/global-time.md)
   std::size_t showErrors = 10;
   std::string outputTask;  // --task: the output of this task only (tid, name or label)

@@ -64,6 +64,20 @@ std::string compensationLine(const Report& a) {
   return "compensation: xab's measured cost taken out of every task's times (--compensate, docs/global-time.md)\n";
 }
 
+// What the replay correction did (--replay-of only).
+std::string replayLines(const Report& a) {
+  if (a.replayOf.empty()) return {};
+  const ReplayCorrectionReport& r = a.replay;
+  std::string out = "replay of " + a.replayOf + ": " + r.note + "\n";
+  if (r.anchorsMismatched)
+    out += "replay: " + std::to_string(r.anchorsMismatched) +
+           " recorded calls not used: the replay departed or made another call there\n";
+  if (r.anchorsUsed < r.anchors.size())
+    out += "replay check: " + std::to_string(r.anchors.size() - r.anchorsUsed) +
+           " anchors held out, largest |corrected - recorded| " + fmt("%.6f", durationSeconds(r.largestHeldOutError)) + " s\n";
+  return out;
+}
+
 std::string timeLine(const Report& a) {
   if (!a.globalTime) return "time: task clocks as recorded (--raw-time)\n";
   if (!a.clock.clockRecords) return "time: task clocks as recorded: the trace has no clock records\n";
@@ -79,7 +93,7 @@ std::string header(const Report& a) {
   if (a.errorCount) out += ", " + std::to_string(a.errorCount) + " malformed lines skipped";
   if (a.stalledFor > 0) out += fmt(", no progress for %.1f s", a.stalledFor);
   out += "\n";
-  return out + timeLine(a) + compensationLine(a);
+  return out + timeLine(a) + compensationLine(a) + replayLines(a);
 }
 
 std::string us(double ns) { return fmt("%.1f", ns / 1e3); }

@@ -2,6 +2,7 @@
 #include <xab/translators/io.h>
 #include <xab/model/clock.h>
 #include <xab/model/compensate.h>
+#include <xab/model/replay_correct.h>
 #include <xab/traceformat/write.h>
 
 #include <algorithm>
@@ -187,6 +188,18 @@ Input readTrace(const InputOptions& o) {
     CompensationReport rep;
     in.trace = compensate(std::move(in.trace), rep);
     std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
+  }
+  if (in.trace && !o.replayOf.empty()) {
+    try {
+      replay::RecordSet record(o.replayOf);
+      ReplayCorrectionReport rep;
+      in.trace = correctReplay(std::move(in.trace), record, rep);
+      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), e.what());
+      in.trace = nullptr;
+      in.exitCode = kExitUsage;
+    }
   }
   return in;
 }

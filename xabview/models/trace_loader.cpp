@@ -2,6 +2,7 @@
 
 #include <xab/model/clock.h>
 #include <xab/model/compensate.h>
+#include <xab/model/replay_correct.h>
 #include <xab/translators/picl.h>
 
 #include <chrono>
@@ -250,6 +251,7 @@ void TraceLoader::run() {
         raw.timeNote = "task clocks (--raw-time)";
       }
       if (options_.compensate) compensateTimes(raw);
+      correctToRecord(raw);
       raw.errors = reader.errors();
       raw.errorCount = reader.errorCount();
       raw.fatal = reader.fatal();
@@ -290,6 +292,16 @@ void TraceLoader::run() {
     QString msg = QString("reader thread: ") + e.what();
     QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
   }
+}
+
+// --replay-of: the picture on the recorded run's dates (docs/replay.md).
+// Every snapshot is corrected whole: a correction moves every task.
+void TraceLoader::correctToRecord(Raw& raw) const {
+  if (!options_.record || !raw.trace) return;
+  ReplayCorrectionReport rep;
+  raw.trace = correctReplay(std::move(raw.trace), *options_.record, rep);
+  raw.retimed = true;
+  raw.timeNote += rep.tasksMatched ? ", replay on the record's dates" : ", not a replay of the record";
 }
 
 }  // namespace xab::view

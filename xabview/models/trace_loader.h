@@ -16,6 +16,8 @@
 
 #include "snapshot.h"
 
+#include <xab/model/record_set.h>
+
 #include <QObject>
 #include <QString>
 
@@ -40,6 +42,9 @@ class TraceLoader : public QObject {
     bool rawTime = false;      // task clocks as recorded; else global time (docs/global-time.md)
     bool compensate = false;   // xab's measured cost taken out of the times (--compensate): each
                                // picture re-times the whole trace (the model's compensate())
+    // --replay-of: the record the trace is a replay of; its dates are
+    // corrected to the recorded run's (docs/replay.md).  Null: none.
+    std::shared_ptr<const replay::RecordSet> record = nullptr;
   };
   explicit TraceLoader(Options options, QObject* parent = nullptr);
   ~TraceLoader() override;
@@ -73,6 +78,7 @@ class TraceLoader : public QObject {
   bool readForeign();
   void publish(std::shared_ptr<ViewSnapshot> s);
   void post(Raw raw);
+  void correctToRecord(Raw& raw) const;
 
   Options options_;
   std::thread thread_, snapshots_;

@@ -97,6 +97,7 @@ QJsonObject dumpState(const ViewState& st) {
       {"caught_up", s->caughtUp},
       {"monitor_stopped", s->trace->stopped()},
       {"trace_time_s", static_cast<double>(st.cursorTime() - s->firstTime()) / 1e9},
+      {"time", qstr(s->timeNote)},  // what the times are: global time, task clocks, a replay on its record's dates
       {"current", current},
       {"tasks", tasks(st)},
       {"messages", messages(st)},

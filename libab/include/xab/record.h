@@ -5,7 +5,9 @@
  * then fixed-size entries, one per receive-like call whose outcome depends
  * on timing (a wildcard pvm_recv/pvm_precv; every pvm_trecv, pvm_nrecv and
  * pvm_probe) and one per pvm_spawn (with the tids started, so that abreplay
- * can name every task by its spawn path).  libab writes it through a shared
+ * can name every task by its spawn path), and, from version 2, where each
+ * spawned task was put, what pvm_config and pvm_tasks returned, and which
+ * message each pvm_addmhf handler took.  libab writes it through a shared
  * memory mapping: no system call per entry, and what was written survives
  * SIGKILL.  libab is the only writer; abreplay (tools/abreplay) the only
  * reader.  All fields in the host's byte order.
@@ -16,7 +18,7 @@
 #include <stdint.h>
 
 #define XAB_REC_MAGIC 0x31524258u /* "XBR1" */
-#define XAB_REC_VERSION 1u
+#define XAB_REC_VERSION 2u /* 2: start_ns is the start of call 1, a spawn too */
 #define XAB_REC_HEADER_BYTES 256
 
 /* What a receive-like call got. */
@@ -27,13 +29,18 @@ enum xab_rec_outcome {
   XAB_REC_TIMEOUT = 3, /* pvm_trecv timed out */
   XAB_REC_ERROR = 4,   /* the call failed: rc */
   XAB_REC_SPAWN = 5,   /* pvm_spawn: rc tasks started, their tids follow */
-  XAB_REC_TIDS = 6     /* continuation of a spawn: up to 6 tids in v[] */
+  XAB_REC_TIDS = 6,    /* continuation of a spawn: up to 6 tids in v[] */
+  /* Version 2 (not numbered calls: seq is the task's last numbered call): */
+  XAB_REC_HOSTS = 7,    /* continuation of a spawn after its tids: up to 6 hosts (pvmd tids) in v[] */
+  XAB_REC_HOSTNAME = 8, /* v[0] a pvmd tid, v[1..5] its host's name (20 bytes, NUL-padded), once per host */
+  XAB_REC_RESULT = 9,   /* pvm_config: nhost narch 0 0 0 rc; pvm_tasks: where ntask 0 0 0 rc */
+  XAB_REC_HANDLER = 10  /* a message a pvm_addmhf handler took: 0 0 src tag serial 1 */
 };
 
 struct xab_rec_header {
   uint32_t magic, version;
   int32_t tid, parent;      /* this run's tids: abreplay turns them into spawn paths */
-  int64_t start_ns;         /* CLOCK_REALTIME when the file was made */
+  int64_t start_ns;         /* the task's clock when its first receive-like call or spawn began */
   int32_t pid;
   uint32_t count;           /* entries complete (a reader reads no further) */
   uint32_t last_seq;        /* the receive-like call begun last (0: none) */
@@ -48,7 +55,7 @@ struct xab_rec_header {
 struct xab_rec_entry {
   int64_t t_ns;             /* the task's clock when the call ended (begun, if pending) */
   uint32_t seq;
-  uint16_t kind;            /* XAB_EV_RECV, _TRECV, _NRECV, _PROBE, _PRECV, _SPAWN (events.h) */
+  uint16_t kind;            /* XAB_EV_RECV, _TRECV, _NRECV, _PROBE, _PRECV, _SPAWN; _CONFIG, _TASKS, _HANDLER (events.h) */
   uint16_t outcome;         /* enum xab_rec_outcome */
   int32_t v[6];             /* receive: arg_src arg_tag src tag serial rc;
                                spawn: count asked, 0, 0, 0, 0, rc (started);

@@ -1,6 +1,6 @@
 // record_set.cpp -- reading a record directory and naming its tasks by
 // spawn path (record_set.h).
-#include "record_set.h"
+#include <xab/model/record_set.h>
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "xab/events.h"
 
@@ -25,13 +26,17 @@ const char* kindName(int kind) {
     case XAB_EV_PROBE: return "probe";
     case XAB_EV_PRECV: return "precv";
     case XAB_EV_SPAWN: return "spawn";
+    case XAB_EV_CONFIG: return "config";
+    case XAB_EV_TASKS: return "tasks";
+    case XAB_EV_HANDLER: return "handler";
     default: return nullptr;
   }
 }
 
 const char* outcomeName(int outcome) {
-  static const char* names[] = {"pending", "got", "none", "timeout", "error", "spawn", "tids"};
-  return outcome >= 0 && outcome <= XAB_REC_TIDS ? names[outcome] : nullptr;
+  static const char* names[] = {"pending", "got", "none", "timeout", "error", "spawn",
+                                "tids",    "hosts", "host", "result",  "taken"};
+  return outcome >= 0 && outcome <= XAB_REC_HANDLER ? names[outcome] : nullptr;
 }
 
 RecordedTask readRecord(const fs::path& file) {
@@ -40,8 +45,8 @@ RecordedTask readRecord(const fs::path& file) {
   t.file = file.string();
   if (!in.read(reinterpret_cast<char*>(&t.header), sizeof t.header) || t.header.magic != XAB_REC_MAGIC)
     throw std::runtime_error(t.file + ": not an xab record file");
-  if (t.header.version != XAB_REC_VERSION)
-    throw std::runtime_error(t.file + ": record version " + std::to_string(t.header.version) + ", this abreplay reads " +
+  if (t.header.version < 1 || t.header.version > XAB_REC_VERSION)  // 1: start_ns after a first spawn
+    throw std::runtime_error(t.file + ": record version " + std::to_string(t.header.version) + ", this abreplay reads 1 to " +
                              std::to_string(XAB_REC_VERSION));
   t.header.name[sizeof t.header.name - 1] = 0;
   t.header.build_id[sizeof t.header.build_id - 1] = 0;
@@ -63,6 +68,17 @@ RecordSet::RecordSet(const std::string& dir) {
     if (f.path().extension() == ".rec") tasks_.push_back(readRecord(f.path()));
   if (tasks_.empty()) throw std::runtime_error(dir + ": holds no record (t*.rec); record with XAB_RECORD=" + dir);
   assignPaths();
+}
+
+RecordSet::RecordSet(std::vector<RecordedTask> tasks) : tasks_(std::move(tasks)) {
+  if (tasks_.empty()) throw std::runtime_error("no recorded task");
+  assignPaths();
+}
+
+const RecordedTask* RecordSet::find(const std::string& path) const {
+  for (const auto& t : tasks_)
+    if (t.path == path) return &t;
+  return nullptr;
 }
 
 // Roots in the order they started; each task's children in spawn order.
@@ -105,7 +121,7 @@ void RecordSet::assignPaths() {
 // Who sent a message: a path; "pvmd" (pvm_notify); "-" (no serial: a task
 // without libab).
 std::string RecordSet::senderOf(const xab_rec_entry& e) const {
-  if (e.outcome != XAB_REC_GOT) return "-";
+  if (e.outcome != XAB_REC_GOT && e.outcome != XAB_REC_HANDLER) return "-";
   int src = e.v[2], serial = e.v[4];
   if (serial == 0) return (src & int(0x80000000)) ? "pvmd" : "-";
   auto it = path_of_tid_.find(src);
@@ -121,12 +137,44 @@ std::string RecordSet::callLine(const xab_rec_entry& e) const {
   s << e.seq << ' ' << kindName(e.kind) << ' ' << outcomeName(e.outcome) << ' ';
   if (e.kind == XAB_EV_SPAWN) {
     s << e.v[0] << " 0 - 0 0 " << e.v[5];
+  } else if (e.outcome == XAB_REC_RESULT) {  // config: nhost narch; tasks: where (0 all, -2 one) ntask
+    s << (e.kind == XAB_EV_TASKS && e.v[0] != 0 ? -2 : e.v[0]) << ' ' << e.v[1] << " - 0 0 " << e.v[5];
   } else {
-    bool got = e.outcome == XAB_REC_GOT;
+    bool got = e.outcome == XAB_REC_GOT || e.outcome == XAB_REC_HANDLER;
     s << (e.v[0] == -1 ? -1 : -2) << ' ' << e.v[1] << ' ' << senderOf(e) << ' ' << (got ? e.v[4] : 0) << ' ' << (got ? e.v[3] : 0)
       << ' ' << (got ? 1 : e.v[5]);
   }
   return s.str();
+}
+
+// The lines of a task's record, in order: its calls, and after each spawn
+// one "host" line per task started (the name of the host the recorded run
+// put it on; "-" unknown).  Tids and pvmd tids are of that run only.
+std::vector<std::string> RecordSet::lines(const RecordedTask& t) const {
+  std::map<int, std::string> hostName;  // pvmd tid -> name
+  for (const auto& e : t.entries)
+    if (e.outcome == XAB_REC_HOSTNAME) {
+      char name[sizeof e.v - sizeof e.v[0] + 1] = {};
+      std::memcpy(name, &e.v[1], sizeof name - 1);
+      hostName[e.v[0]] = name;
+    }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < t.entries.size(); ++i) {
+    const xab_rec_entry& e = t.entries[i];
+    if (e.outcome != XAB_REC_HOSTS) {
+      if (e.outcome != XAB_REC_TIDS && e.outcome != XAB_REC_HOSTNAME) out.push_back(callLine(e));
+      continue;
+    }
+    int n = 0;  // the spawn's tasks so far: HOSTS entries follow each other
+    for (std::size_t k = i; k > 0 && t.entries[k - 1].seq == e.seq && t.entries[k - 1].outcome == XAB_REC_HOSTS; --k) n += 6;
+    for (int h : e.v) {
+      if (h == 0) continue;
+      auto it = hostName.find(h);
+      out.push_back(std::to_string(e.seq) + " spawn host " + std::to_string(++n) + " 0 " +
+                    (it == hostName.end() || it->second.empty() ? "-" : it->second) + " 0 0 0");
+    }
+  }
+  return out;
 }
 
 std::string RecordSet::dump() const {
@@ -134,8 +182,7 @@ std::string RecordSet::dump() const {
   for (const auto& t : tasks_) {
     s << t.path << " task " << t.header.name << ' ' << (t.header.exited ? "exited" : "stopped") << " after call "
       << t.header.last_seq << '\n';
-    for (const auto& e : t.entries)
-      if (e.outcome != XAB_REC_TIDS) s << t.path << ' ' << callLine(e) << '\n';
+    for (const auto& l : lines(t)) s << t.path << ' ' << l << '\n';
   }
   return s.str();
 }
@@ -143,11 +190,10 @@ std::string RecordSet::dump() const {
 void RecordSet::writePlans(const std::string& dir) const {
   for (const auto& t : tasks_) {
     std::ofstream out(dir + "/" + t.path + ".plan");
-    out << "xab-plan 1\n"
+    out << "xab-plan " << (t.header.version >= 2 ? 2 : 1) << "\n"
         << "task " << t.path << ' ' << t.header.name << ' ' << (t.header.build_id[0] ? t.header.build_id : "-") << ' '
         << t.header.last_seq << ' ' << t.header.exited << '\n';
-    for (const auto& e : t.entries)
-      if (e.outcome != XAB_REC_TIDS) out << callLine(e) << '\n';
+    for (const auto& l : lines(t)) out << l << '\n';
     if (!out) throw std::runtime_error(dir + ": cannot write the replay plan");
   }
 }

@@ -5,8 +5,11 @@
 // task that no recorded task spawned (the command), "1.2" the second task
 // "1" spawned (counting every pvm_spawn of "1" in order), and so on.  A
 // message is named by its sender's path and the sender's serial.
-#ifndef XAB_ABREPLAY_RECORD_SET_H
-#define XAB_ABREPLAY_RECORD_SET_H
+//
+// The one reader of record files: abreplay (plans, --dump) and the model's
+// post-mortem date correction of a replay (replay_correct.h) both use it.
+#ifndef XAB_MODEL_RECORD_SET_H
+#define XAB_MODEL_RECORD_SET_H
 
 #include <map>
 #include <string>
@@ -28,8 +31,12 @@ class RecordSet {
   // Reads every *.rec of dir; throws std::runtime_error with a message
   // that names the file when one is not a record.
   explicit RecordSet(const std::string& dir);
+  // Records already read (a test's synthetic ones): paths assigned the same way.
+  explicit RecordSet(std::vector<RecordedTask> tasks);
 
   const std::vector<RecordedTask>& tasks() const { return tasks_; }  // in path order
+  // The task recorded under a spawn path, or null.
+  const RecordedTask* find(const std::string& path) const;
   // One line per task and per recorded call, without tids or times: two
   // runs that took the same course dump the same text.
   std::string dump() const;
@@ -40,6 +47,7 @@ class RecordSet {
   void assignPaths();
   std::string senderOf(const xab_rec_entry& e) const;
   std::string callLine(const xab_rec_entry& e) const;
+  std::vector<std::string> lines(const RecordedTask& t) const;
   std::vector<RecordedTask> tasks_;
   std::map<int, std::string> path_of_tid_;
 };
