@@ -205,6 +205,8 @@ skip:a live viewer on a pipe from abrun: tests/examples/abrun_test.sh runs it (c
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-abrun-bench.sh build 3
 skip:a benchmark (minutes; docs/performance.md gives its figures)	taskset -c 1 build/bin/abrun -o /tmp/t.pvm taskset -c 0 build/bench/pingpong-plain roundtrip -n 5000 -r 7
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-multihost-bench.sh -b build-test --repeat 1 --pairs 5
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-load-bench.sh -b build-test
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-ingest-bench.sh -b build-test
 EOF
 )
 
