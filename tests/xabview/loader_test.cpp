@@ -166,3 +166,38 @@ TEST_CASE("global time: clocks that agree keep their times, a skewed one is put 
     }
   }
 }
+
+// Issue 12: re-timing copies the whole trace and restarts the picture.
+// While a followed file grows, a fit that moves a clock by less than a
+// live picture can show (2 ms here; a loaded machine's fits do that on one
+// host) leaves the times as recorded; the last picture is on global time.
+TEST_CASE("global time: a live picture is not re-timed for a small move, the last one is") {
+  const long long offset = 2'000'000;
+  QTemporaryDir dir;
+  QString path = dir.filePath("trace");
+  std::string text = clockTrace(offset);
+  const std::size_t exitLine = text.rfind('\n', text.size() - 2) + 1;
+  std::ofstream(path.toStdString()) << text.substr(0, exitLine);
+  TraceLoader loader({path, true, 20});
+  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+  loader.start();
+  SnapshotPtr live, last;
+  CHECK(waitFor(spy, [&](const ViewSnapshot& s) {
+    if (!s.inputEnded && s.caughtUp && s.trace->eventCount() == 16) live = std::make_shared<ViewSnapshot>(s);
+    return live != nullptr;
+  }));
+  REQUIRE(live);
+  CHECK(live->timeNote.rfind("task clocks while live", 0) == 0);
+  CHECK(live->trace->events(0)[0].time == 1'763'680'001'000'000'000 + offset);  // as recorded
+  std::ofstream(path.toStdString(), std::ios::app)
+      << text.substr(exitLine) << "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=17\n";
+  CHECK(waitFor(spy, [&](const ViewSnapshot& s) {
+    if (s.inputEnded) last = std::make_shared<ViewSnapshot>(s);
+    return s.inputEnded;
+  }));
+  loader.stop();
+  REQUIRE(last);
+  CHECK(last->timeNote == "global time");
+  const auto& ev = last->trace->events(0);
+  CHECK(std::llabs(ev[ev.size() - 1].time - 1'763'680'001'500'000'000) < 10'000);  // on abmon's clock
+}

@@ -23,6 +23,15 @@ constexpr int kAnalysisNice = 10;
 // and a pipe that stayed quiet this long counts as caught up (a live
 // picture is 100 ms old at most).
 constexpr int kWaitMs = 40;
+// Global time while records flow: re-timing copies the whole trace and
+// rebuilds the picture from scratch (seconds at millions of records).  A
+// live picture is not re-timed for moves under kLiveClockMoveNs (on one
+// host, a loaded machine's fits "move" tasks by a few ms that are noise:
+// every task reads abmon's clock), and at most a third of the reader's
+// time goes to re-timing (kRetimeRest times its last duration of rest).
+// The last picture, at the end of the input, is always on global time.
+constexpr TimeNs kLiveClockMoveNs = 10'000'000;
+constexpr double kRetimeRest = 2.0;
 
 }  // namespace
 
@@ -213,26 +222,43 @@ void TraceLoader::run() {
     LiveClockFit clockFit;
     bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
+    bool retiming = false;  // once a picture is re-timed, every later one is
+    auto retimeDone = Clock::now();
+    double retimeMs = 0;
+
+    // False: not now (a re-time would take more than its share of time).
     auto postNow = [&](bool caughtUp) {
       Raw raw;
-      // The last trace is taken: the reader's own copy is not kept.
-      raw.trace = ended ? reader.take() : reader.snapshot();
       // Global time: the fit so far, refined as clock records arrive.  A
       // trace whose clocks all agree with abmon's within the fits' error
       // (one host) is on global time as recorded, and each picture extends
       // the last; otherwise the whole trace is re-timed and the picture
-      // starts again.
+      // starts again (above: how often while records flow).
       if (!options_.rawTime) {
-        if (clockFit.update(*raw.trace)) {
+        auto trace = reader.snapshot();
+        const bool moves = clockFit.update(*trace);
+        retiming = retiming || (moves && (ended || clockFit.largestMove() > kLiveClockMoveNs));
+        const bool rested = Clock::now() - retimeDone >= std::chrono::duration<double, std::milli>(kRetimeRest * retimeMs);
+        if (retiming && !ended && !rested) return false;
+        // The last trace is taken: the reader's own copy is not kept.
+        raw.trace = ended ? reader.take() : std::move(trace);
+        if (retiming) {
+          const auto started = Clock::now();
           ClockReport clock;
           raw.trace = toGlobalTime(std::move(raw.trace), clock);
           raw.retimed = true;
           raw.timeNote = "global time";
+          retimeDone = Clock::now();
+          retimeMs = std::chrono::duration<double, std::milli>(retimeDone - started).count();
+        } else if (moves) {
+          raw.timeNote = "task clocks while live (the fits move them by at most " +
+                         std::to_string(clockFit.largestMove() / 1000) + " µs); global time at the end";
         } else {
           raw.timeNote = clockFit.anySamples() ? "global time (every clock agrees with abmon's)"
                                                : "task clocks (no clock records)";
         }
       } else {
+        raw.trace = ended ? reader.take() : reader.snapshot();
         raw.timeNote = "task clocks (--raw-time)";
       }
       raw.errors = reader.errors();
@@ -246,6 +272,7 @@ void TraceLoader::run() {
       postedEvents = raw.trace->eventCount();
       postedErrors = raw.errorCount;
       post(std::move(raw));
+      return true;
     };
 
     while (!stopping_ && !ended) {
@@ -262,8 +289,8 @@ void TraceLoader::run() {
                            caughtUp != postedCaughtUp;
       // The snapshot thread asks for a trace when it is ready for one; the
       // end of the input, and reaching it, are told at once.
-      if (ended || (atEnd && !reportedEnd) || (changed && wanted_)) postNow(caughtUp);
-      if (atEnd) reportedEnd = true;
+      const bool posted = (ended || (atEnd && !reportedEnd) || (changed && wanted_)) && postNow(caughtUp);
+      if (atEnd && posted) reportedEnd = true;
       if (step == SourceStep::Read && source.isFile()) reportedEnd = false;
     }
     // The reader refused the input (a newer format version) while a pipe
