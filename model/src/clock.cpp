@@ -142,7 +142,6 @@ bool LiveClockFit::update(const Trace& trace) {
     relays[tid] = c.fit;
   }
   bool moves = false;
-  largestMove_ = 0;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     const TaskInfo& task = trace.task(t);
     TaskClock& c = tasks_[task.tid];
@@ -153,11 +152,7 @@ bool LiveClockFit::update(const Trace& trace) {
       anySamples_ = true;
     }
     // Checked again as the task's times grow: a drift moves later times more.
-    const ClockFit fit = composeFit(c.fit, relays);
-    if (!fitMoves(fit, task.firstTime, task.lastTime)) continue;
-    moves = true;
-    const double move = std::max(std::fabs(fit.offsetAt(task.firstTime)), std::fabs(fit.offsetAt(task.lastTime)));
-    largestMove_ = std::max(largestMove_, static_cast<TimeNs>(std::llround(move)));
+    moves = moves || fitMoves(composeFit(c.fit, relays), task.firstTime, task.lastTime);
   }
   return moves;
 }

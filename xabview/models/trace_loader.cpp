@@ -24,14 +24,13 @@ constexpr int kAnalysisNice = 10;
 // picture is 100 ms old at most).
 constexpr int kWaitMs = 40;
 // Global time while records flow: re-timing copies the whole trace and
-// rebuilds the picture from scratch (seconds at millions of records).  A
-// live picture is not re-timed for moves under kLiveClockMoveNs (on one
-// host, a loaded machine's fits "move" tasks by a few ms that are noise:
-// every task reads abmon's clock), and at most a third of the reader's
-// time goes to re-timing (kRetimeRest times its last duration of rest).
-// The last picture, at the end of the input, is always on global time.
-constexpr TimeNs kLiveClockMoveNs = 10'000'000;
-constexpr double kRetimeRest = 2.0;
+// rebuilds the picture from scratch (seconds at millions of records, and a
+// loaded machine's fits "move" tasks on abmon's own host by milliseconds to
+// hundreds of ms: noise, every task there reads abmon's clock).  So live
+// pictures keep the task clocks while records flow; once the input pauses
+// (caught up, no new record for kPauseSeconds) and at its end, the picture
+// is put on global time.
+constexpr double kPauseSeconds = 0.5;
 
 }  // namespace
 
@@ -222,41 +221,34 @@ void TraceLoader::run() {
     LiveClockFit clockFit;
     bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
-    bool retiming = false;  // once a picture is re-timed, every later one is
-    auto retimeDone = Clock::now();
-    double retimeMs = 0;
+    bool shownGlobal = false;  // the last picture was re-timed
+    bool clocksMove = false;   // the last fit said re-timing would move some task
+    auto paused = [&] { return source.caughtUp() && source.quietSeconds() >= kPauseSeconds; };
 
-    // False: not now (a re-time would take more than its share of time).
     auto postNow = [&](bool caughtUp) {
       Raw raw;
       // Global time: the fit so far, refined as clock records arrive.  A
       // trace whose clocks all agree with abmon's within the fits' error
-      // (one host) is on global time as recorded, and each picture extends
-      // the last; otherwise the whole trace is re-timed and the picture
-      // starts again (above: how often while records flow).
+      // (one host, an idle machine) is on global time as recorded, and each
+      // picture extends the last; otherwise (above) it is re-timed when the
+      // input pauses or ends, and the picture starts again.
       if (!options_.rawTime) {
-        auto trace = reader.snapshot();
-        const bool moves = clockFit.update(*trace);
-        retiming = retiming || (moves && (ended || clockFit.largestMove() > kLiveClockMoveNs));
-        const bool rested = Clock::now() - retimeDone >= std::chrono::duration<double, std::milli>(kRetimeRest * retimeMs);
-        if (retiming && !ended && !rested) return false;
-        // The last trace is taken: the reader's own copy is not kept.
-        raw.trace = ended ? reader.take() : std::move(trace);
-        if (retiming) {
-          const auto started = Clock::now();
+        auto trace = ended ? reader.take() : reader.snapshot();  // the last is taken: no copy kept
+        clocksMove = clockFit.update(*trace);
+        const bool global = clocksMove && (ended || paused());
+        raw.trace = std::move(trace);
+        if (global) {
           ClockReport clock;
           raw.trace = toGlobalTime(std::move(raw.trace), clock);
-          raw.retimed = true;
           raw.timeNote = "global time";
-          retimeDone = Clock::now();
-          retimeMs = std::chrono::duration<double, std::milli>(retimeDone - started).count();
-        } else if (moves) {
-          raw.timeNote = "task clocks while live (the fits move them by at most " +
-                         std::to_string(clockFit.largestMove() / 1000) + " µs); global time at the end";
+        } else if (clocksMove) {
+          raw.timeNote = "task clocks while records flow (global time when they pause)";
         } else {
           raw.timeNote = clockFit.anySamples() ? "global time (every clock agrees with abmon's)"
                                                : "task clocks (no clock records)";
         }
+        raw.retimed = global || shownGlobal;  // another time base: the picture starts again
+        shownGlobal = global;
       } else {
         raw.trace = ended ? reader.take() : reader.snapshot();
         raw.timeNote = "task clocks (--raw-time)";
@@ -272,7 +264,6 @@ void TraceLoader::run() {
       postedEvents = raw.trace->eventCount();
       postedErrors = raw.errorCount;
       post(std::move(raw));
-      return true;
     };
 
     while (!stopping_ && !ended) {
@@ -289,8 +280,10 @@ void TraceLoader::run() {
                            caughtUp != postedCaughtUp;
       // The snapshot thread asks for a trace when it is ready for one; the
       // end of the input, and reaching it, are told at once.
-      const bool posted = (ended || (atEnd && !reportedEnd) || (changed && wanted_)) && postNow(caughtUp);
-      if (atEnd && posted) reportedEnd = true;
+      // Paused with clocks that move: the picture goes on global time.
+      const bool settle = clocksMove && !shownGlobal && paused();
+      if (ended || (atEnd && !reportedEnd) || ((changed || settle) && wanted_)) postNow(caughtUp);
+      if (atEnd) reportedEnd = true;
       if (step == SourceStep::Read && source.isFile()) reportedEnd = false;
     }
     // The reader refused the input (a newer format version) while a pipe

@@ -123,10 +123,6 @@ class LiveClockFit {
   // error, so the trace must go through toGlobalTime.
   bool update(const Trace& trace);
   bool anySamples() const { return anySamples_; }
-  // After update(): the largest move (ns) of a task's times that its fit
-  // found beyond its error (0 if none): a live viewer weighs it against
-  // what a picture can show before it re-times a whole trace.
-  TimeNs largestMove() const { return largestMove_; }
 
  private:
   struct TaskClock {
@@ -137,7 +133,6 @@ class LiveClockFit {
   std::unordered_map<Tid, TaskClock> tasks_;
   std::unordered_map<Tid, TaskClock> refs_;  // relays' clocks
   bool anySamples_ = false;
-  TimeNs largestMove_ = 0;
 };
 // The trace with shift[task][index] added to each event's time (same shape as the trace).
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift);
