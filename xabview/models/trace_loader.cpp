@@ -86,7 +86,7 @@ void TraceLoader::snapshotLoop() {
     std::deque<std::shared_ptr<const ViewSnapshot>> retired;
     auto analysisDone = Clock::now();
     double analysisMs = 0;
-    bool lastCaughtUp = false, lastRegular = false;
+    bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
     auto nextTick = Clock::now();
     while (!stopping_) {
       std::optional<Raw> raw;
@@ -124,6 +124,7 @@ void TraceLoader::snapshotLoop() {
           s->caughtUp = raw->caughtUp || raw->ended;
           lastCaughtUp = s->caughtUp;
           lastRegular = raw->regular;
+          lastReachedEnd = raw->reachedEnd;
         } else {  // a new analysis of the same records
           s = std::make_shared<ViewSnapshot>(*last);
         }
@@ -149,7 +150,7 @@ void TraceLoader::snapshotLoop() {
       // be stale at once (and cost the memory of a second one).  Once the
       // input pauses (caught up, nothing new for a tick) the analysis
       // catches up at once: the hang panel waits for a complete one.
-      const bool backlog = lastRegular && !lastCaughtUp;
+      const bool backlog = lastRegular && !lastCaughtUp && !lastReachedEnd;
       const bool paused = lastCaughtUp && !raw;
       if ((rested && !backlog) || paused)
         running = std::async(std::launch::async, [frozen = last] {
@@ -221,6 +222,7 @@ void TraceLoader::run() {
     LiveClockFit clockFit;
     bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
+    bool reachedEnd = false;   // caught up since the last post
     bool shownGlobal = false;  // the last picture was re-timed
     bool clocksMove = false;   // the last fit said re-timing would move some task
     auto paused = [&] { return source.caughtUp() && source.quietSeconds() >= kPauseSeconds; };
@@ -260,6 +262,8 @@ void TraceLoader::run() {
       raw.ended = ended;
       raw.caughtUp = caughtUp || ended;
       raw.regular = source.isFile();
+      raw.reachedEnd = reachedEnd || raw.caughtUp;
+      reachedEnd = false;
       postedCaughtUp = raw.caughtUp;
       postedEvents = raw.trace->eventCount();
       postedErrors = raw.errorCount;
@@ -276,6 +280,7 @@ void TraceLoader::run() {
       // the hang panel waits for this before it calls a silence a hang (a
       // big backlog being read is no silence).
       const bool caughtUp = source.caughtUp();
+      reachedEnd = reachedEnd || caughtUp;
       const bool changed = reader.eventCount() != postedEvents || reader.errorCount() != postedErrors ||
                            caughtUp != postedCaughtUp;
       // The snapshot thread asks for a trace when it is ready for one; the
