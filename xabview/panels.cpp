@@ -334,7 +334,27 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   connect(pt, &QTableView::clicked, this, [this, state](const QModelIndex& i) {
     state->select(pending_->data(i, PendingQueueModel::PositionRole).toULongLong());
   });
+  setActive(false);  // until shown: a tab behind another, or a window not yet shown
 }
+
+// Both models sweep every message at each snapshot and position: only
+// while the panel is on screen; shown again, they catch up at once.
+void MessagesPanel::setActive(bool active) {
+  matrix_->setActive(active);
+  pending_->setActive(active);
+}
+
+void MessagesPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  setActive(true);
+}
+
+void MessagesPanel::hideEvent(QHideEvent* e) {
+  QWidget::hideEvent(e);
+  setActive(false);
+}
+
+std::uint64_t MessagesPanel::computations() const { return matrix_->computations() + pending_->computations(); }
 
 // ---- input errors ----
 

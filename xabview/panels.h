@@ -85,7 +85,13 @@ class MessagesPanel : public QWidget {
   Q_OBJECT
  public:
   explicit MessagesPanel(ViewState* state, QWidget* parent = nullptr);
+  // Both models' computations so far (tests: none while hidden).
+  std::uint64_t computations() const;
+ protected:
+  void showEvent(QShowEvent* e) override;
+  void hideEvent(QHideEvent* e) override;
  private:
+  void setActive(bool active);
   MessageMatrixModel* matrix_;
   PendingQueueModel* pending_;
 };

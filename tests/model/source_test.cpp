@@ -268,6 +268,36 @@ TEST_CASE("source: a growing file written in pieces by another thread is followe
   checkSameTrace(*s.reader().take(), text + stop);
 }
 
+// Issue 12: a followed file is read again when its writer writes, not at
+// the end of the wait (a live picture must be at most 200 ms old).
+TEST_CASE("source: a followed file at its end is read again as soon as it grows, not after waitMs") {
+  TempDir d;
+  const std::string path = d.file("growing.trace");
+  const std::string text = slurp(dataPath("barrier.trace"));
+  const std::size_t half = text.rfind('\n', text.size() / 2) + 1;
+  REQUIRE(append(path, text.substr(0, half)));
+  SourceOptions o;
+  o.follow = true;
+  o.waitMs = 30'000;  // without a wake-up at the write, each wait at the end lasts this long
+  TraceSource s(path, o);
+  REQUIRE(s.error().empty());
+  while (s.next() == SourceStep::Read) {
+  }
+  // Caught up (the first wait only sets the watch up); the rest comes
+  // while the reader waits.
+  REQUIRE(s.caughtUp());
+  std::thread writer([&] {
+    std::this_thread::sleep_for(300ms);
+    CHECK(append(path, text.substr(half)));
+  });
+  auto started = std::chrono::steady_clock::now();
+  while (s.reader().byteCount() < text.size() && std::chrono::steady_clock::now() - started < 60s) s.next();
+  const auto took = std::chrono::steady_clock::now() - started;
+  writer.join();
+  CHECK(s.reader().byteCount() == text.size());
+  CHECK(took < 15s);  // loose on a loaded machine; the wait alone is 30 s (or 60)
+}
+
 TEST_CASE("source: stop() from another thread ends a followed file, and its unfinished last line is read") {
   TempDir d;
   const std::string path = d.file("killed.trace");

@@ -196,3 +196,42 @@ TEST_CASE("compensated view: --compensate takes each record's measured cost out 
     CHECK((last->timeNote.find("compensated") != std::string::npos) == compensated);
   }
 }
+
+// Issue 12: re-timing copies the whole trace and restarts the picture
+// (seconds at millions of records; a loaded machine's fits "move" the tasks
+// of one host by milliseconds).  While a followed file grows, the pictures
+// keep the task clocks; once it pauses, and at its end, they are re-timed.
+TEST_CASE("global time: live pictures keep task clocks while records flow, re-timed when they pause") {
+  const long long offset = 2'000'000;
+  QTemporaryDir dir;
+  QString path = dir.filePath("trace");
+  std::string text = clockTrace(offset);
+  const std::size_t exitLine = text.rfind('\n', text.size() - 2) + 1;
+  std::ofstream(path.toStdString()) << text.substr(0, exitLine);
+  TraceLoader loader({path, true, 20});
+  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+  loader.start();
+  SnapshotPtr live, paused, last;
+  const TimeNs recorded = 1'763'680'001'000'000'000 + offset;
+  CHECK(waitFor(spy, [&](const ViewSnapshot& s) {
+    if (!live && s.trace->eventCount() == 16) live = std::make_shared<ViewSnapshot>(s);
+    if (!s.inputEnded && s.timeNote == "global time") paused = std::make_shared<ViewSnapshot>(s);
+    return paused != nullptr;
+  }));
+  REQUIRE(live);
+  CHECK(live->timeNote == "task clocks while records flow (global time when they pause)");
+  CHECK(live->trace->events(0)[0].time == recorded);  // as recorded
+  REQUIRE(paused);
+  CHECK(std::llabs(paused->trace->events(0)[0].time - (recorded - offset)) < 10'000);  // on abmon's clock
+  std::ofstream(path.toStdString(), std::ios::app)
+      << text.substr(exitLine) << "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=17\n";
+  CHECK(waitFor(spy, [&](const ViewSnapshot& s) {
+    if (s.inputEnded) last = std::make_shared<ViewSnapshot>(s);
+    return s.inputEnded;
+  }));
+  loader.stop();
+  REQUIRE(last);
+  CHECK(last->timeNote == "global time");
+  const auto& ev = last->trace->events(0);
+  CHECK(std::llabs(ev[ev.size() - 1].time - 1'763'680'001'500'000'000) < 10'000);  // on abmon's clock
+}

@@ -342,3 +342,43 @@ TEST_CASE("window: the Output tab follows the replay position and highlights the
   state.select(3);  // master's output record: its task is selected
   CHECK(panel->highlightedLines() == std::vector<int>{1});
 }
+
+TEST_CASE("window: the Messages panel does no work while hidden and catches up when shown") {
+  // Its matrix and queue each sweep every message: at every live snapshot
+  // that cost the GUI thread, for a tab no one looked at (issue 12).
+  Window w;
+  auto* panel = w.window.findChild<MessagesPanel*>();
+  REQUIRE(panel);
+  REQUIRE(w.window.currentTab() == "log");
+  const std::uint64_t hidden = panel->computations();
+  CHECK(hidden == 0);
+  // A live run behind another tab: new records, the replay moving.
+  for (int rounds = 21; rounds <= 25; ++rounds) {
+    w.state.setSnapshot(test::snapshotOfText(roundTrips(16, rounds)));
+    w.state.setPosition(w.state.size() / 2);
+    w.state.setPosition(w.state.size());
+  }
+  CHECK(panel->computations() == hidden);
+  // Shown: caught up with the newest snapshot at once.
+  w.window.showTab("messages");
+  QApplication::processEvents();
+  const std::uint64_t shown = panel->computations();
+  CHECK(shown > hidden);
+  const ViewSnapshot& s = *w.state.snapshot();
+  const PairMatrix want = pairsAt(s, w.state.position());
+  const auto master = test::taskNamed(s, "master", 0), worker = test::taskNamed(s, "worker", 0);
+  auto* matrix = w.window.findChild<QTableView*>("messageMatrix")->model();
+  CHECK(matrix->data(matrix->index(master, worker)).toULongLong() == 25);
+  CHECK(matrix->data(matrix->index(master, worker)).toULongLong() == want.at({master, worker}).count);
+  auto* queue = w.window.findChild<QTableView*>("pendingQueue")->model();
+  w.state.setPosition(w.state.size() - 1);  // shown: it follows the replay
+  CHECK(static_cast<std::size_t>(queue->rowCount()) == pendingAt(s, w.state.position()).size());
+  CHECK(queue->rowCount() == 1);  // the last worker's answer, not yet received
+  CHECK(panel->computations() > shown);
+  // Hidden again: no more work.
+  w.window.showTab("log");
+  const std::uint64_t again = panel->computations();
+  w.state.setSnapshot(test::snapshotOfText(roundTrips(16, 26)));
+  w.state.setPosition(3);
+  CHECK(panel->computations() == again);
+}

@@ -146,9 +146,24 @@ MessageMatrixModel::MessageMatrixModel(ViewState* state, QObject* parent)
   connect(state_, &ViewState::positionChanged, this, &MessageMatrixModel::recompute);
 }
 
+// pairsAt sweeps every message: on the GUI thread at every live snapshot,
+// so not for a panel no one sees.
+bool MessageMatrixModel::skipped() {
+  if (!active_) stale_ = true;
+  return !active_;
+}
+
+void MessageMatrixModel::setActive(bool active) {
+  active_ = active;
+  if (active_ && stale_) reset();
+}
+
 void MessageMatrixModel::recompute() {
+  if (skipped()) return;
+  stale_ = false;
   const ViewSnapshot* s = state_->snapshot();
   pairs_ = s ? pairsAt(*s, state_->position()) : PairMatrix{};
+  ++computations_;
   if (tasks_ > 0) emit dataChanged(index(0, 0), index(tasks_ - 1, tasks_ - 1));
 }
 
@@ -158,12 +173,15 @@ void MessageMatrixModel::setMetric(Metric m) {
 }
 
 void MessageMatrixModel::reset() {
+  if (skipped()) return;
   const ViewSnapshot* s = state_->snapshot();
   int want = s ? static_cast<int>(s->trace->taskCount()) : 0;
   if (want != tasks_) {
     beginResetModel();
+    stale_ = false;
     tasks_ = want;
     pairs_ = s ? pairsAt(*s, state_->position()) : PairMatrix{};
+    ++computations_;
     endResetModel();
   } else {
     recompute();
@@ -222,10 +240,22 @@ PendingQueueModel::PendingQueueModel(ViewState* state, QObject* parent)
   connect(state_, &ViewState::positionChanged, this, &PendingQueueModel::recompute);
 }
 
+void PendingQueueModel::setActive(bool active) {
+  active_ = active;
+  if (active_ && stale_) recompute();
+}
+
+// pendingAt sweeps every message too: only for a panel someone sees.
 void PendingQueueModel::recompute() {
+  if (!active_) {
+    stale_ = true;
+    return;
+  }
+  stale_ = false;
   beginResetModel();
   const ViewSnapshot* s = state_->snapshot();
   rows_ = s ? pendingAt(*s, state_->position()) : std::vector<PendingEntry>{};
+  ++computations_;
   endResetModel();
 }
 

@@ -69,14 +69,23 @@ class MessageMatrixModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation o, int role) const override;
   void setMetric(Metric m);
+  // A hidden panel's model does no work: while inactive, new snapshots and
+  // positions only mark it stale; setActive(true) catches up at once.
+  void setActive(bool active);
+  // How many times the matrix was computed (each a sweep over every message).
+  std::uint64_t computations() const { return computations_; }
  private slots:
   void reset();
   void recompute();
  private:
+  bool skipped();
   ViewState* state_;
   Metric metric_ = Metric::Count;
   int tasks_ = 0;
   PairMatrix pairs_;
+  bool active_ = true;
+  bool stale_ = false;
+  std::uint64_t computations_ = 0;
 };
 
 // Messages sent and not yet received at the current position, per receiver.
@@ -96,11 +105,17 @@ class PendingQueueModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation o, int role) const override;
   const std::vector<PendingEntry>& entries() const { return rows_; }
+  // As MessageMatrixModel's: no work while inactive, caught up when active.
+  void setActive(bool active);
+  std::uint64_t computations() const { return computations_; }
  private slots:
   void recompute();
  private:
   ViewState* state_;
   std::vector<PendingEntry> rows_;
+  bool active_ = true;
+  bool stale_ = false;
+  std::uint64_t computations_ = 0;
 };
 
 // Messages sent to a receiver and not received by `position`.

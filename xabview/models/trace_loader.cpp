@@ -25,6 +25,14 @@ constexpr int kAnalysisNice = 10;
 // and a pipe that stayed quiet this long counts as caught up (a live
 // picture is 100 ms old at most).
 constexpr int kWaitMs = 40;
+// Global time while records flow: re-timing copies the whole trace and
+// rebuilds the picture from scratch (seconds at millions of records, and a
+// loaded machine's fits "move" tasks on abmon's own host by milliseconds to
+// hundreds of ms: noise, every task there reads abmon's clock).  So live
+// pictures keep the task clocks while records flow; once the input pauses
+// (caught up, no new record for kPauseSeconds) and at its end, the picture
+// is put on global time.
+constexpr double kPauseSeconds = 0.5;
 
 }  // namespace
 
@@ -80,7 +88,7 @@ void TraceLoader::snapshotLoop() {
     std::deque<std::shared_ptr<const ViewSnapshot>> retired;
     auto analysisDone = Clock::now();
     double analysisMs = 0;
-    bool lastCaughtUp = false, lastRegular = false;
+    bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
     auto nextTick = Clock::now();
     while (!stopping_) {
       std::optional<Raw> raw;
@@ -118,6 +126,7 @@ void TraceLoader::snapshotLoop() {
           s->caughtUp = raw->caughtUp || raw->ended;
           lastCaughtUp = s->caughtUp;
           lastRegular = raw->regular;
+          lastReachedEnd = raw->reachedEnd;
         } else {  // a new analysis of the same records
           s = std::make_shared<ViewSnapshot>(*last);
         }
@@ -143,7 +152,7 @@ void TraceLoader::snapshotLoop() {
       // be stale at once (and cost the memory of a second one).  Once the
       // input pauses (caught up, nothing new for a tick) the analysis
       // catches up at once: the hang panel waits for a complete one.
-      const bool backlog = lastRegular && !lastCaughtUp;
+      const bool backlog = lastRegular && !lastCaughtUp && !lastReachedEnd;
       const bool paused = lastCaughtUp && !raw;
       if ((rested && !backlog) || paused)
         running = std::async(std::launch::async, [frozen = last] {
@@ -228,26 +237,37 @@ void TraceLoader::run() {
     LiveClockFit clockFit;
     bool ended = false, reportedEnd = false, postedCaughtUp = false;
 
+    bool reachedEnd = false;   // caught up since the last post
+    bool shownGlobal = false;  // the last picture was re-timed
+    bool clocksMove = false;   // the last fit said re-timing would move some task
+    auto paused = [&] { return source.caughtUp() && source.quietSeconds() >= kPauseSeconds; };
+
     auto postNow = [&](bool caughtUp) {
       Raw raw;
-      // The last trace is taken: the reader's own copy is not kept.
-      raw.trace = ended ? reader.take() : reader.snapshot();
       // Global time: the fit so far, refined as clock records arrive.  A
       // trace whose clocks all agree with abmon's within the fits' error
-      // (one host) is on global time as recorded, and each picture extends
-      // the last; otherwise the whole trace is re-timed and the picture
-      // starts again.
+      // (one host, an idle machine) is on global time as recorded, and each
+      // picture extends the last; otherwise (above) it is re-timed when the
+      // input pauses or ends, and the picture starts again.
       if (!options_.rawTime) {
-        if (clockFit.update(*raw.trace)) {
+        auto trace = ended ? reader.take() : reader.snapshot();  // the last is taken: no copy kept
+        clocksMove = clockFit.update(*trace);
+        const bool global = clocksMove && (ended || paused());
+        raw.trace = std::move(trace);
+        if (global) {
           ClockReport clock;
           raw.trace = toGlobalTime(std::move(raw.trace), clock);
-          raw.retimed = true;
           raw.timeNote = "global time";
+        } else if (clocksMove) {
+          raw.timeNote = "task clocks while records flow (global time when they pause)";
         } else {
           raw.timeNote = clockFit.anySamples() ? "global time (every clock agrees with abmon's)"
                                                : "task clocks (no clock records)";
         }
+        raw.retimed = global || shownGlobal;  // another time base: the picture starts again
+        shownGlobal = global;
       } else {
+        raw.trace = ended ? reader.take() : reader.snapshot();
         raw.timeNote = "task clocks (--raw-time)";
       }
       if (options_.compensate) compensateTimes(raw);
@@ -259,6 +279,8 @@ void TraceLoader::run() {
       raw.ended = ended;
       raw.caughtUp = caughtUp || ended;
       raw.regular = source.isFile();
+      raw.reachedEnd = reachedEnd || raw.caughtUp;
+      reachedEnd = false;
       postedCaughtUp = raw.caughtUp;
       postedEvents = raw.trace->eventCount();
       postedErrors = raw.errorCount;
@@ -275,11 +297,14 @@ void TraceLoader::run() {
       // the hang panel waits for this before it calls a silence a hang (a
       // big backlog being read is no silence).
       const bool caughtUp = source.caughtUp();
+      reachedEnd = reachedEnd || caughtUp;
       const bool changed = reader.eventCount() != postedEvents || reader.errorCount() != postedErrors ||
                            caughtUp != postedCaughtUp;
       // The snapshot thread asks for a trace when it is ready for one; the
       // end of the input, and reaching it, are told at once.
-      if (ended || (atEnd && !reportedEnd) || (changed && wanted_)) postNow(caughtUp);
+      // Paused with clocks that move: the picture goes on global time.
+      const bool settle = clocksMove && !shownGlobal && paused();
+      if (ended || (atEnd && !reportedEnd) || ((changed || settle) && wanted_)) postNow(caughtUp);
       if (atEnd) reportedEnd = true;
       if (step == SourceStep::Read && source.isFile()) reportedEnd = false;
     }

@@ -69,6 +69,10 @@ class TraceLoader : public QObject {
     std::string fatal;
     bool ended = false, caughtUp = false;
     bool regular = false;  // a regular file: a backlog is read at full speed
+    // The reader reached the input's end since the last post: a live file
+    // read as its writer writes (woken at each write, so rarely at its end
+    // at the moment of a post), not a backlog.
+    bool reachedEnd = false;
     bool retimed = false;  // on global time: a new trace, not an extension of the last
     std::string timeNote;  // what the status bar says of the times
   };

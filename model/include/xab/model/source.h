@@ -4,7 +4,8 @@
 // the fuzz target read through it (docs/model.md, "Reading").
 //
 // The following rule (the only one): a regular file opened with
-// `follow` is read to its end and then waited on, polled every `waitMs`,
+// `follow` is read to its end and then waited on (read again as soon as
+// its writer writes: inotify; where that is missing, polled every `waitMs`)
 // until it holds abmon's last record (`abmon.stop`), the reader stops (a
 // newer format version, or an error with stopOnError) or the caller calls
 // stop().  Anything else ends at its end: a pipe when its writer closes
