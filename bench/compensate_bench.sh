@@ -21,7 +21,7 @@
 #
 # On an idle machine: bench/compensate_bench.sh -b build -r 21
 set -euo pipefail
-BUILD=build RUNS=9 KNOB= TASK_CORE=0 MON_CORE=1
+BUILD=build RUNS=9 KNOB='' TASK_CORE=0 MON_CORE=1
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;

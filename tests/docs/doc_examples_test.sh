@@ -121,6 +121,7 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C /tmp/
 skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3 4 5; do /tmp/base/build-rel/bench/model_read_bench --events 5000000; build-rel/bench/model_read_bench --events 5000000; done
 skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=5 BEFORE=/tmp/base/build-rel/bin build-rel/bench/translators_bench.sh 100 build-rel
 skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build xabview abmon bench/pingpong-xab
+skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build-test xabview abmon bench/pingpong-xab
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build 8 40000 both
 run	ab2picl --nodes run.nodes run.trace > run.trf
 live	abmon | tee run.trace | ab2picl --quiet > run.trf
