@@ -89,14 +89,22 @@ void TraceLoader::snapshotLoop() {
     auto analysisDone = Clock::now();
     double analysisMs = 0;
     bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
+    // Ticks on a fixed schedule (each interval after the last tick, not
+    // after the moment it was served), so that late wake-ups on a busy core
+    // do not add up to fewer than 1000 / minIntervalMs pictures a second.
+    // A tick with no trace from the reader yet is overdue: the reader's next
+    // trace is taken when it comes, not a whole interval later.
+    const auto interval = std::chrono::milliseconds(options_.minIntervalMs);
     auto nextTick = Clock::now();
+    bool overdue = false;
     while (!stopping_) {
       std::optional<Raw> raw;
       bool done = false;
       {
         std::unique_lock lock(mutex_);
-        wake_.wait_until(lock, nextTick, [&] { return stopping_ || readerDone_ || (pending_ && pending_->ended); });
-        if (Clock::now() >= nextTick || readerDone_ || (pending_ && pending_->ended)) {
+        auto takeNow = [&] { return readerDone_ || (pending_ && (pending_->ended || overdue)); };
+        wake_.wait_until(lock, nextTick, [&] { return stopping_ || takeNow(); });
+        if (Clock::now() >= nextTick || takeNow()) {
           raw = std::move(pending_);
           pending_.reset();
           done = readerDone_ && !raw;
@@ -104,7 +112,13 @@ void TraceLoader::snapshotLoop() {
         }
       }
       if (stopping_ || done) break;
-      if (Clock::now() >= nextTick) nextTick = Clock::now() + std::chrono::milliseconds(options_.minIntervalMs);
+      if (const auto now = Clock::now(); now >= nextTick) {
+        overdue = !raw;
+        nextTick += interval;
+        if (nextTick <= now) nextTick = now + interval;  // fell behind: no burst to catch up
+      } else if (raw) {
+        overdue = false;
+      }
       bool analysed = running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
       if (analysed) {
         analysis = running.get();
