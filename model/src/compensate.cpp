@@ -1,4 +1,6 @@
 // compensate.cpp -- intrusion compensation (xab/model/compensate.h).
+#include "causal_walk.h"
+
 #include <xab/model/barriers.h>
 #include <xab/model/clock.h>
 #include <xab/model/compensate.h>
@@ -140,22 +142,7 @@ struct Walk {
   }
 
   void run() {
-    for (;;) {
-      bool progress = false, left = false;
-      for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-        while (cursor[t] < trace.events(t).size() && step(t, false)) progress = true;
-        left |= cursor[t] < trace.events(t).size();
-      }
-      if (!left) return;
-      if (progress) continue;
-      // Every task waits for a send not yet compensated: a cycle only a
-      // corrupt trace has.  The first waiting receive goes without its send.
-      for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-        if (cursor[t] < trace.events(t).size()) {
-          step(t, true);
-          break;
-        }
-    }
+    detail::walkCausally(trace, cursor, [this](TaskIndex t, bool force) { return step(t, force); });
   }
 };
 

@@ -1,5 +1,7 @@
 // replay_correct.cpp -- post-mortem date correction of a replay
 // (xab/model/replay_correct.h).
+#include "causal_walk.h"
+
 #include <xab/model/clock.h>
 #include <xab/model/messages.h>
 #include <xab/model/replay_correct.h>
@@ -147,20 +149,7 @@ struct Correction {
   }
 
   void run() {
-    for (;;) {
-      bool progress = false, left = false;
-      for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-        while (cursor[t] < trace.events(t).size() && step(t, false)) progress = true;
-        left |= cursor[t] < trace.events(t).size();
-      }
-      if (!left) return;
-      if (progress) continue;
-      for (TaskIndex t = 0; t < trace.taskCount(); ++t)  // a cycle only a corrupt trace has
-        if (cursor[t] < trace.events(t).size()) {
-          step(t, true);
-          break;
-        }
-    }
+    detail::walkCausally(trace, cursor, [this](TaskIndex t, bool force) { return step(t, force); });
   }
 };
 
