@@ -371,6 +371,13 @@ TEST_CASE("a traced replay's dates are corrected back to the record run's", "[re
   auto picl = run({bin_dir() + "/ab2picl", "--quiet", "--replay-of", rec, trace}, {}, 30s);
   CHECK(picl.exit_code == 0);
   CHECK_THAT(picl.err, Contains("replay dates corrected"));
+  // The streaming translators read the whole trace first for it: the
+  // corrected JSON differs from the uncorrected one.
+  auto json = run({bin_dir() + "/ab2json", "--replay-of", rec, trace}, {}, 30s);
+  auto plainJson = run({bin_dir() + "/ab2json", trace}, {}, 30s);
+  CHECK(json.exit_code == 0);
+  CHECK_THAT(json.err, Contains("replay dates corrected"));
+  CHECK(json.out != plainJson.out);
   if (fs::exists(bin_dir() + "/xabview")) {  // built with Qt
     std::string state = vm.dir() + "/correct.state.json";
     auto v = run({bin_dir() + "/xabview", "--no-follow", "--play-to-end", "--dump-state", state, "--replay-of", rec, trace},

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   if (std::string err = out.open(args.output); !err.empty()) return bad(err);
   if (out.isTerminal()) return bad("will not write sound to a terminal: redirect it (> out.au) or use -o FILE");
   AudioStream audio(o, out);
-  if (int rc = streamInput({args.input, "ab2au", args.lenient, args.progress, !args.rawTime, args.compensate, {}}, audio.stream()); rc != kExitOk)
+  if (int rc = streamInput({args.input, "ab2au", args.lenient, args.progress, !args.rawTime, args.compensate, args.replayOf}, audio.stream()); rc != kExitOk)
     return rc;
   AudioStats s = audio.finish();
   if (!s.error.empty()) {

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   JsonStream json(out);
-  if (int rc = streamInput({args.input, "ab2json", args.lenient, args.progress, !args.rawTime, args.compensate, {}}, json.stream()); rc != kExitOk)
+  if (int rc = streamInput({args.input, "ab2json", args.lenient, args.progress, !args.rawTime, args.compensate, args.replayOf}, json.stream()); rc != kExitOk)
     return rc;
   JsonWriteStats s = json.finish();
   if (std::string err = out.finish(); !err.empty()) {

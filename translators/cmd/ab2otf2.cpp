@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab2otf2: %s\n", otf2.error().c_str());
     return kExitUsage;
   }
-  if (int rc = streamInput({args.input, "ab2otf2", args.lenient, args.progress, !args.rawTime, args.compensate, {}}, otf2.stream()); rc != kExitOk)
+  if (int rc = streamInput({args.input, "ab2otf2", args.lenient, args.progress, !args.rawTime, args.compensate, args.replayOf}, otf2.stream()); rc != kExitOk)
     return rc;
   Otf2WriteStats s = otf2.finish();
   if (!s.error.empty()) {

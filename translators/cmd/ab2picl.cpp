@@ -8,7 +8,7 @@
 using namespace xab::tr;
 
 int main(int argc, char** argv) {
-  std::string nodesFile, replayOf;
+  std::string nodesFile;
   bool quiet = false;
   CliSpec spec{
       "ab2picl", "[options] [INPUT|-]",
@@ -21,9 +21,7 @@ int main(int argc, char** argv) {
       {{"--nodes", "FILE", "write the node table and mark codes to FILE instead of stderr",
         [&](std::string_view v) { nodesFile = v; return std::string(); }},
        {"--quiet", "", "no node table or summary on stderr",
-        [&](std::string_view) { quiet = true; return std::string(); }},
-       {"--replay-of", "DIR", "the trace is of a replay of record DIR: dates corrected to the recorded run's (docs/replay.md)",
-        [&](std::string_view v) { replayOf = v; return std::string(); }}}};
+        [&](std::string_view) { quiet = true; return std::string(); }}}};
   CommonArgs args;
   if (int rc = parseCommandLine(argc, argv, spec, args); rc >= 0) return rc;
   Sink out;
@@ -31,7 +29,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab2picl: %s\n", err.c_str());
     return kExitUsage;
   }
-  Input in = readTrace({args.input, "ab2picl", args.lenient, args.progress, !args.rawTime, args.compensate, replayOf});
+  Input in = readTrace({args.input, "ab2picl", args.lenient, args.progress, !args.rawTime, args.compensate, args.replayOf});
   if (!in.trace) return in.exitCode;
   PiclWriteStats stats = writePicl(*in.trace, out);
   if (std::string err = out.finish(); !err.empty()) {

@@ -23,6 +23,7 @@ void printHelp(const CliSpec& s) {
   if (s.readsXabTrace) {
     row("--raw-time", "times as each task's clock recorded them, not global time (docs/global-time.md)");
     row("--compensate", "take xab's measured cost out of the times (reads the whole trace first; docs/global-time.md)");
+    row("--replay-of DIR", "the trace is of a replay of record DIR: dates corrected to the recorded run's (reads the whole trace first; docs/replay.md)");
   }
   row("-h, --help", "this help");
   row("--version", "the version, and the trace format it reads and writes");
@@ -63,6 +64,10 @@ int parseCommandLine(int argc, char** argv, const CliSpec& spec, CommonArgs& out
     if (a == "--no-progress") { out.progress = false; continue; }
     if (a == "--raw-time" && spec.readsXabTrace) { out.rawTime = true; continue; }
     if (a == "--compensate" && spec.readsXabTrace) { out.compensate = true; continue; }
+    if (a == "--replay-of" && spec.readsXabTrace) {
+      if (!value(out.replayOf)) return usage(spec, "option --replay-of needs an argument");
+      continue;
+    }
     if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
       const CliOption* opt = nullptr;
       for (const CliOption& o : spec.options)

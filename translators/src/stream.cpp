@@ -189,7 +189,7 @@ std::unordered_map<Tid, ClockFit> streamFits(const InputOptions& o, int& rc) {
 }  // namespace
 
 int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
-  if (o.compensate) {  // the whole trace first (io.h): global time with its correction, then the model's compensation
+  if (o.compensate || !o.replayOf.empty()) {  // the whole trace first (io.h): global time, compensation, replay correction
     Input in = readTrace(o);
     if (!in.trace) return in.exitCode;
     if (bytes) *bytes = in.bytes;

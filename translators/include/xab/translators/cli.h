@@ -25,6 +25,7 @@ struct CommonArgs {
   bool progress = true;
   bool rawTime = false;        // --raw-time: task clocks as recorded (docs/global-time.md)
   bool compensate = false;     // --compensate: xab's measured cost taken out (docs/global-time.md)
+  std::string replayOf;        // --replay-of DIR: a replay's trace on the record's dates (docs/replay.md)
   std::vector<std::string> positional;  // all operands, input is the last
 };
 
@@ -35,7 +36,7 @@ struct CliSpec {
   std::string_view outputHelp = "write to OUTPUT instead of standard output";
   std::size_t maxOperands = 1;  // ab2au takes MODE nb length scale first
   std::vector<CliOption> options;
-  bool readsXabTrace = true;  // offers --raw-time and --compensate (picl2ab reads PICL: not)
+  bool readsXabTrace = true;  // offers --raw-time, --compensate and --replay-of (picl2ab reads PICL: not)
 };
 
 // Returns -1 to go on, or an exit status (0 after --help, 1 with a message

@@ -110,9 +110,10 @@ struct InputOptions {
   // receive's send may be read long after it): streamInput then reads the
   // whole trace first, as readTrace does, and streams it from memory.
   bool compensate = false;
-  // readTrace only: the trace is of a replay of the record in this
-  // directory; its dates are corrected back to the recorded run's
-  // (--replay-of, docs/replay.md), after the above; said on stderr.
+  // The trace is of a replay of the record in this directory; its dates
+  // are corrected back to the recorded run's (--replay-of,
+  // docs/replay.md), after the above; said on stderr.  Like compensate, it
+  // needs the whole trace: streamInput then reads it first.
   std::string replayOf;
 };
 
