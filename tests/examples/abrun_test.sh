@@ -10,6 +10,7 @@
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
 #   a task forging trace events and output of another: not written;
+#   a reused tid (test knob XAB_TEST_PVMD_TASK): the new task's exit watched;
 #   a second tracer already registered: abmon says so and the program runs;
 #   the program abrun starts itself: its stdout and stderr passed on byte for
 #     byte (binary bytes, a 100000-byte line, a last line without newline,
@@ -140,6 +141,34 @@ timeout 60 "$abrun" -o "$work/f.trace" "$plain_bin/abrun_forger" >"$work/f.out" 
 [[ $rc == 0 && $(cat "$work/f.out") == forged ]] || fail "forger: status $rc, output $(head -2 "$work/f.out")"
 ! grep -q 't40099\|text=fake' "$work/f.trace" || fail "forger: a forged record is in the trace: $(grep -m1 't40099\|text=fake' "$work/f.trace")"
 grep -q 'ignored 2 trace event(s) or output message(s) not sent by' "$work/f.err" || fail "forger: abmon did not say it ignored 2: $(cat "$work/f.err")"
+
+# A reused tid: pvmd tells of a task starting under the tid of one whose
+# task.exit is written (PVM reuses a tid after 262143 others: minutes).
+# abrun_reuse's child C ends; once C's task.exit is in the trace, another
+# abrun_reuse sends abmon pvmd's event of a task C starting, taken as
+# pvmd's only under the test knob XAB_TEST_PVMD_TASK (docs/abmon.md).
+# abmon watches the new C's exit (task.exit again); without the knob the
+# event is refused like any forged one.  (The trace is *.reuse: every
+# *.trace has one task.exit per tid, below.)
+reuse() {  # reuse NAME [ENV...]: runs abrun_reuse; C's tid in $reused
+  rm -f "$work/$1.go"
+  env "${@:2}" timeout 60 "$abrun" -o "$work/$1.reuse" "$plain_bin/abrun_reuse" "$work/$1.go" >"$work/$1.out" 2>"$work/$1.err" &
+  local pid=$! c=""
+  for _ in $(seq 300); do c=$(sed -n 's/^ended //p' "$work/$1.out") && [[ -n $c ]] && break; sleep 0.1; done
+  for _ in $(seq 300); do grep -q " t$c task.exit" "$work/$1.reuse" 2>/dev/null && break; sleep 0.1; done
+  touch "$work/$1.go"
+  wait "$pid" || fail "reused tid ($1): status $?"
+  reused=$c
+}
+reuse knob XAB_TEST_PVMD_TASK=abrun_reuse
+c=$reused
+(($(grep -c " t$c task.exit" "$work/knob.reuse") == 2)) \
+  || fail "reused tid: t$c started again after its task.exit; its exit is not watched again ($(grep -c " t$c task.exit" "$work/knob.reuse") task.exit)"
+reuse noknob
+c=$reused
+(($(grep -c " t$c task.exit" "$work/noknob.reuse") == 1)) || fail "reused tid without the knob: t$c's exit not once"
+grep -q 'ignored 1 trace event(s) or output message(s) not sent by' "$work/noknob.err" \
+  || fail "reused tid without the knob: pvmd's event sent by a task is not refused: $(cat "$work/noknob.err")"
 
 # 5. Another tracer holds the VM: abmon says so, the program still runs.
 "$plain_bin/abrun_tracer" 30 >"$work/tracer.out" 2>&1 &
