@@ -10,6 +10,11 @@
  *   abrun_reuse -pvmd TID   sends abmon pvmd's event of a task TID starting;
  *                           abmon takes it only under the test knob
  *                           XAB_TEST_PVMD_TASK=abrun_reuse (docs/abmon.md).
+ *   abrun_reuse -late DIR   the program, read late: makes DIR/ready, waits
+ *                           for DIR/go (the test has stopped abmon), enrolls
+ *                           and leaves PVM, makes DIR/left and waits for
+ *                           DIR/done (abmon, resumed, has written its
+ *                           records) before it exits.
  * The event is packed as libpvm packs its own (pvmtev.h), as abrun_forger. */
 #include <pvm3.h>
 #include <pvmtev.h>
@@ -42,6 +47,19 @@ static int speak_as_pvmd(int tid) {
 }
 
 /* Spawns one abrun_reuse with these arguments and waits for its exit. */
+static void touch(const char *dir, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (f) fclose(f);
+}
+
+static void await(const char *dir, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  for (int i = 0; i < 600 && access(path, F_OK) != 0; ++i) usleep(100000);
+}
+
 static int run(char **args) {
   int tid = 0;
   if (pvm_spawn("abrun_reuse", args, PvmTaskDefault, "", 1, &tid) != 1) return -1;
@@ -51,6 +69,15 @@ static int run(char **args) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "-late") == 0) {
+    touch(argv[2], "ready");
+    await(argv[2], "go");
+    pvm_mytid();
+    pvm_exit();
+    touch(argv[2], "left");
+    await(argv[2], "done");
+    return 0;
+  }
   pvm_mytid();
   int rc = 0;
   if (argc == 3 && strcmp(argv[1], "-pvmd") == 0) {
