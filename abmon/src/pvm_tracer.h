@@ -134,6 +134,7 @@ class PvmTracer {
     bool ended = false;  // its task.exit is written
   };
   void forget(int tid);
+  bool speaksAsPvmd(int src) const;  // the test knob XAB_TEST_PVMD_TASK
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
   std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid: again, after forget)
   std::unordered_set<int> groupServers_;  // pvmgs: not recorded

@@ -10,6 +10,8 @@
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
 #   a task forging trace events and output of another: not written;
+#   a reused tid (test knob XAB_TEST_PVMD_TASK): the new task's exit watched;
+#   the program read after it left PVM (abmon stopped meanwhile): named;
 #   a second tracer already registered: abmon says so and the program runs;
 #   the program abrun starts itself: its stdout and stderr passed on byte for
 #     byte (binary bytes, a 100000-byte line, a last line without newline,
@@ -25,6 +27,7 @@ abrun=$build_dir/bin/abrun abstat=$build_dir/bin/abstat
 work=$(mktemp -d "${TMPDIR:-/tmp}/xab-abrun.XXXXXX")
 cleanup() {
   [[ -n ${tracer_pid:-} ]] && kill "$tracer_pid" 2>/dev/null
+  [[ -n ${abmon_pid:-} ]] && kill -CONT "$abmon_pid" 2>/dev/null  # stopped by the late-program case
   XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$work/vm" >/dev/null 2>&1
   if [[ -n ${XAB_EXAMPLES_KEEP:-} ]]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
@@ -140,6 +143,55 @@ timeout 60 "$abrun" -o "$work/f.trace" "$plain_bin/abrun_forger" >"$work/f.out" 
 [[ $rc == 0 && $(cat "$work/f.out") == forged ]] || fail "forger: status $rc, output $(head -2 "$work/f.out")"
 ! grep -q 't40099\|text=fake' "$work/f.trace" || fail "forger: a forged record is in the trace: $(grep -m1 't40099\|text=fake' "$work/f.trace")"
 grep -q 'ignored 2 trace event(s) or output message(s) not sent by' "$work/f.err" || fail "forger: abmon did not say it ignored 2: $(cat "$work/f.err")"
+
+# A reused tid: pvmd tells of a task starting under the tid of one whose
+# task.exit is written (PVM reuses a tid after 262143 others: minutes).
+# abrun_reuse's child C ends; once C's task.exit is in the trace, another
+# abrun_reuse sends abmon pvmd's event of a task C starting, taken as
+# pvmd's only under the test knob XAB_TEST_PVMD_TASK (docs/abmon.md).
+# abmon watches the new C's exit (task.exit again); without the knob the
+# event is refused like any forged one.  (The trace is *.reuse: every
+# *.trace has one task.exit per tid, below.)
+reuse() {  # reuse NAME [ENV...]: runs abrun_reuse; C's tid in $reused
+  rm -f "$work/$1.go"
+  env "${@:2}" timeout 60 "$abrun" -o "$work/$1.reuse" "$plain_bin/abrun_reuse" "$work/$1.go" >"$work/$1.out" 2>"$work/$1.err" &
+  local pid=$! c=""
+  for _ in $(seq 300); do c=$(sed -n 's/^ended //p' "$work/$1.out") && [[ -n $c ]] && break; sleep 0.1; done
+  for _ in $(seq 300); do grep -q " t$c task.exit" "$work/$1.reuse" 2>/dev/null && break; sleep 0.1; done
+  touch "$work/$1.go"
+  wait "$pid" || fail "reused tid ($1): status $?"
+  reused=$c
+}
+reuse knob XAB_TEST_PVMD_TASK=abrun_reuse
+c=$reused
+(($(grep -c " t$c task.exit" "$work/knob.reuse") == 2)) \
+  || fail "reused tid: t$c started again after its task.exit; its exit is not watched again ($(grep -c " t$c task.exit" "$work/knob.reuse") task.exit)"
+reuse noknob
+c=$reused
+(($(grep -c " t$c task.exit" "$work/noknob.reuse") == 1)) || fail "reused tid without the knob: t$c's exit not once"
+grep -q 'ignored 1 trace event(s) or output message(s) not sent by' "$work/noknob.err" \
+  || fail "reused tid without the knob: pvmd's event sent by a task is not refused: $(cat "$work/noknob.err")"
+
+# Under load, abmon may read the first events of the program it started
+# after the program has left PVM (pvmd no longer lists it, so no name):
+# abmon is stopped (SIGSTOP, our own child) while abrun_reuse -late enrolls
+# and leaves, then resumed; the parentless task gone while the program's
+# task is unknown is the program's, named.
+mkdir -p "$work/late"
+timeout 60 "$abrun" -o "$work/late.reuse" "$plain_bin/abrun_reuse" -late "$work/late" >/dev/null 2>"$work/late.err" &
+late_pid=$!
+for _ in $(seq 300); do [[ -e $work/late/ready ]] && break; sleep 0.1; done
+abmon_pid=$(pgrep -P "$late_pid")  # timeout's child: abrun, which execs abmon
+kill -STOP "$abmon_pid"
+touch "$work/late/go"
+for _ in $(seq 300); do [[ -e $work/late/left ]] && break; sleep 0.1; done
+kill -CONT "$abmon_pid"
+abmon_pid=""
+for _ in $(seq 100); do grep -q ' mytid rc=' "$work/late.reuse" 2>/dev/null && break; sleep 0.1; done
+touch "$work/late/done"
+wait "$late_pid" || fail "late program: status $?"
+grep -q ' mytid rc=[^ ]* name=abrun_reuse' "$work/late.reuse" \
+  || fail "late program: its task, read after it left PVM, is not named: $(grep -m1 ' mytid ' "$work/late.reuse")"
 
 # 5. Another tracer holds the VM: abmon says so, the program still runs.
 "$plain_bin/abrun_tracer" 30 >"$work/tracer.out" 2>&1 &
