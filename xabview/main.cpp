@@ -148,6 +148,7 @@ class Script : public QObject {
     state["hang_panel"] = QJsonObject{{"alarm", window_->hangPanel()->alarmed()}, {"text", window_->hangPanel()->text()}};
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // issue 17: its lines as shown
+    state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
     QSaveFile f(file);
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();
   }

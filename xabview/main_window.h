@@ -38,6 +38,7 @@ class MainWindow : public QMainWindow {
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
   OutputPanel* outputPanel() const { return output_; }
+  InputPanel* inputPanel() const { return input_; }
   // The hang banner: shown while the hang panel reports a hang (or a pack
   // mismatch); its Show button brings the panel to the front.  The alarm
   // never changes the tab itself.

@@ -2,6 +2,8 @@
 
 #include "activity.h"
 
+#include <xab/model/hosts.h>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,6 +19,8 @@
 #include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace xab::view {
 namespace {
@@ -358,6 +362,29 @@ std::uint64_t MessagesPanel::computations() const { return matrix_->computations
 
 // ---- input errors ----
 
+namespace {
+
+// The per-host collection figures (the model's hostFigures, as abstat's
+// Hosts table): only when the trace has several hosts or a relay.
+QStringList hostLines(const Trace& trace) {
+  auto hosts = hostFigures(trace);
+  bool relays = std::any_of(hosts.begin(), hosts.end(), [](const HostFigures& h) { return h.relay; });
+  if (hosts.size() < 2 && !relays) return {};
+  QStringList lines{"", "Hosts (how the records were collected):"};
+  for (const HostFigures& h : hosts) {
+    QString line = QStringLiteral("%1: %2 tasks, %3 records, %4 lost; ")
+                       .arg(h.host.empty() ? QStringLiteral("?") : QString::fromStdString(h.host))
+                       .arg(h.tasks).arg(h.events).arg(h.lost);
+    line += h.relay ? QStringLiteral("by its relay, %1 batches of %2 records").arg(h.batches).arg(h.relayed)
+                    : QStringLiteral("by abmon");
+    if (h.deleted) line += h.how == "lost" ? "; its pvmd died (lost)" : "; it left the virtual machine";
+    lines << line;
+  }
+  return lines;
+}
+
+}  // namespace
+
 InputPanel::InputPanel(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
   auto* box = new QVBoxLayout(this);
   box->setContentsMargins(2, 2, 2, 2);
@@ -388,8 +415,11 @@ void InputPanel::refresh() {
       lines << QStringLiteral("line %1: %2").arg(e.line).arg(QString::fromStdString(e.reason));
     if (s->errorCount > s->errors.size())
       lines << QStringLiteral("... and %1 more").arg(s->errorCount - s->errors.size());
+    lines << hostLines(*s->trace);
   }
   text_->setPlainText(lines.join('\n'));
 }
+
+QString InputPanel::text() const { return text_->toPlainText(); }
 
 }  // namespace xab::view

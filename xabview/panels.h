@@ -100,6 +100,7 @@ class InputPanel : public QWidget {
   Q_OBJECT
  public:
   explicit InputPanel(ViewState* state, QWidget* parent = nullptr);
+  QString text() const;  // as shown (--dump-state's input_panel)
  public slots:
   void refresh();
   void setFailure(const QString& message);

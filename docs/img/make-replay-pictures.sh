@@ -44,17 +44,9 @@ cleanup() {
 trap cleanup EXIT
 
 # An X server of our own on a free display, else Qt's offscreen platform.
-if command -v Xvfb >/dev/null; then
-  for n in $(seq $((200 + $$ % 300)) $((240 + $$ % 300))); do
-    [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]] && continue
-    Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
-    XVFB_PID=$!
-    for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$n ]] && break; sleep 0.1; done
-    if [[ -e /tmp/.X11-unix/X$n ]]; then export DISPLAY=:$n QT_QPA_PLATFORM=xcb; break; fi
-    XVFB_PID=""
-  done
-fi
-[[ -n $XVFB_PID ]] || export QT_QPA_PLATFORM=offscreen
+# shellcheck source=docs/img/display.sh
+source "$ROOT/docs/img/display.sh"
+start_display "$WORK"
 
 "$ROOT/scripts/pvm-vm.sh" start "$WORK/vm" "$BIN" >/dev/null
 # shellcheck disable=SC1091

@@ -122,6 +122,22 @@ TEST_CASE("bad input: line numbers on stderr and in the window, the rest shown",
   fs::remove_all(dir);
 }
 
+// Issue 14: the per-host collection figures (events, batches, lost; a host
+// whose pvmd died) in the Input tab, as abstat's Hosts table has them.
+TEST_CASE("two hosts, one by a relay and lost: the Input tab gives each host's figures", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  auto r = run({xabview(), "--play-to-end", "--tab", "input", "--dump-state", dir + "/state.json",
+                std::string(XAB_MODEL_DATA) + "/two-hosts.trace"},
+               x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  QString text = readJson(dir + "/state.json")["input_panel"].toString();
+  INFO(text.toStdString());
+  CHECK(text.contains("node0: 1 tasks, 2 records, 0 lost; by abmon"));
+  CHECK(text.contains("node1: 1 tasks, 3 records, 0 lost; by its relay, 1 batches of 2 records; its pvmd died (lost)"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
   std::string dir = tempDir();
   Xvfb x(dir);

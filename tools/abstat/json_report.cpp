@@ -1,7 +1,8 @@
 // The JSON report; its shape is documented in docs/abstat-json.md.
 #include "json_writer.h"
-#include "hosts.h"
 #include "reports.h"
+
+#include <xab/model/hosts.h>
 
 #include <cstdio>
 
@@ -141,6 +142,7 @@ struct Json {
       w.beginObject().field("host", h.host).field("tasks", h.tasks).field("events", h.events);
       w.field("lost", h.lost).field("collectedBy", h.relay ? "relay" : "abmon");
       w.field("batches", h.batches).field("relayed", h.relayed).field("deleted", h.deleted);
+      if (h.deleted) w.field("how", h.how.empty() ? "delete" : h.how);
       w.endObject();
     }
     w.endArray();

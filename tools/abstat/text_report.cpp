@@ -1,6 +1,7 @@
 // The readable report: one block per section, tables with aligned columns.
-#include "hosts.h"
 #include "reports.h"
+
+#include <xab/model/hosts.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -148,7 +149,7 @@ std::string hosts(const Trace& t) {
   for (const HostFigures& h : hostFigures(t))
     tab.add({h.host.empty() ? "?" : h.host, std::to_string(h.tasks), std::to_string(h.events),
              std::to_string(h.lost), h.relay ? "relay" : "abmon", std::to_string(h.batches),
-             std::to_string(h.relayed), h.deleted ? "deleted" : "-"});
+             std::to_string(h.relayed), !h.deleted ? "-" : h.how == "lost" ? "lost" : "deleted"});
   return "\nHosts\n" + tab.str();
 }
 

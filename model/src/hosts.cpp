@@ -1,14 +1,17 @@
-#include "hosts.h"
+#include <xab/model/hosts.h>
 
 #include <algorithm>
+#include <utility>
 
-namespace xab::abstat {
+namespace xab {
 namespace {
 
 HostFigures& entry(std::vector<HostFigures>& out, std::string_view host) {
   auto it = std::find_if(out.begin(), out.end(), [&](const HostFigures& h) { return h.host == host; });
   if (it != out.end()) return *it;
-  out.push_back(HostFigures{std::string(host)});
+  HostFigures h;
+  h.host = std::string(host);
+  out.push_back(std::move(h));
   return out.back();
 }
 
@@ -30,6 +33,7 @@ std::vector<HostFigures> hostFigures(const Trace& t) {
     HostFigures& h = entry(out, t.str(e.get(Key::Host, -1)));
     if (e.kind == Kind::HOST_DELETE) {
       h.deleted = true;
+      h.how = std::string(t.str(e.get(Key::How, -1)));
     } else if (e.kind == Kind::RELAY_START) {
       h.relay = true;
     } else {
@@ -40,4 +44,4 @@ std::vector<HostFigures> hostFigures(const Trace& t) {
   return out;
 }
 
-}  // namespace xab::abstat
+}  // namespace xab
