@@ -6,16 +6,25 @@
  * (XAB_DISABLE: PVM alone) and mworker-xab (libab).  The master spawns W
  * copies of itself as workers; each round it sends every worker M one-int
  * messages, computes C us, and collects one result from each; a worker
- * receives its M messages, computes D us, and answers.  Computing is a
- * spin on the clock, so a phase lasts the same with or without xab: the
- * only difference between the runs is xab.
+ * receives its M messages, computes D us, and answers.  Computing is CPU
+ * work, a fixed count of dependent multiply-adds (-k work, the default:
+ * about D us here, the same count with or without xab), as a program's
+ * compute phase is: on a core shared with other tasks it lasts longer,
+ * and xab's work on that core delays it.  -k clock spins on the clock
+ * instead, a phase of fixed wall time whatever CPU it gets (the bench's
+ * first form, kept to compare).  The only difference between the plain
+ * and traced runs is xab.
  *
  * Each task times its own run as the trace does, from its first PVM call
  * (pvm_mytid) to its last (pvm_exit); the workers send theirs to the master, which prints one line
  * per task: `task=master|worker<i> wall_ns=N` (the plain run's figures,
  * the only thing known of the ideal trace, seed 000 §5).
  *
- *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US]
+ *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]
+ *
+ * MWORKER_ROUNDS=1 in the environment: the master prints when each round
+ * begins, has sent, and has computed (ns from its start) on stderr, to set
+ * a run's rounds against its trace's.
  */
 #define _GNU_SOURCE
 #include <xab.h>
@@ -34,10 +43,20 @@ static long long now_ns(void) {
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+enum { WORK_PER_US = 600 }; /* multiply-adds in about a microsecond on the development machine */
+static int spin_on_clock;    /* -k clock */
+static volatile unsigned work_sink;
+
 static void compute(long long us) {
-  long long end = now_ns() + us * 1000;
-  while (now_ns() < end) {
+  if (spin_on_clock) {
+    long long end = now_ns() + us * 1000;
+    while (now_ns() < end) {
+    }
+    return;
   }
+  unsigned x = work_sink;
+  for (long long i = 0; i < us * WORK_PER_US; i++) x = x * 1103515245u + 12345u;
+  work_sink = x;
 }
 
 struct opts {
@@ -70,7 +89,7 @@ static int master(const struct opts *o, char *self, long long start) {
   snprintf(r, sizeof r, "%d", o->rounds);
   snprintf(m, sizeof m, "%d", o->msgs);
   snprintf(d, sizeof d, "%d", o->worker_us);
-  char *args[] = {"--worker", "-r", r, "-m", m, "-d", d, NULL}; /* the worker's rounds are the master's */
+  char *args[] = {"--worker", "-r", r, "-m", m, "-d", d, "-k", spin_on_clock ? "clock" : "work", NULL}; /* the worker's rounds are the master's */
   int got = pvm_spawn(self, args, PvmTaskDefault, "", o->workers, tids);
   if (got != o->workers) {
     fprintf(stderr, "mworker: spawned %d of %d workers\n", got, o->workers);
@@ -78,13 +97,16 @@ static int master(const struct opts *o, char *self, long long start) {
     return 1;
   }
   for (int r = 0; r < o->rounds; r++) {
+    if (getenv("MWORKER_ROUNDS")) fprintf(stderr, "round %d at %lld\n", r, now_ns() - start);
     for (int w = 0; w < o->workers; w++)
       for (int k = 0; k < o->msgs; k++) {
         pvm_initsend(PvmDataDefault);
         pvm_pkint(&v, 1, 1);
         pvm_send(tids[w], TAG_WORK);
       }
+    if (getenv("MWORKER_ROUNDS")) fprintf(stderr, "sent %d at %lld\n", r, now_ns() - start);
     compute(o->master_us);
+    if (getenv("MWORKER_ROUNDS")) fprintf(stderr, "computed %d at %lld\n", r, now_ns() - start);
     for (int w = 0; w < o->workers; w++) {
       pvm_recv(tids[w], TAG_RESULT);
       pvm_upkint(&v, 1, 1);
@@ -112,10 +134,14 @@ int main(int argc, char **argv) {
   int is_worker = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--worker")) { is_worker = 1; continue; }
+    if (!strcmp(argv[i], "-k") && i + 1 < argc && (!strcmp(argv[i + 1], "work") || !strcmp(argv[i + 1], "clock"))) {
+      spin_on_clock = !strcmp(argv[++i], "clock");
+      continue;
+    }
     int *dst = !strcmp(argv[i], "-w") ? &o.workers : !strcmp(argv[i], "-r") ? &o.rounds : !strcmp(argv[i], "-m") ? &o.msgs
              : !strcmp(argv[i], "-c") ? &o.master_us : !strcmp(argv[i], "-d") ? &o.worker_us : NULL;
     if (!dst || i + 1 >= argc) {
-      fprintf(stderr, "usage: mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US]\n");
+      fprintf(stderr, "usage: mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]\n");
       return 2;
     }
     *dst = atoi(argv[++i]);

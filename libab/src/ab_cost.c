@@ -20,9 +20,11 @@
  * record spin N ns more: a known, large intrusion that the calibration
  * sees like the real one (docs/libab.md).
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "ab_core.h"
 #include "ab_send.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 #define XAB_COST_BURST 64  /* records per burst */
@@ -44,6 +46,22 @@ static struct {
 
 static int calibrated;
 static void calibrate(void);
+
+/* The CPUs this task may run on, as a bit mask (bit i: CPU i): a reader
+ * charges a task for its core-mates' costs (docs/global-time.md,
+ * "Shared cores").  0 when unknown or when a CPU past 30 is in the set. */
+static int cpu_mask(void) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  int mask = 0;
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET(c, &set)) {
+      if (c > 30) return 0;
+      mask |= 1 << c;
+    }
+  return mask;
+}
 
 /* After the first record that is not the identity: the cost record then
  * follows, in the task's order, every record dated before it. */
@@ -71,7 +89,7 @@ static void calibrate(void) {
   }
   int64_t total = xab_clock() - t0;
   if (best < 0 || total > INT32_MAX) return;
-  int a[6] = {XAB_COST_BURST * XAB_COST_BURSTS, (int)total, 0, 0, 0, 0};
+  int a[6] = {XAB_COST_BURST * XAB_COST_BURSTS, (int)total, cpu_mask(), 0, 0, 0};
   xab_put(XAB_EV_COST, XAB_PHASE_END, t0, (int)(best / XAB_COST_BURST), a);
 }
 

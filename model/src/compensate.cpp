@@ -1,5 +1,6 @@
 // compensate.cpp -- intrusion compensation (xab/model/compensate.h).
 #include "causal_walk.h"
+#include "contention.h"
 
 #include <xab/model/barriers.h>
 #include <xab/model/clock.h>
@@ -24,16 +25,24 @@ constexpr std::uint32_t kBeginLookBack = 8;  // records between a receive's begi
 
 TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 0) : 0; }
 
+// At most `cap` when there is one (contention.h: on a shared core, a longer
+// send or exchange was pre-empted by a core-mate's own work).
+TimeNs capped(TimeNs v, TimeNs cap) { return cap > 0 ? std::min(v, cap) : v; }
+
 // What one record cost its task after it was made.
-TimeNs costAfter(const Event& e, TaskIntrusion& ti) {
+TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap) {
   switch (e.kind) {
-    case Kind::FLUSH:
+    case Kind::FLUSH: {
+      TimeNs d = capped(slot(e, kDuration), cap);
       ++ti.sends;
-      ti.sendTime += slot(e, kDuration);
-      return slot(e, kDuration);
-    case Kind::CLOCK:
-      ti.clockTime += slot(e, kClockRtt);
-      return slot(e, kClockRtt);
+      ti.sendTime += d;
+      return d;
+    }
+    case Kind::CLOCK: {
+      TimeNs d = capped(slot(e, kClockRtt), cap);
+      ti.clockTime += d;
+      return d;
+    }
     case Kind::COST:
       return slot(e, kTotal);  // the calibration burst itself
     case Kind::TIDS:           // the continuation of the record before
@@ -66,6 +75,7 @@ struct Walk {
   std::vector<std::vector<TimeNs>> comp;                     // compensated times, as computed
   std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
   std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
+  detail::Contention contention;                             // core-mates' costs (contention.h)
 
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
 
@@ -89,14 +99,16 @@ struct Walk {
   // compensated send: the transfer is not xab's doing.  One that found
   // its message there ends the least receive after its compensated start,
   // and no earlier than the least transfer after the compensated send.
-  TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential) const {
+  // `mates`: the core-mates' costs charged to this end (contention.h), which
+  // a waited receive's own transfer holds too (from its message's arrival).
+  TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential, TimeNs mates) const {
     TimeNs sent = comp[s.task][s.index];
     auto b = beginOf(t, i);
     if (!b) return std::max(sequential, sent + report.transfer);
     TimeNs start = comp[t][*b], waited = sequential - start;
     TimeNs base = start + report.receiveDuration;
     if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
-    TimeNs own = trace.events(t)[i].time - trace.event(s).time;
+    TimeNs own = trace.events(t)[i].time - trace.event(s).time - mates;
     return std::max(base, sent + std::max(own, report.transfer));
   }
 
@@ -113,7 +125,8 @@ struct Walk {
   bool step(TaskIndex t, bool force) {
     std::uint32_t i = cursor[t];
     const Event& e = trace.events(t)[i];
-    TimeNs c = e.time - delta[t];
+    TimeNs mates = contention.at(t, i);  // the core-mates' costs since the task's last event
+    TimeNs c = e.time - delta[t] - mates;
     if (std::uint32_t k = syncOf[t][i]; k != kNoRecord) {
       const Sync& s = syncs[k];
       bool ready = std::all_of(s.awaited.begin(), s.awaited.end(), [&](EventRef a) { return done(a); });
@@ -126,7 +139,7 @@ struct Walk {
       }
     } else if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
-        c = rebase(t, i, *s, c);
+        c = rebase(t, i, *s, c, mates);
         ++report.receivesRebased;
       } else {
         ++report.forced;
@@ -136,7 +149,8 @@ struct Walk {
     }
     if (i > 0) c = std::max(c, comp[t][i - 1]);  // the task's order stays (seed §5.4)
     comp[t][i] = c;
-    delta[t] = e.time - c + costAfter(e, report.tasks[t]);
+    report.tasks[t].contention += mates;
+    delta[t] = e.time - c + costAfter(e, report.tasks[t], contention.capAt(t, i, e.kind));
     ++cursor[t];
     return true;
   }
@@ -245,7 +259,7 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     report.note = "no cost records: times as recorded, no compensation";
     return input;
   }
-  Walk w{trace, report, {}, {}, {}, {}, {}, {}};
+  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}};
   w.sendOf.resize(trace.taskCount());
   w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());
@@ -257,6 +271,10 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
   w.cursor.assign(trace.taskCount(), 0);
   w.delta.assign(trace.taskCount(), 0);
   measureCommunication(trace, matchMessages(trace), w);
+  detail::ContentionInput in{{}, &w.sendOf, report.transfer, report.receiveDuration + kWaitSlack};
+  for (const TaskIntrusion& ti : report.tasks) in.recordCost.push_back(ti.recordCost);
+  w.contention = detail::measureContention(trace, in);
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) report.tasks[t].mates = w.contention.mates[t];
   measureCollectives(trace, w);
   w.run();
   std::vector<std::vector<TimeNs>> shift(trace.taskCount());
@@ -265,7 +283,7 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     shift[t].resize(ev.size());
     for (std::uint32_t i = 0; i < ev.size(); ++i) shift[t][i] = w.comp[t][i] - ev[i].time;
     TaskIntrusion& ti = report.tasks[t];
-    ti.charged = static_cast<TimeNs>(ti.records) * ti.recordCost + ti.sendTime + ti.clockTime;
+    ti.charged = static_cast<TimeNs>(ti.records) * ti.recordCost + ti.sendTime + ti.clockTime + ti.contention;
     if (!ev.empty()) {
       ti.rawRun = ev[ev.size() - 1].time - ev[0].time;
       ti.compensatedRun = w.comp[t][ev.size() - 1] - w.comp[t][0];

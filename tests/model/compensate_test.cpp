@@ -317,3 +317,105 @@ TEST_CASE("a trace without cost records is left as it is, and says so", "[compen
   CHECK_FALSE(report.costRecords);
   CHECK(report.note.find("no cost records") != std::string::npos);
 }
+
+// ---- shared cores (docs/global-time.md, "Shared cores") ----
+
+namespace {
+
+// Two or three tasks on host vm whose `cost` records give `cpus` masks.
+// Task 1 computes 1000 us and sends to task 2 (ideally at kT0 + 1000 us),
+// delayed by what task 2 spends on its CPU meanwhile: task 2 waits in its
+// receive and answers three pokes, 50 us each (`flush ... blocked=1`).
+// Task 3, when there, computes beside task 1 from start to end.
+struct SharedCore {
+  std::string text = "#xab-trace 1 abmon=t40009 host=vm pid=1 start=" + secs(kT0) + "\n";
+  void line(int t, TimeNs us, const std::string& rest) {
+    TimeNs at = kT0 + us * 1000;
+    text += secs(at) + " " + secs(at) + " " + tidText(t) + " " + rest + "\n";
+  }
+  // `before`: task 1's records before its send (us, text).
+  SharedCore(int cpus1, int cpus2, TimeNs delay_us, int cpus3 = 0,
+             const std::vector<std::pair<TimeNs, std::string>>& before = {}) {
+    auto start = [&](int t, int cpus) {
+      line(t, 0, "mytid rc=" + tidText(t) + " name=p host=vm parent=none lang=c pid=" + std::to_string(t));
+      line(t, 0, "cost burst=100 total_ns=0 cpus=" + std::to_string(cpus) + " rc=0");
+    };
+    start(1, cpus1);
+    start(2, cpus2);
+    if (cpus3) start(3, cpus3);
+    line(2, 1, "recv.begin src=" + tidText(1) + " tag=1");
+    for (TimeNs at : {200, 400, 600}) line(2, at, "flush dur_ns=50000 blocked=1 rc=1");
+    for (const auto& [at, rest] : before) line(1, at, rest);
+    line(1, 1000 + delay_us, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=1 rc=0");
+    line(1, 1001 + delay_us, "exit rc=0");
+    line(2, 1020 + delay_us, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=1 rc=3");
+    line(2, 1021 + delay_us, "exit rc=0");
+    if (cpus3) line(3, 1100 + delay_us, "exit rc=0");
+  }
+};
+
+// Task 1's compensated send, ns after kT0; and the report.
+TimeNs sendAt(const std::string& text, CompensationReport& report) {
+  auto out = compensate(parse(text), report);
+  TimeNs got = -1;
+  out->events(0).forEach([&](const Event& e) {
+    if (e.kind == Kind::SEND) got = e.time - kT0;
+  });
+  return got;
+}
+
+}  // namespace
+
+TEST_CASE("a core-mate's cost while a task could run is taken out of the task's times", "[compensate]") {
+  CompensationReport report;
+  SECTION("one CPU for both: task 1 lost the 150 us task 2 spent there") {
+    CHECK(sendAt(SharedCore(1, 1, 150).text, report) == 1'000'000);
+    CHECK(report.tasks[0].mates == 1);
+    CHECK(report.tasks[0].contention == 150'000);
+    CHECK(report.tasks[1].contention == 0);  // task 2 waited meanwhile: nothing to charge it
+  }
+  SECTION("a CPU each: task 2's sends cost task 1 nothing, and none is taken out") {
+    CHECK(sendAt(SharedCore(1, 2, 0).text, report) == 1'000'000);
+    CHECK(report.tasks[0].mates == 0);
+    CHECK(report.tasks[0].contention == 0);
+  }
+  SECTION("two CPUs for two tasks: nobody waits for a core-mate") {
+    CHECK(sendAt(SharedCore(3, 3, 0).text, report) == 1'000'000);
+    CHECK(report.tasks[0].contention == 0);
+  }
+  SECTION("three tasks on two CPUs: a fluid share, (R - P) / (P (R - 1)) = 1/4 of each cost") {
+    CHECK(sendAt(SharedCore(3, 3, 150, 3).text, report) == 1'150'000 - 3 * 50'000 / 4);
+    CHECK(report.tasks[0].mates == 2);
+  }
+  SECTION("no cpus= (older traces): as before, no contention") {
+    std::string text = SharedCore(1, 1, 150).text;
+    for (std::size_t at; (at = text.find(" cpus=1")) != std::string::npos;) text.erase(at, 7);
+    CHECK(sendAt(text, report) == 1'150'000);
+    CHECK(report.tasks[0].mates == 0);
+  }
+}
+
+TEST_CASE("on a shared core a task's own send is charged at most its median when a core-mate could run", "[compensate]") {
+  // Task 1's three sends: 10, 10 and 100 us; the long one while task 3
+  // computes beside it (pre-empted: 90 us were task 3's own work), and,
+  // in the second trace, before task 3 has started (all of it xab's).
+  auto trace = [](int cpus3AtStart) {
+    std::vector<std::pair<TimeNs, std::string>> flushes = {{100, "flush dur_ns=10000 blocked=0 rc=1"},
+                                                           {300, "flush dur_ns=10000 blocked=0 rc=1"},
+                                                           {500, "flush dur_ns=100000 blocked=0 rc=1"}};
+    return SharedCore(1, 2, 0, cpus3AtStart, flushes).text;
+  };
+  CompensationReport report;
+  CHECK(sendAt(trace(1), report) == 1'000'000 - 30'000);
+  CHECK(report.tasks[0].sendTime == 30'000);
+  // Task 3 starts after the long send: its first records at 600 us.
+  std::string early = trace(1);
+  for (const char* rec : {" t40003 mytid", " t40003 cost"}) {
+    std::size_t at = early.find(rec);
+    std::size_t bol = early.rfind('\n', at) + 1;
+    std::string stamp = secs(kT0 + 600'000);
+    early.replace(bol, at - bol, stamp + " " + stamp);
+  }
+  CHECK(sendAt(early, report) == 1'000'000 - 120'000);
+  CHECK(report.tasks[0].sendTime == 120'000);
+}

@@ -176,8 +176,9 @@
   X(OUTPUT,      "output",      0, 'i', "", "stream:s text:s") \
   /* ---- issue 15 §2 (intrusion compensation, docs/global-time.md): libab's own cost on the task ---- */ \
   /* once at attach: rc = ns one record costs the task (a clock read and a buffer append, */ \
-  /* timed over a burst of `burst` records taking total_ns) */ \
-  X(COST,        "cost",        XAB_F_LOCAL, 'i', "", "burst:i total_ns:i") \
+  /* timed over a burst of `burst` records taking total_ns); cpus: the CPUs the task may run on, */ \
+  /* a bit mask (bit i: CPU i), 0 when unknown or past CPU 30 (shared-core contention) */ \
+  X(COST,        "cost",        XAB_F_LOCAL, 'i', "", "burst:i total_ns:i cpus:i") \
   /* a send of the buffer to abmon (a flush or a poke answer), told in the next message: the record's */ \
   /* time is when that send began, dur_ns its real duration; rc = its records; blocked: 1 when it */ \
   /* was answering a poke inside a blocked call */ \

@@ -5,7 +5,8 @@
 // Per task, a compensated clock: the raw time minus the cost xab added
 // since the task's last base date (one record's cost after each record,
 // the real duration of each send to abmon, each clock exchange's round
-// trip).  At every receive that is matched to its send the base date is
+// trip; on a core shared with other tasks, also what they spent on xab
+// while it could have run, docs/global-time.md "Shared cores").  At every receive that is matched to its send the base date is
 // reset as in seed §5.3: the receive ends at the later of the compensated
 // start of the receive plus the least receive duration in the trace (the
 // message was there already) and the compensated send plus the least
@@ -31,9 +32,11 @@ struct TaskIntrusion {
   TimeNs recordCost = 0;      // ns per record, from the task's `cost` record (0: none)
   std::uint64_t records = 0;  // records charged recordCost
   std::uint64_t sends = 0;    // `flush` records
-  TimeNs sendTime = 0;        // their summed durations
+  TimeNs sendTime = 0;        // their summed durations (on a shared core, each at most the median)
   TimeNs clockTime = 0;       // summed round trips of the clock exchanges
-  TimeNs charged = 0;         // all of it: records * recordCost + sendTime + clockTime (+ calibration)
+  std::uint32_t mates = 0;    // tasks sharing its CPUs (cost records' cpus=), more than the CPUs; 0: none
+  TimeNs contention = 0;      // their costs while it could have run (docs/global-time.md, "Shared cores")
+  TimeNs charged = 0;         // all of it: records * recordCost + sendTime + clockTime + contention (+ calibration)
   TimeNs rawRun = 0;          // first to last record, as recorded
   TimeNs compensatedRun = 0;  // ... after compensation
   // Time added by xab as a share of the task's recorded run.
