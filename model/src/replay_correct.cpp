@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "xab/events.h"
 
@@ -306,6 +307,15 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
                 static_cast<unsigned long long>(report.anchorsPushed), static_cast<double>(report.largestPush) / 1e9,
                 static_cast<unsigned long long>(report.receivesRebased));
   report.note = buf;
+  // Record mode stamps each host's clock: say whether the record's hosts
+  // were put on one clock (abreplay --record's DIR/clocks) or not.
+  std::set<std::int32_t> hosts;
+  for (const auto& t : record.tasks()) hosts.insert(replay::hostOfTid(t.header.tid));
+  if (hosts.size() > 1 && record.hostClocks().size() > 1)
+    report.note += "; the record's " + std::to_string(hosts.size()) + " hosts' clocks put on one";
+  else if (hosts.size() > 1)
+    report.note += "; the record's " + std::to_string(hosts.size()) +
+                   " hosts' clocks were not measured: each host's stamps are its own clock's";
   return shiftTimes(trace, shift);
 }
 
