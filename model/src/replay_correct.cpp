@@ -309,13 +309,16 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
   report.note = buf;
   // Record mode stamps each host's clock: say whether the record's hosts
   // were put on one clock (abreplay --record's DIR/clocks) or not.
-  std::set<std::int32_t> hosts;
+  // (The reference host, abreplay's, has no fit: its stamps are the clock.)
+  std::set<std::int32_t> hosts, unmeasured;
   for (const auto& t : record.tasks()) hosts.insert(replay::hostOfTid(t.header.tid));
-  if (hosts.size() > 1 && record.hostClocks().size() > 1)
+  for (auto h : hosts)
+    if (!record.hostClocks().count(h)) unmeasured.insert(h);
+  if (hosts.size() > 1 && unmeasured.size() <= 1)
     report.note += "; the record's " + std::to_string(hosts.size()) + " hosts' clocks put on one";
   else if (hosts.size() > 1)
-    report.note += "; the record's " + std::to_string(hosts.size()) +
-                   " hosts' clocks were not measured: each host's stamps are its own clock's";
+    report.note += "; " + std::to_string(unmeasured.size() - 1) + " of the record's " + std::to_string(hosts.size()) +
+                   " hosts' clocks not measured: their stamps are their own clock's";
   return shiftTimes(trace, shift);
 }
 

@@ -79,12 +79,16 @@ std::string samplesOf(const Probe& p, int phase) {
 }
 
 int measure(const std::string& dir, int phase) {
-  if (pvm_mytid() < 0) return 1;
+  int me = pvm_mytid();
+  if (me < 0) return 1;
   int nhost = 0, narch = 0;
   pvmhostinfo* hi = nullptr;
   std::map<int, Probe> probes;  // by probe tid
+  // This host's clock is the reference (the command runs here): its stamps
+  // stay as they are, exactly; a record on one host costs no probe.
   if (pvm_config(&nhost, &narch, &hi) >= 0)
     for (int h = 0; h < nhost; h++) {
+      if (hi[h].hi_tid == replay::hostOfTid(me)) continue;
       if (int tid = spawnProbe(hi[h].hi_name))
         probes[tid] = Probe{hi[h].hi_tid, hi[h].hi_name};
       else
