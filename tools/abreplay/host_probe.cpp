@@ -4,6 +4,7 @@
 // on its own): the samples of xab/model/clock.h, which the model fits.
 #include "host_probe.h"
 
+#include <fcntl.h>
 #include <pvm3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -79,7 +80,13 @@ std::string samplesOf(const Probe& p, int phase) {
 }
 
 int measure(const std::string& dir, int phase) {
+  // No virtual machine (or a root user's banner): libpvm's own words on
+  // stderr would only confuse; the command itself will say it.
+  int err = dup(2), null = open("/dev/null", O_WRONLY);
+  if (null >= 0) dup2(null, 1), dup2(null, 2);
+  pvm_setopt(PvmAutoErr, 0);
   int me = pvm_mytid();
+  if (err >= 0) dup2(err, 2);
   if (me < 0) return 1;
   int nhost = 0, narch = 0;
   pvmhostinfo* hi = nullptr;
