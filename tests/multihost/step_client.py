@@ -6,10 +6,11 @@ step_client.py SOCKET: steps every held task, one call at a time, until
 abmon closes the socket; prints "connected" once greeted, then, at the end,
 one line per task: "TID N" (the calls it stepped).
 
-step_client.py SOCKET --hold-host K: a host deleted while its tasks are
+step_client.py SOCKET --hold-host N: a host that goes while its tasks are
 held (issue 16 §3).  Steps only the first task that asks (the command)
-and holds every other: prints "held TID" for each task of host K (PVM's
-host number K + 1 in bits 18..29 of the tid: nodeK) as it asks.  Once
+and holds every other: prints "held TID" for each task of host N (PVM's
+number of the host, bits 18..29 of the tid: a host added again gets a new
+one) as it asks.  Once
 abmon says a held task has gone ("event gone ..."), printed as "gone
 REST-OF-LINE", it lets every other held task go and steps every call from
 then on, printing "after TID" for each; at the end the same "TID N" lines.
@@ -20,7 +21,7 @@ import time
 
 
 def host_of(tid):
-    return (int(tid.lstrip("t"), 16) >> 18 & 0xFFF) - 1
+    return int(tid.lstrip("t"), 16) >> 18 & 0xFFF
 
 
 def connect(path):
