@@ -51,6 +51,7 @@ ok "the stepped demo gave the plain result; $(($(wc -l <client.out) - 1)) tasks 
 # stepping the others: the client lets node0's workers go only then, and
 # the master prints their results.  The master then waits for ever for
 # node1's workers' results: it is killed.
+count_is() { (($(grep -c "$2" "$3") == $1)); }  # count_is N PATTERN FILE
 held_host_goes() {
   local action=$1 how=$2 race tid
   rm -f hold.trace hold.sock hold.out race.out
@@ -63,16 +64,16 @@ held_host_goes() {
   "$HOSTS" --dir "$VM" run node0 timeout "$RUN_LIMIT" "$BIN/xabrace" -n 4 >race.out 2>&1 &
   race=$!
   # xabrace's 4 workers go round the 2 hosts: 2 on node1.
-  wait_for 30 eval '(($(grep -c "^held " hold.out) == 2))' || fail "$action: node1's workers were not held: $(tr '\n' ' ' <hold.out)"
+  wait_for 30 count_is 2 '^held ' hold.out || fail "$action: node1's workers were not held: $(tr '\n' ' ' <hold.out)"
   h "$action" node1 || fail "cannot $action node1"
-  wait_for 30 eval '(($(grep -c "^gone " hold.out) == 2))' ||
+  wait_for 30 count_is 2 '^gone ' hold.out ||
     fail "$action: the client was not told that node1's held tasks went: $(tr '\n' ' ' <hold.out)"
   while read -r _ tid; do
     grep -q "^gone $tid host node1 $how\$" hold.out || fail "$action: no 'event gone $tid host node1 $how': $(grep '^gone' hold.out | tr '\n' ' ')"
   done < <(grep '^held ' hold.out)
   # node0's workers were stepped after node1 went only: their results show
   # that stepping went on.
-  wait_for 30 eval '(($(grep -c "got RESULT" race.out) == 2))' || fail "$action: stepping did not go on after node1 went: $(tr '\n' ' ' <race.out)"
+  wait_for 30 count_is 2 'got RESULT' race.out || fail "$action: stepping did not go on after node1 went: $(tr '\n' ' ' <race.out)"
   grep -q '^after ' hold.out || fail "$action: no task stepped after node1 went"
   kill "$race" 2>/dev/null
   wait "$race"
