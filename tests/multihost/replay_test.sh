@@ -3,7 +3,8 @@
 # (libfaketime: pvm-hosts.sh "skew").
 # 1. A record of xabrace whose workers ran on node0 and node1 replays (traced
 #    by abmon, and recording itself) with every task on its recorded host,
-#    the record's output and the record's message matching (the same dump).
+#    the record's output and the record's message matching (the same dump);
+#    so does a record of --collector (siblings found through the mailbox).
 # 2. Record mode stamps each host's own clock: abreplay --record measures
 #    every host's clock against its own (DIR/clocks) and the record is put
 #    on one clock, so the correction's anchors agree: no recorded receive
@@ -51,6 +52,16 @@ while read -r path host; do
   [[ $(host_of_tid "$tid") == "$host" ]] || fail "task $path ran on $(host_of_tid "$tid") ($tid), recorded on $host"
 done <<<"$placed"
 ok "replay across hosts: every task on its recorded host ($(tr '\n' ' ' <<<"$placed")), the record's output and matching"
+
+# --collector: worker 0 takes its siblings' results, so each replaying task
+# finds a sibling's tid, on the other host too, in PVM's mailbox.
+rm -rf crec cagain
+c_out=$(on0 "$BIN/abreplay" --record crec -- "${prog[@]}" --collector 2>&1) || fail "the --collector record failed: $c_out"
+c_dump=$(dump_ended crec)
+c_rep=$(XAB_RECORD=$VM/cagain on0 "$BIN/abreplay" crec -- "${prog[@]}" --collector 2>&1) || fail "the --collector replay failed: $c_rep"
+[[ $(lines "$c_rep") == "$(lines "$c_out")" ]] || fail "--collector replay printed '$(lines "$c_rep")', the record '$(lines "$c_out")'"
+[[ $(dump_ended cagain) == "$c_dump" ]] || fail "the --collector replay's receives got other messages: $(diff <(echo "$c_dump") <(dump_ended cagain))"
+ok "--collector across hosts: the record's output and matching ($(grep -c ' recv got ' <<<"$c_dump") receives)"
 
 # ---- 2. the record on one clock
 # (node0, abreplay's host, is the reference: no probe there.)
