@@ -178,7 +178,7 @@ void ControlPanel::handleLine(const QString& line) {
     auto [tid, what] = heldOf(line.mid(11));
     if (!tid.isEmpty()) waiting_[tid] = what;
   } else if (line.startsWith("event gone ")) {
-    waiting_.remove(line.mid(11).trimmed());
+    waiting_.remove(line.mid(11).trimmed().section(' ', 0, 0));  // "TID [host NAME HOW]"
   } else if (line.startsWith("wait ")) {
     auto [tid, what] = heldOf(line.mid(5));
     if (!tid.isEmpty()) listing_[tid] = what;

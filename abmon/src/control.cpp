@@ -239,8 +239,8 @@ void Control::ask(std::int32_t tid, const xab_step_ask& a) {
   send("event wait " + describe(tid, p));
 }
 
-void Control::gone(std::int32_t tid) {
-  if (waiting_.erase(tid) > 0) send("event gone " + tidText(tid));
+void Control::gone(std::int32_t tid, const std::string& why) {
+  if (waiting_.erase(tid) > 0) send("event gone " + tidText(tid) + (why.empty() ? "" : " " + why));
 }
 
 bool Control::release(std::int32_t tid) {

@@ -16,7 +16,9 @@
 // Each is answered by zero or more data lines and then "ok ..." or
 // "error ...".  Lines starting with "event " come at any time:
 //   event wait TID seq N call NAME peer TID tag N   (a task is held)
-//   event gone TID                                  (a held task went)
+//   event gone TID [host NAME HOW]                  (a held task went; with
+//                                                    its host: HOW delete,
+//                                                    lost or relay-exit)
 // TIDs are written t<hex>, as in the trace.
 //
 // One client at a time: another that connects meanwhile is told
@@ -64,8 +66,9 @@ class Control {
   static constexpr std::size_t kMaxQueued = 256 * 1024;   // answers waiting: stop reading requests
   // A task asks to make a call.
   void ask(std::int32_t tid, const xab_step_ask& a);
-  // A task's connection went: forget its ask.
-  void gone(std::int32_t tid);
+  // A task's connection went: forget its ask.  `why` (may be empty) is
+  // appended to the event, e.g. "host node1 delete" when its host went.
+  void gone(std::int32_t tid, const std::string& why = {});
   void close();
 
  private:

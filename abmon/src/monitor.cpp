@@ -103,7 +103,7 @@ int Monitor::run() {
     local_.onStep([this](std::int32_t tid, const xab_step_ask& a) { control_.ask(tid, a); },
                   [this](std::int32_t tid) { control_.gone(tid); });
     if (hub_) hub_->onStep([this](const StepAskFields& a) { control_.ask(a.tid, {XAB_STEP_MAGIC, a.seq, a.kind, a.peer, a.tag}); },
-                           [this](int tid) { control_.gone(tid); });
+                           [this](int tid, const std::string& why) { control_.gone(tid, why); });
   }
   if (isRelay() && setup_.opts.relayStep) relaySteps();
   // Messages may have come between registering and now: read them first.

@@ -414,7 +414,7 @@ void RelayHub::hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, 
   spdlog::warn("host {} has left the virtual machine ({}): {} of its tasks ended", r.host, how, r.tasks.size());
   r.tasks.clear();
   r.live = false;
-  forgetSteps(tid);
+  forgetSteps(tid, how);
 }
 
 bool RelayHub::relayExited(int tid) {
@@ -422,7 +422,10 @@ bool RelayHub::relayExited(int tid) {
   if (it == relays_.end()) return false;
   if (it->second.live) spdlog::warn("relay t{:x} on {} has exited", tid, it->second.host);
   it->second.live = false;
-  forgetSteps(tid);
+  // A host deleted ends its relay too, and PVM's notice of the task's exit
+  // may come before that of the host's deletion: the host has gone when
+  // it is no longer in the machine's table (pvm_config: local, no wait).
+  forgetSteps(tid, hostName(it->second.hostTid).empty() ? "delete" : "relay-exit");
   it->second.exitNoticed = true;
   return true;
 }
@@ -505,7 +508,12 @@ bool RelayHub::takeStep(int what, int src) {
   }
   if (what == static_cast<int>(RelayMsg::StepGone)) {
     int tid = 0;
-    if (pvm_upkint(&tid, 1, 1) >= 0 && stepRelay_.erase(tid) > 0 && stepGone_) stepGone_(tid);
+    if (pvm_upkint(&tid, 1, 1) < 0 || stepRelay_.erase(tid) == 0 || !stepGone_) return true;
+    // A host deleted kills its tasks, and their relay may say so before
+    // PVM says the host went: then the host is out of the machine's table.
+    auto r = relays_.find(src);
+    bool hostWent = r != relays_.end() && (r->second.hostGone || hostName(r->second.hostTid).empty());
+    stepGone_(tid, hostWent ? goneWhy(src, "delete") : std::string());
     return true;
   }
   return false;
@@ -520,15 +528,24 @@ bool RelayHub::stepGo(int tid, int seq) {
   return sendInts(it->second, tag_ + kRelayTagOffset, m, 3) >= 0;
 }
 
-// A relay (or its host) has gone: the tasks that waited through it have too.
-void RelayHub::forgetSteps(int relayTid) {
+// A relay (or its host) has gone: the tasks that waited through it have
+// too; the control client is told which host and how (delete, lost, relay-exit).
+void RelayHub::forgetSteps(int relayTid, const char* how) {
   std::vector<int> gone;
   for (const auto& [tid, relay] : stepRelay_)
     if (relay == relayTid) gone.push_back(tid);
+  std::string why = goneWhy(relayTid, how);
   for (int tid : gone) {
     stepRelay_.erase(tid);
-    if (stepGone_) stepGone_(tid);
+    if (stepGone_) stepGone_(tid, why);
   }
+}
+
+// What the control client is told of a task held through relayTid that
+// went with its host: "host NAME HOW".
+std::string RelayHub::goneWhy(int relayTid, const char* how) const {
+  auto r = relays_.find(relayTid);
+  return "host " + (r == relays_.end() || r->second.host.empty() ? std::string("?") : r->second.host) + " " + how;
 }
 
 }  // namespace xab::abmon

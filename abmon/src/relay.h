@@ -159,7 +159,9 @@ class RelayHub {
   bool isRelay(int tid) const { return relays_.count(tid) > 0; }  // issue 17: PVM's tracer drops its events
   std::uint64_t batches() const { return batches_; }
   // Stepping through relays (above): where a relay's asks and goings go.
-  void onStep(std::function<void(const StepAskFields&)> ask, std::function<void(int tid)> gone) {
+  // `gone` hears of a task held through a relay that went: why is empty
+  // for the task's own end, "host NAME HOW" when its relay or host went.
+  void onStep(std::function<void(const StepAskFields&)> ask, std::function<void(int tid, const std::string& why)> gone) {
     stepAsk_ = std::move(ask), stepGone_ = std::move(gone);
   }
   // The go for ask `seq` of a task that asked through a relay: false when
@@ -194,7 +196,8 @@ class RelayHub {
   void answerClockPing(int src, std::int64_t recvNs);
   bool takeStep(int what, int src);
   void drainStreamOf(int relayTid);
-  void forgetSteps(int relayTid);
+  void forgetSteps(int relayTid, const char* how);
+  std::string goneWhy(int relayTid, const char* how) const;
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   void hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, std::string& out, Formatter& fmt);
   void armAccept();
@@ -214,7 +217,7 @@ class RelayHub {
   std::unordered_map<int, Relay> relays_;  // by the relay's tid
   std::uint64_t batches_ = 0;
   std::function<void(const StepAskFields&)> stepAsk_;
-  std::function<void(int)> stepGone_;
+  std::function<void(int, const std::string&)> stepGone_;
   std::unordered_map<int, int> stepRelay_;  // a task waiting through a relay: that relay's tid
   // The streams (listen): abmon's port, the token its relays say, and
   // where records go.

@@ -67,6 +67,7 @@ RecordSet::RecordSet(const std::string& dir) {
   for (const auto& f : fs::directory_iterator(dir))
     if (f.path().extension() == ".rec") tasks_.push_back(readRecord(f.path()));
   if (tasks_.empty()) throw std::runtime_error(dir + ": holds no record (t*.rec); record with XAB_RECORD=" + dir);
+  putOnReferenceClock(dir);
   assignPaths();
 }
 

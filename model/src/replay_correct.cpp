@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "xab/events.h"
 
@@ -306,6 +307,18 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
                 static_cast<unsigned long long>(report.anchorsPushed), static_cast<double>(report.largestPush) / 1e9,
                 static_cast<unsigned long long>(report.receivesRebased));
   report.note = buf;
+  // Record mode stamps each host's clock: say whether the record's hosts
+  // were put on one clock (abreplay --record's DIR/clocks) or not.
+  // (The reference host, abreplay's, has no fit: its stamps are the clock.)
+  std::set<std::int32_t> hosts, unmeasured;
+  for (const auto& t : record.tasks()) hosts.insert(replay::hostOfTid(t.header.tid));
+  for (auto h : hosts)
+    if (!record.hostClocks().count(h)) unmeasured.insert(h);
+  if (hosts.size() > 1 && unmeasured.size() <= 1)
+    report.note += "; the record's " + std::to_string(hosts.size()) + " hosts' clocks put on one";
+  else if (hosts.size() > 1)
+    report.note += "; " + std::to_string(unmeasured.size() - 1) + " of the record's " + std::to_string(hosts.size()) +
+                   " hosts' clocks not measured: their stamps are their own clock's";
   return shiftTimes(trace, shift);
 }
 

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include <xab/model/record_set.h>
+
+#include "host_probe.h"
 #include "xab/version.h"
 
 namespace fs = std::filesystem;
@@ -169,10 +171,15 @@ std::string readAll(const std::string& file) {
 int record(const Options& o) {
   fs::create_directories(o.dir);
   for (const auto& f : fs::directory_iterator(o.dir))
-    if (f.path().extension() == ".rec") fs::remove(f.path());
+    if (f.path().extension() == ".rec" || f.path().filename() == "clocks") fs::remove(f.path());
+  // Each task stamps its own host's clock: measure the hosts' clocks
+  // before and after, to put the record on one (host_probe.h).
+  xab::abreplay::measureHostClocks(o.dir, 0);
   setenv("XAB_RECORD", fs::absolute(o.dir).c_str(), 1);
   exportVars({"XAB_RECORD"});
-  return run(o.command);
+  int rc = run(o.command);
+  xab::abreplay::measureHostClocks(o.dir, 2);
+  return rc;
 }
 
 int replay(const Options& o) {
@@ -207,6 +214,7 @@ int replay(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--clock-probe") return xab::abreplay::clockProbe();
   Options o = parse(argc, argv);
   try {
     if (o.mode == "record") return record(o);

@@ -10,7 +10,9 @@
  * message each pvm_addmhf handler took.  libab writes it through a shared
  * memory mapping: no system call per entry, and what was written survives
  * SIGKILL.  libab is the only writer; abreplay (tools/abreplay) the only
- * reader.  All fields in the host's byte order.
+ * reader.  All fields in the host's byte order.  Times are the task's own
+ * host's clock; `abreplay --record` also writes DIR/clocks, each host's
+ * clock against its own (xab/model/host_clocks.h), to put them on one.
  */
 #ifndef XAB_RECORD_H
 #define XAB_RECORD_H

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "xab/model/host_clocks.h"
 #include "xab/record.h"
 
 namespace xab::replay {
@@ -42,14 +43,20 @@ class RecordSet {
   std::string dump() const;
   // Writes DIR/<path>.plan for every task (what libab reads in replay).
   void writePlans(const std::string& dir) const;
+  // The fits that put each host's stamps on the reference host's clock
+  // (DIR/clocks, host_clocks.h), by host tid: empty when the record has
+  // none, and its times are then each host's own clock.
+  const std::map<std::int32_t, HostClockFit>& hostClocks() const { return host_clocks_; }
 
  private:
   void assignPaths();
+  void putOnReferenceClock(const std::string& dir);  // host_clocks.cpp
   std::string senderOf(const xab_rec_entry& e) const;
   std::string callLine(const xab_rec_entry& e) const;
   std::vector<std::string> lines(const RecordedTask& t) const;
   std::vector<RecordedTask> tasks_;
   std::map<int, std::string> path_of_tid_;
+  std::map<std::int32_t, HostClockFit> host_clocks_;
 };
 
 }  // namespace xab::replay
