@@ -444,8 +444,11 @@ apply_losses() {
     fi
     pct=$(cat "$(host_dir "$k")/loss" 2>/dev/null || echo 0)
     ((pct > 0)) || continue
-    rules+="    iifname \"vh$k\" numgen random mod 100 < $pct counter drop comment \"node$k\""$'\n'
-    rules+="    oifname \"vh$k\" numgen random mod 100 < $pct counter drop comment \"node$k\""$'\n'
+    # numgen's range is 0..99: "< 100" is refused, so 100 % is a plain drop.
+    local every="numgen random mod 100 < $pct "
+    ((pct == 100)) && every=""
+    rules+="    iifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
+    rules+="    oifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
   done
   ip netns exec "$(bridge_ns)" nft -f - <<EOF
 table bridge xab_faults

@@ -6,10 +6,11 @@
 # the records of the tasks on node0 and node1 go on after the kill, node2's
 # records that came before stay, abmon stops cleanly on SIGINT, and abstat
 # says where the program is stuck (the master waits for node2's results).
-# Then node1 crashes whole (pvm-hosts.sh crash: its pvmd, its relay and its
-# tasks killed together, so no relay and no pvmd can say anything): abmon
-# writes host.delete how=lost for node1 and task.exit how=host for node1's
-# tasks within seconds too, and goes on with node0's.
+# Then node1 vanishes: cut from the network (loss 100) and crashed whole
+# (pvm-hosts.sh crash: its pvmd, its relay and its tasks killed together, so
+# nobody there says anything, and no FIN or RST reaches abmon): abmon writes
+# host.delete how=lost for node1 and task.exit how=host for node1's tasks
+# within seconds too (its stream's keepalive), and goes on with node0's.
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 3
@@ -42,11 +43,12 @@ alive "$abmon" || fail "abmon died after node2's pvmd was killed: $(cat abmon.er
 after=$(awk -v k="$kill_time" '$1 > k && $3 ~ /^t[48]/' kill.trace | wc -l)
 ((after > 0)) || fail "no record of a task on node0 or node1 after the kill"
 
-# node1 crashes: its relay's stream ends with no word from it or its pvmd.
+# node1 vanishes: no word from its relay or its pvmd, not even TCP's.
 crash_time=$(date +%s.%N)
+h loss node1 100 >/dev/null || fail "loss node1 100"
 h crash node1 || fail "crash node1"
 node1_lost() { grep -qs ' host.delete host=node1 .*how=lost' kill.trace; }
-wait_for 10 node1_lost || fail "no host.delete host=node1 how=lost within 10 s of node1's crash"
+wait_for 15 node1_lost || fail "no host.delete host=node1 how=lost within 15 s of node1's crash"
 lost_at=$(awk '$4 == "host.delete" && $5 == "host=node1" { print $1; exit }' kill.trace)
 [[ -n $lost_at ]] && echo "node1: host.delete $(awk -v a="$crash_time" -v b="${lost_at:-0}" 'BEGIN { printf "%.2f", b - a }') s after the crash"
 node1=$(relay_host kill.trace node1)
