@@ -162,6 +162,14 @@ TEST_CASE("window: View > Time > Compensated re-times the trace live and after i
       return 0.0;
     };
     const double recorded = workerLast();
+    // The whole-trace analysis (message lines, mipmaps, hang) is made again
+    // on the new times: none of the old time base is kept.
+    auto analysedOnShownTimes = [&] {
+      const ViewSnapshot* s = state.snapshot();
+      if (!s->analysisComplete() || !s->analysis->model.trace) return false;
+      const TaskIndex w = test::taskNamed(*s, "worker", 0);
+      return s->analysis->model.trace->task(w).lastTime == s->trace->task(w).lastTime;
+    };
     state.setPosition(5);
     auto* compensated = window.findChild<QAction*>("timeCompensated");
     REQUIRE(compensated);
@@ -170,12 +178,14 @@ TEST_CASE("window: View > Time > Compensated re-times the trace live and after i
     REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("compensated") != std::string::npos; }));
     const int after = live ? 10 : 11;  // the worker's records before its last (the cost record aside)
     CHECK(workerLast() == Approx(recorded - after * 100e-6).margin(1e-9));
+    CHECK(waitUntil(analysedOnShownTimes, 10000));
     CHECK(state.position() == 5);
     CHECK(state.size() == records);
     CHECK(window.statusText().contains("compensated"));
     compensated->trigger();  // off again: the recorded times
     REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("compensated") == std::string::npos; }));
     CHECK(workerLast() == Approx(recorded).margin(1e-9));
+    CHECK(waitUntil(analysedOnShownTimes, 10000));
     CHECK(state.position() == 5);
     CHECK_FALSE(window.statusText().contains("compensated"));
     loader.stop();
