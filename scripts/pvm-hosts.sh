@@ -57,6 +57,11 @@ Commands:
                    node0's console (again after kill-pvmd: a fresh pvmd)
   kill-pvmd HOST   SIGKILL HOST's pvmd, as if the host crashed; the master
                    pvmd notices only after its retries (about 3 minutes)
+  crash HOST       SIGKILL every process on HOST (its pvmd first, then its
+                   tasks, a relay...): the host's processes die together
+  block-tcp HOST on|off
+                   drop every TCP packet to and from HOST on the bridge (a
+                   firewall that lets PVM's UDP through), or stop dropping
   delete HOST      delete HOST from the VM from node0's console (`delete`);
                    while a killed pvmd is not yet noticed, node0's console
                    hangs, and delete (and add) fail after 10 s
@@ -428,14 +433,22 @@ cmd_down() {
 
 # The losses live in one nftables table on the bridge (never in a host's
 # own output path: pvmd's sendto would fail with EPERM and pvmd exit).
-# The table is rebuilt from DIR/nodeK/loss at every change.
+# The table is rebuilt from DIR/nodeK/loss and DIR/nodeK/block-tcp at every
+# change.
 apply_losses() {
   local rules="" k pct
   for k in $(hosts_made); do
+    if [[ -e $(host_dir "$k")/block-tcp ]]; then
+      rules+="    iifname \"vh$k\" ip protocol tcp counter drop comment \"node$k tcp\""$'\n'
+      rules+="    oifname \"vh$k\" ip protocol tcp counter drop comment \"node$k tcp\""$'\n'
+    fi
     pct=$(cat "$(host_dir "$k")/loss" 2>/dev/null || echo 0)
     ((pct > 0)) || continue
-    rules+="    iifname \"vh$k\" numgen random mod 100 < $pct counter drop comment \"node$k\""$'\n'
-    rules+="    oifname \"vh$k\" numgen random mod 100 < $pct counter drop comment \"node$k\""$'\n'
+    # numgen's range is 0..99: "< 100" is refused, so 100 % is a plain drop.
+    local every="numgen random mod 100 < $pct "
+    ((pct == 100)) && every=""
+    rules+="    iifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
+    rules+="    oifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
   done
   ip netns exec "$(bridge_ns)" nft -f - <<EOF
 table bridge xab_faults
@@ -601,6 +614,31 @@ cmd_kill_pvmd() {
   say "node$k: pvmd $(tr '\n' ' ' <<<"$pids")killed"
 }
 
+# Every process of host K but the one that holds its namespaces, pvmd first:
+# once pvmd is gone it can tell nobody that its tasks died.
+cmd_crash() {
+  (($# == 1)) || die "usage: crash HOST"
+  local k p pvmds others=(); k=$(host_index "$1")
+  pvmds=$(host_pvmds "$k")
+  [[ -n $pvmds ]] || die "node$k has no pvmd"
+  # shellcheck disable=SC2086  # a list of pids
+  kill -KILL $pvmds
+  for p in $(ip netns pids "$(host_ns "$k")" 2>/dev/null); do
+    [[ $p == "$(holder_pid "$k")" ]] || others+=("$p")
+  done
+  ((${#others[@]} == 0)) || kill -KILL "${others[@]}" 2>/dev/null || true
+  say "node$k: crashed (pvmd $(tr '\n' ' ' <<<"$pvmds")and ${#others[@]} other processes killed)"
+}
+
+cmd_block_tcp() {
+  if (($# != 2)) || [[ $2 != on && $2 != off ]]; then die "usage: block-tcp HOST on|off"; fi
+  local k; k=$(host_index "$1")
+  ns_exists "$(host_ns "$k")" || die "node$k does not exist"
+  if [[ $2 == on ]]; then : >"$(host_dir "$k")/block-tcp"; else rm -f "$(host_dir "$k")/block-tcp"; fi
+  apply_losses
+  say "node$k: TCP $([[ $2 == on ]] && echo dropped || echo passed) each way"
+}
+
 cmd_pids() {
   local ns
   for ns in $(our_namespaces); do ip netns pids "$ns" 2>/dev/null; done
@@ -649,6 +687,8 @@ main() {
     rsh) cmd_rsh "$@" ;;
     add) cmd_add "$@" ;;
     kill-pvmd) cmd_kill_pvmd "$@" ;;
+    crash) cmd_crash "$@" ;;
+    block-tcp) cmd_block_tcp "$@" ;;
     delete) cmd_delete "$@" ;;
     loss) cmd_loss "$@" ;;
     delay) cmd_delay "$@" ;;

@@ -204,6 +204,7 @@ int main(int argc, char** argv) {
   TraceLoader loader({options.input, options.follow, 100, options.rawTime, options.compensate, record});
   QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
   QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
+  QObject::connect(&window, &MainWindow::timeBaseChosen, &loader, &TraceLoader::setTimeBase);
   window.watchReader([&loader] { return loader.recordsRead(); });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
   window.show();

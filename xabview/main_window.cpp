@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QActionGroup>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -208,11 +209,35 @@ void MainWindow::buildActions() {
     if (!menu) menu = menuBar()->addMenu(it.menu);
     menu->addAction(a);
   }
+  for (QAction* m : menuBar()->actions())
+    if (m->text() == "&View") buildTimeActions(m->menu());
   QMenu* replay = menuBar()->addMenu("&Replay");
   for (QAction* a : replay_->actions())
     if (!a->text().isEmpty()) replay->addAction(a);
   replay->addSeparator();
   replay->addActions(replay_->menuOnlyActions());
+}
+
+// View > Time: the time base of everything shown (docs/global-time.md), the
+// command line's --raw-time and --compensate as a menu.  A choice re-times
+// the trace read so far; the position and the visible range stay.
+void MainWindow::buildTimeActions(QMenu* view) {
+  view->addSection("Time");
+  auto* base = new QActionGroup(this);
+  auto* raw = base->addAction("Task clocks (as recorded)");
+  raw->setObjectName("timeRaw");
+  auto* global = base->addAction("Global time (abmon's clock)");
+  global->setObjectName("timeGlobal");
+  auto* compensated = new QAction("Compensated (xab's cost taken out)", this);
+  compensated->setObjectName("timeCompensated");
+  for (QAction* a : {raw, global, compensated}) a->setCheckable(true);
+  raw->setChecked(options_.rawTime);
+  global->setChecked(!options_.rawTime);
+  compensated->setChecked(options_.compensate);
+  view->addActions({raw, global, compensated});
+  auto chosen = [this, raw, compensated] { emit timeBaseChosen(raw->isChecked(), compensated->isChecked()); };
+  connect(base, &QActionGroup::triggered, this, chosen);
+  connect(compensated, &QAction::triggered, this, chosen);
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include <memory>
 
 class QLabel;
+class QMenu;
 class QFrame;
 class QSplitter;
 class QTabWidget;
@@ -57,6 +58,11 @@ class MainWindow : public QMainWindow {
   const StallWatchdog& watchdog() const { return *watchdog_; }
   QString statusText() const;
 
+ signals:
+  // The View menu's Time choices: task clocks or global time, compensated
+  // or not (docs/xabview.md); main() hands them to the TraceLoader.
+  void timeBaseChosen(bool rawTime, bool compensate);
+
  public slots:
   void onSnapshot();
   void onLoadFailed(const QString& message);
@@ -68,6 +74,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildActions();
+  void buildTimeActions(QMenu* view);
   void fitTaskTable();
   void reportNewErrors();
   QFrame* buildHangBanner();

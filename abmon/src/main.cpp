@@ -117,6 +117,13 @@ int enrol(int& tid, int& context, bool quietLibpvm, int relayContext) {
   tid = pvm_mytid();
   restoreStderr(savedStderr);
   if (tid > 0) untraceSelf();
+  // No direct route into abmon or a relay: libpvm believes the source tid a
+  // peer writes in a direct route's fragment headers (PVM 3.4.6 lpvm.c,
+  // mxinput) and accepts the first connection to a route's listening socket,
+  // so a task on one could send as pvmd (exit notices, the tracer's events,
+  // output) or as any task.  Refused, every message comes through the
+  // pvmds, which set its source (docs/abmon.md, "Security").
+  if (tid > 0) pvm_setopt(PvmRoute, PvmDontRoute);
   if (tid < 0) {
     std::cerr << "abmon: cannot contact pvmd (" << pvmErrorName(tid)
               << "): is PVM running? Start it with pvm or pvmd first.\n";

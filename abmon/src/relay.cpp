@@ -118,17 +118,9 @@ int RelayUplink::syncClock(int phase, int count) {
   int k = 0;
   for (; k < count; ++k) {
     std::int64_t t[4];
-    // The first ping asks PVM for a direct route to abmon (task-to-task
-    // TCP): the exchanges then go one socket each way, instead of through
-    // both hosts' pvmds, whose queues made the two ways differ by tens of
-    // µs (docs/global-time.md, "Across hosts").  PVM keeps the route for
-    // every later message to abmon (the batches too); where it cannot open
-    // one (abmon refuses, PvmDontRoute) messages go through the pvmds as
-    // before.  Asked once: a refused route is not asked for every second.
-    int route = directAsked_ ? -1 : pvm_setopt(PvmRoute, PvmRouteDirect);
-    directAsked_ = true;
+    // Through both hosts' pvmds: abmon refuses direct routes (a route's
+    // fragment headers name a source nobody checks; main.cpp, enrol).
     int got = clockExchange(abmonTid_, tag_, k, t);
-    if (route >= 0) pvm_setopt(PvmRoute, route);
     if (got < 0) break;
     std::int64_t turn = t[2] - t[1], rtt = t[3] - t[0];
     if (turn < 0 || rtt < turn || rtt > INT32_MAX || t[1] < 0) continue;  // not a possible exchange

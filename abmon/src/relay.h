@@ -118,7 +118,6 @@ class RelayUplink {
   int abmonTid_;
   int tag_;
   int selfTid_ = 0;
-  bool directAsked_ = false;  // the first clock ping asked for a direct route to abmon
   std::int64_t lastClockNs_ = 0;
   int streamFd_ = -1;
   std::string text_;

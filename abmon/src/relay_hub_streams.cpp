@@ -2,6 +2,8 @@
 // (relay_stream.h): accepting them, reading their frames as they come, and
 // noticing a relay whose stream ends without its Stop.
 #include <spdlog/spdlog.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -79,10 +81,32 @@ void RelayHub::armAccept() {
   });
 }
 
+namespace {
+
+// A relay sends on its stream at least every second (its clock records).  A
+// host that vanishes from the network with its relay (no FIN, no RST ever
+// comes) would leave the stream open until PVM gives up on the host
+// (minutes): TCP keepalive probes after kKeepIdleS s of silence, every
+// kKeepIntervalS s, kKeepProbes unanswered end the stream (ETIMEDOUT), and
+// checkLost takes the host as lost as for a stream that was closed.
+constexpr int kKeepIdleS = 2, kKeepIntervalS = 1, kKeepProbes = 4;
+
+void keepAlive(int fd) {
+  const int on = 1;
+  if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) < 0 ||
+      setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &kKeepIdleS, sizeof kKeepIdleS) < 0 ||
+      setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &kKeepIntervalS, sizeof kKeepIntervalS) < 0 ||
+      setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &kKeepProbes, sizeof kKeepProbes) < 0)
+    spdlog::warn("relay stream: TCP keepalive: {}", std::strerror(errno));
+}
+
+}  // namespace
+
 void RelayHub::acceptStreams() {
   for (;;) {
     int fd = accept4(listenFd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) break;
+    keepAlive(fd);
     auto s = std::make_unique<Stream>();
     s->fd = fd;
     s->acceptedNs = realtimeNs();

@@ -1,9 +1,11 @@
 #include "relay_stream.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -114,6 +116,37 @@ int listenRelayStream(int& port, std::string& error) {
   return fd;
 }
 
+namespace {
+
+// connect(2), given up after kConnectTimeoutMs: a firewall that drops the
+// SYN would hold a blocking connect for the kernel's SYN retries (about two
+// minutes), the relay would start too late for abmon (which gives it
+// kRelayStartSeconds) and its host's records would be lost.  Given up, the
+// relay sends its batches as PVM messages.
+constexpr int kConnectTimeoutMs = 3000;
+
+bool connectWithin(int fd, const sockaddr* addr, socklen_t len, std::string& why) {
+  const int flags = fcntl(fd, F_GETFL, 0);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) return why = std::strerror(errno), false;
+  int rc = connect(fd, addr, len);
+  if (rc < 0 && errno == EINPROGRESS) {
+    pollfd p{fd, POLLOUT, 0};
+    while ((rc = poll(&p, 1, kConnectTimeoutMs)) < 0 && errno == EINTR) {
+    }
+    if (rc == 0) return why = "no answer in " + std::to_string(kConnectTimeoutMs / 1000) + " s", false;
+    int err = 0;
+    socklen_t n = sizeof err;
+    if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &n) < 0) err = errno;
+    if (err != 0) return why = std::strerror(err), false;
+    rc = 0;
+  }
+  if (rc < 0) return why = std::strerror(errno), false;
+  if (fcntl(fd, F_SETFL, flags) < 0) return why = std::strerror(errno), false;  // writeAll blocks
+  return true;
+}
+
+}  // namespace
+
 int connectRelayStream(const std::string& host, int port, int tid, std::uint64_t token, std::string& error) {
   addrinfo hints{};
   hints.ai_family = AF_INET;
@@ -126,8 +159,9 @@ int connectRelayStream(const std::string& host, int port, int tid, std::uint64_t
   int fd = -1;
   for (addrinfo* a = res; a && fd < 0; a = a->ai_next) {
     fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
-      error = host + ":" + std::to_string(port) + ": " + std::strerror(errno);
+    std::string why;
+    if (fd >= 0 && !connectWithin(fd, a->ai_addr, a->ai_addrlen, why)) {
+      error = host + ":" + std::to_string(port) + ": " + why;
       close(fd);
       fd = -1;
     }

@@ -166,6 +166,34 @@ TEST_CASE("an exit notice forged by a task is ignored") {
   CHECK(countOf(mon.trace(), tid + " task.exit") == 1);
 }
 
+// libpvm believes the source a peer writes in a direct route's fragment
+// header (PVM 3.4.6 lpvm.c mxinput: m_src = the header's src, never checked
+// against the route's task).  A task that opens a direct route to abmon and
+// writes pvmd's tid there would pass every "from pvmd" check: abmon accepts
+// no direct route from a task (docs/abmon.md, Security).
+TEST_CASE("an exit notice forged as pvmd's on a direct route is ignored") {
+  PrivateVm::shared();
+  Monitor mon("forgeexit.trace");
+  REQUIRE(mon.started());
+  Victim victim({"good", "1", "wait", "good", "1"}, "forgevictim");
+  REQUIRE(victim.waiting());
+  std::string tid = victim.tid();
+  REQUIRE(mon.waitFor([&](const std::string& s) { return s.find(tid + " send") != s.npos; }));
+  auto forger = fake({"forgeexit", tid});
+  CHECK(forger.exit_code == 0);
+  INFO("forger: " << forger.out);
+  CHECK_THAT(forger.out, Contains("route=pvmd"));  // abmon refused the route: pvmd carried it
+  victim.go();
+  REQUIRE(victim.proc.wait(60s) == 0);
+  REQUIRE(exited(mon, tid));
+  REQUIRE(mon.proc.stop(SIGTERM) == 0);
+  auto recs = records_of(mon.trace(), tid);
+  for (const auto& r : recs) UNSCOPED_INFO(r);
+  REQUIRE(recs.size() == 3);
+  CHECK(recs[2] == "task.exit how=notify");
+  CHECK(countOf(mon.trace(), tid + " task.exit") == 1);
+}
+
 TEST_CASE("a refused second abmon leaves the running abmon's trace alone") {
   PrivateVm::shared();
   Monitor mon("live.trace");

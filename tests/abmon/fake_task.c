@@ -36,6 +36,11 @@
  *   nohello        connect to the local socket and send nothing (then
  *                  "closed" tells whether abmon gave up on it)
  *   fakeexit TID   a PVM message that looks like pvmd's exit notice of TID
+ *   forgeexit TID  the same exit notice on a direct route to abmon, its
+ *                  fragment header's source rewritten to this host's pvmd
+ *                  (libpvm writes the sender's tid there itself; the
+ *                  write() below changes it on its way to the socket);
+ *                  prints "route=direct" or "route=pvmd" (the route used)
  *   random N       N datagrams of random bytes and lengths (half of them
  *                  behind a valid magic and version)
  *   conns N        N more connections to the local socket that never send
@@ -66,6 +71,7 @@
 #include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,6 +116,49 @@ static int act_local(void) {
   int hello[XAB_HELLO_INTS] = {XAB_WIRE_MAGIC, XAB_WIRE_VERSION, g_tid};
   g_sock = connect_local(hello, sizeof hello);
   return g_sock < 0 ? -1 : 0;
+}
+
+/* forgeexit: libpvm's writes to sockets pass through here (this write()
+ * is found before libc's).  While g_forge_src is set, a fragment to abmon
+ * written on any socket but pvmd's gets that source in its header (PVM
+ * 3.4's TDFRAGHDR: dst, src, length, flags, 4 bytes each, big-endian). */
+static int g_forge_src, g_pvmd_fd = -1, g_forged_direct;
+
+static uint32_t be32(const unsigned char* p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+ssize_t write(int fd, const void* buf, size_t count) {
+  const unsigned char* b = buf;
+  if (g_forge_src && fd != g_pvmd_fd && count >= 16 && be32(b) == (uint32_t)g_abmon &&
+      be32(b + 4) == (uint32_t)g_tid) {
+    unsigned char* copy = malloc(count);
+    ssize_t n;
+    if (!copy) return -1;
+    memcpy(copy, buf, count);
+    for (int i = 0; i < 4; ++i) copy[4 + i] = (unsigned char)((uint32_t)g_forge_src >> (24 - 8 * i));
+    n = syscall(SYS_write, fd, copy, count);
+    free(copy);
+    g_forged_direct = 1;
+    return n;
+  }
+  return syscall(SYS_write, fd, buf, count);
+}
+
+static int act_fakeexit(const char* what);
+
+static int act_forgeexit(const char* what) {
+  int* fds = NULL;
+  int rc;
+  if (pvm_getfds(&fds) < 1) return -1;
+  g_pvmd_fd = fds[0];
+  pvm_setopt(PvmRoute, PvmRouteDirect);
+  g_forge_src = (int)(0x80000000u | (uint32_t)pvm_tidtohost(g_tid)); /* this host's pvmd */
+  rc = act_fakeexit(what);
+  g_forge_src = 0;
+  printf("route=%s\n", g_forged_direct ? "direct" : "pvmd");
+  fflush(stdout);
+  return rc < 0 ? rc : 0;
 }
 
 /* The tid a forged hello claims. */
@@ -463,6 +512,7 @@ static int run(int argc, char** argv) {
     else if (!strcmp(a, "pingunread")) rc = act_pingunread();
     else if (!strcmp(a, "nohello")) rc = act_nohello();
     else if (!strcmp(a, "fakeexit")) rc = act_fakeexit(arg), ++i;
+    else if (!strcmp(a, "forgeexit")) rc = act_forgeexit(arg), ++i;
     else if (!strcmp(a, "random")) rc = act_random(atoi(arg)), ++i;
     else if (!strcmp(a, "conns")) rc = act_conns(atoi(arg)), ++i;
     else if (!strcmp(a, "wait")) rc = act_wait();

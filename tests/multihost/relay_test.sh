@@ -6,7 +6,12 @@
 #     how=host for every task the host's relay had open, keeps what came
 #     before, and goes on (node1's records continue, abmon.stop at the end);
 #  3. abmon killed (SIGKILL) mid-run: the program on all hosts finishes with
-#     the plain program's result, and the relays go away.
+#     the plain program's result, and the relays go away;
+#  4. node1's TCP dropped (pvm-hosts.sh block-tcp: a firewall that lets
+#     PVM's UDP through): its relay cannot open its stream to abmon, starts
+#     within seconds all the same and sends its batches as PVM messages
+#     (--relay-pvm's way): every event it counted is in the trace, no
+#     abmon.lost, every task of node1 has its task.exit.
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
 vm_up 2
@@ -93,4 +98,25 @@ plain=$(h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo-plain" -n 6 --rounds 100 
 [[ -n $result && $result == "$plain" ]] || fail "result '$result', the plain demo's '$plain'"
 wait_for 20 no_relays_of $((16#${abmon_tid#t})) || fail "relays of the killed abmon still run"
 ok "abmon killed mid-run: the demo on 3 hosts gave the plain result; its relays went away"
+
+# 4. No TCP to or from node1.
+h block-tcp node1 on || fail "block-tcp node1"
+"$HOSTS" --dir "$VM" run node0 "$BIN/abmon" -o blocked.trace 2>abmon3.err &
+abmon=$!
+wait_for 20 relay_starts blocked.trace 2 || fail "node1's TCP blocked: not 2 relays within 20 s: $(cat abmon3.err)"
+out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/xabdemo" -n 6 --rounds 3 2>&1) || fail "the demo failed with node1's TCP blocked: $out"
+kill -INT "$abmon"
+wait_for 20 eval "! alive $abmon" || fail "abmon 3 did not stop on SIGINT"
+wait "$abmon" || fail "abmon 3's status: $(cat abmon3.err)"
+h block-tcp node1 off >/dev/null
+node1=$(relay_host blocked.trace node1)
+n=$(task_records blocked.trace "$node1")
+((n > 0)) && [[ $(relay_events blocked.trace node1) == "$n" ]] ||
+  fail "node1 by PVM messages: $n task records, its relay counted $(relay_events blocked.trace node1)"
+grep -q ' abmon.lost ' blocked.trace && fail "abmon.lost with node1's TCP blocked: $(grep -m1 ' abmon.lost ' blocked.trace)"
+awk -v n="$node1" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 }
+  $3 ~ /^t/ && !($3 in relay) && host($3) == n { if ($4 == "task.exit") ended[$3] = 1; else seen[$3] = 1 }
+  END { for (t in seen) if (!(t in ended)) print "no task.exit for " t }' blocked.trace >blocked.err
+[[ -s blocked.err ]] && fail "node1's tasks: $(head -3 blocked.err)"
+ok "node1's TCP blocked: its relay came up and sent its $n records as PVM messages, none lost"
 finish

@@ -5,10 +5,15 @@
 // stall, and --frame-log writes it.  The real loader follows a real file
 // the test appends to; the real window shows it.
 #include "main_window.h"
+#include "state_dump.h"
 #include "support.h"
 #include "trace_loader.h"
 
+#include <QAction>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QFile>
 #include <QLabel>
 #include <QRegularExpression>
@@ -122,4 +127,67 @@ TEST_CASE("live status: the GUI thread's watchdog measures a stall, and --frame-
   REQUIRE(last.size() == 12);
   CHECK(last[2].toLong() == w.writer.records());  // records shown
   CHECK(last[9].toDouble() >= 1400);                  // the worst stall so far
+}
+
+// Issue 15 §2: View > Time > Compensated re-times the trace read so far (the
+// --compensate of the command line, as a menu), live on a followed file and
+// after the input's end; the dump (--dump-state's) gives the compensated
+// times, unchecking gives the recorded ones back, and the position stays.
+TEST_CASE("window: View > Time > Compensated re-times the trace live and after its end, and back") {
+  for (bool live : {true, false}) {
+    INFO((live ? "live, a followed file" : "a finished file"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("evfile");
+    test::GrowingTrace writer(path, 1'000'000);  // 1 ms apart
+    // The worker's record costs it 100 µs (its cost record): compensated,
+    // each of its records comes 100 µs earlier per record of its before it
+    // (mytid, the initsends: each record's cost is paid after its date).
+    writer.rec("t40003 cost burst=8 total_ns=0 rc=100000");
+    writer.workerCalls(10);
+    if (!live) writer.rec("t40003 exit rc=0");
+    ViewState state;
+    MainWindow window(&state, ViewerOptions{});
+    TraceLoader loader({path, live, 20});
+    QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
+    QObject::connect(&window, &MainWindow::timeBaseChosen, &loader, &TraceLoader::setTimeBase);
+    window.show();
+    loader.start();
+    const auto records = static_cast<std::size_t>(writer.records());
+    REQUIRE(waitUntil([&] { return state.size() == records && (live || state.snapshot()->inputEnded); }));
+    auto workerLast = [&] {
+      const QJsonObject d = dumpState(state);
+      for (const auto& t : d["tasks"].toArray())
+        if (t.toObject()["task"].toString().startsWith("(worker")) return t.toObject()["last_s"].toDouble();
+      FAIL("no worker in the dump: " << QJsonDocument(d).toJson().toStdString());
+      return 0.0;
+    };
+    const double recorded = workerLast();
+    // The whole-trace analysis (message lines, mipmaps, hang) is made again
+    // on the new times: none of the old time base is kept.
+    auto analysedOnShownTimes = [&] {
+      const ViewSnapshot* s = state.snapshot();
+      if (!s->analysisComplete() || !s->analysis->model.trace) return false;
+      const TaskIndex w = test::taskNamed(*s, "worker", 0);
+      return s->analysis->model.trace->task(w).lastTime == s->trace->task(w).lastTime;
+    };
+    state.setPosition(5);
+    auto* compensated = window.findChild<QAction*>("timeCompensated");
+    REQUIRE(compensated);
+    CHECK_FALSE(compensated->isChecked());
+    compensated->trigger();
+    REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("compensated") != std::string::npos; }));
+    const int after = live ? 10 : 11;  // the worker's records before its last (the cost record aside)
+    CHECK(workerLast() == Approx(recorded - after * 100e-6).margin(1e-9));
+    CHECK(waitUntil(analysedOnShownTimes, 10000));
+    CHECK(state.position() == 5);
+    CHECK(state.size() == records);
+    CHECK(window.statusText().contains("compensated"));
+    compensated->trigger();  // off again: the recorded times
+    REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("compensated") == std::string::npos; }));
+    CHECK(workerLast() == Approx(recorded).margin(1e-9));
+    CHECK(waitUntil(analysedOnShownTimes, 10000));
+    CHECK(state.position() == 5);
+    CHECK_FALSE(window.statusText().contains("compensated"));
+    loader.stop();
+  }
 }

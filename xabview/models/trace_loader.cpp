@@ -37,12 +37,22 @@ constexpr double kPauseSeconds = 0.5;
 }  // namespace
 
 TraceLoader::TraceLoader(Options options, QObject* parent)
-    : QObject(parent), options_(std::move(options)) {}
+    : QObject(parent), options_(std::move(options)), rawTime_(options_.rawTime), compensate_(options_.compensate) {}
 
 TraceLoader::~TraceLoader() { stop(); }
 
 QString TraceLoader::sourceName() const {
   return options_.path.isEmpty() || options_.path == "-" ? QStringLiteral("stdin") : options_.path;
+}
+
+void TraceLoader::setTimeBase(bool rawTime, bool compensate) {
+  {
+    std::lock_guard lock(mutex_);
+    rawTime_ = rawTime;
+    compensate_ = compensate;
+    timeBaseChanged_ = true;
+  }
+  wake_.notify_all();
 }
 
 void TraceLoader::start() {
@@ -88,6 +98,10 @@ void TraceLoader::snapshotLoop() {
     std::deque<std::shared_ptr<const ViewSnapshot>> retired;
     auto analysisDone = Clock::now();
     double analysisMs = 0;
+    // A re-timed trace (another time base) makes every analysis of the old
+    // times stale: its lines and mipmaps would be drawn at the old dates.
+    // Each time base is an epoch; an analysis of an older one is dropped.
+    unsigned epoch = 0, runningEpoch = 0;
     bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
     // Ticks on a fixed schedule (each interval after the last tick, not
     // after the moment it was served), so that late wake-ups on a busy core
@@ -121,9 +135,14 @@ void TraceLoader::snapshotLoop() {
       }
       bool analysed = running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
       if (analysed) {
-        analysis = running.get();
-        analysisMs = analysis->buildMs;
+        AnalysisPtr done = running.get();
+        analysisMs = done->buildMs;
         analysisDone = Clock::now();
+        if (runningEpoch == epoch) analysis = std::move(done);
+      }
+      if (raw && raw->newTimeBase) {
+        ++epoch;
+        analysis = std::make_shared<Analysis>();
       }
       if (raw || (analysed && last)) {
         std::shared_ptr<ViewSnapshot> s;
@@ -168,13 +187,15 @@ void TraceLoader::snapshotLoop() {
       // catches up at once: the hang panel waits for a complete one.
       const bool backlog = lastRegular && !lastCaughtUp && !lastReachedEnd;
       const bool paused = lastCaughtUp && !raw;
-      if ((rested && !backlog) || paused)
+      if ((rested && !backlog) || paused) {
+        runningEpoch = epoch;
         running = std::async(std::launch::async, [frozen = last] {
           // Below the GUI and the reader: on a busy machine the picture and
           // the input come first, the whole-trace figures after.
           ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kAnalysisNice);
           return analyseSnapshot(*frozen);
         });
+      }
     }
     if (running.valid()) running.wait();
   } catch (const std::exception& e) {
@@ -255,16 +276,26 @@ void TraceLoader::run() {
     bool shownGlobal = false;  // the last picture was re-timed
     bool clocksMove = false;   // the last fit said re-timing would move some task
     auto paused = [&] { return source.caughtUp() && source.quietSeconds() >= kPauseSeconds; };
+    // At the input's end the reader's trace is taken, and kept: a change of
+    // time base afterwards re-times it again.
+    std::shared_ptr<const Trace> whole;
+    auto readSoFar = [&] {
+      if (!ended) return reader.snapshot();
+      if (!whole) whole = reader.take();
+      return whole;
+    };
 
-    auto postNow = [&](bool caughtUp) {
+    // rebased: the time base was changed (setTimeBase): a new picture.
+    auto postNow = [&](bool caughtUp, bool rebased) {
       Raw raw;
+      const bool wasGlobal = shownGlobal;
       // Global time: the fit so far, refined as clock records arrive.  A
       // trace whose clocks all agree with abmon's within the fits' error
       // (one host, an idle machine) is on global time as recorded, and each
       // picture extends the last; otherwise (above) it is re-timed when the
       // input pauses or ends, and the picture starts again.
-      if (!options_.rawTime) {
-        auto trace = ended ? reader.take() : reader.snapshot();  // the last is taken: no copy kept
+      if (!rawTime_) {
+        auto trace = readSoFar();
         clocksMove = clockFit.update(*trace);
         const bool global = clocksMove && (ended || paused());
         raw.trace = std::move(trace);
@@ -281,10 +312,14 @@ void TraceLoader::run() {
         raw.retimed = global || shownGlobal;  // another time base: the picture starts again
         shownGlobal = global;
       } else {
-        raw.trace = ended ? reader.take() : reader.snapshot();
+        raw.trace = readSoFar();
         raw.timeNote = "task clocks (--raw-time)";
+        raw.retimed = shownGlobal;
+        shownGlobal = false;
       }
-      if (options_.compensate) compensateTimes(raw);
+      raw.newTimeBase = rebased || wasGlobal != shownGlobal;
+      raw.retimed = raw.retimed || raw.newTimeBase;
+      if (compensate_) compensateTimes(raw);
       correctToRecord(raw);
       raw.errors = reader.errors();
       raw.errorCount = reader.errorCount();
@@ -317,8 +352,10 @@ void TraceLoader::run() {
       // The snapshot thread asks for a trace when it is ready for one; the
       // end of the input, and reaching it, are told at once.
       // Paused with clocks that move: the picture goes on global time.
-      const bool settle = clocksMove && !shownGlobal && paused();
-      if (ended || (atEnd && !reportedEnd) || ((changed || settle) && wanted_)) postNow(caughtUp);
+      const bool settle = !rawTime_ && clocksMove && !shownGlobal && paused();
+      // A new time base (the View menu) is shown at once.
+      const bool rebased = timeBaseChanged_.exchange(false);
+      if (ended || rebased || (atEnd && !reportedEnd) || ((changed || settle) && wanted_)) postNow(caughtUp, rebased);
       if (atEnd) reportedEnd = true;
       if (step == SourceStep::Read && source.isFile()) reportedEnd = false;
     }
@@ -327,6 +364,16 @@ void TraceLoader::run() {
     // writing it (tee, abmon) are not blocked while the window shows why.
     if (ended && reader.stoppedReading() && !source.isFile() && !stopping_)
       readPieces(options_.path.toStdString(), {}, [this](std::string_view) { return !stopping_.load(); });
+    // After the end, the whole trace stays on offer: each change of time
+    // base re-times it and posts it again.
+    while (ended && !stopping_) {
+      {
+        std::unique_lock lock(mutex_);
+        // A timeout too: stop() sets stopping_ without the lock.
+        wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_ || timeBaseChanged_; });
+      }
+      if (!stopping_ && timeBaseChanged_.exchange(false)) postNow(true, true);
+    }
   } catch (const std::exception& e) {
     QString msg = QString("reader thread: ") + e.what();
     QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);

@@ -42,6 +42,7 @@ class TraceLoader : public QObject {
     bool rawTime = false;      // task clocks as recorded; else global time (docs/global-time.md)
     bool compensate = false;   // xab's measured cost taken out of the times (--compensate): each
                                // picture re-times the whole trace (the model's compensate())
+                               // Both are where the loader starts: setTimeBase changes them.
     // --replay-of: the record the trace is a replay of; its dates are
     // corrected to the recorded run's (docs/replay.md).  Null: none.
     std::shared_ptr<const replay::RecordSet> record = nullptr;
@@ -52,6 +53,10 @@ class TraceLoader : public QObject {
   void start();
   void stop();  // joins the thread
   QString sourceName() const;
+  // The View menu's time base (any thread): the reader re-times the trace
+  // it has read so far and posts it at once (a new picture), live or after
+  // the input's end; later pictures follow the new choice.
+  void setTimeBase(bool rawTime, bool compensate);
   // Records the reader thread has read so far (any thread may ask): the
   // status bar's arrival rate and lag compare it with what is shown.
   std::uint64_t recordsRead() const { return recordsRead_.load(std::memory_order_relaxed); }
@@ -74,6 +79,7 @@ class TraceLoader : public QObject {
     // at the moment of a post), not a backlog.
     bool reachedEnd = false;
     bool retimed = false;  // on global time: a new trace, not an extension of the last
+    bool newTimeBase = false;  // times changed base (global on/off, setTimeBase): older analyses are stale
     std::string timeNote;  // what the status bar says of the times
   };
   void run();
@@ -93,6 +99,9 @@ class TraceLoader : public QObject {
   std::atomic<bool> wanted_{true};  // the snapshot thread waits for a trace
   std::atomic<bool> stopping_{false};
   std::atomic<std::uint64_t> recordsRead_{0};
+  // The time base the reader uses (Options' rawTime and compensate, then
+  // setTimeBase); timeBaseChanged_: a picture on the new one is owed.
+  std::atomic<bool> rawTime_, compensate_, timeBaseChanged_{false};
 };
 
 }  // namespace xab::view

@@ -22,7 +22,9 @@ QJsonArray tasks(const ViewState& st) {
                            {"host", qstr(std::string(s.trace->str(info.host)))},
                            {"doing", a.text},
                            {"activity", activityName(a.kind)},
-                           {"records", static_cast<qint64>(st.shownOf(t))}});
+                           {"records", static_cast<qint64>(st.shownOf(t))},
+                           // its last record's time, from the trace's first (the time base's: View > Time)
+                           {"last_s", static_cast<double>(info.lastTime - s.firstTime()) / 1e9}});
   }
   return out;
 }
