@@ -111,8 +111,9 @@ wait "$abmon" || fail "abmon 3's status: $(cat abmon3.err)"
 h block-tcp node1 off >/dev/null
 node1=$(relay_host blocked.trace node1)
 n=$(task_records blocked.trace "$node1")
-((n > 0)) && [[ $(relay_events blocked.trace node1) == "$n" ]] ||
+if ((n == 0)) || [[ $(relay_events blocked.trace node1) != "$n" ]]; then
   fail "node1 by PVM messages: $n task records, its relay counted $(relay_events blocked.trace node1)"
+fi
 grep -q ' abmon.lost ' blocked.trace && fail "abmon.lost with node1's TCP blocked: $(grep -m1 ' abmon.lost ' blocked.trace)"
 awk -v n="$node1" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 }
   $3 ~ /^t/ && !($3 in relay) && host($3) == n { if ($4 == "task.exit") ended[$3] = 1; else seen[$3] = 1 }
