@@ -142,15 +142,6 @@ int xab_message_serial(int mid, int *src, int *tag) {
   return (mi.wid & ~XAB_WID_SERIAL_MASK) == XAB_WID_MARK ? mi.wid & XAB_WID_SERIAL_MASK : 0;
 }
 
-/* A blocking receive with a wildcard depends on which message comes first;
- * a blocking receive from one source with one tag does not (PVM keeps
- * each pair's messages in order).  A timed or non-blocking receive depends
- * on whether the message is there yet, wildcard or not. */
-int xab_record_wanted(int kind, int tid, int tag) {
-  if (kind == XAB_EV_RECV || kind == XAB_EV_PRECV) return tid == -1 || tag == -1;
-  return kind == XAB_EV_TRECV || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE;
-}
-
 int xab_record_begin(uint32_t seq, int kind, int tid, int tag) {
   if (rec.hdr || open_record() == 0) rec.hdr->last_seq = seq;
   if (!xab_record_wanted(kind, tid, tag) || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE) return -1;

@@ -231,7 +231,8 @@ static const char *check_identity(void) {
   }
   char mine[72] = "";
   xab_record_identity(mine, sizeof mine);
-  if (strcmp(rp.build_id, mine) != 0) {
+  /* "-": a record made from a trace, which names the program but not its build. */
+  if (strcmp(rp.build_id, "-") != 0 && strcmp(rp.build_id, mine) != 0) {
     snprintf(why, sizeof why, "%s is another binary than the one recorded (build id %s, recorded %s)",
              program_invocation_short_name, mine, rp.build_id);
     return why;
@@ -443,14 +444,16 @@ static const struct plan_call *planned(uint32_t seq, int kind, int tid, int tag)
   const struct plan_call *c = rp.next < rp.ncalls && rp.calls[rp.next].seq == seq ? &rp.calls[rp.next] : NULL;
   char why[512];
   /* A specific source is a tid of the record run: only "one task or any" must agree. */
-  int src_differs = kind == XAB_EV_SPAWN ? c && c->arg_src != tid : c && (c->arg_src == -1) != (tid == -1);
+  /* XAB_REC_ARG_UNKNOWN (a record made from a trace): only the call's kind must agree. */
+  int src_differs = kind == XAB_EV_SPAWN ? c && c->arg_src != tid
+                                         : c && c->arg_src != XAB_REC_ARG_UNKNOWN && (c->arg_src == -1) != (tid == -1);
   if (c && c->kind == XAB_EV_SPAWN && kind == XAB_EV_SPAWN && src_differs) {
     snprintf(why, sizeof why, "the recorded run spawned %d task(s) here, this one %d: a record of another task count?",
              c->arg_src, tid);
     depart(seq, kind, tid, tag, why);
     return NULL;
   }
-  if (c && (c->kind != kind || src_differs || c->arg_tag != tag)) {
+  if (c && (c->kind != kind || src_differs || (c->arg_tag != XAB_REC_ARG_UNKNOWN && c->arg_tag != tag))) {
     snprintf(why, sizeof why, "the record has %s(%d, %d) here", call_name(c->kind), c->arg_src, c->arg_tag);
     depart(seq, kind, tid, tag, why);
     return NULL;

@@ -8,6 +8,9 @@
 //
 // The one reader of record files: abreplay (plans, --dump) and the model's
 // post-mortem date correction of a replay (replay_correct.h) both use it.
+// Also the writer of a record made from a full trace (recordFromTrace,
+// abreplay --from-trace --write-record): write() puts back exactly the
+// bytes a reading took (tests/replay checks it on libab's own records).
 #ifndef XAB_MODEL_RECORD_SET_H
 #define XAB_MODEL_RECORD_SET_H
 
@@ -16,6 +19,10 @@
 #include <vector>
 
 #include "xab/record.h"
+
+namespace xab {
+class Trace;
+}
 
 namespace xab::replay {
 
@@ -42,6 +49,9 @@ class RecordSet {
   std::string dump() const;
   // Writes DIR/<path>.plan for every task (what libab reads in replay).
   void writePlans(const std::string& dir) const;
+  // Writes DIR/t<tid>.rec for every task, as libab names and lays them
+  // out (DIR is made; its earlier *.rec are removed).
+  void write(const std::string& dir) const;
 
  private:
   void assignPaths();
@@ -51,6 +61,18 @@ class RecordSet {
   std::vector<RecordedTask> tasks_;
   std::map<int, std::string> path_of_tid_;
 };
+
+// A full trace (abmon's default mode) read as a record (issue 16 §1): per
+// task with a receive-like call or spawn, what record mode would have
+// logged -- every wildcard recv/precv and every trecv, nrecv and probe
+// (which message, by its sender and serial; nothing; timed out; pending
+// at the end), every spawn (tids, hosts), pvm_config and pvm_tasks
+// results and handlers' messages -- numbered as libab numbers calls.  The
+// message matching is the model's (matchMessages).  Throws
+// std::runtime_error saying what is missing or ambiguous and where (task,
+// call): receives without serial= (an older or translated trace), a
+// received message whose send is not in the trace, lost events.
+std::vector<RecordedTask> recordFromTrace(const Trace& trace);
 
 }  // namespace xab::replay
 
