@@ -61,14 +61,18 @@ class Converter {
                                  ") in this trace: a record made from it could miss receives");
   }
 
-  void add(std::uint32_t seq, TimeNs t, Kind kind, int outcome, std::initializer_list<std::int32_t> v) {
+  // An entry at the end, or at `at`: where libab wrote a blocking
+  // receive's pending entry, before what came in while it waited (a
+  // handler's message).
+  void add(std::uint32_t seq, TimeNs t, Kind kind, int outcome, std::initializer_list<std::int32_t> v,
+           std::optional<std::size_t> at = std::nullopt) {
     xab_rec_entry e{};
     e.t_ns = t;
     e.seq = seq;
     e.kind = static_cast<std::uint16_t>(kind);
     e.outcome = static_cast<std::uint16_t>(outcome);
     std::copy(v.begin(), v.end(), e.v);
-    rec_.entries.push_back(e);
+    rec_.entries.insert(at ? rec_.entries.begin() + std::ptrdiff_t(*at) : rec_.entries.end(), e);
   }
 
   // Up to 6 values an entry (a spawn's tids or hosts), as libab writes them.
@@ -103,7 +107,7 @@ class Converter {
     if (!matched) throw std::runtime_error(msg + ", whose send is not in the trace: which message is ambiguous");
   }
 
-  void receive(std::uint32_t seq, const Event& e, const Event* begin, std::uint32_t index) {
+  void receive(std::uint32_t seq, const Event& e, const Event* begin, std::uint32_t index, std::size_t at) {
     bool blocking = e.kind == Kind::RECV || e.kind == Kind::TRECV || e.kind == Kind::PRECV;
     if (blocking && !begin)
       throw std::runtime_error(where(seq, e.kind) + ": the trace has its end but not its begin record (the source "
@@ -122,7 +126,7 @@ class Converter {
       outcome = e.kind == Kind::TRECV ? XAB_REC_TIMEOUT : XAB_REC_NONE;
     }
     add(seq, e.time, e.kind, outcome,
-        {askedSrc, askedTag, e.get(Key::Src), e.get(Key::Tag), got ? e.get(Key::Serial) : 0, e.rc});
+        {askedSrc, askedTag, e.get(Key::Src), e.get(Key::Tag), got ? e.get(Key::Serial) : 0, e.rc}, at);
   }
 
   // The spawn, its tids, their hosts (a host's pvmd tid as PVM forms it
@@ -158,6 +162,7 @@ class Converter {
     const auto& ev = trace_.events(t);
     std::uint32_t ended = 0;
     std::optional<std::uint32_t> open;  // a numbered call's begin, not ended yet
+    std::size_t openAt = 0;              // the entries before it began
     std::optional<TimeNs> start;
     std::set<Tid> named;
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
@@ -167,12 +172,13 @@ class Converter {
         if (!start) start = e.time;
         if (e.isBegin()) {
           open = i;
+          openAt = rec_.entries.size();
           continue;
         }
         const Event* begin = open && ev[*open].kind == e.kind ? &ev[*open] : nullptr;
         open.reset();
         if (e.kind == Kind::SPAWN) spawn(++ended, e, begin, named);
-        else receive(++ended, e, begin, i);
+        else receive(++ended, e, begin, i, begin ? openAt : rec_.entries.size());
         continue;
       }
       if (e.isBegin()) continue;
@@ -193,7 +199,7 @@ class Converter {
       const Event& b = ev[*open];
       ++ended;
       if (xab_record_wanted(static_cast<int>(b.kind), b.get(Key::Src), b.get(Key::Tag)) && b.kind != Kind::SPAWN)
-        add(ended, b.time, b.kind, XAB_REC_PENDING, {b.get(Key::Src), b.get(Key::Tag), 0, 0, 0, 0});
+        add(ended, b.time, b.kind, XAB_REC_PENDING, {b.get(Key::Src), b.get(Key::Tag), 0, 0, 0, 0}, openAt);
     }
     const TaskInfo& info = trace_.task(t);
     xab_rec_header& h = rec_.header;

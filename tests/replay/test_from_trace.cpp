@@ -135,6 +135,25 @@ TEST_CASE("a full trace serves as a record: traced racy runs replay from their t
     }
   }
 
+  {  // handlers' messages, pvm_config and pvm_tasks results: as libab records them
+    Traced inspected = tracedRun(vm.dir() + "/inspected", {"--handler", "--inspect", "-n", "4"});
+    std::string made = fromTrace(inspected.trace);
+    CHECK(made == dumpOfEndedRun(inspected.rec));
+    CHECK_THAT(made, Contains("1 1 config result 1 1") && Contains(" handler taken -2 0 1."));
+  }
+
+  {  // pvm_probe, pvm_nrecv finding nothing or a message, pvm_trecv timing out:
+     // the count of timed-out waits, different in every run, comes again
+    Traced polled = tracedRun(vm.dir() + "/polled", {"--poll", "-n", "4", "--delay", "5"});
+    CHECK_THAT(fromTrace(polled.trace), Contains(" probe ") && Contains(" trecv "));
+    for (int i = 0; i < 2; ++i) {
+      auto r = run({abreplay(), "--from-trace", polled.trace, "--", race(), "--poll", "-n", "4", "--delay", "5"}, {}, 60s);
+      INFO(r.err);
+      CHECK(r.exit_code == 0);
+      CHECK(r.out == polled.out);
+    }
+  }
+
   {  // a traced replay from a trace: its trace, read as a record, is the first trace's
     Traced again = tracedRun(vm.dir() + "/retraced", args, {"--from-trace", runs[1].trace});
     CHECK(again.out == runs[1].out);
