@@ -33,6 +33,7 @@ class Converter {
       if (auto rt = task(t)) out.push_back(std::move(*rt));
     if (out.empty())
       throw std::runtime_error("the trace has no receive-like call or spawn of any task: nothing to replay");
+    checkOneRoot(out);
     return out;
   }
 
@@ -64,6 +65,29 @@ class Converter {
   // An entry at the end, or at `at`: where libab wrote a blocking
   // receive's pending entry, before what came in while it waited (a
   // handler's message).
+  // abreplay replays one command and the tasks it spawns: every other
+  // task must come from a spawn of the trace, or it would never run (a
+  // trace translated from PICL has no spawn tree; tasks started by hand).
+  void checkOneRoot(const std::vector<RecordedTask>& tasks) const {
+    std::set<Tid> spawned;
+    for (const auto& t : tasks)
+      for (const auto& e : t.entries)
+        if (e.outcome == XAB_REC_TIDS) spawned.insert(std::begin(e.v), std::end(e.v));
+    std::vector<const RecordedTask*> roots;
+    for (const auto& t : tasks)
+      if (!spawned.count(t.header.tid)) roots.push_back(&t);
+    if (roots.size() <= 1) return;
+    std::sort(roots.begin(), roots.end(), [](auto* a, auto* b) { return a->header.start_ns < b->header.start_ns; });
+    std::string named;
+    for (std::size_t i = 0; i < roots.size() && i < 4; ++i)
+      named += (i ? ", " : "") + formatTid(roots[i]->header.tid) + " " + roots[i]->header.name;
+    throw std::runtime_error(std::to_string(roots.size()) + " tasks were started by no spawn of the trace (" + named +
+                             (roots.size() > 4 ? ", ..." : "") +
+                             "): abreplay replays one command and the tasks it spawns, so the trace must hold the "
+                             "spawn of every task but the first (a trace translated from PICL has none; tasks "
+                             "started by hand?)");
+  }
+
   void add(std::uint32_t seq, TimeNs t, Kind kind, int outcome, std::initializer_list<std::int32_t> v,
            std::optional<std::size_t> at = std::nullopt) {
     xab_rec_entry e{};

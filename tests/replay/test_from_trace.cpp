@@ -212,6 +212,20 @@ TEST_CASE("a full trace serves as a record: traced racy runs replay from their t
     CHECK_THAT(r.err, Contains("call 2 recv: the trace names no src= and serial= of the message received"));
   }
 
+  {  // a trace translated to PICL and back: serials rebuilt, but no spawn tree
+    std::string picl = vm.dir() + "/traced.picl", back = vm.dir() + "/frompicl.trace";
+    auto p = run({bin_dir() + "/ab2picl", runs[0].trace}, {}, 30s);
+    REQUIRE(p.exit_code == 0);
+    std::ofstream(picl) << p.out;
+    auto a = run({bin_dir() + "/picl2ab", picl}, {}, 30s);
+    REQUIRE(a.exit_code == 0);
+    std::ofstream(back) << a.out;
+    auto r = run({abreplay(), "--from-trace", back, "--", race()}, {}, 30s);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("5 tasks were started by no spawn of the trace (t40001 node, ") &&
+                          Contains("translated from PICL"));
+  }
+
   {  // a receive whose message's send is not in the trace: which one is ambiguous
     bool dropped = false;
     std::string cut = editedTrace(runs[0].trace, vm.dir() + "/nosend.trace", [&](std::string& line) {
