@@ -595,13 +595,13 @@ static void check_result(int kind, int a, int b, int rc) {
 }
 
 void xab_rr_config(int rc, int nhost, int narch) {
-  if (xab_rr.record) xab_record_other(XAB_EV_CONFIG, XAB_REC_RESULT, XAB_A(nhost, narch, 0, 0, 0, rc));
+  if (xab_rr.record) xab_record_other(XAB_EV_CONFIG, XAB_REC_RESULT, XAB_A(XAB_REC_V_CONFIG(nhost, narch, rc)));
   check_result(XAB_EV_CONFIG, nhost, narch, rc);
 }
 
 void xab_rr_tasks(int rc, int where, int ntask, const struct pvmtaskinfo *tasks) {
   int n = xab_rr_program_tasks(ntask, tasks);
-  if (xab_rr.record) xab_record_other(XAB_EV_TASKS, XAB_REC_RESULT, XAB_A(where, n, 0, 0, 0, rc));
+  if (xab_rr.record) xab_record_other(XAB_EV_TASKS, XAB_REC_RESULT, XAB_A(XAB_REC_V_TASKS(where, n, rc)));
   check_result(XAB_EV_TASKS, where, n, rc);
 }
 
@@ -609,7 +609,7 @@ void xab_rr_tasks(int rc, int where, int ntask, const struct pvmtaskinfo *tasks)
  * inside whatever call the program is in): a replay checks that each
  * handler takes the message the record run's took, in the same order. */
 void xab_rr_handler(int src, int tag, int serial) {
-  if (xab_rr.record) xab_record_other(XAB_EV_HANDLER, XAB_REC_HANDLER, XAB_A(0, 0, src, tag, serial, 1));
+  if (xab_rr.record) xab_record_other(XAB_EV_HANDLER, XAB_REC_HANDLER, XAB_A(XAB_REC_V_HANDLER(src, tag, serial)));
   if (!xab_rr.replay || !rp.forcing || !rp.loaded || rp.plan_version < 2) return;
   const struct plan_call *c = next_extra(&rp.next_handler, XAB_EV_HANDLER, XAB_EV_HANDLER);
   int want = c ? known_tid_of(c->sender) : 0;

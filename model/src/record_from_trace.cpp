@@ -62,9 +62,6 @@ class Converter {
                                  ") in this trace: a record made from it could miss receives");
   }
 
-  // An entry at the end, or at `at`: where libab wrote a blocking
-  // receive's pending entry, before what came in while it waited (a
-  // handler's message).
   // abreplay replays one command and the tasks it spawns: every other
   // task must come from a spawn of the trace, or it would never run (a
   // trace translated from PICL has no spawn tree; tasks started by hand).
@@ -72,11 +69,15 @@ class Converter {
     std::set<Tid> spawned;
     for (const auto& t : tasks)
       for (const auto& e : t.entries)
-        if (e.outcome == XAB_REC_TIDS) spawned.insert(std::begin(e.v), std::end(e.v));
+        if (e.outcome == XAB_REC_TIDS)
+          for (Tid tid : e.v)
+            if (tid > 0) spawned.insert(tid);
     std::vector<const RecordedTask*> roots;
     for (const auto& t : tasks)
       if (!spawned.count(t.header.tid)) roots.push_back(&t);
-    if (roots.size() <= 1) return;
+    if (roots.empty())  // every task spawned by another: no command (a damaged trace)
+      throw std::runtime_error("every task of the trace was spawned by another: which one is the command?");
+    if (roots.size() == 1) return;
     std::sort(roots.begin(), roots.end(), [](auto* a, auto* b) { return a->header.start_ns < b->header.start_ns; });
     std::string named;
     for (std::size_t i = 0; i < roots.size() && i < 4; ++i)
@@ -88,6 +89,9 @@ class Converter {
                              "started by hand?)");
   }
 
+  // An entry at the end, or at `at`: where libab wrote a blocking
+  // receive's pending entry, before what came in while it waited (a
+  // handler's message).
   void add(std::uint32_t seq, TimeNs t, Kind kind, int outcome, std::initializer_list<std::int32_t> v,
            std::optional<std::size_t> at = std::nullopt) {
     xab_rec_entry e{};
@@ -101,13 +105,13 @@ class Converter {
 
   // Up to 6 values an entry (a spawn's tids or hosts), as libab writes them.
   void addList(std::uint32_t seq, TimeNs t, int outcome, const std::vector<Tid>& list) {
-    for (std::size_t i = 0; i < list.size(); i += 6) {
+    for (std::size_t i = 0; i < list.size(); i += XAB_REC_LIST_PER_ENTRY) {
       xab_rec_entry e{};
       e.t_ns = t;
       e.seq = seq;
       e.kind = static_cast<std::uint16_t>(Kind::SPAWN);
       e.outcome = static_cast<std::uint16_t>(outcome);
-      std::copy(list.begin() + std::ptrdiff_t(i), list.begin() + std::ptrdiff_t(std::min(list.size(), i + 6)), e.v);
+      std::copy(list.begin() + std::ptrdiff_t(i), list.begin() + std::ptrdiff_t(std::min(list.size(), i + XAB_REC_LIST_PER_ENTRY)), e.v);
       rec_.entries.push_back(e);
     }
   }
@@ -150,7 +154,7 @@ class Converter {
       outcome = e.kind == Kind::TRECV ? XAB_REC_TIMEOUT : XAB_REC_NONE;
     }
     add(seq, e.time, e.kind, outcome,
-        {askedSrc, askedTag, e.get(Key::Src), e.get(Key::Tag), got ? e.get(Key::Serial) : 0, e.rc}, at);
+        {XAB_REC_V_RECEIVE(askedSrc, askedTag, e.get(Key::Src), e.get(Key::Tag), got ? e.get(Key::Serial) : 0, e.rc)}, at);
   }
 
   // The spawn, its tids, their hosts (a host's pvmd tid as PVM forms it
@@ -160,7 +164,7 @@ class Converter {
     std::vector<Tid> tids, hosts;
     for (Tid tid : trace_.list(e.get(Key::Tids, -1)))
       if (tid > 0 && static_cast<std::int32_t>(tids.size()) < std::max(e.rc, 0)) tids.push_back(tid);
-    add(seq, e.time, Kind::SPAWN, XAB_REC_SPAWN, {asked, 0, 0, 0, 0, static_cast<std::int32_t>(tids.size())});
+    add(seq, e.time, Kind::SPAWN, XAB_REC_SPAWN, {XAB_REC_V_SPAWN(asked, static_cast<std::int32_t>(tids.size()))});
     if (tids.empty()) return;
     for (Tid tid : tids) hosts.push_back(kPvmdBit | (tid & kHostField));
     addList(seq, e.time, XAB_REC_TIDS, tids);
@@ -175,7 +179,7 @@ class Converter {
       h.kind = static_cast<std::uint16_t>(Kind::SPAWN);
       h.outcome = XAB_REC_HOSTNAME;
       h.v[0] = hosts[i];
-      std::memcpy(&h.v[1], host.data(), std::min(host.size(), 5 * sizeof(std::int32_t) - 1));
+      std::memcpy(&h.v[1], host.data(), std::min(host.size(), XAB_REC_HOSTNAME_BYTES));
       rec_.entries.push_back(h);
     }
   }
@@ -210,12 +214,12 @@ class Converter {
       // handler runs inside the receive that was waiting).
       std::uint32_t seq = open ? ended + 1 : ended;
       if (e.kind == Kind::CONFIG)
-        add(seq, e.time, e.kind, XAB_REC_RESULT, {e.get(kNhost), e.get(kNarch), 0, 0, 0, e.rc});
+        add(seq, e.time, e.kind, XAB_REC_RESULT, {XAB_REC_V_CONFIG(e.get(kNhost), e.get(kNarch), e.rc)});
       else if (e.kind == Kind::TASKS)
-        add(seq, e.time, e.kind, XAB_REC_RESULT, {e.get(Key::Where), e.get(kNtask), 0, 0, 0, e.rc});
+        add(seq, e.time, e.kind, XAB_REC_RESULT, {XAB_REC_V_TASKS(e.get(Key::Where), e.get(kNtask), e.rc)});
       else if (e.kind == Kind::HANDLER) {
         checkMessage(seq, e, i);
-        add(seq, e.time, e.kind, XAB_REC_HANDLER, {0, 0, e.get(Key::Src), e.get(Key::Tag), e.get(Key::Serial), 1});
+        add(seq, e.time, e.kind, XAB_REC_HANDLER, {XAB_REC_V_HANDLER(e.get(Key::Src), e.get(Key::Tag), e.get(Key::Serial))});
       }
     }
     if (!start) return std::nullopt;  // libab writes no record for such a task
@@ -223,7 +227,7 @@ class Converter {
       const Event& b = ev[*open];
       ++ended;
       if (xab_record_wanted(static_cast<int>(b.kind), b.get(Key::Src), b.get(Key::Tag)) && b.kind != Kind::SPAWN)
-        add(ended, b.time, b.kind, XAB_REC_PENDING, {b.get(Key::Src), b.get(Key::Tag), 0, 0, 0, 0}, openAt);
+        add(ended, b.time, b.kind, XAB_REC_PENDING, {XAB_REC_V_PENDING(b.get(Key::Src), b.get(Key::Tag))}, openAt);
     }
     const TaskInfo& info = trace_.task(t);
     xab_rec_header& h = rec_.header;

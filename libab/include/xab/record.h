@@ -68,6 +68,19 @@ struct xab_rec_entry {
                                tids: up to 6 tids (rc: how many) */
 };
 
+/* The v[] of each entry, in order: the one place the layouts are written,
+ * for libab's record mode and a record made from a trace (use them as
+ * `{XAB_REC_V_...(...)}`).  A spawn's tids and hosts go 6 to an entry
+ * (XAB_REC_TIDS, XAB_REC_HOSTS); a host's name takes v[1..5]. */
+#define XAB_REC_V_PENDING(arg_src, arg_tag) arg_src, arg_tag, 0, 0, 0, 0
+#define XAB_REC_V_RECEIVE(arg_src, arg_tag, src, tag, serial, rc) arg_src, arg_tag, src, tag, serial, rc
+#define XAB_REC_V_SPAWN(asked, started) asked, 0, 0, 0, 0, started
+#define XAB_REC_V_CONFIG(nhost, narch, rc) nhost, narch, 0, 0, 0, rc
+#define XAB_REC_V_TASKS(where, ntask, rc) where, ntask, 0, 0, 0, rc
+#define XAB_REC_V_HANDLER(src, tag, serial) 0, 0, src, tag, serial, 1
+#define XAB_REC_LIST_PER_ENTRY 6
+#define XAB_REC_HOSTNAME_BYTES (5 * sizeof(int32_t) - 1) /* NUL-padded, in v[1..5] */
+
 /* An argument of the call not known: a record made from a trace, where a
  * pvm_nrecv or pvm_probe that found a message says which message, not
  * which source and tag it asked for.  Replay then checks the call's kind only. */
