@@ -3,11 +3,13 @@
 // from the trace's records, with the rules of xab/record.h (which calls are
 // numbered, which are recorded) and the model's message matching.
 #include <xab/model/messages.h>
+#include <xab/model/reader.h>
 #include <xab/model/record_set.h>
 #include <xab/model/trace.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -250,5 +252,25 @@ class Converter {
 }  // namespace
 
 std::vector<RecordedTask> recordFromTrace(const Trace& trace) { return Converter(trace).run(); }
+
+RecordSet RecordSet::open(const std::string& dirOrTrace) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(dirOrTrace, ec)) return RecordSet(dirOrTrace);
+  if (!std::filesystem::exists(dirOrTrace, ec))
+    throw std::runtime_error(dirOrTrace + ": no such record directory or trace file");
+  LoadResult loaded = loadTraceFile(dirOrTrace);
+  const std::string& file = dirOrTrace;
+  if (!loaded.trace || !loaded.fatal.empty())
+    throw std::runtime_error(file + ": " + (loaded.fatal.empty() ? "cannot read it" : loaded.fatal));
+  if (loaded.errorCount > 0)
+    throw std::runtime_error(file + ": " + std::to_string(loaded.errorCount) + " malformed line(s), the first line " +
+                             std::to_string(loaded.errors.front().line) + ": " + loaded.errors.front().reason +
+                             "; a record made from it could be wrong");
+  try {
+    return RecordSet(recordFromTrace(*loaded.trace));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(file + ": " + e.what());
+  }
+}
 
 }  // namespace xab::replay

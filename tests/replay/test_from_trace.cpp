@@ -158,6 +158,11 @@ TEST_CASE("a full trace serves as a record: traced racy runs replay from their t
     Traced again = tracedRun(vm.dir() + "/retraced", args, {"--from-trace", runs[1].trace});
     CHECK(again.out == runs[1].out);
     CHECK(fromTrace(again.trace) == fromTrace(runs[1].trace));
+    // --replay-of takes the trace as the record: dates corrected back to the traced run's
+    auto st = run({bin_dir() + "/abstat", "--replay-of", runs[1].trace, again.trace}, {}, 30s);
+    INFO(st.err);
+    CHECK(st.exit_code == 0);
+    CHECK_THAT(st.out + st.err, Contains("replay dates corrected to the record's: 5 tasks, 14 anchors used"));
   }
 
   {  // --write-record: libab's format, which abreplay replays like any record

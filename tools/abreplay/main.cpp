@@ -25,9 +25,7 @@
 #include <string>
 #include <vector>
 
-#include <xab/model/reader.h>
 #include <xab/model/record_set.h>
-#include <xab/model/trace.h>
 #include "xab/version.h"
 
 namespace fs = std::filesystem;
@@ -198,22 +196,6 @@ int record(const Options& o) {
   return run(o.command);
 }
 
-// The record a full trace makes (the model reads the trace; record_set.h).
-RecordSet recordOfTrace(const std::string& file) {
-  xab::LoadResult loaded = xab::loadTraceFile(file);
-  if (!loaded.trace) throw std::runtime_error(file + ": " + (loaded.fatal.empty() ? "cannot read it" : loaded.fatal));
-  if (!loaded.fatal.empty()) throw std::runtime_error(file + ": " + loaded.fatal);
-  if (loaded.errorCount > 0)
-    throw std::runtime_error(file + ": " + std::to_string(loaded.errorCount) + " malformed line(s), the first line " +
-                             std::to_string(loaded.errors.front().line) + ": " + loaded.errors.front().reason +
-                             "; a record made from it could be wrong");
-  try {
-    return RecordSet(xab::replay::recordFromTrace(*loaded.trace));
-  } catch (const std::exception& e) {
-    throw std::runtime_error(file + ": " + e.what());
-  }
-}
-
 int replay(const Options& o, const RecordSet& records, const std::string& where) {
   std::string plans = where + "/replay." + std::to_string(getpid());
   fs::remove_all(plans);
@@ -255,7 +237,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (o.trace.empty()) return replay(o, RecordSet(o.dir), fs::absolute(o.dir).string());
-    RecordSet records = recordOfTrace(o.trace);
+    RecordSet records = RecordSet::open(o.trace);  // the model reads the trace (record_set.h)
     if (!o.writeRecord.empty()) records.write(o.writeRecord);
     if (o.command.empty()) {
       if (o.writeRecord.empty()) std::cout << records.dump();

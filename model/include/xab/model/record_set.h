@@ -40,6 +40,10 @@ class RecordSet {
   explicit RecordSet(const std::string& dir);
   // Records already read (a test's synthetic ones): paths assigned the same way.
   explicit RecordSet(std::vector<RecordedTask> tasks);
+  // A record directory, or a file holding a full trace read as a record
+  // (recordFromTrace): what abreplay and every --replay-of take.  Throws
+  // std::runtime_error naming the file and what is wrong.
+  static RecordSet open(const std::string& dirOrTrace);
 
   const std::vector<RecordedTask>& tasks() const { return tasks_; }  // in path order
   // The task recorded under a spawn path, or null.
