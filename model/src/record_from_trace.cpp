@@ -174,7 +174,9 @@ class Converter {
     for (std::size_t i = 0; i < tids.size(); ++i) {
       auto child = trace_.findTask(tids[i]);
       std::string_view host = child ? trace_.str(trace_.task(*child).host) : std::string_view{};
-      if (host.empty() || !named.insert(hosts[i]).second) continue;
+      // A name the plan's words cannot carry (spaces: a damaged trace) is left unnamed ("-").
+      bool word = !host.empty() && std::none_of(host.begin(), host.end(), [](char c) { return c <= ' '; });
+      if (!word || !named.insert(hosts[i]).second) continue;
       xab_rec_entry h{};
       h.t_ns = e.time;
       h.seq = seq;
@@ -243,6 +245,11 @@ class Converter {
     h.last_seq = ended;
     h.exited = !open && info.exit != ExitHow::None;
     std::string_view name = trace_.taskName(t);
+    // The replay checks the program by name: a task whose first record
+    // (name=) is missing cannot be checked.
+    if (name.empty() || name.find_first_of(" \t\n") != std::string_view::npos)
+      throw std::runtime_error("task " + formatTid(info.tid) +
+                               " has no program name in the trace (name= of its first record): which program is it?");
     std::memcpy(h.name, name.data(), std::min(name.size(), sizeof h.name - 1));
     rec_.file = "trace task " + formatTid(info.tid);
     return std::move(rec_);

@@ -244,6 +244,15 @@ TEST_CASE("a full trace serves as a record: traced racy runs replay from their t
                           Contains("whose send is not in the trace"));
   }
 
+  {  // the command's first record (its name) lost: which program it was is unknown
+    std::string nameless = editedTrace(runs[0].trace, vm.dir() + "/nameless.trace", [](std::string& line) {
+      return line.find(" mytid ") == std::string::npos || line.find("parent=none") == std::string::npos;
+    });
+    auto r = run({abreplay(), "--from-trace", nameless}, {}, 30s);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("has no program name in the trace"));
+  }
+
   {  // garbage, an empty file, a missing file: refused, no crash
     std::string junk = vm.dir() + "/junk.trace";
     {
