@@ -1,4 +1,5 @@
-// Fuzzes the trace source, the reader and every analysis on what it read.
+// Fuzzes the trace source, the reader and every analysis on what it read,
+// and the trace read as a record (abreplay --from-trace).
 // The first byte chooses how the rest is cut into pieces, so partial-line
 // handling is fuzzed too; a snapshot is taken mid-stream like the viewer
 // does.
@@ -6,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -36,5 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   for (const auto& m : a.mismatch.mismatches) (void)xab::formatPackItems(m.packed);
+  try {  // the trace as a record (abreplay --from-trace): refused or dumped, never a crash
+    (void)xab::replay::RecordSet(xab::replay::recordFromTrace(t)).dump();
+  } catch (const std::runtime_error&) {
+  }
   return 0;
 }

@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
   if (exitCode >= 0) return exitCode;
   std::shared_ptr<const xab::replay::RecordSet> record;
   if (!options.replayOf.isEmpty()) try {
-      record = std::make_shared<const xab::replay::RecordSet>(options.replayOf.toStdString());
+      record = std::make_shared<const xab::replay::RecordSet>(xab::replay::RecordSet::open(options.replayOf.toStdString()));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "xabview: %s\n", e.what());
       return 1;

@@ -142,27 +142,18 @@ int xab_message_serial(int mid, int *src, int *tag) {
   return (mi.wid & ~XAB_WID_SERIAL_MASK) == XAB_WID_MARK ? mi.wid & XAB_WID_SERIAL_MASK : 0;
 }
 
-/* A blocking receive with a wildcard depends on which message comes first;
- * a blocking receive from one source with one tag does not (PVM keeps
- * each pair's messages in order).  A timed or non-blocking receive depends
- * on whether the message is there yet, wildcard or not. */
-int xab_record_wanted(int kind, int tid, int tag) {
-  if (kind == XAB_EV_RECV || kind == XAB_EV_PRECV) return tid == -1 || tag == -1;
-  return kind == XAB_EV_TRECV || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE;
-}
-
 int xab_record_begin(uint32_t seq, int kind, int tid, int tag) {
   if (rec.hdr || open_record() == 0) rec.hdr->last_seq = seq;
   if (!xab_record_wanted(kind, tid, tag) || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE) return -1;
   struct xab_rec_entry *e = next_entry();
-  return e ? commit(e, xab_clock(), seq, kind, XAB_REC_PENDING, XAB_A(tid, tag)) : -1;
+  return e ? commit(e, xab_clock(), seq, kind, XAB_REC_PENDING, XAB_A(XAB_REC_V_PENDING(tid, tag))) : -1;
 }
 
 void xab_record_end(int idx, uint32_t seq, int kind, int tid, int tag, int mid) {
   if (!xab_record_wanted(kind, tid, tag)) return;
   int src = 0, mtag = 0, serial = xab_message_serial(mid, &src, &mtag);
   int outcome = mid > 0 ? XAB_REC_GOT : mid == 0 ? (kind == XAB_EV_TRECV ? XAB_REC_TIMEOUT : XAB_REC_NONE) : XAB_REC_ERROR;
-  int v[6] = {tid, tag, src, mtag, serial, mid};
+  int v[6] = {XAB_REC_V_RECEIVE(tid, tag, src, mtag, serial, mid)};
   struct xab_rec_entry *e = entry_at(idx);
   if (e) { /* the pending entry becomes the outcome: fields first, outcome last */
     e->t_ns = xab_clock();
@@ -182,9 +173,9 @@ void xab_record_spawn_begin(uint32_t seq) {
 
 /* Entries of up to 6 ints each: a spawn's tids, or their hosts. */
 static int commit_list(int64_t t, uint32_t seq, int outcome, const int *list, int n) {
-  for (int i = 0; i < n; i += 6) {
+  for (int i = 0; i < n; i += XAB_REC_LIST_PER_ENTRY) {
     int v[6] = {0};
-    memcpy(v, list + i, (size_t)(n - i < 6 ? n - i : 6) * sizeof(int));
+    memcpy(v, list + i, (size_t)(n - i < XAB_REC_LIST_PER_ENTRY ? n - i : XAB_REC_LIST_PER_ENTRY) * sizeof(int));
     struct xab_rec_entry *e = next_entry();
     if (!e) return -1;
     commit(e, t, seq, XAB_EV_SPAWN, outcome, v);
@@ -208,7 +199,7 @@ static void name_hosts(int64_t t, uint32_t seq, const int *hosts, int n) {
     for (int h = 0; rc >= 0 && h < nh; h++) {
       if (hi[h].hi_tid != hosts[i]) continue;
       int v[6] = {hosts[i]};
-      strncpy((char *)&v[1], hi[h].hi_name, 5 * sizeof(int) - 1);
+      strncpy((char *)&v[1], hi[h].hi_name, XAB_REC_HOSTNAME_BYTES);
       struct xab_rec_entry *e = next_entry();
       if (e) commit(e, t, seq, XAB_EV_SPAWN, XAB_REC_HOSTNAME, v);
     }
@@ -221,7 +212,7 @@ void xab_record_spawn(uint32_t seq, int count, int rc, const int *tids) {
   if (!e) return;
   rec.hdr->last_seq = seq;
   int64_t t = xab_clock();
-  commit(e, t, seq, XAB_EV_SPAWN, XAB_REC_SPAWN, XAB_A(count, 0, 0, 0, 0, rc));
+  commit(e, t, seq, XAB_EV_SPAWN, XAB_REC_SPAWN, XAB_A(XAB_REC_V_SPAWN(count, rc)));
   if (rc <= 0 || commit_list(t, seq, XAB_REC_TIDS, tids, rc) < 0) return;
   int hosts[rc];
   for (int i = 0; i < rc; i++) hosts[i] = pvm_tidtohost(tids[i]);

@@ -231,7 +231,8 @@ static const char *check_identity(void) {
   }
   char mine[72] = "";
   xab_record_identity(mine, sizeof mine);
-  if (strcmp(rp.build_id, mine) != 0) {
+  /* "-": a record made from a trace, which names the program but not its build. */
+  if (strcmp(rp.build_id, "-") != 0 && strcmp(rp.build_id, mine) != 0) {
     snprintf(why, sizeof why, "%s is another binary than the one recorded (build id %s, recorded %s)",
              program_invocation_short_name, mine, rp.build_id);
     return why;
@@ -443,14 +444,16 @@ static const struct plan_call *planned(uint32_t seq, int kind, int tid, int tag)
   const struct plan_call *c = rp.next < rp.ncalls && rp.calls[rp.next].seq == seq ? &rp.calls[rp.next] : NULL;
   char why[512];
   /* A specific source is a tid of the record run: only "one task or any" must agree. */
-  int src_differs = kind == XAB_EV_SPAWN ? c && c->arg_src != tid : c && (c->arg_src == -1) != (tid == -1);
+  /* XAB_REC_ARG_UNKNOWN (a record made from a trace): only the call's kind must agree. */
+  int src_differs = kind == XAB_EV_SPAWN ? c && c->arg_src != tid
+                                         : c && c->arg_src != XAB_REC_ARG_UNKNOWN && (c->arg_src == -1) != (tid == -1);
   if (c && c->kind == XAB_EV_SPAWN && kind == XAB_EV_SPAWN && src_differs) {
     snprintf(why, sizeof why, "the recorded run spawned %d task(s) here, this one %d: a record of another task count?",
              c->arg_src, tid);
     depart(seq, kind, tid, tag, why);
     return NULL;
   }
-  if (c && (c->kind != kind || src_differs || c->arg_tag != tag)) {
+  if (c && (c->kind != kind || src_differs || (c->arg_tag != XAB_REC_ARG_UNKNOWN && c->arg_tag != tag))) {
     snprintf(why, sizeof why, "the record has %s(%d, %d) here", call_name(c->kind), c->arg_src, c->arg_tag);
     depart(seq, kind, tid, tag, why);
     return NULL;
@@ -592,13 +595,13 @@ static void check_result(int kind, int a, int b, int rc) {
 }
 
 void xab_rr_config(int rc, int nhost, int narch) {
-  if (xab_rr.record) xab_record_other(XAB_EV_CONFIG, XAB_REC_RESULT, XAB_A(nhost, narch, 0, 0, 0, rc));
+  if (xab_rr.record) xab_record_other(XAB_EV_CONFIG, XAB_REC_RESULT, XAB_A(XAB_REC_V_CONFIG(nhost, narch, rc)));
   check_result(XAB_EV_CONFIG, nhost, narch, rc);
 }
 
 void xab_rr_tasks(int rc, int where, int ntask, const struct pvmtaskinfo *tasks) {
   int n = xab_rr_program_tasks(ntask, tasks);
-  if (xab_rr.record) xab_record_other(XAB_EV_TASKS, XAB_REC_RESULT, XAB_A(where, n, 0, 0, 0, rc));
+  if (xab_rr.record) xab_record_other(XAB_EV_TASKS, XAB_REC_RESULT, XAB_A(XAB_REC_V_TASKS(where, n, rc)));
   check_result(XAB_EV_TASKS, where, n, rc);
 }
 
@@ -606,7 +609,7 @@ void xab_rr_tasks(int rc, int where, int ntask, const struct pvmtaskinfo *tasks)
  * inside whatever call the program is in): a replay checks that each
  * handler takes the message the record run's took, in the same order. */
 void xab_rr_handler(int src, int tag, int serial) {
-  if (xab_rr.record) xab_record_other(XAB_EV_HANDLER, XAB_REC_HANDLER, XAB_A(0, 0, src, tag, serial, 1));
+  if (xab_rr.record) xab_record_other(XAB_EV_HANDLER, XAB_REC_HANDLER, XAB_A(XAB_REC_V_HANDLER(src, tag, serial)));
   if (!xab_rr.replay || !rp.forcing || !rp.loaded || rp.plan_version < 2) return;
   const struct plan_call *c = next_extra(&rp.next_handler, XAB_EV_HANDLER, XAB_EV_HANDLER);
   int want = c ? known_tid_of(c->sender) : 0;

@@ -55,8 +55,7 @@ int xab_rr_program_tasks(int ntask, const struct pvmtaskinfo *tasks);
 
 /* ---------------------------------------------------------------- ab_record.c */
 
-/* Is this call one whose outcome the record keeps? */
-int xab_record_wanted(int kind, int tid, int tag);
+/* Is this call one whose outcome the record keeps?  xab_record_wanted, xab/record.h. */
 /* A pending entry for call seq (before a receive that may block): its index, -1 if none. */
 int xab_record_begin(uint32_t seq, int kind, int tid, int tag);
 /* The outcome of entry idx (from xab_record_begin), or a new entry when idx < 0. */

@@ -3,6 +3,7 @@
 #include <xab/model/record_set.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -142,7 +143,7 @@ std::string RecordSet::callLine(const xab_rec_entry& e) const {
     s << (e.kind == XAB_EV_TASKS && e.v[0] != 0 ? -2 : e.v[0]) << ' ' << e.v[1] << " - 0 0 " << e.v[5];
   } else {
     bool got = e.outcome == XAB_REC_GOT || e.outcome == XAB_REC_HANDLER;
-    s << (e.v[0] == -1 ? -1 : -2) << ' ' << e.v[1] << ' ' << senderOf(e) << ' ' << (got ? e.v[4] : 0) << ' ' << (got ? e.v[3] : 0)
+    s << (e.v[0] == -1 || e.v[0] == XAB_REC_ARG_UNKNOWN ? e.v[0] : -2) << ' ' << e.v[1] << ' ' << senderOf(e) << ' ' << (got ? e.v[4] : 0) << ' ' << (got ? e.v[3] : 0)
       << ' ' << (got ? 1 : e.v[5]);
   }
   return s.str();
@@ -196,6 +197,22 @@ void RecordSet::writePlans(const std::string& dir) const {
         << t.header.last_seq << ' ' << t.header.exited << '\n';
     for (const auto& l : lines(t)) out << l << '\n';
     if (!out) throw std::runtime_error(dir + ": cannot write the replay plan");
+  }
+}
+
+void RecordSet::write(const std::string& dir) const {
+  fs::create_directories(dir);
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".rec") fs::remove(f.path());
+  for (const auto& t : tasks_) {
+    char name[32];
+    std::snprintf(name, sizeof name, "t%x.rec", static_cast<unsigned>(t.header.tid));  // as libab names it
+    xab_rec_header h = t.header;
+    h.count = static_cast<std::uint32_t>(t.entries.size());
+    std::ofstream out(fs::path(dir) / name, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(&h), sizeof h);
+    out.write(reinterpret_cast<const char*>(t.entries.data()), std::streamsize(t.entries.size() * sizeof(xab_rec_entry)));
+    if (!out) throw std::runtime_error(dir + ": cannot write the record");
   }
 }
 

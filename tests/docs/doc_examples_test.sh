@@ -48,6 +48,16 @@ skip:xabrace --hang hangs in most orders, not all: tests/replay records until on
 skip:needs the record of the step before (skipped): tests/replay dumps its records	abreplay --dump rec
 skip:abmon in the background for the replay of a hang: tests/replay traces a replay with abmon	abmon -o replay.trace &
 skip:replays a hung run, which never ends: tests/replay does, with a timeout	abreplay rec -- xabrace --hang
+run	abmon -o wrong.trace -- xabrace -n 5 --delay 50
+run	abreplay --from-trace wrong.trace
+run	abreplay --from-trace wrong.trace -- xabrace -n 5 --delay 50
+run	abreplay --from-trace wrong.trace --write-record wrong.rec
+run	abreplay --dump wrong.rec
+skip:abmon in the background for a run that hangs: tests/replay (test_from_trace) traces xabrace --hang until it hangs	abmon -o hung.trace &
+skip:xabrace --hang hangs in most orders, not all: tests/replay (test_from_trace) traces it until it hangs	xabrace --hang
+skip:replays a hung run from its trace, which never ends: tests/replay (test_from_trace) does, with a timeout	abreplay --from-trace hung.trace -- xabrace --hang
+skip:needs the trace of a hung run (bad.trace): docs/replay.md's wrong.trace example runs, tests/replay (test_from_trace) replays a hang	abreplay --from-trace bad.trace -- xabrace --hang
+skip:needs the trace of a hung run (bad.trace): docs/replay.md's wrong.trace example writes a record from a trace	abreplay --from-trace bad.trace --write-record rec
 skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control auto | tee replay.trace | xabview --control auto &
 skip:an interactive stepping session in the Control dock: tests/demo (test_step) and tests/xabview (control) drive it	abmon --control auto | tee evfile | xabview --control auto
 skip:the trace of the skipped replay of a hang: tests/replay reads such a trace	abstat replay.trace

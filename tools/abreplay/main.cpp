@@ -3,6 +3,8 @@
 //   abreplay --record DIR -- COMMAND...   run COMMAND with XAB_RECORD=DIR
 //   abreplay [options] DIR -- COMMAND...  replay the record in DIR
 //   abreplay --dump DIR                   the record, one line per call
+//   abreplay --from-trace TRACE [--write-record DIR] [-- COMMAND...]
+//                                         a full trace as the record
 //
 // Record and replay are libab's (docs/replay.md); abreplay names the
 // recorded tasks by spawn path, writes libab's plan, sets the environment
@@ -37,6 +39,8 @@ const char kUsage[] =
     "Usage: abreplay --record DIR -- COMMAND [ARG...]\n"
     "       abreplay [--timeout S] [--on-departure stop|go-on] DIR -- COMMAND [ARG...]\n"
     "       abreplay --dump DIR\n"
+    "       abreplay [--timeout S] [--on-departure stop|go-on] --from-trace TRACE\n"
+    "                [--write-record DIR] [-- COMMAND [ARG...]]\n"
     "Record a run of a PVM program built with libab, or run it again forced to\n"
     "the recorded run's course: every receive whose outcome depended on timing\n"
     "(a wildcard pvm_recv, every pvm_trecv, pvm_nrecv, pvm_probe) gets the\n"
@@ -46,6 +50,11 @@ const char kUsage[] =
     "  --record DIR      run COMMAND with XAB_RECORD=DIR: each task writes\n"
     "                    DIR/t<tid>.rec (earlier records in DIR are removed)\n"
     "  --dump DIR        print the record: a line per task and per recorded call\n"
+    "  --from-trace TRACE  the record is a full trace of the run (abmon's default\n"
+    "                    mode, with src= and serial= on receives): replay COMMAND\n"
+    "                    from it; without COMMAND, print it as --dump does\n"
+    "  --write-record DIR  with --from-trace: also write the record it makes into\n"
+    "                    DIR (t<tid>.rec files, as record mode writes them)\n"
     "  --timeout S       a recorded message that does not come within S seconds\n"
     "                    is a departure (default 10)\n"
     "  --on-departure stop|go-on\n"
@@ -62,11 +71,15 @@ const char kUsage[] =
     "Examples:\n"
     "  1. abreplay --record rec -- xabrace --hang\n"
     "  2. abreplay rec -- xabrace --hang\n"
-    "  3. abreplay --dump rec\n";
+    "  3. abreplay --dump rec\n"
+    "  4. abreplay --from-trace bad.trace -- xabrace --hang\n"
+    "  5. abreplay --from-trace bad.trace --write-record rec\n";
 
 struct Options {
   std::string mode = "replay";  // record, replay, dump
   std::string dir;
+  std::string trace;   // --from-trace: the record is this trace
+  std::string writeRecord;
   int timeout_s = 10;
   std::string on_departure = "stop";
   std::vector<std::string> command;
@@ -95,6 +108,10 @@ Options parse(int argc, char** argv) {
     } else if (a == "--record" || a == "--dump") {
       o.mode = a.substr(2);
       o.dir = value();
+    } else if (a == "--from-trace") {
+      o.trace = value();
+    } else if (a == "--write-record") {
+      o.writeRecord = value();
     } else if (a == "--timeout") {
       char* end = nullptr;
       std::string v = value();
@@ -116,6 +133,10 @@ Options parse(int argc, char** argv) {
     }
   }
   for (; i < argc; ++i) o.command.emplace_back(argv[i]);
+  if (!o.trace.empty() && (o.mode != "replay" || !o.dir.empty()))
+    bad("--from-trace is the record: give no record directory, --record or --dump with it");
+  if (!o.writeRecord.empty() && o.trace.empty()) bad("--write-record goes with --from-trace");
+  if (!o.trace.empty()) return o;
   if (o.dir.empty()) bad("which record directory?");
   if (o.mode == "dump" && !o.command.empty()) bad("--dump runs no command");
   if (o.mode != "dump" && o.command.empty()) bad("no command after --");
@@ -182,9 +203,8 @@ int record(const Options& o) {
   return rc;
 }
 
-int replay(const Options& o) {
-  RecordSet records(o.dir);
-  std::string plans = fs::absolute(o.dir).string() + "/replay." + std::to_string(getpid());
+int replay(const Options& o, const RecordSet& records, const std::string& where) {
+  std::string plans = where + "/replay." + std::to_string(getpid());
   fs::remove_all(plans);
   fs::create_directories(plans);
   records.writePlans(plans);
@@ -201,7 +221,9 @@ int replay(const Options& o) {
   for (const auto& t : records.tasks())
     if (replayed.find("\n" + t.path + "\n") == std::string::npos) missing += " " + t.path;
   if (departures.empty() && missing.empty()) return rc;
-  if (!departures.empty()) std::cerr << "abreplay: the run departed from the record " << o.dir << ":\n" << departures;
+  if (!departures.empty())
+    std::cerr << "abreplay: the run departed from the record " << (o.trace.empty() ? o.dir : o.trace) << ":\n"
+              << departures;
   if (replayed == "\n")
     std::cerr << "abreplay: no task of " << o.command[0]
               << " read its replay plan: is it built with libab (xab.h)? Nothing was replayed\n";
@@ -222,7 +244,20 @@ int main(int argc, char** argv) {
       std::cout << RecordSet(o.dir).dump();
       return 0;
     }
-    return replay(o);
+    if (o.trace.empty()) return replay(o, RecordSet(o.dir), fs::absolute(o.dir).string());
+    RecordSet records = RecordSet::open(o.trace);  // the model reads the trace (record_set.h)
+    if (!o.writeRecord.empty()) records.write(o.writeRecord);
+    if (o.command.empty()) {
+      if (o.writeRecord.empty()) std::cout << records.dump();
+      return 0;
+    }
+    // The plans go where every task finds them: the record written, else a
+    // directory of this run under $TMPDIR.
+    std::string where = o.writeRecord.empty() ? (fs::temp_directory_path() / ("abreplay." + std::to_string(getpid()))).string()
+                                              : fs::absolute(o.writeRecord).string();
+    int rc = replay(o, records, where);
+    if (o.writeRecord.empty()) fs::remove_all(where);
+    return rc;
   } catch (const std::exception& e) {
     std::cerr << "abreplay: " << e.what() << "\n";
     return 2;

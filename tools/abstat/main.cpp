@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   Options o;
   if (int rc = parseOptions(argc, argv, o); rc >= 0) return rc;
   if (!o.replayOf.empty()) try {
-      o.record = std::make_shared<const replay::RecordSet>(o.replayOf);
+      o.record = std::make_shared<const replay::RecordSet>(replay::RecordSet::open(o.replayOf));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "abstat: %s\n", e.what());
       return kExitError;

@@ -44,7 +44,8 @@ Output:
   --replay-of DIR
                  the trace is of a replay (abreplay DIR -- ...): correct
                  its dates back to estimates of the recorded run's, from
-                 the record's own time stamps (docs/replay.md)
+                 the record's own time stamps (docs/replay.md); DIR may
+                 be the full trace the replay was made from (--from-trace)
   --replay-check N
                  with --replay-of: leave every N-th anchor of each task out
                  of the correction and print how far the estimate there is

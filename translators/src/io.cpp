@@ -191,7 +191,7 @@ Input readTrace(const InputOptions& o) {
   }
   if (in.trace && !o.replayOf.empty()) {
     try {
-      replay::RecordSet record(o.replayOf);
+      replay::RecordSet record = replay::RecordSet::open(o.replayOf);  // a record directory or a full trace
       ReplayCorrectionReport rep;
       in.trace = correctReplay(std::move(in.trace), record, rep);
       std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());

@@ -9,15 +9,21 @@
  * spawned task was put, what pvm_config and pvm_tasks returned, and which
  * message each pvm_addmhf handler took.  libab writes it through a shared
  * memory mapping: no system call per entry, and what was written survives
- * SIGKILL.  libab is the only writer; abreplay (tools/abreplay) the only
- * reader.  All fields in the host's byte order.  Times are the task's own
- * host's clock; `abreplay --record` also writes DIR/clocks, each host's
- * clock against its own (xab/model/host_clocks.h), to put them on one.
+ * SIGKILL.  A record is also made from a full trace (abreplay
+ * --from-trace: the model's recordFromTrace, record_set.h, which
+ * writes it with RecordSet::write): the rules of what is recorded and how
+ * a call is numbered are here, once, for both (xab_record_numbered,
+ * xab_record_wanted).  The model's RecordSet is the one reader.  All fields
+ * in the host's byte order.  Times are the task's own host's clock;
+ * `abreplay --record` also writes DIR/clocks, each host's clock against
+ * its own (xab/model/host_clocks.h), to put them on one.
  */
 #ifndef XAB_RECORD_H
 #define XAB_RECORD_H
 
 #include <stdint.h>
+
+#include "xab/events.h"
 
 #define XAB_REC_MAGIC 0x31524258u /* "XBR1" */
 #define XAB_REC_VERSION 2u /* 2: start_ns is the start of call 1, a spawn too */
@@ -63,6 +69,40 @@ struct xab_rec_entry {
                                spawn: count asked, 0, 0, 0, 0, rc (started);
                                tids: up to 6 tids (rc: how many) */
 };
+
+/* The v[] of each entry, in order: the one place the layouts are written,
+ * for libab's record mode and a record made from a trace (use them as
+ * `{XAB_REC_V_...(...)}`).  A spawn's tids and hosts go 6 to an entry
+ * (XAB_REC_TIDS, XAB_REC_HOSTS); a host's name takes v[1..5]. */
+#define XAB_REC_V_PENDING(arg_src, arg_tag) arg_src, arg_tag, 0, 0, 0, 0
+#define XAB_REC_V_RECEIVE(arg_src, arg_tag, src, tag, serial, rc) arg_src, arg_tag, src, tag, serial, rc
+#define XAB_REC_V_SPAWN(asked, started) asked, 0, 0, 0, 0, started
+#define XAB_REC_V_CONFIG(nhost, narch, rc) nhost, narch, 0, 0, 0, rc
+#define XAB_REC_V_TASKS(where, ntask, rc) where, ntask, 0, 0, 0, rc
+#define XAB_REC_V_HANDLER(src, tag, serial) 0, 0, src, tag, serial, 1
+#define XAB_REC_LIST_PER_ENTRY 6
+#define XAB_REC_HOSTNAME_BYTES (5 * sizeof(int32_t) - 1) /* NUL-padded, in v[1..5] */
+
+/* An argument of the call not known: a record made from a trace, where a
+ * pvm_nrecv or pvm_probe that found a message says which message, not
+ * which source and tag it asked for.  Replay then checks the call's kind only. */
+#define XAB_REC_ARG_UNKNOWN INT32_MIN
+
+/* The calls numbered (seq) in record and replay: every receive-like call and spawn. */
+static inline int xab_record_numbered(int kind) {
+  return kind == XAB_EV_RECV || kind == XAB_EV_TRECV || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE ||
+         kind == XAB_EV_PRECV || kind == XAB_EV_SPAWN;
+}
+
+/* The receive-like calls that get an entry.  A blocking receive with a
+ * wildcard depends on which message comes first; a blocking receive from
+ * one source with one tag does not (PVM keeps each pair's messages in
+ * order).  A timed or non-blocking receive depends on whether the message
+ * is there yet, wildcard or not. */
+static inline int xab_record_wanted(int kind, int tid, int tag) {
+  if (kind == XAB_EV_RECV || kind == XAB_EV_PRECV) return tid == -1 || tag == -1;
+  return kind == XAB_EV_TRECV || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE;
+}
 
 #ifdef __cplusplus
 static_assert(sizeof(struct xab_rec_header) == XAB_REC_HEADER_BYTES, "record header size");

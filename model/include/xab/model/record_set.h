@@ -8,6 +8,9 @@
 //
 // The one reader of record files: abreplay (plans, --dump) and the model's
 // post-mortem date correction of a replay (replay_correct.h) both use it.
+// Also the writer of a record made from a full trace (recordFromTrace,
+// abreplay --from-trace --write-record): write() puts back exactly the
+// bytes a reading took (tests/replay checks it on libab's own records).
 #ifndef XAB_MODEL_RECORD_SET_H
 #define XAB_MODEL_RECORD_SET_H
 
@@ -17,6 +20,10 @@
 
 #include "xab/model/host_clocks.h"
 #include "xab/record.h"
+
+namespace xab {
+class Trace;
+}
 
 namespace xab::replay {
 
@@ -34,6 +41,10 @@ class RecordSet {
   explicit RecordSet(const std::string& dir);
   // Records already read (a test's synthetic ones): paths assigned the same way.
   explicit RecordSet(std::vector<RecordedTask> tasks);
+  // A record directory, or a file holding a full trace read as a record
+  // (recordFromTrace): what abreplay and every --replay-of take.  Throws
+  // std::runtime_error naming the file and what is wrong.
+  static RecordSet open(const std::string& dirOrTrace);
 
   const std::vector<RecordedTask>& tasks() const { return tasks_; }  // in path order
   // The task recorded under a spawn path, or null.
@@ -47,6 +58,9 @@ class RecordSet {
   // (DIR/clocks, host_clocks.h), by host tid: empty when the record has
   // none, and its times are then each host's own clock.
   const std::map<std::int32_t, HostClockFit>& hostClocks() const { return host_clocks_; }
+  // Writes DIR/t<tid>.rec for every task, as libab names and lays them
+  // out (DIR is made; its earlier *.rec are removed).
+  void write(const std::string& dir) const;
 
  private:
   void assignPaths();
@@ -58,6 +72,18 @@ class RecordSet {
   std::map<int, std::string> path_of_tid_;
   std::map<std::int32_t, HostClockFit> host_clocks_;
 };
+
+// A full trace (abmon's default mode) read as a record (issue 16 §1): per
+// task with a receive-like call or spawn, what record mode would have
+// logged -- every wildcard recv/precv and every trecv, nrecv and probe
+// (which message, by its sender and serial; nothing; timed out; pending
+// at the end), every spawn (tids, hosts), pvm_config and pvm_tasks
+// results and handlers' messages -- numbered as libab numbers calls.  The
+// message matching is the model's (matchMessages).  Throws
+// std::runtime_error saying what is missing or ambiguous and where (task,
+// call): receives without serial= (an older or translated trace), a
+// received message whose send is not in the trace, lost events.
+std::vector<RecordedTask> recordFromTrace(const Trace& trace);
 
 }  // namespace xab::replay
 
