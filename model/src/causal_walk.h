@@ -7,9 +7,22 @@
 #include <xab/model/trace.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace xab::detail {
+
+// The begin record of the call that ends at index i of a task's events,
+// if it has one: the nearest begin record before it, within the few
+// records (pokes' flush records) a call can hold, of the same kind.
+inline std::optional<std::uint32_t> beginOf(const ChunkedVector<Event>& ev, std::uint32_t i) {
+  constexpr std::uint32_t kLookBack = 8;
+  for (std::uint32_t k = 1; k <= kLookBack && k <= i; ++k) {
+    const Event& b = ev[i - k];
+    if (b.isBegin()) return b.kind == ev[i].kind ? std::optional(i - k) : std::nullopt;
+  }
+  return std::nullopt;
+}
 
 // cursor[t]: task t's next event to compute.  step(t, force) computes it
 // and advances cursor[t], or returns false when it must wait for another

@@ -21,7 +21,6 @@ enum CostSlot { kBurst, kTotal };
 enum FlushSlot { kDuration, kBlocked };
 constexpr int kClockRtt = 4;
 constexpr TimeNs kWaitSlack = 10'000;       // a receive this much longer than the least one waited
-constexpr std::uint32_t kBeginLookBack = 8;  // records between a receive's begin and end (pokes' flush records)
 
 TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 0) : 0; }
 
@@ -80,17 +79,7 @@ struct Walk {
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
 
   // The begin record of the receive that ends at index i, if it has one.
-  std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const {
-    const auto& ev = trace.events(t);
-    for (std::uint32_t k = 1; k <= kBeginLookBack && k <= i; ++k) {
-      const Event& b = ev[i - k];
-      if (b.isBegin()) {
-        if (b.kind == ev[i].kind) return i - k;
-        return std::nullopt;
-      }
-    }
-    return std::nullopt;
-  }
+  std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const { return detail::beginOf(trace.events(t), i); }
 
   // The compensated end of the receive at (t, i) of the message sent at
   // s; `sequential` is its date with the costs taken out (seed §5.3).  A

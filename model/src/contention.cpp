@@ -1,6 +1,8 @@
 // contention.cpp -- what tasks sharing a core cost each other (contention.h).
 #include "contention.h"
 
+#include "causal_walk.h"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -13,7 +15,6 @@ namespace {
 constexpr int kCostCpus = 2;     // the `cost` record's cpus= slot (events.h)
 constexpr int kFlushDuration = 0;
 constexpr int kClockRtt = 4;
-constexpr std::uint32_t kBeginLookBack = 8;  // as compensate.cpp: pokes' flush records inside a call
 
 TimeNs median(std::vector<TimeNs> v) {
   if (v.empty()) return 0;
@@ -37,19 +38,15 @@ Waits waitsOf(const Trace& trace, TaskIndex t, const ContentionInput& in) {
   for (std::uint32_t i = 0; i < ev.size(); ++i) w.runnableFrom[i] = i > 0 ? ev[i - 1].time : ev[i].time;
   for (std::uint32_t i = 1; i < ev.size(); ++i) {
     if (ev[i].isBegin()) continue;
-    for (std::uint32_t k = 1; k <= kBeginLookBack && k <= i; ++k) {
-      const Event& b = ev[i - k];
-      if (!b.isBegin()) continue;
-      if (b.kind != ev[i].kind) break;
-      const auto& send = (*in.sendOf)[t][i];
-      TimeNs until = send ? std::min(ev[i].time, trace.event(*send).time + in.transfer)  // its message came
-                          : ev[i].time - b.time > in.waited ? ev[i].time : b.time;     // it waited, or not
-      if (until > b.time) {
-        w.spans.emplace_back(b.time, until);
-        for (std::uint32_t j = i - k + 1; j <= i; ++j) w.runnableFrom[j] = std::max(w.runnableFrom[j], std::min(until, ev[j].time));
-      }
-      break;
-    }
+    auto begin = beginOf(ev, i);
+    if (!begin) continue;
+    const Event& b = ev[*begin];
+    const auto& send = (*in.sendOf)[t][i];
+    TimeNs until = send ? std::min(ev[i].time, trace.event(*send).time + in.transfer)  // its message came
+                        : ev[i].time - b.time > in.waited ? ev[i].time : b.time;     // it waited, or not
+    if (until <= b.time) continue;
+    w.spans.emplace_back(b.time, until);
+    for (std::uint32_t j = *begin + 1; j <= i; ++j) w.runnableFrom[j] = std::max(w.runnableFrom[j], std::min(until, ev[j].time));
   }
   return w;
 }

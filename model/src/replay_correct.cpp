@@ -13,6 +13,7 @@
 #include <set>
 
 #include "xab/events.h"
+#include "xab/record.h"
 
 namespace xab {
 
@@ -25,13 +26,9 @@ static_assert(static_cast<int>(Kind::RECV) == XAB_EV_RECV && static_cast<int>(Ki
 constexpr Key kPath = static_cast<Key>(fieldKey("path"));
 constexpr Key kSeq = static_cast<Key>(fieldKey("seq"));
 constexpr TimeNs kWaitSlack = 10'000;        // a receive this much longer than the least one waited
-constexpr std::uint32_t kBeginLookBack = 8;  // records between a receive's begin and end
 
-// The calls libab numbers in record and replay (ab_rr.h): every receive-like call and spawn.
-bool numbered(Kind k) {
-  return k == Kind::RECV || k == Kind::TRECV || k == Kind::PRECV || k == Kind::NRECV || k == Kind::PROBE ||
-         k == Kind::SPAWN;
-}
+// The calls libab numbers in record and replay (xab/record.h, the one rule).
+bool numbered(Kind k) { return xab_record_numbered(static_cast<int>(k)) != 0; }
 
 // A replay task's numbered calls, found in its trace as libab counts them.
 struct CallIndex {
@@ -82,14 +79,7 @@ struct Correction {
 
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
 
-  std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const {
-    const auto& ev = trace.events(t);
-    for (std::uint32_t k = 1; k <= kBeginLookBack && k <= i; ++k) {
-      const Event& b = ev[i - k];
-      if (b.isBegin()) return b.kind == ev[i].kind ? std::optional(i - k) : std::nullopt;
-    }
-    return std::nullopt;
-  }
+  std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const { return detail::beginOf(trace.events(t), i); }
 
   // Where task t's dates start before its first event: its first used
   // anchor's offset, else its parent's at the spawn (nullopt: the parent
