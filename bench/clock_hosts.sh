@@ -97,4 +97,14 @@ for w in range(nwin):
     print('%-10s' % ('%g-%g' % (w * window, (w + 1) * window)) + ''.join(cells))
 print('per task: ' + ', '.join('%s %s %.1f us' % (tid, h, e / 1e3) for tid, (h, e) in sorted(worst.items())))
 print('largest error: %.1f us' % (max(e for h, e in worst.values()) / 1e3))
+# The relays' exchanges with abmon (clock records of a relay's tid): their
+# round trips, the fastest and the median, per host.
+relays, rtts = {}, {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) > 4 and f[3] == 'relay.start': relays[f[2]] = f[4][5:]
+    elif len(f) > 4 and f[3] == 'clock' and f[2] in relays:
+        rtts.setdefault(relays[f[2]], []).extend(int(x[7:]) for x in f[4:] if x.startswith('rtt_ns='))
+print('relay exchanges\' round trips (us): ' + ', '.join('%s fastest %.1f median %.1f of %d' % (
+    h, min(v) / 1e3, sorted(v)[len(v) // 2] / 1e3, len(v)) for h, v in sorted(rtts.items())))
 PY
