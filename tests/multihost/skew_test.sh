@@ -127,7 +127,7 @@ cat forged
 alive "$abmon" || fail "abmon died of the forged streams: $(cat streams.err)"
 clocks_of() { grep -c "^[^ ]* [^ ]* t$relay clock ref=" streams.trace; }
 n=$(clocks_of)
-wait_for 10 eval "(( \$(clocks_of) > n ))" || fail "node1's relay wrote no clock record after the forged streams"
+wait_for 10 eval "(( \$(clocks_of) > $n ))" || fail "node1's relay wrote no clock record after the forged streams"
 kill -INT "$abmon"
 wait_for 20 eval "! alive $abmon" || fail "abmon did not stop on SIGINT"
 grep -q ' host.delete ' streams.trace && fail "a forged stream's end was taken for a host lost: $(grep ' host.delete ' streams.trace)"
