@@ -6,8 +6,11 @@
 # |global time - true time| of any record date of a task of each host,
 # and the receives before their sends, raw and on global time.
 #
-#   bench/clock_hosts.sh [-b BUILD] [--skew SPEC] [--rounds R] [--window S]
+#   bench/clock_hosts.sh [-b BUILD] [--skew SPEC] [--rounds R] [--window S] [--relay-pvm]
 #
+# --relay-pvm: the relays' clock exchanges (and batches) as PVM messages
+# through both pvmds instead of on their TCP streams: the baseline of the
+# same build (docs/performance.md, "Global time across hosts").
 # SPEC is libfaketime's FAKETIME (default "+2h x1.0001": 2 hours ahead and
 # 100 ppm fast); R the demo's rounds (default 3000: about 60 s here).
 # The truth is measured, not assumed: a probe on node2 reads its faked
@@ -17,14 +20,15 @@
 # Needs root and namespaces, as the multihost tests.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$src/build-test skew="+2h x1.0001" rounds=3000 window=5
+build=$src/build-test skew="+2h x1.0001" rounds=3000 window=5 abmon_opts=()
 while (($#)); do
   case $1 in
     -b) build=$(cd "$2" && pwd); shift 2 ;;
     --skew) skew=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --window) window=$2; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    --relay-pvm) abmon_opts+=(--relay-pvm); shift ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -42,8 +46,8 @@ probe() { echo "$(hosts run node2 python3 -c "$clocks") $(python3 -c "$clocks")"
 XAB_HOSTS_QUIET=1 hosts up 3 --bin "$bin" --skew "node2=$skew" >/dev/null
 before=$(probe)
 start=$(date +%s.%N)
-hosts run node0 "$bin/abmon" -o "$vm/run.trace" -- "$bin/xabdemo" -n 6 --rounds "$rounds" >/dev/null
-echo "run: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s, node2's clock: FAKETIME=\"$skew\"; load $(cut -d' ' -f1-3 /proc/loadavg)"
+hosts run node0 "$bin/abmon" "${abmon_opts[@]}" -o "$vm/run.trace" -- "$bin/xabdemo" -n 6 --rounds "$rounds" >/dev/null
+echo "run: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s${abmon_opts[*]:+ (${abmon_opts[*]})}, node2's clock: FAKETIME=\"$skew\"; load $(cut -d' ' -f1-3 /proc/loadavg)"
 after=$(probe)
 "$bin/abstat" --json "$vm/run.trace" >"$vm/global.json"
 python3 - "$vm/global.json" "$vm/run.trace" "$before" "$after" "$window" <<'PY'
@@ -97,4 +101,14 @@ for w in range(nwin):
     print('%-10s' % ('%g-%g' % (w * window, (w + 1) * window)) + ''.join(cells))
 print('per task: ' + ', '.join('%s %s %.1f us' % (tid, h, e / 1e3) for tid, (h, e) in sorted(worst.items())))
 print('largest error: %.1f us' % (max(e for h, e in worst.values()) / 1e3))
+# The relays' exchanges with abmon (clock records of a relay's tid): their
+# round trips, the fastest and the median, per host.
+relays, rtts = {}, {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) > 4 and f[3] == 'relay.start': relays[f[2]] = f[4][5:]
+    elif len(f) > 4 and f[3] == 'clock' and f[2] in relays:
+        rtts.setdefault(relays[f[2]], []).extend(int(x[7:]) for x in f[4:] if x.startswith('rtt_ns='))
+print('relay exchanges\' round trips (us): ' + ', '.join('%s fastest %.1f median %.1f of %d' % (
+    h, min(v) / 1e3, sorted(v)[len(v) // 2] / 1e3, len(v)) for h, v in sorted(rtts.items())))
 PY

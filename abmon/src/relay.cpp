@@ -89,6 +89,34 @@ int clockExchange(int abmonTid, int tag, int k, std::int64_t t[4]) {
   }
 }
 
+// One exchange on the relay's stream (relay_stream.h, "Clock exchanges"):
+// 0 with t1..t4; -1 when abmon did not answer in time, or the stream is
+// broken or says something else than pongs (then the batch that follows
+// finds the stream's end and says so).
+// `id` is the ping's number on the wire, never the same twice on a stream,
+// so that a pong come late is never taken for another exchange's.
+int streamExchange(int fd, FrameReader& pongs, std::string& frame, int id, std::int64_t t[4]) {
+  frame.clear();
+  t[0] = realtimeNs();
+  appendClockPing(frame, id, t[0]);
+  if (!writeAll(fd, frame)) return -1;
+  const std::int64_t until = t[0] + std::int64_t{RelayUplink::kClockWaitMs} * 1'000'000;
+  for (;;) {
+    RelayBatch b;
+    while (pongs.next(b)) {
+      int got = -1;
+      if (!readClockPong(b, got, t[1], t[2])) return -1;
+      if (got == id) return 0;  // a late pong of an exchange given up on is skipped
+    }
+    if (pongs.bad()) return -1;
+    std::int64_t left = until - realtimeNs();
+    if (left <= 0) return -1;
+    long n = readSome(fd, pongs, static_cast<int>((left + 999'999) / 1'000'000));
+    t[3] = realtimeNs();
+    if (n < 0) return -1;
+  }
+}
+
 // The relay's own `clock` record (docs/trace-format.md, "Clock records"):
 // column 1 its clock when the pong came (it stamps its own records), 2 t1.
 void clockRecord(std::string& out, int self, int abmonTid, int phase, int k, const std::int64_t t[4]) {
@@ -118,9 +146,11 @@ int RelayUplink::syncClock(int phase, int count) {
   int k = 0;
   for (; k < count; ++k) {
     std::int64_t t[4];
-    // Through both hosts' pvmds: abmon refuses direct routes (a route's
-    // fragment headers name a source nobody checks; main.cpp, enrol).
-    int got = clockExchange(abmonTid_, tag_, k, t);
+    // On the relay's own stream, the direct path whose peer abmon's token
+    // proves; without one, through both hosts' pvmds: abmon refuses PVM's
+    // direct routes (a route's fragment headers name a source nobody
+    // checks; main.cpp, enrol).
+    int got = streamFd_ >= 0 ? streamExchange(streamFd_, pongs_, frame_, ++pings_, t) : clockExchange(abmonTid_, tag_, k, t);
     if (got < 0) break;
     std::int64_t turn = t[2] - t[1], rtt = t[3] - t[0];
     if (turn < 0 || rtt < turn || rtt > INT32_MAX || t[1] < 0) continue;  // not a possible exchange
@@ -280,8 +310,8 @@ void RelayHub::awaitStarts(std::string& out) {
   // From any relay: one that has started makes its clock exchanges now,
   // and must have its answers while the others start.
   while (waiting() && realtimeNs() < until) {
-    timeval wait{0, 100'000};
-    int bufid = pvm_trecv(-1, tag_ + kRelayTagOffset, &wait);
+    bool streamed = false;  // a relay that has its stream pings on it
+    int bufid = receive(tag_ + kRelayTagOffset, 100, streamed);
     if (bufid < 0) break;
     // No pvm_pstat here: asking about a task on a host whose pvmd has
     // died blocks until the master pvmd gives up on it (minutes).

@@ -18,8 +18,10 @@
 //   events, text length, then the text (trace lines; for Start, the host name)
 // abmon sends a relay Stop (what only) with the same tag.
 // By default a relay sends its batches (Batch, Stop, Lost) on a TCP stream
-// to abmon instead (relay_stream.h: the same fields); Start and the clock
-// exchanges stay PVM messages.
+// to abmon instead (relay_stream.h: the same fields), and its clock
+// exchanges too (ping and pong frames on the same socket: the direct path,
+// authenticated by abmon's token, where a PVM direct route's source is not);
+// Start, stepping and abmon's Stop stay PVM messages.
 #ifndef XAB_ABMON_RELAY_H
 #define XAB_ABMON_RELAY_H
 
@@ -47,11 +49,11 @@ inline constexpr int kHostAddTagOffset = 6;     // pvm_notify(PvmHostAdd)
 inline constexpr int kHostDeleteTagOffset = 7;  // pvm_notify(PvmHostDelete)
 inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong (issue 15 with 14)
 
-// ClockPing: what, the relay's clock (2 ints), k -- no more; abmon answers at
-// once with a pong on kClockPongTagOffset: k, its clock when it read the
-// ping (t2) and when it answered (t3), each as high, low 32 bits.
-// Lost: the relay's pvmd has gone; the relay's last batch, then it exits.
-enum class RelayMsg : int { Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7, Lost = 8 };
+// ClockPing as a PVM message (a relay without a stream): what, the relay's
+// clock (2 ints), k -- no more; abmon answers at once with a pong on
+// kClockPongTagOffset: k, its clock when it read the ping (t2) and when it
+// answered (t3), each as high, low 32 bits.  On a stream, ping and pong are
+// frames (relay_stream.h).  RelayMsg is there, with the frame format.
 
 // Stepping through a relay (issue 16 §3; docs/abmon.md "Control mode").  A
 // relay started with --relay-step says control mode in its mailbox entry,
@@ -120,6 +122,8 @@ class RelayUplink {
   int selfTid_ = 0;
   std::int64_t lastClockNs_ = 0;
   int streamFd_ = -1;
+  FrameReader pongs_;  // what abmon writes back on the stream: clock pongs
+  int pings_ = 0;      // the pings sent on it
   std::string text_;
   std::string frame_;
   std::vector<int> opened_, closed_;
@@ -145,6 +149,11 @@ class RelayHub {
   // Reads whatever the streams hold now (without waiting): abmon's stop.
   // True when something came.
   bool pollStreams();
+  // pvm_trecv(-1, tag, waitMs) that reads the relays' streams meanwhile as
+  // soon as they have something, so their clock pings are answered at once
+  // (`streamed`: records came on them): a message's bufid, 0 when none
+  // came in time, PVM's error.
+  int receive(int tag, int waitMs, bool& streamed);
   // A message with a relay tag, or a host notice: true when it was one.
   bool handle(int tag, int src, int bufid, std::int64_t recvNs, std::string& out, Formatter& fmt);
   // A task exit notice for one of our relays: true when it was one.
@@ -175,6 +184,7 @@ class RelayHub {
     bool live = true;
     bool hostGone = false;
     bool exitNoticed = false;     // pvmd said the relay task has exited
+    bool hadStream = false;       // its stream's hello came (one per relay)
     std::int64_t streamEndNs = 0;  // its stream ended with neither Stop nor Lost
     std::int64_t lostNs = 0;       // it said Lost (checkLost writes host.delete)
     std::unordered_set<int> tasks;  // opened and not yet closed
@@ -187,12 +197,14 @@ class RelayHub {
     FrameReader reader;
     std::unique_ptr<boost::asio::posix::stream_descriptor> wait;
     bool ended = false;
+    std::uint64_t pongsDropped = 0;
   };
   void spawnOn(int hostTid, std::string& out);
   void awaitStarts(std::string& out);
   void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
   void onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out);
   void answerClockPing(int src, std::int64_t recvNs);
+  void answerClockPing(Stream& s, int id, std::int64_t readNs);
   bool takeStep(int what, int src);
   void drainStreamOf(int relayTid);
   void forgetSteps(int relayTid, const char* how);

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <pvm3.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -107,6 +109,8 @@ void RelayHub::acceptStreams() {
     int fd = accept4(listenFd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) break;
     keepAlive(fd);
+    const int one = 1;  // a clock pong goes at once, not after the relay's ack of the last one
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     auto s = std::make_unique<Stream>();
     s->fd = fd;
     s->acceptedNs = realtimeNs();
@@ -134,10 +138,16 @@ bool RelayHub::readStream(Stream& s) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
     if (n > 0) s.reader.wrote(static_cast<std::size_t>(n));
-    std::int64_t now = realtimeNs();
+    std::int64_t now = realtimeNs();  // t2 of a clock ping in these bytes
     RelayBatch b;
     auto it = relays_.find(s.tid);
-    while (it != relays_.end() && s.reader.next(b)) onBatch(it->second, s.tid, now, b, *out_);
+    while (!s.ended && it != relays_.end() && s.reader.next(b)) {
+      if (b.what == static_cast<int>(RelayMsg::ClockPing))
+        answerClockPing(s, b.events, now);
+      else
+        onBatch(it->second, s.tid, now, b, *out_);
+    }
+    if (s.ended) return false;  // a pong it did not take
     if (n <= 0 || s.reader.bad()) {
       if (s.reader.bad()) spdlog::warn("relay t{:x}: a bad frame on its stream: closed", s.tid);
       streamEnded(s);
@@ -145,6 +155,27 @@ bool RelayHub::readStream(Stream& s) {
     }
   }
   return true;
+}
+
+// A clock ping on a relay's stream, answered on it at once (before the
+// records read with it are written out): t2 when abmon read it, t3 just
+// before the write, as local tasks' pings are (local_intake.cpp).  An
+// honest relay waits for each pong before its next ping, so a pong that
+// does not fit in the socket's buffer at once is one its relay is not
+// reading: dropped, never queued.  A part written would cut the stream.
+void RelayHub::answerClockPing(Stream& s, int id, std::int64_t readNs) {
+  std::string pong;
+  appendClockPong(pong, id, readNs, realtimeNs());
+  ssize_t n = 0;
+  while ((n = send(s.fd, pong.data(), pong.size(), MSG_DONTWAIT | MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+  }
+  if (n == static_cast<ssize_t>(pong.size())) return;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    if (++s.pongsDropped == 1) spdlog::warn("relay t{:x} does not read its clock pongs: dropped", s.tid);
+    return;
+  }
+  if (n > 0) spdlog::warn("relay t{:x}: a clock pong cut short on its stream: closed", s.tid);
+  streamEnded(s);
 }
 
 // What a relay's stream holds now, before a PVM message of that relay is
@@ -174,6 +205,14 @@ bool RelayHub::readHello(Stream& s) {
     streamEnded(s);
     return false;
   }
+  // A relay connects once: a second stream in its name is not it, and its
+  // end must not be taken for the relay's death (checkLost).
+  if (it->second.hadStream) {
+    spdlog::warn("refused a second stream that says it is relay t{:x}", tid);
+    streamEnded(s);
+    return false;
+  }
+  it->second.hadStream = true;
   s.tid = tid;
   spdlog::debug("relay t{:x} on {}: its batches come on a TCP stream", tid, it->second.host);
   return true;
@@ -235,6 +274,30 @@ bool RelayHub::pollStreams() {
   acceptStreams();
   for (auto& s : streams_) readStream(*s);
   return out_->size() != before;
+}
+
+int RelayHub::receive(int tag, int waitMs, bool& streamed) {
+  streamed = false;
+  if (listenFd_ < 0) {
+    timeval wait{waitMs / 1000, (waitMs % 1000) * 1000};
+    return pvm_trecv(-1, tag, &wait);
+  }
+  const std::int64_t until = realtimeNs() + std::int64_t{waitMs} * 1'000'000;
+  for (;;) {
+    if (int bufid = pvm_nrecv(-1, tag); bufid != 0) return bufid;
+    if (pollStreams()) streamed = true;
+    std::int64_t left = until - realtimeNs();
+    if (left <= 0) return 0;
+    // PVM's sockets (what pvm_nrecv left in them is the rest of a message
+    // still coming), the relays' streams and abmon's port.
+    std::vector<pollfd> fds;
+    int* pvmFds = nullptr;
+    for (int i = 0, n = pvm_getfds(&pvmFds); i < n; ++i) fds.push_back({pvmFds[i], POLLIN, 0});
+    fds.push_back({listenFd_, POLLIN, 0});
+    for (const auto& st : streams_)
+      if (!st->ended) fds.push_back({st->fd, POLLIN, 0});
+    if (poll(fds.data(), fds.size(), static_cast<int>((left + 999'999) / 1'000'000)) < 0 && errno != EINTR) return 0;
+  }
 }
 
 }  // namespace xab::abmon

@@ -47,6 +47,48 @@ void appendFrame(std::string& out, const RelayBatch& b) {
   out.append(b.text);
 }
 
+namespace {
+
+constexpr std::uint32_t kPongText = 8;  // t2
+
+// A clock frame's size is known from its head: anything else in it is a bad
+// stream, found before the bytes it announces are waited for.
+bool clockFrameSane(const std::uint32_t w[7]) {
+  if (w[0] == static_cast<std::uint32_t>(RelayMsg::ClockPing)) return w[4] == 0 && w[5] == 0 && w[6] == 0;
+  if (w[0] == static_cast<std::uint32_t>(RelayMsg::ClockPong)) return w[4] == 0 && w[5] == 0 && w[6] == kPongText;
+  return true;
+}
+
+}  // namespace
+
+void appendClockPing(std::string& out, int k, std::int64_t t1) {
+  RelayBatch b;
+  b.what = static_cast<int>(RelayMsg::ClockPing);
+  b.sentNs = t1;
+  b.events = k;
+  appendFrame(out, b);
+}
+
+void appendClockPong(std::string& out, int k, std::int64_t t2, std::int64_t t3) {
+  std::string t2Bytes;
+  putWord(t2Bytes, static_cast<std::uint32_t>(static_cast<std::uint64_t>(t2) >> 32));
+  putWord(t2Bytes, static_cast<std::uint32_t>(t2 & 0xffffffff));
+  RelayBatch b;
+  b.what = static_cast<int>(RelayMsg::ClockPong);
+  b.sentNs = t3;
+  b.events = k;
+  b.text = t2Bytes;
+  appendFrame(out, b);
+}
+
+bool readClockPong(const RelayBatch& b, int& k, std::int64_t& t2, std::int64_t& t3) {
+  if (b.what != static_cast<int>(RelayMsg::ClockPong) || b.text.size() != kPongText) return false;
+  k = b.events;
+  t2 = static_cast<std::int64_t>((std::uint64_t{getWord(b.text.data())} << 32) | getWord(b.text.data() + 4));
+  t3 = b.sentNs;
+  return true;
+}
+
 std::string helloBytes(int tid, std::uint64_t token) {
   std::string out;
   putWord(out, static_cast<std::uint32_t>(tid));
@@ -76,7 +118,7 @@ bool FrameReader::next(RelayBatch& b) {
   const char* p = buf_.data() + begin_;
   std::uint32_t w[7];
   for (int i = 0; i < 7; ++i) w[i] = getWord(p + 4 * i);
-  if (w[4] > kMaxTids || w[5] > kMaxTids || w[6] > kMaxText) {
+  if (w[4] > kMaxTids || w[5] > kMaxTids || w[6] > kMaxText || !clockFrameSane(w)) {
     bad_ = true;
     return false;
   }
@@ -186,6 +228,23 @@ bool writeAll(int fd, std::string_view bytes) {
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   return true;
+}
+
+long readSome(int fd, FrameReader& r, int waitMs) {
+  pollfd p{fd, POLLIN, 0};
+  int rc = 0;
+  while ((rc = poll(&p, 1, waitMs)) < 0 && errno == EINTR) {
+  }
+  if (rc < 0) return -1;
+  if (rc == 0) return 0;
+  constexpr std::size_t kRead = 4096;  // pongs are 36 bytes: a relay reads nothing big
+  ssize_t n = 0;
+  while ((n = recv(fd, r.room(kRead), kRead, MSG_DONTWAIT)) < 0 && errno == EINTR) {
+  }
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+  if (n <= 0) return -1;
+  r.wrote(static_cast<std::size_t>(n));
+  return n;
 }
 
 }  // namespace xab::abmon

@@ -17,6 +17,15 @@
 //   tids (one word each), then the text.  Words are 32 bits, network order.
 // The frame carries what RelayUplink's PVM message carries (relay.h), so
 // abmon handles both with one RelayHub::onBatch.
+//
+// Clock exchanges (docs/global-time.md) on the same stream, both ways:
+//   ping (relay -> abmon): what ClockPing, clock t1, events k, nothing more;
+//   pong (abmon -> relay, written as soon as abmon reads the ping): what
+//     ClockPong, clock t3 (abmon's, just before the write), events k, text
+//     8 bytes: t2 (abmon's clock when it read the ping), high, low words.
+// A ping or pong frame with tids, or more text than that, is a bad stream
+// (known from its head, before any of it is buffered).  The pongs are the
+// only frames abmon writes.
 #ifndef XAB_ABMON_RELAY_STREAM_H
 #define XAB_ABMON_RELAY_STREAM_H
 
@@ -26,6 +35,13 @@
 #include <vector>
 
 namespace xab::abmon {
+
+// What a relay's message or frame is (relay.h, above).  Lost: the relay's
+// pvmd has gone; the relay's last batch, then it exits.  ClockPong: on a
+// stream only (as a PVM message it has a tag of its own).
+enum class RelayMsg : int {
+  Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7, Lost = 8, ClockPong = 9
+};
 
 // One batch as a relay sent it, whatever the transport.
 struct RelayBatch {
@@ -41,6 +57,11 @@ inline constexpr std::size_t kFrameHeadBytes = 28;
 
 // Appends a frame of `b` to `out`.
 void appendFrame(std::string& out, const RelayBatch& b);
+// A clock ping's frame (k, t1) and its pong's (k, t2, t3), appended to `out`.
+void appendClockPing(std::string& out, int k, std::int64_t t1);
+void appendClockPong(std::string& out, int k, std::int64_t t2, std::int64_t t3);
+// A pong frame's fields: false when `b` is not a pong.
+bool readClockPong(const RelayBatch& b, int& k, std::int64_t& t2, std::int64_t& t3);
 std::string helloBytes(int tid, std::uint64_t token);
 // Reads a hello from its kHelloBytes bytes.
 void parseHello(const char* p, int& tid, std::uint64_t& token);
@@ -71,6 +92,9 @@ int listenRelayStream(int& port, std::string& error);
 int connectRelayStream(const std::string& host, int port, int tid, std::uint64_t token, std::string& error);
 // Writes all of `bytes` (blocking); false when the stream is broken.
 bool writeAll(int fd, std::string_view bytes);
+// Waits up to `waitMs` for `fd` to have bytes, then reads what it has into
+// `r`: the bytes read (0: none in time), or -1 when the stream has ended.
+long readSome(int fd, FrameReader& r, int waitMs);
 
 }  // namespace xab::abmon
 

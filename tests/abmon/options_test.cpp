@@ -175,3 +175,49 @@ TEST_CASE("a relay stream's frames come out as they went in, however the bytes a
   CHECK(tid == 0x80001);
   CHECK(token == 0xfedcba9876543210ULL);
 }
+
+TEST_CASE("a relay stream's clock ping and pong frames, and a ping frame that announces more than a ping") {
+  using namespace xab::abmon;
+  std::string wire;
+  appendClockPing(wire, 7, 1795501302292314924);
+  appendClockPong(wire, 7, 1795501302292400000, -5);  // t3 of a clock before 1970 still comes back
+  FrameReader r;
+  std::memcpy(r.room(wire.size()), wire.data(), wire.size());
+  r.wrote(wire.size());
+  RelayBatch ping, pong;
+  REQUIRE(r.next(ping));
+  REQUIRE(r.next(pong));
+  CHECK(ping.what == static_cast<int>(RelayMsg::ClockPing));
+  CHECK(ping.events == 7);
+  CHECK(ping.sentNs == 1795501302292314924);
+  int k = 0;
+  std::int64_t t2 = 0, t3 = 0;
+  CHECK_FALSE(readClockPong(ping, k, t2, t3));
+  REQUIRE(readClockPong(pong, k, t2, t3));
+  CHECK(k == 7);
+  CHECK(t2 == 1795501302292400000);
+  CHECK(t3 == -5);
+  CHECK(r.buffered() == 0);
+  // A ping that announces tids or text (a forged one): the stream is bad at
+  // its head, before any of the announced bytes is waited for or buffered.
+  for (std::size_t field : {std::size_t{16}, std::size_t{20}, std::size_t{24}}) {
+    std::string forged;
+    appendClockPing(forged, 1, 0);
+    forged[field + 3] = '\x01';  // one tid, or one byte of text
+    FrameReader f;
+    std::memcpy(f.room(forged.size()), forged.data(), forged.size());
+    f.wrote(forged.size());
+    RelayBatch b;
+    CHECK_FALSE(f.next(b));
+    CHECK(f.bad());
+  }
+  std::string oversized;
+  appendClockPong(oversized, 1, 0, 0);
+  oversized[24] = '\x01';  // a pong of 16 MiB of text
+  FrameReader f;
+  std::memcpy(f.room(kFrameHeadBytes), oversized.data(), kFrameHeadBytes);
+  f.wrote(kFrameHeadBytes);
+  RelayBatch b;
+  CHECK_FALSE(f.next(b));
+  CHECK(f.bad());
+}

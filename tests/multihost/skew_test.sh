@@ -103,4 +103,40 @@ echo "receives before their sends: $raw as recorded, $fit after the fit, $correc
 ((corrected == 0)) || fail "$corrected receives before their sends on global time"
 [[ $(json raw.json "d['time']") == raw ]] || fail "--raw-time is not raw"
 ok "global time across hosts: node2's tasks within 500 us of the true time, 0 receives before their sends (raw: $raw)"
+
+# The relays' clock exchanges go on their TCP streams (relay_stream.h,
+# "Clock exchanges"): abmon answers a ping frame only on a stream whose
+# hello it took.  Forged ones (relay's tid with another token, a second
+# stream in the relay's name, a stranger announcing a 64 MiB ping) get not
+# a byte and are closed; the relay's own stream goes on (its clock records
+# keep coming, no host is taken as lost).
+rm -f streams.trace pvm.trace  # an earlier run's would satisfy the waits below
+"$HOSTS" --dir "$VM" run node0 "$BIN/abmon" -o streams.trace 2>streams.err &  # not h: SIGINT must reach it
+abmon=$!
+wait_for 20 eval "(( \$(grep -cs ' relay.start ' streams.trace) >= 2 ))" || fail "not 2 relays: $(cat streams.err)"
+relay=$(awk '$4 == "relay.start" && $5 == "host=node1" { print substr($3, 2); exit }' streams.trace)
+args=
+for pid in $(h pids); do
+  args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -o -- '--relay [0-9]*,[-0-9]*,[0-9]*,[0-9a-f]*') && break
+done
+IFS=, read -r _ _ port token <<<"${args#--relay }"
+[[ -n $relay && -n $port && -n $token ]] || fail "no relay's port and token: relay '$relay', args '$args'"
+h run node1 python3 "$SRC/tests/multihost/stream_client.py" node0 "$port" "$relay" "$token" >forged 2>&1 ||
+  fail "a forged stream's ping was answered or the stream was not closed: $(cat forged)"
+cat forged
+alive "$abmon" || fail "abmon died of the forged streams: $(cat streams.err)"
+clocks_of() { grep -c "^[^ ]* [^ ]* t$relay clock ref=" streams.trace; }
+n=$(clocks_of)
+wait_for 10 eval "(( \$(clocks_of) > $n ))" || fail "node1's relay wrote no clock record after the forged streams"
+kill -INT "$abmon"
+wait_for 20 eval "! alive $abmon" || fail "abmon did not stop on SIGINT"
+grep -q ' host.delete ' streams.trace && fail "a forged stream's end was taken for a host lost: $(grep ' host.delete ' streams.trace)"
+grep -q "refused a second stream that says it is relay t$relay" streams.err || fail "no word of the second stream refused: $(cat streams.err)"
+ok "forged clock pings on the relays' port: not answered, closed; the relays' own exchanges go on"
+
+# A relay without a stream (--relay-pvm) makes its exchanges as PVM
+# messages through both pvmds, as before.
+out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abmon" --relay-pvm -o pvm.trace -- "$BIN/xabdemo" -n 3 --rounds 5 2>&1) || fail "the demo with --relay-pvm failed: $out"
+grep -q "^[^ ]* [^ ]* tc[0-9a-f]* clock ref=t40.* phase=2 " pvm.trace || fail "--relay-pvm: node2's relay wrote no end clock record"
+ok "--relay-pvm: the relays' clock exchanges as PVM messages"
 finish
