@@ -26,6 +26,7 @@
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
+#include "replay_helpers.h"
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
@@ -33,8 +34,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string abreplay() { return bin_dir() + "/abreplay"; }
-std::string race() { return bin_dir() + "/xabrace"; }
 
 std::string readAll(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
@@ -56,19 +55,6 @@ std::string fromTrace(const std::string& trace) {
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return r.out;
-}
-
-// libab's record dump once every task has marked its record ended.
-std::string dumpOfEndedRun(const std::string& dir) {
-  std::string d;
-  for (int i = 0; i < 200; ++i) {
-    auto r = run({abreplay(), "--dump", dir}, {}, 30s);
-    REQUIRE(r.exit_code == 0);
-    d = r.out;
-    if (d.find(" stopped after") == std::string::npos) break;
-    std::this_thread::sleep_for(50ms);
-  }
-  return d;
 }
 
 std::vector<std::string> withArgs(std::vector<std::string> argv, const std::vector<std::string>& args) {

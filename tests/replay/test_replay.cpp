@@ -25,6 +25,7 @@
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
+#include "replay_helpers.h"
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
@@ -32,8 +33,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string abreplay() { return bin_dir() + "/abreplay"; }
-std::string race() { return bin_dir() + "/xabrace"; }
 
 // Replays per record: the issue asks for 20; XAB_TEST_REPLAYS lowers it
 // on a slow machine.
@@ -47,17 +46,6 @@ std::string dump(const std::string& dir) {
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return r.out;
-}
-
-// The dump of a run that ended: a worker marks its record "exited" in its
-// exit(), which may come a moment after the master has printed and exited.
-std::string dumpOfEndedRun(const std::string& dir) {
-  std::string d = dump(dir);
-  for (int i = 0; i < 200 && d.find(" stopped after") != std::string::npos; ++i) {
-    std::this_thread::sleep_for(50ms);
-    d = dump(dir);
-  }
-  return d;
 }
 
 // The master's recorded wildcard receives, in order: "sender serial" each.
