@@ -200,15 +200,37 @@ void TraceLoader::snapshotLoop() {
     if (running.valid()) running.wait();
   } catch (const std::exception& e) {
     QString msg = QString("snapshot thread: ") + e.what();
-    QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
+    fail(msg);
   }
 }
 
 void TraceLoader::publish(std::shared_ptr<ViewSnapshot> s) {
-  SnapshotPtr frozen = std::move(s);
+  {
+    std::lock_guard lock(publishedMutex_);
+    published_.push_back(std::move(s));
+  }
   // Runs in the GUI thread; dropped if this loader is gone by then.
-  QMetaObject::invokeMethod(this, [this, frozen] { emit snapshotReady(frozen); },
-                            Qt::QueuedConnection);
+  QMetaObject::invokeMethod(this, "deliverPublished", Qt::QueuedConnection);
+}
+
+void TraceLoader::fail(QString message) {
+  {
+    std::lock_guard lock(publishedMutex_);
+    failures_.push_back(std::move(message));
+  }
+  QMetaObject::invokeMethod(this, "deliverPublished", Qt::QueuedConnection);
+}
+
+void TraceLoader::deliverPublished() {
+  std::vector<SnapshotPtr> batch;
+  std::vector<QString> failures;
+  {
+    std::lock_guard lock(publishedMutex_);
+    batch.swap(published_);
+    failures.swap(failures_);
+  }
+  for (const SnapshotPtr& s : batch) emit snapshotReady(s);
+  for (const QString& m : failures) emit loadFailed(m);
 }
 
 // A finished file in a format the translators read (PICL): converted in
@@ -226,7 +248,7 @@ bool TraceLoader::readForeign() {
   LoadResult r = tr::loadPiclFile(path);
   if (!r.trace) {
     QString msg = QString::fromStdString(r.fatal);
-    QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
+    fail(msg);
     return true;
   }
   auto s = buildSnapshot(r.trace);
@@ -263,7 +285,7 @@ void TraceLoader::run() {
     TraceSource source(options_.path.toStdString(), options);
     if (!source.error().empty()) {
       QString msg = QString::fromStdString(source.error());
-      QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
+      fail(msg);
       return;
     }
     if (source.isFile() && readForeign()) return;
@@ -376,7 +398,7 @@ void TraceLoader::run() {
     }
   } catch (const std::exception& e) {
     QString msg = QString("reader thread: ") + e.what();
-    QMetaObject::invokeMethod(this, [this, msg] { emit loadFailed(msg); }, Qt::QueuedConnection);
+    fail(msg);
   }
 }
 

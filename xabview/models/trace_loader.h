@@ -87,6 +87,10 @@ class TraceLoader : public QObject {
   static void compensateTimes(Raw& raw);
   bool readForeign();
   void publish(std::shared_ptr<ViewSnapshot> s);
+  void fail(QString message);  // from any thread: loadFailed in the GUI thread
+  // In the GUI thread: emits every snapshot published (and every failure)
+  // since the last call.
+  Q_INVOKABLE void deliverPublished();
   void post(Raw raw);
   void correctToRecord(Raw& raw) const;
 
@@ -95,6 +99,12 @@ class TraceLoader : public QObject {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::optional<Raw> pending_;     // the newest trace not yet made a snapshot
+  // Snapshots on their way to the GUI thread.  Handed over under a mutex of
+  // ours, not in the queued call's captures: Qt's event queue locks with
+  // futexes, which ThreadSanitizer does not see as synchronisation.
+  std::mutex publishedMutex_;
+  std::vector<SnapshotPtr> published_;
+  std::vector<QString> failures_;
   bool readerDone_ = false;
   std::atomic<bool> wanted_{true};  // the snapshot thread waits for a trace
   std::atomic<bool> stopping_{false};
