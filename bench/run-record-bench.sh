@@ -33,9 +33,14 @@ one() { # MODE PROG ARGS...: prints the program's result line
     "$BUILD/bin/abmon" -o "$OUT/run.trace" &
     local mon=$!
     sleep 0.5
-    "$B/$prog-xab" "$@"
+    local line ticks
+    line=$("$B/$prog-xab" "$@" | tail -1)
+    # abmon's own CPU (utime + stime, in clock ticks): what record mode,
+    # which needs no abmon, saves beside the task's figures
+    ticks=$(awk '{print $14 + $15}' "/proc/$mon/stat" 2>/dev/null || echo 0)
     kill -INT "$mon"
     wait "$mon" || true
+    echo "$line abmon_cpu_ms=$((ticks * 1000 / $(getconf CLK_TCK)))"
     ;;
   esac
 }
