@@ -118,6 +118,7 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
     if (xab_st.mode == XAB_MODE_ACTIVE) xab_flush_now(0);
     if (xab_st.n + need > XAB_MAX_BATCH) {
       xab_st.lost++;
+      xab_own_end();
       xab_term_check();
       return;
     }
@@ -126,6 +127,7 @@ void xab_rec_list(int kind, int64_t t, int rc, const int a[6], int count_slot, c
   put_tids(t, tids, ntids);
   if (xab_due(kind, t)) xab_flush_auto();
   xab_attach_if_enrolled();
+  xab_own_end();
   xab_term_check();
 }
 

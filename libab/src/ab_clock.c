@@ -84,6 +84,7 @@ static int exchange(int phase, int k) {
   if (t2 < 0 || rtt < 0 || rtt > INT32_MAX || turn < 0 || turn > INT32_MAX) return 0; /* not a usable sample */
   xab_put(XAB_EV_CLOCK, XAB_PHASE_END, ping.t1, k,
           XAB_A(xab_st.abmon_tid, (int)(t2 / 1000000000), (int)(t2 % 1000000000), (int)turn, (int)rtt, phase));
+  xab_st.timed_ns += rtt; /* the clock record tells it */
   return 0;
 }
 

@@ -71,6 +71,17 @@ struct xab_state {
   /* stepping (ab_step.c, issue 16 §3) */
   int step_on;            /* abmon's control mode: stop before communicating calls */
   int step_seq;           /* asks made */
+  /* libab's own time on the task (ab_cost.c): the wrappers' time outside
+   * the program's real PVM call, less what records already tell, in one
+   * call out of XAB_OWN_EVERY */
+  int own_call;           /* this call: 1 measured, -1 not, 0 not decided yet */
+  int own_open;           /* a window is open: XAB_OWN_PRE (before the real call) or XAB_OWN_POST */
+  uint32_t own_tick;      /* calls counted for the sampling */
+  int64_t own_since;      /* the open window began here */
+  int64_t own_timed;      /* timed_ns then */
+  int64_t own_ns;         /* measured calls' time not yet told */
+  int32_t own_calls;      /* measured calls not yet told */
+  int64_t timed_ns;       /* running sum of what cost, flush and clock records tell */
   /* message serials (ab_msg.c) */
   uint32_t serial;        /* last message serial used */
   /* the record buffer (ab_buffer.c) */
@@ -169,14 +180,71 @@ static inline void xab_term_check(void) {
   if (xab_st.term_pending && xab_st.in_call == 0) xab_term_now();
 }
 
-/* Bracket every real PVM call, so that SIGTERM never sends from inside one.
- * A SIGTERM deferred by a call is acted on at the call's record
- * (xab_term_check), or at the latest when the next call begins. */
+/* ---------------------------------------------------------------- ab_cost.c: libab's own time */
+
+/* A wrapper's time outside the program's real PVM call is libab's.  One
+ * call in XAB_OWN_EVERY is measured, in windows: from the wrapper's entry
+ * to the real call (PRE, opened where there is work before it: a send's
+ * serial, a begin record) and from the real call's return to the
+ * wrapper's end record (POST).  What flush, clock and cost records already
+ * tell is taken out; the sum and the count of measured calls travel in
+ * the next flush record (own_ns, own_calls), and a reader charges every
+ * call the mean (docs/global-time.md, "What libab measures").  Sampled,
+ * the windows' clock reads cost a call about 1 ns on average. */
+#define XAB_OWN_EVERY 32 /* a power of two */
+enum { XAB_OWN_NONE = 0, XAB_OWN_PRE, XAB_OWN_POST };
+void xab_own_account(int64_t now);
+/* Is this call measured?  Decided once, at its first window. */
+static inline int xab_own_measured(void) {
+  if (xab_st.own_call == 0) xab_st.own_call = (++xab_st.own_tick & (XAB_OWN_EVERY - 1)) == 0 ? 1 : -1;
+  return xab_st.own_call > 0;
+}
+static inline void xab_own_open(int kind, int64_t now) {
+  xab_st.own_open = kind;
+  xab_st.own_since = now;
+  xab_st.own_timed = xab_st.timed_ns;
+}
+/* At the entry of a wrapper with work before its real call (t: its first clock read). */
+static inline void xab_own_entry(int64_t t) {
+  if (xab_st.mode != XAB_MODE_OFF && xab_own_measured()) xab_own_open(XAB_OWN_PRE, t);
+}
+/* At a wrapper's end record: a measured call's last window closes. */
+static inline void xab_own_end(void) {
+  if (xab_st.own_call > 0) {
+    if (xab_st.own_open) xab_own_account(xab_clock());
+    xab_st.own_calls++;
+  }
+  xab_st.own_open = XAB_OWN_NONE;
+  xab_st.own_call = 0;
+}
+
+/* Bracket every real PVM call of the program, so that SIGTERM never sends
+ * from inside one.  A SIGTERM deferred by a call is acted on at the
+ * call's record (xab_term_check), or at the latest when the next call
+ * begins.  The outermost bracket also closes and opens the own-time
+ * windows of a measured call; a POST window still open here had no end
+ * record: that call is dropped, not counted. */
 static inline void xab_enter(void) {
+  xab_term_check();
+  if (xab_st.in_call++ == 0 && xab_st.own_open) {
+    if (xab_st.own_open == XAB_OWN_PRE) {
+      xab_own_account(xab_clock());
+    } else {
+      xab_st.own_call = 0;
+    }
+    xab_st.own_open = XAB_OWN_NONE;
+  }
+}
+static inline void xab_leave(void) {
+  if (--xab_st.in_call == 0 && xab_st.mode != XAB_MODE_OFF && xab_own_measured())
+    xab_own_open(XAB_OWN_POST, xab_clock());
+}
+/* libab's own PVM calls (inside a window): SIGTERM deferred, no window change. */
+static inline void xab_enter_own(void) {
   xab_term_check();
   xab_st.in_call++;
 }
-static inline void xab_leave(void) { xab_st.in_call--; }
+static inline void xab_leave_own(void) { xab_st.in_call--; }
 
 /* ---------------------------------------------------------------- ab_buffer.c */
 
@@ -222,6 +290,7 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
     xab_term_check();
     return;
   }
+  if (phase == XAB_PHASE_BEGIN) xab_own_entry(t); /* a begin record is its wrapper's entry */
   if (xab_st.n >= XAB_MAX_BATCH) {
     xab_st.lost++; /* not attached yet and the buffer is full */
   } else {
@@ -229,6 +298,7 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
     if (xab_due(kind, t)) xab_flush_auto();
   }
   xab_attach_if_enrolled(); /* after the put: the record rides in the first message */
+  if (phase != XAB_PHASE_BEGIN) xab_own_end();
   xab_term_check();
 }
 

@@ -15,6 +15,12 @@
  *    header to the end of the send, and told as an XAB_EV_FLUSH record at
  *    the head of the next message (its time is when the send began, so it
  *    still comes before every record that message carries).
+ *  - libab's own time in the wrappers of one call in XAB_OWN_EVERY (the
+ *    serial stamped before a send, the records, what follows a send to
+ *    abmon until the wrapper returns): the windows of ab_core.h, less what
+ *    the records above tell, summed with their count into the same
+ *    XAB_EV_FLUSH record (own_ns, own_calls).  The calibration's burst is
+ *    the fastest case, in a hot cache; this is what calls really cost.
  *
  * The test knob XAB_TEST_RECORD_COST_NS=N (read at attach) makes every
  * record spin N ns more: a known, large intrusion that the calibration
@@ -43,6 +49,14 @@ static struct {
   int64_t pending_at; /* a finished send not yet told; 0: none */
   int32_t pending_ns, pending_records, pending_blocked;
 } cost;
+
+/* The open window's time up to now, less what records tell of it. */
+void xab_own_account(int64_t now) {
+  int64_t d = now - xab_st.own_since - (xab_st.timed_ns - xab_st.own_timed);
+  if (d > 0) xab_st.own_ns += d;
+  xab_st.own_since = now;
+  xab_st.own_timed = xab_st.timed_ns;
+}
 
 static int calibrated;
 static void calibrate(void);
@@ -91,6 +105,7 @@ static void calibrate(void) {
   if (best < 0 || total > INT32_MAX) return;
   int a[6] = {XAB_COST_BURST * XAB_COST_BURSTS, (int)total, cpu_mask(), 0, 0, 0};
   xab_put(XAB_EV_COST, XAB_PHASE_END, t0, (int)(best / XAB_COST_BURST), a);
+  xab_st.timed_ns += total; /* the cost record tells it */
 }
 
 /* The last send's record goes first (after the identity, which leads). */
@@ -105,9 +120,12 @@ static void tell_pending(void) {
   e->phase = XAB_PHASE_END;
   e->flags = 0;
   e->rc = cost.pending_records;
-  int a[6] = {cost.pending_ns, cost.pending_blocked, 0, 0, 0, 0};
+  int32_t own = xab_st.own_ns > INT32_MAX ? INT32_MAX : (int32_t)xab_st.own_ns;
+  int a[6] = {cost.pending_ns, cost.pending_blocked, own, xab_st.own_calls, 0, 0};
   memcpy(e->a, a, sizeof e->a);
   cost.pending_at = 0;
+  xab_st.own_ns = 0;
+  xab_st.own_calls = 0;
 }
 
 void xab_cost_send_begin(void) {
@@ -127,10 +145,15 @@ void xab_cost_send_end(int64_t now) {
   cost.pending_ns = d < 0 ? 0 : d > INT32_MAX ? INT32_MAX : (int32_t)d;
   cost.pending_blocked = xab_st.waiting;
   cost.start_ns = 0;
+  xab_st.timed_ns += cost.pending_ns; /* the flush record tells it */
 }
 
 void xab_cost_forget(void) {
   calibrated = 0;
   cost.start_ns = 0;
   cost.pending_at = 0;
+  xab_st.own_ns = 0;
+  xab_st.own_calls = 0;
+  xab_st.own_open = XAB_OWN_NONE;
+  xab_st.own_call = 0;
 }

@@ -64,6 +64,7 @@ int xab_read_serial(int mid, int clear, int *bytes, int *src, int *tag) {
 int xab_send(int tid, int tag) {
   xab_step(XAB_EV_SEND, tid, tag);
   int64_t t = xab_clock();
+  xab_own_entry(t);
   int mid = pvm_getsbuf(), bytes = 0, wid = 0;
   int serial = xab_stamp_serial(mid, &bytes, &wid);
   xab_enter();
@@ -78,6 +79,7 @@ int xab_send(int tid, int tag) {
 int xab_mcast(int *tids, int n, int tag) {
   xab_step(XAB_EV_MCAST, 0, tag);
   int64_t t = xab_clock();
+  xab_own_entry(t);
   int mid = pvm_getsbuf(), bytes = 0, wid = 0;
   int serial = xab_stamp_serial(mid, &bytes, &wid);
   xab_enter();
@@ -112,6 +114,7 @@ static int typed_bytes(int type, int n) {
 int xab_psend(int tid, int tag, void *p, int n, int type) {
   xab_step(XAB_EV_PSEND, tid, tag);
   int64_t t = xab_clock();
+  xab_own_entry(t);
   int len = typed_bytes(type, n), rc, serial = 0, bytes = 0, wid = 0;
   xab_enter();
   if (len < 0 || !serials_wanted()) {
@@ -178,6 +181,7 @@ static int bcast_as_pvm(char *group, int tag, int **tids, int *ndst) {
 int xab_bcast(char *group, int tag) {
   xab_step(XAB_EV_BCAST, 0, tag);
   int64_t t = xab_clock();
+  xab_own_entry(t);
   int mid = pvm_getsbuf(), bytes = 0, wid = 0, ndst = 0;
   int *tids = NULL;
   int serial = xab_stamp_serial(mid, &bytes, &wid);

@@ -96,9 +96,9 @@ static int open_record(void) {
   h->magic = XAB_REC_MAGIC;
   h->version = XAB_REC_VERSION;
   h->tid = pvmmytid;
-  xab_enter();
+  xab_enter_own();
   h->parent = pvm_parent();
-  xab_leave();
+  xab_leave_own();
   h->start_ns = xab_clock();
   h->pid = (int32_t)getpid();
   snprintf(h->name, sizeof h->name, "%s", program_invocation_short_name);
@@ -193,9 +193,9 @@ static void name_hosts(int64_t t, uint32_t seq, const int *hosts, int n) {
     if (known || nnamed == 64) continue;
     int nh = 0, na = 0;
     struct pvmhostinfo *hi = NULL;
-    xab_enter();
+    xab_enter_own();
     int rc = pvm_config(&nh, &na, &hi);
-    xab_leave();
+    xab_leave_own();
     for (int h = 0; rc >= 0 && h < nh; h++) {
       if (hi[h].hi_tid != hosts[i]) continue;
       int v[6] = {hosts[i]};

@@ -527,9 +527,9 @@ static const struct plan_call *next_extra(int *cursor, int a, int b) {
 static int host_in_machine(const char *name) {
   int nh = 0, na = 0;
   struct pvmhostinfo *hi = NULL;
-  xab_enter();
+  xab_enter_own();
   int rc = pvm_config(&nh, &na, &hi);
-  xab_leave();
+  xab_leave_own();
   for (int h = 0; rc >= 0 && h < nh; h++)
     if (strcmp(hi[h].hi_name, name) == 0) return 1;
   return 0;

@@ -181,8 +181,10 @@
   X(COST,        "cost",        XAB_F_LOCAL, 'i', "", "burst:i total_ns:i cpus:i") \
   /* a send of the buffer to abmon (a flush or a poke answer), told in the next message: the record's */ \
   /* time is when that send began, dur_ns its real duration; rc = its records; blocked: 1 when it */ \
-  /* was answering a poke inside a blocked call */ \
-  X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i") \
+  /* was answering a poke inside a blocked call; own_ns: libab's own time in the wrappers of the */ \
+  /* own_calls calls it measured since the last flush record (one in 32), less what flush, clock */ \
+  /* and cost records tell: a reader charges each call the mean (absent in older traces) */ \
+  X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i own_ns:i own_calls:i") \
   /* ---- issue 16 §3 (stepping, docs/abmon.md "Control mode") ---- */ \
   /* the task stops before call (its name) with these arguments and waits for abmon's permission; */ \
   /* rc: the ask's number.  The call's own records follow once it is allowed. */ \
