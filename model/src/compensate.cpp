@@ -18,7 +18,7 @@ namespace {
 
 // Slots of libab's cost records, in events.h's order.
 enum CostSlot { kBurst, kTotal };
-enum FlushSlot { kDuration, kBlocked };
+enum FlushSlot { kDuration, kBlocked, kOwn, kOwnCalls };
 constexpr int kClockRtt = 4;
 constexpr TimeNs kWaitSlack = 10'000;       // a receive this much longer than the least one waited
 
@@ -28,8 +28,37 @@ TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 
 // send or exchange was pre-empted by a core-mate's own work).
 TimeNs capped(TimeNs v, TimeNs cap) { return cap > 0 ? std::min(v, cap) : v; }
 
-// What one record cost its task after it was made.
-TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap) {
+}  // namespace
+
+// What each record costs its task beyond what its own slots tell (a
+// flush's duration, a clock exchange's round trip, the calibration).  A
+// trace whose flush records carry own_ns/own_calls (libab measures one
+// call in 32 in place) charges each call the mean at its end record (the
+// begin record's put is in it); an older one charges each record of a
+// call the calibrated cost of one record.
+std::vector<TimeNs> detail::recordCharges(const ChunkedVector<Event>& ev, TimeNs recordCost, std::uint64_t* measured) {
+  TimeNs own = 0, calls = 0;
+  ev.forEach([&](const Event& e) {
+    if (e.kind == Kind::FLUSH && e.has(kOwnCalls)) {
+      own += slot(e, kOwn);
+      calls += slot(e, kOwnCalls);
+    }
+  });
+  if (measured) *measured = static_cast<std::uint64_t>(calls);
+  std::vector<TimeNs> charge(ev.size(), 0);
+  for (std::uint32_t i = 0; i < ev.size(); ++i) {
+    if (!isCallRecord(ev[i].kind)) continue;
+    if (calls == 0) charge[i] = recordCost;
+    else if (!ev[i].isBegin()) charge[i] = own / calls;
+  }
+  return charge;
+}
+
+namespace {
+
+// What one record cost its task after it was made; `charge`: its entry of
+// recordCharges.
+TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap, TimeNs charge) {
   switch (e.kind) {
     case Kind::FLUSH: {
       TimeNs d = capped(slot(e, kDuration), cap);
@@ -44,15 +73,11 @@ TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap) {
     }
     case Kind::COST:
       return slot(e, kTotal);  // the calibration burst itself
-    case Kind::TIDS:           // the continuation of the record before
-    case Kind::INFO:           // put by libab at attach, no wrapper around it
-    case Kind::TASK_EXIT:      // abmon's
-    case Kind::ABMON_LOST:
-    case Kind::ABMON_BAD:
-      return 0;
     default:
+      if (!detail::isCallRecord(e.kind)) return 0;
       ++ti.records;
-      return ti.recordCost;
+      ti.recordTime += charge;
+      return charge;
   }
 }
 
@@ -75,8 +100,16 @@ struct Walk {
   std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
   std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
   detail::Contention contention;                             // core-mates' costs (contention.h)
+  std::vector<std::vector<TimeNs>> charge;                   // per task, per record: detail::recordCharges
 
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
+
+  // What the receiver's core-mates (its sender among them) spent on xab
+  // while the message of the receive at (t, i), sent at s, was on its way
+  // (contention.h): not the message's own transfer.
+  TimeNs inTransit(TaskIndex t, std::uint32_t i, EventRef s) const {
+    return contention.inTransitTo(t, trace.event(s).time, trace.events(t)[i].time);
+  }
 
   // The begin record of the receive that ends at index i, if it has one.
   std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const { return detail::beginOf(trace.events(t), i); }
@@ -97,7 +130,7 @@ struct Walk {
     TimeNs start = comp[t][*b], waited = sequential - start;
     TimeNs base = start + report.receiveDuration;
     if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
-    TimeNs own = trace.events(t)[i].time - trace.event(s).time - mates;
+    TimeNs own = trace.events(t)[i].time - trace.event(s).time - std::max(mates, inTransit(t, i, s));
     return std::max(base, sent + std::max(own, report.transfer));
   }
 
@@ -139,7 +172,7 @@ struct Walk {
     if (i > 0) c = std::max(c, comp[t][i - 1]);  // the task's order stays (seed §5.4)
     comp[t][i] = c;
     report.tasks[t].contention += mates;
-    delta[t] = e.time - c + costAfter(e, report.tasks[t], contention.capAt(t, i, e.kind));
+    delta[t] = e.time - c + costAfter(e, report.tasks[t], contention.capAt(t, i, e.kind), charge[t][i]);
     ++cursor[t];
     return true;
   }
@@ -170,7 +203,7 @@ void measureCommunication(const Trace& trace, const MessageTable& m, Walk& w) {
       TimeNs begin = trace.events(r.recv.task)[*b].time;
       if (trace.event(msg.send).time + w.report.transfer > begin) continue;  // it waited for its message
       // less the begin record's own cost
-      TimeNs d = trace.event(r.recv).time - begin - w.report.tasks[r.recv.task].recordCost;
+      TimeNs d = trace.event(r.recv).time - begin - w.charge[r.recv.task][*b];
       duration = std::min(duration, std::max<TimeNs>(0, d));
     }
   w.report.receiveDuration = duration == INT64_MAX ? 0 : duration;
@@ -222,7 +255,7 @@ void measureCollectives(const Trace& trace, Walk& w) {
           s.awaited.push_back({a->task, a->arriveAt});
           if (a->arrive > latest->arrive) latest = a;
         }
-        s.release = std::max<TimeNs>(0, v.depart - latest->arrive - w.report.tasks[latest->task].recordCost);
+        s.release = std::max<TimeNs>(0, v.depart - latest->arrive - w.charge[latest->task][latest->arriveAt]);
         w.syncOf[v.task][v.departAt] = static_cast<std::uint32_t>(w.syncs.size());
         w.syncs.push_back(std::move(s));
       }
@@ -248,7 +281,9 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     report.note = "no cost records: times as recorded, no compensation";
     return input;
   }
-  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}};
+  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}};
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    w.charge.push_back(detail::recordCharges(trace.events(t), report.tasks[t].recordCost, &report.tasks[t].measured));
   w.sendOf.resize(trace.taskCount());
   w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());
@@ -260,8 +295,7 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
   w.cursor.assign(trace.taskCount(), 0);
   w.delta.assign(trace.taskCount(), 0);
   measureCommunication(trace, matchMessages(trace), w);
-  detail::ContentionInput in{{}, &w.sendOf, report.transfer, report.receiveDuration + kWaitSlack};
-  for (const TaskIntrusion& ti : report.tasks) in.recordCost.push_back(ti.recordCost);
+  detail::ContentionInput in{&w.charge, &w.sendOf, report.transfer, report.receiveDuration + kWaitSlack};
   w.contention = detail::measureContention(trace, in);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) report.tasks[t].mates = w.contention.mates[t];
   measureCollectives(trace, w);
@@ -272,7 +306,7 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     shift[t].resize(ev.size());
     for (std::uint32_t i = 0; i < ev.size(); ++i) shift[t][i] = w.comp[t][i] - ev[i].time;
     TaskIntrusion& ti = report.tasks[t];
-    ti.charged = static_cast<TimeNs>(ti.records) * ti.recordCost + ti.sendTime + ti.clockTime + ti.contention;
+    ti.charged = ti.recordTime + ti.sendTime + ti.clockTime + ti.contention;
     if (!ev.empty()) {
       ti.rawRun = ev[ev.size() - 1].time - ev[0].time;
       ti.compensatedRun = w.comp[t][ev.size() - 1] - w.comp[t][0];

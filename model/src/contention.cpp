@@ -63,18 +63,19 @@ struct Moment {
 
 // Cumulative charges along time: the sum of the shares of every cost up to
 // a time.
-struct Cumulative {
-  std::vector<TimeNs> times;
-  std::vector<double> sums;
+struct Cumulative : Contention::Along {
   void add(TimeNs t, double v) {
     times.push_back(t);
     sums.push_back((sums.empty() ? 0.0 : sums.back()) + v);
   }
-  double upTo(TimeNs t) const {  // everything at or before t
-    auto it = std::upper_bound(times.begin(), times.end(), t);
-    return it == times.begin() ? 0.0 : sums[static_cast<std::size_t>(it - times.begin()) - 1];
-  }
 };
+
+// The share of a cost spent while r tasks (its spender among them) could
+// run on `cpus` CPUs that delays each of the others: as a fluid share,
+// (r - cpus) / (cpus (r - 1)), nothing while there is a CPU each.
+double shareOf(int r, int cpus) {
+  return r <= cpus ? 0.0 : static_cast<double>(r - cpus) / (static_cast<double>(cpus) * (r - 1));
+}
 
 class Group {
  public:
@@ -86,8 +87,8 @@ class Group {
     std::map<TaskIndex, Waits> waits;
     for (TaskIndex t : tasks_) waits[t] = collect(t, in, out, moments);
     std::stable_sort(moments.begin(), moments.end(), [](const Moment& a, const Moment& b) { return a.time < b.time; });
-    Cumulative all;
-    std::map<TaskIndex, Cumulative> own;
+    Cumulative all, transitAll;
+    std::map<TaskIndex, Cumulative> own, transitOwn;
     std::map<TaskIndex, bool> runnable;
     int count = 0;
     for (const Moment& m : moments) {
@@ -101,10 +102,22 @@ class Group {
       // (a poke answered inside a call that waits).
       int r = count + (runnable[m.task] ? 0 : 1);
       if (r - 1 >= cpus_) out.shared[m.task][m.index] = 1;  // others could have had every CPU
-      if (r <= cpus_ || m.cost == 0) continue;
-      double share = static_cast<double>(m.cost) * (r - cpus_) / (static_cast<double>(cpus_) * (r - 1));
+      if (m.cost == 0) continue;
+      // A message on its way to a task of the group: pvmd, forwarding it,
+      // is one more runnable task.
+      double transit = static_cast<double>(m.cost) * shareOf(r + 1, cpus_);
+      transitAll.add(m.time, transit);
+      transitOwn[m.task].add(m.time, transit);
+      if (r <= cpus_) continue;
+      double share = static_cast<double>(m.cost) * shareOf(r, cpus_);
       all.add(m.time, share);
       own[m.task].add(m.time, share);
+    }
+    int group = static_cast<int>(out.groupTransit.size());
+    out.groupTransit.push_back(std::move(transitAll));
+    for (TaskIndex t : tasks_) {
+      out.groupOf[t] = group;
+      out.inTransit[t] = std::move(transitOwn[t]);
     }
     for (TaskIndex t : tasks_) {
       const auto& ev = trace_.events(t);
@@ -141,7 +154,7 @@ class Group {
     }
     out.shared[t].assign(ev.size(), 0);
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
-      TimeNs cost = cpuCost(ev[i], in.recordCost[t], out.flushCap[t]);
+      TimeNs cost = cpuCost(ev[i], (*in.charge)[t][i], out.flushCap[t]);
       if (cost > 0 || ev[i].kind == Kind::CLOCK) moments.push_back({ev[i].time, t, 0, cost, i});
     }
     moments.push_back({ev[ev.size() - 1].time, t, -1, 0, 0});
@@ -149,20 +162,12 @@ class Group {
   }
 
   // The CPU one of its records made a task spend on xab: a send to abmon
-  // (at most its median: longer, it was pre-empted), or the record itself.
-  // A clock exchange keeps its task waiting for abmon, not the CPU busy.
-  static TimeNs cpuCost(const Event& e, TimeNs recordCost, TimeNs flushCap) {
-    switch (e.kind) {
-      case Kind::FLUSH: return std::min(std::max<TimeNs>(0, e.a[kFlushDuration]), flushCap);
-      case Kind::CLOCK:
-      case Kind::COST:
-      case Kind::TIDS:
-      case Kind::INFO:
-      case Kind::TASK_EXIT:
-      case Kind::ABMON_LOST:
-      case Kind::ABMON_BAD: return 0;
-      default: return recordCost;
-    }
+  // (at most its median: longer, it was pre-empted), or the record itself
+  // (`charge`: recordCharges').  A clock exchange keeps its task waiting
+  // for abmon, not the CPU busy.
+  static TimeNs cpuCost(const Event& e, TimeNs charge, TimeNs flushCap) {
+    if (e.kind == Kind::FLUSH) return std::min(std::max<TimeNs>(0, e.a[kFlushDuration]), flushCap);
+    return isCallRecord(e.kind) ? charge : 0;
   }
 
   const Trace& trace_;
@@ -172,9 +177,24 @@ class Group {
 
 }  // namespace
 
+double Contention::Along::upTo(TimeNs t) const {  // everything at or before t
+  auto it = std::upper_bound(times.begin(), times.end(), t);
+  return it == times.begin() ? 0.0 : sums[static_cast<std::size_t>(it - times.begin()) - 1];
+}
+
+TimeNs Contention::inTransitTo(TaskIndex t, TimeNs from, TimeNs to) const {
+  if (t >= groupOf.size() || groupOf[t] < 0 || from >= to) return 0;
+  const Along& all = groupTransit[static_cast<std::size_t>(groupOf[t])];
+  const Along& mine = inTransit[t];
+  double c = all.upTo(to) - all.upTo(from) - (mine.upTo(to) - mine.upTo(from));
+  return std::max<TimeNs>(0, static_cast<TimeNs>(c));
+}
+
 Contention measureContention(const Trace& trace, const ContentionInput& in) {
   Contention out;
   std::size_t n = trace.taskCount();
+  out.groupOf.assign(n, -1);
+  out.inTransit.resize(n);
   out.charge.resize(n);
   out.shared.resize(n);
   out.flushCap.assign(n, 0);

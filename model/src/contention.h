@@ -33,6 +33,22 @@ struct Contention {
   std::vector<TimeNs> flushCap, clockCap;
   std::vector<std::vector<std::uint8_t>> shared;  // per task, per event: 1 when a core-mate was runnable
   std::vector<std::uint32_t> mates;  // per task: how many tasks share its CPUs (0: none)
+  // Per group of tasks sharing CPUs: the others' costs along time as they
+  // delay a message on its way to one of them (pvmd forwarding it counts
+  // as one more runnable task); per task, its group (-1: none).
+  struct Along {
+    std::vector<TimeNs> times;
+    std::vector<double> sums;  // cumulative
+    double upTo(TimeNs t) const;
+  };
+  std::vector<Along> inTransit;   // per task, its own costs so counted (to take out)
+  std::vector<Along> groupTransit;
+  std::vector<int> groupOf;
+
+  // What the tasks sharing t's CPUs (not t) spent on xab in (from, to]
+  // that delayed a message on its way to t: the part of a waited
+  // receive's transfer that is xab's doing.
+  TimeNs inTransitTo(TaskIndex t, TimeNs from, TimeNs to) const;
 
   TimeNs at(TaskIndex t, std::uint32_t i) const { return charge[t].empty() ? 0 : charge[t][i]; }
   // The cap on task t's own send or exchange at event i (0: none).
@@ -42,9 +58,32 @@ struct Contention {
   }
 };
 
+// A record of one of the program's calls, which costs its task what its
+// wrapper took (the others tell their cost in their own slots -- flush,
+// clock, cost -- continue the record before, or are abmon's).
+inline bool isCallRecord(Kind k) {
+  switch (k) {
+    case Kind::FLUSH:
+    case Kind::CLOCK:
+    case Kind::COST:
+    case Kind::TIDS:
+    case Kind::INFO:
+    case Kind::OUTPUT:
+    case Kind::TASK_EXIT:
+    case Kind::ABMON_LOST:
+    case Kind::ABMON_BAD: return false;
+    default: return true;
+  }
+}
+
+// What each of a task's records costs it beyond its own slots
+// (compensate.cpp); measured: the calls libab timed in place (0: none,
+// the calibrated cost is charged).
+std::vector<TimeNs> recordCharges(const ChunkedVector<Event>& ev, TimeNs recordCost, std::uint64_t* measured);
+
 // What measureContention needs of the compensation's own measures.
 struct ContentionInput {
-  std::vector<TimeNs> recordCost;                            // per task: one record's cost
+  const std::vector<std::vector<TimeNs>>* charge = nullptr;  // per task, per record: recordCharges
   const std::vector<std::vector<std::optional<EventRef>>>* sendOf = nullptr;  // per receive end: its send
   TimeNs transfer = 0;  // the least transfer: a receive's message is there this long after its send
   TimeNs waited = 0;    // a call with a begin record longer than this waited (the task not runnable)

@@ -88,7 +88,8 @@ struct Json {
       for (TaskIndex k = 0; k < t.taskCount() && k < c.tasks.size(); ++k) {
         const TaskIntrusion& i = c.tasks[k];
         w.beginObject().field("tid", formatTid(t.task(k).tid)).field("recordCost", durationSeconds(i.recordCost));
-        w.field("records", i.records).field("sends", i.sends).field("sendTime", durationSeconds(i.sendTime));
+        w.field("records", i.records).field("measured", i.measured).field("recordTime", durationSeconds(i.recordTime));
+        w.field("sends", i.sends).field("sendTime", durationSeconds(i.sendTime));
         w.field("clockTime", durationSeconds(i.clockTime)).field("mates", i.mates);
         w.field("contention", durationSeconds(i.contention)).field("charged", durationSeconds(i.charged));
         w.field("run", durationSeconds(i.rawRun)).field("compensatedRun", durationSeconds(i.compensatedRun));

@@ -104,10 +104,12 @@ std::string intrusion(const Report& a) {
   if (!a.compensated || !a.compensation.costRecords) return {};
   const Trace& t = *a.trace;
   const CompensationReport& c = a.compensation;
-  Table tab({"TASK", "RECORDS", "COST us", "SENDS", "SEND ms", "CLOCK ms", "MATES ms", "RUN s", "COMPENSATED s", "INTRUSION"});
+  Table tab({"TASK", "RECORDS", "COST us", "MEASURED", "RECORDS ms", "SENDS", "SEND ms", "CLOCK ms", "MATES ms", "RUN s",
+             "COMPENSATED s", "INTRUSION"});
   for (TaskIndex k = 0; k < t.taskCount() && k < c.tasks.size(); ++k) {
     const TaskIntrusion& i = c.tasks[k];
-    tab.add({t.label(k), std::to_string(i.records), us(static_cast<double>(i.recordCost)), std::to_string(i.sends),
+    tab.add({t.label(k), std::to_string(i.records), us(static_cast<double>(i.recordCost)), std::to_string(i.measured),
+             fmt("%.3f", static_cast<double>(i.recordTime) / 1e6), std::to_string(i.sends),
              fmt("%.3f", static_cast<double>(i.sendTime) / 1e6), fmt("%.3f", static_cast<double>(i.clockTime) / 1e6),
              i.mates ? fmt("%.3f", static_cast<double>(i.contention) / 1e6) : std::string("-"),
              fmt("%.6f", durationSeconds(i.rawRun)), fmt("%.6f", durationSeconds(i.compensatedRun)),

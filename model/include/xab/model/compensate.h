@@ -30,13 +30,15 @@ namespace xab {
 
 struct TaskIntrusion {
   TimeNs recordCost = 0;      // ns per record, from the task's `cost` record (0: none)
-  std::uint64_t records = 0;  // records charged recordCost
+  std::uint64_t records = 0;  // records of calls charged
+  std::uint64_t measured = 0; // calls libab timed in place (flush own_calls): each call is charged their mean, not recordCost
+  TimeNs recordTime = 0;      // what the records were charged (the measured mean a call, or recordCost a record)
   std::uint64_t sends = 0;    // `flush` records
   TimeNs sendTime = 0;        // their summed durations (on a shared core, each at most the median)
   TimeNs clockTime = 0;       // summed round trips of the clock exchanges
   std::uint32_t mates = 0;    // tasks sharing its CPUs (cost records' cpus=), more than the CPUs; 0: none
   TimeNs contention = 0;      // their costs while it could have run (docs/global-time.md, "Shared cores")
-  TimeNs charged = 0;         // all of it: records * recordCost + sendTime + clockTime + contention (+ calibration)
+  TimeNs charged = 0;         // all of it: recordTime + sendTime + clockTime + contention
   TimeNs rawRun = 0;          // first to last record, as recorded
   TimeNs compensatedRun = 0;  // ... after compensation
   // Time added by xab as a share of the task's recorded run.
