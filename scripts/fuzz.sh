@@ -17,13 +17,15 @@ usage() {
 Usage: scripts/fuzz.sh [--seconds N] [--only NAME] [--build-dir DIR]
 Configure DIR (default build-fuzz/) with clang and -DXAB_FUZZ=ON, build every
 fuzz_* target of fuzz/, and run each for N seconds (default $SECONDS_EACH) on a
-fresh copy of its seed corpus, with its dictionary when it has one.
+fresh copy of its seed corpus, with its dictionary when it has one, XAB_JOBS
+targets at a time.
 
   --seconds N      how long each target runs (1..86400)
   --only NAME      build and run only this target (e.g. fuzz_trace_reader)
   --build-dir DIR  build here instead of build-fuzz/
   -h, --help       this text
-Environment: XAB_JOBS (parallel build jobs, default 2), XAB_FUZZ_BUILD_DIR.
+Environment: XAB_JOBS (parallel build jobs and targets run at once, default 2),
+XAB_FUZZ_BUILD_DIR.
 
 Examples:
   1. scripts/fuzz.sh
@@ -95,8 +97,21 @@ main() {
     list=("fuzz/$ONLY")
   fi
   ninja -C "$BUILD_DIR" -j "$JOBS" "${list[@]}" || die "building the fuzz targets failed"
-  local t failed=0
-  for t in "${list[@]}"; do run_one "$t" || failed=1; done
+  # XAB_JOBS targets at once: each runs single-threaded, so on CI's two
+  # cores two of them take the time of one.
+  local t failed=0 running=0
+  for t in "${list[@]}"; do
+    if ((running >= JOBS)); then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
+    run_one "$t" &
+    running=$((running + 1))
+  done
+  while ((running > 0)); do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
   return "$failed"
 }
 
