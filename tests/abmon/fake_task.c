@@ -425,6 +425,7 @@ static int send_msg(int version, int magic, int nevents_claimed, int nstr, const
   hdr[XAB_HDR_NEVENTS] = nevents_claimed;
   hdr[XAB_HDR_LOST] = g_lost;
   hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+  hdr[XAB_HDR_POKE_KEY_LO] = hdr[XAB_HDR_POKE_KEY_HI] = 0; /* takes no pokes */
   g_lost = 0;
   if (g_sock >= 0) return send_local(hdr, nstr, ids, texts, evs, nev);
   pvm_initsend(PvmDataDefault);
