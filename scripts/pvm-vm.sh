@@ -5,9 +5,20 @@
 # anyone else's pvmd: the VM's state lives in one directory, and its
 # PVM_VMID is derived from that directory and the starting pid.
 #
-#   pvm-vm.sh start DIR [BINDIR...]   start a pvmd, write DIR/env
+#   pvm-vm.sh start [--owner PID] DIR [BINDIR...]
+#                                     start a pvmd, write DIR/env; with
+#                                     --owner, the VM is stopped when
+#                                     process PID ends (the caller's $$)
 #   pvm-vm.sh stop DIR                halt it, wait until pvmd is gone
 #   pvm-vm.sh status DIR              exit 0 when it runs
+#
+# --owner: pvmd runs in a session of its own, so nothing that ends its
+# starter ends it -- a test's trap does, but ctest's timeout SIGKILLs the
+# test (no trap runs) and leaves its children alone.  A watchdog in a
+# session of its own, holding none of the caller's descriptors, looks every
+# second whether PID (the process that had that pid and start time) is
+# still there; once it has gone, it stops the VM.  It leaves by itself once
+# the VM has been stopped otherwise.
 #
 # Files in DIR:
 #   hostfile    "* ep=BINDIR1:BINDIR2:/usr/bin" (pvm_spawn searches ep=;
@@ -34,18 +45,21 @@ say() { [[ -n ${XAB_VM_QUIET:-} ]] || echo "$PROG: $*" >&2; }
 
 usage() {
   cat <<'EOF'
-Usage: pvm-vm.sh start DIR [BINDIR...]
+Usage: pvm-vm.sh start [--owner PID] DIR [BINDIR...]
        pvm-vm.sh stop DIR
        pvm-vm.sh status DIR
 Start, stop or query a private PVM virtual machine whose state lives in DIR.
 start writes DIR/env; `source DIR/env` then makes pvm, abmon and PVM
 programs talk to that VM.  BINDIRs (default: none) go first on the hostfile's
 ep= path, where pvm_spawn looks for task binaries; /usr/bin is always last.
+--owner PID: stop the VM once process PID has ended, however it ended (a
+script passes $$: its VM goes even when it is SIGKILLed).
 
 Examples:
   1. scripts/pvm-vm.sh start /tmp/vm build/bin
   2. source /tmp/vm/env && echo conf | pvm
   3. scripts/pvm-vm.sh stop /tmp/vm
+  4. scripts/pvm-vm.sh start --owner $$ /tmp/vm build/bin   (in a script)
 Environment: XAB_VM_START_WAIT_S (default 15), XAB_VM_STOP_WAIT_S (10),
 XAB_VM_QUIET=1 silences progress messages.
 EOF
@@ -105,6 +119,51 @@ log: $(cat "$PVM_TMP"/pvml.* 2>/dev/null)"
   return 1
 }
 
+# A process's start time (clock ticks since boot, /proc/PID/stat field 22):
+# with the pid, it names the process even after the pid is reused.
+start_time() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }  # the fields after the command name (which may hold spaces)
+  # shellcheck disable=SC2086  # word splitting wanted: the fields
+  set -- $stat
+  [[ -n ${20:-} ]] && echo "${20}"
+}
+
+# The process PID started at SINCE still runs (a zombie has ended).
+owner_alive() {
+  local state
+  [[ $(start_time "$1") == "$2" ]] || return 1
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ $state != Z && $state != X ]]
+}
+
+# pvm-vm.sh watch DIR PID SINCE: the watchdog of --owner (see the top).
+cmd_watch() {
+  local dir=$1 owner=$2 since=$3 pid
+  while owner_alive "$owner" "$since"; do
+    pid=$(recorded_pid "$dir")
+    [[ -n $pid ]] && pvmd_alive "$pid" || return 0  # stopped by its owner
+    sleep 1
+  done
+  cmd_stop "$dir"
+}
+
+start_watchdog() {
+  local dir=$1 owner=$2 since self
+  since=$(start_time "$owner") || die "--owner $owner: no such process"
+  self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
+  # None of the caller's descriptors: ctest waits for its test's output
+  # pipes to close, and a caller reading our output would wait for us.
+  (
+    for fd in "/proc/$BASHPID/fd"/*; do
+      fd=${fd##*/}
+      if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+    XAB_VM_QUIET=1 exec setsid bash "$self" watch "$dir" "$owner" "$since" </dev/null >/dev/null 2>&1
+  ) &
+}
+
 write_env() {
   local dir=$1 export_list=PVM_ROOT:PVM_VMID:PVM_TMP var
   [[ $(id -u) == 0 ]] && export_list+=:PVM_ALLOW_ROOT
@@ -123,6 +182,13 @@ write_env() {
 }
 
 cmd_start() {
+  local owner=""
+  if [[ ${1:-} == --owner ]]; then
+    [[ $# -ge 3 && $2 =~ ^[0-9]+$ ]] || die "--owner needs a pid"
+    owner=$2
+    shift 2
+    [[ -n $(start_time "$owner") ]] || die "--owner $owner: no such process"
+  fi
   local dir=$1; shift
   local ep="" b
   for b in "$@"; do
@@ -165,7 +231,8 @@ cmd_start() {
     kill "$pid" 2>/dev/null || true
     die "pvmd (pid $pid) did not answer within ${START_WAIT_S}s; see $dir/pvmd.out and $PVM_TMP"
   fi
-  say "VM started in $dir: pvmd pid $pid, PVM_VMID=$PVM_VMID, ep=$ep"
+  [[ -n $owner ]] && start_watchdog "$dir" "$owner"
+  say "VM started in $dir: pvmd pid $pid, PVM_VMID=$PVM_VMID, ep=$ep${owner:+, stopped when pid $owner ends}"
 }
 
 cmd_stop() {
@@ -211,6 +278,7 @@ main() {
     start) [[ $# -ge 2 ]] || { usage >&2; return 2; }; shift; cmd_start "$@" ;;
     stop) [[ $# -eq 2 ]] || { usage >&2; return 2; }; cmd_stop "$2" ;;
     status) [[ $# -eq 2 ]] || { usage >&2; return 2; }; cmd_status "$2" ;;
+    watch) [[ $# -eq 4 ]] || { usage >&2; return 2; }; cmd_watch "$2" "$3" "$4" ;;
     *) usage >&2; return 2 ;;
   esac
 }

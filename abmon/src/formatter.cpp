@@ -123,6 +123,7 @@ void Formatter::message(std::string& out, std::int32_t src, std::int64_t recvNs,
   checkSequence(out, ses, src, recvNs, hdr, tally);
   if (hdr[XAB_HDR_FLAGS] & XAB_HDRF_FINAL) ses.final = true;
   ses.pokes = (hdr[XAB_HDR_FLAGS] & XAB_HDRF_POKE) != 0;
+  ses.pokeKey = {hdr[XAB_HDR_POKE_KEY_LO], hdr[XAB_HDR_POKE_KEY_HI]};
   std::int32_t nevents = hdr[XAB_HDR_NEVENTS];
   auto nSkipped = static_cast<std::uint32_t>(nevents > 0 ? nevents : 0);
   if (hdr[XAB_HDR_RECSIZE] != static_cast<std::int32_t>(kRecSize)) {

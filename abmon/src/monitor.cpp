@@ -558,10 +558,15 @@ void Monitor::onPokeTimer(const boost::system::error_code& ec) {
   armPokeTimer();
 }
 
-// An empty message, or one int: the seq of the task's final message.
+// The task's poke key (wire.h, Pokes), then, for a confirmation, the seq
+// of its final message.  Always through pvmd (main.cpp refuses direct
+// routes), and PvmDataDefault: libab packs its answer into the poke's own
+// buffer, over the key (ab_poke.c).
 void Monitor::poke(int tid, const int* finalSeq) {
+  auto key = sessions_.pokeKey(tid);
   int buf = pvm_mkbuf(PvmDataDefault);
   int old = pvm_setsbuf(buf);
+  pvm_pkint(key.data(), 2, 1);
   if (finalSeq) pvm_pkint(const_cast<int*>(finalSeq), 1, 1);
   int rc = pvm_send(tid, setup_.opts.tag + XAB_POKE_TAG_OFFSET);
   pvm_setsbuf(old);

@@ -12,6 +12,11 @@ bool Sessions::takesPokes(std::int32_t tid) const {
   return s && s->pokes;
 }
 
+std::array<std::int32_t, 2> Sessions::pokeKey(std::int32_t tid) const {
+  const Session* s = find(tid);
+  return s ? s->pokeKey : std::array<std::int32_t, 2>{};
+}
+
 std::int32_t Sessions::lastSeq(std::int32_t tid) const {
   const Session* s = find(tid);
   return s && s->lastSeq ? *s->lastSeq : -1;

@@ -8,6 +8,7 @@
 #ifndef XAB_ABMON_SESSIONS_H
 #define XAB_ABMON_SESSIONS_H
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -19,6 +20,9 @@ struct Session {
   std::int64_t unread = 0;  // messages since lastSeq whose header was unreadable
   bool final = false;       // its XAB_HDRF_FINAL message has come
   bool pokes = false;       // its latest message had XAB_HDRF_POKE
+  // The poke key its latest message carried (XAB_HDR_POKE_KEY_LO, _HI):
+  // libab drops a poke without it (wire.h, Pokes).
+  std::array<std::int32_t, 2> pokeKey{};
 };
 
 class Sessions {
@@ -32,6 +36,7 @@ class Sessions {
   // Whether the task's latest message said it takes pokes (XAB_HDRF_POKE),
   // and that message's sequence number (-1: none read).
   bool takesPokes(std::int32_t tid) const;
+  std::array<std::int32_t, 2> pokeKey(std::int32_t tid) const;
   std::int32_t lastSeq(std::int32_t tid) const;
 
  private:

@@ -162,7 +162,9 @@ static void start_monitoring(const struct abmon_entry *e, int parent, int abmon_
   /* The local socket only reaches an abmon on this host. */
   if (pvm_tidtohost(e->tid) == pvm_tidtohost(xab_st.mytid)) xab_socket_connect(e->sock_name, e->sock_len);
   xab_st.step_on = e->control == 1 && xab_st.have_sock; /* answers come on the socket only */
-  xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0; /* immediate mode sends at once */
+  /* Immediate mode sends at once; a task without a key could not tell
+   * abmon's pokes from forged ones, and sends before it blocks instead. */
+  xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0 && xab_poke_key_new() == 0;
   xab_poke_handler_on();
   put_identity(parent);
   xab_watch_the_end();

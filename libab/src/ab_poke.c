@@ -8,17 +8,66 @@
  * it is stuck in -- which sends the buffer from there (docs/libab.md,
  * "Pokes").  The same handler ends a task killed while blocked, once abmon
  * confirms its final message.
+ *
+ * A poke is abmon's only if it carries the task's poke key: the source tid
+ * proves nothing (libpvm believes whatever tid the peer of a direct route
+ * writes in its fragment headers), a secret sent only to abmon does.
  */
 #include "ab_core.h"
 #include "ab_send.h"
 
-/* A poke with one int: abmon has the final message of that seq, so pvmd
- * has read it and the kill may go on. */
-static void final_message_arrived(void) {
-  int seq = -1;
+#include <errno.h>
+#include <sys/random.h>
+
+/* The task's poke key (wire.h, Pokes): drawn at attach, sent to abmon in
+ * every message header; 0 while the task takes no pokes. */
+static int poke_key[2];
+
+int xab_poke_key_new(void) {
+  uint32_t key[2];
+  size_t got = 0;
+  while (got < sizeof key) {
+    ssize_t n = getrandom((char *)key + got, sizeof key - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  if (got < sizeof key) { /* no randomness: no key, so no pokes at all */
+    poke_key[0] = poke_key[1] = 0;
+    return -1;
+  }
+  memcpy(poke_key, key, sizeof poke_key);
+  return 0;
+}
+
+void xab_poke_key(int key[2]) {
+  key[0] = xab_st.pokes_wanted ? poke_key[0] : 0;
+  key[1] = xab_st.pokes_wanted ? poke_key[1] : 0;
+}
+
+/* What a message with abmon's tid, context and poke tag says. */
+enum poke_kind { POKE_FORGED, POKE_SEND, POKE_FINAL };
+
+/* The poke in the receive buffer: POKE_SEND "send what you have" (the key
+ * alone), POKE_FINAL "your final message has come" (the key, then its
+ * seq in *seq), POKE_FORGED without the task's key (not abmon's).
+ * Unpacked with PvmAutoErr off and pvm_errno as it was: the program sees
+ * nothing. */
+static enum poke_kind read_poke(int *seq) {
+  int body[2] = {0, 0}, err = pvm_errno;
   int autoerr = pvm_setopt(PvmAutoErr, 0);
-  pvm_upkint(&seq, 1, 1);
+  enum poke_kind kind = POKE_FORGED;
+  if (pvm_upkint(body, 2, 1) >= 0 && xab_st.pokes_wanted &&
+      ((body[0] ^ poke_key[0]) | (body[1] ^ poke_key[1])) == 0)
+    kind = pvm_upkint(seq, 1, 1) >= 0 ? POKE_FINAL : POKE_SEND;
   pvm_setopt(PvmAutoErr, autoerr);
+  pvm_errno = err;
+  return kind;
+}
+
+/* abmon has the final message of that seq, so pvmd has read it and the
+ * kill may go on. */
+static void final_message_arrived(int seq) {
   if (xab_st.term_pending && xab_st.final_seq >= 0 && seq == xab_st.final_seq) xab_die_by_sigterm();
 }
 
@@ -31,7 +80,10 @@ static void final_message_arrived(void) {
 static void send_from_blocked_call(int mid) {
   int final = xab_st.term_pending;
   if (xab_st.n == 0 && xab_st.lost == 0 && !final) return;
-  pvm_setrbuf(0); /* the poke's buffer is ours now; PVM frees it once sent */
+  /* The poke's buffer is ours now; PVM frees it once sent.  Packing
+   * starts over at its beginning (abmon's pokes are PvmDataDefault, XDR,
+   * whose packing writes from the first fragment on): the key is gone. */
+  pvm_setrbuf(0);
   if (final) xab_st.final_seq = xab_st.seq;
   xab_pvm_flush(final, mid);
   if (final) {
@@ -46,13 +98,15 @@ static void send_from_blocked_call(int mid) {
   }
 }
 
-/* abmon's poke: "send what you have" (empty), or "your final message has
- * come" (one int: its seq). */
+/* abmon's poke: "send what you have" (the key alone), or "your final
+ * message has come" (the key and its seq).  Anything else is dropped. */
 int xab_poke(int mid) {
-  int bytes = 0, tag = 0, src = 0;
+  int bytes = 0, tag = 0, src = 0, seq = 0;
   if (pvm_bufinfo(mid, &bytes, &tag, &src) < 0 || src != xab_st.abmon_tid) return 0;
-  if (bytes > 0) {
-    final_message_arrived();
+  enum poke_kind kind = read_poke(&seq);
+  if (kind == POKE_FORGED) return 0;
+  if (kind == POKE_FINAL) {
+    final_message_arrived(seq);
     return 0;
   }
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return 0;

@@ -23,6 +23,10 @@ void xab_message_header(int hdr[XAB_HDR_INTS], int final) {
   hdr[XAB_HDR_NEVENTS] = xab_st.n;
   hdr[XAB_HDR_LOST] = xab_st.lost;
   hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+  int key[2];
+  xab_poke_key(key);
+  hdr[XAB_HDR_POKE_KEY_LO] = key[0];
+  hdr[XAB_HDR_POKE_KEY_HI] = key[1];
 }
 
 void xab_message_done(int ok) {

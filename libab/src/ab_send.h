@@ -21,6 +21,13 @@ void xab_message_header(int hdr[XAB_HDR_INTS], int final);
 /* The message has reached abmon (ok) or is lost for good: start the next. */
 void xab_message_done(int ok);
 
+/* The poke key (ab_poke.c, wire.h "Pokes").  new: 64 random bits, drawn
+ * when the task attaches; -1 when the system gives none (the task then
+ * takes no pokes).  key: what the message header carries (0, 0 when the
+ * task takes no pokes). */
+int xab_poke_key_new(void);
+void xab_poke_key(int key[2]);
+
 /* The local socket.  connect: to the abstract address abmon published (its
  * mailbox entry), sets have_sock on success.  flush: send what waits, 0
  * when sent; on failure the socket is closed and PVM takes this message

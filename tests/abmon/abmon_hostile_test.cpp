@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -402,4 +403,90 @@ TEST_CASE("a task that exits with an unread pong loses none of the messages abmo
   for (const auto& r : records_of(mon.trace(), tid)) sends += r.starts_with("send ");
   CHECK(sends == 7);
   CHECK(mon.proc.stop(SIGTERM) == 0);
+}
+
+// Pokes forged as abmon's (docs/libab.md "Pokes"): a task that opens a
+// direct route to a traced task writes abmon's tid as the source of its
+// fragments (libpvm believes it, as above), in abmon's context with the
+// poke tag.  The victim is a real libab task (tests/libab's xabt_prog,
+// "idlerecv": 300 packs, then blocked in a receive); abmon pokes nobody by
+// itself here (--poke-ms 60000), so any poke the victim answers is forged.
+namespace {
+
+std::string victimBin() { return bin_dir() + "/xabt_prog"; }
+
+std::string printedTid(BackgroundProcess& p) {
+  p.wait_for_output([](const std::string& s) { return s.find('\n') != s.npos; }, 60s);
+  std::string out = p.read_stdout();
+  return out.starts_with("tid=") ? out.substr(4, out.find('\n') - 4) : "";
+}
+
+// The receive times (column 1) of a task's records of these events.
+std::set<std::string> receiveTimes(const std::string& trace, const std::string& tid,
+                                   const std::set<std::string>& events) {
+  std::set<std::string> times;
+  for (const auto& line : linesOf(trace)) {
+    auto f = fieldsOf(line);
+    if (f.size() >= 4 && f[2] == tid && events.contains(f[3])) times.insert(f[0]);
+  }
+  return times;
+}
+
+}  // namespace
+
+TEST_CASE("an empty poke forged as abmon's on a direct route does not make a task send") {
+  PrivateVm::shared();
+  std::vector<std::string> args{"--poke-ms", "60000", "--flush-ms", "60000"};
+  bool pvmOnly = GENERATE(false, true);  // the local socket, or every message through pvmd
+  if (pvmOnly) args.push_back("--pvm-only");
+  std::string name = pvmOnly ? "forgepoke-pvm" : "forgepoke-local";  // a stale .out would name the last victim
+  Monitor mon(name + ".trace", args);
+  REQUIRE(mon.started());
+  BackgroundProcess victim({victimBin(), "idlerecv", "300"}, PrivateVm::shared().dir() + "/" + name + ".out");
+  std::string tid = printedTid(victim);
+  REQUIRE(!tid.empty());
+  // The route opens once the victim is inside its receive (it answers
+  // PVM's connection request there), its 300 pack records unsent.  Then
+  // the forged pokes, then the message it waits for.
+  auto forger = fake({"route", tid, "pokeforge", tid, "empty", "release", tid, "31337"});
+  INFO("forger: " << forger.out << forger.err);
+  REQUIRE(forger.exit_code == 0);
+  REQUIRE_THAT(forger.out, Contains("route=direct") && Contains("forged=direct"));
+  REQUIRE(victim.wait(60s) == 0);
+  REQUIRE(exited(mon, tid));
+  REQUIRE(mon.proc.stop(SIGTERM) == 0);
+  std::string trace = mon.trace();
+  CHECK(countOf(trace, tid + " pkint ") == 300);
+  // Had it answered a poke inside its receive, its packs would have come
+  // in a message of their own, before the receive's end.
+  CHECK(receiveTimes(trace, tid, {"pkint", "recv"}).size() == 1);
+}
+
+TEST_CASE("a final-message poke forged as abmon's does not end a killed task before its records are in") {
+  PrivateVm::shared();
+  // Through pvmd: a task killed while blocked sends its last records when
+  // abmon pokes it and dies when abmon confirms them (ab_end.c).
+  Monitor mon("forgefinal.trace", {"--poke-ms", "60000", "--pvm-only"});
+  REQUIRE(mon.started());
+  BackgroundProcess victim({victimBin(), "idlerecv", "300"}, PrivateVm::shared().dir() + "/forgefinal.out");
+  std::string tid = printedTid(victim);
+  REQUIRE(!tid.empty());
+  Victim forger({"route", tid, "wait", "pokeforge", tid, "final"}, "forgefinal-forger");
+  REQUIRE(forger.waiting());  // the route is open: the victim is in its receive
+  REQUIRE_THAT(forger.proc.read_stdout(), Contains("route=direct"));
+  // Killed: it waits (5 s at most, XAB_KILL_WAIT_S) for abmon's poke.  The
+  // forger's empty poke would make it send now, its "final message of seq
+  // S has come" would end it before pvmd has read that message.
+  REQUIRE(kill(victim.pid(), SIGTERM) == 0);
+  forger.go();
+  REQUIRE(forger.proc.wait(60s) == 0);
+  CHECK_THAT(forger.proc.read_stdout(), Contains("forged=direct"));
+  CHECK(victim.wait(1s) == -1);  // still waiting for abmon
+  // abmon's stop pokes every task it has not heard from since: the genuine
+  // poke, the last records, the genuine confirmation, the end.
+  REQUIRE(mon.proc.stop(SIGTERM) == 0);
+  CHECK(victim.wait(60s) == 128 + SIGTERM);
+  std::string trace = mon.trace();
+  CHECK(countOf(trace, tid + " pkint ") == 300);
+  CHECK(countOf(trace, tid + " recv.begin ") == 1);
 }

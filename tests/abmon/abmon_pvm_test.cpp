@@ -31,7 +31,7 @@ TEST_CASE("records appear in the task's order with the right fields") {
   REQUIRE(lines.size() >= 3);
   CHECK(lines[0].starts_with("#xab-trace 1 abmon=t"));
   CHECK_THAT(lines[0], Contains(" pid=") && Contains(" start="));
-  CHECK_THAT(lines[1], Contains(" abmon.start version=1 batch=512 flush_ms=200"));
+  CHECK_THAT(lines[1], Contains(" abmon.start version=2 batch=512 flush_ms=200"));
   CHECK_THAT(lines.back(), Contains(" abmon.stop events=6 tasks=1 bad=0"));
 
   auto recs = records_of(trace, tid);

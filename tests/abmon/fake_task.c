@@ -41,6 +41,17 @@
  *                  (libpvm writes the sender's tid there itself; the
  *                  write() below changes it on its way to the socket);
  *                  prints "route=direct" or "route=pvmd" (the route used)
+ *   route TID      open a direct route to task TID (hex, t40005): an empty
+ *                  message with tag 31336 in this task's own context;
+ *                  prints "route=direct" or "route=pvmd"
+ *   pokeforge TID WHAT  pokes to task TID on that route, their fragment
+ *                  headers' source rewritten to abmon's tid, as `forgeexit`
+ *                  does: WHAT empty (an empty poke, and one with a guessed
+ *                  key) or final (those, then "your final message of seq S
+ *                  has come" for S 0..63, without a key and with a guessed
+ *                  one); prints "forged=direct" or "forged=pvmd"
+ *   release TID TAG  an empty message with TAG to TID in this task's own
+ *                  context (on the route, if there is one)
  *   random N       N datagrams of random bytes and lengths (half of them
  *                  behind a valid magic and version)
  *   conns N        N more connections to the local socket that never send
@@ -118,11 +129,13 @@ static int act_local(void) {
   return g_sock < 0 ? -1 : 0;
 }
 
-/* forgeexit: libpvm's writes to sockets pass through here (this write()
- * is found before libc's).  While g_forge_src is set, a fragment to abmon
- * written on any socket but pvmd's gets that source in its header (PVM
- * 3.4's TDFRAGHDR: dst, src, length, flags, 4 bytes each, big-endian). */
-static int g_forge_src, g_pvmd_fd = -1, g_forged_direct;
+/* forgeexit, pokeforge: libpvm's writes to sockets pass through here
+ * (this write() is found before libc's).  While g_forge_src is set, a
+ * fragment to g_forge_dst written on any socket but pvmd's gets that
+ * source in its header (PVM 3.4's TDFRAGHDR: dst, src, length, flags, 4
+ * bytes each, big-endian).  g_direct_to: a fragment to that task went on a
+ * socket other than pvmd's (a direct route). */
+static int g_forge_src, g_forge_dst, g_pvmd_fd = -1, g_forged_direct, g_direct_to, g_went_direct;
 
 static uint32_t be32(const unsigned char* p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -130,7 +143,8 @@ static uint32_t be32(const unsigned char* p) {
 
 ssize_t write(int fd, const void* buf, size_t count) {
   const unsigned char* b = buf;
-  if (g_forge_src && fd != g_pvmd_fd && count >= 16 && be32(b) == (uint32_t)g_abmon &&
+  if (g_direct_to && fd != g_pvmd_fd && count >= 16 && be32(b) == (uint32_t)g_direct_to) g_went_direct = 1;
+  if (g_forge_src && fd != g_pvmd_fd && count >= 16 && be32(b) == (uint32_t)g_forge_dst &&
       be32(b + 4) == (uint32_t)g_tid) {
     unsigned char* copy = malloc(count);
     ssize_t n;
@@ -153,12 +167,67 @@ static int act_forgeexit(const char* what) {
   if (pvm_getfds(&fds) < 1) return -1;
   g_pvmd_fd = fds[0];
   pvm_setopt(PvmRoute, PvmRouteDirect);
+  g_forge_dst = g_abmon;
   g_forge_src = (int)(0x80000000u | (uint32_t)pvm_tidtohost(g_tid)); /* this host's pvmd */
   rc = act_fakeexit(what);
   g_forge_src = 0;
   printf("route=%s\n", g_forged_direct ? "direct" : "pvmd");
   fflush(stdout);
   return rc < 0 ? rc : 0;
+}
+
+static int g_own_ctx; /* this task's context before it took abmon's */
+
+/* An empty message with `tag` to `tid` in this task's own context. */
+static int send_own(int tid, int tag) {
+  int rc;
+  int ctx = pvm_setcontext(g_own_ctx);
+  pvm_initsend(PvmDataDefault);
+  rc = pvm_send(tid, tag);
+  pvm_setcontext(ctx);
+  return rc;
+}
+
+static int act_route(const char* what) {
+  int* fds = NULL;
+  int rc;
+  if (pvm_getfds(&fds) < 1) return -1;
+  g_pvmd_fd = fds[0];
+  pvm_setopt(PvmRoute, PvmRouteDirect);
+  g_direct_to = (int)strtol(what[0] == 't' ? what + 1 : what, NULL, 16);
+  g_went_direct = 0;
+  rc = send_own(g_direct_to, 31336);
+  printf("route=%s\n", g_went_direct ? "direct" : "pvmd");
+  fflush(stdout);
+  return rc;
+}
+
+/* One poke "from abmon": abmon's context and poke tag, `n` ints. */
+static int forged_poke(int tid, const int* body, int n) {
+  pvm_initsend(PvmDataDefault);
+  if (n > 0) pvm_pkint((int*)body, n, 1);
+  return pvm_send(tid, g_tag + XAB_POKE_TAG_OFFSET);
+}
+
+static int act_pokeforge(const char* who, const char* what) {
+  int tid = (int)strtol(who[0] == 't' ? who + 1 : who, NULL, 16);
+  int guess[3] = {0x5eed1e55, 0x0badc0de, 0};
+  int rc = 0;
+  g_forge_dst = tid;
+  g_forge_src = g_abmon;
+  g_forged_direct = 0;
+  rc |= forged_poke(tid, NULL, 0);
+  rc |= forged_poke(tid, guess, 2);
+  if (!strcmp(what, "final"))
+    for (int seq = 0; seq < 64; ++seq) {
+      guess[2] = seq;
+      rc |= forged_poke(tid, &seq, 1);
+      rc |= forged_poke(tid, guess, 3);
+    }
+  g_forge_src = 0;
+  printf("forged=%s\n", g_forged_direct ? "direct" : "pvmd");
+  fflush(stdout);
+  return rc < 0 ? -1 : 0;
 }
 
 /* The tid a forged hello claims. */
@@ -356,6 +425,7 @@ static int send_msg(int version, int magic, int nevents_claimed, int nstr, const
   hdr[XAB_HDR_NEVENTS] = nevents_claimed;
   hdr[XAB_HDR_LOST] = g_lost;
   hdr[XAB_HDR_RECSIZE] = (int)sizeof(struct xab_event);
+  hdr[XAB_HDR_POKE_KEY_LO] = hdr[XAB_HDR_POKE_KEY_HI] = 0; /* takes no pokes */
   g_lost = 0;
   if (g_sock >= 0) return send_local(hdr, nstr, ids, texts, evs, nev);
   pvm_initsend(PvmDataDefault);
@@ -386,7 +456,7 @@ static int find_abmon(void) {
   if (pvm_upkint(&g_sock_len, 1, 1) < 0 || g_sock_len < 0 || g_sock_len > XAB_SOCKET_NAME_MAX ||
       (g_sock_len > 0 && pvm_upkbyte(g_sock_name, g_sock_len, 1) < 0))
     g_sock_len = 0;
-  pvm_setcontext(g_ctx);
+  g_own_ctx = pvm_setcontext(g_ctx);
   return 0;
 }
 
@@ -513,6 +583,10 @@ static int run(int argc, char** argv) {
     else if (!strcmp(a, "nohello")) rc = act_nohello();
     else if (!strcmp(a, "fakeexit")) rc = act_fakeexit(arg), ++i;
     else if (!strcmp(a, "forgeexit")) rc = act_forgeexit(arg), ++i;
+    else if (!strcmp(a, "route")) rc = act_route(arg), ++i;
+    else if (!strcmp(a, "pokeforge")) rc = act_pokeforge(arg, i + 2 < argc ? argv[i + 2] : "empty"), i += 2;
+    else if (!strcmp(a, "release"))
+      rc = send_own((int)strtol(arg[0] == 't' ? arg + 1 : arg, NULL, 16), i + 2 < argc ? atoi(argv[i + 2]) : 0), i += 2;
     else if (!strcmp(a, "random")) rc = act_random(atoi(arg)), ++i;
     else if (!strcmp(a, "conns")) rc = act_conns(atoi(arg)), ++i;
     else if (!strcmp(a, "wait")) rc = act_wait();

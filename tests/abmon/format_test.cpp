@@ -413,7 +413,7 @@ TEST_CASE("header, start, task exit and stop records") {
   auto lines = linesOf(out);
   REQUIRE(lines.size() == 6);
   CHECK(lines[0] == "#xab-trace 1 abmon=t40001 host=my%20host pid=4242 start=1763680000.200100200");
-  CHECK(lines[1] == "1763680000.200100200 1763680000.200100200 t40001 abmon.start version=1 "
+  CHECK(lines[1] == "1763680000.200100200 1763680000.200100200 t40001 abmon.start version=2 "
                     "batch=512 flush_ms=200");
   CHECK(body(lines[2]) == "task.exit how=notify");
   CHECK(body(lines[3]) == "mcast dst=t40003 tag=9 bytes=64 serial=3 rc=0");  // flushed at stop

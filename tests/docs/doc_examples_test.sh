@@ -264,7 +264,7 @@ cp "$work/examples/spmd.f" "$fixtures/prog.f"
 for name in master prog; do cp "$prefix/bin/xabdemo" "$ep/$name"; cp "$ep/$name" "$fixtures/$name"; done
 cp "$src/tests/translators/data/mpicl.picl" "$fixtures/mpicl.trf"
 
-XAB_VM_QUIET=1 "$src/scripts/pvm-vm.sh" start "$vm" "$ep" "$prefix/bin" >/dev/null || { echo "FAIL: no VM"; exit 1; }
+XAB_VM_QUIET=1 "$src/scripts/pvm-vm.sh" start --owner $$ "$vm" "$ep" "$prefix/bin" >/dev/null || { echo "FAIL: no VM"; exit 1; }
 source "$vm/env"
 
 (cd "$fixtures" && abmon -o run.trace -- ./master -n 3 --rounds 2 >/dev/null 2>&1) ||

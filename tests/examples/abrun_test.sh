@@ -32,6 +32,10 @@ cleanup() {
   if [[ -n ${XAB_EXAMPLES_KEEP:-} ]]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+# SIGTERM ends bash at once, through the EXIT trap; SIGINT sent to this
+# script alone would only end the command it waits for.  SIGKILL (ctest's
+# TIMEOUT) runs no trap: pvm-vm.sh's --owner watchdog stops the VM then.
+trap 'exit 130' INT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 mask() { sed -E 's/\b(t|0x)?[0-9a-fA-F]*4[0-9a-fA-F]{4}\b/TID/g' | sort; }
@@ -39,7 +43,7 @@ count() { grep -c -- "$1" "$2"; }
 # Whether a tracer may register (abrun_tracer registers and leaves at once).
 pvm_tracer_free() { "$plain_bin/abrun_tracer" 0 2>&1 | grep -q 'registered rc=0'; }
 
-XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start "$work/vm" "$plain_bin" >/dev/null || { echo "cannot start a VM"; exit 1; }
+XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start --owner $$ "$work/vm" "$plain_bin" >/dev/null || { echo "cannot start a VM"; exit 1; }
 source "$work/vm/env"
 cd "$plain_bin" || exit 1
 

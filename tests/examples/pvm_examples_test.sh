@@ -61,7 +61,7 @@ failed=0 failures=0
 fail() { echo "FAIL: $*"; failed=1; failures=$((failures + 1)); }
 
 start_vm() {  # dir bindir
-  XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start "$1" "$2" >/dev/null || { echo "cannot start a VM"; exit 1; }
+  XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start --owner $$ "$1" "$2" >/dev/null || { echo "cannot start a VM"; exit 1; }
   vms+=("$1")
 }
 

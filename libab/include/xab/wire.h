@@ -49,7 +49,10 @@
  * (pvm_tidtohost), e.g. "xab.relay.80000": a task whose host is not
  * abmon's uses its host's relay (tid, context, local socket) if it finds one. */
 #define XAB_RELAY_MBOX_PREFIX "xab.relay."
-#define XAB_WIRE_VERSION 1
+/* 2: the header's poke key (Pokes below).  A reader refuses every other
+ * version (libab: the mailbox entry; abmon: each message's header), so a
+ * libab and an abmon of different versions never talk. */
+#define XAB_WIRE_VERSION 2
 #define XAB_WIRE_MAGIC 0x58414231 /* "XAB1" */
 #define XAB_DEFAULT_TAG 0x7ab0
 #define XAB_DEFAULT_BATCH 512
@@ -72,6 +75,8 @@ enum xab_hdr {
   XAB_HDR_NEVENTS,     /* records that follow the strings */
   XAB_HDR_LOST,        /* events this task dropped since its last message */
   XAB_HDR_RECSIZE,     /* sizeof(struct xab_event) as the sender built it */
+  XAB_HDR_POKE_KEY_LO, /* the task's poke key (Pokes below): low 32 bits */
+  XAB_HDR_POKE_KEY_HI, /* ... high 32 bits; 0 and 0 from a task that takes no pokes */
   XAB_HDR_INTS
 };
 
@@ -80,13 +85,20 @@ enum xab_hdr {
 #define XAB_HDRF_POKE 0x4          /* the sender takes pokes (below) */
 
 /* Pokes.  abmon sends a task whose messages carry XAB_HDRF_POKE a message
- * with tag (the mailbox tag + XAB_POKE_TAG_OFFSET) in its own context:
- *   empty       the task has been quiet for a while: send what you have.
+ * with tag (the mailbox tag + XAB_POKE_TAG_OFFSET) in its own context,
+ * always through pvmd (abmon refuses direct routes).  It starts with the
+ * task's poke key, the two ints of the header's XAB_HDR_POKE_KEY_LO and
+ * _HI (pvm_pkint, in that order), as the task's latest message had them:
+ *   key         the task has been quiet for a while: send what you have.
  *               libab's message handler sends it from inside whatever PVM
  *               call reads the poke (a blocked receive, typically).
- *   one int     (pvm_pkint) the seq of a message with XAB_HDRF_FINAL that
- *               abmon has received: a task killed while blocked waits for
- *               this before it dies, so pvmd has read its last message.
+ *   key, int    the seq of a message with XAB_HDRF_FINAL that abmon has
+ *               received: a task killed while blocked waits for this
+ *               before it dies, so pvmd has read its last message.
+ * The key is 64 random bits the task draws when it attaches (getrandom)
+ * and sends only to abmon: a poke without it is not abmon's.  The source
+ * tid cannot tell: libpvm believes the one a direct route's peer writes
+ * in its fragment headers, so any task may claim to be abmon.
  * Tag + 1 is abmon's own (pvm_notify of task exits). */
 #define XAB_POKE_TAG_OFFSET 2
 
