@@ -202,6 +202,17 @@ std::vector<std::vector<TimeNs>> messageDates(const Trace& trace) {
   return out;
 }
 
+// Every task's send and receive dates in `trace` are the ideal run's.
+void checkIdealDates(const Trace& trace, const Sim& ideal) {
+  auto got = messageDates(trace);
+  REQUIRE(got.size() == ideal.dates.size());
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    INFO("task " << t + 1);
+    REQUIRE(got[t].size() == ideal.dates[t].size());
+    for (std::size_t k = 0; k < got[t].size(); ++k) CHECK(got[t][k] == ideal.dates[t][k]);
+  }
+}
+
 // Master (task 1) hands work to two workers and collects the results; the
 // master's own records (many, with flushes) delay its sends.
 std::vector<std::vector<Step>> masterWorker() {
@@ -298,13 +309,8 @@ TEST_CASE("compensation gives back the ideal run's dates of a master/worker prog
   CHECK(report.receiveDuration == kRecvCopy);
   CHECK(report.forced == 0);
   CHECK(report.receivesRebased == 12);
-  auto got = messageDates(*out), before = messageDates(*raw);
-  REQUIRE(got.size() == 3);
-  for (std::size_t t = 0; t < 3; ++t) {
-    INFO("task " << t + 1);
-    REQUIRE(got[t].size() == ideal.dates[t].size());
-    for (std::size_t k = 0; k < got[t].size(); ++k) CHECK(got[t][k] == ideal.dates[t][k]);
-  }
+  checkIdealDates(*out, ideal);
+  auto before = messageDates(*raw);
   // The raw trace is off (else the test proves nothing), and the share says by how much.
   CHECK(before[0].back() - ideal.dates[0].back() > 200'000);
   const TaskIntrusion& m = report.tasks[0];
@@ -328,12 +334,8 @@ TEST_CASE("each call is charged the mean of the calls libab timed in place (flus
   auto raw = parse(traced.text);
   auto out = compensate(raw, report);
   REQUIRE(report.costRecords);
-  auto got = messageDates(*out);
-  REQUIRE(got.size() == 3);
+  checkIdealDates(*out, ideal);
   for (std::size_t t = 0; t < 3; ++t) {
-    INFO("task " << t + 1);
-    REQUIRE(got[t].size() == ideal.dates[t].size());
-    for (std::size_t k = 0; k < got[t].size(); ++k) CHECK(got[t][k] == ideal.dates[t][k]);
     CHECK(report.tasks[t].measured > 0);
     CHECK(report.tasks[t].recordTime == static_cast<TimeNs>(report.tasks[t].measured) * 12'000);
   }
