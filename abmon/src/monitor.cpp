@@ -82,7 +82,7 @@ int Monitor::run() {
   gethostname(host, sizeof host - 1);
   if (isRelay()) {
     uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
-    if (setup_.opts.relayPort > 0) uplink_->connectStream(setup_.opts.relayPort, setup_.opts.relayToken);
+    if (setup_.opts.relayPort > 0) connectUplink();
     // abmon gone: nobody to relay to.
     pvm_notify(PvmTaskExit, exitTag_, 1, &setup_.opts.relayOf);
     if (uplink_->send(RelayMsg::Start) < 0) return kExitPvmLost;
@@ -649,6 +649,19 @@ void Monitor::finish(int code) {
   programTimer_.cancel();
   uplinkTimer_.cancel();
   io_.stop();
+}
+
+// A relay: its stream to abmon, once abmon's token has come (relay.h,
+// StreamToken); else its batches go as PVM messages.  Anything else abmon
+// sent first asks it to stop (relayMessage's reading of it), once started.
+void Monitor::connectUplink() {
+  std::uint64_t token = 0;
+  int got = uplink_->awaitStreamToken(token);
+  if (got > 0) uplink_->connectStream(setup_.opts.relayPort, token);
+  if (got < 0) {
+    spdlog::info("abmon asks the relay to stop");
+    boost::asio::post(io_, [this] { if (!finished_) stopGracefully(); });
+  }
 }
 
 // abmon: a relay on every other host, now and whenever one is added.

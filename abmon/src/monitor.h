@@ -86,6 +86,7 @@ class Monitor {
   void report(const Problem& p);
   bool isRelay() const { return setup_.opts.relayOf != 0; }
   void startRelays();
+  void connectUplink();
   bool relayMessage(int tag, int src, int bufid, std::int64_t recvNs);
   void armUplinkTimer();
   bool stepGo(std::int32_t tid, std::int32_t seq);

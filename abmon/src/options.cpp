@@ -17,21 +17,27 @@ bool parseInt(std::string_view text, int min, int max, int& out) {
   return true;
 }
 
-// --relay TID,CONTEXT[,PORT,TOKEN] (relay.h, relay_stream.h)
-bool parseRelay(std::string_view v, Options& opts) {
+// --relay TID,CONTEXT[,PORT] (relay.h, relay_stream.h): "" or what is
+// wrong.  The stream's token comes in a PVM message (relay.h, StreamToken);
+// a fourth part is the old form, which put it on the command line.
+std::string parseRelay(std::string_view v, Options& opts) {
+  const std::string bad = "option --relay: \"" + std::string(v) + "\" is not TID,CONTEXT[,PORT]";
   std::string_view part[4];
   int n = 0;
-  for (; n < 4 && !v.empty(); ++n) {
+  for (bool more = true; more && n < 4; ++n) {  // "a,b," is three parts, the last empty
     auto comma = v.find(',');
     part[n] = v.substr(0, comma);
-    v = comma == std::string_view::npos ? std::string_view{} : v.substr(comma + 1);
+    more = comma != std::string_view::npos;
+    v = more ? v.substr(comma + 1) : std::string_view{};
   }
-  if (!v.empty() || (n != 2 && n != 4)) return false;
+  if (n == 4 && v.empty() && !part[3].empty())
+    return "option --relay: TID,CONTEXT,PORT,TOKEN is an older abmon's (the token no longer goes on the command "
+           "line); abmon starts its relays with its own program";
+  if (!v.empty() || (n != 2 && n != 3)) return bad;
   if (!parseInt(part[0], 1, INT_MAX, opts.relayOf) || !parseInt(part[1], INT_MIN, INT_MAX, opts.relayContext))
-    return false;
-  if (n == 2) return true;
-  auto [ptr, ec] = std::from_chars(part[3].data(), part[3].data() + part[3].size(), opts.relayToken, 16);
-  return parseInt(part[2], 1, 65535, opts.relayPort) && ec == std::errc{} && ptr == part[3].data() + part[3].size();
+    return bad;
+  if (n == 3 && !parseInt(part[2], 1, 65535, opts.relayPort)) return bad;
+  return {};
 }
 
 // -v, -vv, -vvv ...
@@ -98,8 +104,8 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
     if (arg == "--relay-pvm") { opts.relayPvm = true; continue; }
     if (arg == "--relay") {
       std::string_view v;
-      if (!nextValue(v)) return "option --relay needs TID,CONTEXT[,PORT,TOKEN]";
-      if (!parseRelay(v, opts)) return "option --relay: \"" + std::string(v) + "\" is not TID,CONTEXT[,PORT,TOKEN]";
+      if (!nextValue(v)) return "option --relay needs TID,CONTEXT[,PORT]";
+      if (std::string error = parseRelay(v, opts); !error.empty()) return error;
       continue;
     }
     if (isRepeatedFlag(arg, 'v')) { opts.verbosity += static_cast<int>(arg.size() - 1); continue; }
@@ -161,9 +167,10 @@ std::string_view usageText() {
          "                     send to abmon as PVM messages)\n"
          "      --relay-pvm    abmon's relays send their batches and clock pings as\n"
          "                     PVM messages (through the pvmds), not on a TCP stream\n"
-         "      --relay TID,CONTEXT[,PORT,TOKEN]\n"
+         "      --relay TID,CONTEXT[,PORT]\n"
          "                     run as a relay of abmon TID (abmon starts its relays\n"
-         "                     so on every other host; docs/abmon.md \"Relays\")\n"
+         "                     so on every other host, and sends each its stream's\n"
+         "                     token in a PVM message; docs/abmon.md \"Relays\")\n"
          "      --control PATH control mode: tasks on every host stop before each\n"
          "                     communicating call while a client of the socket PATH\n"
          "                     (xabview --control) holds them (docs/abmon.md); PATH\n"

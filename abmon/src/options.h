@@ -36,10 +36,10 @@ struct Options {
   // --relay-step: a relay of an abmon in control mode: its host's tasks
   // step, their asks go to abmon (relay.h, "Stepping through a relay").
   bool relayStep = false;
-  // ...,PORT,TOKEN: abmon's TCP port for the relay's batches and the token
-  // the relay says it with (relay_stream.h); 0: batches as PVM messages.
+  // ...,PORT: abmon's TCP port for the relay's batches (relay_stream.h);
+  // 0: batches as PVM messages.  The token the relay says it with comes
+  // from abmon in a PVM message (relay.h, StreamToken), not from here.
   int relayPort = 0;
-  std::uint64_t relayToken = 0;
   bool relayPvm = false;  // --relay-pvm: abmon's relays send batches as PVM messages
   std::string control;   // --control PATH: control mode, its socket (control.h)
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end

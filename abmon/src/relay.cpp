@@ -292,10 +292,42 @@ void RelayHub::spawnOn(int hostTid, std::string& out) {
   Relay& r = relays_[tid];
   r.host = host;
   r.hostTid = hostTid;
+  if (listenFd_ >= 0) sendStreamToken(tid, host);  // before anything else abmon sends it
   pvm_notify(PvmTaskExit, exitTag_, 1, &tid);
   pvm_notify(PvmHostDelete, tag_ + kHostDeleteTagOffset, 1, &hostTid);
   spdlog::info("relay t{:x} started on {}", tid, host);
   (void)out;
+}
+
+// The relay's stream token (relay.h, StreamToken), through the pvmds.
+void RelayHub::sendStreamToken(int relayTid, const std::string& host) {
+  int buf = pvm_mkbuf(PvmDataDefault);
+  int old = pvm_setsbuf(buf);
+  int msg[] = {static_cast<int>(RelayMsg::StreamToken), static_cast<int>(token_ >> 32),
+               static_cast<int>(token_ & 0xffffffff)};
+  int rc = pvm_pkint(msg, 3, 1);
+  if (rc >= 0) rc = pvm_send(relayTid, tag_ + kRelayTagOffset);
+  pvm_setsbuf(old);
+  pvm_freebuf(buf);
+  if (rc < 0)
+    spdlog::warn("cannot send relay t{:x} on {} its stream's token ({}): its batches come as PVM messages", relayTid,
+                 host, pvmErrorName(rc));
+}
+
+int RelayUplink::awaitStreamToken(std::uint64_t& token) {
+  timeval wait{kTokenWaitMs / 1000, (kTokenWaitMs % 1000) * 1000};
+  int bufid = pvm_trecv(abmonTid_, tag_, &wait);
+  if (bufid <= 0) {
+    spdlog::warn("no stream token from abmon within {} ms: batches go as PVM messages", kTokenWaitMs);
+    return 0;
+  }
+  int m[3] = {};
+  int rc = pvm_upkint(m, 1, 1);
+  if (rc >= 0 && m[0] == static_cast<int>(RelayMsg::StreamToken)) rc = pvm_upkint(m + 1, 2, 1);
+  pvm_freebuf(bufid);
+  if (rc < 0 || m[0] != static_cast<int>(RelayMsg::StreamToken)) return -1;
+  token = (std::uint64_t{static_cast<std::uint32_t>(m[1])} << 32) | static_cast<std::uint32_t>(m[2]);
+  return 1;
 }
 
 // Each new relay's Start, before anything else (other messages wait in

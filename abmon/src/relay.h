@@ -17,6 +17,15 @@
 //   n opened, that many tids, n closed, that many tids,
 //   events, text length, then the text (trace lines; for Start, the host name)
 // abmon sends a relay Stop (what only) with the same tag.
+// StreamToken (abmon -> relay, same tag, the first message abmon sends a
+// relay, right after pvm_spawn, when the relays have streams): what, the
+// stream's token (high, low 32 bits; relay_stream.h, "Hello").  Not an
+// argument: a process's command line (/proc/PID/cmdline) is readable by
+// every user of its host, and one who read the token could open a stream
+// in the relay's name before it.  abmon and its relays refuse PVM's direct
+// routes (main.cpp, enrol), so the message goes through the two pvmds,
+// which no other task reads.  The relay waits kTokenWaitMs for it before
+// it connects its stream; without it, its batches go as PVM messages.
 // By default a relay sends its batches (Batch, Stop, Lost) on a TCP stream
 // to abmon instead (relay_stream.h: the same fields), and its clock
 // exchanges too (ping and pong frames on the same socket: the direct path,
@@ -86,6 +95,11 @@ class RelayUplink {
   // Batches on a TCP stream to abmon's host (relay_stream.h) from now on;
   // false (batches stay PVM messages) when it cannot connect.
   bool connectStream(int port, std::uint64_t token);
+  // Waits up to kTokenWaitMs for abmon's StreamToken (above): 1 with
+  // `token`; 0 when none came; -1 when abmon sent something else first
+  // (it asks the relay to stop: abmon could not send the token, or is
+  // stopping already).
+  int awaitStreamToken(std::uint64_t& token);
   bool streaming() const { return streamFd_ >= 0; }
   ~RelayUplink();
   RelayUplink(const RelayUplink&) = delete;
@@ -114,6 +128,9 @@ class RelayUplink {
 
   static constexpr std::size_t kBatchBytes = 256 * 1024;
   static constexpr int kClockWaitMs = 500;
+  // Less than abmon's wait for a relay's start (relay.cpp), so a relay whose
+  // token got lost still starts in time, with PVM batches.
+  static constexpr int kTokenWaitMs = 5000;
 
  private:
   int sendOnStream(RelayMsg what);
@@ -200,6 +217,7 @@ class RelayHub {
     std::uint64_t pongsDropped = 0;
   };
   void spawnOn(int hostTid, std::string& out);
+  void sendStreamToken(int relayTid, const std::string& host);
   void awaitStarts(std::string& out);
   void onRelay(Relay& r, int src, std::int64_t recvNs, std::string& out);
   void onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch& b, std::string& out);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -36,6 +37,20 @@ constexpr int kStreamReadsPerTurn = 4;
 
 using Descriptor = boost::asio::posix::stream_descriptor;
 
+// A random 64-bit token, or the test knob XAB_TEST_RELAY_TOKEN=HEX's
+// (docs/abmon.md: a test that forges streams must know the real one, which
+// no longer shows anywhere; abmon's environment is its own user's only).
+std::uint64_t streamToken() {
+  if (const char* v = std::getenv("XAB_TEST_RELAY_TOKEN")) {
+    char* end = nullptr;
+    unsigned long long t = std::strtoull(v, &end, 16);
+    if (*v != '\0' && *end == '\0' && t != 0) return t;
+    spdlog::warn("XAB_TEST_RELAY_TOKEN=\"{}\" is not a non-zero hex number: ignored", v);
+  }
+  std::random_device rd;
+  return (std::uint64_t{rd()} << 32) | rd();
+}
+
 }  // namespace
 
 void RelayHub::attach(boost::asio::io_context& io, std::string& out, Formatter& fmt, std::function<void()> flush,
@@ -52,10 +67,11 @@ void RelayHub::attach(boost::asio::io_context& io, std::string& out, Formatter& 
     spdlog::warn("relays' streams: {}: batches come as PVM messages", error);
     return;
   }
-  std::random_device rd;
-  token_ = (std::uint64_t{rd()} << 32) | rd();
-  char tail[40];
-  std::snprintf(tail, sizeof tail, ",%d,%llx", port, static_cast<unsigned long long>(token_));
+  token_ = streamToken();
+  // The port only: the token goes to each relay in a PVM message (relay.h,
+  // StreamToken), never on its command line.
+  char tail[16];
+  std::snprintf(tail, sizeof tail, ",%d", port);
   for (std::size_t i = 0; i + 1 < relayArgs_.size(); ++i)
     if (relayArgs_[i] == "--relay") relayArgs_[i + 1] += tail;
   acceptWait_ = std::make_unique<Descriptor>(io, listenFd_);

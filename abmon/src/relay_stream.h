@@ -2,7 +2,9 @@
 // docs/abmon.md "Relays").
 //
 // abmon listens on a TCP port of its own and gives it to every relay it
-// spawns (`--relay TID,CONTEXT,PORT,TOKEN`).  The relay connects to abmon's
+// spawns (`--relay TID,CONTEXT,PORT`), and the token right after the spawn
+// in a PVM message (relay.h, StreamToken: never on the relay's command
+// line, which every user of its host can read).  The relay connects to abmon's
 // host (its name in pvm_config), says who it is, and from then on sends its
 // batches on that stream instead of as PVM messages: the stream does not
 // pass through the two pvmds, and when the relay's host loses its pvmd the
@@ -11,7 +13,7 @@
 // after its ~3 minute host timeout.
 //
 // Hello (relay -> abmon, once): 3 words: the relay's tid, the token's high
-//   and low 32 bits (the token abmon put in the relay's arguments).
+//   and low 32 bits (the token abmon sent the relay: relay.h, StreamToken).
 // Frame: 7 words: what (RelayMsg), the relay's clock ns (high, low 32 bits),
 //   events, n opened, n closed, text length; then the opened and the closed
 //   tids (one word each), then the text.  Words are 32 bits, network order.
@@ -38,9 +40,11 @@ namespace xab::abmon {
 
 // What a relay's message or frame is (relay.h, above).  Lost: the relay's
 // pvmd has gone; the relay's last batch, then it exits.  ClockPong: on a
-// stream only (as a PVM message it has a tag of its own).
+// stream only (as a PVM message it has a tag of its own).  StreamToken: a
+// PVM message only (abmon -> relay, relay.h).
 enum class RelayMsg : int {
-  Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7, Lost = 8, ClockPong = 9
+  Start = 1, Batch = 2, Stop = 3, ClockPing = 4, StepAsk = 5, StepGone = 6, StepGo = 7, Lost = 8, ClockPong = 9,
+  StreamToken = 10
 };
 
 // One batch as a relay sent it, whatever the transport.

@@ -100,19 +100,21 @@ TEST_CASE("everything after -- is the program to run, options of its own include
   CHECK(parseOptions({"-q", "--"}, o) == "-- needs a program to run");
 }
 
-TEST_CASE("a relay's --relay takes abmon's tid and context, and its stream's port and token") {
+TEST_CASE("a relay's --relay takes abmon's tid and context, and its stream's port, never its token") {
   Options o;
   REQUIRE(parseOptions({"--relay", "262145,7"}, o).empty());
   CHECK(o.relayOf == 262145);
   CHECK(o.relayContext == 7);
   CHECK(o.relayPort == 0);
   Options s;
-  REQUIRE(parseOptions({"--relay", "262145,-3,40123,89abcdef01234567"}, s).empty());
+  REQUIRE(parseOptions({"--relay", "262145,-3,40123"}, s).empty());
   CHECK(s.relayContext == -3);
   CHECK(s.relayPort == 40123);
-  CHECK(s.relayToken == 0x89abcdef01234567ULL);
-  for (const char* bad : {"262145", "262145,7,40123", "262145,7,0,1", "262145,7,40123,xyz", "262145,7,1,2,3"})
-    CHECK(parseOptions({"--relay", bad}, o).find("is not TID,CONTEXT[,PORT,TOKEN]") != std::string::npos);
+  for (const char* bad : {"262145", "262145,7,0", "262145,7,x", "262145,7,1,2,3", "262145,7,40123,"})
+    CHECK(parseOptions({"--relay", bad}, o).find("is not TID,CONTEXT[,PORT]") != std::string::npos);
+  // The old form put the stream's token where every user of the host reads it.
+  CHECK(parseOptions({"--relay", "262145,7,40123,89abcdef01234567"}, o).find("no longer goes on the command line") !=
+        std::string::npos);
   REQUIRE(parseOptions({"--relay-pvm"}, o).empty());
   CHECK(o.relayPvm);
   CHECK(usageText().find("--relay-pvm") != std::string_view::npos);

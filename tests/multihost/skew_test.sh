@@ -111,16 +111,32 @@ ok "global time across hosts: node2's tasks within 500 us of the true time, 0 re
 # a byte and are closed; the relay's own stream goes on (its clock records
 # keep coming, no host is taken as lost).
 rm -f streams.trace pvm.trace  # an earlier run's would satisfy the waits below
-"$HOSTS" --dir "$VM" run node0 "$BIN/abmon" -o streams.trace 2>streams.err &  # not h: SIGINT must reach it
+# abmon takes its token from the test knob (docs/abmon.md), so the forged
+# "second" stream below can say the real one; `env` after `run`: not one of
+# the XAB_ variables run exports to the tasks abmon spawns.
+token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')
+"$HOSTS" --dir "$VM" run node0 env XAB_TEST_RELAY_TOKEN="$token" "$BIN/abmon" -o streams.trace 2>streams.err &  # not h: SIGINT must reach it
 abmon=$!
 wait_for 20 eval "(( \$(grep -cs ' relay.start ' streams.trace) >= 2 ))" || fail "not 2 relays: $(cat streams.err)"
 relay=$(awk '$4 == "relay.start" && $5 == "host=node1" { print substr($3, 2); exit }' streams.trace)
-args=
+abmon_tid=$(awk '$4 == "abmon.start" { print substr($3, 2); exit }' streams.trace)
+# The stream's token is nowhere another user of a relay's host can read
+# it: not on the relay's command line, not in its environment (abmon
+# sends it in a PVM message; relay.h, StreamToken).
+args= relays=0
 for pid in $(h pids); do
-  args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -o -- '--relay [0-9]*,[-0-9]*,[0-9]*,[0-9a-f]*') && break
+  cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+  [[ $cmd == *"--relay $((16#$abmon_tid)),"* ]] || continue
+  relays=$((relays + 1))
+  args=$(grep -o -- '--relay [0-9]*,[-0-9]*,[0-9]*[^ ]*' <<<"$cmd")
+  [[ $args =~ ^--relay\ [0-9]+,-?[0-9]+,[0-9]+$ ]] || fail "relay pid $pid: its stream's token on its command line: '$args'"
+  grep -qi -- "$token" "/proc/$pid/cmdline" && fail "relay pid $pid: the token $token on its command line: $cmd"
+  grep -qi -- "$token" "/proc/$pid/environ" && fail "relay pid $pid: the token $token in its environment"
 done
-IFS=, read -r _ _ port token <<<"${args#--relay }"
-[[ -n $relay && -n $port && -n $token ]] || fail "no relay's port and token: relay '$relay', args '$args'"
+((relays == 2)) || fail "$relays relays of abmon t$abmon_tid found in the VM's processes, not 2"
+ok "no relay's stream token on its command line or in its environment ($relays relays)"
+port=${args##*,}
+[[ -n $relay && -n $port ]] || fail "no relay's port: relay '$relay', args '$args'"
 h run node1 python3 "$SRC/tests/multihost/stream_client.py" node0 "$port" "$relay" "$token" >forged 2>&1 ||
   fail "a forged stream's ping was answered or the stream was not closed: $(cat forged)"
 cat forged
