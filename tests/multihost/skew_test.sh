@@ -123,7 +123,7 @@ abmon_tid=$(awk '$4 == "abmon.start" { print substr($3, 2); exit }' streams.trac
 # The stream's token is nowhere another user of a relay's host can read
 # it: not on the relay's command line, not in its environment (abmon
 # sends it in a PVM message; relay.h, StreamToken).
-args= relays=0
+args='' relays=0
 for pid in $(h pids); do
   cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
   [[ $cmd == *"--relay $((16#$abmon_tid)),"* ]] || continue
