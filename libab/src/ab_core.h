@@ -204,12 +204,16 @@ static inline void xab_own_open(int kind, int64_t now) {
   xab_st.own_since = now;
   xab_st.own_timed = xab_st.timed_ns;
 }
-/* At the entry of a wrapper with work before its real call (t: its first clock read). */
+/* At the entry of a wrapper with work before its real call (t: its first
+ * clock read).  The calls of a message handler PVM runs inside a real
+ * call (in_call > 0) are part of that call: they neither open nor close
+ * windows. */
 static inline void xab_own_entry(int64_t t) {
-  if (xab_st.mode != XAB_MODE_OFF && xab_own_measured()) xab_own_open(XAB_OWN_PRE, t);
+  if (xab_st.in_call == 0 && xab_st.mode != XAB_MODE_OFF && xab_own_measured()) xab_own_open(XAB_OWN_PRE, t);
 }
 /* At a wrapper's end record: a measured call's last window closes. */
 static inline void xab_own_end(void) {
+  if (xab_st.in_call > 0) return;
   if (xab_st.own_call > 0) {
     if (xab_st.own_open) xab_own_account(xab_clock());
     xab_st.own_calls++;
