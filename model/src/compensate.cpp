@@ -28,15 +28,14 @@ TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 
 // send or exchange was pre-empted by a core-mate's own work).
 TimeNs capped(TimeNs v, TimeNs cap) { return cap > 0 ? std::min(v, cap) : v; }
 
-}  // namespace
-
 // What each record costs its task beyond what its own slots tell (a
 // flush's duration, a clock exchange's round trip, the calibration).  A
 // trace whose flush records carry own_ns/own_calls (libab measures one
 // call in 32 in place) charges each call the mean at its end record (the
 // begin record's put is in it); an older one charges each record of a
-// call the calibrated cost of one record.
-std::vector<TimeNs> detail::recordCharges(const ChunkedVector<Event>& ev, TimeNs recordCost, std::uint64_t* measured) {
+// call the calibrated cost of one record.  measured: the calls libab
+// timed (0: none, the calibrated cost is charged).
+std::vector<TimeNs> recordCharges(const ChunkedVector<Event>& ev, TimeNs recordCost, std::uint64_t& measured) {
   TimeNs own = 0, calls = 0;
   ev.forEach([&](const Event& e) {
     if (e.kind == Kind::FLUSH && e.has(kOwnCalls)) {
@@ -44,17 +43,15 @@ std::vector<TimeNs> detail::recordCharges(const ChunkedVector<Event>& ev, TimeNs
       calls += slot(e, kOwnCalls);
     }
   });
-  if (measured) *measured = static_cast<std::uint64_t>(calls);
+  measured = static_cast<std::uint64_t>(calls);
   std::vector<TimeNs> charge(ev.size(), 0);
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
-    if (!isCallRecord(ev[i].kind)) continue;
+    if (!detail::isCallRecord(ev[i].kind)) continue;
     if (calls == 0) charge[i] = recordCost;
     else if (!ev[i].isBegin()) charge[i] = own / calls;
   }
   return charge;
 }
-
-namespace {
 
 // What one record cost its task after it was made; `charge`: its entry of
 // recordCharges.
@@ -100,7 +97,7 @@ struct Walk {
   std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
   std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
   detail::Contention contention;                             // core-mates' costs (contention.h)
-  std::vector<std::vector<TimeNs>> charge;                   // per task, per record: detail::recordCharges
+  std::vector<std::vector<TimeNs>> charge;                   // per task, per record: recordCharges
 
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
 
@@ -283,7 +280,7 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
   }
   Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    w.charge.push_back(detail::recordCharges(trace.events(t), report.tasks[t].recordCost, &report.tasks[t].measured));
+    w.charge.push_back(recordCharges(trace.events(t), report.tasks[t].recordCost, report.tasks[t].measured));
   w.sendOf.resize(trace.taskCount());
   w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());

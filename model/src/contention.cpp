@@ -163,8 +163,8 @@ class Group {
 
   // The CPU one of its records made a task spend on xab: a send to abmon
   // (at most its median: longer, it was pre-empted), or the record itself
-  // (`charge`: recordCharges').  A clock exchange keeps its task waiting
-  // for abmon, not the CPU busy.
+  // (`charge`: what the compensation charges it).  A clock exchange keeps
+  // its task waiting for abmon, not the CPU busy.
   static TimeNs cpuCost(const Event& e, TimeNs charge, TimeNs flushCap) {
     if (e.kind == Kind::FLUSH) return std::min(std::max<TimeNs>(0, e.a[kFlushDuration]), flushCap);
     return isCallRecord(e.kind) ? charge : 0;

@@ -76,14 +76,9 @@ inline bool isCallRecord(Kind k) {
   }
 }
 
-// What each of a task's records costs it beyond its own slots
-// (compensate.cpp); measured: the calls libab timed in place (0: none,
-// the calibrated cost is charged).
-std::vector<TimeNs> recordCharges(const ChunkedVector<Event>& ev, TimeNs recordCost, std::uint64_t* measured);
-
 // What measureContention needs of the compensation's own measures.
 struct ContentionInput {
-  const std::vector<std::vector<TimeNs>>* charge = nullptr;  // per task, per record: recordCharges
+  const std::vector<std::vector<TimeNs>>* charge = nullptr;  // per task, per record: what it costs (compensate.cpp)
   const std::vector<std::vector<std::optional<EventRef>>>* sendOf = nullptr;  // per receive end: its send
   TimeNs transfer = 0;  // the least transfer: a receive's message is there this long after its send
   TimeNs waited = 0;    // a call with a begin record longer than this waited (the task not runnable)
