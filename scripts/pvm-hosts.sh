@@ -65,8 +65,11 @@ Commands:
   delete HOST      delete HOST from the VM from node0's console (`delete`);
                    while a killed pvmd is not yet noticed, node0's console
                    hangs, and delete (and add) fail after 10 s
-  loss HOST PCT    drop PCT % (0..100) of the packets to and from HOST, on
-                   the bridge (nftables `numgen random mod 100 < PCT drop`)
+  loss HOST PCT [both|to|from]
+                   drop PCT % (0..100) of the packets to and from HOST, on
+                   the bridge (nftables `numgen random mod 100 < PCT drop`);
+                   `to`: only those HOST receives, `from`: only those it
+                   sends (a link that fails one way)
   delay HOST MS    hold every packet HOST receives for MS ms (an iptables
                    NFQUEUE rule and nfqdelay, in HOST's namespace; 0: none)
   skew HOST SPEC   HOST's pvmd and tasks started from now on (add, run) see
@@ -442,13 +445,15 @@ apply_losses() {
       rules+="    iifname \"vh$k\" ip protocol tcp counter drop comment \"node$k tcp\""$'\n'
       rules+="    oifname \"vh$k\" ip protocol tcp counter drop comment \"node$k tcp\""$'\n'
     fi
-    pct=$(cat "$(host_dir "$k")/loss" 2>/dev/null || echo 0)
+    local way=both
+    read -r pct way 2>/dev/null <"$(host_dir "$k")/loss" || pct=0
     ((pct > 0)) || continue
     # numgen's range is 0..99: "< 100" is refused, so 100 % is a plain drop.
     local every="numgen random mod 100 < $pct "
     ((pct == 100)) && every=""
-    rules+="    iifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
-    rules+="    oifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
+    # On the bridge, iifname vhK is what HOST sends, oifname vhK what it gets.
+    [[ $way == to ]] || rules+="    iifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
+    [[ $way == from ]] || rules+="    oifname \"vh$k\" ${every}counter drop comment \"node$k\""$'\n'
   done
   ip netns exec "$(bridge_ns)" nft -f - <<EOF
 table bridge xab_faults
@@ -462,12 +467,18 @@ EOF
 }
 
 cmd_loss() {
-  if (($# != 2)) || ! [[ $2 =~ ^[0-9]+$ ]] || ((10#$2 > 100)); then die "usage: loss HOST PCT (0..100)"; fi
-  local k; k=$(host_index "$1")
+  if (($# < 2 || $# > 3)) || ! [[ $2 =~ ^[0-9]+$ ]] || ((10#$2 > 100)) || [[ ${3:-both} != @(both|to|from) ]]; then
+    die "usage: loss HOST PCT (0..100) [both|to|from]"
+  fi
+  local k way=${3:-both}; k=$(host_index "$1")
   ns_exists "$(host_ns "$k")" || die "node$k does not exist"
-  echo "$((10#$2))" >"$(host_dir "$k")/loss"
+  echo "$((10#$2)) $way" >"$(host_dir "$k")/loss"
   apply_losses
-  say "node$k: $((10#$2)) % of its packets dropped each way"
+  case $way in
+    both) say "node$k: $((10#$2)) % of its packets dropped each way" ;;
+    to) say "node$k: $((10#$2)) % of the packets to it dropped (it still sends)" ;;
+    from) say "node$k: $((10#$2)) % of the packets it sends dropped (it still receives)" ;;
+  esac
 }
 
 nfqdelay_bin() {
@@ -646,13 +657,16 @@ cmd_pids() {
 
 cmd_status() {
   [[ -s $DIR/vmid ]] || { echo "no VM in $DIR"; return 1; }
-  local k d pvmds
-  printf '%-7s %-12s %-8s %-14s %-6s %-7s %s\n' host address holder pvmd loss delay skew
+  local k d pvmds pct way
+  printf '%-7s %-12s %-8s %-14s %-9s %-7s %s\n' host address holder pvmd loss delay skew
   for k in $(hosts_made); do
     d=$(host_dir "$k")
     pvmds=$(host_pvmds "$k" | tr '\n' ',')
-    printf '%-7s %-12s %-8s %-14s %-6s %-7s %s\n' "node$k" "$SUBNET.$((10 + k))" "$(holder_pid "$k")" \
-      "${pvmds%,}" "$(cat "$d/loss" 2>/dev/null || echo 0)%" "$(cat "$d/delay" 2>/dev/null || echo 0)ms" \
+    way=both
+    read -r pct way 2>/dev/null <"$d/loss" || pct=0
+    [[ ${way:-both} == both ]] && way='' || way=" $way"
+    printf '%-7s %-12s %-8s %-14s %-9s %-7s %s\n' "node$k" "$SUBNET.$((10 + k))" "$(holder_pid "$k")" \
+      "${pvmds%,}" "$pct%$way" "$(cat "$d/delay" 2>/dev/null || echo 0)ms" \
       "$(cat "$d/skew" 2>/dev/null || echo -)"
   done
   echo "namespaces: $(our_namespaces | tr '\n' ' ')"

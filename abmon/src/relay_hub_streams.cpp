@@ -107,14 +107,22 @@ namespace {
 // (minutes): TCP keepalive probes after kKeepIdleS s of silence, every
 // kKeepIntervalS s, kKeepProbes unanswered end the stream (ETIMEDOUT), and
 // checkLost takes the host as lost as for a stream that was closed.
+// Keepalive probes go only while nothing abmon sent waits for its
+// acknowledgement: a clock pong in flight when the host vanished would
+// leave the stream retransmitting it for ~15 minutes (tcp_retries2) with
+// no probe at all.  TCP_USER_TIMEOUT bounds that too: data unacknowledged
+// for kUnackedMs ends the stream as the probes do (tcp(7): with keepalive
+// on, it also decides when the probes have failed).
 constexpr int kKeepIdleS = 2, kKeepIntervalS = 1, kKeepProbes = 4;
+constexpr unsigned kUnackedMs = (kKeepIdleS + kKeepIntervalS * kKeepProbes) * 1000;
 
 void keepAlive(int fd) {
   const int on = 1;
   if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) < 0 ||
       setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &kKeepIdleS, sizeof kKeepIdleS) < 0 ||
       setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &kKeepIntervalS, sizeof kKeepIntervalS) < 0 ||
-      setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &kKeepProbes, sizeof kKeepProbes) < 0)
+      setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &kKeepProbes, sizeof kKeepProbes) < 0 ||
+      setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &kUnackedMs, sizeof kUnackedMs) < 0)
     spdlog::warn("relay stream: TCP keepalive: {}", std::strerror(errno));
 }
 

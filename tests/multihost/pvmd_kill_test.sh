@@ -6,7 +6,8 @@
 # the records of the tasks on node0 and node1 go on after the kill, node2's
 # records that came before stay, abmon stops cleanly on SIGINT, and abstat
 # says where the program is stuck (the master waits for node2's results).
-# Then node1 vanishes: cut from the network (loss 100) and crashed whole
+# Then node1 vanishes: cut from the network, first one way (what abmon sends
+# it unacknowledged) then both (loss 100), and crashed whole
 # (pvm-hosts.sh crash: its pvmd, its relay and its tasks killed together, so
 # nobody there says anything, and no FIN or RST reaches abmon): abmon writes
 # host.delete how=lost for node1 and task.exit how=host for node1's tasks
@@ -43,7 +44,14 @@ alive "$abmon" || fail "abmon died after node2's pvmd was killed: $(cat abmon.er
 after=$(awk -v k="$kill_time" '$1 > k && $3 ~ /^t[48]/' kill.trace | wc -l)
 ((after > 0)) || fail "no record of a task on node0 or node1 after the kill"
 
-# node1 vanishes: no word from its relay or its pvmd, not even TCP's.
+# node1 vanishes: no word from its relay or its pvmd, not even TCP's.  Its
+# link fails one way first: what abmon sends node1 (its relay's clock
+# pongs, a second apart) is dropped and never acknowledged, and a TCP
+# connection with data unacknowledged sends no keepalive probes: it
+# retransmits for minutes instead (the CI failure of 2026-11-24, where one
+# pong was in flight when the link went).
+h loss node1 100 to >/dev/null || fail "loss node1 100 to"
+sleep 3
 crash_time=$(date +%s.%N)
 h loss node1 100 >/dev/null || fail "loss node1 100"
 h crash node1 || fail "crash node1"
