@@ -21,7 +21,7 @@ rm -f kill.trace abmon.err demo.out  # an earlier run's trace would satisfy the 
 abmon=$!
 wait_for 20 grep -qs ' abmon.start ' kill.trace || fail "abmon did not start: $(cat abmon.err)"
 "$HOSTS" --dir "$VM" run node0 "$BIN/xabdemo" -n 6 --rounds 100000 >demo.out 2>&1 &
-node2_results() { (($(grep -cs ' tc[0-9a-f]* send dst=t[0-9a-f]* tag=16004 ' kill.trace) >= 10)); }
+node2_results() { (($(count_lines ' tc[0-9a-f]* send dst=t[0-9a-f]* tag=16004 ' kill.trace) >= 10)); }
 wait_for 60 node2_results || fail "node2's workers sent no 10 results in 60 s"
 
 kill_time=$(date +%s.%N)

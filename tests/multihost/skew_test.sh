@@ -117,7 +117,7 @@ rm -f streams.trace pvm.trace  # an earlier run's would satisfy the waits below
 token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')
 "$HOSTS" --dir "$VM" run node0 env XAB_TEST_RELAY_TOKEN="$token" "$BIN/abmon" -o streams.trace 2>streams.err &  # not h: SIGINT must reach it
 abmon=$!
-wait_for 20 eval "(( \$(grep -cs ' relay.start ' streams.trace) >= 2 ))" || fail "not 2 relays: $(cat streams.err)"
+wait_for 20 eval "(( \$(count_lines ' relay.start ' streams.trace) >= 2 ))" || fail "not 2 relays: $(cat streams.err)"
 relay=$(awk '$4 == "relay.start" && $5 == "host=node1" { print substr($3, 2); exit }' streams.trace)
 abmon_tid=$(awk '$4 == "abmon.start" { print substr($3, 2); exit }' streams.trace)
 # The stream's token is nowhere another user of a relay's host can read
