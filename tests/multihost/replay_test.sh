@@ -11,6 +11,10 @@
 #    before its sender started, no anchor pushed by more than 5 ms.  The
 #    same record without DIR/clocks shows what that fixes: receives before
 #    their sender's start, anchors pushed by about the skew.
+# 1b. A full trace across hosts (abmon, default mode) serves as the record
+#    (abreplay --from-trace): the record made from it is libab's own, and
+#    its replay puts every task on its host with the traced output and
+#    matching.
 # 3. node1 deleted: a replay departs at the spawn of the first task the
 #    record put there, naming task, call and host.
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
@@ -63,15 +67,40 @@ c_rep=$(XAB_RECORD=$VM/cagain on0 "$BIN/abreplay" crec -- "${prog[@]}" --collect
 [[ $(dump_ended cagain) == "$c_dump" ]] || fail "the --collector replay's receives got other messages: $(diff <(echo "$c_dump") <(dump_ended cagain))"
 ok "--collector across hosts: the record's output and matching ($(grep -c ' recv got ' <<<"$c_dump") receives)"
 
+# ---- 1b. a full trace across hosts serves as a record (abreplay --from-trace)
+# xabrace traced by abmon in default mode and recorded by libab at once,
+# until its workers ran on both hosts; node1's clock is 0.5 s ahead, so the
+# trace is put on global time (its clock records) before it is read as a
+# record.  The record made from the trace is libab's, and a replay from
+# the trace puts every task on its host, prints the traced output and gets
+# the traced messages.
+for ((try = 1; try <= 5; try++)); do
+  rm -rf frec full.trace
+  full_out=$(on0 "$BIN/abmon" -o full.trace -- "$BIN/abreplay" --record frec -- "${prog[@]}" 2>&1) ||
+    fail "the traced record run failed: $full_out"
+  full_dump=$(dump_ended frec)
+  fplaced=$(awk '$3 == "spawn" && $4 == "host" { print $1 "." $5, $7 }' <<<"$full_dump")
+  [[ $(awk '{ print $2 }' <<<"$fplaced" | sort -u | tr '\n' ' ') == "node0 node1 " ]] && break
+done
+((try <= 5)) || fail "no traced run with workers on both hosts in 5 runs: $fplaced"
+made=$(on0 "$BIN/abreplay" --from-trace full.trace 2>&1) || fail "abreplay --from-trace full.trace: $made"
+[[ $made == "$full_dump" ]] || fail "the record made from the trace is not libab's: $(diff <(echo "$full_dump") <(echo "$made") | head -5)"
+rm -rf fagain
+f_rep=$(XAB_RECORD=$VM/fagain on0 "$BIN/abreplay" --from-trace full.trace -- "${prog[@]}" 2>&1) || fail "the replay from the trace failed: $f_rep"
+[[ $(lines "$f_rep") == "$(lines "$full_out")" ]] || fail "replay from the trace printed '$(lines "$f_rep")', the traced run '$(lines "$full_out")'"
+[[ $(dump_ended fagain) == "$full_dump" ]] || fail "the replay from the trace got other messages: $(diff <(echo "$full_dump") <(dump_ended fagain) | head -5)"
+ok "a trace across hosts as a record: libab's record made from it; its replay put tasks on $(tr '\n' ' ' <<<"$fplaced")with the traced output and matching"
+
 # ---- 2. the record on one clock
 # (node0, abreplay's host, is the reference: no probe there.)
 [[ $(awk '$1 == "clock" { print $3 }' rec/clocks | sort -u) == node1 ]] || fail "rec/clocks is not node1's: $(head -3 rec/clocks)"
 rm -rf rec.noclocks && mkdir rec.noclocks && cp rec/*.rec rec.noclocks/
 # How far the correction pushed anchors, and the recorded receives of task
 # 1 dated before their sender's first call (the record's dates, as read).
+# correction RECORD [REPLAY_TRACE [RECORD_DUMP]]
 correction() {
-  "$BIN/abstat" --json --compensate --replay-of "$1" rep.trace >"$1.json" || { echo "abstat failed"; return; }
-  python3 - "$1.json" "$rec_dump" <<'PY'
+  "$BIN/abstat" --json --compensate --replay-of "$1" "${2:-rep.trace}" >"$1.json" || { echo "abstat failed"; return; }
+  python3 - "$1.json" "${3:-$rec_dump}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))['replay']
 start = {a['path']: a['recorded'] for a in d['anchors'] if a['seq'] == 0}
@@ -94,6 +123,24 @@ if ! ((before0 > 0)) || ! awk -v l="$largest0" 'BEGIN { exit !(l > 0.3) }'; then
 fi
 has "hosts' clocks put on one" "$BIN/abstat" --compensate --replay-of rec rep.trace || fail "abstat does not say the record is on one clock"
 ok "record on one clock: $pushed anchors pushed (largest $largest s); without: $pushed0 (largest $largest0 s), $before0 receives before their sender"
+
+# The trace as the record: put on global time by its own clock records
+# (without them, node1's records are 0.5 s ahead and the skew shows).
+rm -rf fagain2
+f_rep2=$(XAB_RECORD=$VM/fagain2 on0 "$BIN/abmon" -o frep.trace -- "$BIN/abreplay" --from-trace full.trace -- "${prog[@]}" 2>&1) ||
+  fail "the traced replay from the trace failed: $f_rep2"
+grep -v ' clock ref=' full.trace >noclocks.trace
+read -r used pushed largest before <<<"$(correction full.trace frep.trace "$full_dump")"
+read -r used0 pushed0 largest0 before0 <<<"$(correction noclocks.trace frep.trace "$full_dump")"
+echo "trace as record, global time: $used anchors, $pushed pushed (largest $largest s), $before receives before their sender's start"
+echo "without its clock records:    $used0 anchors, $pushed0 pushed (largest $largest0 s), $before0 receives before their sender's start"
+((used >= 10)) || fail "trace as record: only $used anchors used"
+((before == 0)) || fail "trace as record: $before recorded receives before their sender's start on global time"
+awk -v l="$largest" 'BEGIN { exit !(l < 0.005) }' || fail "trace as record: an anchor pushed by $largest s"
+if ! ((before0 > 0)) || ! awk -v l="$largest0" 'BEGIN { exit !(l > 0.3) }'; then
+  fail "the trace without its clock records did not show the skew: $before0 receives before their sender, largest push $largest0"
+fi
+ok "trace as record on global time: $pushed anchors pushed (largest $largest s); without its clock records: $pushed0 (largest $largest0 s)"
 
 # ---- 3. a replay on a machine without the recorded host
 h delete node1 || fail "cannot delete node1"
