@@ -15,7 +15,11 @@
 # Each traced run is paired with the plain run just before it: per task,
 # the traced run's run time as recorded (raw) and compensated (abstat
 # --compensate), as errors against that plain run.  The summary gives the
-# median over the rounds of each error, and the spread of the plain runs.
+# median over the rounds of each error, and the spread of the plain runs;
+# and each task's CPU time (mworker's cpu_ns) in the traced run less the
+# plain run's ("cpu +ms") beside what libab timed of it ("timed ms": its
+# records, sends to abmon and clock exchanges): what no clock in libab saw
+# is the difference.
 # --knob NS: every record costs NS ns more (XAB_TEST_RECORD_COST_NS, a
 # test knob, docs/libab.md): a known intrusion far above the noise.
 #
@@ -30,7 +34,7 @@ while [ $# -gt 0 ]; do
     --task-core) TASK_CORE=$2; shift 2 ;;
     --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -61,24 +65,35 @@ traced() {  # $1: abmon's --batch; output: the trace in $WORK/trace
   "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$WORK/trace" 2> "$WORK/abmon.err" &
   local mon=$!
   sleep 1
-  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > /dev/null
+  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > "$WORK/traced.out"
   sleep 1
   kill -INT $mon
   wait $mon || true
 }
 
-# One row per task of a traced run: round mode task plain raw comp intrusion.
+# One row per task of a traced run: round mode task plain raw comp intrusion
+# plain_cpu traced_cpu own (s; own: the CPU libab timed in the task, its
+# records, sends and clock exchanges).
 rows() {  # $1 round, $2 mode
   "$BIN/abstat" --json --tasks --compensate "$WORK/trace" > "$WORK/j.json" 2> /dev/null || true
-  python3 - "$WORK/plain" "$WORK/j.json" "$1" "$2" >> "$WORK/rows" <<'PY'
+  python3 - "$WORK/plain" "$WORK/j.json" "$1" "$2" "$WORK/traced.out" >> "$WORK/rows" <<'PY'
 import json, sys
-plain = {l.split()[0][5:]: int(l.split()[1][8:]) / 1e9 for l in open(sys.argv[1]) if l.startswith("task=")}
+def runs(path):  # task -> (wall s, cpu s)
+    out = {}
+    for l in open(path):
+        if l.startswith("task="):
+            f = dict(w.split("=", 1) for w in l.split())
+            out[f["task"]] = (int(f["wall_ns"]) / 1e9, int(f.get("cpu_ns", 0)) / 1e9)
+    return out
+plain, traced = runs(sys.argv[1]), runs(sys.argv[5])
 comp = json.load(open(sys.argv[2]))["compensation"]["tasks"]
 # trace tasks in order: the master first (task index 0), then its workers in spawn order
 names = ["master"] + [f"worker{k}" for k in range(1, len(comp))]
 for name, c in zip(names, comp):
     if name in plain:
-        print(sys.argv[3], sys.argv[4], name, plain[name], c["run"], c["compensatedRun"], c["intrusion"])
+        own = c["recordTime"] + c["sendTime"] + c["clockTime"]
+        print(sys.argv[3], sys.argv[4], name, plain[name][0], c["run"], c["compensatedRun"], c["intrusion"],
+              plain[name][1], traced.get(name, (0, 0))[1], own)
 PY
 }
 
@@ -97,7 +112,7 @@ python3 - "$WORK/rows" <<'PY'
 import statistics as st, sys
 rows = [l.split() for l in open(sys.argv[1])]
 def med(v): return st.median(v) if v else float("nan")
-print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"|comp| max":>10} {"intrusion":>9}  (medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before)')
+print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8}  (medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before)')
 for mode in ("default", "immediate"):
     tasks = sorted({r[2] for r in rows if r[1] == mode}, key=lambda n: (n != "master", n))
     for task in tasks:
@@ -106,6 +121,8 @@ for mode in ("default", "immediate"):
         raw = [100 * (float(r[4]) - float(r[3])) / float(r[3]) for r in sel]
         comp = [100 * (float(r[5]) - float(r[3])) / float(r[3]) for r in sel]
         share = [100 * float(r[6]) for r in sel]
+        cpu = [1e3 * (float(r[8]) - float(r[7])) for r in sel]  # the task's CPU, traced less plain
+        timed = [1e3 * float(r[9]) for r in sel]                # of it, what libab timed
         spread = 100 * (max(p) - min(p)) / med(p) / 2 if p else 0
-        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}%')
+        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f}')
 PY

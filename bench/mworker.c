@@ -17,7 +17,7 @@
  *
  * Each task times its own run as the trace does, from its first PVM call
  * (pvm_mytid) to its last (pvm_exit); the workers send theirs to the master, which prints one line
- * per task: `task=master|worker<i> wall_ns=N` (the plain run's figures,
+ * per task: `task=master|worker<i> wall_ns=N cpu_ns=C` (the plain run's figures,
  * the only thing known of the ideal trace, seed 000 §5).
  *
  *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]
@@ -40,6 +40,13 @@ enum { MAX_WORKERS = 16 };
 static long long now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The task's CPU time so far (the process's: libab adds no thread). */
+static long long cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -77,8 +84,8 @@ static void worker(const struct opts *o, long long start) {
   }
   pvm_recv(master, TAG_WALL); /* the master is ready: the run is over */
   pvm_initsend(PvmDataDefault);
-  long wall = (long)(now_ns() - start); /* to the send, about the time of pvm_exit (the trace's last record) */
-  pvm_pklong(&wall, 1, 1);
+  long wall[2] = {(long)(now_ns() - start), (long)cpu_ns()}; /* to the send, about the time of pvm_exit (the trace's last record) */
+  pvm_pklong(wall, 2, 1);
   pvm_send(master, TAG_WALL);
   pvm_exit();
 }
@@ -112,19 +119,20 @@ static int master(const struct opts *o, char *self, long long start) {
       pvm_upkint(&v, 1, 1);
     }
   }
-  long long walls[MAX_WORKERS];
+  long long walls[MAX_WORKERS], cpus[MAX_WORKERS];
   for (int w = 0; w < o->workers; w++) {
     pvm_initsend(PvmDataDefault);
     pvm_send(tids[w], TAG_WALL);
     pvm_recv(tids[w], TAG_WALL);
-    long l;
-    pvm_upklong(&l, 1, 1);
-    walls[w] = l;
+    long l[2];
+    pvm_upklong(l, 2, 1);
+    walls[w] = l[0];
+    cpus[w] = l[1];
   }
-  long long wall = now_ns() - start;
+  long long wall = now_ns() - start, cpu = cpu_ns();
   pvm_exit();
-  printf("task=master wall_ns=%lld\n", wall);
-  for (int w = 0; w < o->workers; w++) printf("task=worker%d wall_ns=%lld\n", w + 1, walls[w]);
+  printf("task=master wall_ns=%lld cpu_ns=%lld\n", wall, cpu);
+  for (int w = 0; w < o->workers; w++) printf("task=worker%d wall_ns=%lld cpu_ns=%lld\n", w + 1, walls[w], cpus[w]);
   return 0;
 }
 
