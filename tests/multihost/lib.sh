@@ -57,14 +57,14 @@ has() { local re=$1; shift; grep -q -- "$re" <<<"$("$@" 2>&1)"; }
 # The host a tid belongs to, from the tid alone: PVM puts the host's
 # number (1 for the master's host) in bits 18..29.
 host_of_tid() { echo "node$((((16#${1#t}) >> 18 & 0xfff) - 1))"; }
+# The lines of FILE that match PATTERN (grep's), 0 while FILE is not there
+# yet (grep -c prints nothing then, and (( )) would see a syntax error).
+count_lines() { if [[ -f $2 ]]; then grep -c -- "$1" "$2" || :; else echo 0; fi; }
 
 # The events a host's relay counted in its relay.batch and relay.stop
 # records of FILE; the task records of the tasks on a host (HOSTNUM: PVM's
 # number of the host, bits 18..29 of a tid; the host of the last relay.start
 # for nodeK by relay_host FILE nodeK).
-# The lines of FILE that match PATTERN (grep's), 0 while FILE is not there
-# yet (grep -c prints nothing then, and (( )) would see a syntax error).
-count_lines() { if [[ -f $2 ]]; then grep -c -- "$1" "$2" || :; else echo 0; fi; }
 relay_events() { awk -v h="host=$2" '$4 ~ /^relay\.(batch|stop)$/ && $5 == h { for (i = 6; i <= NF; i++) if ($i ~ /^events=/) n += substr($i, 8) } END { print n + 0 }' "$1"; }
 AWK_HOST='function host(t,  i, v) { v = 0; for (i = 2; i <= length(t); i++) v = v * 16 + index("0123456789abcdef", substr(t, i, 1)) - 1; return int(v / 262144) % 4096 }'
 relay_host() { awk -v h="host=$2" "$AWK_HOST"' $4 == "relay.start" && $5 == h { n = host($3) } END { print n + 0 }' "$1"; }

@@ -110,17 +110,25 @@ before = sum(1 for a in d['anchors'] if a['path'] == '1' and a['seq'] in got
 print(d['anchorsUsed'], d['anchorsPushed'], '%.6f' % d['largestPush'], before)
 PY
 }
-read -r used pushed largest before <<<"$(correction rec)"
-read -r used0 pushed0 largest0 before0 <<<"$(correction rec.noclocks)"
-echo "with host clocks: $used anchors, $pushed pushed (largest $largest s), $before receives before their sender's start"
-echo "without:          $used0 anchors, $pushed0 pushed (largest $largest0 s), $before0 receives before their sender's start"
-((used >= 10)) || fail "only $used anchors used"
-((before == 0)) || fail "$before recorded receives before their sender's start on one clock"
-awk -v l="$largest" 'BEGIN { exit !(l < 0.005) }' || fail "an anchor pushed by $largest s"
-# The skew shows without the clocks (else the test above proves nothing).
-if ! ((before0 > 0)) || ! awk -v l="$largest0" 'BEGIN { exit !(l > 0.3) }'; then
-  fail "without DIR/clocks the skew did not show: $before0 receives before their sender, largest push $largest0"
-fi
+# on_one_clock WHAT WITHOUT RECORD BARE_RECORD [REPLAY_TRACE [DUMP]]: the
+# correction of REPLAY_TRACE against RECORD (its hosts on one clock) and
+# against BARE_RECORD (the same without what puts them there, WITHOUT);
+# sets used pushed largest pushed0 largest0 before0.
+on_one_clock() {
+  local what=$1 without=$2 used0
+  read -r used pushed largest before <<<"$(correction "$3" "${5:-}" "${6:-}")"
+  read -r used0 pushed0 largest0 before0 <<<"$(correction "$4" "${5:-}" "${6:-}")"
+  echo "$what: $used anchors, $pushed pushed (largest $largest s), $before receives before their sender's start"
+  echo "without $without: $used0 anchors, $pushed0 pushed (largest $largest0 s), $before0 receives before their sender's start"
+  ((used >= 10)) || fail "$what: only $used anchors used"
+  ((before == 0)) || fail "$what: $before recorded receives before their sender's start"
+  awk -v l="$largest" 'BEGIN { exit !(l < 0.005) }' || fail "$what: an anchor pushed by $largest s"
+  # The skew shows without them (else the checks above prove nothing).
+  if ! ((before0 > 0)) || ! awk -v l="$largest0" 'BEGIN { exit !(l > 0.3) }'; then
+    fail "without $without the skew did not show: $before0 receives before their sender, largest push $largest0"
+  fi
+}
+on_one_clock "with host clocks" DIR/clocks rec rec.noclocks
 has "hosts' clocks put on one" "$BIN/abstat" --compensate --replay-of rec rep.trace || fail "abstat does not say the record is on one clock"
 ok "record on one clock: $pushed anchors pushed (largest $largest s); without: $pushed0 (largest $largest0 s), $before0 receives before their sender"
 
@@ -130,16 +138,7 @@ rm -rf fagain2
 f_rep2=$(XAB_RECORD=$VM/fagain2 on0 "$BIN/abmon" -o frep.trace -- "$BIN/abreplay" --from-trace full.trace -- "${prog[@]}" 2>&1) ||
   fail "the traced replay from the trace failed: $f_rep2"
 grep -v ' clock ref=' full.trace >noclocks.trace
-read -r used pushed largest before <<<"$(correction full.trace frep.trace "$full_dump")"
-read -r used0 pushed0 largest0 before0 <<<"$(correction noclocks.trace frep.trace "$full_dump")"
-echo "trace as record, global time: $used anchors, $pushed pushed (largest $largest s), $before receives before their sender's start"
-echo "without its clock records:    $used0 anchors, $pushed0 pushed (largest $largest0 s), $before0 receives before their sender's start"
-((used >= 10)) || fail "trace as record: only $used anchors used"
-((before == 0)) || fail "trace as record: $before recorded receives before their sender's start on global time"
-awk -v l="$largest" 'BEGIN { exit !(l < 0.005) }' || fail "trace as record: an anchor pushed by $largest s"
-if ! ((before0 > 0)) || ! awk -v l="$largest0" 'BEGIN { exit !(l > 0.3) }'; then
-  fail "the trace without its clock records did not show the skew: $before0 receives before their sender, largest push $largest0"
-fi
+on_one_clock "trace as record, global time" "its clock records" full.trace noclocks.trace frep.trace "$full_dump"
 ok "trace as record on global time: $pushed anchors pushed (largest $largest s); without its clock records: $pushed0 (largest $largest0 s)"
 
 # ---- 3. a replay on a machine without the recorded host
