@@ -2,7 +2,7 @@
 # compensate_bench.sh -- how close intrusion compensation comes to the
 # plain run (issue 15 §2, docs/performance.md "Intrusion compensation").
 #
-#   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS]
+#   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS] [--one-monitor]
 #                             [--task-core N] [--monitor-core N] [-- MWORKER_ARGS...]
 #
 # In a private virtual machine, RUNS rounds of: mworker-plain (no xab),
@@ -19,22 +19,28 @@
 # and each task's CPU time (mworker's cpu_ns) in the traced run less the
 # plain run's ("cpu +ms") beside what libab timed of it ("timed ms": its
 # records, sends to abmon and clock exchanges): what no clock in libab saw
-# is the difference.
+# is the difference; and how many times more the task blocked ("blocks
+# +", its voluntary context switches, traced less plain).
+# --one-monitor: one abmon per mode for all its rounds (RUNS pairs of
+# plain, traced, each pair within a second: the machine's speed, which
+# drifts by 10-20 % here, hardly moves within one), the traced runs in
+# one trace, told apart by their tasks' order; many rounds in little time.
 # --knob NS: every record costs NS ns more (XAB_TEST_RECORD_COST_NS, a
 # test knob, docs/libab.md): a known intrusion far above the noise.
 #
 # On an idle machine: bench/compensate_bench.sh -b build -r 21
 set -euo pipefail
-BUILD=build RUNS=9 KNOB='' TASK_CORE=0 MON_CORE=1
+BUILD=build RUNS=9 KNOB='' TASK_CORE=0 MON_CORE=1 ONE_MONITOR=0
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;
     -r) RUNS=$2; shift 2 ;;
     --knob) KNOB=$2; shift 2 ;;
+    --one-monitor) ONE_MONITOR=1; shift ;;
     --task-core) TASK_CORE=$2; shift 2 ;;
     --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -57,62 +63,97 @@ XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 "${TASK_PIN[@]}" "$VMSH" start "$WORK/vm" 
 source "$WORK/vm/env"
 trap '"$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
-plain() {  # output: per task lines in $WORK/plain
-  "${TASK_PIN[@]}" "$BENCH/mworker-plain" "${ARGS[@]}" > "$WORK/plain"
+plain() {  # $1: where the per task lines go
+  "${TASK_PIN[@]}" "$BENCH/mworker-plain" "${ARGS[@]}" > "$1"
 }
 
-traced() {  # $1: abmon's --batch; output: the trace in $WORK/trace
-  "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$WORK/trace" 2> "$WORK/abmon.err" &
-  local mon=$!
+MON=''
+monitor_start() {  # $1: abmon's --batch, $2: the trace
+  "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$2" 2> "$WORK/abmon.err" &
+  MON=$!
   sleep 1
-  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > "$WORK/traced.out"
+}
+monitor_stop() {
   sleep 1
-  kill -INT $mon
-  wait $mon || true
+  kill -INT "$MON"
+  wait "$MON" || true
+}
+
+traced() {  # $1: where mworker's per task lines go
+  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > "$1"
 }
 
 # One row per task of a traced run: round mode task plain raw comp intrusion
 # plain_cpu traced_cpu own (s; own: the CPU libab timed in the task, its
-# records, sends and clock exchanges).
-rows() {  # $1 round, $2 mode
-  "$BIN/abstat" --json --tasks --compensate "$WORK/trace" > "$WORK/j.json" 2> /dev/null || true
-  python3 - "$WORK/plain" "$WORK/j.json" "$1" "$2" "$WORK/traced.out" >> "$WORK/rows" <<'PY'
+# records, sends and clock exchanges) plain_blocks traced_blocks (voluntary
+# context switches).  The traced run's tasks are those of
+# the trace from task FIRST on (0 when the trace holds that run alone), in
+# the trace's order: the master, then its workers in spawn order.
+rows() {  # $1 round, $2 mode, $3 compensation JSON, $4 plain lines, $5 traced lines, $6 FIRST
+  python3 - "$4" "$3" "$1" "$2" "$5" "$6" >> "$WORK/rows" <<'PY'
 import json, sys
-def runs(path):  # task -> (wall s, cpu s)
+def runs(path):  # task -> (wall s, cpu s, voluntary context switches)
     out = {}
     for l in open(path):
         if l.startswith("task="):
             f = dict(w.split("=", 1) for w in l.split())
-            out[f["task"]] = (int(f["wall_ns"]) / 1e9, int(f.get("cpu_ns", 0)) / 1e9)
+            out[f["task"]] = (int(f["wall_ns"]) / 1e9, int(f.get("cpu_ns", 0)) / 1e9, int(f.get("vcsw", 0)))
     return out
 plain, traced = runs(sys.argv[1]), runs(sys.argv[5])
-comp = json.load(open(sys.argv[2]))["compensation"]["tasks"]
-# trace tasks in order: the master first (task index 0), then its workers in spawn order
+comp = json.load(open(sys.argv[2]))["compensation"]["tasks"][int(sys.argv[6]):][:len(traced)]
 names = ["master"] + [f"worker{k}" for k in range(1, len(comp))]
 for name, c in zip(names, comp):
     if name in plain:
         own = c["recordTime"] + c["sendTime"] + c["clockTime"]
         print(sys.argv[3], sys.argv[4], name, plain[name][0], c["run"], c["compensatedRun"], c["intrusion"],
-              plain[name][1], traced.get(name, (0, 0))[1], own)
+              plain[name][1], traced.get(name, (0, 0, 0))[1], own, plain[name][2], traced.get(name, (0, 0, 0))[2])
 PY
 }
 
 echo "compensate_bench: $RUNS rounds, mworker ${ARGS[*]:-(defaults)}${KNOB:+, knob $KNOB ns}; tasks on core ${TASK_CORE:-any}, abmon on core ${MON_CORE:-any}"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+compensation() {  # $1 trace, $2 JSON
+  "$BIN/abstat" --json --tasks --compensate "$1" > "$2" 2> /dev/null || true
+}
 : > "$WORK/rows"
-for i in $(seq 1 "$RUNS"); do
+if ((ONE_MONITOR)); then
   for mode in default:512 immediate:1; do
-    plain
-    traced "${mode#*:}"
-    rows "$i" "${mode%%:*}"
+    monitor_start "${mode#*:}" "$WORK/trace"
+    for i in $(seq 1 "$RUNS"); do
+      plain "$WORK/plain.$i"
+      traced "$WORK/traced.$i"
+    done
+    monitor_stop
+    compensation "$WORK/trace" "$WORK/j.json"
+    first=0
+    for i in $(seq 1 "$RUNS"); do
+      rows "$i" "${mode%%:*}" "$WORK/j.json" "$WORK/plain.$i" "$WORK/traced.$i" "$first"
+      first=$((first + $(grep -c '^task=' "$WORK/traced.$i")))
+    done
   done
-done
+else
+  for i in $(seq 1 "$RUNS"); do
+    for mode in default:512 immediate:1; do
+      plain "$WORK/plain"
+      monitor_start "${mode#*:}" "$WORK/trace"
+      traced "$WORK/traced.out"
+      monitor_stop
+      compensation "$WORK/trace" "$WORK/j.json"
+      rows "$i" "${mode%%:*}" "$WORK/j.json" "$WORK/plain" "$WORK/traced.out" 0
+    done
+  done
+fi
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$WORK/rows" <<'PY'
 import statistics as st, sys
 rows = [l.split() for l in open(sys.argv[1])]
 def med(v): return st.median(v) if v else float("nan")
-print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8}  (medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before)')
+def ci(v):  # a 95 % confidence interval of the median (order statistics, n/2 -+ 1.96 sqrt(n)/2)
+    v, n = sorted(v), len(v)
+    k = int(1.96 * n ** 0.5 / 2 + 0.5)
+    return (v[max(n // 2 - k, 0)], v[min((n - 1) // 2 + k, n - 1)]) if n else (float("nan"),) * 2
+print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"95% CI":>14} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8} {"blocks +":>8}')
+print(f'(medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before; CI: of the compensated median)')
 for mode in ("default", "immediate"):
     tasks = sorted({r[2] for r in rows if r[1] == mode}, key=lambda n: (n != "master", n))
     for task in tasks:
@@ -123,6 +164,8 @@ for mode in ("default", "immediate"):
         share = [100 * float(r[6]) for r in sel]
         cpu = [1e3 * (float(r[8]) - float(r[7])) for r in sel]  # the task's CPU, traced less plain
         timed = [1e3 * float(r[9]) for r in sel]                # of it, what libab timed
+        blocks = [int(r[11]) - int(r[10]) for r in sel]         # voluntary context switches, traced less plain
         spread = 100 * (max(p) - min(p)) / med(p) / 2 if p else 0
-        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f}')
+        lo, hi = ci(comp)
+        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {f"{lo:+.1f}..{hi:+.1f}%":>14} {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f} {med(blocks):8.0f}')
 PY

@@ -17,7 +17,7 @@
  *
  * Each task times its own run as the trace does, from its first PVM call
  * (pvm_mytid) to its last (pvm_exit); the workers send theirs to the master, which prints one line
- * per task: `task=master|worker<i> wall_ns=N cpu_ns=C` (the plain run's figures,
+ * per task: `task=master|worker<i> wall_ns=N cpu_ns=C vcsw=V ivcsw=I` (the plain run's figures,
  * the only thing known of the ideal trace, seed 000 §5).
  *
  *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]
@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 enum { TAG_WORK = 201, TAG_RESULT, TAG_WALL };
@@ -41,6 +42,14 @@ static long long now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Context switches so far: voluntary (it blocked) and not. */
+static void switches(long *v) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  v[0] = ru.ru_nvcsw;
+  v[1] = ru.ru_nivcsw;
 }
 
 /* The task's CPU time so far (the process's: libab adds no thread). */
@@ -84,8 +93,9 @@ static void worker(const struct opts *o, long long start) {
   }
   pvm_recv(master, TAG_WALL); /* the master is ready: the run is over */
   pvm_initsend(PvmDataDefault);
-  long wall[2] = {(long)(now_ns() - start), (long)cpu_ns()}; /* to the send, about the time of pvm_exit (the trace's last record) */
-  pvm_pklong(wall, 2, 1);
+  long wall[4] = {(long)(now_ns() - start), (long)cpu_ns()}; /* to the send, about the time of pvm_exit (the trace's last record) */
+  switches(wall + 2);
+  pvm_pklong(wall, 4, 1);
   pvm_send(master, TAG_WALL);
   pvm_exit();
 }
@@ -120,19 +130,25 @@ static int master(const struct opts *o, char *self, long long start) {
     }
   }
   long long walls[MAX_WORKERS], cpus[MAX_WORKERS];
+  long sw[MAX_WORKERS][2];
   for (int w = 0; w < o->workers; w++) {
     pvm_initsend(PvmDataDefault);
     pvm_send(tids[w], TAG_WALL);
     pvm_recv(tids[w], TAG_WALL);
-    long l[2];
-    pvm_upklong(l, 2, 1);
+    long l[4];
+    pvm_upklong(l, 4, 1);
     walls[w] = l[0];
     cpus[w] = l[1];
+    sw[w][0] = l[2];
+    sw[w][1] = l[3];
   }
   long long wall = now_ns() - start, cpu = cpu_ns();
+  long msw[2];
+  switches(msw);
   pvm_exit();
-  printf("task=master wall_ns=%lld cpu_ns=%lld\n", wall, cpu);
-  for (int w = 0; w < o->workers; w++) printf("task=worker%d wall_ns=%lld cpu_ns=%lld\n", w + 1, walls[w], cpus[w]);
+  printf("task=master wall_ns=%lld cpu_ns=%lld vcsw=%ld ivcsw=%ld\n", wall, cpu, msw[0], msw[1]);
+  for (int w = 0; w < o->workers; w++)
+    printf("task=worker%d wall_ns=%lld cpu_ns=%lld vcsw=%ld ivcsw=%ld\n", w + 1, walls[w], cpus[w], sw[w][0], sw[w][1]);
   return 0;
 }
 
