@@ -83,14 +83,13 @@ traced() {  # $1: where mworker's per task lines go
   "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > "$1"
 }
 
-# One row per task of a traced run: round mode task plain raw comp intrusion
-# plain_cpu traced_cpu own (s; own: the CPU libab timed in the task, its
-# records, sends and clock exchanges) plain_blocks traced_blocks (voluntary
-# context switches).  The traced run's tasks are those of
-# the trace from task FIRST on (0 when the trace holds that run alone), in
-# the trace's order: the master, then its workers in spawn order.
-rows() {  # $1 round, $2 mode, $3 compensation JSON, $4 plain lines, $5 traced lines, $6 FIRST
-  python3 - "$4" "$3" "$1" "$2" "$5" "$6" >> "$WORK/rows" <<'PY'
+# One row per task of each traced run: round mode task plain raw comp
+# intrusion plain_cpu traced_cpu own (s; own: the CPU libab timed in the
+# task, its records, sends and clock exchanges) plain_blocks traced_blocks
+# (voluntary context switches).  The runs' tasks follow one another in the
+# trace's order, each run's master first, then its workers in spawn order.
+rows() {  # $1 mode, $2 compensation JSON, then ROUND PLAIN_LINES TRACED_LINES for each run in the trace
+  python3 - "$@" >> "$WORK/rows" <<'PY'
 import json, sys
 def runs(path):  # task -> (wall s, cpu s, voluntary context switches)
     out = {}
@@ -99,14 +98,16 @@ def runs(path):  # task -> (wall s, cpu s, voluntary context switches)
             f = dict(w.split("=", 1) for w in l.split())
             out[f["task"]] = (int(f["wall_ns"]) / 1e9, int(f.get("cpu_ns", 0)) / 1e9, int(f.get("vcsw", 0)))
     return out
-plain, traced = runs(sys.argv[1]), runs(sys.argv[5])
-comp = json.load(open(sys.argv[2]))["compensation"]["tasks"][int(sys.argv[6]):][:len(traced)]
-names = ["master"] + [f"worker{k}" for k in range(1, len(comp))]
-for name, c in zip(names, comp):
-    if name in plain:
-        own = c["recordTime"] + c["sendTime"] + c["clockTime"]
-        print(sys.argv[3], sys.argv[4], name, plain[name][0], c["run"], c["compensatedRun"], c["intrusion"],
-              plain[name][1], traced.get(name, (0, 0, 0))[1], own, plain[name][2], traced.get(name, (0, 0, 0))[2])
+mode, comp, first = sys.argv[1], json.load(open(sys.argv[2]))["compensation"]["tasks"], 0
+for k in range(3, len(sys.argv), 3):
+    rnd, plain, traced = sys.argv[k], runs(sys.argv[k + 1]), runs(sys.argv[k + 2])
+    mine, first = comp[first:first + len(traced)], first + len(traced)
+    names = ["master"] + [f"worker{w}" for w in range(1, len(mine))]
+    for name, c in zip(names, mine):
+        if name in plain:
+            own = c["recordTime"] + c["sendTime"] + c["clockTime"]
+            print(rnd, mode, name, plain[name][0], c["run"], c["compensatedRun"], c["intrusion"],
+                  plain[name][1], traced.get(name, (0, 0, 0))[1], own, plain[name][2], traced.get(name, (0, 0, 0))[2])
 PY
 }
 
@@ -125,11 +126,9 @@ if ((ONE_MONITOR)); then
     done
     monitor_stop
     compensation "$WORK/trace" "$WORK/j.json"
-    first=0
-    for i in $(seq 1 "$RUNS"); do
-      rows "$i" "${mode%%:*}" "$WORK/j.json" "$WORK/plain.$i" "$WORK/traced.$i" "$first"
-      first=$((first + $(grep -c '^task=' "$WORK/traced.$i")))
-    done
+    pairs=()
+    for i in $(seq 1 "$RUNS"); do pairs+=("$i" "$WORK/plain.$i" "$WORK/traced.$i"); done
+    rows "${mode%%:*}" "$WORK/j.json" "${pairs[@]}"
   done
 else
   for i in $(seq 1 "$RUNS"); do
@@ -139,7 +138,7 @@ else
       traced "$WORK/traced.out"
       monitor_stop
       compensation "$WORK/trace" "$WORK/j.json"
-      rows "$i" "${mode%%:*}" "$WORK/j.json" "$WORK/plain" "$WORK/traced.out" 0
+      rows "${mode%%:*}" "$WORK/j.json" "$i" "$WORK/plain" "$WORK/traced.out"
     done
   done
 fi

@@ -38,11 +38,14 @@
 enum { TAG_WORK = 201, TAG_RESULT, TAG_WALL };
 enum { MAX_WORKERS = 16 };
 
-static long long now_ns(void) {
+static long long clock_ns(clockid_t clock) {
   struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
+  clock_gettime(clock, &ts);
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
+static long long now_ns(void) { return clock_ns(CLOCK_REALTIME); }
+/* The task's CPU time so far (the process's: libab adds no thread). */
+static long long cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
 
 /* Context switches so far: voluntary (it blocked) and not. */
 static void switches(long *v) {
@@ -50,13 +53,6 @@ static void switches(long *v) {
   getrusage(RUSAGE_SELF, &ru);
   v[0] = ru.ru_nvcsw;
   v[1] = ru.ru_nivcsw;
-}
-
-/* The task's CPU time so far (the process's: libab adds no thread). */
-static long long cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 enum { WORK_PER_US = 600 }; /* multiply-adds in about a microsecond on the development machine */

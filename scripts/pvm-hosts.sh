@@ -438,15 +438,21 @@ cmd_down() {
 # own output path: pvmd's sendto would fail with EPERM and pvmd exit).
 # The table is rebuilt from DIR/nodeK/loss and DIR/nodeK/block-tcp at every
 # change.
+# Host K's loss as `loss` set it: "PCT WAY" (0 both when none).
+loss_of() {
+  local pct=0 way=both
+  read -r pct way 2>/dev/null <"$(host_dir "$1")/loss" || pct=0
+  echo "$pct ${way:-both}"
+}
+
 apply_losses() {
-  local rules="" k pct
+  local rules="" k pct way
   for k in $(hosts_made); do
     if [[ -e $(host_dir "$k")/block-tcp ]]; then
       rules+="    iifname \"vh$k\" ip protocol tcp counter drop comment \"node$k tcp\""$'\n'
       rules+="    oifname \"vh$k\" ip protocol tcp counter drop comment \"node$k tcp\""$'\n'
     fi
-    local way=both
-    read -r pct way 2>/dev/null <"$(host_dir "$k")/loss" || pct=0
+    read -r pct way <<<"$(loss_of "$k")"
     ((pct > 0)) || continue
     # numgen's range is 0..99: "< 100" is refused, so 100 % is a plain drop.
     local every="numgen random mod 100 < $pct "
@@ -662,9 +668,8 @@ cmd_status() {
   for k in $(hosts_made); do
     d=$(host_dir "$k")
     pvmds=$(host_pvmds "$k" | tr '\n' ',')
-    way=both
-    read -r pct way 2>/dev/null <"$d/loss" || pct=0
-    [[ ${way:-both} == both ]] && way='' || way=" $way"
+    read -r pct way <<<"$(loss_of "$k")"
+    [[ $way == both ]] && way='' || way=" $way"
     printf '%-7s %-12s %-8s %-14s %-9s %-7s %s\n' "node$k" "$SUBNET.$((10 + k))" "$(holder_pid "$k")" \
       "${pvmds%,}" "$pct%$way" "$(cat "$d/delay" 2>/dev/null || echo 0)ms" \
       "$(cat "$d/skew" 2>/dev/null || echo -)"
