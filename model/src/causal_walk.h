@@ -7,6 +7,7 @@
 #include <xab/model/trace.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -22,6 +23,24 @@ inline std::optional<std::uint32_t> beginOf(const ChunkedVector<Event>& ev, std:
     if (b.isBegin()) return b.kind == ev[i].kind ? std::optional(i - k) : std::nullopt;
   }
   return std::nullopt;
+}
+
+// Per task, its parent's spawn end record whose tids list holds it (none:
+// the task started on its own, or its parent is not in the trace).  A
+// spawned task's dates start from its parent's at that record: whatever a
+// pass moved the parent by before the spawn, it moves the child by too.
+inline std::vector<std::optional<EventRef>> spawnedAt(const Trace& trace) {
+  std::map<Tid, EventRef> spawnOf;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
+      const Event& e = trace.events(t)[i];
+      if (e.kind == Kind::SPAWN && !e.isBegin())
+        for (Tid c : trace.list(e.get(Key::Tids, -1))) spawnOf.emplace(c, EventRef{t, i});
+    }
+  std::vector<std::optional<EventRef>> out(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    if (auto it = spawnOf.find(trace.task(t).tid); it != spawnOf.end() && it->second.task != t) out[t] = it->second;
+  return out;
 }
 
 // cursor[t]: task t's next event to compute.  step(t, force) computes it

@@ -215,19 +215,6 @@ void measure(const Trace& trace, const MessageTable& m, Correction& w) {
   w.receiveDuration = duration == INT64_MAX ? 0 : duration;
 }
 
-// Per task, the parent's spawn end whose tids list holds it.
-void findSpawns(const Trace& trace, Correction& w) {
-  std::map<Tid, EventRef> spawnOf;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
-      const Event& e = trace.events(t)[i];
-      if (e.kind == Kind::SPAWN && !e.isBegin())
-        for (Tid c : trace.list(e.get(Key::Tids, -1))) spawnOf.emplace(c, EventRef{t, i});
-    }
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    if (auto it = spawnOf.find(trace.task(t).tid); it != spawnOf.end() && it->second.task != t) w.spawnedAt[t] = it->second;
-}
-
 }  // namespace
 
 std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, const replay::RecordSet& record,
@@ -273,8 +260,7 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
     }
   w.cursor.assign(n, 0);
   w.delta.assign(n, std::nullopt);
-  w.spawnedAt.assign(n, std::nullopt);
-  findSpawns(trace, w);
+  w.spawnedAt = detail::spawnedAt(trace);
   measure(trace, matchMessages(trace), w);
   w.upper.resize(n);
   upperBounds(trace, w);

@@ -290,6 +290,7 @@ TEST_CASE("abstat --compensate: a master/worker run comes back close to its plai
   const Json& c = j["compensation"];
   REQUIRE(c["costRecords"].boolean());
   REQUIRE(c["tasks"].arr().size() == 2);
+  CHECK(c["spawnsRebased"].num() == 1);  // the worker starts from the master's compensated spawn
   const Json& m = c["tasks"].arr()[0];  // the master: the first task of the trace
   for (const Json& t : c["tasks"].arr()) {
     INFO(t["tid"].str() << " record cost " << t["recordCost"].num());

@@ -83,7 +83,8 @@ struct Json {
     w.key("compensation").beginObject().field("costRecords", c.costRecords);
     if (c.costRecords) {
       w.field("transfer", durationSeconds(c.transfer)).field("receiveDuration", durationSeconds(c.receiveDuration));
-      w.field("receivesRebased", c.receivesRebased).field("collectivesRebased", c.collectivesRebased).field("forced", c.forced);
+      w.field("receivesRebased", c.receivesRebased).field("collectivesRebased", c.collectivesRebased);
+      w.field("spawnsRebased", c.spawnsRebased).field("forced", c.forced);
       w.key("tasks").beginArray();
       for (TaskIndex k = 0; k < t.taskCount() && k < c.tasks.size(); ++k) {
         const TaskIntrusion& i = c.tasks[k];

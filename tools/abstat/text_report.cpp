@@ -117,8 +117,8 @@ std::string intrusion(const Report& a) {
   }
   return "\nIntrusion (time added by xab, as a share of the task's recorded run; transfer " +
          us(static_cast<double>(c.transfer)) + " us, receive " + us(static_cast<double>(c.receiveDuration)) + " us, " +
-         std::to_string(c.receivesRebased) + " receives and " + std::to_string(c.collectivesRebased) +
-         " collectives re-based)\n" + tab.str();
+         std::to_string(c.receivesRebased) + " receives, " + std::to_string(c.collectivesRebased) + " collectives and " +
+         std::to_string(c.spawnsRebased) + " spawned tasks re-based)\n" + tab.str();
 }
 
 // The fit per task and the causality counts (docs/global-time.md).

@@ -52,6 +52,7 @@ struct CompensationReport {
   TimeNs receiveDuration = 0;    // least (receive end - receive begin) of a blocking receive
   std::uint64_t receivesRebased = 0;  // receives whose base date came from their send
   std::uint64_t collectivesRebased = 0;  // barrier, reduce, gather, scatter ends re-based on their members
+  std::uint64_t spawnsRebased = 0;       // spawned tasks whose dates start from their parent's spawn
   std::uint64_t forced = 0;      // receives compensated without their send (a cycle in a corrupt trace)
   std::string note;              // one line: what was done, or why not
 };
