@@ -121,13 +121,16 @@ struct Walk {
   // and no earlier than the least transfer after the compensated send.
   // `mates`: the core-mates' costs charged to this end (contention.h), which
   // a waited receive's own transfer holds too (from its message's arrival).
-  TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential, TimeNs mates) const {
+  // `xabWait`: the receive waited as recorded, yet its message is there
+  // before it begins once compensated.
+  TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential, TimeNs mates, bool& xabWait) const {
     TimeNs sent = comp[s.task][s.index];
     auto b = beginOf(t, i);
     if (!b) return std::max(sequential, sent + report.transfer);
     TimeNs start = comp[t][*b], waited = sequential - start;
     TimeNs base = start + report.receiveDuration;
     if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
+    xabWait = sent + report.transfer <= start;
     TimeNs own = trace.events(t)[i].time - trace.event(s).time - std::max(mates, inTransit(t, i, s));
     return std::max(base, sent + std::max(own, report.transfer));
   }
@@ -169,7 +172,9 @@ struct Walk {
       }
     } else if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
-        c = rebase(t, i, *s, c, mates);
+        bool xabWait = false;
+        c = rebase(t, i, *s, c, mates, xabWait);
+        report.tasks[t].xabWaits += xabWait;
         ++report.receivesRebased;
       } else {
         ++report.forced;

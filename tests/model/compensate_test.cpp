@@ -364,6 +364,28 @@ TEST_CASE("a spawned task starts from its parent's compensated spawn", "[compens
   CHECK(messageDates(*raw)[0].back() - ideal.dates[0].back() > 500'000);  // raw is off: the test can fail
 }
 
+TEST_CASE("a receive that waited only because of xab is counted; one that waited anyway is not", "[compensate]") {
+  // Ideal: the master's first send (at 300 us) is there when worker 2
+  // asks for it (350 us); traced, the master's calibration and send to
+  // abmon make worker 2 wait.  Worker 3 asks at once: it waits either way.
+  // Worker 4 asks late: its message is there either way (and tells the
+  // model how long a receive that did not wait takes).
+  std::vector<Step> master = {{Op::Compute, 300'000}, {Op::Flush, 60'000}, {Op::Send, 0, 2, 1}, {Op::Send, 0, 3, 2},
+                              {Op::Send, 0, 4, 3}};
+  std::vector<Step> w2 = {{Op::Compute, 350'000}, {Op::Recv, 0, 1, 1}}, w3 = {{Op::Recv, 0, 1, 2}},
+                    w4 = {{Op::Compute, 2'000'000}, {Op::Recv, 0, 1, 3}};
+  Sim ideal{{master, w2, w3, w4}}, traced{{master, w2, w3, w4}, 3'000, true};
+  ideal.run();
+  traced.run();
+  CompensationReport report;
+  auto out = compensate(parse(traced.text), report);
+  checkIdealDates(*out, ideal);
+  CHECK(report.tasks[0].xabWaits == 0);
+  CHECK(report.tasks[1].xabWaits == 1);
+  CHECK(report.tasks[2].xabWaits == 0);
+  CHECK(report.tasks[3].xabWaits == 0);
+}
+
 TEST_CASE("each call is charged the mean of the calls libab timed in place (flush own_ns), not the calibrated cost",
           "[compensate]") {
   auto prog = masterWorker();

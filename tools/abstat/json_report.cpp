@@ -94,7 +94,7 @@ struct Json {
         w.field("clockTime", durationSeconds(i.clockTime)).field("mates", i.mates);
         w.field("contention", durationSeconds(i.contention)).field("charged", durationSeconds(i.charged));
         w.field("run", durationSeconds(i.rawRun)).field("compensatedRun", durationSeconds(i.compensatedRun));
-        w.field("intrusion", i.share()).endObject();
+        w.field("intrusion", i.share()).field("xabWaits", i.xabWaits).endObject();
       }
       w.endArray();
     }

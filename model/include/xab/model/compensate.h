@@ -41,6 +41,11 @@ struct TaskIntrusion {
   TimeNs charged = 0;         // all of it: recordTime + sendTime + clockTime + contention
   TimeNs rawRun = 0;          // first to last record, as recorded
   TimeNs compensatedRun = 0;  // ... after compensation
+  // Receives that waited for their message as recorded but find it there
+  // once compensated: xab changed when the task blocked (an indirect
+  // cost: the blocking and waking, the scheduling it brings, are not
+  // measured and not taken out; docs/global-time.md, "Limits").
+  std::uint64_t xabWaits = 0;
   // Time added by xab as a share of the task's recorded run.
   double share() const { return rawRun > 0 ? static_cast<double>(rawRun - compensatedRun) / rawRun : 0.0; }
 };
