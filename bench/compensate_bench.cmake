@@ -14,3 +14,11 @@ foreach(variant plain xab)
   add_dependencies(bench ${target})
 endforeach()
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/compensate_bench.sh ${XAB_BENCH_DIR}/compensate_bench.sh COPYONLY)
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/sched_trace.sh ${XAB_BENCH_DIR}/sched_trace.sh COPYONLY)
+# A send to a socket read on another core, timed as libab times its sends
+# to abmon: does it cost CPU outside that window?
+add_executable(untimed_send ${CMAKE_CURRENT_SOURCE_DIR}/untimed_send.c)
+set_target_properties(untimed_send PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${XAB_BENCH_DIR} C_STANDARD 11 C_EXTENSIONS ON)
+find_package(Threads REQUIRED)
+target_link_libraries(untimed_send PRIVATE Threads::Threads)
+add_dependencies(bench untimed_send)
