@@ -20,7 +20,8 @@
 # plain run's ("cpu +ms") beside what libab timed of it ("timed ms": its
 # records, sends to abmon and clock exchanges): what no clock in libab saw
 # is the difference; and how many times more the task blocked ("blocks
-# +", its voluntary context switches, traced less plain).
+# +", its voluntary context switches, traced less plain), beside the
+# receives abstat finds waited only because of xab ("xab waits").
 # --one-monitor: one abmon per mode for all its rounds (RUNS pairs of
 # plain, traced, each pair within a second: the machine's speed, which
 # drifts by 10-20 % here, hardly moves within one), the traced runs in
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
     --task-core) TASK_CORE=$2; shift 2 ;;
     --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -86,7 +87,8 @@ traced() {  # $1: where mworker's per task lines go
 # One row per task of each traced run: round mode task plain raw comp
 # intrusion plain_cpu traced_cpu own (s; own: the CPU libab timed in the
 # task, its records, sends and clock exchanges) plain_blocks traced_blocks
-# (voluntary context switches).  The runs' tasks follow one another in the
+# (voluntary context switches) xab_waits (abstat's: receives that waited
+# only because of xab).  The runs' tasks follow one another in the
 # trace's order, each run's master first, then its workers in spawn order.
 rows() {  # $1 mode, $2 compensation JSON, then ROUND PLAIN_LINES TRACED_LINES for each run in the trace
   python3 - "$@" >> "$WORK/rows" <<'PY'
@@ -107,7 +109,8 @@ for k in range(3, len(sys.argv), 3):
         if name in plain:
             own = c["recordTime"] + c["sendTime"] + c["clockTime"]
             print(rnd, mode, name, plain[name][0], c["run"], c["compensatedRun"], c["intrusion"],
-                  plain[name][1], traced.get(name, (0, 0, 0))[1], own, plain[name][2], traced.get(name, (0, 0, 0))[2])
+                  plain[name][1], traced.get(name, (0, 0, 0))[1], own, plain[name][2], traced.get(name, (0, 0, 0))[2],
+                  c.get("xabWaits", 0))
 PY
 }
 
@@ -151,7 +154,7 @@ def ci(v):  # a 95 % confidence interval of the median (order statistics, n/2 -+
     v, n = sorted(v), len(v)
     k = int(1.96 * n ** 0.5 / 2 + 0.5)
     return (v[max(n // 2 - k, 0)], v[min((n - 1) // 2 + k, n - 1)]) if n else (float("nan"),) * 2
-print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"95% CI":>14} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8} {"blocks +":>8}')
+print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"95% CI":>14} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8} {"blocks +":>8} {"xab waits":>9}')
 print(f'(medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before; CI: of the compensated median)')
 for mode in ("default", "immediate"):
     tasks = sorted({r[2] for r in rows if r[1] == mode}, key=lambda n: (n != "master", n))
@@ -164,7 +167,8 @@ for mode in ("default", "immediate"):
         cpu = [1e3 * (float(r[8]) - float(r[7])) for r in sel]  # the task's CPU, traced less plain
         timed = [1e3 * float(r[9]) for r in sel]                # of it, what libab timed
         blocks = [int(r[11]) - int(r[10]) for r in sel]         # voluntary context switches, traced less plain
+        waits = [int(r[12]) for r in sel]                       # receives that waited only because of xab (abstat)
         spread = 100 * (max(p) - min(p)) / med(p) / 2 if p else 0
         lo, hi = ci(comp)
-        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {f"{lo:+.1f}..{hi:+.1f}%":>14} {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f} {med(blocks):8.0f}')
+        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {f"{lo:+.1f}..{hi:+.1f}%":>14} {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f} {med(blocks):8.0f} {med(waits):9.0f}')
 PY
