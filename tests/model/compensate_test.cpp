@@ -232,6 +232,22 @@ void checkIdealDates(const Trace& trace, const Sim& ideal) {
   }
 }
 
+// A program run ideal and instrumented (`cost` ns a record; measured: as
+// libab's in-place timer tells it), and the instrumented trace compensated.
+struct Compensated {
+  Sim ideal, traced;
+  CompensationReport report;
+  std::shared_ptr<const Trace> raw, out;
+  Compensated(const std::vector<std::vector<Step>>& prog, TimeNs cost, bool measured = false)
+      : ideal{prog}, traced{prog, cost, true} {
+    traced.measured = measured;
+    ideal.run();
+    traced.run();
+    raw = parse(traced.text);
+    out = compensate(raw, report);
+  }
+};
+
 // Master (task 1) hands work to two workers and collects the results; the
 // master's own records (many, with flushes) delay its sends.
 std::vector<std::vector<Step>> masterWorker() {
@@ -294,12 +310,8 @@ std::vector<std::vector<Step>> collectives() {
 }  // namespace
 
 TEST_CASE("compensation re-bases barriers, reduces, gathers, scatters and an mcast's receives on all their members", "[compensate]") {
-  Sim ideal{collectives()}, traced{collectives(), 4'000, true};
-  ideal.run();
-  traced.run();
-  CompensationReport report;
-  auto raw = parse(traced.text);
-  auto out = compensate(raw, report);
+  Compensated c{collectives(), 4'000};
+  auto& [ideal, traced, report, raw, out] = c;
   CHECK(report.forced == 0);
   CHECK(report.receivesRebased == 6);      // each mcast's two receives on the one send
   CHECK(report.collectivesRebased == 21);  // 3 rounds x (a barrier's 3 members, the reduce's and the gather's root, 2 scatter members)
@@ -317,12 +329,8 @@ TEST_CASE("compensation re-bases barriers, reduces, gathers, scatters and an mca
 }
 
 TEST_CASE("compensation gives back the ideal run's dates of a master/worker program", "[compensate]") {
-  Sim ideal{masterWorker()}, traced{masterWorker(), 3'000, true};
-  ideal.run();
-  traced.run();
-  CompensationReport report;
-  auto raw = parse(traced.text);
-  auto out = compensate(raw, report);
+  Compensated c{masterWorker(), 3'000};
+  auto& [ideal, traced, report, raw, out] = c;
   REQUIRE(report.costRecords);
   CHECK(report.transfer == kTransfer);
   CHECK(report.receiveDuration == kRecvCopy);
@@ -351,12 +359,8 @@ TEST_CASE("a spawned task starts from its parent's compensated spawn", "[compens
   auto prog = masterWorker();
   std::vector<Step> before = {{Op::Compute, 100'000}, {Op::Flush, 200'000}, {Op::Spawn, 10'000'000, 2}, {Op::Spawn, 9'500'000, 3}};
   prog[0].insert(prog[0].begin(), before.begin(), before.end());
-  Sim ideal{prog}, traced{prog, 3'000, true};
-  ideal.run();
-  traced.run();
-  CompensationReport report;
-  auto raw = parse(traced.text);
-  auto out = compensate(raw, report);
+  Compensated c{prog, 3'000};
+  auto& [ideal, traced, report, raw, out] = c;
   CHECK(report.spawnsRebased == 2);
   CHECK(report.forced == 0);
   checkIdealDates(*out, ideal);
@@ -374,11 +378,8 @@ TEST_CASE("a receive that waited only because of xab is counted; one that waited
                               {Op::Send, 0, 4, 3}};
   std::vector<Step> w2 = {{Op::Compute, 350'000}, {Op::Recv, 0, 1, 1}}, w3 = {{Op::Recv, 0, 1, 2}},
                     w4 = {{Op::Compute, 2'000'000}, {Op::Recv, 0, 1, 3}};
-  Sim ideal{{master, w2, w3, w4}}, traced{{master, w2, w3, w4}, 3'000, true};
-  ideal.run();
-  traced.run();
-  CompensationReport report;
-  auto out = compensate(parse(traced.text), report);
+  Compensated c{{master, w2, w3, w4}, 3'000};
+  auto& [ideal, traced, report, raw, out] = c;
   checkIdealDates(*out, ideal);
   CHECK(report.tasks[0].xabWaits == 0);
   CHECK(report.tasks[1].xabWaits == 1);
@@ -390,13 +391,9 @@ TEST_CASE("each call is charged the mean of the calls libab timed in place (flus
           "[compensate]") {
   auto prog = masterWorker();
   for (auto& steps : prog) steps.push_back({Op::Flush, 10'000});  // the last calls are told too
-  Sim ideal{prog}, traced{prog, 3'000, true};
-  traced.measured = true;  // a call costs 12 us, its begin record nothing; the cost record says 3 us a record
-  ideal.run();
-  traced.run();
-  CompensationReport report;
-  auto raw = parse(traced.text);
-  auto out = compensate(raw, report);
+  // A call costs 12 us, its begin record nothing; the cost record says 3 us a record.
+  Compensated c{prog, 3'000, true};
+  auto& [ideal, traced, report, raw, out] = c;
   REQUIRE(report.costRecords);
   checkIdealDates(*out, ideal);
   for (std::size_t t = 0; t < 3; ++t) {
