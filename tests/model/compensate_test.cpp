@@ -368,7 +368,7 @@ TEST_CASE("a spawned task starts from its parent's compensated spawn", "[compens
   CHECK(messageDates(*raw)[0].back() - ideal.dates[0].back() > 500'000);  // raw is off: the test can fail
 }
 
-TEST_CASE("a receive that waited only because of xab is counted; one that waited anyway is not", "[compensate]") {
+TEST_CASE("a receive that waited only because of xab is counted but not one that waited anyway", "[compensate]") {
   // Ideal: the master's first send (at 300 us) is there when worker 2
   // asks for it (350 us); traced, the master's calibration and send to
   // abmon make worker 2 wait.  Worker 3 asks at once: it waits either way.
