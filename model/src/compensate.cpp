@@ -148,6 +148,7 @@ struct Walk {
   bool step(TaskIndex t, bool force) {
     std::uint32_t i = cursor[t];
     const Event& e = trace.events(t)[i];
+    bool fromSpawn = false;  // counted once the event is computed (a receive may still wait below)
     if (const auto& p = spawnedAt[t]; i == 0 && p) {
       // A spawned task starts as much earlier as its parent's spawn
       // ended: the costs its parent paid before spawning it (the
@@ -155,7 +156,7 @@ struct Walk {
       if (!done(*p) && !force) return false;
       if (done(*p)) {
         delta[t] = trace.event(*p).time - comp[p->task][p->index];
-        ++report.spawnsRebased;
+        fromSpawn = true;
       }
     }
     TimeNs mates = contention.at(t, i);  // the core-mates' costs since the task's last event
@@ -185,6 +186,7 @@ struct Walk {
     if (i > 0) c = std::max(c, comp[t][i - 1]);  // the task's order stays (seed §5.4)
     comp[t][i] = c;
     report.tasks[t].contention += mates;
+    report.spawnsRebased += fromSpawn;
     delta[t] = e.time - c + costAfter(e, report.tasks[t], contention.capAt(t, i, e.kind), charge[t][i]);
     ++cursor[t];
     return true;

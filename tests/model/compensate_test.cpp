@@ -368,6 +368,27 @@ TEST_CASE("a spawned task starts from its parent's compensated spawn", "[compens
   CHECK(messageDates(*raw)[0].back() - ideal.dates[0].back() > 500'000);  // raw is off: the test can fail
 }
 
+TEST_CASE("a spawned task whose first record must wait for its send is counted once", "[compensate]") {
+  // The child's first record is a receive of a message its parent sends
+  // only after a receive from a third task: the walk comes to the child
+  // after its parent's spawn but before that send, and again after it.
+  std::string text = "#xab-trace 1 abmon=t40009 host=vm pid=1 start=" + secs(kT0) + "\n";
+  auto at = [&](TimeNs us, int t, const std::string& rest) {
+    text += secs(kT0 + us * 1000) + " " + secs(kT0 + us * 1000) + " " + tidText(t) + " " + rest + "\n";
+  };
+  at(0, 1, "cost burst=100 total_ns=300000 rc=3000");
+  at(400, 1, "spawn.begin file=w where= flags=0 count=1");
+  at(900, 1, "spawn file=w count=1 tids=" + tidText(2) + " rc=1");
+  at(2000, 1, "recv src=" + tidText(3) + " tag=1 bytes=8 serial=1 rc=3");
+  at(2100, 1, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=1 rc=0");
+  at(2200, 2, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=1 rc=3");
+  at(1900, 3, "send dst=" + tidText(1) + " tag=1 bytes=8 serial=1 rc=0");
+  CompensationReport report;
+  compensate(parse(text), report);
+  CHECK(report.forced == 0);
+  CHECK(report.spawnsRebased == 1);
+}
+
 TEST_CASE("a receive that waited only because of xab is counted but not one that waited anyway", "[compensate]") {
   // Ideal: the master's first send (at 300 us) is there when worker 2
   // asks for it (350 us); traced, the master's calibration and send to
