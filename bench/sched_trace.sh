@@ -20,7 +20,8 @@
 # traced more (it has more switches): compare counts, not spans, with
 # bench/compensate_bench.sh's.  Needs root (tracefs); mounts it at
 # /sys/kernel/tracing when it is not there, and unmounts only what it
-# mounted; leaves tracing off and its events cleared.
+# mounted; puts back the events, buffer size and on/off it found (what
+# the buffer held before is lost).
 #
 # Example: bench/sched_trace.sh -b build -r 5
 set -euo pipefail
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     -r) RUNS=$2; shift 2 ;;
     --batch) BATCH=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "sched_trace.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -51,13 +52,17 @@ if [ ! -e "$T/trace" ]; then
 fi
 [ -w "$T/set_event" ] || { echo "sched_trace.sh: $T/set_event is not writable" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/xab-sched-trace-XXXXXX)
-OLD_BUFFER=$(cat "$T/buffer_size_kb")
+OLD_BUFFER=$(cat "$T/buffer_size_kb") OLD_ON=$(cat "$T/tracing_on")
+OLD_EVENTS=$(cat "$T/set_event")
 MON=''
-cleanup() {
+cleanup() {  # tracing as it was found (its buffer's contents are gone)
   echo 0 > "$T/tracing_on"
   echo > "$T/set_event"
   echo > "$T/trace"
   echo "$OLD_BUFFER" > "$T/buffer_size_kb" 2> /dev/null || true
+  local ev
+  for ev in $OLD_EVENTS; do echo "$ev" >> "$T/set_event" 2> /dev/null || true; done
+  echo "$OLD_ON" > "$T/tracing_on"
   if [ -n "$MON" ]; then kill -INT "$MON" 2> /dev/null || true; wait "$MON" 2> /dev/null || true; fi
   "$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true
   ((MOUNTED)) && umount "$T"
