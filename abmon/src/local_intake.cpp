@@ -13,6 +13,7 @@
 #include <chrono>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -76,6 +77,14 @@ int LocalIntake::listenAt(std::string& name, std::string& error) {
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path + 1, name.data(), name.size());
   auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  // Every datagram says which process sent it (SCM_CREDENTIALS), from the
+  // first: a connection taken from this socket has the flag from the
+  // moment accept() returns (the kernel copies it), and one not taken yet
+  // gets credentials on every datagram anyway.  Set on each connection
+  // after accept() instead, the datagrams written in between came without
+  // them, and a forked child's were taken for its parent's.
+  int on = 1;
+  setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), len) < 0 || listen(fd, SOMAXCONN) < 0) {
     error = "binding the local socket @" + name + ": " + std::strerror(errno);
     ::close(fd);
@@ -90,6 +99,8 @@ void LocalIntake::start(int listenFd) {
   buf_.resize(XAB_SOCKET_MSG_MAX);
   maxConns_ = connectionLimit();
   spareFd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (const char* v = std::getenv("XAB_TEST_ACCEPT_PAUSE_MS"); v && std::atoi(v) > 0 && std::atoi(v) <= 10000)
+    acceptPauseMs_ = std::atoi(v);
   waitAccept();
 }
 
@@ -135,7 +146,8 @@ bool LocalIntake::acceptAll() {
       ::close(fd);
       continue;
     }
-    // Every datagram then says which process sent it (SCM_CREDENTIALS).
+    if (acceptPauseMs_ > 0) usleep(static_cast<useconds_t>(acceptPauseMs_) * 1000);
+    // Already so (listenAt); said again for a listener from elsewhere.
     int on = 1;
     setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
     any = true;

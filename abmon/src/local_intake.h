@@ -141,6 +141,9 @@ class LocalIntake {
   // Kept open to be given up at the descriptor limit: with it, a pending
   // connection can be accepted and closed instead of waking abmon forever.
   int spareFd_ = -1;
+  // Test knob XAB_TEST_ACCEPT_PAUSE_MS (docs/abmon.md): abmon stops this
+  // long after taking a connection, so that a test can write on it then.
+  int acceptPauseMs_ = 0;
   boost::asio::steady_timer acceptPause_;  // after an accept error: wait, do not spin
   boost::asio::steady_timer sweepTimer_;   // closes connections without a hello
   bool sweepArmed_ = false;

@@ -134,9 +134,16 @@ TEST_CASE("a hello claiming abmon's tid, another host's, or an unused tid is ref
 
 TEST_CASE("a forked child cannot write under its parent's tid on the inherited connection") {
   PrivateVm::shared();
+  // abmon stops for 600 ms once it has taken the connection (a test knob):
+  // what the task and its child write meanwhile must say who wrote it
+  // too.  It did not when abmon asked for credentials only after taking
+  // the connection: a child writing then was taken for its parent (CI saw
+  // it one run in a hundred without the pause).
+  setenv("XAB_TEST_ACCEPT_PAUSE_MS", "600", 1);
   Monitor mon("fork.trace");
+  unsetenv("XAB_TEST_ACCEPT_PAUSE_MS");
   REQUIRE(mon.started());
-  auto r = fake({"local", "mark", "parent1", "fork", "mark", "parent2"});
+  auto r = fake({"local", "sleep", "200", "mark", "parent1", "fork", "mark", "parent2"});
   REQUIRE(r.exit_code == 0);
   std::string tid = tidOf(r);
   REQUIRE(exited(mon, tid));
