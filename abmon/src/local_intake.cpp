@@ -146,10 +146,8 @@ bool LocalIntake::acceptAll() {
       ::close(fd);
       continue;
     }
+    // SO_PASSCRED: already on, copied from the listener (listenAt).
     if (acceptPauseMs_ > 0) usleep(static_cast<useconds_t>(acceptPauseMs_) * 1000);
-    // Already so (listenAt); said again for a listener from elsewhere.
-    int on = 1;
-    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
     any = true;
     auto c = std::make_shared<Conn>(io_, fd, pid, clockNs(CLOCK_MONOTONIC));
     conns_.push_back(c);
