@@ -53,6 +53,9 @@ VMSH=$HERE/../scripts/pvm-vm.sh
 [ -x "$VMSH" ] || VMSH=$(git -C "$HERE" rev-parse --show-toplevel)/scripts/pvm-vm.sh
 command -v taskset > /dev/null || { echo "compensate_bench.sh: taskset not found (util-linux)" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/xab-comp-bench-XXXXXX)
+MON=''
+# From here on: abmon, the VM and the work directory go however the bench ends.
+trap '[ -n "$MON" ] && kill -INT "$MON" 2> /dev/null; "$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 [ -n "$KNOB" ] && export XAB_TEST_RECORD_COST_NS=$KNOB  # pvm-vm.sh exports XAB_ variables to spawned tasks
 # Command prefixes: on a core, or anywhere when the core is empty (a prefix,
 # not a shell function, so that abmon in the background gets SIGINT itself).
@@ -62,13 +65,11 @@ TASK_PIN=() MON_PIN=()
 XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 "${TASK_PIN[@]}" "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
 # shellcheck disable=SC1091
 source "$WORK/vm/env"
-trap '"$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 plain() {  # $1: where the per task lines go
   "${TASK_PIN[@]}" "$BENCH/mworker-plain" "${ARGS[@]}" > "$1"
 }
 
-MON=''
 monitor_start() {  # $1: abmon's --batch, $2: the trace
   "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$2" 2> "$WORK/abmon.err" &
   MON=$!
@@ -78,6 +79,7 @@ monitor_stop() {
   sleep 1
   kill -INT "$MON"
   wait "$MON" || true
+  MON=''
 }
 
 traced() {  # $1: where mworker's per task lines go

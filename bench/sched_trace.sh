@@ -45,30 +45,34 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 VMSH=$HERE/../scripts/pvm-vm.sh
 [ -x "$VMSH" ] || VMSH=$(git -C "$HERE" rev-parse --show-toplevel)/scripts/pvm-vm.sh
 T=/sys/kernel/tracing
-MOUNTED=0
+MOUNTED=0 SAVED=0 WORK='' MON=''
+cleanup() {  # tracing as it was found (its buffer's contents are gone), tracefs unmounted if we mounted it
+  if ((SAVED)); then
+    echo 0 > "$T/tracing_on"
+    echo > "$T/set_event"
+    echo > "$T/trace"
+    echo "$OLD_BUFFER" > "$T/buffer_size_kb" 2> /dev/null || true
+    local ev
+    for ev in $OLD_EVENTS; do echo "$ev" >> "$T/set_event" 2> /dev/null || true; done
+    echo "$OLD_ON" > "$T/tracing_on"
+  fi
+  if [ -n "$MON" ]; then kill -INT "$MON" 2> /dev/null || true; wait "$MON" 2> /dev/null || true; fi
+  if [ -n "$WORK" ]; then
+    "$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true
+    rm -rf "$WORK"
+  fi
+  if ((MOUNTED)); then umount "$T"; fi
+}
+trap cleanup EXIT
 if [ ! -e "$T/trace" ]; then
   mount -t tracefs nodev "$T" || { echo "sched_trace.sh: cannot mount tracefs at $T" >&2; exit 1; }
   MOUNTED=1
 fi
 [ -w "$T/set_event" ] || { echo "sched_trace.sh: $T/set_event is not writable" >&2; exit 1; }
-WORK=$(mktemp -d /tmp/xab-sched-trace-XXXXXX)
 OLD_BUFFER=$(cat "$T/buffer_size_kb") OLD_ON=$(cat "$T/tracing_on")
 OLD_EVENTS=$(cat "$T/set_event")
-MON=''
-cleanup() {  # tracing as it was found (its buffer's contents are gone)
-  echo 0 > "$T/tracing_on"
-  echo > "$T/set_event"
-  echo > "$T/trace"
-  echo "$OLD_BUFFER" > "$T/buffer_size_kb" 2> /dev/null || true
-  local ev
-  for ev in $OLD_EVENTS; do echo "$ev" >> "$T/set_event" 2> /dev/null || true; done
-  echo "$OLD_ON" > "$T/tracing_on"
-  if [ -n "$MON" ]; then kill -INT "$MON" 2> /dev/null || true; wait "$MON" 2> /dev/null || true; fi
-  "$VMSH" stop "$WORK/vm" > /dev/null 2>&1 || true
-  ((MOUNTED)) && umount "$T"
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+SAVED=1
+WORK=$(mktemp -d /tmp/xab-sched-trace-XXXXXX)
 XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 taskset -c 0 "$VMSH" start "$WORK/vm" "$BENCH" "$BIN"
 # shellcheck disable=SC1091
 source "$WORK/vm/env"
