@@ -120,7 +120,7 @@ void xab_clock_sync_due(void);
 /* libab's cost on the task (issue 15 §2): one XAB_EV_COST record at attach;
  * every send to abmon timed (begin: at its header; end: when done) and
  * told as an XAB_EV_FLUSH record at the head of the next message. */
-void xab_cost_calibrate_due(void); /* at a flush: once per attach, after the first call's record */
+void xab_cost_calibrate_due(void); /* at a flush (or pvm_exit): once per attach, after the first call's record */
 void xab_cost_send_begin(void);
 void xab_cost_send_end(int64_t now);
 void xab_cost_forget(void);

@@ -6,6 +6,8 @@
  * Two measurements, both recorded:
  *  - once attached, at the first flush after the first call's record (so
  *    that it follows in the task's order every record dated before it),
+ *    or at pvm_exit (or the process's exit) when that comes first: a short
+ *    task whose records all go in its last message is calibrated too,
  *    the cost of one record: bursts of records (a clock read
  *    and a buffer append each, as every wrapper does) timed into the
  *    buffer's free tail and then dropped; the fastest burst gives the

@@ -78,6 +78,7 @@ static void on_sigterm(int sig) {
 /* A program that returns from main without pvm_exit is still enrolled. */
 static void at_process_exit(void) {
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.in_call) return;
+  xab_cost_calibrate_due();
   xab_clock_sync(XAB_CLOCK_END);
   xab_flush_now(1);
 }

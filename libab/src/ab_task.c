@@ -58,6 +58,7 @@ int xab_kill(int tid) {
  * A process that enrolls again is a new task, and finds abmon again. */
 int xab_exit(void) {
   xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+  xab_cost_calibrate_due(); /* a task whose records all go in this message has not yet */
   xab_clock_sync(XAB_CLOCK_END);
   xab_flush_now(1);
   int was = xab_st.mode;

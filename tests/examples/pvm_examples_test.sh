@@ -7,7 +7,8 @@
 # virtual machines, the instrumented one under abmon.  Each case must give the same exit status and the same output
 # (task ids and timings masked, lines sorted where the order is up to the
 # scheduler), and its trace must read clean: every task that ran appears,
-# no malformed record, no message left unreceived that the program received.
+# no malformed record, no message left unreceived that the program received,
+# and a cost record for every task (intrusion compensation).
 # XAB_EXAMPLES_KEEP=1 keeps the work directory (sources, binaries, traces).
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VMs' env files are made at run time
 set -uo pipefail
@@ -122,6 +123,11 @@ check_trace() {  # name trace tasks
   [[ $seen == "$tasks" ]] || fail "$name: $seen tasks in the trace, $tasks ran"
   never=$(grep -m1 -o '"neverReceived": *[0-9]*' "$json" | grep -o '[0-9]*$')
   [[ $never == 0 ]] || fail "$name: $never messages never received (abstat)"
+  # Every task measured its own cost (a short one at pvm_exit), so that
+  # abstat --compensate can take it out (docs/global-time.md).
+  local costed
+  costed=$(awk '$4 == "cost" { print $3 }' "$trace" | sort -u | wc -l)
+  [[ $costed == "$tasks" ]] || fail "$name: $costed of $tasks tasks have a cost record"
 }
 
 [[ -x $plain_bin/hello && -x $xab_bin/hello ]] || { echo "no examples in $build_dir/pvm-examples"; exit 1; }
