@@ -28,6 +28,8 @@
 # one trace, told apart by their tasks' order; many rounds in little time.
 # --knob NS: every record costs NS ns more (XAB_TEST_RECORD_COST_NS, a
 # test knob, docs/libab.md): a known intrusion far above the noise.
+# The summary's last lines give abmon's CPU time in each mode (all its
+# rounds, plain runs and pauses included).
 #
 # On an idle machine: bench/compensate_bench.sh -b build -r 21
 set -euo pipefail
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
     --task-core) TASK_CORE=$2; shift 2 ;;
     --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -75,8 +77,11 @@ monitor_start() {  # $1: abmon's --batch, $2: the trace
   MON=$!
   sleep 1
 }
-monitor_stop() {
+monitor_stop() {  # $1: the mode, whose abmon CPU time (ticks) grows
   sleep 1
+  # utime and stime, fields 14 and 15 of /proc/PID/stat (after the ") ").
+  read -r -a stat <<< "$(sed 's/.*) //' "/proc/$MON/stat")"
+  echo "$1 $((stat[11] + stat[12]))" >> "$WORK/abmon_cpu"
   kill -INT "$MON"
   wait "$MON" || true
   MON=''
@@ -122,6 +127,7 @@ compensation() {  # $1 trace, $2 JSON
   "$BIN/abstat" --json --tasks --compensate "$1" > "$2" 2> /dev/null || true
 }
 : > "$WORK/rows"
+: > "$WORK/abmon_cpu"
 if ((ONE_MONITOR)); then
   for mode in default:512 immediate:1; do
     monitor_start "${mode#*:}" "$WORK/trace"
@@ -129,7 +135,7 @@ if ((ONE_MONITOR)); then
       plain "$WORK/plain.$i"
       traced "$WORK/traced.$i"
     done
-    monitor_stop
+    monitor_stop "${mode%%:*}"
     compensation "$WORK/trace" "$WORK/j.json"
     pairs=()
     for i in $(seq 1 "$RUNS"); do pairs+=("$i" "$WORK/plain.$i" "$WORK/traced.$i"); done
@@ -141,14 +147,14 @@ else
       plain "$WORK/plain"
       monitor_start "${mode#*:}" "$WORK/trace"
       traced "$WORK/traced.out"
-      monitor_stop
+      monitor_stop "${mode%%:*}"
       compensation "$WORK/trace" "$WORK/j.json"
       rows "${mode%%:*}" "$WORK/j.json" "$i" "$WORK/plain" "$WORK/traced.out"
     done
   done
 fi
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$WORK/rows" <<'PY'
+python3 - "$WORK/rows" "$WORK/abmon_cpu" "$(getconf CLK_TCK)" <<'PY'
 import statistics as st, sys
 rows = [l.split() for l in open(sys.argv[1])]
 def med(v): return st.median(v) if v else float("nan")
@@ -173,4 +179,10 @@ for mode in ("default", "immediate"):
         spread = 100 * (max(p) - min(p)) / med(p) / 2 if p else 0
         lo, hi = ci(comp)
         print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {f"{lo:+.1f}..{hi:+.1f}%":>14} {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f} {med(blocks):8.0f} {med(waits):9.0f}')
+ticks = {}
+for l in open(sys.argv[2]):
+    mode, t = l.split()
+    ticks[mode] = ticks.get(mode, 0) + int(t)
+for mode in ("default", "immediate"):
+    print(f'abmon ({mode}): {ticks.get(mode, 0) / int(sys.argv[3]):.2f} s CPU')
 PY
