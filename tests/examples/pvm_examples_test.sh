@@ -3,7 +3,8 @@
 #
 # PVM's own example programs (Debian's pvm-examples: C sources no one here
 # wrote), as tests/examples/CMakeLists.txt builds them twice (plain, and
-# with only `-include xab.h` added and libab linked), run in two private
+# with only `-include xab.h` added and libab linked; the Fortran ones with
+# libf2x in place of libfpvm3), run in two private
 # virtual machines, the instrumented one under abmon.  Each case must give the same exit status and the same output
 # (task ids and timings masked, lines sorted where the order is up to the
 # scheduler), and its trace must read clean: every task that ran appears,
@@ -48,6 +49,16 @@ CASES=(
   "tjf@./tjf@tids sort@1"
   "tjl@./tjl@tids sort@1"
 )
+# The Fortran examples, plain (libfpvm3) and relinked with libf2x
+# (tests/examples/CMakeLists.txt builds them where gfortran is).
+if [[ -x $plain_bin/fmaster1 && -x $xab_bin/fmaster1 ]]; then
+  CASES+=(
+    "fmaster1@./fmaster1@tids sort@4"
+    "fgexample@./fgexample@tids@2"
+    "fspmd@./fspmd@tids@1"
+    "hitc@./hitc@tids sort@2"
+  )
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/xab-examples.XXXXXX")
 vms=()
