@@ -42,6 +42,10 @@ CASES=(
   # persistent: the entries outlive lmbi, and gmbi lists them (but not
   # abmon's own entry, which libab keeps from the program)
   "lmbip@./lmbi 3 p e && ./gmbi@tids@2"
+  # A service in a context of its own (pvm_newcontext), found through the
+  # mailbox by a client and stopped by a third task; the plain gmbi waits
+  # until the service is listed, unseen by abmon.
+  "service@./task0 svc & for i in \$(seq 100); do $plain_bin/gmbi | grep -q svc && break; sleep 0.1; done; ./task1 svc; ./task_end svc 0; wait@tids sort@3"
   # ge races with itself: members leave the group while others still check
   # it, so "gid N doesn't match up!" comes and goes in plain runs too.
   "ge@(exec -a ge ./ge 4) 2>&1 | grep -v 'match up'; exit \${PIPESTATUS[0]}@tids sort@4"
