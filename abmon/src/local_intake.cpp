@@ -99,8 +99,8 @@ void LocalIntake::start(int listenFd) {
   buf_.resize(XAB_SOCKET_MSG_MAX);
   maxConns_ = connectionLimit();
   spareFd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (const char* v = std::getenv("XAB_TEST_ACCEPT_PAUSE_MS"); v && std::atoi(v) > 0 && std::atoi(v) <= 10000)
-    acceptPauseMs_ = std::atoi(v);
+  const char* pause = std::getenv("XAB_TEST_ACCEPT_PAUSE_MS");
+  if (int ms = pause ? std::atoi(pause) : 0; ms > 0 && ms <= 10000) acceptPauseMs_ = ms;
   waitAccept();
 }
 
