@@ -3,7 +3,8 @@
 # plain run (issue 15 §2, docs/performance.md "Intrusion compensation").
 #
 #   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS] [--one-monitor]
-#                             [--task-core N] [--monitor-core N] [-- MWORKER_ARGS...]
+#                             [--task-core N] [--monitor-core N] [--keep DIR]
+#                             [-- MWORKER_ARGS...]
 #
 # In a private virtual machine, RUNS rounds of: mworker-plain (no xab),
 # mworker-xab under abmon in default mode (--batch 512), mworker-plain
@@ -26,24 +27,33 @@
 # plain, traced, each pair within a second: the machine's speed, which
 # drifts by 10-20 % here, hardly moves within one), the traced runs in
 # one trace, told apart by their tasks' order; many rounds in little time.
+# --keep DIR: keep each traced run's trace, abstat's JSON of it and the
+# runs' outputs in DIR/MODE/ (--one-monitor) or DIR/MODE.ROUND/.
 # --knob NS: every record costs NS ns more (XAB_TEST_RECORD_COST_NS, a
 # test knob, docs/libab.md): a known intrusion far above the noise.
 # The summary's last lines give abmon's CPU time in each mode (all its
-# rounds, plain runs and pauses included).
+# rounds, plain runs and pauses included); "pvmd +ms" is pvmd's CPU time
+# in the traced run less the plain run's (one figure a run, on each of
+# its tasks' rows): what xab made it do forwarding the program's messages.
+# A line per mode sets the master's excess beside the CPU xab added on the
+# tasks' core (the tasks' and pvmd's, traced less plain) and what libab
+# timed of it: the untimed rest, as a share of the master's plain run, is
+# what no compensation from the trace can take out.
 #
 # On an idle machine: bench/compensate_bench.sh -b build -r 21
 set -euo pipefail
-BUILD=build RUNS=9 KNOB='' TASK_CORE=0 MON_CORE=1 ONE_MONITOR=0
+BUILD=build RUNS=9 KNOB='' TASK_CORE=0 MON_CORE=1 ONE_MONITOR=0 KEEP=''
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;
     -r) RUNS=$2; shift 2 ;;
     --knob) KNOB=$2; shift 2 ;;
     --one-monitor) ONE_MONITOR=1; shift ;;
+    --keep) KEEP=$2; shift 2 ;;
     --task-core) TASK_CORE=$2; shift 2 ;;
     --monitor-core) MON_CORE=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
     *) echo "compensate_bench.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -68,9 +78,17 @@ XAB_VM_QUIET=1 XAB_VM_START_WAIT_S=60 "${TASK_PIN[@]}" "$VMSH" start "$WORK/vm" 
 # shellcheck disable=SC1091
 source "$WORK/vm/env"
 
-plain() {  # $1: where the per task lines go
-  "${TASK_PIN[@]}" "$BENCH/mworker-plain" "${ARGS[@]}" > "$1"
+# pvmd's CPU time so far, ns (the first field of /proc/PID/schedstat): what
+# it spends forwarding a run's messages, traced or not.
+PVMD=$(cat "$WORK/vm/pvmd.pid")
+pvmd_cpu() { cut -d' ' -f1 "/proc/$PVMD/schedstat"; }
+run() {  # $1: the program, $2: where its per task lines go, and pvmd's CPU in $2.pvmd
+  local before
+  before=$(pvmd_cpu)
+  "${TASK_PIN[@]}" "$1" "${ARGS[@]}" > "$2"
+  echo $(($(pvmd_cpu) - before)) > "$2.pvmd"
 }
+plain() { run "$BENCH/mworker-plain" "$1"; }  # $1: where the per task lines go
 
 monitor_start() {  # $1: abmon's --batch, $2: the trace
   "${MON_PIN[@]}" "$BIN/abmon" --batch "$1" > "$2" 2> "$WORK/abmon.err" &
@@ -87,19 +105,20 @@ monitor_stop() {  # $1: the mode, whose abmon CPU time (ticks) grows
   MON=''
 }
 
-traced() {  # $1: where mworker's per task lines go
-  "${TASK_PIN[@]}" "$BENCH/mworker-xab" "${ARGS[@]}" > "$1"
-}
+traced() { run "$BENCH/mworker-xab" "$1"; }  # $1: where mworker's per task lines go
 
 # One row per task of each traced run: round mode task plain raw comp
 # intrusion plain_cpu traced_cpu own (s; own: the CPU libab timed in the
 # task, its records, sends and clock exchanges) plain_blocks traced_blocks
 # (voluntary context switches) xab_waits (abstat's: receives that waited
-# only because of xab).  The runs' tasks follow one another in the
+# only because of xab) plain_pvmd traced_pvmd (s: pvmd's CPU in the run).  The runs' tasks follow one another in the
 # trace's order, each run's master first, then its workers in spawn order.
 rows() {  # $1 mode, $2 compensation JSON, then ROUND PLAIN_LINES TRACED_LINES for each run in the trace
   python3 - "$@" >> "$WORK/rows" <<'PY'
 import json, sys
+def pvmd(path):  # pvmd's CPU during the run, s
+    try: return int(open(path + ".pvmd").read()) / 1e9
+    except (OSError, ValueError): return 0.0
 def runs(path):  # task -> (wall s, cpu s, voluntary context switches)
     out = {}
     for l in open(path):
@@ -117,12 +136,19 @@ for k in range(3, len(sys.argv), 3):
             own = c["recordTime"] + c["sendTime"] + c["clockTime"]
             print(rnd, mode, name, plain[name][0], c["run"], c["compensatedRun"], c["intrusion"],
                   plain[name][1], traced.get(name, (0, 0, 0))[1], own, plain[name][2], traced.get(name, (0, 0, 0))[2],
-                  c.get("xabWaits", 0))
+                  c.get("xabWaits", 0), pvmd(sys.argv[k + 1]), pvmd(sys.argv[k + 2]))
 PY
 }
 
 echo "compensate_bench: $RUNS rounds, mworker ${ARGS[*]:-(defaults)}${KNOB:+, knob $KNOB ns}; tasks on core ${TASK_CORE:-any}, abmon on core ${MON_CORE:-any}"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+keep() {  # $1: a name; the trace, its JSON and the files after it go to --keep's DIR/NAME/
+  [ -n "$KEEP" ] || return 0
+  local to=$KEEP/$1
+  shift
+  mkdir -p "$to"
+  cp "$WORK/trace" "$WORK/j.json" "$@" "$to/"
+}
 compensation() {  # $1 trace, $2 JSON
   "$BIN/abstat" --json --tasks --compensate "$1" > "$2" 2> /dev/null || true
 }
@@ -137,6 +163,7 @@ if ((ONE_MONITOR)); then
     done
     monitor_stop "${mode%%:*}"
     compensation "$WORK/trace" "$WORK/j.json"
+    keep "${mode%%:*}" "$WORK"/plain.* "$WORK"/traced.*
     pairs=()
     for i in $(seq 1 "$RUNS"); do pairs+=("$i" "$WORK/plain.$i" "$WORK/traced.$i"); done
     rows "${mode%%:*}" "$WORK/j.json" "${pairs[@]}"
@@ -149,6 +176,7 @@ else
       traced "$WORK/traced.out"
       monitor_stop "${mode%%:*}"
       compensation "$WORK/trace" "$WORK/j.json"
+      keep "${mode%%:*}.$i" "$WORK/plain" "$WORK/plain.pvmd" "$WORK/traced.out" "$WORK/traced.out.pvmd"
       rows "${mode%%:*}" "$WORK/j.json" "$i" "$WORK/plain" "$WORK/traced.out"
     done
   done
@@ -162,7 +190,7 @@ def ci(v):  # a 95 % confidence interval of the median (order statistics, n/2 -+
     v, n = sorted(v), len(v)
     k = int(1.96 * n ** 0.5 / 2 + 0.5)
     return (v[max(n // 2 - k, 0)], v[min((n - 1) // 2 + k, n - 1)]) if n else (float("nan"),) * 2
-print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"95% CI":>14} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8} {"blocks +":>8} {"xab waits":>9}')
+print(f'{"mode":<10} {"task":<8} {"plain s":>9} {"spread":>7} {"raw err":>8} {"comp err":>9} {"95% CI":>14} {"|comp| max":>10} {"intrusion":>9} {"cpu +ms":>8} {"timed ms":>8} {"blocks +":>8} {"xab waits":>9} {"pvmd +ms":>8}')
 print(f'(medians over {len({r[0] for r in rows})} rounds; errors against the plain run just before; CI: of the compensated median)')
 for mode in ("default", "immediate"):
     tasks = sorted({r[2] for r in rows if r[1] == mode}, key=lambda n: (n != "master", n))
@@ -176,9 +204,33 @@ for mode in ("default", "immediate"):
         timed = [1e3 * float(r[9]) for r in sel]                # of it, what libab timed
         blocks = [int(r[11]) - int(r[10]) for r in sel]         # voluntary context switches, traced less plain
         waits = [int(r[12]) for r in sel]                       # receives that waited only because of xab (abstat)
+        pvmd = [1e3 * (float(r[14]) - float(r[13])) for r in sel]  # pvmd's CPU, traced less plain (the run's, on every task's row)
         spread = 100 * (max(p) - min(p)) / med(p) / 2 if p else 0
         lo, hi = ci(comp)
-        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {f"{lo:+.1f}..{hi:+.1f}%":>14} {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f} {med(blocks):8.0f} {med(waits):9.0f}')
+        print(f'{mode:<10} {task:<8} {med(p):9.4f} {spread:6.1f}% {med(raw):7.1f}% {med(comp):8.1f}% {f"{lo:+.1f}..{hi:+.1f}%":>14} {max(abs(c) for c in comp):9.1f}% {med(share):8.1f}% {med(cpu):8.1f} {med(timed):8.1f} {med(blocks):8.0f} {med(waits):9.0f} {med(pvmd):8.1f}')
+# The core's account, per traced run: its excess (the master's traced run
+# less its plain one) beside the CPU xab added on the tasks' core (every
+# task's CPU and pvmd's, traced less plain) and what libab timed of it.
+# On a core the tasks keep busy the excess is that added CPU; what no
+# clock in libab saw of it is left in any compensation made from the
+# trace (as a share of the master's plain run: the floor of its error).
+for mode in ("default", "immediate"):
+    runs = {}
+    for r in rows:
+        if r[1] == mode: runs.setdefault(r[0], []).append(r)
+    excess, added, timed, untimed = [], [], [], []
+    for sel in runs.values():
+        m = [r for r in sel if r[2] == "master"]
+        if not m: continue
+        a = sum(float(r[8]) - float(r[7]) for r in sel) + float(sel[0][14]) - float(sel[0][13])
+        t = sum(float(r[9]) for r in sel)
+        excess.append(1e3 * (float(m[0][4]) - float(m[0][3])))
+        added.append(1e3 * a)
+        timed.append(1e3 * t)
+        untimed.append(100 * (a - t) / float(m[0][3]))
+    if excess:
+        print(f'{mode}: master +{med(excess):.1f} ms; CPU added on the core {med(added):.1f} ms, libab timed {med(timed):.1f} ms; '
+              f'untimed {med(untimed):.1f}% of the master\'s plain run')
 ticks = {}
 for l in open(sys.argv[2]):
     mode, t = l.split()
