@@ -102,9 +102,9 @@ struct Walk {
 
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
 
-  // What the receiver's core-mates (its sender among them) spent on xab
-  // while the message of the receive at (t, i), sent at s, was on its way
-  // (contention.h): not the message's own transfer.
+  // What the receiver and its core-mates (its sender among them) spent on
+  // xab while the message of the receive at (t, i), sent at s, was on its
+  // way (contention.h): not the message's own transfer.
   TimeNs inTransit(TaskIndex t, std::uint32_t i, EventRef s) const {
     return contention.inTransitTo(t, trace.event(s).time, trace.events(t)[i].time);
   }
@@ -183,8 +183,12 @@ struct Walk {
     } else if (s) {
       return false;
     }
-    if (i > 0) c = std::max(c, comp[t][i - 1]);  // the task's order stays (seed §5.4)
-    comp[t][i] = c;
+    // The task's order stays (seed §5.4): no record before the one before
+    // it.  The cost that would have put it there is still owed, not
+    // forgiven: delta keeps it, and the next records that are far enough
+    // apart take it out (a call is charged the mean of the calls libab
+    // timed, more than the gap between two cheap calls' records).
+    comp[t][i] = i > 0 ? std::max(c, comp[t][i - 1]) : c;
     report.tasks[t].contention += mates;
     report.spawnsRebased += fromSpawn;
     delta[t] = e.time - c + costAfter(e, report.tasks[t], contention.capAt(t, i, e.kind), charge[t][i]);

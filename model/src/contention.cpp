@@ -88,7 +88,7 @@ class Group {
     for (TaskIndex t : tasks_) waits[t] = collect(t, in, out, moments);
     std::stable_sort(moments.begin(), moments.end(), [](const Moment& a, const Moment& b) { return a.time < b.time; });
     Cumulative all, transitAll;
-    std::map<TaskIndex, Cumulative> own, transitOwn;
+    std::map<TaskIndex, Cumulative> own;
     std::map<TaskIndex, bool> runnable;
     int count = 0;
     for (const Moment& m : moments) {
@@ -105,9 +105,7 @@ class Group {
       if (m.cost == 0) continue;
       // A message on its way to a task of the group: pvmd, forwarding it,
       // is one more runnable task.
-      double transit = static_cast<double>(m.cost) * shareOf(r + 1, cpus_);
-      transitAll.add(m.time, transit);
-      transitOwn[m.task].add(m.time, transit);
+      transitAll.add(m.time, static_cast<double>(m.cost) * shareOf(r + 1, cpus_));
       if (r <= cpus_) continue;
       double share = static_cast<double>(m.cost) * shareOf(r, cpus_);
       all.add(m.time, share);
@@ -115,10 +113,7 @@ class Group {
     }
     int group = static_cast<int>(out.groupTransit.size());
     out.groupTransit.push_back(std::move(transitAll));
-    for (TaskIndex t : tasks_) {
-      out.groupOf[t] = group;
-      out.inTransit[t] = std::move(transitOwn[t]);
-    }
+    for (TaskIndex t : tasks_) out.groupOf[t] = group;
     for (TaskIndex t : tasks_) {
       const auto& ev = trace_.events(t);
       auto& charge = out.charge[t];
@@ -185,16 +180,13 @@ double Contention::Along::upTo(TimeNs t) const {  // everything at or before t
 TimeNs Contention::inTransitTo(TaskIndex t, TimeNs from, TimeNs to) const {
   if (t >= groupOf.size() || groupOf[t] < 0 || from >= to) return 0;
   const Along& all = groupTransit[static_cast<std::size_t>(groupOf[t])];
-  const Along& mine = inTransit[t];
-  double c = all.upTo(to) - all.upTo(from) - (mine.upTo(to) - mine.upTo(from));
-  return std::max<TimeNs>(0, static_cast<TimeNs>(c));
+  return std::max<TimeNs>(0, static_cast<TimeNs>(all.upTo(to) - all.upTo(from)));
 }
 
 Contention measureContention(const Trace& trace, const ContentionInput& in) {
   Contention out;
   std::size_t n = trace.taskCount();
   out.groupOf.assign(n, -1);
-  out.inTransit.resize(n);
   out.charge.resize(n);
   out.shared.resize(n);
   out.flushCap.assign(n, 0);

@@ -33,21 +33,22 @@ struct Contention {
   std::vector<TimeNs> flushCap, clockCap;
   std::vector<std::vector<std::uint8_t>> shared;  // per task, per event: 1 when a core-mate was runnable
   std::vector<std::uint32_t> mates;  // per task: how many tasks share its CPUs (0: none)
-  // Per group of tasks sharing CPUs: the others' costs along time as they
-  // delay a message on its way to one of them (pvmd forwarding it counts
-  // as one more runnable task); per task, its group (-1: none).
+  // Per group of tasks sharing CPUs: their costs along time as they delay
+  // a message on its way to one of them (pvmd forwarding it counts as one
+  // more runnable task); per task, its group (-1: none).
   struct Along {
     std::vector<TimeNs> times;
     std::vector<double> sums;  // cumulative
     double upTo(TimeNs t) const;
   };
-  std::vector<Along> inTransit;   // per task, its own costs so counted (to take out)
   std::vector<Along> groupTransit;
   std::vector<int> groupOf;
 
-  // What the tasks sharing t's CPUs (not t) spent on xab in (from, to]
-  // that delayed a message on its way to t: the part of a waited
-  // receive's transfer that is xab's doing.
+  // What the tasks sharing t's CPUs spent on xab in (from, to] that
+  // delayed a message on its way to t: the part of a waited receive's
+  // transfer that is xab's doing.  Its sender's sends to abmon are in it,
+  // and t's own, made before it began to wait: pvmd waited for the CPU
+  // behind them as behind anyone's.
   TimeNs inTransitTo(TaskIndex t, TimeNs from, TimeNs to) const;
 
   TimeNs at(TaskIndex t, std::uint32_t i) const { return charge[t].empty() ? 0 : charge[t][i]; }
