@@ -19,9 +19,10 @@ shift 2
 # Built by tests/examples/CMakeLists.txt, each under its own name.
 plain_bin=$build_dir/pvm-examples/plain xab_bin=$build_dir/pvm-examples/xab
 
-# case @ shell command run in the VM's bin directory @ output mask @ tasks
+# case @ shell command run in the VM's bin directory @ output mask @ tasks [@ language]
 #   mask: tids  mask task ids;  nums  mask every number;  sort  also sort lines
 #   tasks: how many tasks the trace must hold (every process that enrolled)
+#   language: what every task's lang= must say (default c; fortran: libf2x)
 CASES=(
   "hello@./hello@tids@2"
   "master1@./master1@tids sort@4"
@@ -61,10 +62,10 @@ CASES=(
 # (tests/examples/CMakeLists.txt builds them where gfortran is).
 if [[ -x $plain_bin/fmaster1 && -x $xab_bin/fmaster1 ]]; then
   CASES+=(
-    "fmaster1@./fmaster1@tids sort@4"
-    "fgexample@./fgexample@tids@2"
-    "fspmd@./fspmd@tids@1"
-    "hitc@./hitc@tids sort@2"
+    "fmaster1@./fmaster1@tids sort@4@fortran"
+    "fgexample@./fgexample@tids@2@fortran"
+    "fspmd@./fspmd@tids@1@fortran"
+    "hitc@./hitc@tids sort@2@fortran"
   )
 fi
 
@@ -101,8 +102,8 @@ mask() {  # mask words < output
   if [[ " $1 " == *" sort "* ]]; then sed -E "${sed_args[@]}" | sort; else sed -E "${sed_args[@]}"; fi
 }
 
-run_case() {  # name command mask tasks
-  local name=$1 cmd=$2 masks=$3 tasks=$4 rc_plain rc_xab before=$failures
+run_case() {  # name command mask tasks language
+  local name=$1 cmd=$2 masks=$3 tasks=$4 lang=$5 rc_plain rc_xab before=$failures
   (source "$work/vm-plain/env" && cd "$plain_bin" && timeout 60 bash -c "$cmd" </dev/null >"$work/$name.plain" 2>&1)
   rc_plain=$?
   local trace=$work/$name.trace
@@ -124,12 +125,12 @@ run_case() {  # name command mask tasks
     head -20 "$work/$name.diff"
   fi
   [[ $rc_plain != 124 ]] || fail "$name: timed out (60 s)"
-  check_trace "$name" "$trace" "$tasks"
+  check_trace "$name" "$trace" "$tasks" "$lang"
   ((failures > before)) || echo "ok: $name ($(grep -vc '^#' "$trace") records, $tasks tasks)"
 }
 
-check_trace() {  # name trace tasks
-  local name=$1 trace=$2 tasks=$3 json=$work/$1.json
+check_trace() {  # name trace tasks language
+  local name=$1 trace=$2 tasks=$3 lang=$4 json=$work/$1.json
   grep -q '^#xab-trace' "$trace" || { fail "$name: no trace"; return; }
   ! grep -q ' abmon\.bad ' "$trace" || fail "$name: abmon.bad in the trace: $(grep -m1 ' abmon\.bad ' "$trace")"
   "$build_dir/bin/abstat" --json "$trace" >"$json" 2>"$work/$name.abstat.err"
@@ -149,15 +150,20 @@ check_trace() {  # name trace tasks
   local costed
   costed=$(awk '$4 == "cost" { print $3 }' "$trace" | sort -u | wc -l)
   [[ $costed == "$tasks" ]] || fail "$name: $costed of $tasks tasks have a cost record"
+  # Each task says once which library traced it: lang=fortran through
+  # libf2x, lang=c through libab alone.
+  local langs
+  langs=$(grep -o ' lang=[a-z]*' "$trace" | sort | uniq -c | awk '{ print $2 "x" $1 }' | tr '\n' ' ')
+  [[ $langs == "lang=${lang}x$tasks " ]] || fail "$name: languages in the trace: ${langs:-none}; want lang=$lang for $tasks tasks"
 }
 
 [[ -x $plain_bin/hello && -x $xab_bin/hello ]] || { echo "no examples in $build_dir/pvm-examples"; exit 1; }
 start_vm "$work/vm-plain" "$plain_bin"
 start_vm "$work/vm-xab" "$xab_bin"
 for row in "${CASES[@]}"; do
-  IFS='@' read -r name cmd masks tasks <<<"$row"
+  IFS='@' read -r name cmd masks tasks lang <<<"$row"
   if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi
-  run_case "$name" "$cmd" "$masks" "$tasks"
+  run_case "$name" "$cmd" "$masks" "$tasks" "${lang:-c}"
 done
 ((failed)) && echo "RESULT: some examples failed" || echo "RESULT: every example ran the same, with a clean trace"
 exit "$failed"
