@@ -47,6 +47,10 @@ CASES=(
   # mailbox by a client and stopped by a third task; the plain gmbi waits
   # until the service is listed, unseen by abmon.
   "service@./task0 svc & for i in \$(seq 100); do $plain_bin/gmbi | grep -q svc && break; sleep 0.1; done; ./task1 svc; ./task_end svc 0; wait@tids sort@3"
+  # Message handlers: a handler loaded, hit, listed (PVM's own table,
+  # libab's entries hidden), kept across the server's leaving PVM and
+  # rejoining as a second task (tests/examples/mhf_session.sh).
+  "mhf@$src_dir/tests/examples/mhf_session.sh@tids@3"
   # ge races with itself: members leave the group while others still check
   # it, so "gid N doesn't match up!" comes and goes in plain runs too.
   "ge@(exec -a ge ./ge 4) 2>&1 | grep -v 'match up'; exit \${PIPESTATUS[0]}@tids sort@4"
