@@ -559,6 +559,39 @@ TEST_CASE("on a shared core a task's own send is charged at most its median when
   CHECK(report.tasks[0].sendTime == 120'000);
 }
 
+namespace {
+
+// Tasks 1 and 2 on host vm, started at kT0, their cost records giving
+// `cpus` (" cpus=1": one CPU for both; "": a trace without masks); task 1
+// sends to task 2 (times in us).
+struct TwoTasks : SharedCore {
+  explicit TwoTasks(const char* cpus) : SharedCore(1, 1, 0) {
+    text = "#xab-trace 1 abmon=t40009 host=vm pid=1 start=" + secs(kT0) + "\n";
+    for (int t : {1, 2}) {
+      line(t, 0, "mytid rc=" + tidText(t) + " name=p host=vm parent=none lang=c pid=" + std::to_string(t));
+      line(t, 0, std::string("cost burst=100 total_ns=0") + cpus + " rc=0");
+    }
+  }
+  void send(TimeNs at, int serial) { line(1, at, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=" + std::to_string(serial) + " rc=0"); }
+  void waits(TimeNs at) { line(2, at, "recv.begin src=" + tidText(1) + " tag=1"); }
+  void receives(TimeNs at, int serial) {
+    line(2, at, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=" + std::to_string(serial) + " rc=3");
+  }
+  void flush(int t, TimeNs at, TimeNs us) { line(t, at, "flush dur_ns=" + std::to_string(us * 1000) + " blocked=0 rc=1"); }
+};
+
+// Task 2's compensated receive of task 1's message `serial`, ns after kT0.
+TimeNs receiveOf(const std::string& text, int serial, CompensationReport& report) {
+  auto out = compensate(parse(text), report);
+  TimeNs got = -1;
+  out->events(1).forEach([&](const Event& e) {
+    if (e.kind == Kind::RECV && !e.isBegin() && e.get(Key::Serial, -1) == serial) got = e.time - kT0;
+  });
+  return got;
+}
+
+}  // namespace
+
 TEST_CASE("on a shared core a message held up by its sender's cost after the send is rebased without it",
           "[compensate]") {
   // One CPU for both tasks.  Task 1 sends message 1 at 100 us, then sends
@@ -567,72 +600,47 @@ TEST_CASE("on a shared core a message held up by its sender's cost after the sen
   // 170 us: 20 us of transfer and 50 of xab.  Message 2 shows the bare
   // transfer: sent at 300 us, received at 320 us.
   auto trace = [](const char* cpus) {
-    SharedCore s(1, 1, 0);
-    s.text = "#xab-trace 1 abmon=t40009 host=vm pid=1 start=" + secs(kT0) + "\n";
-    for (int t : {1, 2}) {
-      s.line(t, 0, "mytid rc=" + tidText(t) + " name=p host=vm parent=none lang=c pid=" + std::to_string(t));
-      s.line(t, 0, std::string("cost burst=100 total_ns=0") + cpus + " rc=0");
-    }
-    s.line(2, 10, "recv.begin src=" + tidText(1) + " tag=1");
-    s.line(1, 100, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=1 rc=0");
-    s.line(1, 101, "flush dur_ns=50000 blocked=0 rc=1");
-    s.line(2, 170, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=1 rc=3");
-    s.line(2, 171, "recv.begin src=" + tidText(1) + " tag=1");
-    s.line(1, 300, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=2 rc=0");
-    s.line(2, 320, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=2 rc=3");
+    TwoTasks s(cpus);
+    s.waits(10);
+    s.send(100, 1);
+    s.flush(1, 101, 50);
+    s.receives(170, 1);
+    s.waits(171);
+    s.send(300, 2);
+    s.receives(320, 2);
     return s.text;
   };
-  auto firstReceive = [](const std::string& text, CompensationReport& report) {
-    auto out = compensate(parse(text), report);
-    TimeNs got = -1;
-    out->events(1).forEach([&](const Event& e) {
-      if (e.kind == Kind::RECV && !e.isBegin() && got < 0) got = e.time - kT0;
-    });
-    return got;
-  };
   CompensationReport report;
-  CHECK(firstReceive(trace(" cpus=1"), report) == 120'000);
+  CHECK(receiveOf(trace(" cpus=1"), 1, report) == 120'000);
   CHECK(report.transfer == 20'000);
   // Without the masks nobody is known to share the CPU: the 50 us stay in
   // the transfer (the test can fail).
-  CHECK(firstReceive(trace(""), report) == 170'000);
+  CHECK(receiveOf(trace(""), 1, report) == 170'000);
 }
 
 TEST_CASE("on a shared core a message held up by its receiver's own cost before it waited is rebased without it",
           "[compensate]") {
-  // One CPU for both tasks.  Task 1 sends message 1 at 100 us; task 2
+  // One CPU for both tasks.  Task 1 sends message 2 at 100 us; task 2
   // sends its buffer to abmon from 101 us for 50 us and then begins its
-  // receive (152 us; a message that was there took it 1 us to receive).  pvmd, on the same CPU, forwards the message
-  // after task 2's send: task 2 gets it at 170 us, 20 us of transfer and
-  // 50 of xab -- its own.  Without xab task 2 begins its receive at 102 us
-  // and the message is there at 120 us.  Message 2 shows the bare
-  // transfer: sent at 300 us, received at 320 us.
+  // receive (152 us).  pvmd, on the same CPU, forwards the message after
+  // task 2's send: task 2 gets it at 170 us, 20 us of transfer and 50 of
+  // xab -- its own.  Without xab task 2 begins its receive at 102 us and
+  // the message is there at 120 us.  Message 1 was there when task 2 asked
+  // for it (1 us to receive); message 3 shows the bare transfer: sent at
+  // 300 us, received at 320 us.
   auto trace = [](const char* cpus) {
-    SharedCore s(1, 1, 0);
-    s.text = "#xab-trace 1 abmon=t40009 host=vm pid=1 start=" + secs(kT0) + "\n";
-    for (int t : {1, 2}) {
-      s.line(t, 0, "mytid rc=" + tidText(t) + " name=p host=vm parent=none lang=c pid=" + std::to_string(t));
-      s.line(t, 0, std::string("cost burst=100 total_ns=0") + cpus + " rc=0");
-    }
-    s.line(1, 30, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=1 rc=0");  // found there: 1 us
-    s.line(2, 60, "recv.begin src=" + tidText(1) + " tag=1");
-    s.line(2, 61, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=1 rc=3");
-    s.line(1, 100, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=2 rc=0");
-    s.line(2, 101, "flush dur_ns=50000 blocked=0 rc=1");
-    s.line(2, 152, "recv.begin src=" + tidText(1) + " tag=1");
-    s.line(2, 170, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=2 rc=3");
-    s.line(2, 171, "recv.begin src=" + tidText(1) + " tag=1");
-    s.line(1, 300, "send dst=" + tidText(2) + " tag=1 bytes=8 serial=3 rc=0");
-    s.line(2, 320, "recv src=" + tidText(1) + " tag=1 bytes=8 serial=3 rc=3");
+    TwoTasks s(cpus);
+    s.send(30, 1);  // there when task 2 asks for it: 1 us to receive
+    s.waits(60);
+    s.receives(61, 1);
+    s.send(100, 2);
+    s.flush(2, 101, 50);
+    s.waits(152);
+    s.receives(170, 2);
+    s.waits(171);
+    s.send(300, 3);
+    s.receives(320, 3);
     return s.text;
-  };
-  auto receiveOf = [](const std::string& text, int serial, CompensationReport& report) {
-    auto out = compensate(parse(text), report);
-    TimeNs got = -1;
-    out->events(1).forEach([&](const Event& e) {
-      if (e.kind == Kind::RECV && !e.isBegin() && e.get(Key::Serial, -1) == serial) got = e.time - kT0;
-    });
-    return got;
   };
   CompensationReport report;
   CHECK(receiveOf(trace(" cpus=1"), 2, report) == 120'000);
