@@ -111,8 +111,9 @@ traced() { run "$BENCH/mworker-xab" "$1"; }  # $1: where mworker's per task line
 # intrusion plain_cpu traced_cpu own (s; own: the CPU libab timed in the
 # task, its records, sends and clock exchanges) plain_blocks traced_blocks
 # (voluntary context switches) xab_waits (abstat's: receives that waited
-# only because of xab) plain_pvmd traced_pvmd (s: pvmd's CPU in the run).  The runs' tasks follow one another in the
-# trace's order, each run's master first, then its workers in spawn order.
+# only because of xab) plain_pvmd traced_pvmd (s: pvmd's CPU in the run).
+# The runs' tasks follow one another in the trace's order, each run's
+# master first, then its workers in spawn order.
 rows() {  # $1 mode, $2 compensation JSON, then ROUND PLAIN_LINES TRACED_LINES for each run in the trace
   python3 - "$@" >> "$WORK/rows" <<'PY'
 import json, sys
