@@ -210,6 +210,18 @@ TEST_CASE("without pokes a task sends its records before it blocks", "[libab][pv
   CHECK(find(rs, "recv.begin", {{"tag", "31337"}}));
 }
 
+TEST_CASE("in immediate mode a task sends its records before it blocks", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  Monitor mon(vm.dir() + "/immblocked.trace", {"--batch", "1"});
+  BackgroundProcess task({prog("xabt_prog"), "blocked"}, vm.dir() + "/immblocked.out");
+  std::string tid = printed_tid(task);
+  CHECK(mon.saw(tid + " recv.begin"));
+  task.stop(SIGKILL);
+  auto rs = records_of(mon.finish(), tid);
+  CHECK(find(rs, "pkint"));
+  CHECK(find(rs, "recv.begin", {{"tag", "31337"}}));
+}
+
 TEST_CASE("a task ended by pvm_kill loses no event", "[libab][pvm]") {
   auto& vm = PrivateVm::shared();
   Monitor mon(vm.dir() + "/kill.trace");
