@@ -6,6 +6,8 @@
 #     are inherited), every message matched by order (match=order);
 #   gexample (Debian's prebuilt /usr/bin binary): groups and reductions seen;
 #   timing (prebuilt): every message matched, direct routes and all;
+#   xep (prebuilt X program, under an Xvfb of its own) and its mtile worker:
+#     its first picture's tiles and replies, every message matched;
 #   abrun_talk: every line its spawned children print is an output record;
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
@@ -27,6 +29,7 @@ abrun=$build_dir/bin/abrun abstat=$build_dir/bin/abstat
 work=$(mktemp -d "${TMPDIR:-/tmp}/xab-abrun.XXXXXX")
 cleanup() {
   [[ -n ${tracer_pid:-} ]] && kill "$tracer_pid" 2>/dev/null
+  [[ -n ${xvfb_pid:-} ]] && kill "$xvfb_pid" 2>/dev/null
   [[ -n ${abmon_pid:-} ]] && kill -CONT "$abmon_pid" 2>/dev/null  # stopped by the late-program case
   XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$work/vm" >/dev/null 2>&1
   if [[ -n ${XAB_EXAMPLES_KEEP:-} ]]; then echo "kept: $work"; else rm -rf "$work"; fi
@@ -93,6 +96,46 @@ if [[ -x /usr/bin/timing ]]; then
   # sends a call's exit event after the call's work), never another one.
   grep -qE '(241 received and matched, 0 never received; 0|240 received and matched, 0 never received; 1) receives without a send' "$work/tm.stat" \
     || fail "timing: messages not all matched: $(grep -m1 sends "$work/tm.stat")"
+fi
+
+# xep as Debian built it: an X program (Athena widgets) whose mtile worker
+# computes its first picture at start (pvm_packf/pvm_unpackf, a direct
+# route), under an Xvfb of its own.  It runs until a user quits: once its
+# trace has been quiet for 2 s the picture is done, and xep and mtile (found
+# by the VM's PVM_VMID in their environment) are ended with SIGTERM.
+if [[ -x /usr/bin/xep && -x /usr/bin/mtile ]] && command -v Xvfb >/dev/null; then
+  Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp 5>"$work/xep.display" 2>/dev/null &
+  xvfb_pid=$!
+  for _ in $(seq 100); do [[ -s $work/xep.display ]] && break; sleep 0.1; done
+  DISPLAY=:$(cat "$work/xep.display") "$abrun" -o "$work/xep.trace" /usr/bin/xep >"$work/xep.out" 2>&1 &
+  xep_runner=$!
+  last=-1
+  for _ in $(seq 60); do
+    sleep 1
+    n=$(grep -c . "$work/xep.trace" 2>/dev/null)
+    ((n > 50 && n == last)) && break
+    last=$n
+  done
+  for p in $(pgrep -x xep) $(pgrep -x mtile); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PVM_VMID=$PVM_VMID" && kill -TERM "$p"
+  done
+  for _ in $(seq 100); do kill -0 "$xep_runner" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$xep_runner" 2>/dev/null; then
+    fail "xep: abrun still running after xep and mtile ended"
+    kill "$xep_runner"
+  fi
+  wait "$xep_runner"; rc=$?
+  kill "$xvfb_pid"; wait "$xvfb_pid" 2>/dev/null; xvfb_pid=''
+  [[ $rc == 143 ]] || fail "xep: status $rc under abrun, not SIGTERM's 143: $(head -3 "$work/xep.out")"
+  (($(count ' name=xep ' "$work/xep.trace") == 1)) || fail "xep: the program abrun started is not named"
+  grep -q ' spawn file=mtile count=1 tids=t[0-9a-f]* rc=1' "$work/xep.trace" || fail "xep: no spawn of mtile"
+  (($(count ' packf ' "$work/xep.trace") >= 20 && $(count ' unpackf ' "$work/xep.trace") >= 20)) \
+    || fail "xep: packf/unpackf records missing"
+  "$abstat" --messages "$work/xep.trace" >"$work/xep.stat" 2>&1
+  grep -qE ' ([2-9][0-9]|[1-9][0-9]{2,}) received and matched, 0 never received' "$work/xep.stat" \
+    || fail "xep: messages not all matched: $(grep -m1 sends "$work/xep.stat")"
+  (($(awk '$1 == "(xep," && $3 == "(mtile," {print $5}' "$work/xep.stat") == $(awk '$1 == "(mtile," && $3 == "(xep," {print $5}' "$work/xep.stat"))) \
+    || fail "xep: not a reply for every tile: $(grep -A3 FROM "$work/xep.stat")"
 fi
 
 # 3. Output records: each child's two lines, once, escaped.
