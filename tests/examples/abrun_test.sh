@@ -101,19 +101,25 @@ fi
 # xep as Debian built it: an X program (Athena widgets) whose mtile worker
 # computes its first picture at start (pvm_packf/pvm_unpackf, a direct
 # route), under an Xvfb of its own.  It runs until a user quits: once its
-# trace has been quiet for 2 s the picture is done, and xep and mtile (found
-# by the VM's PVM_VMID in their environment) are ended with SIGTERM.
+# trace holds the picture's messages and no new one for 3 s, xep and mtile
+# (found by the VM's PVM_VMID in their environment) are ended with SIGTERM.
 if [[ -x /usr/bin/xep && -x /usr/bin/mtile ]] && command -v Xvfb >/dev/null; then
   Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp 5>"$work/xep.display" 2>/dev/null &
   xvfb_pid=$!
   for _ in $(seq 100); do [[ -s $work/xep.display ]] && break; sleep 0.1; done
   DISPLAY=:$(cat "$work/xep.display") "$abrun" -o "$work/xep.trace" /usr/bin/xep >"$work/xep.out" 2>&1 &
   xep_runner=$!
-  last=-1
-  for _ in $(seq 60); do
-    sleep 1
-    n=$(grep -c . "$work/xep.trace" 2>/dev/null)
-    ((n > 50 && n == last)) && break
+  # Done: at least 20 sends (its 21 tiles and their replies on this
+  # screen), and none for 3 s; at most 90 s.
+  last=-1 still=0
+  for _ in $(seq 180); do
+    sleep 0.5
+    n=$(grep -c ' send ' "$work/xep.trace" 2>/dev/null)
+    if ((n >= 20 && n == last)); then
+      ((++still >= 6)) && break
+    else
+      still=0
+    fi
     last=$n
   done
   for p in $(pgrep -x xep) $(pgrep -x mtile); do
