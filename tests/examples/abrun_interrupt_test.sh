@@ -27,22 +27,9 @@ cleanup() {
 trap cleanup EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
-# Waits up to $1 seconds for the command after it to succeed.
-wait_for() {
-  local i limit=$(($1 * 10)); shift
-  for ((i = 0; i < limit; i++)); do "$@" && return 0; sleep 0.1; done
-  return 1
-}
+# shellcheck source=SCRIPTDIR/vm_helpers.sh
+source "$here/vm_helpers.sh"  # wait_for, vm_processes
 pvmd_alive() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == pvmd* ]]; }
-# Processes (pids) whose environment holds PVM_VMID=$1: the VM's.
-vm_processes() {
-  local f pid
-  for f in /proc/[0-9]*/environ; do
-    pid=${f#/proc/}; pid=${pid%/environ}
-    [[ $pid == "$$" || $pid == "$BASHPID" ]] && continue
-    tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF "PVM_VMID=$1" && echo "$pid"
-  done
-}
 no_vm_processes() { [[ -z $(vm_processes "$1") ]]; }
 mid_run() { compgen -G "$1/xab-abrun.*/m.trace" >/dev/null && compgen -G "$1/xab-abrun.*/vm/pvmd.pid" >/dev/null; }
 

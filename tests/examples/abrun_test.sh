@@ -43,6 +43,8 @@ failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 mask() { sed -E 's/\b(t|0x)?[0-9a-fA-F]*4[0-9a-fA-F]{4}\b/TID/g' | sort; }
 count() { grep -c -- "$1" "$2"; }
+# shellcheck source=SCRIPTDIR/vm_helpers.sh
+source "$src_dir/tests/examples/vm_helpers.sh"  # wait_for, vm_processes
 # Whether a tracer may register (abrun_tracer registers and leaves at once).
 pvm_tracer_free() { "$plain_bin/abrun_tracer" 0 2>&1 | grep -q 'registered rc=0'; }
 
@@ -106,7 +108,7 @@ fi
 if [[ -x /usr/bin/xep && -x /usr/bin/mtile ]] && command -v Xvfb >/dev/null; then
   Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp 5>"$work/xep.display" 2>/dev/null &
   xvfb_pid=$!
-  for _ in $(seq 100); do [[ -s $work/xep.display ]] && break; sleep 0.1; done
+  wait_for 10 test -s "$work/xep.display"
   DISPLAY=:$(cat "$work/xep.display") "$abrun" -o "$work/xep.trace" /usr/bin/xep >"$work/xep.out" 2>&1 &
   xep_runner=$!
   # Done: at least 20 sends (its 21 tiles and their replies on this
@@ -122,11 +124,10 @@ if [[ -x /usr/bin/xep && -x /usr/bin/mtile ]] && command -v Xvfb >/dev/null; the
     fi
     last=$n
   done
-  for p in $(pgrep -x xep) $(pgrep -x mtile); do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PVM_VMID=$PVM_VMID" && kill -TERM "$p"
+  for p in $(vm_processes "$PVM_VMID"); do
+    [[ $(cat "/proc/$p/comm" 2>/dev/null) == @(xep|mtile) ]] && kill -TERM "$p"
   done
-  for _ in $(seq 100); do kill -0 "$xep_runner" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$xep_runner" 2>/dev/null; then
+  if ! wait_for 10 eval "! kill -0 $xep_runner 2>/dev/null"; then
     fail "xep: abrun still running after xep and mtile ended"
     kill "$xep_runner"
   fi
