@@ -11,6 +11,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build pkg-config g++ gfortran shellcheck
+  # rebuilds of unchanged sources from a cache (CMakeLists.txt, XAB_CCACHE)
+  ccache
   # fuzz/ (scripts/fuzz.sh): clang and its libFuzzer/sanitizer runtimes
   clang libclang-rt-dev
   # scripts/lint.sh: the one naming style of the C++ (.clang-tidy)
