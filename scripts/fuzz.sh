@@ -11,6 +11,7 @@ BUILD_DIR=${XAB_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 SECONDS_EACH=30
 JOBS=${XAB_JOBS:-2}
 ONLY=""
+MODE=all  # all | build | run
 
 usage() {
   cat <<EOF
@@ -23,6 +24,8 @@ targets at a time.
   --seconds N      how long each target runs (1..86400)
   --only NAME      build and run only this target (e.g. fuzz_trace_reader)
   --build-dir DIR  build here instead of build-fuzz/
+  --build-only     configure and build, run nothing
+  --run-only       run what an earlier --build-only built
   -h, --help       this text
 Environment: XAB_JOBS (parallel build jobs and targets run at once, default 2),
 XAB_FUZZ_BUILD_DIR.
@@ -31,6 +34,7 @@ Examples:
   1. scripts/fuzz.sh
   2. scripts/fuzz.sh --seconds 600 --only fuzz_trace_reader
   3. scripts/fuzz.sh --build-dir /tmp/fz --seconds 5
+  4. scripts/fuzz.sh --build-only && scripts/fuzz.sh --run-only --seconds 5
 EOF
 }
 
@@ -44,6 +48,8 @@ parse_args() {
         SECONDS_EACH=$2; shift ;;
       --only) [[ $# -ge 2 ]] || die "--only needs a target name"; ONLY=$2; shift ;;
       --build-dir) [[ $# -ge 2 ]] || die "--build-dir needs a directory"; BUILD_DIR=$2; shift ;;
+      --build-only) MODE=build ;;
+      --run-only) MODE=run ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; exit 2 ;;
     esac
@@ -88,7 +94,11 @@ run_one() {  # fuzz/fuzz_NAME
 
 main() {
   parse_args "$@"
-  configure || die "configuring $BUILD_DIR failed"
+  if [[ $MODE == run ]]; then
+    [[ -f $BUILD_DIR/build.ninja ]] || die "nothing built in $BUILD_DIR (run --build-only first)"
+  else
+    configure || die "configuring $BUILD_DIR failed"
+  fi
   local list
   mapfile -t list < <(targets)
   ((${#list[@]})) || die "no fuzz_* targets in $BUILD_DIR"
@@ -96,7 +106,10 @@ main() {
     [[ " ${list[*]} " == *" fuzz/$ONLY "* ]] || die "no target $ONLY (have: ${list[*]#fuzz/})"
     list=("fuzz/$ONLY")
   fi
-  ninja -C "$BUILD_DIR" -j "$JOBS" "${list[@]}" || die "building the fuzz targets failed"
+  if [[ $MODE != run ]]; then
+    ninja -C "$BUILD_DIR" -j "$JOBS" "${list[@]}" || die "building the fuzz targets failed"
+  fi
+  [[ $MODE == build ]] && return 0
   # XAB_JOBS targets at once: each runs single-threaded, so on CI's two
   # cores two of them take the time of one.
   local t failed=0 running=0

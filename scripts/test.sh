@@ -6,6 +6,7 @@
 #      model, the viewer's loader and snapshots: the code with threads or
 #      with signals and sockets in one loop)
 #   4. build-fuzz: every libFuzzer target for a bounded time (scripts/fuzz.sh)
+# Each build's tests run while the next build compiles (see main).
 # Prints a summary and exits non-zero if any step failed.  CI runs this
 # (through .ci/run) as root on a fresh clone with no stdin.
 # shellcheck disable=SC2317  # functions run indirectly through step()
@@ -95,20 +96,51 @@ parse_args() {
 # ---- steps and the summary ----
 STEP_NAMES=() STEP_RESULTS=() FAILED=0
 
+record() {  # name rc seconds
+  STEP_NAMES+=("$1")
+  if (($2 == 0)); then
+    STEP_RESULTS+=("ok      ${3}s")
+  else
+    STEP_RESULTS+=("FAILED  ${3}s (exit $2)")
+    FAILED=1
+  fi
+}
+
 step() {  # name command...
   local name=$1; shift
   echo
   echo "==== test.sh: $name"
   local start=$SECONDS rc=0
   "$@" || rc=$?
-  local took=$((SECONDS - start))
-  STEP_NAMES+=("$name")
-  if ((rc == 0)); then
-    STEP_RESULTS+=("ok      ${took}s")
-  else
-    STEP_RESULTS+=("FAILED  ${took}s (exit $rc)")
-    FAILED=1
-  fi
+  record "$name" "$rc" $((SECONDS - start))
+  return "$rc"
+}
+
+# One step at a time runs in the background, its output kept in a file and
+# printed whole when it ends, so the log reads as if the steps had run one
+# after the other.
+BG_PID="" BG_NAME="" BG_LOG="" BG_START=0
+
+bg_step() {  # name command...
+  BG_NAME=$1; shift
+  BG_LOG=$(mktemp "${TMPDIR:-/tmp}/xab-test-step.XXXXXX")
+  BG_START=$SECONDS
+  echo
+  echo "==== test.sh: $BG_NAME (runs beside the next build; its output follows when it ends)"
+  "$@" >"$BG_LOG" 2>&1 &
+  BG_PID=$!
+}
+
+bg_wait() {
+  [[ -n $BG_PID ]] || return 0
+  local rc=0
+  wait "$BG_PID" || rc=$?
+  echo
+  echo "==== test.sh: $BG_NAME (output)"
+  cat "$BG_LOG"
+  rm -f "$BG_LOG"
+  record "$BG_NAME" "$rc" $((SECONDS - BG_START))
+  BG_PID=""
   return "$rc"
 }
 
@@ -130,7 +162,16 @@ configure() {  # dir cmake-args...
   local dir=$1; shift
   local gen=()
   [[ -f $dir/CMakeCache.txt ]] || gen=(-G Ninja)
+  # CI starts from an empty compiler cache, where ccache only adds its own
+  # work to every compile (about a tenth).
+  [[ -n ${CI:-} ]] && gen+=(-DXAB_CCACHE=OFF)
   cmake -S "$ROOT" -B "$dir" "${gen[@]}" "$@"
+}
+
+# A build that runs beside a test step yields the CPU to the tests.
+build() {  # dir [cmake --build args...]
+  local dir=$1; shift
+  nice -n 10 cmake --build "$dir" -j "$JOBS" "$@"
 }
 
 run_ctest() {  # dir [more ctest args...]
@@ -139,45 +180,60 @@ run_ctest() {  # dir [more ctest args...]
     --no-tests=error "$@" "${CTEST_ARGS[@]}")
 }
 
+# Sanitizer reports must fail the test that triggered them, including in
+# PVM tasks spawned by pvmd (they inherit this environment), and in the
+# sanitized tools the build runs.
+asan_env() {
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/scripts/lsan-pvm.supp:print_suppressions=0}
+}
+asan_build() { (asan_env && build "$ASAN_DIR"); }
+asan_ctest() { (asan_env && run_ctest "$ASAN_DIR"); }
+tsan_env() {
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan.supp}
+}
 # Only the executables of the tests labelled tsan, and only those tests:
 # ThreadSanitizer is for the code with threads, and a whole third build
 # would double CI's time for parts that have none.
-tsan_build_and_test() {
-  step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "${RELEASE_FLAGS[@]}" \
-    -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF || return
-  step "tsan: build" cmake --build "$TSAN_DIR" -j "$JOBS" --target "${TSAN_TARGETS[@]}" || return
-  step "tsan: ctest" run_ctest "$TSAN_DIR" -L tsan
-}
+tsan_build() { (tsan_env && build "$TSAN_DIR" --target "${TSAN_TARGETS[@]}"); }
+tsan_ctest() { (tsan_env && run_ctest "$TSAN_DIR" -L tsan); }
+fuzz_build() { nice -n 10 "$ROOT/scripts/fuzz.sh" --build-only; }
 
-build_and_test() {  # label dir cmake-args...
-  local label=$1 dir=$2; shift 2
-  step "$label: configure" configure "$dir" "$@" || return
-  step "$label: build" cmake --build "$dir" -j "$JOBS" || return
-  step "$label: ctest" run_ctest "$dir"
-}
-
+# The steps overlap where one computes and the other mostly waits: the
+# tests of one build (PVM tasks, pvmds, abmon, timeouts: the two cores stay
+# a fifth busy) run while the next build compiles.  Each step's result is
+# its own, whatever the others'.
 main() {
   parse_args "$@"
   step "setup (packages)" "$ROOT/scripts/setup.sh" --no-build || { summary; exit 1; }
   if ((RUN_PLAIN)); then
-    build_and_test "plain" "$TEST_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "${RELEASE_FLAGS[@]}"
+    step "plain: configure" configure "$TEST_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "${RELEASE_FLAGS[@]}" &&
+      step "plain: build" build "$TEST_DIR" &&
+      bg_step "plain: ctest" run_ctest "$TEST_DIR"
   fi
+  local asan_built=0
   if ((RUN_ASAN)); then
-    # Sanitizer reports must fail the test that triggered them, including
-    # in PVM tasks spawned by pvmd (they inherit this environment).
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
-    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-    export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/scripts/lsan-pvm.supp:print_suppressions=0}
-    build_and_test "asan+ubsan" "$ASAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=Debug "${DEBUG_FLAGS[@]}" \
-      "-DXAB_SANITIZE=address,undefined"
+    step "asan+ubsan: configure" configure "$ASAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=Debug \
+      "${DEBUG_FLAGS[@]}" "-DXAB_SANITIZE=address,undefined" &&
+      step "asan+ubsan: build" asan_build && asan_built=1
   fi
+  bg_wait
+  ((asan_built)) && bg_step "asan+ubsan: ctest" asan_ctest
+  local tsan_built=0
   if ((RUN_TSAN)); then
-    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan.supp}
-    tsan_build_and_test
+    step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "${RELEASE_FLAGS[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
+      step "tsan: build" tsan_build && tsan_built=1
   fi
+  local fuzz_built=0
   if ((RUN_FUZZ)); then
-    step "fuzz (${FUZZ_SECONDS}s a target)" "$ROOT/scripts/fuzz.sh" --seconds "$FUZZ_SECONDS"
+    step "fuzz: build" fuzz_build && fuzz_built=1
   fi
+  bg_wait
+  ((tsan_built)) && step "tsan: ctest" tsan_ctest
+  ((fuzz_built)) && step "fuzz: run (${FUZZ_SECONDS}s a target)" "$ROOT/scripts/fuzz.sh" --run-only --seconds "$FUZZ_SECONDS"
   summary
   exit "$FAILED"
 }
