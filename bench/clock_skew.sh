@@ -15,7 +15,7 @@
 # before its first sample: the truth at the sample is the offset plus at
 # most ppm x that, < 1 us for 100 ppm.
 set -euo pipefail
-BUILD=build RUNS=5 ROUNDS=200 SKEW=7200,100
+BUILD=build-test RUNS=5 ROUNDS=200 SKEW=7200,100
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;
@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 BIN=$(cd "$BUILD/bin" && pwd)
+grep -qa XAB_TEST_CLOCK_SKEW "$BIN/xabdemo" || { echo "clock_skew.sh: $BUILD has no XAB_TEST_* knobs: use a build configured with -DXAB_TEST_KNOBS=ON (scripts/test.sh makes build-test)" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 VMSH=$HERE/../scripts/pvm-vm.sh
 [ -x "$VMSH" ] || VMSH=$(git -C "$HERE" rev-parse --show-toplevel)/scripts/pvm-vm.sh

@@ -59,6 +59,7 @@ while [ $# -gt 0 ]; do
 done
 ARGS=("$@")
 BIN=$(cd "$BUILD/bin" && pwd)
+[ -z "$KNOB" ] || grep -qa XAB_TEST_RECORD_COST_NS "$BIN/xabdemo" || { echo "compensate_bench.sh: --knob: $BUILD has no XAB_TEST_* knobs: use a build configured with -DXAB_TEST_KNOBS=ON (scripts/test.sh makes build-test)" >&2; exit 2; }
 BENCH=$(cd "$BUILD/bench" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 VMSH=$HERE/../scripts/pvm-vm.sh

@@ -8,7 +8,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-BUILD=$ROOT/build HOSTS_N=3 BATCHES=200 REPEAT=3 PERF=0
+BUILD=$ROOT/build-test HOSTS_N=3 BATCHES=200 REPEAT=3 PERF=0
 TRANSPORTS=(stream pvm)
 PROG=run-ingest-bench.sh
 
@@ -44,6 +44,7 @@ while (($#)); do
 done
 
 VM=/tmp/xabingest.$$
+grep -qa XAB_TEST_RELAY_FEED "$BUILD/bin/abmon" || { echo "run-ingest-bench.sh: $BUILD has no XAB_TEST_* knobs: use a build configured with -DXAB_TEST_KNOBS=ON (scripts/test.sh makes build-test)" >&2; exit 2; }
 hosts() { XAB_HOSTS_QUIET=1 "$ROOT/scripts/pvm-hosts.sh" --dir "$VM" "$@"; }
 trap 'hosts down || true; rm -rf "$VM"' EXIT
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

@@ -208,14 +208,14 @@ main() {
   parse_args "$@"
   step "setup (packages)" "$ROOT/scripts/setup.sh" --no-build || { summary; exit 1; }
   if ((RUN_PLAIN)); then
-    step "plain: configure" configure "$TEST_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    step "plain: configure" configure "$TEST_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       "${RELEASE_FLAGS[@]}" &&
       step "plain: build" build "$TEST_DIR" &&
       bg_step "plain: ctest" run_ctest "$TEST_DIR"
   fi
   local asan_built=0
   if ((RUN_ASAN)); then
-    step "asan+ubsan: configure" configure "$ASAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=Debug \
+    step "asan+ubsan: configure" configure "$ASAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=Debug \
       "${DEBUG_FLAGS[@]}" "-DXAB_SANITIZE=address,undefined" &&
       step "asan+ubsan: build" asan_build && asan_built=1
   fi
@@ -223,7 +223,7 @@ main() {
   ((asan_built)) && bg_step "asan+ubsan: ctest" asan_ctest
   local tsan_built=0
   if ((RUN_TSAN)); then
-    step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       "${RELEASE_FLAGS[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
       step "tsan: build" tsan_build && tsan_built=1
   fi

@@ -99,8 +99,10 @@ void LocalIntake::start(int listenFd) {
   buf_.resize(XAB_SOCKET_MSG_MAX);
   maxConns_ = connectionLimit();
   spareFd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+#ifdef XAB_TEST_KNOBS
   const char* pause = std::getenv("XAB_TEST_ACCEPT_PAUSE_MS");
   if (int ms = pause ? std::atoi(pause) : 0; ms > 0 && ms <= 10000) acceptPauseMs_ = ms;
+#endif
   waitAccept();
 }
 

@@ -87,7 +87,9 @@ int Monitor::run() {
     pvm_notify(PvmTaskExit, exitTag_, 1, &setup_.opts.relayOf);
     if (uplink_->send(RelayMsg::Start) < 0) return kExitPvmLost;
     uplink_->syncClock(kClockStart, kClockEdgeExchanges);  // docs/global-time.md: as libab's tasks do
+#ifdef XAB_TEST_KNOBS
     if (const char* feed = std::getenv("XAB_TEST_RELAY_FEED")) uplink_->testFeed(std::atoi(feed));
+#endif
     armUplinkTimer();
   } else {
     formatter_.header(pending_, host, static_cast<long>(getpid()), now);

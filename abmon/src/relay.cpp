@@ -206,6 +206,7 @@ int RelayUplink::sendOnStream(RelayMsg what) {
   return -1;
 }
 
+#ifdef XAB_TEST_KNOBS
 std::uint64_t RelayUplink::testFeed(int batches) {
   if (selfTid_ == 0) selfTid_ = pvm_mytid();
   int fake = pvm_tidtohost(selfTid_) | 0x3fff0;  // a local part no pvmd gives soon
@@ -231,6 +232,7 @@ std::uint64_t RelayUplink::testFeed(int batches) {
   spdlog::info("test feed: {} records in {} batches sent in {:.3f} s", sent, batches, (realtimeNs() - now) / 1e9);
   return sent;
 }
+#endif
 
 // abmon's host as pvm_config names it; the relay's host resolves it.
 bool RelayUplink::connectStream(int port, std::uint64_t token) {

@@ -120,11 +120,13 @@ class RelayUplink {
   // A message from abmon, its `what` unpacked: true (and tid, seq) when it
   // is a StepGo; else (a Stop) false.
   static bool takeStepGo(int& tid, int& seq);
+#ifdef XAB_TEST_KNOBS
   // XAB_TEST_RELAY_FEED=BATCHES (bench/run-ingest-bench.sh): the relay
   // sends BATCHES full batches of made-up records of a task that does not
   // exist, as fast as it can, before its tasks' own: what abmon's intake
   // of relays sustains.  Returns the records sent.
   std::uint64_t testFeed(int batches);
+#endif
 
   static constexpr std::size_t kBatchBytes = 256 * 1024;
   static constexpr int kClockWaitMs = 500;

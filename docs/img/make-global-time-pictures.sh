@@ -8,16 +8,17 @@
 # global time (the default), and global time compensated (--compensate),
 # under an Xvfb of its own (or offscreen when Xvfb is missing).  Not a test.
 #
-#   docs/img/make-global-time-pictures.sh [BUILD_DIR]   (default: build)
+#   docs/img/make-global-time-pictures.sh [BUILD_DIR]   (default: build-test, a build with the test knobs)
 #
 # Knobs: SKEW (default 0.05: the master's clock 50 ms ahead), COST_NS
 # (default 20000: 20 us a record).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${1:-$ROOT/build}
+BUILD=${1:-$ROOT/build-test}
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 BIN=$BUILD/bin
+grep -qa XAB_TEST_CLOCK_SKEW "$BIN/xabdemo" || { echo "make-global-time-pictures.sh: $BUILD has no XAB_TEST_* knobs: use a build configured with -DXAB_TEST_KNOBS=ON (scripts/test.sh makes build-test)" >&2; exit 2; }
 OUT=$ROOT/docs/img
 SKEW=${SKEW:-0.05} COST_NS=${COST_NS:-20000}
 WORK=$(mktemp -d /tmp/global-time-pictures.XXXXXX)

@@ -29,6 +29,7 @@
 #define XAB_CLOCK_WAIT_MS 200         /* for abmon's answer; then the phase stops */
 #define XAB_CLOCK_GIVE_UP 2           /* phases unanswered in a row: an abmon that does not answer */
 
+#ifdef XAB_TEST_KNOBS
 int xab_skew_state = -1;
 static int64_t skew_offset_ns, skew_anchor_ns;
 static double skew_rate; /* ppm / 1e6 */
@@ -53,6 +54,7 @@ int64_t xab_clock_skewed(int64_t raw) {
   if (xab_skew_state == 0) return raw;
   return raw + skew_offset_ns + (int64_t)((double)(raw - skew_anchor_ns) * skew_rate);
 }
+#endif
 
 /* abmon's answer to ping k: 0 with t2, t3 and t4 set, -1 when none came. */
 static int await_pong(int k, int64_t *t2, int64_t *t3, int64_t *t4) {

@@ -92,16 +92,21 @@ struct xab_state {
 
 extern struct xab_state xab_st;
 
+#ifdef XAB_TEST_KNOBS
 /* The test knob XAB_TEST_CLOCK_SKEW skews the task's clock (ab_clock.c):
  * -1 not read yet, 0 off, 1 on. */
 extern int xab_skew_state;
 int64_t xab_clock_skewed(int64_t raw);
+#endif
 
 static inline int64_t xab_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   int64_t raw = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-  return xab_skew_state == 0 ? raw : xab_clock_skewed(raw);
+#ifdef XAB_TEST_KNOBS
+  if (xab_skew_state != 0) return xab_clock_skewed(raw);
+#endif
+  return raw;
 }
 
 /* ---------------------------------------------------------------- ab_clock.c */
@@ -254,14 +259,18 @@ static inline void xab_leave_own(void) { xab_st.in_call--; }
 
 int xab_str(const char *s);
 
+#ifdef XAB_TEST_KNOBS
 /* The test knob XAB_TEST_RECORD_COST_NS: every record costs that much more
  * (a spin), a known intrusion for the compensation tests (ab_cost.c). */
 extern int64_t xab_test_record_cost_ns;
 void xab_test_spin(void);
+#endif
 
 /* Append one record.  a[] always has six slots; missing ones are zero. */
 static inline void xab_put(int kind, int phase, int64_t t, int rc, const int a[6]) {
+#ifdef XAB_TEST_KNOBS
   if (xab_test_record_cost_ns) xab_test_spin();
+#endif
   struct xab_event *e = &xab_st.buf[xab_st.n++];
   e->t_ns = t;
   e->kind = (uint16_t)kind;

@@ -39,6 +39,7 @@
 #define XAB_COST_BURST 64  /* records per burst */
 #define XAB_COST_BURSTS 8  /* bursts: the fastest one counts */
 
+#ifdef XAB_TEST_KNOBS
 int64_t xab_test_record_cost_ns;
 
 /* CPU the task spends, not time that passes: a spin on the wall clock that
@@ -55,6 +56,7 @@ void xab_test_spin(void) {
   while (thread_cpu_ns() < end) {
   }
 }
+#endif
 
 static struct {
   int64_t start_ns;   /* the send under way began here; 0: none */
@@ -98,8 +100,10 @@ void xab_cost_calibrate_due(void) {
 }
 
 static void calibrate(void) {
+#ifdef XAB_TEST_KNOBS
   const char *knob = getenv("XAB_TEST_RECORD_COST_NS");
   if (knob && atoll(knob) > 0 && atoll(knob) < 1000000) xab_test_record_cost_ns = atoll(knob);
+#endif
   int n0 = xab_st.n;
   if (n0 + XAB_COST_BURST + 1 > XAB_MAX_BATCH) return; /* no room: no calibration, said by no record */
   static const int zero[6];

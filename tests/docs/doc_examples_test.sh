@@ -68,7 +68,7 @@ skip:installs packages and builds into build/: the README's fresh-machine comman
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &
 run	abmon -o run.trace -- ./master
 skip:builds and tests: CI runs them (scripts/test.sh)	cmake -S . -B build -G Ninja && ninja -C build abmon abmon_fake_task test_abmon_format test_abmon_pvm
-skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build -L abmon
+skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build-test -L abmon
 skip:builds and tests: CI runs them (scripts/test.sh, scripts/fuzz.sh)	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DXAB_FUZZ=ON
 skip:builds and tests: CI runs them (scripts/fuzz.sh)	ninja -C build-fuzz fuzz_abmon_message
 skip:fuzzing for 5 minutes: scripts/fuzz.sh runs every target in CI	build-fuzz/fuzz/fuzz_abmon_message -max_total_time=300 build-fuzz/fuzz/corpus-fuzz_abmon_message/
@@ -80,7 +80,7 @@ run	gfortran prog.o -o prog $(pkg-config --libs f2x)
 run	abmon -o prog.trace -- ./prog
 run	grep lang= prog.trace
 skip:builds and tests: CI runs them (scripts/test.sh)	cmake -S . -B build -G Ninja && cmake --build build -j2
-skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build -L f2x --output-on-failure
+skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build-test -L f2x --output-on-failure
 run	cc -c prog.c $(pkg-config --cflags xab)
 run	cc prog.o -o prog $(pkg-config --libs xab)
 live	abmon | tee evfile
@@ -146,8 +146,8 @@ run	ab2au send 8 400 10000 < evfile > out.au
 run	ab2au sendmix 4 400 10000 < evfile | aplay
 run	ab2au sendnum 16 200 5000 -o inflight.wav run.trace
 skip:builds and tests: CI runs them (scripts/test.sh)	cmake -S . -B build -G Ninja && ninja -C build translators_tests
-skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build -R translators
-skip:rewrites the translators' golden files	XAB_REGEN_GOLDEN=1 ctest --test-dir build -R translators
+skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build-test -R translators
+skip:rewrites the translators' golden files	XAB_REGEN_GOLDEN=1 ctest --test-dir build-test -R translators
 skip:builds and tests: CI runs them (scripts/fuzz.sh)	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DXAB_FUZZ=ON -DXAB_BUILD_VIEWER=OFF
 skip:builds and tests: CI runs them (scripts/fuzz.sh)	ninja -C build-fuzz fuzz_picl_reader
 skip:fuzzing for 5 minutes: scripts/fuzz.sh runs every target in CI	build-fuzz/fuzz/fuzz_picl_reader -max_total_time=300 -dict=fuzz/picl_reader.dict build-fuzz/fuzz/corpus-fuzz_picl_reader
