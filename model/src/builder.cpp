@@ -137,9 +137,38 @@ void TraceBuilder::append(TaskIndex t, const Event& e) {
     info.lostMessages = addTime(info.lostMessages, e.get(Key::Messages));
   }
   noteTime(e.time);
-  seq.push_back(e);
+  Event stored = e;
+  markInsideCall(t, stored);
+  seq.push_back(stored);
   ++trace_.eventCount_;
   ++seq_;
+}
+
+// A task is one thread: what it records between a blocking call's begin
+// and that call's end was done inside the call (a handler PVM ran, the
+// program's matching function, a handler's own receive).  abmon's and
+// libab's notes are no calls; after lost records, or the task's end,
+// nothing is open any more.
+void TraceBuilder::markInsideCall(TaskIndex t, Event& e) {
+  if (openCalls_.size() <= t) openCalls_.resize(t + 1);
+  auto& open = openCalls_[t];
+  switch (e.kind) {
+    case Kind::ABMON_LOST:
+    case Kind::TASK_EXIT: open.clear(); return;
+    case Kind::ABMON_BAD:
+    case Kind::CLOCK:
+    case Kind::COST:
+    case Kind::FLUSH: return;
+    default: break;
+  }
+  if (!open.empty() && e.kind == open.back() && !e.isBegin()) {
+    open.pop_back();  // the call's end; inside the call around it, if any
+  } else if (e.isBegin() && isBlocking(e.kind)) {
+    if (!open.empty()) e.present |= Event::kInsideCall;
+    open.push_back(e.kind);
+    return;
+  }
+  if (!open.empty()) e.present |= Event::kInsideCall;
 }
 
 void TraceBuilder::appendMonitor(const Event& e) {
@@ -177,6 +206,7 @@ std::shared_ptr<const Trace> TraceBuilder::take() {
   trace_ = Trace{};
   interned_.clear();
   perName_.clear();
+  openCalls_.clear();
   haveLast_ = false;
   seq_ = 0;
   return out;
@@ -193,7 +223,7 @@ text::Record toRecord(const Trace& trace, const Event& e, Tid tid) {
   r.tid = tid;
   r.kind = e.kind;
   r.phase = e.phase;
-  r.present = e.present;
+  r.present = e.present & ~Event::kInsideCall;
   r.rc = e.rc;
   if (e.kind == Kind::OTHER) {
     r.setOther(trace.str(e.a[0]));

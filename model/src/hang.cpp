@@ -1,5 +1,6 @@
 // Hang diagnosis: who is blocked, on what, and why nothing will come.
 #include <xab/model/hang.h>
+#include <xab/model/states.h>
 
 #include <algorithm>
 #include <functional>
@@ -73,11 +74,10 @@ bool notACall(Kind k) {
 }
 
 // The begin record of the blocking call a task is still in after its last
-// record, or -1.  Its last call record (task.exit and abmon's notes are
-// not calls) begins a blocking call; or the records after that begin are
-// a pvm_addmhf handler's (a handler record first: PVM ran the handler
-// inside the call) and the call's end is not among them.  A task that
-// called pvm_exit, or whose blocking call ended, is in none.
+// record, or -1: its last call record (task.exit and abmon's notes are not
+// calls) begins a blocking call, or was made inside one (a pvm_addmhf
+// handler, a pvm_recvf matching function) that has not ended.  A task
+// that called pvm_exit, or whose blocking call ended, is in none.
 std::int64_t openBlockingCall(const Trace& trace, TaskIndex t) {
   const auto& ev = trace.events(t);
   const std::size_t n = ev.size();
@@ -85,18 +85,9 @@ std::int64_t openBlockingCall(const Trace& trace, TaskIndex t) {
     const Event& e = ev[i];
     if (notACall(e.kind)) continue;
     if (e.kind == Kind::EXIT) return -1;
-    if (!e.isBegin()) {
-      if (isBlocking(e.kind)) return -1;  // the last blocking call ended
-      continue;                           // a handler's record, or a call after the last blocking one
-    }
-    if (!isBlocking(e.kind)) return -1;
-    std::size_t next = i + 1;
-    while (next < n && notACall(ev[next].kind)) ++next;
-    if (next == n) return static_cast<std::int64_t>(i);
-    if (ev[next].kind != Kind::HANDLER) return -1;
-    for (std::size_t j = next; j < n; ++j)
-      if (ev[j].kind == e.kind && !ev[j].isBegin()) return -1;
-    return static_cast<std::int64_t>(i);
+    if (e.isBegin() && isBlocking(e.kind)) return static_cast<std::int64_t>(i);
+    if (e.insideCall()) return enclosingCall(trace, t, static_cast<std::uint32_t>(i));
+    return -1;
   }
   return -1;
 }
@@ -184,7 +175,10 @@ struct Diagnoser {
            " from " + labelSet(trace, senders) + (list.size() == 1 ? (b.ended ? " was" : " is") : (b.ended ? " were" : " are")) +
            " waiting for it";
     }
-    if (anyMatch)
+    if (anyMatch && b.ownMatcher)
+      s += b.ended ? "; the program's own matching function (pvm_recvf) accepted none of them"
+                   : "; the program's own matching function (pvm_recvf) accepts none of them so far";
+    else if (anyMatch)
       s += b.ended ? "; one of them matched it (were records lost?)"
                    : "; one of them matches, so the receive may still complete (or records were lost)";
     return s + ".";
@@ -254,6 +248,10 @@ struct Diagnoser {
     b.state = now[t];
     b.ended = ended[t];
     if (b.ended) b.endedAt = trace.task(t).exitTime;
+    if (b.state.state == TaskState::Receiving) {
+      const auto& ev = trace.events(t);
+      for (std::uint32_t i = 0; i < b.state.first && !b.ownMatcher; ++i) b.ownMatcher = ev[i].kind == Kind::RECVF;
+    }
     pendingFor(b);
     const std::string until = b.ended ? " " + endedWords(t) : "";
     switch (b.state.state) {

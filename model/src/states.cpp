@@ -95,11 +95,32 @@ StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i)
   const Event* next = after < ev.size() ? &ev[after] : nullptr;
   if (e.isBegin() && isBlocking(e.kind)) {
     blockingState(e, iv);
+  } else if (e.insideCall()) {
+    blockingState(ev[enclosingCall(trace, task, call)], iv);  // back in the call, or still there
   } else {
     iv.state = gapState(e, next);
   }
   if (iv.state == TaskState::Exited) iv.end = kOpenEnd;
   return iv;
+}
+
+std::uint32_t enclosingCall(const Trace& trace, TaskIndex task, std::uint32_t i) {
+  // Back over the calls made inside it, each inner blocking call from its
+  // end to its begin (record i itself may be such an end).
+  const auto& ev = trace.events(task);
+  int depth = isBlocking(ev[i].kind) && !ev[i].isBegin() ? 1 : 0;
+  while (i > 0) {
+    const Event& e = ev[--i];
+    if (isNote(e.kind) || !isBlocking(e.kind)) continue;
+    if (!e.isBegin()) {
+      ++depth;
+    } else if (depth == 0) {
+      return i;
+    } else {
+      --depth;
+    }
+  }
+  return i;
 }
 
 StateInterval stateAt(const Trace& trace, TaskIndex task, TimeNs t) {

@@ -173,3 +173,21 @@ TEST_CASE("a task whose handler ran inside its blocked receive is still blocked"
   CHECK_THAT(b.explanation, Catch::Contains("(mhf, 0) waits for tag 6 from any task"));
   CHECK_THAT(h.summary.front(), Catch::Contains("the only live task is blocked"));
 }
+
+// recvf_hang.trace: a matching function of the program's (pvm_recvf) calls
+// pvm_bufinfo inside the receive and accepts nothing, so the receive never
+// returns, though a message of the tag and source it asked for is there.
+TEST_CASE("a task whose matching function refuses every message is still blocked in its receive") {
+  auto trace = loadFixture("recvf_hang.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.hung);
+  REQUIRE(h.blocked.size() == 1);
+  const BlockedTask& b = h.blocked[0];
+  CHECK(b.task == taskNamed(*trace, "recvfhang", 0));
+  CHECK(b.state.state == TaskState::Receiving);
+  CHECK(b.state.b == 1);
+  CHECK(b.ownMatcher);
+  REQUIRE(b.pending.size() == 1);
+  CHECK_THAT(b.explanation, Catch::Contains("own matching function (pvm_recvf) accepted none of them"));
+  CHECK_THAT(b.explanation, !Catch::Contains("were records lost"));
+}

@@ -62,3 +62,60 @@ TEST_CASE("a task that exited stays exited") {
   CHECK(stateAt(*trace, idle, at(200)).state == TaskState::Exited);
   CHECK(currentState(*trace, idle).state == TaskState::Exited);
 }
+
+// A task is one thread: what it records between a blocking call's begin and
+// its end was done inside the call, and the task is still in the call after
+// it (recvf_hang.trace: a pvm_recvf matching function calls pvm_bufinfo on
+// every message it refuses).
+TEST_CASE("calls a matching function makes inside a blocked receive leave the task receiving") {
+  auto trace = loadFixture("recvf_hang.trace");
+  TaskIndex parent = taskNamed(*trace, "recvfhang", 0);
+  const TimeNs origin = 1795468490LL * 1'000'000'000;
+  const auto& ev = trace->events(parent);
+  std::uint32_t bufinfo = 0;
+  while (ev[bufinfo].kind != Kind::BUFINFO) ++bufinfo;
+  CHECK(ev[bufinfo].insideCall());
+  CHECK_FALSE(ev[bufinfo - 1].insideCall());  // the recv.begin itself
+  CHECK(enclosingCall(*trace, parent, bufinfo) == bufinfo - 1);
+
+  StateInterval after = stateAt(*trace, parent, origin + 195'000'000);  // after the bufinfo
+  CHECK(after.state == TaskState::Receiving);
+  CHECK(after.a == 0x40003);
+  CHECK(after.b == 1);
+  auto all = stateIntervals(*trace, parent);
+  REQUIRE_FALSE(all.empty());
+  CHECK(all.back().state == TaskState::Exited);
+  REQUIRE(all.size() >= 2);
+  const StateInterval& waited = all[all.size() - 2];
+  CHECK(waited.state == TaskState::Receiving);  // one interval, from the recv.begin to the task's end
+  CHECK(waited.begin == origin + 120'200'000);
+  CHECK(waited.end == origin + 10'300'000'000);
+}
+
+TEST_CASE("a handler's own receive inside a blocked receive: the outer one goes on after the inner ends") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=mhf\n"
+      "1.1 1.1 t1 recv.begin src=any tag=6\n"
+      "1.2 1.2 t1 handler src=t2 tag=5 bytes=4 serial=1 mhid=1 rc=0\n"
+      "1.3 1.3 t1 recv.begin src=t2 tag=9\n"  // the handler waits for a second message
+      "1.4 1.4 t1 recv src=t2 tag=9 bytes=4 serial=2 rc=3\n"
+      "1.5 1.5 t1 upkint type=int n=1 stride=1 rc=0\n"
+      "1.6 1.6 t1 recv src=t2 tag=6 bytes=4 serial=3 rc=4\n"  // the outer receive ends
+      "1.7 1.7 t1 pkint type=int n=1 stride=1 rc=0\n");
+  REQUIRE(r.errorCount == 0);
+  const Trace& t = *r.trace;
+  TaskIndex mhf = taskNamed(t, "mhf", 0);
+  auto state = [&](double s) { return stateAt(t, mhf, static_cast<TimeNs>(s * 1e9)); };
+  CHECK(state(1.25).state == TaskState::Receiving);
+  CHECK(state(1.25).b == 6);  // after the handler record: the outer receive
+  CHECK(state(1.35).b == 9);  // in the handler's receive
+  CHECK(state(1.45).b == 6);  // the handler's receive ended: back in the outer one
+  CHECK(state(1.55).state == TaskState::Receiving);
+  CHECK(state(1.55).b == 6);
+  CHECK(state(1.65).state == TaskState::Computing);  // the outer receive ended
+  const auto& ev = t.events(mhf);
+  CHECK(ev[4].insideCall());  // the handler's receive's end
+  CHECK(ev[5].insideCall());
+  CHECK_FALSE(ev[6].insideCall());  // the outer end
+  CHECK_FALSE(ev[7].insideCall());
+}

@@ -331,3 +331,29 @@ TEST_CASE("abstat --compensate: a master/worker run comes back close to its plai
   CHECK(pc.err.find("compensated") != std::string::npos);
   CHECK(lastTime(pc.out) < lastTime(pr.out) - 0.8 * m["records"].num() * 20e-6);
 }
+
+// A real receive that never returns because the program's own matching
+// function (pvm_recvf) refuses every message: the bufinfo calls it makes
+// inside the receive do not end the receive, so abstat says the parent was
+// blocked in recv until it was killed, and why the waiting message was
+// never taken.
+TEST_CASE("a receive whose matching function refuses every message is a hang, not computing",
+          "[pvm][abmon]") {
+  PrivateVm vm;
+  Monitor mon(vm.dir() + "/trace");
+  BackgroundProcess parent({bin_dir() + "/recvfhang"}, vm.dir() + "/parent.out");
+  REQUIRE(mon.saw(" bufinfo ", 60s));  // the matching function has looked at the child's message
+  REQUIRE(mon.wait_exits(1, 60s));     // the child
+  CHECK(parent.stop(SIGTERM) == 128 + SIGTERM);
+  REQUIRE(mon.wait_exits(2, 60s));
+  REQUIRE(mon.process().stop(SIGINT) == 0);
+
+  auto [status, j] = abstatJson(vm.dir(), mon.process().read_stdout());
+  CHECK(status == 2);
+  REQUIRE(j["hang"]["hung"].boolean());
+  const auto& blocked = j["hang"]["blocked"].arr();
+  REQUIRE(blocked.size() == 1);
+  CHECK(blocked[0]["state"].str() == "receiving");
+  CHECK_THAT(blocked[0]["explanation"].str(), Catch::Contains("matching function (pvm_recvf) accepted none"));
+  vm.stop();
+}

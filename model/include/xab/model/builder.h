@@ -49,6 +49,7 @@ class TraceBuilder final : public text::RecordSink {
 
  private:
   void noteTime(TimeNs t);
+  void markInsideCall(TaskIndex t, Event& e);
   void identity(TaskIndex t, const text::Identity& id);
 
   Trace trace_;
@@ -59,6 +60,9 @@ class TraceBuilder final : public text::RecordSink {
   Tid lastTid_ = 0;
   TaskIndex lastTask_ = 0;
   bool haveLast_ = false;
+  // Per task, the blocking calls begun and not yet ended (their kinds),
+  // innermost last: what marks a record Event::kInsideCall.
+  std::vector<std::vector<Kind>> openCalls_;
 };
 
 // A stored event as a record of plain values (views into the trace), for

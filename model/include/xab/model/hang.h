@@ -43,6 +43,9 @@ struct BlockedTask {
   // wait never ended.  endedAt: its exit record's time.
   bool ended = false;
   TimeNs endedAt = 0;
+  // Before this receive the task installed a matching function of its own
+  // (pvm_recvf): what it accepts is the program's choice, not tag and source.
+  bool ownMatcher = false;
 };
 
 struct HangReport {

@@ -51,4 +51,8 @@ std::vector<StateInterval> stateIntervals(const Trace& trace, TaskIndex task,
 // The interval opened by record i of the task (i < events(task).size()).
 StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i);
 
+// The begin record of the innermost blocking call that event i, made
+// inside a call (Event::insideCall), was made in.
+std::uint32_t enclosingCall(const Trace& trace, TaskIndex task, std::uint32_t i);
+
 }  // namespace xab

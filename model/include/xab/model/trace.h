@@ -45,12 +45,17 @@ struct Event {
   std::uint32_t seq;    // record number in the input (0-based): arrival order
   Kind kind;
   Phase phase;
-  std::uint8_t present; // bit i: a[i] was in the record; bit 7: rc was
+  std::uint8_t present; // bit i: a[i] was in the record; bit 6: kInsideCall; bit 7: rc was
   std::int32_t rc;
   std::int32_t a[kMaxSlots];
 
   bool has(int slot) const { return slot >= 0 && slot < kMaxSlots && (present >> slot) & 1; }
   bool hasRc() const { return present & 0x80; }
+  // Made inside a blocking call the task had begun and not yet ended: by a
+  // pvm_addmhf handler, a pvm_recvf matching function, or libpvm itself
+  // under PVM's tracer.  Set by the TraceBuilder, never written out.
+  static constexpr std::uint8_t kInsideCall = 0x40;
+  bool insideCall() const { return present & kInsideCall; }
   bool isBegin() const { return phase == Phase::Begin; }
   // The slot named by key, or fallback when this kind has no such slot or
   // the record did not carry it.
@@ -60,6 +65,7 @@ struct Event {
   }
 };
 static_assert(sizeof(Event) == 56, "Event stays compact: <= 64 bytes per event with overhead");
+static_assert(kMaxSlots <= 6, "present's bit 6 is Event::kInsideCall");
 
 // Where an event lives: task index and index in that task's event sequence.
 struct EventRef {
