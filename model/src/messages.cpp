@@ -284,6 +284,10 @@ struct MessageMatching {
                     std::vector<std::uint32_t>& perMessage) {
     Tid src = e.get(Key::Src);
     std::int32_t serial = e.get(Key::Serial);
+    if (isPvmdTid(src)) {
+      ++table.fromPvmd;
+      return;
+    }
     auto sender = trace.findTask(src);
     std::int64_t idx = !sender ? -1
                        : serial > 0 ? matcher.match(t, *sender, serial, e.get(Key::Tag))

@@ -184,6 +184,14 @@ TEST_CASE("pvmd's notify and an uninstrumented sender's messages arrive intact",
   for (auto& r : rs)
     if (r.event == "recv" && r.has("tag", "5") && r.has("serial", "0")) unserialed++;
   CHECK(unserialed == 3);
+  // pvmd's notify message names pvmd's tid as a tid, not as an int32.
+  int notices = 0;
+  for (auto& r : rs)
+    if (r.event == "recv" && r.has("tag", "77")) {
+      CHECK(r.has("src", "t80000000"));
+      notices++;
+    }
+  CHECK(notices == 1);
 }
 
 TEST_CASE("a task killed with SIGKILL still gets its exit record", "[libab][pvm]") {

@@ -301,3 +301,17 @@ TEST_CASE("PVM's ge example (a real run): every bcast names its 3 destinations, 
   CHECK(m.total.count == 15);
   CHECK(m.unreceivedMessages == 0);
 }
+
+// PVM's notify messages (pvm_notify: a task's exit, a host added or
+// deleted) come from pvmd, which no trace holds as a task: counted apart,
+// never a receive without a send.
+TEST_CASE("receives of pvmd's notify messages are counted apart, not unmatched") {
+  auto r = loadTraceText("1.0 1.0 t40002 recv src=t80000000 tag=100 bytes=4 serial=0 rc=5\n"
+                         "1.1 1.1 t40002 recv src=-2147483648 tag=100 bytes=4 serial=0 rc=6\n"
+                         "1.2 1.2 t40002 recv src=t40009 tag=1 bytes=4 serial=0 rc=7\n");
+  REQUIRE(r.errorCount == 0);
+  MessageTable m = matchMessages(*r.trace);
+  CHECK(m.fromPvmd == 2);
+  REQUIRE(m.unmatched.size() == 1);
+  CHECK(m.unmatched[0].src == 0x40009);
+}

@@ -109,3 +109,28 @@ TEST_CASE("times at the format's bounds read back and beyond them are refused") 
   text::appendTime(s, INT64_MIN);  // no positive counterpart: written right anyway
   CHECK(s == "-9223372036.854775808");
 }
+
+// pvmd's tid (the source of PVM's notify messages) has PVM's pvmd bit set,
+// so it is negative as an int32; it is a tid, not an error code.
+TEST_CASE("a pvmd's tid is written as a tid and reads back, error codes stay decimal") {
+  for (std::int32_t tid : {static_cast<std::int32_t>(0x80000000u), static_cast<std::int32_t>(0x80040000u)}) {
+    CHECK(isPvmdTid(tid));
+    std::string s;
+    text::appendTid(s, tid);
+    CHECK(s == (tid == static_cast<std::int32_t>(0x80000000u) ? "t80000000" : "t80040000"));
+    std::int32_t back = 0;
+    REQUIRE(text::parseTid(s, back));
+    CHECK(back == tid);
+  }
+  for (std::int32_t code : {-2, -15, -31, -40}) {
+    CHECK_FALSE(isPvmdTid(code));
+    std::string s;
+    text::appendTid(s, code);
+    CHECK(s == std::to_string(code));
+  }
+  std::int32_t v = 0;
+  CHECK_FALSE(text::parseTid("tffffffe1", v));  // an error code spelled as a tid
+  CHECK_FALSE(text::parseTid("t100000000", v));
+  CHECK(text::parseTid("-2147483648", v));      // as older traces wrote it
+  CHECK(v == static_cast<std::int32_t>(0x80000000u));
+}

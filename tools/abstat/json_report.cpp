@@ -159,7 +159,7 @@ struct Json {
     const MessageTable& m = a.messages;
     w.key("messages").beginObject();
     w.field("sent", m.sent).field("matched", m.total.count);
-    w.field("unmatchedReceives", static_cast<std::uint64_t>(m.unmatched.size()));
+    w.field("unmatchedReceives", static_cast<std::uint64_t>(m.unmatched.size())).field("fromPvmd", m.fromPvmd);
     w.field("neverReceived", m.neverReceived).field("bytes", m.total.bytes);
     w.field("messages", m.messagesSent).field("unreceivedMessages", m.unreceivedMessages);
     w.field("duplicateSerials", m.duplicateSerials).field("duplicateReceives", m.duplicateReceives);

@@ -182,6 +182,7 @@ std::string messages(const Report& a) {
                     std::to_string(m.total.count) + " received and matched, " +
                     std::to_string(m.unreceivedMessages) + " never received; " +
                     std::to_string(m.unmatched.size()) + " receives without a send in the trace; " +
+                    (m.fromPvmd ? std::to_string(m.fromPvmd) + " notify messages from pvmd received; " : "") +
                     std::to_string(m.total.bytes) + " bytes, " + bandwidth(m.total.bandwidth()) + "\n";
   if (!m.consistent()) out += "  warning: " + inconsistencyWarning(m) + "\n";
   Table tab({"FROM", "TO", "COUNT", "BYTES", "BANDWIDTH"});

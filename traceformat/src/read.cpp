@@ -77,9 +77,9 @@ bool parseTid(std::string_view s, std::int32_t& out) {
   if (s.size() > 1 && s[0] == 't') {
     std::int64_t v = 0;
     if (s[1] == '-' || s[1] == '+' || !wholeInt64(s.substr(1), v, 16)) return false;
-    if (v < 0 || v > 0x7fffffff) return false;
-    out = static_cast<std::int32_t>(v);
-    return true;
+    if (v < 0 || v > 0xffffffff) return false;
+    out = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+    return out >= 0 || isPvmdTid(out);
   }
   if (s == "any") { out = -1; return true; }
   if (s == "none") { out = 0; return true; }

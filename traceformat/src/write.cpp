@@ -41,9 +41,9 @@ char* putTid(char* p, std::int32_t tid) {
     std::memcpy(p, "any", 3);
     return p + 3;
   }
-  if (tid < 0) return putInt(p, tid);
+  if (tid < 0 && !isPvmdTid(tid)) return putInt(p, tid);
   *p++ = 't';
-  return std::to_chars(p, p + kMaxNumberChars - 1, tid, 16).ptr;
+  return std::to_chars(p, p + kMaxNumberChars - 1, static_cast<std::uint32_t>(tid), 16).ptr;
 }
 
 char* putSeconds(char* p, std::int64_t ns, int decimals) {

@@ -72,6 +72,9 @@ class MessageTable {
 
   std::vector<Message> messages;              // in order of the senders' records (task, then record)
   std::vector<UnmatchedReceive> unmatched;    // receives with no send in the trace
+  // Receives of what a pvmd sent (PVM's notify messages: a task's exit, a
+  // host added or deleted): no task sent them, so none is unmatched.
+  std::uint64_t fromPvmd = 0;
   std::map<std::pair<TaskIndex, TaskIndex>, PairStats> pairs;  // (sender, receiver)
   PairStats total;
   std::uint64_t sent = 0;          // sends in the trace (an mcast or bcast is one)

@@ -50,7 +50,7 @@ enum class Phase : std::uint8_t { End = 0, Begin = 1 };
 // How a slot's text is read (the code letter of events.h's slot strings).
 // Values are int32: strings and lists are ids into a table of the reader's.
 enum class SlotType : char {
-  Tid = 't',      // t40002, any (-1), none (0), or a negative error code
+  Tid = 't',      // t40002, any (-1), none (0), a pvmd's t80000000, or a negative error code
   Int = 'i',      // decimal; `any` reads as -1 (tags)
   String = 's',   // %-escaped text
   DataType = 'y', // str byte ... ulong, or a decimal code (PVM_STR = 0 ...)
@@ -283,6 +283,15 @@ inline bool isPack(Kind k) { return kindFlags(k) & XAB_F_PACK; }
 inline bool isUnpack(Kind k) { return kindFlags(k) & XAB_F_UNPACK; }
 inline bool isCollective(Kind k) {
   return k == Kind::REDUCE || k == Kind::GATHER || k == Kind::SCATTER;
+}
+
+// A pvmd's tid: PVM's pvmd bit (TIDPVMD, 0x80000000), a host part, and a
+// local part of 0.  pvmd is the source of PVM's notify messages (a task's
+// exit, a host added or deleted).  As an int32 it is negative, yet it is
+// no error code: those are small, with a local part that is not 0.
+constexpr bool isPvmdTid(std::int32_t tid) {
+  auto u = static_cast<std::uint32_t>(tid);
+  return (u & 0x80000000u) != 0 && (u & 0x3ffffu) == 0;
 }
 
 // PVM data type codes as PVM numbers them (PVM_STR = 0 ... PVM_ULONG = 11).
