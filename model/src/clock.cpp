@@ -277,14 +277,17 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
 namespace {
 
 bool monitorWritten(const text::Record& r) {
-  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD;
+  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD ||
+         r.kind == Kind::OUTPUT;
 }
 
-// Of those, abmon writes on any host only the task.exit of a host that has
-// gone (docs/trace-format.md, host.delete); the rest come from the relay.
+// Of those, abmon writes on any host the task.exit of a host that has gone
+// (docs/trace-format.md, host.delete) and every output line (read from the
+// program's pipes or PVM's output collection: abmon's receive time); the
+// rest come from the relay.
 bool writtenByAbmon(const text::Record& r) {
   int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
-  return r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host";
+  return r.kind == Kind::OUTPUT || (r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host");
 }
 
 bool relayRecord(Kind k) { return k == Kind::RELAY_START || k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP; }

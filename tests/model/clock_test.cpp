@@ -446,6 +446,7 @@ Synth abrunOverSkewedHosts() {
     TimeNs t = kT0 + 200'000'000 + round * 100'000'000LL;
     for (auto [w, skew] : {std::pair{kW1, kNode1}, std::pair{kW2, kNode2}}) {
       if (round == 0) s.line(t - 50'000'000, skew.at(t - 50'000'000), w, "mytid rc=" + tidText(w) + " name=tree parent=t40002");
+      if (round == 5) s.line(t + 2'000'000, t + 2'000'000, w, "output stream=- text=half");  // abmon's clock
       s.line(t + 1'000'000, t, kRoot, "send dst=" + tidText(w) + " tag=11 bytes=4 rc=0 match=order");
       s.line(t + 1'000'000, skew.at(t + 300'000), w, "recv src=t40002 tag=11 bytes=4 rc=7 match=order");
       s.line(t + 1'000'000, skew.at(t + 400'000), w, "send dst=t40002 tag=12 bytes=4 rc=0 match=order");
