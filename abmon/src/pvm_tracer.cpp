@@ -31,6 +31,8 @@ constexpr int kOutputEof = 0;
 // whose records are held back (Origin::Unknown) that long is taken for a
 // plain one.  (An output line's bound is OutputLines'.)
 constexpr std::size_t kMaxHeldBytes = 256 * 1024;
+// How long a task's clock offset told by one event is kept (taskClock).
+constexpr std::int64_t kOffsetAgeNs = 1'000'000'000;
 
 // pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
 bool fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
@@ -350,6 +352,7 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
                             ? secD->ints[0] * 1'000'000'000 + usecD->ints[0] * 1000
                             : recvNs;
   text::appendRecordStart(out, recvNs, taskNs, tid, kind, phase);
+  noteStamp(identities_[tid], taskNs, recvNs);
   for (const SlotSpec& slot : kindSlots(kind, phase)) {
     const Datum* d = nullptr;
     for (const KeyDids& kd : kKeyDids)
@@ -453,6 +456,23 @@ void PvmTracer::flushTask(std::string& out, int tid) {
   out += it->second.held;  // it never showed it was libab's
   it->second.held.clear();
   it->second.origin = Origin::Plain;
+}
+
+// A stale bound goes: a clock that runs slower than abmon's (drift) would
+// keep an old, larger difference, kOffsetAgeNs times its drift too large.
+void PvmTracer::noteStamp(Identity& id, std::int64_t taskNs, std::int64_t recvNs) {
+  const std::int64_t offset = taskNs - recvNs;
+  if (!id.lastTaskNs || offset > id.offsetNs || recvNs - id.offsetAtNs > kOffsetAgeNs) {
+    id.offsetNs = offset;
+    id.offsetAtNs = recvNs;
+  }
+  id.lastTaskNs = std::max(taskNs, id.lastTaskNs.value_or(taskNs));
+}
+
+std::optional<std::int64_t> PvmTracer::taskClock(int tid, std::int64_t nowNs) const {
+  auto it = identities_.find(tid);
+  if (it == identities_.end() || it->second.origin == Origin::Libab || !it->second.lastTaskNs) return std::nullopt;
+  return std::max(*it->second.lastTaskNs, nowNs + it->second.offsetNs);
 }
 
 void PvmTracer::taskEnded(int tid) {
