@@ -345,13 +345,13 @@ void Formatter::flushTask(std::string& out, std::int32_t tid, TaskState& st,
 }
 
 void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs,
-                         std::string_view how) {
+                         std::string_view how, std::optional<std::int64_t> taskNs) {
   if (auto it = tasks_.find(tid); it != tasks_.end()) {
     flushTask(out, tid, it->second, nowNs);
     tasks_.erase(it);  // PVM may give the tid to a new task later
   }
   sessions_.erase(tid);
-  ownRecord(out, nowNs, tid, Kind::TASK_EXIT);
+  text::appendRecordStart(out, nowNs, taskNs.value_or(nowNs), tid, Kind::TASK_EXIT);
   text::appendKey(out, keyName(Key::How));
   out.append(how);
   out.push_back('\n');

@@ -85,9 +85,10 @@ class Formatter {
   // One received event message from `src`, stamped `recvNs`.
   void message(std::string& out, std::int32_t src, std::int64_t recvNs, Unpacker& msg);
   // pvmd said `tid` has gone: whatever is held back for it, then task.exit
-  // (how=notify; how=host when its host left the virtual machine).
+  // (how=notify; how=host when its host left the virtual machine).  taskNs:
+  // its task time on the task's own clock (a task PVM traces), else nowNs.
   void taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs,
-                std::string_view how = "notify");
+                std::string_view how = "notify", std::optional<std::int64_t> taskNs = std::nullopt);
   // Everything held back for every task (a relay's last batch).
   void flushAll(std::string& out, std::int64_t nowNs);
   // flushAll, then abmon.stop.

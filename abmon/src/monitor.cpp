@@ -366,7 +366,7 @@ void Monitor::writeExits(bool quiet) {
     if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
     if (tracer_) tracer_->flushTask(pending_, e.tid);  // records PVM's tracer held back
-    formatter_.taskExit(pending_, e.tid, now);
+    formatter_.taskExit(pending_, e.tid, now, "notify", tracer_ ? tracer_->taskClock(e.tid, now) : std::nullopt);
     if (tracer_) tracer_->taskEnded(e.tid);
     if (uplink_) uplink_->closed(e.tid);
     rememberEnded(e.tid);

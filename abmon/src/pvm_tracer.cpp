@@ -31,6 +31,8 @@ constexpr int kOutputEof = 0;
 // whose records are held back (Origin::Unknown) that long is taken for a
 // plain one.  (An output line's bound is OutputLines'.)
 constexpr std::size_t kMaxHeldBytes = 256 * 1024;
+// How long a task's clock offset told by one event is kept (taskClock).
+constexpr std::int64_t kOffsetAgeNs = 1'000'000'000;
 
 // pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
 bool fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
@@ -89,6 +91,14 @@ bool settlesPlain(Kind k) {
 }
 
 bool blocking(Kind k) { return (kindFlags(k) & XAB_F_BLOCKING) != 0; }
+// libpvm dates each event when it begins writing it (tev_begin, gettimeofday
+// on the task's clock): a call's entry event before the call's work, its
+// exit event after it.  A call written as one record is dated at its entry,
+// as libab dates it: a send's entry is before its message left, while its
+// exit can come long after the receiver has it (the sender descheduled, on
+// one host: receives up to 11 ms before their sends).  A receive that does
+// not wait is dated at its exit, when the message was there.
+bool datedAtEntry(Kind k) { return !blocking(k) && (kindFlags(k) & XAB_F_MSG_IN) == 0; }
 bool carriesMessage(Kind k) { return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT)) != 0; }
 
 }  // namespace
@@ -317,6 +327,9 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
   if (!entry) {  // the exit's data first, then the entry's arguments
     merged.data = ev.data;
     if (auto e = lastEntry_.find({tid, tev}); e != lastEntry_.end()) {
+      if (datedAtEntry(kind))  // the entry's date first: the one writeRecord finds
+        for (int did : {TEV_DID_TU, TEV_DID_TS})
+          if (const Datum* d = e->second.find(did)) merged.data.insert(merged.data.begin(), *d);
       merged.data.insert(merged.data.end(), e->second.data.begin(), e->second.data.end());
       lastEntry_.erase(e);
     }
@@ -344,12 +357,13 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
 
 void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all, Kind kind, Phase phase, int tid,
                             std::int64_t recvNs) {
-  const Datum* secD = ev.find(TEV_DID_TS);
-  const Datum* usecD = ev.find(TEV_DID_TU);
+  const Datum* secD = all.find(TEV_DID_TS);
+  const Datum* usecD = all.find(TEV_DID_TU);
   std::int64_t taskNs = secD && usecD && !secD->ints.empty() && !usecD->ints.empty()
                             ? secD->ints[0] * 1'000'000'000 + usecD->ints[0] * 1000
                             : recvNs;
   text::appendRecordStart(out, recvNs, taskNs, tid, kind, phase);
+  noteStamp(identities_[tid], taskNs, recvNs);
   for (const SlotSpec& slot : kindSlots(kind, phase)) {
     const Datum* d = nullptr;
     for (const KeyDids& kd : kKeyDids)
@@ -453,6 +467,23 @@ void PvmTracer::flushTask(std::string& out, int tid) {
   out += it->second.held;  // it never showed it was libab's
   it->second.held.clear();
   it->second.origin = Origin::Plain;
+}
+
+// A stale bound goes: a clock that runs slower than abmon's (drift) would
+// keep an old, larger difference, kOffsetAgeNs times its drift too large.
+void PvmTracer::noteStamp(Identity& id, std::int64_t taskNs, std::int64_t recvNs) {
+  const std::int64_t offset = taskNs - recvNs;
+  if (!id.lastTaskNs || offset > id.offsetNs || recvNs - id.offsetAtNs > kOffsetAgeNs) {
+    id.offsetNs = offset;
+    id.offsetAtNs = recvNs;
+  }
+  id.lastTaskNs = std::max(taskNs, id.lastTaskNs.value_or(taskNs));
+}
+
+std::optional<std::int64_t> PvmTracer::taskClock(int tid, std::int64_t nowNs) const {
+  auto it = identities_.find(tid);
+  if (it == identities_.end() || it->second.origin == Origin::Libab || !it->second.lastTaskNs) return std::nullopt;
+  return std::max(*it->second.lastTaskNs, nowNs + it->second.offsetNs);
 }
 
 void PvmTracer::taskEnded(int tid) {

@@ -65,6 +65,12 @@ class PvmTracer {
   void flushOutput(std::string& out, std::int64_t nowNs);
   // The task has gone: its records held back, before its task.exit.
   void flushTask(std::string& out, int tid);
+  // The clock of the records written of a task PVM traces (its host's), at
+  // abmon's `nowNs`, for the records abmon writes of the task (task.exit):
+  // nowNs plus the task's clock minus abmon's as its least delayed recent
+  // event tells it, and never before its latest record.  None for a task
+  // whose records are libab's, or none yet.
+  std::optional<std::int64_t> taskClock(int tid, std::int64_t nowNs) const;
   // Its task.exit is written: if pvmd says later that a task with this tid
   // has started, that is a new task (PVM reuses tids), told anew.
   void taskEnded(int tid);
@@ -132,8 +138,15 @@ class PvmTracer {
     Origin origin = Origin::Unknown;
     std::string held;  // records of an Unknown task
     bool ended = false;  // its task.exit is written
+    // Of its records: the latest task time; the largest task time minus
+    // receive time of those of the last kOffsetAgeNs (an event's date, less
+    // the time it took to come: at most the task's clock minus abmon's),
+    // and the receive time of the event that gave it.
+    std::optional<std::int64_t> lastTaskNs;
+    std::int64_t offsetNs = 0, offsetAtNs = 0;
   };
   void forget(int tid);
+  static void noteStamp(Identity& id, std::int64_t taskNs, std::int64_t recvNs);
   bool speaksAsPvmd(int src) const;  // the test knob XAB_TEST_PVMD_TASK
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
   std::unordered_set<int> announced_;  // tasks handed to TaskSeen (a reused tid: again, after forget)

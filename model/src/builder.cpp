@@ -43,7 +43,7 @@ void TraceBuilder::record(const text::Record& r) {
   e.seq = nextSeq();
   if (isMonitorRecord(e.kind)) {
     monitorTids_.insert(r.tid);
-    appendMonitor(e);
+    appendMonitor(e, r.tid);
     return;
   }
   if (e.kind == Kind::CLOCK && monitorTids_.count(r.tid)) {
@@ -171,9 +171,10 @@ void TraceBuilder::markInsideCall(TaskIndex t, Event& e) {
   if (!open.empty()) e.present |= Event::kInsideCall;
 }
 
-void TraceBuilder::appendMonitor(const Event& e) {
+void TraceBuilder::appendMonitor(const Event& e, Tid tid) {
   noteTime(e.time);
   trace_.monitor_.push_back(e);
+  trace_.monitorTids_.push_back(tid);
   if (e.kind == Kind::ABMON_STOP) trace_.stopped_ = true;
   ++seq_;
 }
@@ -190,6 +191,7 @@ std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   out->events_.reserve(trace_.events_.size());
   for (const auto& seq : trace_.events_) out->events_.push_back(seq.freeze());
   out->monitor_ = trace_.monitor_;
+  out->monitorTids_ = trace_.monitorTids_;
   out->refClocks_ = trace_.refClocks_;
   out->byTid_ = trace_.byTid_;
   out->strings_ = trace_.strings_.freeze();

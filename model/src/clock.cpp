@@ -162,6 +162,10 @@ ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>
   return c;
 }
 
+ClockFit taskClockFit(const ClockFit& own, Tid tid, const std::unordered_map<Tid, ClockFit>& relays) {
+  return own.valid ? composeFit(own, relays) : relayOfHost(tid, relays);
+}
+
 std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
   std::vector<ClockSample> out;
   appendClockSamples(trace, t, 0, out);
@@ -176,6 +180,7 @@ bool LiveClockFit::update(const Trace& trace) {
     c.scanned = appendSamples(ev, c.scanned, c.samples);
     if (c.samples.size() != before) c.fit = fitClock(c.samples);
     relays[tid] = c.fit;
+    anySamples_ = anySamples_ || !c.samples.empty();  // a relay's clock is a clock record too
   }
   bool moves = false;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
@@ -188,7 +193,7 @@ bool LiveClockFit::update(const Trace& trace) {
       anySamples_ = true;
     }
     // Checked again as the task's times grow: a drift moves later times more.
-    moves = moves || fitMoves(composeFit(c.fit, relays), task.firstTime, task.lastTime);
+    moves = moves || fitMoves(taskClockFit(c.fit, task.tid, relays), task.firstTime, task.lastTime);
   }
   return moves;
 }
@@ -272,23 +277,31 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
 namespace {
 
 bool monitorWritten(const text::Record& r) {
-  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD;
+  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD ||
+         r.kind == Kind::OUTPUT;
 }
 
-// Of those, abmon writes on any host only the task.exit of a host that has
-// gone (docs/trace-format.md, host.delete); the rest come from the relay.
+// Of those, abmon writes on any host the task.exit of a host that has gone
+// (docs/trace-format.md, host.delete) and every output line (read from the
+// program's pipes or PVM's output collection: abmon's receive time); the
+// rest come from the relay.
 bool writtenByAbmon(const text::Record& r) {
   int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
-  return r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host";
+  return r.kind == Kind::OUTPUT || (r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host");
 }
+
+bool relayRecord(Kind k) { return k == Kind::RELAY_START || k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP; }
 
 // Every event's time through its task's fit, in the original arrival
 // order (seq), so the new trace is the old one re-timed.
 // hostFits[t]: the fit of the relay on task t's host (invalid on abmon's
 // host): the monitor's records of the task are on that relay's clock.
+// relays: the relays' fits by tid, for their own relay.* records (on their
+// clock); null: those records as they are.
 std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
                                     const std::vector<ClockFit>& hostFits,
-                                    const std::vector<std::vector<TimeNs>>* shift) {
+                                    const std::vector<std::vector<TimeNs>>* shift,
+                                    const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
   struct At {
     std::uint32_t seq;
     std::int64_t task;  // -1: a monitor event
@@ -310,7 +323,12 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
     if (at.task < 0) {
       // Through a Record: its strings (a relay's host) are ids of this
       // trace's table, not of the new one's.
-      b.record(toRecord(trace, trace.monitorEvents()[at.index], trace.header().abmon));
+      text::Record r = toRecord(trace, trace.monitorEvents()[at.index], trace.monitorTid(at.index));
+      // A relay's own records are on its clock: through its fit, so that
+      // the run's first and last records are on global time too.
+      if (relays && relayRecord(r.kind))
+        if (auto it = relays->find(r.tid); it != relays->end()) r.time = it->second.toReference(r.time);
+      b.record(r);
       continue;
     }
     auto t = static_cast<TaskIndex>(at.task);
@@ -414,7 +432,7 @@ std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unord
   std::vector<ClockFit> perTask(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
-  return retime(trace, perTask, {}, nullptr);
+  return retime(trace, perTask, {}, nullptr, &fits);
 }
 
 std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
@@ -428,8 +446,7 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
     auto samples = clockSamples(trace, t);
     report.clockRecords |= !samples.empty() || !relays.empty();
     hostFits[t] = relayOfHost(trace.task(t).tid, relays);
-    // A task without samples of its own on a relay's host: its host's clock, as the relay's.
-    fits[t] = samples.empty() ? hostFits[t] : composeFit(fitClock(samples), relays);
+    fits[t] = taskClockFit(fitClock(samples), trace.task(t).tid, relays);
     if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
   }
   if (!report.clockRecords) {
@@ -441,7 +458,7 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   report.minTransfer = minTransit / 2;
   MessageTable raw = matchMessages(trace);
   report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
-  auto fitted = retime(trace, fits, hostFits, nullptr);
+  auto fitted = retime(trace, fits, hostFits, nullptr, &relays);
   MessageTable m = matchMessages(*fitted);
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
   std::shared_ptr<const Trace> out = fitted;

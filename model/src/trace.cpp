@@ -29,7 +29,7 @@ std::string Trace::label(TaskIndex t) const {
 
 std::size_t Trace::memoryBytes() const {
   std::size_t n = sizeof(*this) + tasks_.capacity() * sizeof(TaskInfo) +
-                  monitor_.capacity() * sizeof(Event) +
+                  monitor_.capacity() * sizeof(Event) + monitorTids_.capacity() * sizeof(Tid) +
                   byTid_.size() * (sizeof(Tid) + sizeof(TaskIndex) + 2 * sizeof(void*));
   for (const auto& seq : events_) n += seq.capacityBytes() + sizeof(seq);
   for (const auto& [tid, ev] : refClocks_) n += ev.capacity() * sizeof(Event) + sizeof(ev);  // relays' clock records

@@ -12,6 +12,8 @@
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
 #   a task forging trace events and output of another: not written;
+#   PVM's events dated as PVM dates calls: one-record calls at their entry,
+#     receives at their exit;
 #   a reused tid (test knob XAB_TEST_PVMD_TASK): the new task's exit watched;
 #   the program read after it left PVM (abmon stopped meanwhile): named;
 #   a second tracer already registered: abmon says so and the program runs;
@@ -197,6 +199,14 @@ timeout 60 "$abrun" -o "$work/f.trace" "$plain_bin/abrun_forger" >"$work/f.out" 
 [[ $rc == 0 && $(cat "$work/f.out") == forged ]] || fail "forger: status $rc, output $(head -2 "$work/f.out")"
 ! grep -q 't40099\|text=fake' "$work/f.trace" || fail "forger: a forged record is in the trace: $(grep -m1 't40099\|text=fake' "$work/f.trace")"
 grep -q 'ignored 2 trace event(s) or output message(s) not sent by' "$work/f.err" || fail "forger: abmon did not say it ignored 2: $(cat "$work/f.err")"
+
+# Dates: a call written as one record is dated when it began (a send's
+# message left after its entry event; its exit can come after the
+# receiver had it), a receive when it got its message (its exit).
+timeout 60 "$abrun" -o "$work/d.trace" "$plain_bin/abrun_dates" >"$work/d.out" 2>&1 || fail "abrun_dates: $(head -3 "$work/d.out")"
+dates=$(awk '$4 ~ /^(mcast|nrecv|recv|recv\.begin)$/ {printf "%s=%s ", $4, $2}' "$work/d.trace")
+[[ $dates == "mcast=1000.000001000 nrecv=2000.005001000 recv.begin=3000.000001000 recv=3000.005001000 " ]] ||
+  fail "PVM's events dated wrong: $dates"
 
 # A reused tid: pvmd tells of a task starting under the tid of one whose
 # task.exit is written (PVM reuses a tid after 262143 others: minutes).

@@ -412,3 +412,110 @@ TEST_CASE("global time through a relay: the task's fit against the relay compose
   // A re-timed trace keeps the relay's records for a reader that refits.
   CHECK(global->referenceClocks().count(kRelay) == 1);
 }
+
+namespace {
+
+// abrun over three hosts: abmon on node0; relays on node1 (90 s ahead) and
+// node2 (2 s behind, 100 ppm fast), each measured against abmon's clock;
+// tasks PVM traces (no clock records of their own, matched by order), one
+// per host, whose records carry their host's clock.  The run lasts 1.7 s.
+constexpr Tid kRelay1 = 0x80001, kRelay2 = 0xc0001, kRoot = 0x40002, kW1 = 0x80002, kW2 = 0xc0002;
+const Skew kNode1{90, 0}, kNode2{-2, 100};
+constexpr TimeNs kRunLength = 1'700'000'000;
+
+std::string tidText(Tid t) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "t%x", static_cast<unsigned>(t));
+  return buf;
+}
+
+Synth abrunOverSkewedHosts() {
+  Synth s;
+  s.line(kT0, kT0, 0x40001, "abmon.start version=2 batch=512 flush_ms=200");
+  const std::pair<Tid, Skew> relays[] = {{kRelay1, kNode1}, {kRelay2, kNode2}};
+  for (auto [relay, skew] : relays)
+    s.line(kT0 + 10'000'000, skew.at(kT0 + 10'000'000), relay,
+           std::string("relay.start host=node") + (relay == kRelay1 ? "1" : "2"));
+  for (auto [relay, skew] : relays) {
+    s.exchanges(relay, skew, kT0 + 20'000'000, 0, 16, 20'000);
+    s.exchanges(relay, skew, kT0 + 1'500'000'000, 2, 16, 20'000);
+  }
+  // The root sends each worker a message and gets its answer, 10 rounds.
+  s.line(kT0 + 100'000'000, kT0 + 100'000'000, kRoot, "mytid rc=t40002 name=tree parent=none");
+  for (int round = 0; round < 10; ++round) {
+    TimeNs t = kT0 + 200'000'000 + round * 100'000'000LL;
+    for (auto [w, skew] : {std::pair{kW1, kNode1}, std::pair{kW2, kNode2}}) {
+      if (round == 0) s.line(t - 50'000'000, skew.at(t - 50'000'000), w, "mytid rc=" + tidText(w) + " name=tree parent=t40002");
+      if (round == 5) s.line(t + 2'000'000, t + 2'000'000, w, "output stream=- text=half");  // abmon's clock
+      s.line(t + 1'000'000, t, kRoot, "send dst=" + tidText(w) + " tag=11 bytes=4 rc=0 match=order");
+      s.line(t + 1'000'000, skew.at(t + 300'000), w, "recv src=t40002 tag=11 bytes=4 rc=7 match=order");
+      s.line(t + 1'000'000, skew.at(t + 400'000), w, "send dst=t40002 tag=12 bytes=4 rc=0 match=order");
+      s.line(t + 1'000'000, t + 700'000, kRoot, "recv src=" + tidText(w) + " tag=12 bytes=4 rc=7 match=order");
+    }
+  }
+  // Their ends, on the clock of their other records (their host's).
+  for (auto [tid, skew] : {std::pair{kW1, kNode1}, std::pair{kW2, kNode2}, std::pair{kRoot, kNone}})
+    s.line(kT0 + 1'250'000'000, skew.at(kT0 + 1'250'000'000), tid, "task.exit how=notify");
+  for (auto [relay, skew] : relays)
+    s.line(kT0 + 1'600'000'000, skew.at(kT0 + 1'600'000'000), relay,
+           std::string("relay.stop host=node") + (relay == kRelay1 ? "1" : "2") + " events=0 tasks=0 bad=0");
+  s.line(kT0 + kRunLength, kT0 + kRunLength, 0x40001, "abmon.stop events=0 tasks=0 bad=0");
+  return s;
+}
+
+}  // namespace
+
+// With relays on skewed hosts the raw trace starts 2 s early (node2's
+// relay.start) and ends 90 s late (node1's relay.stop): abstat said "92.3 s"
+// for a run under 2 s, and every reader's time zero was 2 s before the run.
+TEST_CASE("on global time the run starts at its first record and lasts what it lasted", "[clock]") {
+  auto raw = abrunOverSkewedHosts().trace();
+  CHECK(raw->lastTime() - raw->firstTime() > 90'000'000'000);  // as recorded
+  ClockReport rep;
+  auto global = toGlobalTime(raw, rep);
+  REQUIRE(rep.clockRecords);
+  CHECK(std::llabs(global->firstTime() - kT0) < 10'000);  // abmon.start
+  CHECK(std::llabs(global->lastTime() - global->firstTime() - kRunLength) < 10'000);
+  // Each relay's own records on global time, with their tids.
+  int relayRecords = 0;
+  for (std::size_t i = 0; i < global->monitorEvents().size(); ++i) {
+    const Event& e = global->monitorEvents()[i];
+    if (e.kind != Kind::RELAY_START && e.kind != Kind::RELAY_STOP) continue;
+    ++relayRecords;
+    CHECK((global->monitorTid(i) == kRelay1 || global->monitorTid(i) == kRelay2));
+    TimeNs truth = kT0 + (e.kind == Kind::RELAY_START ? 10'000'000 : 1'600'000'000);
+    CHECK(std::llabs(e.time - truth) < 10'000);
+  }
+  CHECK(relayRecords == 4);
+  // Every task: its records, and its end, inside the run, in order.
+  for (TaskIndex t = 0; t < global->taskCount(); ++t) {
+    const TaskInfo& info = global->task(t);
+    INFO(global->label(t));
+    CHECK(info.firstTime >= global->firstTime());
+    CHECK(info.exitTime >= info.firstTime);
+    CHECK(std::llabs(info.exitTime - (kT0 + 1'250'000'000)) < 10'000);
+    CHECK(info.lastTime <= global->lastTime());
+  }
+  CHECK(rep.violationsFit == 0);
+}
+
+// The viewer decided with LiveClockFit, which knew a task's own samples
+// only: a trace whose tasks carry none (abrun) stayed on task clocks ("no
+// clock records") while abstat put it on global time through the relays.
+TEST_CASE("the live fit and toGlobalTime put a task without samples on its host's relay's clock", "[clock]") {
+  auto raw = abrunOverSkewedHosts().trace();
+  LiveClockFit live;
+  CHECK(live.update(*raw));  // node1's and node2's tasks move
+  CHECK(live.anySamples());
+  ClockReport rep;
+  toGlobalTime(raw, rep);
+  const auto relays = referenceFits(*raw);
+  for (Tid tid : {kRoot, kW1, kW2}) {
+    TaskIndex t = *raw->findTask(tid);
+    ClockFit f = taskClockFit(ClockFit{}, tid, relays);
+    INFO(raw->label(t));
+    CHECK(f.valid == (tid != kRoot));
+    CHECK(f.valid == rep.fits[t].valid);
+    CHECK(f.toReference(raw->task(t).firstTime) == rep.fits[t].toReference(raw->task(t).firstTime));
+  }
+}

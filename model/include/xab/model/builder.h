@@ -38,7 +38,7 @@ class TraceBuilder final : public text::RecordSink {
   TaskInfo& info(TaskIndex t) { return trace_.tasks_[t]; }
 
   void append(TaskIndex t, const Event& e);
-  void appendMonitor(const Event& e);
+  void appendMonitor(const Event& e, Tid tid);
   // A `clock` record of a relay (a tid that wrote monitor records).
   void appendReferenceClock(Tid tid, const Event& e);
   std::uint32_t nextSeq() const { return seq_; }

@@ -69,6 +69,13 @@ ClockFit fitClock(const std::vector<ClockSample>& samples);
 ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>& refs);
 // The fits of the trace's reference clocks (its relays'), by tid.
 std::unordered_map<Tid, ClockFit> referenceFits(const Trace& trace);
+// The fit that puts task `tid`'s records on abmon's clock, the one rule of
+// every reader (toGlobalTime, LiveClockFit): the fit of its own samples
+// (`own`; invalid when it has none) composed with its relay's, else the fit
+// of the relay on its host (the task reads its host's clock, as the relay
+// does: a task PVM traces, a task that started before its host's relay).
+// Invalid: the task stays on its own clock.
+ClockFit taskClockFit(const ClockFit& own, Tid tid, const std::unordered_map<Tid, ClockFit>& relays);
 
 // Whether putting the task clock readings [first, last] on the reference
 // clock through `fit` moves any of them by more than the fit can tell
@@ -93,9 +100,11 @@ struct ClockReport {
   std::string note;                 // one line: what was done, or why not
 };
 
-// The trace on global time: each task's times through its fit (tasks
-// without samples keep theirs), then the causality correction: a new
-// trace, and `report` says what was done.  A trace without clock records
+// The trace on global time: each task's times through its fit
+// (taskClockFit: tasks without one keep theirs), each relay's own records
+// through the relay's (the trace's first and last times are global too),
+// then the causality correction: a new trace, and `report` says what was
+// done.  A trace without clock records
 // (an old one, an importer's) is handed back as it is (report.note says so).
 std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> trace, ClockReport& report);
 

@@ -113,6 +113,8 @@ class Trace {
   const Event& event(EventRef r) const { return events_[r.task][r.index]; }
   // abmon.start / abmon.stop records (they belong to no task).
   const std::vector<Event>& monitorEvents() const { return monitor_; }
+  // The tid that wrote monitorEvents()[i] (abmon, or a relay).
+  Tid monitorTid(std::size_t i) const { return i < monitorTids_.size() ? monitorTids_[i] : header_.abmon; }
   // `clock` records of clocks that are no task's: a relay's against abmon's
   // (issue 14/15, docs/global-time.md), by the relay's tid.
   const std::unordered_map<Tid, std::vector<Event>>& referenceClocks() const { return refClocks_; }
@@ -138,6 +140,7 @@ class Trace {
   std::vector<TaskInfo> tasks_;
   std::vector<ChunkedVector<Event>> events_;
   std::vector<Event> monitor_;
+  std::vector<Tid> monitorTids_;  // parallel to monitor_
   std::unordered_map<Tid, std::vector<Event>> refClocks_;
   std::unordered_map<Tid, TaskIndex> byTid_;
   ChunkedVector<std::string, 6, 10> strings_;
