@@ -41,7 +41,6 @@ class ViewState : public QObject {
   explicit ViewState(QObject* parent = nullptr);
 
   const ViewSnapshot* snapshot() const { return snapshot_.get(); }
-  SnapshotPtr snapshotPtr() const { return snapshot_; }
   std::size_t size() const { return snapshot_ ? snapshot_->size() : 0; }
 
   std::size_t position() const { return position_; }
