@@ -15,10 +15,15 @@
  *   ab_send_socket.c   through abmon's local socket,
  *   ab_send_pvm.c      or as a PVM message (ab_send.h)
  *   ab_poke.c          abmon's pokes: sending from inside a blocked call
+ *   ab_clock.c         the clock exchanges with abmon (clock records)
+ *   ab_cost.c          libab's own cost on the task (cost, flush records)
  *   ab_attach.c        finding abmon; forgetting it when the task leaves PVM
  *   ab_end.c           the end of the task: exit() and SIGTERM (pvm_kill)
+ *   ab_step.c          control mode: waiting for abmon's go before a call
  *   ab_msg.c, ab_pack.c, ab_group.c, ab_task.c   the wrappers of pvm3.h
  *   ab_mhf.c           the program's message handlers, as PVM keeps them
+ *   ab_record.c        record mode: the task's record file (ab_rr.h)
+ *   ab_replay.c        replay mode: forcing each recorded outcome (ab_rr.h)
  */
 #ifndef XAB_AB_CORE_H
 #define XAB_AB_CORE_H
