@@ -1,6 +1,6 @@
 /*
  * mworker.c -- a master/worker program with fixed compute phases, to
- * validate intrusion compensation (issue 15 §2, docs/global-time.md).
+ * validate intrusion compensation (docs/global-time.md).
  *
  * One source, built twice (bench/compensate_bench.cmake): mworker-plain
  * (XAB_DISABLE: PVM alone) and mworker-xab (libab).  The master spawns W
@@ -18,7 +18,7 @@
  * Each task times its own run as the trace does, from its first PVM call
  * (pvm_mytid) to its last (pvm_exit); the workers send theirs to the master, which prints one line
  * per task: `task=master|worker<i> wall_ns=N cpu_ns=C vcsw=V ivcsw=I` (the plain run's figures,
- * the only thing known of the ideal trace, seed 000 §5).
+ * the only thing known of the ideal trace: Chassin de Kergommeaux et al., §5).
  *
  *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]
  *

@@ -1,6 +1,6 @@
 /*
  * untimed_send.c -- does a send to abmon cost the sender CPU outside the
- * window libab times it in?  (issue 15 §2, docs/performance.md
+ * window libab times it in?  (docs/performance.md
  * "Intrusion compensation".)
  *
  * libab sends its records over a SOCK_SEQPACKET unix socket that abmon

@@ -79,7 +79,7 @@ class LocalIntake {
   void close();
   bool open() const { return listener_ != nullptr; }
 
-  // Control mode (issue 16 §3, control.h): a task's step ask goes to
+  // Control mode (control.h): a task's step ask goes to
   // `ask`; `gone` hears of a task whose connection went.
   using StepAsk = std::function<void(std::int32_t tid, const xab_step_ask& ask)>;
   using StepGone = std::function<void(std::int32_t tid)>;
