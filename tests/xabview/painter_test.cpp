@@ -354,7 +354,7 @@ TEST_CASE("legend: every state the diagram draws has its own colour and an entry
     CHECK(!it->meaning.isEmpty());
     barColours.insert(stateColor(s).rgb());
   }
-  CHECK(barColours.size() == 9);  // receiving and blocked no longer share red
+  CHECK(barColours.size() == 9);  // every state its own colour: receiving and blocked apart
   CHECK(stateColor(TaskState::Receiving) != stateColor(TaskState::Blocked));
   auto named = [&](const QColor& c) {
     return std::any_of(legend.begin(), legend.end(),
