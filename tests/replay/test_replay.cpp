@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace {
 
 
-// Replays per record: the issue asks for 20; XAB_TEST_REPLAYS lowers it
+// Replays per record: the target is 20; XAB_TEST_REPLAYS lowers it
 // on a slow machine.
 int replaysPerRecord() {
   const char* v = std::getenv("XAB_TEST_REPLAYS");

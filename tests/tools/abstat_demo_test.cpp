@@ -258,7 +258,7 @@ TEST_CASE("abstat diagnoses the demo's --hang after every task was killed mid-ha
 // XAB_TEST_RECORD_COST_NS, 20 us: a tracer 100 times as costly as libab, so
 // that xab's intrusion stands far above this shared machine's noise).
 // The calibration must see the knob, and the compensated run must be
-// closer to the plain run than the raw one.  The issue's 2 % is not
+// closer to the plain run than the raw one.  The 2 % target is not
 // asserted: on 2 loaded cores the plain runs alone vary by more
 // (docs/performance.md, "Intrusion compensation").
 TEST_CASE("abstat --compensate: a master/worker run comes back close to its plain run", "[pvm][abmon][compensate]") {

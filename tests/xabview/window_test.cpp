@@ -33,7 +33,8 @@ using namespace xab::view;
 namespace {
 
 // A master and `workers` workers; every round the master sends each worker
-// an int and waits for its answer (the 16-task round-trip run).
+// an int and waits for its answer (the 16-task round-trip run of
+// docs/performance.md).
 std::string roundTrips(int workers, int rounds) {
   std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n";
   long long t = 1763680000'100000000LL;
