@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "byte_message.h"
+#include "bench_util.h"
 #include "formatter.h"
 
 using namespace xab::abmon;
@@ -57,11 +58,7 @@ ByteMessage makeMessage(int task, int seq) {
 
 // CPU time of this process: on a loaded machine, wall time mostly measures
 // the other processes.
-double cpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+double cpuSeconds() { return static_cast<double>(bench_cpu_ns()) * 1e-9; }
 
 struct Result {
   double seconds;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # clock_skew.sh -- how close the global-time fit comes to a known skew
-# (issue 15, docs/performance.md "Global time").
+# (docs/performance.md "Global time").
 #
 #   bench/clock_skew.sh [-b BUILD_DIR] [-r RUNS] [--rounds R] [--skew OFFSET_S,PPM]
 #

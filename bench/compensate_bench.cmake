@@ -1,4 +1,4 @@
-# Intrusion compensation (issue 15 §2): a master/worker program with fixed
+# Intrusion compensation: a master/worker program with fixed
 # compute phases, built plain and with libab (docs/performance.md,
 # "Intrusion compensation"); tests/tools uses it too.
 foreach(variant plain xab)

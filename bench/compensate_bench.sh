@@ -1,6 +1,6 @@
 #!/bin/bash
 # compensate_bench.sh -- how close intrusion compensation comes to the
-# plain run (issue 15 §2, docs/performance.md "Intrusion compensation").
+# plain run (docs/performance.md "Intrusion compensation").
 #
 #   bench/compensate_bench.sh [-b BUILD_DIR] [-r RUNS] [--knob NS] [--one-monitor]
 #                             [--task-core N] [--monitor-core N] [--keep DIR]

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "xab/ab.h"
 
 /* libf2x's Fortran entry points and helpers, as gfortran would call them. */
@@ -29,17 +31,6 @@ void pvmfbufinfo_(int *mid, int *bytes, int *tag, int *tid, int *info);
 int xab_f2x_ftoc(char *dst, size_t cap, const char *src, size_t len);
 
 enum { MAX_WINDOWS = 10000, REINIT_EVERY = 1000, INTEGER4 = 3 };
-
-static long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* One window of `calls` calls of one variant; returns ns per call. */
 typedef void (*window_fn)(int calls);
@@ -75,9 +66,9 @@ static void nothing(int calls) { (void)calls; }
 
 static double timed(window_fn fn, int calls) {
   xab_flush();
-  long long t0 = now_ns();
+  long long t0 = bench_now_ns();
   fn(calls);
-  return (double)(now_ns() - t0) / calls;
+  return (double)(bench_now_ns() - t0) / calls;
 }
 
 static void usage(FILE *to) {
@@ -95,13 +86,13 @@ static void usage(FILE *to) {
 
 int main(int argc, char **argv) {
   int calls = 1000, windows = 300;
+  const struct bench_flag flags[] = {{"-w", &calls}, {"-r", &windows}};
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return 0;
     }
-    int *dst = !strcmp(argv[i], "-w") ? &calls : !strcmp(argv[i], "-r") ? &windows : NULL;
-    if (!dst || i + 1 >= argc || (*dst = atoi(argv[++i])) < 1) {
+    if (bench_int_flag(argc, argv, &i, flags, 2, 1) < 0) {
       usage(stderr);
       return 2;
     }
@@ -124,9 +115,9 @@ int main(int argc, char **argv) {
       c[w] = timed(pairs[p].c, calls);
       d[w] = f[w] - c[w];
     }
-    qsort(f, (size_t)windows, sizeof(double), cmp_double);
-    qsort(c, (size_t)windows, sizeof(double), cmp_double);
-    qsort(d, (size_t)windows, sizeof(double), cmp_double);
+    bench_sort(f, (size_t)windows);
+    bench_sort(c, (size_t)windows);
+    bench_sort(d, (size_t)windows);
     printf("f2x %-8s calls=%d windows=%d f2x_median_ns=%.2f libab_median_ns=%.2f "
            "added_median_ns=%.2f added_min_ns=%.2f\n",
            pairs[p].name, calls, windows, f[windows / 2], c[windows / 2], d[windows / 2], d[0]);

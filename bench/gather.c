@@ -20,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #ifdef XAB_DISABLE
 #define VARIANT "plain"
 #else
@@ -27,24 +29,6 @@
 #endif
 
 enum { TAG_GO = 201, TAG_DATA, MAX_W = 64, MAX_REPS = 51 };
-
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* CPU time of the master: robust to other jobs sharing the core. */
-static int64_t cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static void worker(void) {
   int parent = pvm_parent(), m = 0, reps = 0;
@@ -67,11 +51,11 @@ static int probe_loop(int n, int reps) {
   double per[MAX_REPS];
   pvm_mytid();
   for (int r = 0; r < reps; r++) {
-    int64_t t0 = now_ns();
+    int64_t t0 = bench_now_ns();
     for (int i = 0; i < n; i++) pvm_nrecv(-1, TAG_DATA);
-    per[r] = (double)(now_ns() - t0) / n;
+    per[r] = (double)(bench_now_ns() - t0) / n;
   }
-  qsort(per, (size_t)reps, sizeof per[0], cmp_double);
+  bench_sort(per, (size_t)reps);
   printf("probe variant=%s calls=%d ns_per_call_median=%.0f min=%.0f\n", VARIANT, n, per[reps / 2], per[0]);
   pvm_exit();
   return 0;
@@ -79,6 +63,7 @@ static int probe_loop(int n, int reps) {
 
 int main(int argc, char **argv) {
   int w = 4, m = 20000, reps = 5;
+  const struct bench_flag flags[] = {{"-w", &w}, {"-m", &m}, {"-r", &reps}};
   if (argc >= 3 && !strcmp(argv[1], "--probe")) return probe_loop(atoi(argv[2]) > 0 ? atoi(argv[2]) : 100000, 7);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--worker")) {
@@ -86,8 +71,7 @@ int main(int argc, char **argv) {
       pvm_exit();
       return 0;
     }
-    int *dst = !strcmp(argv[i], "-w") ? &w : !strcmp(argv[i], "-m") ? &m : !strcmp(argv[i], "-r") ? &reps : NULL;
-    if (!dst || i + 1 >= argc || (*dst = atoi(argv[++i])) < 1) {
+    if (bench_int_flag(argc, argv, &i, flags, 3, 1) < 0) {
       fprintf(stderr, "Usage: gather-{plain,xab} [-w WORKERS] [-m MSGS_EACH] [-r REPS]\n");
       return 2;
     }
@@ -109,7 +93,7 @@ int main(int argc, char **argv) {
   double per[MAX_REPS], cpu[MAX_REPS];
   for (int r = 0; r < reps; r++) {
     pvm_initsend(PvmDataDefault);
-    int64_t t0 = now_ns(), c0 = cpu_ns();
+    int64_t t0 = bench_now_ns(), c0 = bench_cpu_ns();
     pvm_mcast(tids, w, TAG_GO);
     long sum = 0;
     for (int i = 0; i < w * m; i++) {
@@ -118,12 +102,12 @@ int main(int argc, char **argv) {
       pvm_upkint(&x, 1, 1);
       sum += x;
     }
-    per[r] = (double)(now_ns() - t0) / (w * m);
-    cpu[r] = (double)(cpu_ns() - c0) / (w * m);
+    per[r] = (double)(bench_now_ns() - t0) / (w * m);
+    cpu[r] = (double)(bench_cpu_ns() - c0) / (w * m);
     if (sum != (long)w * m * (m - 1) / 2) fprintf(stderr, "gather: lost messages\n");
   }
-  qsort(per, (size_t)reps, sizeof per[0], cmp_double);
-  qsort(cpu, (size_t)reps, sizeof cpu[0], cmp_double);
+  bench_sort(per, (size_t)reps);
+  bench_sort(cpu, (size_t)reps);
   printf("gather variant=%s workers=%d msgs=%d ns_per_msg_median=%.0f min=%.0f cpu_ns_per_msg_median=%.0f\n", VARIANT,
          w, w * m, per[reps / 2], per[0], cpu[reps / 2]);
   pvm_exit();

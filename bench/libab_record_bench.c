@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #ifdef XAB_DISABLE
 #define VARIANT "plain"
 #else
@@ -28,17 +30,6 @@
 #endif
 
 enum { REINIT_EVERY = 1000, MAX_WINDOWS = 10000 };
-
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -65,13 +56,13 @@ static int window(int calls) {
 
 int main(int argc, char **argv) {
   int calls = 4000, windows = 300;
+  const struct bench_flag flags[] = {{"-w", &calls}, {"-r", &windows}};
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return 0;
     }
-    int *dst = !strcmp(argv[i], "-w") ? &calls : !strcmp(argv[i], "-r") ? &windows : NULL;
-    if (!dst || i + 1 >= argc || (*dst = atoi(argv[++i])) < 1) {
+    if (bench_int_flag(argc, argv, &i, flags, 2, 1) < 0) {
       usage(stderr);
       return 2;
     }
@@ -84,16 +75,16 @@ int main(int argc, char **argv) {
   static double per_event[MAX_WINDOWS], flush_ns[MAX_WINDOWS];
   int events = window(calls); /* warm up caches and PVM's buffers */
   for (int w = 0; w < windows; w++) {
-    int64_t t0 = now_ns();
+    int64_t t0 = bench_now_ns();
     xab_flush();
-    int64_t t1 = now_ns();
+    int64_t t1 = bench_now_ns();
     window(calls);
-    int64_t t2 = now_ns();
+    int64_t t2 = bench_now_ns();
     flush_ns[w] = (double)(t1 - t0);
     per_event[w] = (double)(t2 - t1) / events;
   }
-  qsort(per_event, (size_t)windows, sizeof(double), cmp_double);
-  qsort(flush_ns, (size_t)windows, sizeof(double), cmp_double);
+  bench_sort(per_event, (size_t)windows);
+  bench_sort(flush_ns, (size_t)windows);
   /* flush_ns[i] sends the previous window's records (the first: the warm-up's) */
   printf("record variant=%s calls=%d events_per_window=%d windows=%d median_ns_per_event=%.2f "
          "min_ns_per_event=%.2f median_flush_us=%.1f flush_ns_per_event=%.2f\n",

@@ -1,5 +1,5 @@
 /*
- * loadtask.c -- the load of issue 14 §3 (bench/run-load-bench.sh,
+ * loadtask.c -- the many-tasks, many-hosts load (bench/run-load-bench.sh,
  * docs/performance.md "Load: 256 tasks over 8 hosts"): many instrumented
  * tasks, each making a known number of PVM calls as fast as it can, and
  * saying how many it made.

@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "bench_util.h"
+
 using namespace xab;
 using Clock = std::chrono::steady_clock;
 
@@ -112,11 +114,7 @@ long long writeTrace(const std::string& path, long long events) {
 
 // CPU seconds of this process: the machine is shared, so wall time alone
 // says more about the neighbours than about the reader.
-double cpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
-}
+double cpuSeconds() { return static_cast<double>(bench_cpu_ns()) / 1e9; }
 
 struct Raw { double seconds; double cpu; std::size_t bytes; long long lines; };
 

@@ -1,6 +1,6 @@
 /*
  * mworker.c -- a master/worker program with fixed compute phases, to
- * validate intrusion compensation (issue 15 §2, docs/global-time.md).
+ * validate intrusion compensation (docs/global-time.md).
  *
  * One source, built twice (bench/compensate_bench.cmake): mworker-plain
  * (XAB_DISABLE: PVM alone) and mworker-xab (libab).  The master spawns W
@@ -18,7 +18,7 @@
  * Each task times its own run as the trace does, from its first PVM call
  * (pvm_mytid) to its last (pvm_exit); the workers send theirs to the master, which prints one line
  * per task: `task=master|worker<i> wall_ns=N cpu_ns=C vcsw=V ivcsw=I` (the plain run's figures,
- * the only thing known of the ideal trace, seed 000 §5).
+ * the only thing known of the ideal trace: Chassin de Kergommeaux et al., §5).
  *
  *   mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]
  *
@@ -35,17 +35,15 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 enum { TAG_WORK = 201, TAG_RESULT, TAG_WALL };
 enum { MAX_WORKERS = 16 };
 
-static long long clock_ns(clockid_t clock) {
-  struct timespec ts;
-  clock_gettime(clock, &ts);
-  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-static long long now_ns(void) { return clock_ns(CLOCK_REALTIME); }
+/* The trace's clock: a task's wall times compare with its records. */
+static long long now_ns(void) { return bench_clock_ns(CLOCK_REALTIME); }
 /* The task's CPU time so far (the process's: libab adds no thread). */
-static long long cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
+static long long cpu_ns(void) { return bench_cpu_ns(); }
 
 /* Context switches so far: voluntary (it blocked) and not. */
 static void switches(long *v) {
@@ -151,6 +149,8 @@ static int master(const struct opts *o, char *self, long long start) {
 int main(int argc, char **argv) {
   long long start = now_ns();
   struct opts o = {2, 20, 50, 2000, 5000};
+  const struct bench_flag flags[] = {
+      {"-w", &o.workers}, {"-r", &o.rounds}, {"-m", &o.msgs}, {"-c", &o.master_us}, {"-d", &o.worker_us}};
   int is_worker = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--worker")) { is_worker = 1; continue; }
@@ -158,13 +158,10 @@ int main(int argc, char **argv) {
       spin_on_clock = !strcmp(argv[++i], "clock");
       continue;
     }
-    int *dst = !strcmp(argv[i], "-w") ? &o.workers : !strcmp(argv[i], "-r") ? &o.rounds : !strcmp(argv[i], "-m") ? &o.msgs
-             : !strcmp(argv[i], "-c") ? &o.master_us : !strcmp(argv[i], "-d") ? &o.worker_us : NULL;
-    if (!dst || i + 1 >= argc) {
+    if (bench_int_flag(argc, argv, &i, flags, 5, 0) < 0) {
       fprintf(stderr, "usage: mworker [-w W] [-r ROUNDS] [-m M] [-c C_US] [-d D_US] [-k work|clock]\n");
       return 2;
     }
-    *dst = atoi(argv[++i]);
   }
   if (o.workers < 1 || o.workers > MAX_WORKERS) o.workers = 2;
   if (pvm_mytid() < 0) return 1;

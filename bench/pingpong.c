@@ -34,6 +34,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #ifdef XAB_DISABLE
 #define VARIANT "plain"
 #else
@@ -54,25 +56,6 @@ struct options {
   int partner;
   const char *host; /* -H: spawn the partner on this host (cross-host runs) */
 };
-
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* CPU time of this process: robust to other jobs sharing the core, which
- * only stretch the wall-clock figures. */
-static int64_t cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -105,15 +88,6 @@ static void usage(FILE *to) {
           "See bench/run-libab-bench.sh and docs/performance.md.\n");
 }
 
-static int parse_int(const char *s, int min, int *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < min || v > 100000000) return -1;
-  *out = (int)v;
-  return 0;
-}
-
 static int parse_args(int argc, char **argv, struct options *o) {
   *o = (struct options){.n = 0, .reps = 5, .warmup = 1000, .k = 100, .direct = 1};
   int i = 1;
@@ -133,7 +107,7 @@ static int parse_args(int argc, char **argv, struct options *o) {
              : !strcmp(argv[i], "-w") ? &o->warmup : !strcmp(argv[i], "-k") ? &o->k
              : !strcmp(argv[i], "-d") ? &o->direct : !strcmp(argv[i], "-t") ? &o->trecv : NULL;
     int min = dst == &o->warmup || dst == &o->direct || dst == &o->trecv ? 0 : 1;
-    if (!dst || i + 1 >= argc || parse_int(argv[i + 1], min, dst) < 0) return -1;
+    if (!dst || i + 1 >= argc || bench_parse_int(argv[i + 1], min, dst) < 0) return -1;
   }
   if (o->reps > MAX_REPS) o->reps = MAX_REPS;
   return 0;
@@ -177,11 +151,11 @@ static int recv_int(int tid, int tag) {
 
 /* The partner's CPU time in microseconds, sent when the master asks. */
 static void send_cpu(int master, int64_t since) {
-  send_int(master, TAG_DONE, (int)((cpu_ns() - since) / 1000));
+  send_int(master, TAG_DONE, (int)((bench_cpu_ns() - since) / 1000));
 }
 
 static void partner_roundtrip(int master) {
-  int64_t cpu0 = cpu_ns();
+  int64_t cpu0 = bench_cpu_ns();
   for (;;) {
     int x = recv_int(master, TAG_PING);
     send_int(master, TAG_PONG, x);
@@ -192,7 +166,7 @@ static void partner_roundtrip(int master) {
 
 /* -1 ends a repetition (reply with the count), -2 ends the run. */
 static void partner_packloop(int master) {
-  int64_t cpu0 = cpu_ns();
+  int64_t cpu0 = bench_cpu_ns();
   int got = 0;
   for (;;) {
     int x = recv_int(master, TAG_DATA);
@@ -220,9 +194,9 @@ static void partner_kill(int master, int k, int blocked) {
   }
   send_int(master, TAG_READY, k);
   if (blocked) pvm_recv(master, TAG_DONE + 1000); /* killrecv: killed while blocked here */
-  int64_t end = now_ns() + (int64_t)30 * 1000000000;
+  int64_t end = bench_now_ns() + (int64_t)30 * 1000000000;
   volatile double sink = 0;
-  while (now_ns() < end) /* computing, as a real worker would */
+  while (bench_now_ns() < end) /* computing, as a real worker would */
     for (int i = 0; i < 100000; i++) sink += i * 0.5;
 }
 
@@ -238,7 +212,7 @@ static void partner_killsend(int master) {
  * time per operation over the whole run (warm-up included). */
 static void report(const char *mode, const struct options *o, double *per, double cpu, const char *unit,
                    int events_per_op, long ops) {
-  qsort(per, (size_t)o->reps, sizeof *per, cmp_double);
+  bench_sort(per, (size_t)o->reps);
   printf("%s variant=%s%s route=%s n=%d reps=%d median_%s=%.3f min_%s=%.3f cpu_%s=%.3f events_per_op=%d "
          "tid=t%x ops=%ld partner=t%x\n",
          mode, VARIANT, o->trecv == 2 ? "+poll" : o->trecv ? "+trecv" : "", o->direct ? "direct" : "pvmd", o->n, o->reps, unit,
@@ -247,22 +221,22 @@ static void report(const char *mode, const struct options *o, double *per, doubl
 }
 
 static double both_cpu(int partner, int64_t since, long ops, double unit_ns) {
-  double mine = (double)(cpu_ns() - since);
+  double mine = (double)(bench_cpu_ns() - since);
   double theirs = recv_int(partner, TAG_DONE) * 1000.0;
   return (mine + theirs) / (double)ops / unit_ns;
 }
 
 static void master_roundtrip(int partner, const struct options *o) {
   double per[MAX_REPS];
-  int64_t cpu0 = cpu_ns();
+  int64_t cpu0 = bench_cpu_ns();
   for (int i = 0; i < o->warmup; i++) send_int(partner, TAG_PING, i), recv_int(partner, TAG_PONG);
   for (int r = 0; r < o->reps; r++) {
-    int64_t t0 = now_ns();
+    int64_t t0 = bench_now_ns();
     for (int i = 0; i < o->n; i++) {
       send_int(partner, TAG_PING, i);
       recv_int(partner, TAG_PONG);
     }
-    per[r] = (double)(now_ns() - t0) / o->n / 1000.0;
+    per[r] = (double)(bench_now_ns() - t0) / o->n / 1000.0;
   }
   send_int(partner, TAG_PING, -1);
   recv_int(partner, TAG_PONG);
@@ -272,13 +246,13 @@ static void master_roundtrip(int partner, const struct options *o) {
 
 static void master_packloop(int partner, const struct options *o) {
   double per[MAX_REPS];
-  int64_t cpu0 = cpu_ns();
+  int64_t cpu0 = bench_cpu_ns();
   int warm = o->n < 1000 ? o->n : 1000;
   for (int i = 0; i < warm; i++) send_int(partner, TAG_DATA, i);
   send_int(partner, TAG_DATA, -1);
   recv_int(partner, TAG_DONE);
   for (int r = 0; r < o->reps; r++) {
-    int64_t t0 = now_ns();
+    int64_t t0 = bench_now_ns();
     for (int i = 0; i < o->n; i++) {
       pvm_initsend(PvmDataDefault);
       pvm_pkint(&i, 1, 1);
@@ -286,7 +260,7 @@ static void master_packloop(int partner, const struct options *o) {
     }
     send_int(partner, TAG_DATA, -1);
     int got = recv_int(partner, TAG_DONE);
-    per[r] = (double)(now_ns() - t0) / o->n;
+    per[r] = (double)(bench_now_ns() - t0) / o->n;
     if (got != o->n) fprintf(stderr, "pingpong: partner got %d of %d messages\n", got, o->n);
   }
   send_int(partner, TAG_DATA, -2);

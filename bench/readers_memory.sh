@@ -1,7 +1,7 @@
 #!/bin/bash
 # readers_memory.sh -- peak memory (max RSS) of every reader of a trace on
 # a file that names many tasks once each: does memory follow what the
-# trace holds, or the number of tasks it names?  (issue 11, item 14)
+# trace holds, or the number of tasks it names?
 #
 #   bench/readers_memory.sh [-b BUILD_DIR] [-n TASKS] [--before DIR]
 #

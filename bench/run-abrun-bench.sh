@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-abrun-bench.sh [BUILD_DIR] [ROUNDS] -- what watching a program costs
-# it under abrun (PVM's tracing, issue 17) against libab, on the ping-pong
+# it under abrun (PVM's tracing) against libab, on the ping-pong
 # (bench/pingpong.c `roundtrip`, 2000 roundtrips, median of 5), rounds
 # interleaved, in a private VM:
 #   plain          no monitor (the baseline)

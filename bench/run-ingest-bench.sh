@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-ingest-bench.sh -- how many events per second one abmon takes in from
-# its relays (issue 14 §3): H pseudo-hosts, abmon on node0, and each relay
+# its relays: H pseudo-hosts, abmon on node0, and each relay
 # sending B full batches (256 KiB of ready records each) as fast as it can
 # (the test knob XAB_TEST_RELAY_FEED, relay.h), on its TCP stream and, with
 # --relay-pvm, as PVM messages through the pvmds.  Optionally profiles abmon

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-load-bench.sh -- issue 14 §3's load: TASKS instrumented tasks
+# run-load-bench.sh -- the many-hosts load: TASKS instrumented tasks
 # (bench/loadtask.c) over HOSTS pseudo-hosts (scripts/pvm-hosts.sh), each
 # making CALLS PVM calls, under one abmon on node0 and a relay on every
 # other host.  Checks that every call each task says it made is a record in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # step-relay-bench.sh -- what control mode costs a program on 2 hosts when no
-# client is connected (issue 16 §3): every communicating call of every task
+# client is connected: every communicating call of every task
 # still asks, node1's through its relay and two PVM messages to abmon and
 # back.  The demo (-n 4 --rounds 40, workers on node0 and node1) under
 # `abmon -o` and under `abmon --control`, alternating, RUNS times each;

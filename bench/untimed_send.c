@@ -1,6 +1,6 @@
 /*
  * untimed_send.c -- does a send to abmon cost the sender CPU outside the
- * window libab times it in?  (issue 15 §2, docs/performance.md
+ * window libab times it in?  (docs/performance.md
  * "Intrusion compensation".)
  *
  * libab sends its records over a SOCK_SEQPACKET unix socket that abmon
@@ -30,11 +30,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-static long long clock_ns(clockid_t c) {
-  struct timespec t;
-  clock_gettime(c, &t);
-  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
+#include "bench_util.h"
 
 static int pair[2];
 static int reader_core = 1;
@@ -111,21 +107,21 @@ int main(int argc, char **argv) {
   for (long r = 0; r < repeats; r++) {
     long long cpu[2], timed = 0;
     for (int with = 0; with < 2; with++) {
-      long long c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+      long long c0 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
       for (long i = 0; i < n; i++) {
         /* both loops read the clock twice, as a timed send does */
-        long long a = clock_ns(CLOCK_MONOTONIC);
+        long long a = bench_clock_ns(CLOCK_MONOTONIC);
         if (with && send_one(msg, sizeof msg) < 0) {
           perror("untimed_send: send");
           return 1;
         }
-        long long b = clock_ns(CLOCK_MONOTONIC);
+        long long b = bench_clock_ns(CLOCK_MONOTONIC);
         if (with) timed += b - a;
         unsigned x = sink;
         for (long k = 0; k < work; k++) x = x * 1103515245u + 12345u;
         sink = x;
       }
-      cpu[with] = clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+      cpu[with] = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
     }
     double per = (double)n;
     printf("%10.1f %10.1f %10.1f %10.1f\n", cpu[0] / per, cpu[1] / per, timed / per, (cpu[1] - cpu[0] - timed) / per);

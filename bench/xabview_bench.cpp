@@ -9,6 +9,7 @@
 // mismatches, arrival order, spans), and paints the diagram into a
 // 1280x560 image at full zoom-out, at 1/100 of the trace and at 1/10000,
 // 20 times each.  Prints times in ms and the peak resident memory.
+#include "bench_util.h"
 #include "diagram_painter.h"
 #include "event_log_model.h"
 #include "panel_models.h"
@@ -94,11 +95,7 @@ void writeTrace(const std::string& path, long events, int tasks) {
 
 // CPU time of this thread: on a shared, loaded machine the wall clock
 // mostly measures the other jobs.
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
+double threadCpuMs() { return static_cast<double>(bench_clock_ns(CLOCK_THREAD_CPUTIME_ID)) / 1e6; }
 
 // Live: the file read in 50 pieces, a snapshot after each, extended from
 // the last (SnapshotBuilder, as the viewer's snapshot thread does).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh -- set everything up and run the whole test suite:
-#   1. build-test: a normal build with warnings as errors, then ctest -j2
+#   1. build-test: a normal build with warnings as errors, then ctest -j2;
+#      beside ctest, scripts/lint.sh (clang-tidy's naming check)
 #   2. build-asan: AddressSanitizer + UndefinedBehaviorSanitizer, then ctest
 #   3. build-tsan: ThreadSanitizer, the tests labelled `tsan` (abmon, the
 #      model, the viewer's loader and snapshots: the code with threads or
@@ -27,7 +28,7 @@ JOBS=${XAB_JOBS:-2}
 # (ASan+UBSan: 251 s -> 164 s) with every test passing.
 CTEST_JOBS=${XAB_CTEST_JOBS:-$((2 * JOBS))}
 TEST_TIMEOUT=${XAB_TEST_TIMEOUT:-600}
-RUN_PLAIN=1 RUN_ASAN=1 RUN_TSAN=1 RUN_FUZZ=1
+RUN_PLAIN=1 RUN_ASAN=1 RUN_TSAN=1 RUN_FUZZ=1 RUN_LINT=1
 CTEST_ARGS=()
 ONLY=0
 # Debug information: line tables only (-g1).  Sanitizer reports and
@@ -45,19 +46,21 @@ mapfile -t DEBUG_FLAGS < <(opt_flags DEBUG -O0)
 
 usage() {
   cat <<EOF
-Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz]
+Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz] [--no-lint]
                        [--asan-only | --tsan-only | --fuzz-only] [-- CTEST_ARGS...]
 Install what is missing (scripts/setup.sh --no-build), build xab with
--DXAB_WERROR=ON in build-test/ and run ctest -j$CTEST_JOBS; then build it with
+-DXAB_WERROR=ON in build-test/ and run ctest -j$CTEST_JOBS, with scripts/lint.sh
+beside it; then build it with
 -DXAB_SANITIZE=address,undefined in build-asan/ and run ctest again; then
 build the tests labelled tsan with -DXAB_SANITIZE=thread in build-tsan/ and
 run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
-With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer and fuzz
-steps are left out unless asked for with --tsan-only or --fuzz-only.
+With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer, fuzz and
+lint steps are left out unless asked for with --tsan-only or --fuzz-only.
 
   --no-asan     skip the AddressSanitizer build
   --no-tsan     skip the ThreadSanitizer build
   --no-fuzz     skip fuzzing
+  --no-lint     skip scripts/lint.sh
   --asan-only   only the AddressSanitizer build
   --tsan-only   only the ThreadSanitizer build
   --fuzz-only   only fuzzing
@@ -81,6 +84,7 @@ parse_args() {
       --no-asan) RUN_ASAN=0 ;;
       --no-tsan) RUN_TSAN=0 ;;
       --no-fuzz) RUN_FUZZ=0 ;;
+      --no-lint) RUN_LINT=0 ;;
       --asan-only) RUN_PLAIN=0 RUN_TSAN=0 RUN_FUZZ=0 ONLY=1 ;;
       --tsan-only) RUN_PLAIN=0 RUN_ASAN=0 RUN_FUZZ=0 ONLY=1 ;;
       --fuzz-only) RUN_PLAIN=0 RUN_ASAN=0 RUN_TSAN=0 ONLY=1 ;;
@@ -91,6 +95,7 @@ parse_args() {
     shift
   done
   if ((${#CTEST_ARGS[@]} && !ONLY)); then RUN_TSAN=0 RUN_FUZZ=0; fi
+  if ((${#CTEST_ARGS[@]} || !RUN_PLAIN)); then RUN_LINT=0; fi
 }
 
 # ---- steps and the summary ----
@@ -200,6 +205,23 @@ tsan_build() { (tsan_env && build "$TSAN_DIR" --target "${TSAN_TARGETS[@]}"); }
 tsan_ctest() { (tsan_env && run_ctest "$TSAN_DIR" -L tsan); }
 fuzz_build() { nice -n 10 "$ROOT/scripts/fuzz.sh" --build-only; }
 
+# The naming check (clang-tidy, ~200 s of CPU) starts once the plain
+# build is done, at a low priority, beside the builds and tests after it;
+# its step says how long it was still to be waited for at the end of the
+# ASan tests.
+LINT_PID="" LINT_LOG=""
+start_lint() {
+  LINT_LOG=$TEST_DIR/lint.log
+  nice -n 15 "$ROOT/scripts/lint.sh" "$TEST_DIR" >"$LINT_LOG" 2>&1 &
+  LINT_PID=$!
+}
+wait_lint() {
+  local rc=0
+  wait "$LINT_PID" || rc=$?
+  cat "$LINT_LOG"
+  return "$rc"
+}
+
 # The steps overlap where one computes and the other mostly waits: the
 # tests of one build (PVM tasks, pvmds, abmon, timeouts: the two cores stay
 # a fifth busy) run while the next build compiles.  Each step's result is
@@ -209,9 +231,9 @@ main() {
   step "setup (packages)" "$ROOT/scripts/setup.sh" --no-build || { summary; exit 1; }
   if ((RUN_PLAIN)); then
     step "plain: configure" configure "$TEST_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "${RELEASE_FLAGS[@]}" &&
+      "${RELEASE_FLAGS[@]}" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON &&
       step "plain: build" build "$TEST_DIR" &&
-      bg_step "plain: ctest" run_ctest "$TEST_DIR"
+      { ((RUN_LINT)) && start_lint; bg_step "plain: ctest" run_ctest "$TEST_DIR"; }
   fi
   local asan_built=0
   if ((RUN_ASAN)); then
@@ -232,6 +254,7 @@ main() {
     step "fuzz: build" fuzz_build && fuzz_built=1
   fi
   bg_wait
+  [[ -n $LINT_PID ]] && step "lint (beside the builds and tests)" wait_lint
   ((tsan_built)) && step "tsan: ctest" tsan_ctest
   ((fuzz_built)) && step "fuzz: run (${FUZZ_SECONDS}s a target)" "$ROOT/scripts/fuzz.sh" --run-only --seconds "$FUZZ_SECONDS"
   summary

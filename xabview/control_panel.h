@@ -1,4 +1,4 @@
-// control_panel.h -- stepping the live program from xabview (issue 16 §3):
+// control_panel.h -- stepping the live program from xabview:
 // a client of abmon's control socket (abmon --control PATH; the protocol
 // is in docs/abmon.md, "Control mode").  Shows which call each held task
 // is about to make; steps the selected task or all, continues, stops, and

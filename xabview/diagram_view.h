@@ -17,7 +17,6 @@ class DiagramView : public QWidget {
  public:
   explicit DiagramView(ViewState* state, QWidget* parent = nullptr);
   double lastPaintMs() const { return lastPaintMs_; }
-  const DiagramStats& lastStats() const { return stats_; }
   // Saves the diagram alone, at the widget's size: .svg (if built with Qt
   // SVG) or any image format Qt writes (.png).
   bool save(const QString& file, QString* error) const;
@@ -45,7 +44,6 @@ class DiagramView : public QWidget {
 
   ViewState* state_;
   double lastPaintMs_ = 0;
-  DiagramStats stats_;
   QPoint dragFrom_;
   bool dragging_ = false;
   bool dragged_ = false;

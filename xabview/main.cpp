@@ -1,6 +1,6 @@
 // xabview -- the Xab display: watch a PVM program's events as they arrive.
 //
-//   abmon | tee evfile | xabview        (paper §3.3)
+//   abmon | tee evfile | xabview        (Beguelin, Xab, §3.3)
 //   xabview evfile
 //   xabview --step 40 --screenshot shot.png evfile
 #include "control_panel.h"
@@ -147,7 +147,7 @@ class Script : public QObject {
     state["panel"] = window_->currentTab();
     state["hang_panel"] = QJsonObject{{"alarm", window_->hangPanel()->alarmed()}, {"text", window_->hangPanel()->text()}};
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
-    state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // issue 17: its lines as shown
+    state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
     QSaveFile f(file);
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();

@@ -110,7 +110,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
   buildActions();
-  if (!options_.control.isEmpty()) {  // stepping the live program (issue 16 §3)
+  if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
     addDockWidget(Qt::RightDockWidgetArea, control_);
     menuBar()->addMenu("&Control")->addActions(control_->controlActions());

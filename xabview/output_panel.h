@@ -1,4 +1,4 @@
-// output_panel.h -- the Output tab (issue 17): the lines the tasks wrote
+// output_panel.h -- the Output tab: the lines the tasks wrote
 // (the trace's `output` records, abrun(1)), up to the replay position, in
 // the order abmon received them; the lines of the selected task are
 // highlighted.  The selected task is the task of the selected record, else

@@ -1,5 +1,5 @@
 // replay_bar.h -- Play/Pause, Stop, Step, Step back, First, Live, speed
-// and position (paper §3.3: continuous play or single step, a slider for
+// and position (Beguelin, Xab, §3.3: continuous play or single step, a slider for
 // the speed).  As on a tape deck: Pause keeps the place, Stop goes back to
 // the first record.
 #pragma once

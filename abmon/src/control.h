@@ -1,4 +1,4 @@
-// control.h -- abmon's control mode (issue 16 §3, docs/abmon.md "Control
+// control.h -- abmon's control mode (docs/abmon.md "Control
 // mode"): stepping the live program.
 //
 // With --control PATH, tasks on abmon's host stop before each

@@ -79,7 +79,7 @@ class LocalIntake {
   void close();
   bool open() const { return listener_ != nullptr; }
 
-  // Control mode (issue 16 §3, control.h): a task's step ask goes to
+  // Control mode (control.h): a task's step ask goes to
   // `ask`; `gone` hears of a task whose connection went.
   using StepAsk = std::function<void(std::int32_t tid, const xab_step_ask& ask)>;
   using StepGone = std::function<void(std::int32_t tid)>;
@@ -88,14 +88,10 @@ class LocalIntake {
   bool sendStepGo(std::int32_t tid, std::int32_t seq);
 
   std::uint64_t messages() const { return messages_; }
-  std::uint64_t clockPings() const { return clockPings_; }  // clock exchanges answered (issue 15)
   std::size_t connections() const { return conns_.size(); }
   std::uint64_t refused(Refusal r) const { return refused_[static_cast<std::size_t>(r)]; }
   // One warning line with every refusal counted, if there was any.
   void reportRefusals() const;
-  // The most connections kept at once: half the descriptor limit less 16
-  // (PVM's own sockets need the rest), 4 .. 4096.
-  std::size_t maxConnections() const { return maxConns_; }
 
  private:
   struct Conn {
@@ -135,8 +131,9 @@ class LocalIntake {
   std::vector<std::shared_ptr<Conn>> conns_;
   std::vector<std::byte> buf_;
   std::uint64_t messages_ = 0;
-  std::uint64_t clockPings_ = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(Refusal::Count_)> refused_{};
+  // The most connections kept at once: half the descriptor limit less 16
+  // (PVM's own sockets need the rest), 4 .. 4096.
   std::size_t maxConns_ = 4;
   // Kept open to be given up at the descriptor limit: with it, a pending
   // connection can be accepted and closed instead of waking abmon forever.

@@ -16,7 +16,7 @@ struct MailboxEntry {  // what wire.h says the entry holds, in order
   int flushMs;
   int pokeMs;  // 0: abmon does not poke (tasks send before they block)
   std::string socketName;  // the local socket's abstract name; empty: none
-  int control = 0;         // 1: control mode, tasks step (issue 16 §3)
+  int control = 0;         // 1: control mode, tasks step
   std::string controlPath;  // abmon's control socket (a relay's: empty)
 };
 

@@ -700,7 +700,7 @@ bool Monitor::relayMessage(int tag, int src, int bufid, std::int64_t recvNs) {
   return true;
 }
 
-// Stepping (issue 16 §3): a go for a task on this host or, through its
+// Stepping: a go for a task on this host or, through its
 // relay, on another.
 bool Monitor::stepGo(std::int32_t tid, std::int32_t seq) {
   if (local_.sendStepGo(tid, seq)) return true;

@@ -27,7 +27,7 @@ struct Options {
   int pokeMs = -1;    // -1 until parsed: defaultPokeMs(flushMs); 0: no pokes
   int tag = 0;
   bool pvmOnly = false;  // --pvm-only: no local socket (wire.h)
-  bool pvmTracer = false;  // --pvm-tracer: also PVM's tracer and output collector (issue 17)
+  bool pvmTracer = false;  // --pvm-tracer: also PVM's tracer and output collector
   bool noRelays = false;  // --no-relays: abmon collects every host's events itself
   // --relay TID,CONTEXT: run as the relay of the abmon TID (relay.h); abmon
   // starts it so, on another host.  0: abmon itself.

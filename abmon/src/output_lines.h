@@ -1,4 +1,4 @@
-// output_lines.h -- a task's output as `output` records (issue 17): the one
+// output_lines.h -- a task's output as `output` records: the one
 // line splitter and record writer for both sources abmon has, PVM's output
 // collection (pvm_tracer.cpp) and the program abmon starts itself
 // (program_output.cpp).

@@ -1,5 +1,5 @@
 // program_output.h -- the output of the program abmon starts itself
-// (`abmon -- PROGRAM`, abrun; issue 17).  PVM's output collection gives
+// (`abmon -- PROGRAM`, abrun).  PVM's output collection gives
 // abmon the output of the tasks pvmd spawns, not of the process started
 // from a shell: abmon gives that process a pipe for its standard output and
 // one for its standard error (a pseudo-terminal instead where abmon's own

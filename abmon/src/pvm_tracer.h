@@ -1,4 +1,4 @@
-// pvm_tracer.h -- abmon as PVM's own tracer (`abmon --pvm-tracer`, issue 17).
+// pvm_tracer.h -- abmon as PVM's own tracer (`abmon --pvm-tracer`).
 //
 // PVM 3.4's libpvm sends trace events (pvmtev.h: TEV_*) of every task the
 // virtual machine traces to one registered tracer, and pvmd sends it the

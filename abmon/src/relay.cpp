@@ -505,7 +505,7 @@ bool RelayHub::allStopped() const {
   return true;
 }
 
-// ---- Stepping through relays (issue 16 §3; relay.h "Stepping") ----
+// ---- Stepping through relays (relay.h "Stepping") ----
 
 namespace {
 

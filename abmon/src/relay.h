@@ -1,4 +1,4 @@
-// relay.h -- a relay on every host (issue 14; docs/abmon.md "Relays").
+// relay.h -- a relay on every host (docs/abmon.md "Relays").
 //
 // abmon starts `abmon --relay TID,CONTEXT` on every other host of the
 // virtual machine (pvm_spawn, PvmTaskHost), at start and whenever a host is
@@ -56,7 +56,7 @@ class Formatter;
 inline constexpr int kRelayTagOffset = 5;       // relay <-> abmon
 inline constexpr int kHostAddTagOffset = 6;     // pvm_notify(PvmHostAdd)
 inline constexpr int kHostDeleteTagOffset = 7;  // pvm_notify(PvmHostDelete)
-inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong (issue 15 with 14)
+inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong
 
 // ClockPing as a PVM message (a relay without a stream): what, the relay's
 // clock (2 ints), k -- no more; abmon answers at once with a pong on
@@ -64,7 +64,7 @@ inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong 
 // answered (t3), each as high, low 32 bits.  On a stream, ping and pong are
 // frames (relay_stream.h).  RelayMsg is there, with the frame format.
 
-// Stepping through a relay (issue 16 §3; docs/abmon.md "Control mode").  A
+// Stepping through a relay (docs/abmon.md "Control mode").  A
 // relay started with --relay-step says control mode in its mailbox entry,
 // so its host's tasks ask it before each communicating call.  It sends its
 // gathered text first (the task's step.wait record comes before the ask),
@@ -183,7 +183,7 @@ class RelayHub {
   void stopAll();
   bool allStopped() const;
   bool any() const { return !relays_.empty(); }
-  bool isRelay(int tid) const { return relays_.count(tid) > 0; }  // issue 17: PVM's tracer drops its events
+  bool isRelay(int tid) const { return relays_.count(tid) > 0; }  // PVM's tracer drops its events
   std::uint64_t batches() const { return batches_; }
   // Stepping through relays (above): where a relay's asks and goings go.
   // `gone` hears of a task held through a relay that went: why is empty

@@ -1,5 +1,5 @@
-// relay_stream.h -- a relay's TCP uplink to abmon (issue 14 §3;
-// docs/abmon.md "Relays").
+// relay_stream.h -- a relay's TCP uplink to abmon
+// (docs/abmon.md "Relays").
 //
 // abmon listens on a TCP port of its own and gives it to every relay it
 // spawns (`--relay TID,CONTEXT,PORT`), and the token right after the spawn

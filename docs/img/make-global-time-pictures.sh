@@ -15,31 +15,11 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${1:-$ROOT/build-test}
-[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
-BIN=$BUILD/bin
-grep -qa XAB_TEST_CLOCK_SKEW "$BIN/xabdemo" || { echo "make-global-time-pictures.sh: $BUILD has no XAB_TEST_* knobs: use a build configured with -DXAB_TEST_KNOBS=ON (scripts/test.sh makes build-test)" >&2; exit 2; }
-OUT=$ROOT/docs/img
 SKEW=${SKEW:-0.05} COST_NS=${COST_NS:-20000}
-WORK=$(mktemp -d /tmp/global-time-pictures.XXXXXX)
-XVFB_PID="" ABMON_PID=""
-
-cleanup() {
-  if [[ -n $ABMON_PID ]]; then kill -INT "$ABMON_PID" 2>/dev/null || true; fi
-  "$ROOT/scripts/pvm-vm.sh" stop "$WORK/vm" >/dev/null 2>&1 || true
-  if [[ -n $XVFB_PID ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# An X server of our own on a free display, else Qt's offscreen platform.
-# shellcheck source=docs/img/display.sh
-source "$ROOT/docs/img/display.sh"
-start_display "$WORK"
-
-XAB_VM_QUIET=1 "$ROOT/scripts/pvm-vm.sh" start "$WORK/vm" "$BIN"
-# shellcheck disable=SC1091
-source "$WORK/vm/env"
+# shellcheck source=docs/img/pictures.sh
+source "$ROOT/docs/img/pictures.sh"
+pictures_begin global-time-pictures "${1:-build-test}" abmon abstat xabdemo xabview
+grep -qa XAB_TEST_CLOCK_SKEW "$BIN/xabdemo" || { echo "make-global-time-pictures.sh: $BIN has no XAB_TEST_* knobs: use a build configured with -DXAB_TEST_KNOBS=ON (scripts/test.sh makes build-test)" >&2; exit 2; }
 
 "$BIN/abmon" --batch 1 >"$WORK/run.trace" 2>"$WORK/abmon.err" & ABMON_PID=$!
 sleep 1

@@ -21,36 +21,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${1:-$ROOT/build}
-[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 STEPS=${2:-6}
-BIN=$BUILD/bin
-OUT=$ROOT/docs/img
-WORK=$(mktemp -d /tmp/replay-pictures.XXXXXX)
-XVFB_PID="" ABMON_PID="" REPLAY_PID="" VIEW_PID=""
-
-for b in abmon abreplay xabrace xabview; do
-  [[ -x $BIN/$b ]] || { echo "make-replay-pictures.sh: $BIN/$b is missing: build it first" >&2; exit 2; }
-done
-
-cleanup() {
-  local p
-  for p in $REPLAY_PID $VIEW_PID; do kill "$p" 2>/dev/null || true; done
-  if [[ -n $ABMON_PID ]]; then kill -INT "$ABMON_PID" 2>/dev/null || true; fi
-  "$ROOT/scripts/pvm-vm.sh" stop "$WORK/vm" >/dev/null 2>&1 || true
-  if [[ -n $XVFB_PID ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# An X server of our own on a free display, else Qt's offscreen platform.
-# shellcheck source=docs/img/display.sh
-source "$ROOT/docs/img/display.sh"
-start_display "$WORK"
-
-"$ROOT/scripts/pvm-vm.sh" start "$WORK/vm" "$BIN" >/dev/null
-# shellcheck disable=SC1091
-source "$WORK/vm/env"
+# shellcheck source=docs/img/pictures.sh
+source "$ROOT/docs/img/pictures.sh"
+pictures_begin replay-pictures "${1:-build}" abmon abreplay xabrace xabview
 cd "$WORK"
 
 # 1. Record until a run hangs (a run that has not ended in 5 s has).
@@ -76,9 +50,9 @@ mkfifo trace.pipe
 rm -f "$OUT/replay-stepped.png"
 "$BIN/abmon" -v --control auto >trace.pipe 2>abmon2.err & ABMON_PID=$!
 "$BIN/xabview" --control auto --control-steps "$STEPS" --tab hang --timeout 120 \
-  --screenshot "$OUT/replay-stepped.png" <trace.pipe 2>>xabview.err & VIEW_PID=$!
+  --screenshot "$OUT/replay-stepped.png" <trace.pipe 2>>xabview.err & PICTURE_PIDS+=" $!"
 for _ in $(seq 100); do grep -qs 'control: a client connected' abmon2.err && break; sleep 0.1; done
-"$BIN/abreplay" "$hung" -- "$BIN/xabrace" --hang >stepped.out 2>&1 & REPLAY_PID=$!
+"$BIN/abreplay" "$hung" -- "$BIN/xabrace" --hang >stepped.out 2>&1 & PICTURE_PIDS+=" $!"
 # xabview writes the picture, then reads its input to the end (the pipe).
 for _ in $(seq 1200); do [[ -s $OUT/replay-stepped.png ]] && break; sleep 0.1; done
 sleep 1

@@ -14,30 +14,9 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${1:-$ROOT/build}
-[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
-BIN=$BUILD/bin
-OUT=$ROOT/docs/img
-WORK=$(mktemp -d /tmp/xabview-pictures.XXXXXX)
-XVFB_PID="" ABMON_PID="" HANG_PID=""
-
-cleanup() {
-  if [[ -n $HANG_PID ]]; then kill "$HANG_PID" 2>/dev/null || true; fi
-  if [[ -n $ABMON_PID ]]; then kill -INT "$ABMON_PID" 2>/dev/null || true; fi
-  "$ROOT/scripts/pvm-vm.sh" stop "$WORK/vm" >/dev/null 2>&1 || true
-  if [[ -n $XVFB_PID ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# An X server of our own on a free display, else Qt's offscreen platform.
-# shellcheck source=docs/img/display.sh
-source "$ROOT/docs/img/display.sh"
-start_display "$WORK"
-
-"$ROOT/scripts/pvm-vm.sh" start "$WORK/vm" "$BIN" >/dev/null
-# shellcheck disable=SC1091
-source "$WORK/vm/env"
+# shellcheck source=docs/img/pictures.sh
+source "$ROOT/docs/img/pictures.sh"
+pictures_begin xabview-pictures "${1:-build}" abmon xabdemo xabview
 
 record() {  # record FILE ARGS...: the demo under abmon
   local file=$1; shift
@@ -49,9 +28,9 @@ record() {  # record FILE ARGS...: the demo under abmon
 }
 
 record "$WORK/run.trace" "$BIN/xabdemo" -n 4 --rounds 6
-hang() { "$BIN/xabdemo" --hang >"$WORK/hang.out" 2>&1 & HANG_PID=$!; sleep 3; }
+hang() { "$BIN/xabdemo" --hang >"$WORK/hang.out" 2>&1 & PICTURE_PIDS+=" $!"; sleep 3; }
 record "$WORK/hang.trace" hang
-kill "$HANG_PID" 2>/dev/null || true; HANG_PID=""
+kill "${PICTURE_PIDS##* }" 2>/dev/null || true
 
 shot() {  # shot NAME ARGS...
   local name=$1; shift

@@ -69,7 +69,7 @@ static int unpack_entry(struct abmon_entry *e) {
     if (pvm_upkint(&e->sock_len, 1, 1) < 0 || e->sock_len < 0 || e->sock_len > XAB_SOCKET_NAME_MAX ||
         (e->sock_len > 0 && pvm_upkbyte(e->sock_name, e->sock_len, 1) < 0))
       e->sock_len = 0;
-    if (pvm_upkint(&e->control, 1, 1) < 0) e->control = 0; /* an abmon before issue 16 §3 */
+    if (pvm_upkint(&e->control, 1, 1) < 0) e->control = 0; /* an abmon without control mode */
     return 0;
   }
   if (v[0] != XAB_WIRE_VERSION) {

@@ -1,13 +1,14 @@
 /*
- * ab_clock.c -- the task's clock against abmon's (issue 15,
- * docs/global-time.md).
+ * ab_clock.c -- the task's clock against abmon's (docs/global-time.md).
  *
  * Each instrumented task is its own clock domain.  To let the trace model
  * put every record on abmon's clock, the task makes ping-pong exchanges
  * with abmon over its local socket (wire.h, "Clock exchanges"): at the
  * start (SB: at the first flush of a record after its identity), every
  * XAB_CLOCK_PERIOD_NS while it sends records, and at the end (SBA).  Each exchange becomes one XAB_EV_CLOCK record holding the
- * four dates of seed 000's eq. 4.3, so any reader can redo the fit.  The
+ * four dates of eq. 4.3 of Chassin de Kergommeaux et al.,
+ * "Monitoring parallel programs for performance tuning in cluster
+ * environments", so any reader can redo the fit.  The
  * socket is used alone: no PVM call, no buffer id, nothing the program
  * can see.  A task without a socket (another host, until a relay gives it
  * one) records no samples, and the model leaves its times as recorded.

@@ -15,10 +15,15 @@
  *   ab_send_socket.c   through abmon's local socket,
  *   ab_send_pvm.c      or as a PVM message (ab_send.h)
  *   ab_poke.c          abmon's pokes: sending from inside a blocked call
+ *   ab_clock.c         the clock exchanges with abmon (clock records)
+ *   ab_cost.c          libab's own cost on the task (cost, flush records)
  *   ab_attach.c        finding abmon; forgetting it when the task leaves PVM
  *   ab_end.c           the end of the task: exit() and SIGTERM (pvm_kill)
+ *   ab_step.c          control mode: waiting for abmon's go before a call
  *   ab_msg.c, ab_pack.c, ab_group.c, ab_task.c   the wrappers of pvm3.h
  *   ab_mhf.c           the program's message handlers, as PVM keeps them
+ *   ab_record.c        record mode: the task's record file (ab_rr.h)
+ *   ab_replay.c        replay mode: forcing each recorded outcome (ab_rr.h)
  */
 #ifndef XAB_AB_CORE_H
 #define XAB_AB_CORE_H
@@ -68,7 +73,7 @@ struct xab_state {
   /* the end of the task (ab_end.c) */
   int in_call;            /* inside a real PVM call (for the SIGTERM handler) */
   volatile sig_atomic_t term_pending;
-  /* stepping (ab_step.c, issue 16 §3) */
+  /* stepping (ab_step.c) */
   int step_on;            /* abmon's control mode: stop before communicating calls */
   int step_seq;           /* asks made */
   /* libab's own time on the task (ab_cost.c): the wrappers' time outside
@@ -122,7 +127,7 @@ void xab_clock_sync_due(void);
 
 /* ---------------------------------------------------------------- ab_cost.c */
 
-/* libab's cost on the task (issue 15 §2): one XAB_EV_COST record at attach;
+/* libab's cost on the task: one XAB_EV_COST record at attach;
  * every send to abmon timed (begin: at its header; end: when done) and
  * told as an XAB_EV_FLUSH record at the head of the next message. */
 void xab_cost_calibrate_due(void); /* at a flush (or pvm_exit): once per attach, after the first call's record */
@@ -326,7 +331,7 @@ void xab_rec_quiet(int kind, int64_t t, int rc, const int a[6]);
 
 /* ---------------------------------------------------------------- ab_step.c */
 
-/* Control mode (issue 16 §3): before a communicating call, wait for
+/* Control mode: before a communicating call, wait for
  * abmon's permission over the local socket.  peer, tag: the call's
  * arguments, for breakpoints. */
 void xab_step_wait(int kind, int peer, int tag);

@@ -1,6 +1,6 @@
 /*
  * ab_cost.c -- libab's own cost on the task, measured so that a reader can
- * take it back out of the trace (issue 15 §2, intrusion compensation,
+ * take it back out of the trace (intrusion compensation,
  * docs/global-time.md).
  *
  * Two measurements, both recorded:

@@ -3,7 +3,7 @@
  *
  * Each pack/unpack records its PVM data type and item count, which is what
  * the trace model compares to find a message unpacked differently from how
- * it was packed (the paper's §4 wish).
+ * it was packed (the wish of Beguelin, "Xab: A Tool for Monitoring PVM Programs", §4).
  */
 #include "ab_core.h"
 

@@ -1,5 +1,5 @@
 /*
- * ab_rr.h -- record and replay (issue 16; docs/replay.md): what the
+ * ab_rr.h -- record and replay (docs/replay.md): what the
  * receive wrappers (ab_msg.c) and pvm_spawn (ab_task.c) call, and what
  * ab_record.c and ab_replay.c share.
  *

@@ -1,5 +1,5 @@
 /*
- * ab_step.c -- control mode (issue 16 §3): stop before each communicating
+ * ab_step.c -- control mode: stop before each communicating
  * call and wait for abmon's permission.
  *
  * abmon started with --control says so in its mailbox entry.  Before a

@@ -363,8 +363,8 @@ std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs 
 
 // The conservative correction: a receive that comes too early is moved
 // forward to send + minTransfer, and every later record of its task with
-// it (durations and order within the task stay as recorded, seed 000
-// §5.4).  Moving a task may make its later sends too late for others:
+// it (durations and order within the task stay as recorded,
+// Chassin de Kergommeaux et al., §5.4).  Moving a task may make its later sends too late for others:
 // repeated until nothing moves (bounded).
 std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer,
                                               ClockReport& report) {

@@ -78,7 +78,7 @@ TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap, TimeNs charge) {
   }
 }
 
-// A collective's end on one task (seed §5.3 with all its members): it
+// A collective's end on one task (Chassin de Kergommeaux et al., §5.3, with all its members): it
 // ends no earlier than the latest compensated arrival among the members it
 // waits for, plus its own release time (its raw end less the raw latest
 // arrival and that arrival record's own cost: PVM's, not xab's doing).
@@ -113,7 +113,7 @@ struct Walk {
   std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const { return detail::beginOf(trace.events(t), i); }
 
   // The compensated end of the receive at (t, i) of the message sent at
-  // s; `sequential` is its date with the costs taken out (seed §5.3).  A
+  // s; `sequential` is its date with the costs taken out (§5.3).  A
   // receive that waited for its message (it lasted longer than the least
   // receive, costs taken out) ends its message's own transfer after the
   // compensated send: the transfer is not xab's doing.  One that found
@@ -183,7 +183,7 @@ struct Walk {
     } else if (s) {
       return false;
     }
-    // The task's order stays (seed §5.4): no record before the one before
+    // The task's order stays (§5.4): no record before the one before
     // it.  The cost that would have put it there is still owed, not
     // forgiven: delta keeps it, and the next records that are far enough
     // apart take it out (a call is charged the mean of the calls libab
@@ -203,7 +203,7 @@ struct Walk {
 
 // The least transfer (receive end - send) and the least blocking-receive
 // duration (end - begin) in the trace: the model's communication costs.
-// The duration is the copy out of PVM's buffer (seed §5.3's DC): it is
+// The duration is the copy out of PVM's buffer (§5.3's DC): it is
 // measured only on receives whose message was there before they began;
 // one that waited lasted as long as its sender made it (when every
 // receive waited, DC is unknown and taken as 0).

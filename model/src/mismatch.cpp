@@ -1,5 +1,5 @@
 // Pack/unpack mismatches: what the receiver unpacked against what the
-// sender packed (paper §4).
+// sender packed (Beguelin, Xab, §4).
 #include <xab/model/mismatch.h>
 
 #include <algorithm>

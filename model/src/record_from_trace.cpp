@@ -1,5 +1,4 @@
-// record_from_trace.cpp -- a full trace read as a record (issue 16 §1,
-// record_set.h): the entries libab's record mode would have written, made
+// record_from_trace.cpp -- a full trace read as a record (record_set.h): the entries libab's record mode would have written, made
 // from the trace's records, with the rules of xab/record.h (which calls are
 // numbered, which are recorded) and the model's message matching.
 #include <xab/model/clock.h>

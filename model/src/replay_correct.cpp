@@ -94,7 +94,7 @@ struct Correction {
     return fallbackDelta;
   }
 
-  // The end of a receive of the message sent at s (seed 001 eq. 3; as in
+  // The end of a receive of the message sent at s (eq. 3 of the Athapascan record/replay paper; as in
   // compensate: one that found its message there keeps its own duration,
   // one that waited ends its message's own transfer after the send).
   TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs invariant) const {

@@ -97,7 +97,7 @@ class Input {
   // A regular file at its end: waits up to `ms` for its writer to write.
   // True when it did (or may have: look again now), false after `ms`.
   // inotify wakes the reader at the writer's write, not at the next poll
-  // (issue 12: a followed file lagged a pipe by the poll period); without
+  // (a followed file would lag a pipe by the poll period); without
   // inotify, a plain sleep.  The watch is made at the first wait, which
   // then says "look again": a write just before it is not missed.
   bool waitForGrowth(int ms) {

@@ -1,4 +1,4 @@
-// abmon against hostile local processes (issue 11): forged hellos, forged
+// abmon against hostile local processes: forged hellos, forged
 // exit notices, resource exhaustion, values its readers would refuse.  Real
 // abmon, real pvmd, real sockets; the attacker is abmonFakeTask.
 #include <catch2/catch.hpp>

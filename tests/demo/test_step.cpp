@@ -1,4 +1,4 @@
-// Stepping the live demo (issue 16 §3): abmon --control, driven by a small
+// Stepping the live demo: abmon --control, driven by a small
 // client of its control socket written here (the protocol of
 // abmon/src/control.h, documented in docs/abmon.md "Control mode").
 #include <catch2/catch.hpp>

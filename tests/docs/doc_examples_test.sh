@@ -88,9 +88,6 @@ run	./prog
 skip:fuzzing: CI runs scripts/fuzz.sh	scripts/fuzz.sh
 skip:fuzzing for 10 minutes, by hand	scripts/fuzz.sh --seconds 600 --only fuzz_trace_reader
 skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && cmake --build build --target bench abmon
-skip:a benchmark (docs/performance.md gives its figures)	build-test/bench/translators_gentrace 200 8 > big2.trace && build-test/bin/ab2picl --quiet big2.trace > big2.picl
-skip:a benchmark (docs/performance.md gives its figures)	for i in 1 2 3 4 5 6 7 8; do for b in /tmp/base/build-rel/bin build-test/bin; do
-skip:a benchmark (docs/performance.md gives its figures)	/usr/bin/time -f "$b %U %S" taskset -c 1 $b/picl2ab --quiet big2.picl >/dev/null; done; done
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build -o /tmp/libab-bench
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --nice -10 -R 5
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --quick
@@ -121,15 +118,6 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	/usr/bin/time 
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/readers_memory.sh -b build
 skip:a benchmark (minutes; docs/performance.md gives its figures)	WORKLOAD=packloop bench/xabview_live.sh build-test 8 100000 both
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build-test 8 40000 both
-skip:a benchmark (minutes; docs/performance.md gives its figures)	git worktree add /tmp/base cfedd0d && cmake -S /tmp/base -B /tmp/base/build-rel -G Ninja
-skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C /tmp/base/build-rel abmon_format_bench model_read_bench translators_gentrace ab2picl picl2ab ab2json ab2otf2 ab2au
-skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3; do for d in /tmp/base/build-rel build-test; do taskset -c 1 $d/bench/abmon_format_bench --events 5000000; done; done
-skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3; do for d in /tmp/base/build-rel build-test; do taskset -c 1 $d/bench/model_read_bench --events 5000000; done; done
-skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=3 BEFORE=/tmp/base/build-rel/bin bench/translators_bench.sh 100 build-test
-skip:a benchmark (minutes; docs/performance.md gives its figures)	git worktree add /tmp/base cfedd0d && cmake -S /tmp/base -B /tmp/base/build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release
-skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C /tmp/base/build-rel model_read_bench translators_gentrace ab2picl picl2ab ab2json ab2otf2 ab2au
-skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3 4 5; do /tmp/base/build-rel/bench/model_read_bench --events 5000000; build-rel/bench/model_read_bench --events 5000000; done
-skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=5 BEFORE=/tmp/base/build-rel/bin build-rel/bench/translators_bench.sh 100 build-rel
 skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build xabview abmon bench/pingpong-xab
 skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build-test xabview abmon bench/pingpong-xab
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build 8 40000 both

@@ -5,7 +5,7 @@
  * the second one while it waits, lets the first one go, and exits.  With
  * "host HOST" the children are spawned on HOST.
  * The other modes spawn nothing; they write what abmon must pass on and
- * record unchanged (the program abmon starts itself, issue 17):
+ * record unchanged (the program abmon starts itself):
  *   out    a line before it enrols, lines to stdout and stderr, bytes no
  *          text has (NUL, %, 0xff, CR), a 100000-byte line, a last line
  *          without its newline; exit status 5;

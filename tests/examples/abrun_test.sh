@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # abrun_test.sh BUILD_DIR SOURCE_DIR -- unmodified PVM programs under abrun
-# (abmon --pvm-tracer, issue 17), in one private virtual machine:
+# (abmon --pvm-tracer), in one private virtual machine:
 #   master1 (built plain): same output and status as without abrun; every
 #     task in the trace (the spawned slave1 tasks too: PVM's trace settings
 #     are inherited), every message matched by order (match=order);

@@ -1,4 +1,4 @@
-// Issue 11, found with PVM's own examples: every task that makes a PVM call
+// Found with PVM's own examples: every task that makes a PVM call
 // is in the trace whatever its first call (gmbi), the program cannot see
 // the monitor (gmbi's mailbox listing, mhf_server's handler table), a
 // message taken by a pvm_addmhf handler is recorded as received

@@ -1,5 +1,5 @@
 // Readers' memory follows what a trace holds, not the number of tasks it
-// names (issue 11, item 14).  Each reader runs as a child process on a
+// names.  Each reader runs as a child process on a
 // generated file of 100,000 tasks with one record each (or one mcast to
 // 20,000 tids): under an address-space limit, so a per-task or tasks x
 // tasks allocation fails (bad_alloc) instead of swapping the machine, and

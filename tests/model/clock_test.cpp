@@ -114,7 +114,7 @@ TEST_CASE("clock fit: offset and drift of a skewed task, despite slow exchanges"
   CHECK(std::fabs(fa.offsetAt(kT0)) < 5'000);
 }
 
-// Issue 15's 20 us across hosts: a relay's exchanges over PVM, on a loaded
+// The 20 us target across hosts: a relay's exchanges over PVM, on a loaded
 // machine, come in whole running phases whose every ping waited (abmon
 // busy): the fastest of such a phase is still off by half its wait.  The
 // fit must lean on the run's fast exchanges, not on each phase's.
@@ -346,7 +346,7 @@ TEST_CASE("global time keeps the strings of abmon's and its relays' own records"
   CHECK(relayRecords == 2);
 }
 
-// Issue 14 with 15: a relay on another host samples abmon's clock, its
+// A relay on another host samples abmon's clock, its
 // host's tasks sample the relay's; the model composes task -> relay -> abmon.
 TEST_CASE("global time through a relay: the task's fit against the relay composed with the relay's", "[clock]") {
   constexpr Tid kRelay = 0xc0001, kC = 0xc0002;

@@ -655,7 +655,7 @@ TEST_CASE("a cost the record order holds back is taken out later, not forgiven",
   // One task, each call charged the mean libab timed: 5 us (own_ns=20000
   // own_calls=4).  Calls at 0, 20, 21 and 50 us: the one at 21 us cannot
   // be 5 us earlier than it is (that would put it before the call at
-  // 20 us, seed §5.4), so it stays level with it; the 4 us it could not
+  // 20 us; Chassin de Kergommeaux et al., §5.4), so it stays level with it; the 4 us it could not
   // lose are still owed.  So are the 5 us of the first call, which the
   // cost record at 0 us could not lose.  The flush at 60 us comes after
   // all four calls: 20 us earlier.

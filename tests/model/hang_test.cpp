@@ -86,7 +86,7 @@ TEST_CASE("abmon's note of lost events does not end a blocked receive") {
   CHECK_THAT(h.blocked[0].explanation, Catch::Contains("(a, 0) waits for tag 5 from t2"));
 }
 
-// Issue 11 item 2: killing a hung program must not erase the diagnosis.  A
+// Killing a hung program must not erase the diagnosis.  A
 // real trace: the demo's --hang under abmon, the master ended by `timeout`
 // while it waited for tag 16040 (its last records: recv.begin, task.exit);
 // the workers still blocked when abmon stopped.

@@ -128,7 +128,7 @@ TEST_CASE("an empty table finds nothing") {
   CHECK(m.messageOf({0, 0}) == -1);
 }
 
-// Issue 11 item 1: pvm_precv returns 0 on success, so "rc > 0" counted
+// pvm_precv returns 0 on success, so "rc > 0" counted
 // every precv of pbwtest (a real trace) as nothing received.
 TEST_CASE("psend/precv of a real pbwtest run: every precv (rc=0) receives its psend") {
   auto trace = loadFixture("psend_precv.trace");
@@ -178,7 +178,7 @@ TEST_CASE("each receive-like call's rc convention decides whether it took a mess
   CHECK(t.event(m.messages[4].receives[0].recv).kind == Kind::HANDLER);
 }
 
-// Issue 11 item 6: a bcast names its destinations (dst=) since they are
+// A bcast names its destinations (dst=) since they are
 // recorded at the call; members that leave the group before the trace
 // ends are still its destinations.
 TEST_CASE("a bcast with dst= has known destinations, even after members left the group") {
@@ -220,7 +220,7 @@ std::string fixtureText(const std::string& name) {
 }
 }  // namespace
 
-// Issue 11 item 15: one run's trace read twice gave "100 sent, 200 received
+// One run's trace read twice gave "100 sent, 200 received
 // and matched, 99 never received" with no warning.  Now the repeated
 // serials are counted, each receive takes its own send, totals add up.
 TEST_CASE("a trace read twice: repeated serials are reported, and no message is counted twice") {
@@ -265,7 +265,7 @@ TEST_CASE("sends and messages add up: an mcast is one send, one message per dest
   CHECK(m.consistent());
 }
 
-// Issue 11 item 5: a message a pvm_addmhf handler took is a receive of it.
+// A message a pvm_addmhf handler took is a receive of it.
 // A real run (libab's handler records): two tag-5 messages taken by the
 // handler while the task waits in recv for tag 6.
 TEST_CASE("messages taken by a pvm_addmhf handler are received (a real run)") {

@@ -241,7 +241,7 @@ Fed feedInPieces(const std::string& text, std::size_t piece) {
 
 }  // namespace
 
-// Issue 11 item 15: a 1.4 MB line (a real 700 KB mark) was read when it
+// A 1.4 MB line (a real 700 KB mark) was read when it
 // came in one read and skipped when it spanned several (a pipe).
 TEST_CASE("the line limit is the same whatever pieces a line comes in") {
   const std::string head = "1.0 1.0 t1 mytid rc=t1 name=big\n";

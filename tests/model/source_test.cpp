@@ -268,7 +268,7 @@ TEST_CASE("source: a growing file written in pieces by another thread is followe
   checkSameTrace(*s.reader().take(), text + stop);
 }
 
-// Issue 12: a followed file is read again when its writer writes, not at
+// A followed file is read again when its writer writes, not at
 // the end of the wait (a live picture must be at most 200 ms old).
 TEST_CASE("source: a followed file at its end is read again as soon as it grows, not after waitMs") {
   TempDir d;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# abmon as PVM's tracer on two pseudo-hosts (issue 17), one VM:
+# abmon as PVM's tracer on two pseudo-hosts, one VM:
 #  1. a program on node0 spawns its tasks on node1: they are traced (their
 #     records, matched by order), their output collected as output records;
 #  2. node1 deleted and added again: the tasks of its new pvmd are traced

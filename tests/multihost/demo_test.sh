@@ -34,7 +34,7 @@ done < <(json demo.json '"\n".join("%s %s %s %s %s %s" % (t["tid"], t["name"], t
 [[ $(sort -u worker-hosts | tr '\n' ' ') == "node0 node1 node2 " ]] || fail "workers ran on: $(sort worker-hosts | uniq -c | tr '\n' ' ')"
 ok "42 messages matched; 7 tasks, workers on $(sort worker-hosts | uniq -c | tr -s ' \n' ' ')"
 
-# Relays (issue 14): one on node1 and one on node2, started before the
+# Relays: one on node1 and one on node2, started before the
 # program, stopped at the end; each host's task records are exactly the
 # events its relay's batches counted (they came through it, not to abmon).
 relay_checks

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Relays as hosts come and go (issue 14), on one VM:
+# Relays as hosts come and go, on one VM:
 #  1. a host added while abmon runs gets a relay, and its tasks are seen
 #     through it;
 #  2. a host deleted mid-run: abmon writes host.delete and task.exit

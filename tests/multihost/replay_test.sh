@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Record and replay across hosts (issue 16), node1's clock 0.5 s ahead
+# Record and replay across hosts, node1's clock 0.5 s ahead
 # (libfaketime: pvm-hosts.sh "skew").
 # 1. A record of xabrace whose workers ran on node0 and node1 replays (traced
 #    by abmon, and recording itself) with every task on its recorded host,

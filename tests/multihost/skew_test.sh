@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # node2's clock 2 hours ahead and 100 ppm fast (libfaketime on its pvmd
 # and tasks, one clock for the host: pvm-hosts.sh "skew").  With
-# a relay per host (issue 14), a task's records are stamped by its host's
+# a relay per host, a task's records are stamped by its host's
 # relay: node2's tasks' task and receive times are both node2's clock
 # (2 h ahead of real time, about 0 apart); node2's relay records carry its
 # clock (column 2) 7200 s ahead of abmon's (column 1); the other hosts'

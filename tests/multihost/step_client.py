@@ -7,7 +7,7 @@ abmon closes the socket; prints "connected" once greeted, then, at the end,
 one line per task: "TID N" (the calls it stepped).
 
 step_client.py SOCKET --hold-host N: a host that goes while its tasks are
-held (issue 16 §3).  Steps only the first task that asks (the command)
+held.  Steps only the first task that asks (the command)
 and holds every other: prints "held TID" for each task of host N (PVM's
 number of the host, bits 18..29 of the tid: a host added again gets a new
 one) as it asks.  Once

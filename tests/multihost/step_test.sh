@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stepping through relays (issue 16 §3): abmon --control on node0, a client
+# Stepping through relays: abmon --control on node0, a client
 # of its control socket (step_client.py: steps every call of every task)
 # and the demo with workers on node0 and node1.  The stepped demo prints
 # what the plain one does; tasks on node1 were stepped (their asks went
@@ -42,7 +42,7 @@ workers1=$(awk '$4 == "mytid" && / host=node1 /' step.trace | wc -l)
 ((node1 == workers1)) || fail "$node1 tasks of node1 stepped, $workers1 ran there"
 ok "the stepped demo gave the plain result; $(($(wc -l <client.out) - 1)) tasks stepped, $node1 of them on node1 through its relay"
 
-# A host that goes while its tasks are held (issue 16 §3): the client
+# A host that goes while its tasks are held: the client
 # (--hold-host: node1's number) steps xabrace's master, holds its workers, and once
 # node1's workers are held node1 goes (ACTION: `delete`, or `kill-pvmd`,
 # as if it crashed).  abmon must tell the client each held task of node1

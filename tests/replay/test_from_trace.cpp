@@ -1,4 +1,4 @@
-// The full trace also serves as a record (issue 16 §1, docs/replay.md
+// The full trace also serves as a record (docs/replay.md
 // "You already have a trace of the bad run"): demo/xabrace traced by abmon
 // in its default mode, in the private PVM virtual machine of test_replay,
 // is replayed with `abreplay --from-trace`: each replay prints what the

@@ -1,4 +1,4 @@
-// Record and replay (issue 16, docs/replay.md) of demo/xabrace, a master
+// Record and replay (docs/replay.md) of demo/xabrace, a master
 // that gathers its workers' results with a wildcard pvm_recv, in a private
 // PVM virtual machine: runs are recorded until two differ in output; each
 // record is replayed many times (also when the workers gather among
@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace {
 
 
-// Replays per record: the issue asks for 20; XAB_TEST_REPLAYS lowers it
+// Replays per record: the target is 20; XAB_TEST_REPLAYS lowers it
 // on a slow machine.
 int replaysPerRecord() {
   const char* v = std::getenv("XAB_TEST_REPLAYS");
@@ -276,7 +276,7 @@ std::map<xab::Tid, std::string> replayPaths(const xab::Trace& t) {
 
 }  // namespace
 
-// Issue 16 §2, seed 001 §4: a record run (no tracing), its replay traced
+// The Athapascan record/replay paper's date correction (§4): a record run (no tracing), its replay traced
 // by abmon, and the replay's dates corrected back to the record run's.
 TEST_CASE("a traced replay's dates are corrected back to the record run's", "[replay][pvm][correct]") {
   auto& vm = PrivateVm::shared();
@@ -411,7 +411,7 @@ std::string withEntryChanged(const std::string& from, const std::string& to, int
 
 }  // namespace
 
-// Issue 16 §1-2: where each spawned task was put, what pvm_config and
+// Where each spawned task was put, what pvm_config and
 // pvm_tasks returned, which message each pvm_addmhf handler took.
 TEST_CASE("spawn placement, pvm_config and pvm_tasks results and handlers' messages are recorded and checked",
           "[replay][pvm]") {

@@ -71,7 +71,7 @@ TEST_CASE("abstat on the demo under abmon: every task, every message matched", "
   CHECK(j["barriers"]["instances"].arr().size() >= 1);
   CHECK(j["trace"]["stopped"].boolean());
 
-  // --compensate (seed 000 §5.3): every barrier member is re-based on all
+  // --compensate (Chassin de Kergommeaux et al., §5.3): every barrier member is re-based on all
   // the members' compensated arrivals: none leaves before the last came.
   // (Compensated sequentially, the master left up to 23 ms before.)
   auto c = run({bin_dir() + "/abstat", "--json", "--compensate", vm.dir() + "/trace.copy"}, {}, 60s);
@@ -182,7 +182,7 @@ std::set<std::string> tidsOf(const std::string& trace, std::initializer_list<std
 
 }  // namespace
 
-// Issue 11 item 1 on a real PVM run: PVM's own pbwtest (bwtest.c with
+// pvm_precv's rc on a real PVM run: PVM's own pbwtest (bwtest.c with
 // libab) ping-pongs with psend/precv.  Every precv returns 0, which readers
 // took for "nothing received": 282 sent, 0 received.
 TEST_CASE("abstat on PVM's pbwtest (psend/precv) under abmon: every psend received", "[pvm][abmon]") {
@@ -211,7 +211,7 @@ TEST_CASE("abstat on PVM's pbwtest (psend/precv) under abmon: every psend receiv
   vm.stop();
 }
 
-// Issue 11 item 2 on a real PVM run: the demo's --hang, then the master is
+// A killed hang on a real PVM run: the demo's --hang, then the master is
 // ended as `timeout` ends it (SIGTERM) while it waits for tag 16040, and the
 // workers with the PVM console's kill.  The diagnosis survives, exit 2.
 TEST_CASE("abstat diagnoses the demo's --hang after every task was killed mid-hang", "[pvm][abmon]") {
@@ -252,13 +252,13 @@ TEST_CASE("abstat diagnoses the demo's --hang after every task was killed mid-ha
   vm.stop();
 }
 
-// Intrusion compensation (issue 15 §2, docs/global-time.md): bench/mworker
+// Intrusion compensation (docs/global-time.md): bench/mworker
 // (fixed compute phases, many small messages) run plain, then under abmon
 // in immediate mode with a known extra cost per record (the test knob
 // XAB_TEST_RECORD_COST_NS, 20 us: a tracer 100 times as costly as libab, so
 // that xab's intrusion stands far above this shared machine's noise).
 // The calibration must see the knob, and the compensated run must be
-// closer to the plain run than the raw one.  The issue's 2 % is not
+// closer to the plain run than the raw one.  The 2 % target is not
 // asserted: on 2 loaded cores the plain runs alone vary by more
 // (docs/performance.md, "Intrusion compensation").
 TEST_CASE("abstat --compensate: a master/worker run comes back close to its plain run", "[pvm][abmon][compensate]") {

@@ -129,7 +129,7 @@ TEST_CASE("malformed lines go to stderr with their numbers and --strict stops wi
   CHECK_THAT(strict.err, Catch::Contains("line 3"));
 }
 
-// Issue 11, 7b: an input that is not a trace at all (nothing, or every
+// An input that is not a trace at all (nothing, or every
 // line malformed) is an error, not a report of "0 events" with status 0.
 // A header alone is a trace of nothing and still reports.
 TEST_CASE("an input with neither a header nor a record: exit 1 and a clear message") {
@@ -168,7 +168,7 @@ TEST_CASE("standard input, usage errors, --help") {
   CHECK_THAT(h.out, Catch::Contains("Exit status"));
 }
 
-// Issue 11 item 2: a real trace of the demo's --hang whose master `timeout`
+// A real trace of the demo's --hang whose master `timeout`
 // killed while it waited: the diagnosis and the hang status survive.
 TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and its pending messages") {
   auto r = abstat({"--json", data("demo_hang_killed.trace")});
@@ -190,7 +190,7 @@ TEST_CASE("a hung program killed mid-hang: exit 2, the killed master's wait and 
   CHECK_THAT(text.out, !Catch::Contains("no task is blocked"));
 }
 
-// Issue 11 item 15: a 1.4 MB line (a 700 KB mark) was read by `abstat FILE`
+// A 1.4 MB line (a 700 KB mark) was read by `abstat FILE`
 // and skipped by `cat FILE | abstat -`.  Every input path reads it.
 TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
   std::string text = "1.0 1.0 t1 mytid rc=t1 name=big\n1.5 1.5 t1 mark text=";
@@ -208,8 +208,8 @@ TEST_CASE("a 700 KB mark is read from a file and from a pipe alike") {
   }
 }
 
-// Issue 11 item 15: repeated serials gave contradictory totals and no
-// warning.  Issue 12 item 12: "31 sent, 33 received" for a run with an
+// Repeated serials gave contradictory totals and no
+// warning; and "31 sent, 33 received" for a run with an
 // mcast: sends and messages are now told apart, so the numbers add up.
 TEST_CASE("a trace read twice: a warning on stderr, in the text and the JSON, and totals that add up") {
   std::string once = xab::test::read_file(data("psend_precv.trace"));
@@ -238,7 +238,7 @@ TEST_CASE("an mcast: sends and messages are counted apart, so the numbers add up
   CHECK(m["messages"].num() == m["matched"].num() + m["unreceivedMessages"].num());
 }
 
-// Issue 13: abstat named standard input "-" in its messages ("-:3: ...")
+// abstat named standard input "-" in its messages ("-:3: ...")
 // where the translators say "<stdin>:3: ..."; both now take FILE from the
 // model's TraceSource.  The report itself still names its source "-".
 TEST_CASE("standard input is <stdin> in every message, as in the translators'") {

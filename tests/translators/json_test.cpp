@@ -79,7 +79,7 @@ TEST_CASE("ab2json output parses, with one flow per received message", "[json]")
   CHECK_THAT(s, Catch::Contains("(worker, 2) t40005|host vm"));
 }
 
-// Issue 11: pvm_precv returns 0 on success; a real pbwtest run (psend/precv)
+// pvm_precv returns 0 on success; a real pbwtest run (psend/precv)
 // drew no flow at all.
 TEST_CASE("ab2json: psend/precv of a real pbwtest run draw one flow per message", "[json]") {
   auto t = loadData("../../model/data/psend_precv.trace");
@@ -139,7 +139,7 @@ TEST_CASE("a trace with no records translates to empty but valid output", "[json
   CHECK(au.out == "34\n");  // the 24-byte header and one quiet step of 10 samples
 }
 
-// Issue 11, 7b: no header and no record (nothing, or every line skipped
+// No header and no record (nothing, or every line skipped
 // with --lenient) is not a trace: exit 2 and a message, no empty output.
 TEST_CASE("an input with neither a header nor a record is refused by every translator", "[json][picl][audio]") {
   for (const char* cmd : {"ab2json", "ab2picl", "ab2au send 1 10 1000"}) {

@@ -1,4 +1,4 @@
-// picl2ab on PICL as MPICL writes it (issue 11): negative times, every
+// picl2ab on PICL as MPICL writes it: negative times, every
 // send and receive code, call pairs and collectives, same-time entries and
 // exits on one node, nodes that start out of order.  The fixtures in data/
 // are hand-written in MPICL's record layouts (docs/picl-mapping.md).

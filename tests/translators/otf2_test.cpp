@@ -74,7 +74,7 @@ TEST_CASE("ab2otf2: otf2-print shows a send per destination and a receive per re
   }
 }
 
-// Issue 11: pvm_precv returns 0 on success; every precv of a real pbwtest
+// pvm_precv returns 0 on success; every precv of a real pbwtest
 // run was dropped.
 TEST_CASE("ab2otf2: psend/precv of a real pbwtest run: a receive per precv", "[otf2]") {
   std::string out = translateAndPrint("../../model/data/psend_precv.trace");
@@ -82,14 +82,14 @@ TEST_CASE("ab2otf2: psend/precv of a real pbwtest run: a receive per precv", "[o
   CHECK(countLines(out, "MPI_RECV ") == 6);
 }
 
-// Issue 11 item 5: messages a pvm_addmhf handler took are received.
+// Messages a pvm_addmhf handler took are received.
 TEST_CASE("ab2otf2: messages taken by a handler (a real run) are received", "[otf2]") {
   std::string out = translateAndPrint("../../model/data/handler.trace");
   CHECK(countLines(out, "MPI_SEND ") == 3);
   CHECK(countLines(out, "MPI_RECV ") == 3);
 }
 
-// Issue 11 item 6: the members had left the group before the root's records
+// The members had left the group before the root's records
 // were read, so inferring a bcast's destinations from the group dropped them.
 TEST_CASE("ab2otf2: a bcast sends to its dst= members, even after they left the group", "[otf2]") {
   std::string out = translateAndPrint("../../model/data/bcast_left.trace");

@@ -210,7 +210,7 @@ TEST_CASE("ab -> PICL -> ab keeps tasks, messages and barriers", "[picl]") {
   }
 }
 
-// Issue 11: pvm_precv returns 0 on success; ab2picl wrote every precv of a
+// pvm_precv returns 0 on success; ab2picl wrote every precv of a
 // real pbwtest run as a receive of 0 bytes.
 TEST_CASE("ab2picl: a precv (rc=0) receives its bytes", "[picl]") {
   auto lines = parse(toPicl(*loadData("../../model/data/psend_precv.trace")));

@@ -1,4 +1,4 @@
-// xabview's stepping controls (issue 16 §3): the Control panel against a
+// xabview's stepping controls: the Control panel against a
 // real abmon --control and the real demo in a private PVM virtual machine,
 // driven by its buttons, headless.
 #include <catch2/catch.hpp>

@@ -122,7 +122,7 @@ TEST_CASE("bad input: line numbers on stderr and in the window, the rest shown",
   fs::remove_all(dir);
 }
 
-// Issue 14: the per-host collection figures (events, batches, lost; a host
+// The per-host collection figures (events, batches, lost; a host
 // whose pvmd died) in the Input tab, as abstat's Hosts table has them.
 TEST_CASE("two hosts, one by a relay and lost: the Input tab gives each host's figures", "[xabview][e2e]") {
   std::string dir = tempDir();
@@ -147,7 +147,7 @@ TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
   fs::remove_all(dir);
 }
 
-// Issue 12: --dump-on-hang on a file abmon is still writing.  Catching up
+// --dump-on-hang on a file abmon is still writing.  Catching up
 // with the file is not its end: xabview reports the hang once the file is
 // silent for --hang-after, keeps following, and exits 0 at abmon.stop.
 TEST_CASE("dump on hang: a growing file is followed past the hang report to abmon.stop", "[xabview][e2e]") {
@@ -184,7 +184,7 @@ TEST_CASE("dump on hang: a growing file is followed past the hang report to abmo
   fs::remove_all(dir);
 }
 
-// A file xabview cannot make a record of (issue 11, 7b): every line
+// A file xabview cannot make a record of: every line
 // malformed, nothing at all, or a binary given by mistake.  Showing an
 // empty window and exiting 0 would pass for a quiet program.
 TEST_CASE("an input with no records is an error message and status 2, not an empty success", "[xabview][e2e]") {

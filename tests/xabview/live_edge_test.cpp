@@ -1,4 +1,4 @@
-// Issue 12, "Never cry wolf": the real loader follows a real file that the
+// The real loader follows a real file that the
 // test keeps appending to (a master blocked in a receive, a worker still
 // busy), and the real window shows it.  Catching up with the writer, or
 // pausing and stepping at the live edge, is not the end of the trace and not

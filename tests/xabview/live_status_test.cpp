@@ -1,4 +1,4 @@
-// Issue 12, "Keep up, and say how far behind it is": the status bar shows
+// The status bar shows
 // the program's arrival rate (records per second reaching the reader,
 // falling to 0 when nothing arrives) and how far the picture is behind the
 // reader, in records and seconds; the GUI thread's watchdog measures a
@@ -129,7 +129,7 @@ TEST_CASE("live status: the GUI thread's watchdog measures a stall, and --frame-
   CHECK(last[9].toDouble() >= 1400);                  // the worst stall so far
 }
 
-// Issue 15 §2: View > Time > Compensated re-times the trace read so far (the
+// View > Time > Compensated re-times the trace read so far (the
 // --compensate of the command line, as a menu), live on a followed file and
 // after the input's end; the dump (--dump-state's) gives the compensated
 // times, unchecking gives the recorded ones back, and the position stays.

@@ -58,7 +58,7 @@ TEST_CASE("records written into a pipe reach the GUI thread as they come, then t
   ::close(fds[0]);
 }
 
-// Issue 12: catching up with a file its writer still appends to is not
+// Catching up with a file its writer still appends to is not
 // the end of the input; abmon.stop is (and --no-follow reads it once).
 TEST_CASE("a file is read to its end, and a growing one keeps being read") {
   QTemporaryDir dir;
@@ -197,7 +197,7 @@ TEST_CASE("compensated view: --compensate takes each record's measured cost out 
   }
 }
 
-// Issue 12: re-timing copies the whole trace and restarts the picture
+// Re-timing copies the whole trace and restarts the picture
 // (seconds at millions of records; a loaded machine's fits "move" the tasks
 // of one host by milliseconds).  While a followed file grows, the pictures
 // keep the task clocks; once it pauses, and at its end, they are re-timed.

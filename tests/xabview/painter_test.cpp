@@ -354,7 +354,7 @@ TEST_CASE("legend: every state the diagram draws has its own colour and an entry
     CHECK(!it->meaning.isEmpty());
     barColours.insert(stateColor(s).rgb());
   }
-  CHECK(barColours.size() == 9);  // receiving and blocked no longer share red
+  CHECK(barColours.size() == 9);  // every state its own colour: receiving and blocked apart
   CHECK(stateColor(TaskState::Receiving) != stateColor(TaskState::Blocked));
   auto named = [&](const QColor& c) {
     return std::any_of(legend.begin(), legend.end(),
@@ -375,7 +375,7 @@ TEST_CASE("legend: a task's name is on pink while it is blocked at the replay po
   CHECK(QColor(img.pixel(layout.labelWidth - 6, static_cast<int>(layout.rowTop(ping) + 2))) == kNameBlocked);
 }
 
-// Issue 14: on several hosts the diagram groups its rows by host (hosts in
+// On several hosts the diagram groups its rows by host (hosts in
 // the order of their first task), with the host's name on each group's
 // first row; on one host the rows stay in trace order.
 TEST_CASE("the diagram groups task rows by host, each group labelled with its host") {

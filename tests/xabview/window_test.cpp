@@ -1,4 +1,4 @@
-// The window's controls, headless (issue 12: every control clicked while
+// The window's controls, headless (every control clicked while
 // 16 workers did round trips with a master).  Each case drives the real
 // MainWindow with keys, clicks and tool tips, as a user does.
 #include "diagram_view.h"
@@ -33,7 +33,8 @@ using namespace xab::view;
 namespace {
 
 // A master and `workers` workers; every round the master sends each worker
-// an int and waits for its answer (the issue's 16-task round-trip run).
+// an int and waits for its answer (the 16-task round-trip run of
+// docs/performance.md).
 std::string roundTrips(int workers, int rounds) {
   std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n";
   long long t = 1763680000'100000000LL;
@@ -345,7 +346,7 @@ TEST_CASE("window: the Output tab follows the replay position and highlights the
 
 TEST_CASE("window: the Messages panel does no work while hidden and catches up when shown") {
   // Its matrix and queue each sweep every message: at every live snapshot
-  // that cost the GUI thread, for a tab no one looked at (issue 12).
+  // that cost the GUI thread, for a tab no one looked at.
   Window w;
   auto* panel = w.window.findChild<MessagesPanel*>();
   REQUIRE(panel);

@@ -1,4 +1,4 @@
-// abstat --output: the lines the tasks wrote (output records, issue 17),
+// abstat --output: the lines the tasks wrote (output records),
 // in time order, each with its task.
 #include "reports.h"
 

@@ -9,7 +9,7 @@
 // until it has kLiveCalls of them; only then does it get a writer.  The
 // rest are written at the end one location at a time (open, write,
 // close), so memory follows what the trace holds, not the number of tasks
-// it names: 100,000 tasks of one record each no longer ask for 25 GB.
+// it names: 100,000 tasks of one record each do not ask for 25 GB.
 #include <xab/translators/calls.h>
 #include <xab/translators/otf2.h>
 #include <xab/translators/stream.h>

@@ -152,12 +152,6 @@ void TraceStream::finish() {
   w_.end(*this);
 }
 
-void streamTrace(const Trace& trace, StreamWriter& w) {
-  TraceStream s(w);
-  s.feed(trace);
-  s.finish();
-}
-
 namespace {
 
 // Global time for a stream: a first pass over the file gathers the clock

@@ -204,12 +204,6 @@ QString formatDuration(TimeNs d) {
   return QString::number(s * 1e6, 'f', 0) + QStringLiteral(" µs");
 }
 
-QString taskWords(const ViewSnapshot& s, Tid tid) {
-  QString w = qs(formatTid(tid));
-  if (auto t = s.trace->findTask(tid)) w += " " + QString::fromStdString(s.trace->label(*t));
-  return w;
-}
-
 // The record's fields as the trace writes them (the trace-format library's
 // spelling), except strings, shown as their text rather than %-escaped.
 QString eventArgs(const Trace& trace, const Event& e) {

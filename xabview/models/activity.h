@@ -39,8 +39,6 @@ QColor stateColor(TaskState s);
 
 // "12.4 s", "3.1 ms", "250 µs"
 QString formatDuration(TimeNs d);
-// "t40002 (cholnode, 1)" or "any"
-QString taskWords(const ViewSnapshot& s, Tid tid);
 // The record's fields as the trace file writes them ("src=any tag=16040").
 QString eventArgs(const Trace& trace, const Event& e);
 

@@ -216,13 +216,6 @@ StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
   return m;
 }
 
-SpanList buildSpans(const Trace& trace, TaskIndex task) {
-  auto intervals = stateIntervals(trace, task);
-  ChunkedVector<Span, 6, 12> out;
-  for (const auto& iv : intervals) out.push_back({iv.begin, iv.first, iv.state});
-  return SpanList(std::move(out), {});
-}
-
 // As stateIntervals(), from record ts.next on.  The spans before the last
 // two are settled: a new record can change the state of the gap after the
 // record before it (packing or sending depends on what comes next), which

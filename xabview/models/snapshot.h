@@ -283,7 +283,4 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s);
 // A complete snapshot in one go (a finished file, a test, the benchmark).
 std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace);
 
-// The spans of one task (stateIntervals() squeezed into Span).
-SpanList buildSpans(const Trace& trace, TaskIndex task);
-
 }  // namespace xab::view

@@ -5,8 +5,8 @@
 // each view listens to it and changes it, and no view talks to another.
 //
 // The replay position counts records in arrival order (the order abmon
-// received them: "the next event in the monitor's event queue", paper
-// §3.3).  Position p shows the first p records; the current event is p-1.
+// received them: "the next event in the monitor's event queue", Beguelin,
+// Xab, §3.3).  Position p shows the first p records; the current event is p-1.
 // In live mode the position follows the end as snapshots arrive; pausing,
 // stepping or jumping leaves live mode until setLive(true).
 //
@@ -41,7 +41,6 @@ class ViewState : public QObject {
   explicit ViewState(QObject* parent = nullptr);
 
   const ViewSnapshot* snapshot() const { return snapshot_.get(); }
-  SnapshotPtr snapshotPtr() const { return snapshot_; }
   std::size_t size() const { return snapshot_ ? snapshot_->size() : 0; }
 
   std::size_t position() const { return position_; }

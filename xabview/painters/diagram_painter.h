@@ -44,7 +44,7 @@ struct DiagramLayout {
   double rowHeight = 20;
   TimeNs begin = 0, end = 1;
   std::size_t tasks = 0;
-  // Rows grouped by host (issue 14): the tasks of a host together, hosts in
+  // Rows grouped by host: the tasks of a host together, hosts in
   // the order their first task came, tasks of a host in trace order.  Empty
   // on one host: row = task index.
   std::vector<TaskIndex> rowTask;          // row -> task

@@ -1,6 +1,6 @@
 /*
  * xab/control_path.h -- where abmon's control socket is when nobody names it
- * (issue 16 §3; docs/abmon.md "Control mode").
+ * (docs/abmon.md "Control mode").
  *
  * `abmon --control auto` listens at, and `xabview --control auto` connects
  * to, the same path, from the environment alone (xabview is no PVM task):

@@ -161,20 +161,20 @@
   /* ---- kinds added after wire version 1 was fixed: ids travel on the wire, so new kinds go last ---- */ \
   /* a message taken by a pvm_addmhf handler (PVM called the handler with it; mhid: the handler's id) */ \
   X(HANDLER,     "handler",     XAB_F_MSG_IN, 'i', "", "src:t tag:i bytes:i serial:i mhid:i") \
-  /* ---- issue 16, record and replay (docs/replay.md) ---- */ \
+  /* ---- record and replay (docs/replay.md) ---- */ \
   /* a task replaying a record: its spawn path ("1" the command, "1.2" its second child) */ \
   X(REPLAY_TASK,   "replay.task",   0, 'i', "", "path:s") \
   /* the program departed from the record at receive-like call seq: replay stops forcing */ \
   X(REPLAY_DEPART, "replay.depart", 0, 'i', "", "seq:i call:s src:t tag:i why:s") \
-  /* ---- issue 15 (global time): one ping-pong exchange of the recording clock with a reference clock ---- */ \
+  /* ---- global time: one ping-pong exchange of the recording clock with a reference clock ---- */ \
   /* the record's task time is t1 (ping sent); ref= the reference's tid (abmon, or later a relay); ref_s/ref_ns: */ \
   /* t2 (reference received the ping, on its clock); turn_ns = t3 - t2; rtt_ns = t4 - t1 (pong received, task clock); */ \
   /* phase: 0 start (SB), 1 while running, 2 end (SBA); rc: the exchange's number in its phase */ \
   X(CLOCK,       "clock",       XAB_F_LOCAL, 'i', "", "ref:t ref_s:i ref_ns:i turn_ns:i rtt_ns:i phase:i") \
-  /* ---- issue 17: written by abmon only (libab never sends them) ---- */ \
+  /* ---- PVM's tracer and output collector: written by abmon only (libab never sends them) ---- */ \
   /* a line the task wrote, as PVM's output collection handed it to abmon; stream: stdout, stderr, or - (PVM's one pipe carries both) */ \
   X(OUTPUT,      "output",      0, 'i', "", "stream:s text:s") \
-  /* ---- issue 15 §2 (intrusion compensation, docs/global-time.md): libab's own cost on the task ---- */ \
+  /* ---- intrusion compensation (docs/global-time.md): libab's own cost on the task ---- */ \
   /* once at attach: rc = ns one record costs the task (a clock read and a buffer append, */ \
   /* timed over a burst of `burst` records taking total_ns); cpus: the CPUs the task may run on, */ \
   /* a bit mask (bit i: CPU i), 0 when unknown or past CPU 30 (shared-core contention) */ \
@@ -185,7 +185,7 @@
   /* own_calls calls it measured since the last flush record (one in 32), less what flush, clock */ \
   /* and cost records tell: a reader charges each call the mean (absent in older traces) */ \
   X(FLUSH,       "flush",       XAB_F_LOCAL, 'i', "", "dur_ns:i blocked:i own_ns:i own_calls:i") \
-  /* ---- issue 16 §3 (stepping, docs/abmon.md "Control mode") ---- */ \
+  /* ---- stepping (docs/abmon.md "Control mode") ---- */ \
   /* the task stops before call (its name) with these arguments and waits for abmon's permission; */ \
   /* rc: the ask's number.  The call's own records follow once it is allowed. */ \
   X(STEP_WAIT,   "step.wait",   0, 'i', "", "call:s peer:t tag:i")

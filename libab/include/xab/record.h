@@ -1,5 +1,5 @@
 /*
- * xab/record.h -- the record file of record mode (issue 16, docs/replay.md).
+ * xab/record.h -- the record file of record mode (docs/replay.md).
  *
  * A task run with XAB_RECORD=DIR writes DIR/t<tid in hex>.rec: one header,
  * then fixed-size entries, one per receive-like call whose outcome depends

@@ -44,7 +44,7 @@
 #include <stdint.h>
 
 #define XAB_MBOX_NAME "xab.abmon"
-/* A relay (issue 14: `abmon --relay` on a host other than abmon's) puts an
+/* A relay (`abmon --relay` on a host other than abmon's) puts an
  * entry of the same layout under this name + the host's pvmd tid in hex
  * (pvm_tidtohost), e.g. "xab.relay.80000": a task whose host is not
  * abmon's uses its host's relay (tid, context, local socket) if it finds one. */
@@ -102,7 +102,7 @@ enum xab_hdr {
  * Tag + 1 is abmon's own (pvm_notify of task exits). */
 #define XAB_POKE_TAG_OFFSET 2
 
-/* Clock exchanges (issue 15, docs/global-time.md).  On its local socket a
+/* Clock exchanges (docs/global-time.md).  On its local socket a
  * task may send a ping instead of an event message: struct xab_clock_ping,
  * t1 its clock just before sending.  abmon answers at once on the same
  * connection with struct xab_clock_pong: t2 its clock when it read the
@@ -120,7 +120,7 @@ struct xab_clock_pong {
   int64_t t2, t3;
 };
 
-/* Stepping (issue 16 §3, docs/abmon.md "Control mode").  abmon started with
+/* Stepping (docs/abmon.md "Control mode").  abmon started with
  * --control appends one int, 1, to its mailbox entry (after the socket
  * name), then its control socket's path as an int length and that many
  * bytes (pvm_pkbyte; xab/control_path.h has the default path); a relay of

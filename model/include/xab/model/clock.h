@@ -3,7 +3,7 @@
 // causality check and correction after the fit (docs/global-time.md).
 //
 // Each task is its own clock domain.  Its `clock` records are ping-pong
-// exchanges with a reference (seed 000, eq. 4.3): the reference's clock
+// exchanges with a reference (Chassin de Kergommeaux et al., eq. 4.3): the reference's clock
 // at the middle of its turn, (t2 + t3) / 2, is paired with the task's at
 // the middle of the exchange, (t1 + t4) / 2, each pair good to half its
 // transit time (rtt - turn) / 2.  The fit keeps the fastest exchanges of

@@ -1,5 +1,6 @@
-// xab/model/compensate.h -- intrusion compensation (issue 15 §2, seed 000
-// §5, docs/global-time.md): each task's times as they would have been
+// xab/model/compensate.h -- intrusion compensation
+// (Chassin de Kergommeaux, Maillet, Vincent, "Monitoring parallel programs for performance tuning in cluster environments",
+// §5; docs/global-time.md): each task's times as they would have been
 // without xab, from libab's `cost` and `flush` records.
 //
 // Per task, a compensated clock: the raw time minus the cost xab added
@@ -7,7 +8,7 @@
 // the real duration of each send to abmon, each clock exchange's round
 // trip; on a core shared with other tasks, also what they spent on xab
 // while it could have run, docs/global-time.md "Shared cores").  At every receive that is matched to its send the base date is
-// reset as in seed §5.3: the receive ends at the later of the compensated
+// reset as in their §5.3: the receive ends at the later of the compensated
 // start of the receive plus the least receive duration in the trace (the
 // message was there already) and the compensated send plus the least
 // transfer time in the trace (the message came late).  Barriers and the

@@ -10,10 +10,6 @@
 
 namespace xab {
 
-// One slot as the trace format writes it: a tid "t40002"/"any", a tag, a
-// data type name, a %-escaped string, a tid list "t1,t2" or "-".
-std::string formatSlot(const Trace& trace, const Event& e, int slot);
-
 // The whole record as a trace line (without '\n'): times, tid, event, fields
 // in table order, rc, and on the task's first record its identity.
 // Reading the output back gives the same record.

@@ -9,7 +9,7 @@
 // Not one the program ended itself (a recorded pvm_kill of it by another
 // task): workers killed by their master while waiting for work are fine.  For each: what it
 // waits for and since when; messages sent to it and never received; the
-// mismatch in plain words (paper §3.5); cycles of tasks each waiting for
+// mismatch in plain words (Beguelin, Xab, §3.5); cycles of tasks each waiting for
 // the next (deadlock); barriers waiting for tasks that exited or are blocked
 // elsewhere.
 #pragma once

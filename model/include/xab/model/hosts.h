@@ -1,4 +1,4 @@
-// Per-host collection figures (issue 14): the tasks on each host, their
+// Per-host collection figures: the tasks on each host, their
 // records and lost events, and what the host's relay sent (relay.batch,
 // relay.stop), or that the host left the virtual machine (host.delete).
 // abstat's Hosts table and xabview's Input panel show them.

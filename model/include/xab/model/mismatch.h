@@ -1,4 +1,4 @@
-// xab/model/mismatch.h -- pack/unpack mismatches (paper §4).
+// xab/model/mismatch.h -- pack/unpack mismatches (Beguelin, "Xab: A Tool for Monitoring PVM Programs", §4).
 //
 // PVM programs must unpack a message in the order it was packed.  For every
 // matched message: the (type, n) sequence the sender packed since its last

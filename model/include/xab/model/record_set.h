@@ -73,7 +73,7 @@ class RecordSet {
   std::map<std::int32_t, HostClockFit> host_clocks_;
 };
 
-// A full trace (abmon's default mode) read as a record (issue 16 §1): per
+// A full trace (abmon's default mode) read as a record: per
 // task with a receive-like call or spawn, what record mode would have
 // logged -- every wildcard recv/precv and every trecv, nrecv and probe
 // (which message, by its sender and serial; nothing; timed out; pending

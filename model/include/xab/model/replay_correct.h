@@ -1,5 +1,5 @@
 // xab/model/replay_correct.h -- post-mortem date correction of a replay
-// (issue 16 §2, seed 001 §4, docs/replay.md): the dates of a replay's full
+// (the Athapascan record/replay paper ("post-mortem correction ... by use of RECORD-REPLAY"), §4; docs/replay.md): the dates of a replay's full
 // trace put back to estimates of the dates of the record run it replayed.
 //
 // A replay is slower than its record: it is traced in full, and each
@@ -11,7 +11,7 @@
 //    receive-like call or spawn (the record's header), and the end of each
 //    recorded call (its entry's date; the begin of a call left pending).
 //    The record run's own date replaces the estimate there, which resets
-//    the error accumulated since the last anchor (seed 001 §4.2);
+//    the error accumulated since the last anchor (§4.2);
 //  - between anchors, durations are invariant (§4.1): an event keeps the
 //    replay's distance from the one before it.  Run compensate() first so
 //    that xab's own cost is not counted as the program's;

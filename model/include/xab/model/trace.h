@@ -41,7 +41,7 @@ inline TimeNs addTime(TimeNs a, TimeNs b) {
 // rarely-used payload (strings, tid lists) lives in the trace's tables.
 struct Event {
   TimeNs time;          // the task's clock
-  TimeNs recvTime;      // abmon's clock when the record arrived (paper §3.3)
+  TimeNs recvTime;      // abmon's clock when the record arrived (Beguelin, Xab, §3.3)
   std::uint32_t seq;    // record number in the input (0-based): arrival order
   Kind kind;
   Phase phase;
@@ -116,7 +116,7 @@ class Trace {
   // The tid that wrote monitorEvents()[i] (abmon, or a relay).
   Tid monitorTid(std::size_t i) const { return i < monitorTids_.size() ? monitorTids_[i] : header_.abmon; }
   // `clock` records of clocks that are no task's: a relay's against abmon's
-  // (issue 14/15, docs/global-time.md), by the relay's tid.
+  // (docs/global-time.md), by the relay's tid.
   const std::unordered_map<Tid, std::vector<Event>>& referenceClocks() const { return refClocks_; }
 
   std::uint64_t eventCount() const { return eventCount_; }

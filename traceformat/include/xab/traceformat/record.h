@@ -70,7 +70,6 @@ struct Record {
   // an importer sets millions of values.
   bool set(Key key, std::int32_t v) { return setSlot(key, a, v); }
   bool setString(Key key, std::string_view s) { return setSlot(key, str, s); }
-  bool setList(Key key, std::span<const std::int32_t> tids) { return setSlot(key, list, tids); }
   // A record of an event name this reader does not know.
   void setOther(std::string_view name) {
     kind = Kind::OTHER;

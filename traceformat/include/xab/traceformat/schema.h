@@ -33,7 +33,7 @@ enum class Kind : std::uint16_t {
   ABMON_LOST,   // "abmon.lost": n events the task dropped, or messages missing
   ABMON_BAD,    // "abmon.bad": reason n
   ABMON_STOP,   // "abmon.stop": events tasks bad
-  // ---- issue 14: relays and hosts (monitor records, no task's) ----
+  // ---- relays and hosts (monitor records, no task's) ----
   RELAY_START,  // "relay.start": a relay's tid; host
   RELAY_BATCH,  // "relay.batch": host events bytes (time 2: the relay's clock)
   RELAY_STOP,   // "relay.stop": host events tasks bad
@@ -89,7 +89,7 @@ inline constexpr Row kRows[] = {
     {"abmon.lost", 0, 'i', "", "n:i messages:i"},
     {"abmon.bad", 0, 'i', "", "reason:s n:i"},
     {"abmon.stop", 0, 'i', "", "events:i tasks:i bad:i"},
-    // issue 14: relays and hosts
+    // Relays and hosts
     {"relay.start", 0, 'i', "", "host:s"},
     {"relay.batch", 0, 'i', "", "host:s events:i bytes:i"},
     {"relay.stop", 0, 'i', "", "host:s events:i tasks:i bad:i"},

@@ -62,7 +62,6 @@ class Sink {
   // A tid as formatTid writes it ("t40002", "any", "-31"), without its
   // allocation: translators write millions.
   void putTid(std::int32_t tid);
-  void putBytes(const void* p, std::size_t n) { put(std::string_view(static_cast<const char*>(p), n)); }
 
   // Overwrites bytes already put, `at` bytes from the start of this
   // Sink's output (a header whose sizes were unknown when it was written).

@@ -89,7 +89,6 @@ class TraceStream {
   TaskIndex mention(Tid tid);
 
   const TraceHeader& header() const { return header_; }
-  bool anyRecord() const { return any_; }
   TimeNs origin() const { return origin_; }        // time of the first record read
   TimeNs firstTime() const { return first_; }      // min and max over records read
   TimeNs lastTime() const { return last_; }
@@ -123,9 +122,6 @@ class TraceStream {
   TimeNs origin_ = 0, first_ = 0, last_ = 0;
   std::uint64_t records_ = 0;
 };
-
-// A whole trace in memory through the same path (xabview's export).
-void streamTrace(const Trace& trace, StreamWriter& w);
 
 // Reads INPUT in one pass, handing each piece to `s` as it is read, with
 // the progress bar (from bytes read) and the messages of readTrace:
