@@ -7,6 +7,7 @@
 #include <xab/test/private_vm.h>
 #include <xab/test/process.h>
 
+#include <regex>
 #include <string>
 
 using namespace xab::test;
@@ -60,4 +61,33 @@ TEST_CASE("abmon -- with nothing after it is a usage error", "[abmon]") {
   auto r = run({abmon(), "--"}, {}, 30s);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("-- needs a program to run"));
+}
+
+// docs/abmon.md "Starting abmon from a script": the line comes once abmon
+// has registered, so the program the script starts next is traced whole.
+TEST_CASE("abmon --ready-fd tells a script when a program it starts will be traced", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string dir = vm.dir() + "/ready";
+  const std::string script =
+      "set -e; rm -rf \"$1\"; mkdir \"$1\"; cd \"$1\"; mkfifo ready\n"
+      "\"$2\" -q -o run.trace --ready-fd 3 3>ready &\n"
+      "read -r line < ready; echo \"got: $line\"\n"
+      "\"$3\" -n 2 --rounds 1\n"
+      "kill -INT $!; wait $!\n";
+  auto r = run({"sh", "-c", script, "sh", dir, abmon(), bin_dir() + "/xabdemo"}, {}, 120s);
+  REQUIRE_FALSE(r.timed_out);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(std::regex_search(r.out, std::regex("got: abmon t[0-9a-f]+ ready\n")));
+  std::string t = read_file(dir + "/run.trace");
+  CHECK(count(t, " task.exit ") == 3);  // the program and its two workers, from their first record
+  CHECK(count(t, " mytid ") == 3);
+
+  // An abmon that fails closes the descriptor without a line: the script's read ends.
+  const std::string failing = "\"$1\" -q -o /nonexistent/dir/run.trace --ready-fd 3 3>&1 >/dev/null; echo \"rc=$?\"";
+  r = run({"sh", "-c", failing, "sh", abmon()}, {}, 60s);
+  CHECK(r.out == "rc=4\n");
+  r = run({abmon(), "--ready-fd", "9"}, {}, 30s);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--ready-fd 9: Bad file descriptor"));
 }

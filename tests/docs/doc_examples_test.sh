@@ -67,6 +67,8 @@ skip:corrects the skipped replay's trace with the skipped record: tests/replay c
 skip:installs packages and builds into build/: the README's fresh-machine commands run it	scripts/setup.sh
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &
 run	abmon -o run.trace -- ./master
+run	mkfifo ready; abmon -o run.trace --ready-fd 3 3>ready &  read -r line < ready && ./master;  kill -INT $!; wait $!
+run	timeout 60 abmon -o run.trace -- ./master
 skip:builds and tests: CI runs them (scripts/test.sh)	cmake -S . -B build -G Ninja && ninja -C build abmon abmon_fake_task test_abmon_format test_abmon_pvm
 skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build -L abmon
 skip:builds and tests: CI runs them (scripts/test.sh, scripts/fuzz.sh)	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DXAB_FUZZ=ON
