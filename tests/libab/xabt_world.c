@@ -95,7 +95,8 @@ static int mode_child(void) {
 
 /* ---------------------------------------------------------------- errors */
 
-/* A tid no task has: on this host, a task number PVM has not given. */
+/* A tid no task has: on this host, a task number PVM has not given (a
+ * send to it succeeds: pvmd drops it). */
 #define NO_SUCH_TID(me) (((me) & ~0x3ffff) | 0x3fff0)
 
 static int mode_errors(void) {
