@@ -7,8 +7,10 @@
 #include <xab/test/private_vm.h>
 #include <xab/test/process.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
+#include <vector>
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
@@ -90,4 +92,47 @@ TEST_CASE("abmon --ready-fd tells a script when a program it starts will be trac
   r = run({abmon(), "--ready-fd", "9"}, {}, 30s);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("--ready-fd 9: Bad file descriptor"));
+}
+
+// The program's standard output and error are the kind of file they are
+// without abmon (its stdio buffers by that), and what it writes to a file
+// or a pipe is still an output record.
+TEST_CASE("abmon -- PROGRAM gives the program streams of the kind it has without abmon", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  const std::string dir = vm.dir() + "/kinds";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string prog = bin_dir() + "/abmon_stdio_kind";
+  struct Case {
+    std::string name, redirect, report;
+  };
+  const std::vector<Case> cases = {
+      {"files", "> out 2> err", "stdout: regular file\nstderr: regular file\n"},
+      {"one file", "> out 2>&1", "stdout: regular file\nstderr: regular file\n"},
+      {"append", ">> out 2> err", "stdout: regular file\nstderr: regular file\n"},
+      {"pipe", "2> err | cat > out", "stdout: pipe\nstderr: regular file\n"},
+      {"null", "> /dev/null 2> err", "stdout: character device\nstderr: regular file\n"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const std::string script = "cd \"$1\" && shift && rm -f out err && echo before > out && \"$@\" " + c.redirect;
+    auto plain = run({"sh", "-c", script + "; cat out", "sh", dir, prog, "plain.report"}, {}, 60s);
+    auto r = run({"sh", "-c", script + "; cat out", "sh", dir, abmon(), "-q", "-o", "kind.trace", "--", prog,
+                  "abmon.report", "kind.trace"},
+                 {}, 60s);
+    CHECK(plain.exit_code == 0);
+    CHECK(r.exit_code == 0);
+    CHECK(read_file(dir + "/plain.report") == c.report);
+    CHECK(read_file(dir + "/abmon.report") == c.report);
+    CHECK(r.out == plain.out);  // the file (or the pipe's copy) holds what it holds plain
+    std::string t = read_file(dir + "/kind.trace");
+    if (c.name == "one file") {
+      CHECK(count(t, " output stream=- text=a%20line%20to%20stdout") == 1);
+      CHECK(count(t, " output stream=- text=a%20line%20to%20stderr") == 1);
+    } else if (c.name != "null") {
+      CHECK(count(t, " output stream=stdout text=a%20line%20to%20stdout") == 1);
+      CHECK(count(t, " output stream=stderr text=a%20line%20to%20stderr") == 1);
+    }
+    CHECK(count(t, "before") == 0);  // what the file held before is not the program's
+  }
 }

@@ -1,7 +1,9 @@
 // What a Fortran program sees of the virtual machine and of PVM, linked
 // with libfpvm3 or with libf2x under abmon (f2xt_world.f): pvmftasks lists
 // no task of xab's, libpvm's error lines are the same, and an in-place
-// message is recorded with the bytes it is sent with.
+// message is recorded with the bytes it is sent with.  And a Fortran
+// program's lines land in a file in the order they land without abmon
+// (f2xt_stdio.f: gfortran buffers by the kind of file).
 #include <catch2/catch.hpp>
 
 #include <regex>
@@ -38,4 +40,18 @@ TEST_CASE("a Fortran program sees the machine's tasks and PVM's errors as withou
   CHECK(count(rs, "send", {{"dst", me}, {"tag", "5"}, {"bytes", "64"}}) == 1);
   CHECK(count(rs, "recv", {{"src", me}, {"tag", "5"}, {"bytes", "64"}}) == 1);
   CHECK(count(rs, "tasks", {{"ntask", "2"}}) == 1);
+}
+
+TEST_CASE("a Fortran program's stdout and stderr lines land in one file in the plain order under abmon", "[f2x][pvm]") {
+  auto& vm = PrivateVm::shared();
+  const std::string script = "\"$@\" > \"$0\" 2>&1";
+  auto plain = run({"sh", "-c", script, vm.dir() + "/stdio.plain", bin_dir() + "/f2xt_stdio"}, {}, 60s);
+  auto r = run({"sh", "-c", script, vm.dir() + "/stdio.abmon", bin_dir() + "/abmon", "-q", "-o",
+                vm.dir() + "/stdio.trace", "--", bin_dir() + "/f2xt_stdio"},
+               {}, 60s);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(r.exit_code == 0);
+  std::string want = read_file(vm.dir() + "/stdio.plain");
+  REQUIRE(want.size() == 6 * 12);  // six lines of "to stdout  1"
+  CHECK(read_file(vm.dir() + "/stdio.abmon") == want);
 }
