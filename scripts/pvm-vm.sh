@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# pvm-vm.sh -- start and stop a private PVM virtual machine.
+# pvm-vm.sh -- start and stop a private PVM virtual machine.  Installed
+# as xab-vm (scripts/CMakeLists.txt, xab-vm(1)).
 #
 # Every test and the demo run in a VM of their own, so they never touch
 # anyone else's pvmd: the VM's state lives in one directory, and its
@@ -38,30 +39,45 @@ set -euo pipefail
 
 readonly START_WAIT_S=${XAB_VM_START_WAIT_S:-15}
 readonly STOP_WAIT_S=${XAB_VM_STOP_WAIT_S:-10}
-readonly PROG=pvm-vm.sh
+PROG=$(basename "${BASH_SOURCE[0]}")
+readonly PROG
+# The build writes xab's version here when it makes xab-vm; the source
+# tree's script still says "@""PROJECT_VERSION@".
+readonly VERSION="@PROJECT_VERSION@"
+installed() { [[ $VERSION != @* ]]; }
+SELF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly SELF_DIR
 
 die() { echo "$PROG: $*" >&2; exit 1; }
 say() { [[ -n ${XAB_VM_QUIET:-} ]] || echo "$PROG: $*" >&2; }
 
 usage() {
-  cat <<'EOF'
-Usage: pvm-vm.sh start [--owner PID] DIR [BINDIR...]
-       pvm-vm.sh stop DIR
-       pvm-vm.sh status DIR
+  local bins=build/bin
+  installed && bins=.
+  cat <<EOF
+Usage: $PROG start [--owner PID] DIR [BINDIR...]
+       $PROG stop DIR
+       $PROG status DIR
+       $PROG --help | --version
 Start, stop or query a private PVM virtual machine whose state lives in DIR.
-start writes DIR/env; `source DIR/env` then makes pvm, abmon and PVM
+start writes DIR/env; \`source DIR/env\` then makes pvm, abmon and PVM
 programs talk to that VM.  BINDIRs (default: none) go first on the hostfile's
-ep= path, where pvm_spawn looks for task binaries; /usr/bin is always last.
---owner PID: stop the VM once process PID has ended, however it ended (a
-script passes $$: its VM goes even when it is SIGKILLed).
+ep= path, where pvm_spawn looks for task binaries; then, for an installed
+xab, the directory of xab's commands (xabdemo spawns its workers there);
+/usr/bin (PVM's group server pvmgs) is always last.
+
+  --owner PID   stop the VM once process PID has ended, however it ended
+                (a script passes \$\$: its VM goes even when it is SIGKILLed)
+  --help        this text
+  --version     the version of xab it belongs to
 
 Examples:
-  1. scripts/pvm-vm.sh start /tmp/vm build/bin
+  1. $PROG start /tmp/vm $bins
   2. source /tmp/vm/env && echo conf | pvm
-  3. scripts/pvm-vm.sh stop /tmp/vm
-  4. scripts/pvm-vm.sh start --owner $$ /tmp/vm build/bin   (in a script)
+  3. $PROG stop /tmp/vm
+  4. $PROG start --owner \$\$ /tmp/vm $bins   (in a script)
 Environment: XAB_VM_START_WAIT_S (default 15), XAB_VM_STOP_WAIT_S (10),
-XAB_VM_QUIET=1 silences progress messages.
+XAB_VM_QUIET=1 silences progress messages.  See xab-vm(1).
 EOF
 }
 
@@ -195,6 +211,7 @@ cmd_start() {
     [[ -d $b ]] || die "binary dir $b does not exist"
     ep+="$(cd "$b" && pwd):"
   done
+  if installed && [[ :$ep != *:$SELF_DIR:* ]]; then ep+=$SELF_DIR:; fi
   ep+=/usr/bin
   [[ $ep != *[[:space:]]* ]] || die "ep= path must not contain spaces: $ep"
 
@@ -275,6 +292,7 @@ cmd_status() {
 main() {
   case ${1:-} in
     -h | --help | help) usage; return 0 ;;
+    --version) echo "$PROG (xab) $(installed && echo "$VERSION" || echo "source tree")"; return 0 ;;
     start) [[ $# -ge 2 ]] || { usage >&2; return 2; }; shift; cmd_start "$@" ;;
     stop) [[ $# -eq 2 ]] || { usage >&2; return 2; }; cmd_stop "$2" ;;
     status) [[ $# -eq 2 ]] || { usage >&2; return 2; }; cmd_status "$2" ;;

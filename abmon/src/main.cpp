@@ -23,6 +23,7 @@
 #include "mailbox.h"
 #include "monitor.h"
 #include "options.h"
+#include "ready.h"
 
 namespace {
 
@@ -177,6 +178,10 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   setupLogging(opts.verbosity);
+  if (std::string error; opts.readyFd >= 0 && !claimReadyFd(opts.readyFd, error)) {
+    std::cerr << "abmon: " << error << "\n";
+    return kExitUsage;
+  }
   // A reader that goes away is a write error, not a silent death.
   std::signal(SIGPIPE, SIG_IGN);
   int tid = 0, context = 0, index = 0;

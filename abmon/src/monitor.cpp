@@ -19,6 +19,7 @@
 #include "mailbox.h"
 #include "output_lines.h"
 #include "pvm_unpacker.h"
+#include "ready.h"
 
 namespace xab::abmon {
 namespace {
@@ -111,6 +112,7 @@ int Monitor::run() {
   // Messages may have come between registering and now: read them first.
   if (drain()) watchPvmFds();
   armPokeTimer();
+  if (!isRelay() && !finished_) announceReady(setup_.opts.readyFd, setup_.tid);
   if (!setup_.opts.program.empty() && !finished_) startProgram();
   if (!finished_) io_.run();
   // With -- PROGRAM: the program's status, unless abmon itself failed.

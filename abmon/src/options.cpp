@@ -59,6 +59,7 @@ constexpr NumberOption kNumberOptions[] = {
     // abmon also uses tag+1 (exit notices), tag+2 (pokes) and, with relays,
     // tag+5 .. tag+7 (relay.h).
     {"--tag", &Options::tag, 0, INT_MAX - 8},  // abmon uses tag .. tag + 8 (relay.h)
+    {"--ready-fd", &Options::readyFd, 0, INT_MAX},
 };
 
 }  // namespace
@@ -141,7 +142,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
          "             [--pvm-only] [--pvm-tracer] [--no-relays] [--relay-pvm] [--control PATH]\n"
-         "             [-- PROGRAM [ARGS...]]\n"
+         "             [--ready-fd N] [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
          "this virtual machine and writes one trace record per event\n"
@@ -175,16 +176,24 @@ std::string_view usageText() {
          "                     communicating call while a client of the socket PATH\n"
          "                     (xabview --control) holds them (docs/abmon.md); PATH\n"
          "                     auto: ${PVM_TMP:-/tmp}/xab-control.UID[.PVM_VMID]\n"
+         "      --ready-fd N   once registered (a program started from now on is\n"
+         "                     traced), write \"abmon tTID ready\" and a newline to\n"
+         "                     the open descriptor N and close it: a script that\n"
+         "                     starts abmon in the background waits for that line\n"
          "  -- PROGRAM ARGS    once registered, run PROGRAM; stop when it and every task\n"
          "                     it started have ended, and exit with its status (with\n"
          "                     the trace on standard output, its output goes to\n"
-         "                     standard error)\n"
+         "                     standard error); its output streams are of the kind\n"
+         "                     abmon's are (a terminal, a pipe, a file), and each line\n"
+         "                     abmon can read is an output record\n"
          "  -h, --help         this text\n"
          "      --version      print the version and exit\n"
          "\n"
          "Exit status: 0 stopped by a signal, 1 no PVM, 2 bad usage, 3 another\n"
          "abmon is running, 4 output error, 5 lost pvmd; with -- PROGRAM, the\n"
-         "program's status when abmon itself had no error.  See abmon(1).\n";
+         "program's status when abmon itself had no error.  To bound a run, put\n"
+         "the limit around abmon: timeout 5 abmon -- ./prog (abmon -- timeout 5\n"
+         "./prog makes timeout the program).  See abmon(1).\n";
 }
 
 }  // namespace xab::abmon

@@ -42,6 +42,10 @@ struct Options {
   int relayPort = 0;
   bool relayPvm = false;  // --relay-pvm: abmon's relays send batches as PVM messages
   std::string control;   // --control PATH: control mode, its socket (control.h)
+  // --ready-fd N: once registered (relays started, the trace's header
+  // written), write "abmon tTID ready" and a newline to descriptor N and
+  // close it (ready.h).  -1: none.
+  int readyFd = -1;
   std::vector<std::string> program;  // after "--": run it; stop when it and its tasks end
   bool help = false;
   bool version = false;

@@ -1,12 +1,18 @@
 // program_output.h -- the output of the program abmon starts itself
-// (`abmon -- PROGRAM`, abrun).  PVM's output collection gives
-// abmon the output of the tasks pvmd spawns, not of the process started
-// from a shell: abmon gives that process a pipe for its standard output and
-// one for its standard error (a pseudo-terminal instead where abmon's own
-// stream is a terminal, so an interactive program still sees a terminal and
-// its stdio buffers lines as it would), passes every byte on unchanged to
-// where the program's own output would have gone, and hands each line on,
-// with the stream it came from, to become an `output` record.
+// (`abmon -- PROGRAM`, abrun).  PVM's output collection gives abmon the
+// output of the tasks pvmd spawns, not of the process started from a
+// shell.  The program's standard output and error are the same kind of
+// file as abmon's own (where its output would have gone), so its stdio
+// buffers as it would without abmon:
+//   - a terminal: a pseudo-terminal, whose bytes abmon passes on;
+//   - a pipe: a pipe, whose bytes abmon passes on;
+//   - a regular file: the file itself (the program writes it directly, in
+//     its own order); abmon reads what is added to it (inotify) from a
+//     descriptor of its own.  One file for both streams is read once, as
+//     stream "-";
+//   - anything else (/dev/null, a socket, a device): the descriptor itself,
+//     and nothing read (no `output` records).
+// Each line read goes on, with its stream, to become an `output` record.
 #ifndef XAB_ABMON_PROGRAM_OUTPUT_H
 #define XAB_ABMON_PROGRAM_OUTPUT_H
 
@@ -53,11 +59,21 @@ class ProgramOutput {
     int pass = -1;   // where its bytes go on to
     int child = -1;  // the program's end
     std::unique_ptr<boost::asio::posix::stream_descriptor> read;
+    // A regular file the program writes itself: abmon's own descriptor of
+    // it, where abmon has read to, and the inotify descriptor that says
+    // when it grew (`read` is unused).
+    int file = -1;
+    bool direct = false;  // the program writes to `pass` itself: nothing to pass on
+    off_t offset = 0;
+    std::unique_ptr<boost::asio::posix::stream_descriptor> watch;
     OutputLines lines;
     bool passing = true;  // false once `pass` refused a write
     std::array<char, 65536> buffer{};  // one each: both reads may be done before either handler runs
   };
   bool openOne(Stream& s, std::string& error);
+  bool handOver(Stream& s, bool sameFileAsOut, std::string& error);
+  void watchFile(Stream& s);
+  void readFile(Stream& s);
   void readSome(Stream& s);
   void took(Stream& s, std::string_view bytes);
   void ended(Stream& s);

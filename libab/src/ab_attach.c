@@ -151,6 +151,7 @@ static void untrace_self(int abmon_tid) {
 static void start_monitoring(const struct abmon_entry *e, int parent, int abmon_tid) {
   untrace_self(abmon_tid);
   xab_st.abmon_tid = e->tid;
+  xab_st.monitor_tid = abmon_tid;
   xab_st.ctx = e->ctx;
   xab_st.tag = e->tag;
   xab_st.batch = env_int("XAB_BATCH", e->batch);
@@ -194,6 +195,7 @@ void xab_detach(void) {
   xab_st.step_on = 0;
   xab_st.mode = XAB_MODE_UNATTACHED;
   xab_st.mhid = -1; /* pvm_exit deleted it */
+  xab_st.monitor_tid = 0;
   xab_st.final_seq = -1;
   xab_st.n = 0;
   xab_st.seq = 0;

@@ -53,6 +53,7 @@ struct xab_state {
   int lang;               /* enum xab_lang */
   int mytid;
   int abmon_tid, ctx, tag;
+  int monitor_tid;        /* abmon's own tid (abmon_tid is its relay on other hosts) */
   int batch;              /* send when this many records wait */
   int64_t flush_ns;       /* ... or when the oldest unsent is this old */
   int immediate;          /* batch == 1: every record goes at once */
@@ -366,6 +367,15 @@ static inline void xab_block_begin(void) {
     xab_flush_now(0);
 }
 static inline void xab_block_end(void) { xab_st.waiting = 0; }
+
+/* ---------------------------------------------------------------- ab_pack.c */
+
+/* An in-place buffer (PvmDataInPlace) has no length until it is sent (PVM
+ * reads the program's data then): libab counts what was packed into it. */
+void xab_inplace_made(int mid, int enc); /* initsend, mkbuf: mid's encoding */
+void xab_inplace_freed(int mid);
+/* The bytes packed into buffer mid if it is an in-place one, else 0. */
+int xab_inplace_bytes(int mid);
 
 /* ---------------------------------------------------------------- ab_msg.c, ab_mhf.c */
 

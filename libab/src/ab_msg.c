@@ -29,7 +29,7 @@ int xab_stamp_serial(int mid, int *bytes, int *saved_wid) {
   if (pvm_getminfo(mid, &mi) < 0) return 0;
   xab_st.serial = (xab_st.serial + 1) & XAB_WID_SERIAL_MASK;
   if (xab_st.serial == 0) xab_st.serial = 1;
-  *bytes = mi.len;
+  *bytes = mi.len > 0 ? mi.len : xab_inplace_bytes(mid);
   *saved_wid = mi.wid;
   mi.wid = XAB_WID_MARK | (int)xab_st.serial;
   pvm_setminfo(mid, &mi);
@@ -108,9 +108,11 @@ static int typed_bytes(int type, int n) {
   }
 }
 
-/* PVM's psend is mkbuf(InPlace) + pkbyte + send + free (lpvm.c); doing the
- * same here lets the serial ride on the buffer.  Bad types go to PVM's own
- * psend so the error (and its message) is PVM's. */
+/* PVM's psend is mkbuf + pkbyte + send + free (lpvm.c); doing the same
+ * here lets the serial ride on the buffer.  Bad types go to PVM's own
+ * psend so the error (and its message) is PVM's.  A failing send says so
+ * as in PVM's psend: pvm_send's own error line (PvmAutoErr), then
+ * psend's. */
 int xab_psend(int tid, int tag, void *p, int n, int type) {
   xab_step(XAB_EV_PSEND, tid, tag);
   int64_t t = xab_clock();
@@ -124,12 +126,10 @@ int xab_psend(int tid, int tag, void *p, int n, int type) {
     pvm_pkbyte((char *)p, len, 1);
     serial = xab_stamp_serial(pvm_getsbuf(), &bytes, &wid);
     bytes = len; /* an in-place buffer has no length until it is sent */
-    int autoerr = pvm_setopt(PvmAutoErr, 0);
     rc = pvm_send(tid, tag);
-    pvm_setopt(PvmAutoErr, autoerr);
     if (rc > 0) rc = 0;
     pvm_freebuf(pvm_setsbuf(user_sbuf));
-    if (rc < 0 && (autoerr == 1 || autoerr == 3)) pvm_perror("pvm_psend()");
+    if (rc < 0) lpvmerr("pvm_psend", rc);
   }
   xab_leave();
   xab_rec(XAB_EV_PSEND, XAB_PHASE_END, t, rc, XAB_A(tid, tag, bytes, serial, type, n));

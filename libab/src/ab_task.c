@@ -123,14 +123,43 @@ int xab_config(int *nhost, int *narch, struct pvmhostinfo **hosts) {
   return rc;
 }
 
+/* abmon and its relays (the tasks abmon spawned) are xab's, not the
+ * program's.  PVM owns the list (it frees it at the next call): xab's
+ * tasks move to the end, past the count the program is told, the others
+ * keep their order. */
+static int is_xab_task(const struct pvmtaskinfo *t) {
+  return xab_st.monitor_tid > 0 && (t->ti_tid == xab_st.monitor_tid || t->ti_ptid == xab_st.monitor_tid);
+}
+
+static int leave_out_xab_tasks(struct pvmtaskinfo *list, int n) {
+  int kept = n;
+  for (int i = 0; i < kept;) {
+    if (!is_xab_task(&list[i])) {
+      i++;
+      continue;
+    }
+    struct pvmtaskinfo ours = list[i];
+    memmove(&list[i], &list[i + 1], (size_t)(n - i - 1) * sizeof list[0]);
+    list[n - 1] = ours;
+    kept--;
+  }
+  return kept;
+}
+
 int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
   int64_t t = xab_clock();
   int nt = 0;
+  struct pvmtaskinfo *list = NULL;
   xab_enter();
-  int rc = pvm_tasks(where, &nt, tasks);
+  int rc = pvm_tasks(where, &nt, &list);
   xab_leave();
+  xab_enrolled(rc >= 0); /* abmon found: its tid known */
+  if (rc >= 0) {
+    nt = leave_out_xab_tasks(list, nt);
+    if (tasks) *tasks = list;
+  }
   if (rc >= 0 && ntask) *ntask = nt;
-  if (xab_rr_on()) xab_rr_tasks(rc, where, nt, rc >= 0 && tasks ? *tasks : NULL);
+  if (xab_rr_on()) xab_rr_tasks(rc, where, nt, rc >= 0 ? list : NULL);
   xab_rec(XAB_EV_TASKS, XAB_PHASE_END, t, rc, XAB_A(where, nt));
   return rc;
 }

@@ -7,7 +7,10 @@
 #include <xab/test/private_vm.h>
 #include <xab/test/process.h>
 
+#include <filesystem>
+#include <regex>
 #include <string>
+#include <vector>
 
 using namespace xab::test;
 using Catch::Matchers::Contains;
@@ -60,4 +63,76 @@ TEST_CASE("abmon -- with nothing after it is a usage error", "[abmon]") {
   auto r = run({abmon(), "--"}, {}, 30s);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("-- needs a program to run"));
+}
+
+// docs/abmon.md "Starting abmon from a script": the line comes once abmon
+// has registered, so the program the script starts next is traced whole.
+TEST_CASE("abmon --ready-fd tells a script when a program it starts will be traced", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string dir = vm.dir() + "/ready";
+  const std::string script =
+      "set -e; rm -rf \"$1\"; mkdir \"$1\"; cd \"$1\"; mkfifo ready\n"
+      "\"$2\" -q -o run.trace --ready-fd 3 3>ready &\n"
+      "read -r line < ready; echo \"got: $line\"\n"
+      "\"$3\" -n 2 --rounds 1\n"
+      "kill -INT $!; wait $!\n";
+  auto r = run({"sh", "-c", script, "sh", dir, abmon(), bin_dir() + "/xabdemo"}, {}, 120s);
+  REQUIRE_FALSE(r.timed_out);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(std::regex_search(r.out, std::regex("got: abmon t[0-9a-f]+ ready\n")));
+  std::string t = read_file(dir + "/run.trace");
+  CHECK(count(t, " task.exit ") == 3);  // the program and its two workers, from their first record
+  CHECK(count(t, " mytid ") == 3);
+
+  // An abmon that fails closes the descriptor without a line: the script's read ends.
+  const std::string failing = "\"$1\" -q -o /nonexistent/dir/run.trace --ready-fd 3 3>&1 >/dev/null; echo \"rc=$?\"";
+  r = run({"sh", "-c", failing, "sh", abmon()}, {}, 60s);
+  CHECK(r.out == "rc=4\n");
+  r = run({abmon(), "--ready-fd", "9"}, {}, 30s);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--ready-fd 9: Bad file descriptor"));
+}
+
+// The program's standard output and error are the kind of file they are
+// without abmon (its stdio buffers by that), and what it writes to a file
+// or a pipe is still an output record.
+TEST_CASE("abmon -- PROGRAM gives the program streams of the kind it has without abmon", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  const std::string dir = vm.dir() + "/kinds";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string prog = bin_dir() + "/abmon_stdio_kind";
+  struct Case {
+    std::string name, redirect, report;
+  };
+  const std::vector<Case> cases = {
+      {"files", "> out 2> err", "stdout: regular file\nstderr: regular file\n"},
+      {"one file", "> out 2>&1", "stdout: regular file\nstderr: regular file\n"},
+      {"append", ">> out 2> err", "stdout: regular file\nstderr: regular file\n"},
+      {"pipe", "2> err | cat > out", "stdout: pipe\nstderr: regular file\n"},
+      {"null", "> /dev/null 2> err", "stdout: character device\nstderr: regular file\n"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const std::string script = "cd \"$1\" && shift && rm -f out err && echo before > out && \"$@\" " + c.redirect;
+    auto plain = run({"sh", "-c", script + "; cat out", "sh", dir, prog, "plain.report"}, {}, 60s);
+    auto r = run({"sh", "-c", script + "; cat out", "sh", dir, abmon(), "-q", "-o", "kind.trace", "--", prog,
+                  "abmon.report", "kind.trace"},
+                 {}, 60s);
+    CHECK(plain.exit_code == 0);
+    CHECK(r.exit_code == 0);
+    CHECK(read_file(dir + "/plain.report") == c.report);
+    CHECK(read_file(dir + "/abmon.report") == c.report);
+    CHECK(r.out == plain.out);  // the file (or the pipe's copy) holds what it holds plain
+    std::string t = read_file(dir + "/kind.trace");
+    if (c.name == "one file") {
+      CHECK(count(t, " output stream=- text=a%20line%20to%20stdout") == 1);
+      CHECK(count(t, " output stream=- text=a%20line%20to%20stderr") == 1);
+    } else if (c.name != "null") {
+      CHECK(count(t, " output stream=stdout text=a%20line%20to%20stdout") == 1);
+      CHECK(count(t, " output stream=stderr text=a%20line%20to%20stderr") == 1);
+    }
+    CHECK(count(t, "before") == 0);  // what the file held before is not the program's
+  }
 }

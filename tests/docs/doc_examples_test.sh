@@ -67,6 +67,8 @@ skip:corrects the skipped replay's trace with the skipped record: tests/replay c
 skip:installs packages and builds into build/: the README's fresh-machine commands run it	scripts/setup.sh
 skip:starts a VM shared with other users; this test uses a private one (scripts/pvm-vm.sh)	pvmd hostfile &
 run	abmon -o run.trace -- ./master
+run	mkfifo ready; abmon -o run.trace --ready-fd 3 3>ready &  read -r line < ready && ./master;  kill -INT $!; wait $!
+run	timeout 60 abmon -o run.trace -- ./master
 skip:builds and tests: CI runs them (scripts/test.sh)	cmake -S . -B build -G Ninja && ninja -C build abmon abmon_fake_task test_abmon_format test_abmon_pvm
 skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build-test -L abmon
 skip:builds and tests: CI runs them (scripts/test.sh, scripts/fuzz.sh)	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DXAB_FUZZ=ON
@@ -139,20 +141,22 @@ skip:rewrites the translators' golden files	XAB_REGEN_GOLDEN=1 ctest --test-dir 
 skip:builds and tests: CI runs them (scripts/fuzz.sh)	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DXAB_FUZZ=ON -DXAB_BUILD_VIEWER=OFF
 skip:builds and tests: CI runs them (scripts/fuzz.sh)	ninja -C build-fuzz fuzz_picl_reader
 skip:fuzzing for 5 minutes: scripts/fuzz.sh runs every target in CI	build-fuzz/fuzz/fuzz_picl_reader -max_total_time=300 -dict=fuzz/picl_reader.dict build-fuzz/fuzz/corpus-fuzz_picl_reader
-run	scripts/pvm-vm.sh start /tmp/myvm build/bin
+skip:installs xab under /usr/local: this test installs it into a scratch prefix and runs every example against that	cmake --install build
+run	xab-vm start /tmp/myvm .
 run	source /tmp/myvm/env
-run	scripts/pvm-vm.sh stop /tmp/myvm
+run	xab-vm stop /tmp/myvm
+run	xab-vm start /tmp/vm .
+run	source /tmp/vm/env && echo conf | pvm
+run	xab-vm status /tmp/vm
+run	xab-vm stop /tmp/vm
+run	abmon -o demo.trace -- xabdemo -n 3 --rounds 5
+run	picl2ab mpicl.trf | abstat
+run	ab2au send 8 400 10000 < run.trace > run.au
 run	cc -c prog.c -Ilibab/include
 run	cc prog.o -o prog build/lib/libab.a -lgpvm3 -lpvm3
 run	cc prog.c -o prog $(pkg-config --cflags --libs xab)
 run	abmon -o evfile -- ./prog
-run	abmon -o demo.trace -- build/bin/xabdemo -n 3 --rounds 5
 run	abstat demo.trace
-run	build/bin/ab2picl --nodes run.nodes run.trace > run.trf
-run	build/bin/picl2ab mpicl.trf | build/bin/abstat
-run	build/bin/ab2otf2 -o run.otf2 run.trace
-run	build/bin/ab2json run.trace > run.json
-run	build/bin/ab2au send 8 400 10000 < run.trace > run.au
 run	ab2au send 8 160 100000 run.trace > run.au
 run	ab2json run.trace | python3 -m json.tool > /dev/null
 run	ab2json --quiet run.trace | gzip > run.json.gz
@@ -162,7 +166,8 @@ run	ab2picl --lenient damaged.trace > run.trf
 live	abmon | grep --line-buffered ' recv'
 live	abmon --batch 4096 --flush-ms 1000 -o big.trace
 live	abmon -v --tag 4242 -o run.trace
-run	build/bin/abmon -o /tmp/run.trace -- build/bin/xabdemo
+run	xab-vm start /tmp/vm . && source /tmp/vm/env
+run	abmon -o run.trace -- xabdemo
 run	abstat run.trace
 run	abstat --hang --mismatch run.trace; echo $?
 run	abstat --json run.trace > run.json

@@ -1,0 +1,84 @@
+// The program sees the same world with libab as without: pvm_tasks lists no
+// task of xab's, libpvm's error lines on stderr are byte for byte the
+// plain build's, and an in-place message is recorded with the size it is
+// sent with.  Each case runs xabt_world with libab and without it
+// (xabt_world_plain), against a real pvmd and abmon.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+#include "xab/test/records.h"
+
+using namespace xab::test;
+
+namespace {
+
+std::string prog(const char* name) { return bin_dir() + "/" + name; }
+
+// PVM's error lines name the task ("libpvm [t40005]: ..."): tids differ between runs.
+std::string without_tids(const std::string& text) {
+  return std::regex_replace(text, std::regex(R"(\[t[0-9a-f]+\])"), "[tid]");
+}
+
+}  // namespace
+
+TEST_CASE("pvm_tasks does not list abmon to an instrumented program", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_world_plain"), "tasks", "2"}, {}, 60s);
+  INFO(plain.out);
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.out.find("tasks(0): rc=0 ntask=2\n") != std::string::npos);  // the program and its child
+  Monitor mon(vm.dir() + "/tasks.trace");
+  auto r = run({prog("xabt_world"), "tasks", "2"}, {}, 60s);
+  REQUIRE(mon.wait_exits(2));
+  auto rs = mon.finish();
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);  // same counts, same entries in the same order
+  // Recorded as the program saw it (a task connecting meanwhile may make
+  // the whole VM's count vary; the program's own listing does not).
+  CHECK(count(rs, "tasks") == 3);
+  CHECK(count(rs, "tasks", {{"ntask", "1"}}) == 1);
+}
+
+TEST_CASE("libpvm's error lines are the plain program's, call for call", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_world_plain"), "errors"}, {}, 60s);
+  REQUIRE(plain.exit_code == 0);
+  // psend to a task that is not there: pvm_send's line, then psend's
+  REQUIRE(plain.err.find("pvm_send(): Bad parameter\n") != std::string::npos);
+  REQUIRE(plain.err.find("pvm_psend(): Bad parameter\n") != std::string::npos);
+  Monitor mon(vm.dir() + "/errors.trace");
+  auto r = run({prog("xabt_world"), "errors"}, {}, 60s);
+  REQUIRE(mon.wait_exits(1));
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);
+  CHECK(without_tids(r.err) == without_tids(plain.err));
+  CHECK(find(rs, "psend", {{"rc", "-2"}}));
+}
+
+TEST_CASE("an in-place message is recorded with the bytes it is sent with", "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_world_plain"), "inplace"}, {}, 60s);
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.out ==
+          "10 int + 3 double: 64 bytes\n3 short + 5 byte: 11 bytes\npsend 4 int: 16 bytes\n1 double: 8 bytes\n"
+          "2 float: 8 bytes\ndefault 2 int: 8 bytes\n");
+  Monitor mon(vm.dir() + "/inplace.trace");
+  auto r = run({prog("xabt_world"), "inplace"}, {}, 60s);
+  REQUIRE(mon.wait_exits(1));
+  auto rs = mon.finish();
+  CHECK(r.out == plain.out);
+  std::vector<std::string> sent, got;
+  for (auto& rec : rs) {
+    if (rec.event == "send" || rec.event == "psend") sent.push_back(rec.get("bytes"));
+    if (rec.event == "recv") got.push_back(rec.get("bytes"));
+  }
+  CHECK(sent == std::vector<std::string>{"64", "11", "16", "8", "8", "8"});
+  CHECK(got == sent);
+}
