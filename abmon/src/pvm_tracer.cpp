@@ -111,6 +111,18 @@ bool PvmTracer::registerTracer() {
   // pvm_spawn started (a program run from the shell) through a null
   // pointer: the task dies of SIGSEGV (gexample does).  Not traced.
   TEV_MASK_UNSET(mask, TEV_SIBLINGS);
+  // libpvm 3.4 runs a message handler (pvm_addmhf; pvm_catchout's output
+  // handler is one) inside the call that reads the message, which is inside
+  // the message layer (mroute), often while it sends a trace event.  With
+  // TEV_MHF_INVOKE traced, libpvm sends that event from there and traces
+  // every call the handler makes as a call of the program's own (its
+  // "top level" is set again), each event sent at once, each send reading
+  // more messages and running more handlers: the trace buffer and the
+  // program's send buffer are swapped and freed under each other's feet
+  // (pvm_setsbuf(): No such buffer, then abort() in tev_flush).  Not
+  // traced: libpvm then sends no event from inside a handler, and the
+  // calls a handler makes are not recorded (docs/abmon.md "PVM's tracer").
+  TEV_MASK_UNSET(mask, TEV_MHF_INVOKE);
   // Unbuffered (0): a task killed mid-run has sent every event it made.
   int rc = pvm_reg_tracer(context_, traceTag_, context_, outputTag_, mask, 0, PvmTraceFull);
   if (rc == PvmAlready) {
