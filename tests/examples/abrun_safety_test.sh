@@ -12,6 +12,7 @@
 #     status; abmon.stop counts what the trace holds; abstat says it in
 #     words ("exited with status 21", "ended without pvm_exit") and reports
 #     no hang;
+#   the same built with libab under `abmon -- PROGRAM`: children waited for;
 #   `abrun timeout 20 ./abrun_catchout`: the program under a wrapper is
 #     named after itself, not the wrapper;
 #   abrun_early 20 quick (children that answer and end without pvm_exit,
@@ -22,11 +23,12 @@
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VM's env file is made at run time
 set -uo pipefail
 build_dir=$(cd "$1" && pwd) src_dir=$(cd "$2" && pwd)
-plain_bin=$build_dir/pvm-examples/plain
-abrun=$build_dir/bin/abrun abstat=$build_dir/bin/abstat
+plain_bin=$build_dir/pvm-examples/plain xab_bin=$build_dir/pvm-examples/xab
+abrun=$build_dir/bin/abrun abstat=$build_dir/bin/abstat abmon=$build_dir/bin/abmon
 work=$(mktemp -d "${TMPDIR:-/tmp}/xab-abrunsafe.XXXXXX")
 cleanup() {
   XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$work/vm" >/dev/null 2>&1
+  [[ -d $work/vmx ]] && XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$work/vmx" >/dev/null 2>&1
   if [[ -n ${XAB_EXAMPLES_KEEP:-} ]]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -79,6 +81,20 @@ grep -q "abrun_early.*ended without pvm_exit at [0-9.]*, exited with status 21" 
 (($(grep -c " exit at " "$work/e.stat") == 3)) || fail "early: abstat: not 3 tasks with pvm_exit"
 "$abstat" --json "$work/e.trace" >"$work/e.json" 2>&1
 grep -q '"status": *21' "$work/e.json" || fail "early: abstat --json has no status 21"
+
+# The same built with libab, under `abmon -- PROGRAM` (no PVM tracer), in
+# a VM whose spawns find the libab build: its children waited for too.
+XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start --owner $$ "$work/vmx" "$xab_bin" >/dev/null || fail "cannot start a second VM"
+(
+  source "$work/vmx/env"
+  timeout 60 "$abmon" -o "$work/x.trace" -- "$xab_bin/abrun_early" 6 >/dev/null 2>"$work/x.err"; echo "rc=$?"
+  XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" stop "$work/vmx" >/dev/null 2>&1
+) >"$work/x.rc"
+[[ $(cat "$work/x.rc") == rc=21 ]] || fail "libab early: abmon -- abrun_early: $(cat "$work/x.rc")"
+(($(records "$work/x.trace" | awk '$4 == "task.exit"' | wc -l) == 7)) || fail "libab early: not 7 task.exit records (the program and its 6 children)"
+(($(records "$work/x.trace" | awk '$4 == "recv"' | wc -l) == 6)) || fail "libab early: not every child's receive in the trace"
+(($(records "$work/x.trace" | awk '$4 == "exit"' | wc -l) == 3)) || fail "libab early: not 3 exit records"
+grep -q ' program.exit tid=t[0-9a-f]* status=21 signal=0$' "$work/x.trace" || fail "libab early: no program.exit with status 21"
 
 # 14. Children that answer and end without pvm_exit: PVM loses some of
 # their last messages (their answers, plain too, and their trace events).
