@@ -286,6 +286,7 @@ void Formatter::writeRecord(std::string& out, TaskState& st, std::int32_t src,
   text::appendRecordStart(out, recvNs, ev.t_ns, src);
   out.append(begin ? call.beginName : call.name);
   appendSlots(out, st, begin ? call.beginSlots : call.endSlots, ev, tids);
+  if (!begin && ev.kind == XAB_EV_SPAWN && !tids.empty() && spawned_) spawned_(src, {tids.begin(), tids.end()});
   if (!begin) {
     out.append(" rc=");
     if (call.rcIsTid)
@@ -367,11 +368,20 @@ void Formatter::flushAll(std::string& out, std::int64_t nowNs) {
   for (auto& [tid, st] : tasks_) flushTask(out, tid, st, nowNs);
 }
 
-void Formatter::stop(std::string& out, std::int64_t nowNs) {
+void Formatter::programExit(std::string& out, std::int64_t nowNs, std::int32_t tid, int status, int signal) const {
+  ownRecord(out, nowNs, abmonTid_, Kind::PROGRAM_EXIT);
+  text::appendKey(out, keyName(Key::Tid));
+  text::appendTid(out, tid);
+  ownField(out, Key::Status, status);
+  ownField(out, Key::Signal, signal);
+  out.push_back('\n');
+}
+
+void Formatter::stop(std::string& out, std::int64_t nowNs, std::uint64_t tracedEvents, std::uint64_t tracedTasks) {
   flushAll(out, nowNs);
   ownRecord(out, nowNs, abmonTid_, Kind::ABMON_STOP);
-  ownField(out, Key::Events, saturated(counters_.events));
-  ownField(out, Key::Tasks, saturated(counters_.tasks));
+  ownField(out, Key::Events, saturated(counters_.events + tracedEvents));
+  ownField(out, Key::Tasks, saturated(counters_.tasks + tracedTasks));
   ownField(out, Key::Bad, saturated(counters_.bad));
   out.push_back('\n');
 }

@@ -91,10 +91,18 @@ class Formatter {
                 std::string_view how = "notify", std::optional<std::int64_t> taskNs = std::nullopt);
   // Everything held back for every task (a relay's last batch).
   void flushAll(std::string& out, std::int64_t nowNs);
-  // flushAll, then abmon.stop.
-  void stop(std::string& out, std::int64_t nowNs);
+  // The program abmon started (`abmon -- PROGRAM`) has ended: its task
+  // (0: it never enrolled), its status as a shell gives it, the signal
+  // that ended it (0: it exited).
+  void programExit(std::string& out, std::int64_t nowNs, std::int32_t tid, int status, int signal) const;
+  // flushAll, then abmon.stop; `traced` records and tasks are PVM's
+  // tracer's (abmon --pvm-tracer), counted with libab's.
+  void stop(std::string& out, std::int64_t nowNs, std::uint64_t tracedEvents = 0, std::uint64_t tracedTasks = 0);
 
   const Counters& counters() const { return counters_; }
+  // A task's spawn record has been written with these tids (its tids=).
+  using Spawned = std::function<void(std::int32_t parent, const std::vector<int>& tids)>;
+  void onSpawn(Spawned f) { spawned_ = std::move(f); }
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
@@ -139,6 +147,7 @@ class Formatter {
   Sessions& sessions_;
   std::int32_t abmonTid_;
   ProblemSink sink_;
+  Spawned spawned_;
   Counters counters_;
   std::unordered_map<std::int32_t, TaskState> tasks_;
   // Scratch space reused by every message.

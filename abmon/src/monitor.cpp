@@ -73,7 +73,10 @@ Monitor::Monitor(MonitorSetup setup)
       control_(io_, [this](std::int32_t tid, std::int32_t seq) { return stepGo(tid, seq); }),
       pokeTimer_(io_),
       programTimer_(io_),
-      uplinkTimer_(io_) {}
+      uplinkTimer_(io_) {
+  // The tasks a program's task spawns are the program's (`abmon -- PROGRAM`).
+  formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { program_.spawned(parent, tids); });
+}
 
 Monitor::~Monitor() { releaseFds(); }
 
@@ -131,7 +134,8 @@ void Monitor::startTracer() {
       // started on a host added later is traced by pvmd like any task).
       [this](int tid) { return sessions_.lastSeq(tid) >= 0 || (hub_ && hub_->isRelay(tid)); },
       [this](int tid, bool orphan) { return programName(tid, orphan); });
-  if (!tracer_->registerTracer()) tracer_.reset();
+  if (!tracer_->registerTracer()) return tracer_.reset();
+  tracer_->onSpawn([this](int parent, const std::vector<int>& tids) { program_.spawned(parent, tids); });
 }
 
 // The program pvmd has for a task, without its directory; for the process
@@ -151,13 +155,21 @@ std::string Monitor::programName(int tid, bool orphan) {
       if (info[i].ti_tid != tid) continue;
       listed = true;
       name = info[i].ti_a_out ? info[i].ti_a_out : "";
-      if (name.empty() && programRunning_ && program_.isProcess(info[i])) name = setup_.opts.program.front();
+      if (!name.empty() || info[i].ti_host != pvm_tidtohost(setup_.tid)) continue;
+      // A task pvmd did not spawn (the program abmon started, the console,
+      // a program started from a shell or by the program's wrapper, as in
+      // `abmon -- timeout 5 ./prog`): its process's program.
+      if (programRunning_ && program_.isProcess(info[i])) program_.adopt(tid, info[i].ti_pid);
+      if (programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
+      else name = processName(info[i].ti_pid);
     }
   }
   if (!listed && orphan && programRunning_ && program_.tid() == 0) {
     program_.adopt(tid);
     name = setup_.opts.program.front();
   }
+  // Found earlier by its process (Program::findTid), read now.
+  if (name.empty() && tid == program_.tid()) name = program_.name();
   if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
   return name;
 }
@@ -225,7 +237,12 @@ void Monitor::onProgramTimer(const boost::system::error_code& ec) {
     writeProgramLines();
     writeOut();
   }
-  if (ended && !remain) {
+  // Every task of the program's that abmon watches has ended too (one it
+  // spawned just before it ended may not be listed by pvmd's answer yet,
+  // but its spawn record names it).
+  bool open = std::any_of(program_.tasks().begin(), program_.tasks().end(),
+                          [this](int tid) { return watched_.count(tid) > 0; });
+  if (ended && !remain && !open) {
     spdlog::info("{} and its tasks have ended (status {}): stopping", setup_.opts.program.front(),
                  program_.exitCode());
     return stopGracefully();
@@ -367,7 +384,7 @@ void Monitor::writeExits(bool quiet) {
   std::erase_if(exits_, [&](const Exit& e) {
     if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
-    if (tracer_) tracer_->flushTask(pending_, e.tid);  // records PVM's tracer held back
+    if (tracer_) tracer_->flushTask(pending_, e.tid, now);  // records PVM's tracer held back
     formatter_.taskExit(pending_, e.tid, now, "notify", tracer_ ? tracer_->taskClock(e.tid, now) : std::nullopt);
     if (tracer_) tracer_->taskEnded(e.tid);
     if (uplink_) uplink_->closed(e.tid);
@@ -636,7 +653,9 @@ void Monitor::finish(int code) {
     // Without its pvmd the relay's tasks are cut off: abmon ends them at once.
     uplink_->send(code == kExitPvmLost ? RelayMsg::Lost : RelayMsg::Stop);
   } else {
-    formatter_.stop(pending_, realtimeNs());
+    if (programRunning_ && program_.ended())
+      formatter_.programExit(pending_, realtimeNs(), program_.tid(), program_.exitCode(), program_.signal());
+    formatter_.stop(pending_, realtimeNs(), tracer_ ? tracer_->events() : 0, tracer_ ? tracer_->tasks() : 0);
     if (code != kExitOutput) writeOut();
   }
   if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex, setup_.mailboxName);

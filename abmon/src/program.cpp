@@ -6,7 +6,10 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace xab::abmon {
@@ -41,6 +44,7 @@ bool Program::start(const std::vector<std::string>& argv, int out, int err, std:
     _exit(e == ENOENT ? 127 : 126);
   }
   pid_ = pid;
+  argv0_ = argv.front();
   return true;
 }
 
@@ -51,6 +55,7 @@ bool Program::ended() {
   if (r == pid_) {
     ended_ = true;
     exitCode_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    signal_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   } else if (r < 0 && errno == ECHILD) {
     ended_ = true;  // reaped elsewhere: nothing more to wait for
   }
@@ -66,24 +71,80 @@ bool Program::tasksRemain() {
     if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
     return name == "pvmgs";
   };
+  if (tid_ != 0) ours_.insert(tid_);
+  for (int i = 0; i < n; ++i)
+    if (isGroupServer(tasks[i].ti_a_out)) groupServers_.insert(tasks[i].ti_tid);
   // Grow the set to a fixed point: a parent may come after its child.
   for (bool grew = true; grew;) {
     grew = false;
     for (int i = 0; i < n; ++i) {
       const pvmtaskinfo& t = tasks[i];
-      if (tid_ == 0 && isProcess(t)) tid_ = t.ti_tid;
+      if (tid_ == 0 && isProcess(t)) found(t.ti_tid, t.ti_pid);
       bool mine = isProcess(t) || (t.ti_ptid > 0 && ours_.count(t.ti_ptid) > 0);
-      if (mine && ours_.insert(t.ti_tid).second) grew = true;
+      if (mine && groupServers_.count(t.ti_tid) == 0 && ours_.insert(t.ti_tid).second) grew = true;
     }
   }
   for (int i = 0; i < n; ++i)
-    if (ours_.count(tasks[i].ti_tid) > 0 && !isGroupServer(tasks[i].ti_a_out)) return true;
+    if (ours_.count(tasks[i].ti_tid) > 0) return true;
   return false;
+}
+
+void Program::spawned(int parent, const std::vector<int>& tids) {
+  if (parent != tid_ && ours_.count(parent) == 0) return;
+  ours_.insert(parent);
+  for (int t : tids)
+    if (t > 0 && groupServers_.count(t) == 0) ours_.insert(t);
+}
+
+namespace {
+// The parent of a process, from /proc (0: unknown).
+pid_t parentOf(pid_t pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return 0;
+  char line[512] = {};
+  std::size_t n = std::fread(line, 1, sizeof line - 1, f);
+  std::fclose(f);
+  std::string_view stat(line, n);
+  auto paren = stat.rfind(')');  // the command may hold spaces and parentheses
+  if (paren == std::string_view::npos || paren + 4 >= stat.size()) return 0;
+  return static_cast<pid_t>(std::atol(line + paren + 4));  // ") S PPID"
+}
+}  // namespace
+
+// The program a process on abmon's host runs, without its directory ("":
+// not known).
+std::string processName(pid_t pid) {
+  std::string proc = "/proc/" + std::to_string(pid);
+  char path[4096] = {};
+  ssize_t n = readlink((proc + "/exe").c_str(), path, sizeof path - 1);
+  std::string name = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : "";
+  if (name.empty()) {  // another user's process: its command name
+    if (std::FILE* f = std::fopen((proc + "/comm").c_str(), "r")) {
+      char comm[64] = {};
+      if (std::fgets(comm, sizeof comm, f)) name = comm;
+      std::fclose(f);
+      if (!name.empty() && name.back() == '\n') name.pop_back();
+    }
+  }
+  if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+  return name;
+}
+
+void Program::found(int tid, pid_t pid) {
+  tid_ = tid;
+  if (pid == pid_) name_ = argv0_.substr(argv0_.rfind('/') + 1);  // as started: a script's, not its shell's
+  else if (pid > 0) name_ = processName(pid);
 }
 
 bool Program::isProcess(const pvmtaskinfo& t) {
   if (host_ == 0) host_ = pvm_tidtohost(pvm_mytid());
-  return pid_ > 0 && t.ti_pid == pid_ && t.ti_host == host_;
+  if (pid_ <= 0 || t.ti_host != host_) return false;
+  // The process itself, or one it started (a few generations: a wrapper
+  // such as timeout, env or a shell script).
+  pid_t p = t.ti_pid;
+  for (int depth = 0; depth < 8 && p > 1; ++depth, p = parentOf(p))
+    if (p == pid_) return true;
+  return false;
 }
 
 int Program::findTid() {
@@ -92,7 +153,7 @@ int Program::findTid() {
   pvmtaskinfo* tasks = nullptr;
   if (pvm_tasks(0, &n, &tasks) < 0) return 0;
   for (int i = 0; i < n && tid_ == 0; ++i)
-    if (isProcess(tasks[i])) tid_ = tasks[i].ti_tid;
+    if (isProcess(tasks[i])) found(tasks[i].ti_tid, tasks[i].ti_pid);
   return tid_;
 }
 

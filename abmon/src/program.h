@@ -13,6 +13,10 @@
 
 namespace xab::abmon {
 
+// The program a process on this host runs, without its directory ("": not
+// known).
+std::string processName(pid_t pid);
+
 class Program {
  public:
   // Starts argv[0] (searched on PATH) with abmon's environment and stdin,
@@ -26,6 +30,7 @@ class Program {
   bool ended();
   // Its exit status as a shell gives it: the code, or 128 + the signal.
   int exitCode() const { return exitCode_; }
+  int signal() const { return signal_; }  // the signal that ended it, 0 if none
   pid_t pid() const { return pid_; }
 
   // Asks pvmd for its tasks and says whether one of the program's is still
@@ -38,20 +43,34 @@ class Program {
   // asks pvmd (pvm_tasks) until it has one.
   int findTid();
   int tid() const { return tid_; }  // as last found, without asking
-  void adopt(int tid) {  // found otherwise (Monitor::programName)
-    if (tid_ == 0) tid_ = tid;
+  // Found otherwise (Monitor::programName); pid: its process, if known.
+  void adopt(int tid, pid_t pid = 0) {
+    if (tid_ == 0) found(tid, pid);
   }
-  // Whether pvmd's task is the program's process: its pid on abmon's host
-  // (another host's task may have the same pid).
+  // The program its task runs (its process's, found with its tid), "" if
+  // not known: `abmon -- timeout 5 ./prog` runs prog, not timeout.
+  const std::string& name() const { return name_; }
+  // Whether pvmd's task is the program's process, or a process it started
+  // (`abmon -- timeout 5 ./prog`: ./prog's): its pid on abmon's host (another
+  // host's task may have the same pid).
   bool isProcess(const pvmtaskinfo& t);
+  // A task of the program's has spawned `tids` (its spawn record): they
+  // are the program's too, whenever they end and whatever pvmd lists.
+  void spawned(int parent, const std::vector<int>& tids);
+  // The program's tasks seen so far (no group server among them).
+  const std::unordered_set<int>& tasks() const { return ours_; }
 
  private:
   pid_t pid_ = -1;
   bool ended_ = false;
   int exitCode_ = 0;
+  int signal_ = 0;
   int tid_ = 0;
+  std::string name_, argv0_;
+  void found(int tid, pid_t pid);
   int host_ = 0;  // abmon's pvmd
   std::unordered_set<int> ours_;  // tids of the program's tasks seen so far
+  std::unordered_set<int> groupServers_;  // pvmgs tasks: never the program's
 };
 
 }  // namespace xab::abmon

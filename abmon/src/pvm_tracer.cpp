@@ -121,6 +121,18 @@ bool PvmTracer::registerTracer() {
   // pvm_spawn started (a program run from the shell) through a null
   // pointer: the task dies of SIGSEGV (gexample does).  Not traced.
   TEV_MASK_UNSET(mask, TEV_SIBLINGS);
+  // libpvm 3.4 runs a message handler (pvm_addmhf; pvm_catchout's output
+  // handler is one) inside the call that reads the message, which is inside
+  // the message layer (mroute), often while it sends a trace event.  With
+  // TEV_MHF_INVOKE traced, libpvm sends that event from there and traces
+  // every call the handler makes as a call of the program's own (its
+  // "top level" is set again), each event sent at once, each send reading
+  // more messages and running more handlers: the trace buffer and the
+  // program's send buffer are swapped and freed under each other's feet
+  // (pvm_setsbuf(): No such buffer, then abort() in tev_flush).  Not
+  // traced: libpvm then sends no event from inside a handler, and the
+  // calls a handler makes are not recorded (docs/abmon.md "PVM's tracer").
+  TEV_MASK_UNSET(mask, TEV_MHF_INVOKE);
   // Unbuffered (0): a task killed mid-run has sent every event it made.
   int rc = pvm_reg_tracer(context_, traceTag_, context_, outputTag_, mask, 0, PvmTraceFull);
   if (rc == PvmAlready) {
@@ -308,21 +320,30 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
   }
   if (who.origin == Origin::Libab) return void(++dropped_);
   if (tev == TEV_NEWTASK || tev == TEV_SPNTASK || tev == TEV_ENDTASK) {
-    if (tev != TEV_ENDTASK) announce(tid);
     Identity& id = identities_[tid];
     // The program's name without its directory, as for the program abmon
     // started (Monitor::programName): one program, one name, however spawned.
     if (const Datum* n = ev.find(TEV_DID_TN); n && !n->strs.empty() && n->strs[0] != "-")
       id.name = n->strs[0].substr(n->strs[0].rfind('/') + 1);
     if (const Datum* p = ev.find(TEV_DID_PT); p && !p->ints.empty()) id.parent = static_cast<int>(p->ints[0]);
-    if (isGroupServer(id.name)) groupServers_.insert(tid);
+    // A group server (one started again exits at once: "Group Server
+    // already running?") is no task of the program's: not watched.
+    if (isGroupServer(id.name)) return void(groupServers_.insert(tid));
+    if (tev == TEV_ENDTASK) return;
+    // Named while it runs (a task pvmd did not spawn: the console, a
+    // program started from a shell): its process may be gone by its end.
+    if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
+    announce(tid);
     return;  // the task's own events and its exit (task.exit) speak for it
   }
   Kind kind = kindOf(name);
   if (kind == Kind::OTHER) return;
-  if (entry) lastEntry_[{tid, tev}] = ev;  // per call kind: a call may make others inside
-  if (entry && !blocking(kind)) return;  // written with the exit event
-  Phase phase = entry ? Phase::Begin : Phase::End;
+  if (entry && kind != Kind::EXIT) lastEntry_[{tid, tev}] = ev;  // per call kind: a call may make others inside
+  // pvm_exit's exit event is never sent (the task has left PVM by then):
+  // its record is written from the entry event, and an exit event ignored.
+  if (kind == Kind::EXIT && !entry) return;
+  if (entry && !blocking(kind) && kind != Kind::EXIT) return;  // written with the exit event
+  Phase phase = entry && kind != Kind::EXIT ? Phase::Begin : Phase::End;
   Event merged;
   if (!entry) {  // the exit's data first, then the entry's arguments
     merged.data = ev.data;
@@ -335,6 +356,9 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
     }
   }
   const Event& all = entry ? ev : merged;
+  if (kind == Kind::SPAWN && !entry && spawned_)
+    if (const Datum* tids = all.find(TEV_DID_STL); tids && !tids->ints.empty())
+      spawned_(tid, std::vector<int>(tids->ints.begin(), tids->ints.end()));
   // PVM's own control messages (a direct route's setup, ...) have tags
   // with the top bit set, which programs cannot use: libab records none.
   if (const Datum* tag = all.find(TEV_DID_MC);
@@ -408,6 +432,7 @@ void PvmTracer::writeIdentity(std::string& out, int tid) {
   Identity& id = identities_[tid];
   if (id.written) return;
   id.written = true;
+  ++tasks_;
   if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
   if (!id.name.empty()) {
     text::appendKey(out, "name");
@@ -432,6 +457,7 @@ void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
   if (pvm_upkint(head, 2, 1) < 0) return void(++bad_);
   int tid = head[0], n = head[1];
   if (n < kOutputEof) return;  // spawned / connected: its output starts
+  if (groupServers_.count(tid) > 0) return void(++dropped_);  // pvmgs is not recorded
   auto emit = [&](std::string_view line) { writeOutputLine(out, tid, recvNs, line); };
   if (n == kOutputEof) {
     if (auto it = partialLines_.find(tid); it != partialLines_.end()) {
@@ -461,12 +487,21 @@ bool PvmTracer::looksUpAbmon(const Event& ev) {
   return ev.name == "getinfo" && name && !name->strs.empty() && name->strs[0] == XAB_MBOX_NAME;
 }
 
-void PvmTracer::flushTask(std::string& out, int tid) {
+void PvmTracer::flushTask(std::string& out, int tid, std::int64_t nowNs) {
   auto it = identities_.find(tid);
-  if (it == identities_.end() || it->second.origin != Origin::Unknown) return;
+  if (it == identities_.end() || it->second.origin == Origin::Libab) return;
   out += it->second.held;  // it never showed it was libab's
   it->second.held.clear();
   it->second.origin = Origin::Plain;
+  // A task that made no call PVM traces (the console): its identity on a
+  // line of its own, before its task.exit.
+  if (!it->second.written && announced_.count(tid) > 0 && !(libab_ && libab_(tid)) &&
+      (!it->second.name.empty() || it->second.parent)) {
+    text::appendRecordStart(out, nowNs, nowNs, tid, Kind::INFO, Phase::End);
+    writeIdentity(out, tid);
+    out.push_back('\n');
+    ++events_;
+  }
 }
 
 // A stale bound goes: a clock that runs slower than abmon's (drift) would
@@ -517,7 +552,7 @@ void PvmTracer::forget(int tid) {
 }
 
 void PvmTracer::flushOutput(std::string& out, std::int64_t nowNs) {
-  for (auto& [tid, id] : identities_) flushTask(out, tid);
+  for (auto& [tid, id] : identities_) flushTask(out, tid, nowNs);
   for (auto& [tid, lines] : partialLines_)
     lines.finish([&, tid = tid](std::string_view line) { writeOutputLine(out, tid, nowNs, line); });
   partialLines_.clear();

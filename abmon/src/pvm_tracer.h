@@ -47,6 +47,9 @@ class PvmTracer {
   using NameOf = std::function<std::string(int tid, bool orphan)>;
 
   PvmTracer(int context, int traceTag, int outputTag, TaskSeen seen, IsLibabTask libab, NameOf nameOf = {});
+  // A task's spawn has returned these tids (its spawn record's tids=).
+  using Spawned = std::function<void(int parent, const std::vector<int>& tids)>;
+  void onSpawn(Spawned f) { spawned_ = std::move(f); }
 
   // pvm_reg_tracer.  False if another tracer holds the virtual machine (or
   // the call failed): a message on stderr says so, abmon goes on with
@@ -63,8 +66,9 @@ class PvmTracer {
   // Output lines not ended by a newline yet, as they are, and records held
   // back (on stop).
   void flushOutput(std::string& out, std::int64_t nowNs);
-  // The task has gone: its records held back, before its task.exit.
-  void flushTask(std::string& out, int tid);
+  // The task has gone: its records held back, before its task.exit (and
+  // its identity, if no record of it has told it yet).
+  void flushTask(std::string& out, int tid, std::int64_t nowNs);
   // The clock of the records written of a task PVM traces (its host's), at
   // abmon's `nowNs`, for the records abmon writes of the task (task.exit):
   // nowNs plus the task's clock minus abmon's as its least delayed recent
@@ -76,6 +80,7 @@ class PvmTracer {
   void taskEnded(int tid);
 
   std::uint64_t events() const { return events_; }
+  std::uint64_t tasks() const { return tasks_; }  // tasks with records written
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t bad() const { return bad_; }
   std::uint64_t forged() const { return forged_; }  // events or output not sent by whom they name
@@ -118,6 +123,7 @@ class PvmTracer {
   TaskSeen seen_;
   IsLibabTask libab_;
   NameOf nameOf_;
+  Spawned spawned_;
   bool registered_ = false;
   struct Descriptor {
     std::string name;  // PVM's name of the call ("send", "newtask")
@@ -153,7 +159,7 @@ class PvmTracer {
   std::unordered_set<int> groupServers_;  // pvmgs: not recorded
   std::map<std::pair<int, int>, Event> lastEntry_;  // (task, TEV id): its latest entry event
   std::unordered_map<int, OutputLines> partialLines_;  // output of a task, after its last '\n'
-  std::uint64_t events_ = 0, dropped_ = 0, bad_ = 0, forged_ = 0;
+  std::uint64_t events_ = 0, tasks_ = 0, dropped_ = 0, bad_ = 0, forged_ = 0;
   std::optional<PvmUnpacker> msg_;  // the message being read
 };
 

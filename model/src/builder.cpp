@@ -176,6 +176,11 @@ void TraceBuilder::appendMonitor(const Event& e, Tid tid) {
   trace_.monitor_.push_back(e);
   trace_.monitorTids_.push_back(tid);
   if (e.kind == Kind::ABMON_STOP) trace_.stopped_ = true;
+  if (e.kind == Kind::PROGRAM_EXIT)
+    if (auto it = trace_.byTid_.find(e.get(Key::Tid)); it != trace_.byTid_.end()) {
+      trace_.tasks_[it->second].status = e.get(Key::Status);
+      trace_.tasks_[it->second].signal = e.get(Key::Signal);
+    }
   ++seq_;
 }
 

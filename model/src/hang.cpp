@@ -112,10 +112,28 @@ struct Diagnoser {
           now.back() = intervalAfter(trace, t, static_cast<std::uint32_t>(at));
           in = isBlockedState(now.back().state);
         }
+      if (ex && in && lostRecords(t, now.back())) in = false;
       exited.push_back(ex);
       ended.push_back(ex && in);
       blocked.push_back((!ex && isBlockedState(now.back().state)) || (ex && in));
     }
+  }
+
+  // A task that ended without pvm_exit in a receive that an unreceived
+  // message sent to it matches: its last records are missing, not its end.
+  bool lostRecords(TaskIndex t, const StateInterval& s) {
+    if (trace.task(t).exit != ExitHow::TaskExit || s.state != TaskState::Receiving) return false;
+    Tid me = trace.task(t).tid;
+    for (const Message& m : messages.messages) {
+      if (std::find(m.unreceived.begin(), m.unreceived.end(), me) == m.unreceived.end()) continue;
+      if ((s.a != kAnyTid && trace.task(m.sender).tid != s.a) || (s.b != kAnyTag && m.tag != s.b)) continue;
+      report.recordsMissing.push_back(trace.label(t) + " ended without pvm_exit in " + std::string(kindName(s.call)) +
+                                      " while a message for it (tag " + std::to_string(m.tag) + " from " +
+                                      trace.label(m.sender) + ") had been sent: its last records are missing " +
+                                      "(a task that ends without pvm_exit may lose them under PVM's tracer), not a hang.");
+      return true;
+    }
+    return false;
   }
 
   std::string endedWords(TaskIndex t) const {

@@ -133,6 +133,7 @@ struct Json {
       w.field("first", at(i.firstTime)).field("last", at(i.lastTime));
       if (i.exit == ExitHow::None) w.key("exit").null();
       else w.field("exit", i.exit == ExitHow::Exit ? "exit" : "task.exit").field("exitTime", at(i.exitTime));
+      if (i.status < 0) w.key("status").null(); else w.field("status", i.status).field("signal", i.signal);
       w.field("lost", i.lost).field("lost_messages", i.lostMessages).field("state", stateName(currentState(t, k).state));
       w.endObject();
     }
@@ -264,6 +265,8 @@ struct Json {
     }
     w.endArray().key("summary").beginArray();
     for (const std::string& s : h.summary) w.value(s);
+    w.endArray().key("recordsMissing").beginArray();
+    for (const std::string& s : h.recordsMissing) w.value(s);
     w.endArray().endObject();
   }
 

@@ -53,9 +53,12 @@ class Table {
 
 std::string exitWords(const Trace& t, TaskIndex k) {
   const TaskInfo& i = t.task(k);
-  if (i.exit == ExitHow::Exit) return "exit at " + secs(seconds(t, i.exitTime));
-  if (i.exit == ExitHow::TaskExit) return "gone at " + secs(seconds(t, i.exitTime));
-  return std::string(stateName(currentState(t, k).state));
+  std::string status;  // the program abmon started (program.exit)
+  if (i.signal > 0) status = ", killed by signal " + std::to_string(i.signal);
+  else if (i.status >= 0) status = ", exited with status " + std::to_string(i.status);
+  if (i.exit == ExitHow::Exit) return "exit at " + secs(seconds(t, i.exitTime)) + status;
+  if (i.exit == ExitHow::TaskExit) return "ended without pvm_exit at " + secs(seconds(t, i.exitTime)) + status;
+  return std::string(stateName(currentState(t, k).state)) + status;
 }
 
 // One line on compensation, after the time line (--compensate only).
@@ -233,10 +236,12 @@ std::string barriers(const Report& a) {
 }
 
 std::string hang(const Report& a) {
-  if (!a.hang.hung) return "\nHang\n  no task is blocked\n";
+  std::string missing;
+  for (const std::string& s : a.hang.recordsMissing) missing += "  " + s + "\n";
+  if (!a.hang.hung) return "\nHang\n  no task is blocked\n" + missing;
   std::string out = "\nHang\n";
   for (const std::string& s : a.hang.summary) out += "  " + s + "\n";
-  return out;
+  return out + missing;
 }
 
 std::string mismatch(const Report& a) {

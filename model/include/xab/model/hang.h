@@ -53,6 +53,11 @@ struct HangReport {
   std::vector<BlockedTask> blocked;
   std::vector<std::vector<TaskIndex>> cycles;  // each: t0 waits for t1 ... waits for t0
   std::vector<std::string> summary;     // sentences for people, most important first
+  // Tasks that ended without pvm_exit in a receive that a message sent to
+  // them matches: the receive most likely completed and the task's last
+  // records are missing (PVM's tracer loses them), so they are not counted
+  // as blocked.  One sentence each.
+  std::vector<std::string> recordsMissing;
 };
 
 struct HangOptions {

@@ -90,6 +90,10 @@ struct TaskInfo {
   TimeNs exitTime = 0;       // of the first exit/task.exit record
   std::int64_t lost = 0;     // events dropped, from abmon.lost n=
   std::int64_t lostMessages = 0;  // event messages missing, from abmon.lost messages=
+  // The program abmon started (program.exit): its exit status as a shell
+  // gives it and the signal that ended it (0: none); status -1: not that task.
+  std::int32_t status = -1;
+  std::int32_t signal = 0;
 };
 
 struct TraceHeader {

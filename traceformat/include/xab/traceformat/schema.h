@@ -38,6 +38,7 @@ enum class Kind : std::uint16_t {
   RELAY_BATCH,  // "relay.batch": host events bytes (time 2: the relay's clock)
   RELAY_STOP,   // "relay.stop": host events tasks bad
   HOST_DELETE,  // "host.delete": the host's relay's tid; host tasks how (delete|lost)
+  PROGRAM_EXIT, // "program.exit": abmon's tid; tid status signal of the program abmon started
   OTHER,        // unknown event name; slot 0 holds the name
   COUNT_
 };
@@ -94,6 +95,7 @@ inline constexpr Row kRows[] = {
     {"relay.batch", 0, 'i', "", "host:s events:i bytes:i"},
     {"relay.stop", 0, 'i', "", "host:s events:i tasks:i bad:i"},
     {"host.delete", 0, 'i', "", "host:s tasks:i how:s"},
+    {"program.exit", 0, 'i', "", "tid:t status:i signal:i"},
     {"other", 0, 'i', "", "name:s"},
 };
 static_assert(std::size(kRows) == static_cast<std::size_t>(kKindCount));
@@ -231,7 +233,7 @@ enum class Key : std::uint8_t {
   Reason = fieldKey("reason"), Messages = fieldKey("messages"), Version = fieldKey("version"),
   Batch = fieldKey("batch"), FlushMs = fieldKey("flush_ms"), Events = fieldKey("events"),
   Tasks = fieldKey("tasks"), Bad = fieldKey("bad"), Rc = fieldKey("rc"),
-  Instance = fieldKey("instance"),
+  Instance = fieldKey("instance"), Status = fieldKey("status"), Signal = fieldKey("signal"),
 };
 inline constexpr int kKeyCount = static_cast<int>(schema::kKeyCount);
 
@@ -273,7 +275,7 @@ constexpr std::string_view keyName(Key key) {
 // abmon's and its relays' own records: about the monitor, not a task.
 inline bool isMonitorRecord(Kind k) {
   return k == Kind::ABMON_START || k == Kind::ABMON_STOP || k == Kind::RELAY_START ||
-         k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE;
+         k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE || k == Kind::PROGRAM_EXIT;
 }
 
 inline bool isBlocking(Kind k) { return kindFlags(k) & XAB_F_BLOCKING; }
