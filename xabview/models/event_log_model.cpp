@@ -74,7 +74,7 @@ void EventLogModel::onSnapshot() {
 void EventLogModel::onFilter() {
   beginResetModel();
   rows_.clear();
-  filtered_ = !state_->filter().empty();
+  filtered_ = !state_->filter().all();
   known_ = state_->size();
   if (filtered_) appendMatches(0, known_);
   endResetModel();

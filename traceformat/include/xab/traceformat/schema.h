@@ -276,6 +276,10 @@ inline bool isMonitorRecord(Kind k) {
          k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE;
 }
 
+// libab's own records: what it measured of itself (clock exchanges, its
+// cost, its sends to abmon), not calls of the program.
+inline bool isLibabRecord(Kind k) { return k == Kind::CLOCK || k == Kind::COST || k == Kind::FLUSH; }
+
 inline bool isBlocking(Kind k) { return kindFlags(k) & XAB_F_BLOCKING; }
 inline bool isMsgOut(Kind k) { return kindFlags(k) & XAB_F_MSG_OUT; }
 inline bool isMsgIn(Kind k) { return kindFlags(k) & XAB_F_MSG_IN; }
