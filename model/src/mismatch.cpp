@@ -143,7 +143,9 @@ struct Checker {
       const Event& e = ev[i];
       if (e.phase != Phase::End) continue;
       bool got = gotMessage(e);
-      if (got || e.kind == Kind::SETRBUF || e.kind == Kind::UNPACKF) {
+      // A receive that got nothing (trecv timed out, nrecv found none) ends
+      // the last message's unpacks too: PVM freed its buffer.
+      if (got || isMsgIn(e.kind) || e.kind == Kind::SETRBUF || e.kind == Kind::UNPACKF) {
         close(open, recv, unpacks);
         open = -1;
         unpacks.clear();
@@ -157,7 +159,8 @@ struct Checker {
         recv = {t, i};
       } else if (isUnpack(e.kind) && itemKind(e.kind)) {
         ++out.records;
-        if (open >= 0) unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
+        bool failed = e.hasRc() && e.rc < 0;  // unpacked nothing (failures.h reports it)
+        if (open >= 0 && !failed) unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
       }
     }
     close(open, recv, unpacks);
