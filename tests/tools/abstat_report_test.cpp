@@ -134,7 +134,7 @@ TEST_CASE("abstat: a task killed while blocked is not counted among the blocked"
   CHECK(j["hang"]["headline"].str() == "3 tasks blocked, 1 ended while blocked");
 }
 
-TEST_CASE("abstat: the clock table by default only when the fit is poor; --clocks always") {
+TEST_CASE("abstat: the clock table by default only when the fit is poor, with --clocks always") {
   auto good = write("clock_good.trace", clockTrace(0));
   auto poor = write("clock_poor.trace", clockTrace(3'000'000));
   auto g = abstat({good});
