@@ -14,8 +14,8 @@ using Items = std::span<const PackItem>;
 
 bool itemKind(Kind k) { return k != Kind::PACKF && k != Kind::UNPACKF; }
 
-// A psend's or precv's record names its data (type= n=); older importers'
-// may not.
+// A pack's, unpack's, psend's or precv's record names its data (type= n=);
+// PVM's own trace events (abrun) do not.
 bool typed(const Event& e) {
   return e.has(slotOf(e.kind, e.phase, Key::Type)) && e.has(slotOf(e.kind, e.phase, Key::N));
 }
@@ -47,6 +47,10 @@ struct PackedStore {
       } else if (e.kind == Kind::SETSBUF || e.kind == Kind::PACKF) {
         known = false;  // another buffer, or packs we cannot itemise
       } else if (isPack(e.kind) && itemKind(e.kind)) {
+        if (!typed(e)) {  // PVM's own trace events (abrun) name no type or count
+          known = false;
+          continue;
+        }
         ++records;
         packs.push_back({e.get(Key::Type), e.get(Key::N)});
       } else if (e.kind == Kind::PSEND) {  // its own buffer: the user's stays as it was
@@ -145,7 +149,8 @@ struct Checker {
       bool got = gotMessage(e);
       // A receive that got nothing (trecv timed out, nrecv found none) ends
       // the last message's unpacks too: PVM freed its buffer.
-      if (got || isMsgIn(e.kind) || e.kind == Kind::SETRBUF || e.kind == Kind::UNPACKF) {
+      bool untyped = isUnpack(e.kind) && (!itemKind(e.kind) || !typed(e));  // unpacks we cannot itemise
+      if (got || isMsgIn(e.kind) || e.kind == Kind::SETRBUF || untyped) {
         close(open, recv, unpacks);
         open = -1;
         unpacks.clear();
@@ -157,7 +162,7 @@ struct Checker {
       } else if (got) {
         open = table.messageOf({t, i});
         recv = {t, i};
-      } else if (isUnpack(e.kind) && itemKind(e.kind)) {
+      } else if (isUnpack(e.kind) && !untyped) {
         ++out.records;
         bool failed = e.hasRc() && e.rc < 0;  // unpacked nothing (failures.h reports it)
         if (open >= 0 && !failed) unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
