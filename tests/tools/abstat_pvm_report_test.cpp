@@ -78,3 +78,19 @@ TEST_CASE("abstat on a real token ring whose tasks take a trecv timeout for a me
   CHECK_FALSE(j["hang"]["hung"].boolean());
   CHECK_THAT(text, Catch::Contains("took a timeout for a message: pvm_trecv timed out (rc=0)"));
 }
+
+// Unmodified, under abrun: PVM's own trace events carry no pack types or
+// counts, so nothing can be checked, and abstat says so; the failed calls
+// and the timeouts are in those events all the same.
+TEST_CASE("abstat on the token ring run unmodified under abrun: no pack records, the timeouts named", "[pvm][abmon]") {
+  PrivateVm vm;
+  std::string path = vm.dir() + "/abrun.trace";
+  auto r = run({bin_dir() + "/abrun", "-o", path, bin_dir() + "/abstat_pvm_prog_plain", "ring", "4"}, {}, 120s);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto text = run({bin_dir() + "/abstat", "--mismatch", "--failures", path}, {}, 60s).out;
+  CHECK_THAT(text, Catch::Contains("not checked: no pack records") && !Catch::Contains("receives checked"));
+  Json j = parseJson(run({bin_dir() + "/abstat", "--json", path}, {}, 60s).out);
+  CHECK(j["mismatch"]["status"].str() == "no pack records");
+  CHECK(j["failures"]["timeouts"].arr().size() == 4);
+}
