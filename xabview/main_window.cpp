@@ -123,6 +123,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     EventFilter f;
+    f.libabRecords = state_->filter().libabRecords;
     f.tasks.insert(static_cast<TaskIndex>(i.row()));
     state_->setFilter(f);
     tabs_->setCurrentWidget(log_);
@@ -275,8 +276,7 @@ void MainWindow::showHangAlarm(bool on) {
   }
   QString what;
   if (s->hang().hung) {
-    std::size_t n = s->hang().blocked.size();
-    QString tasks = QStringLiteral("%1 task%2 blocked").arg(n).arg(n == 1 ? "" : "s");
+    QString tasks = QString::fromStdString(s->hang().headline);
     what = s->inputEnded ? QStringLiteral("Hang: %1 at the end of the input.").arg(tasks)
                          : QStringLiteral("Hang: %1, no new record for %2 s or more.").arg(tasks).arg(options_.hangAfter);
   } else {

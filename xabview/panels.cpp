@@ -4,6 +4,7 @@
 
 #include <xab/model/hosts.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -73,6 +74,10 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   row->addWidget(call_);
   row->addWidget(new QLabel("Tag"));
   row->addWidget(tag_);
+  libab_ = new QCheckBox("libab");
+  libab_->setObjectName("logLibab");
+  libab_->setToolTip("Show libab's own records: its clock exchanges with abmon, its cost, its sends to abmon");
+  row->addWidget(libab_);
   row->addStretch();
   box->addLayout(row);
   table_ = new EventLogView(this);
@@ -89,6 +94,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   connect(task_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
   connect(call_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
   connect(tag_, &QLineEdit::editingFinished, this, &EventLogPanel::applyFilter);
+  connect(libab_, &QCheckBox::toggled, this, &EventLogPanel::applyFilter);
   connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillTasks);
   connect(state_, &ViewState::selectionChanged, this, &EventLogPanel::showSelection);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
@@ -126,7 +132,8 @@ void EventLogPanel::followPosition() {
 // task table sets it too); so choosing "every task" is a change, and clears it.
 void EventLogPanel::showFilter() {
   const EventFilter& f = state_->filter();
-  QSignalBlocker a(task_), b(call_), c(tag_);
+  QSignalBlocker a(task_), b(call_), c(tag_), d(libab_);
+  libab_->setChecked(f.libabRecords);
   int task = f.tasks.size() == 1 ? static_cast<int>(*f.tasks.begin()) : -1;
   task_->setCurrentIndex(std::max(0, task_->findData(task)));
   call_->setCurrentIndex(std::max(0, call_->findData(f.kind ? static_cast<int>(*f.kind) : -1)));
@@ -151,6 +158,7 @@ void EventLogPanel::applyFilter() {
   bool ok = false;
   int v = tag == "any" ? -1 : tag.toInt(&ok);
   if (ok || tag == "any") f.tag = v;
+  f.libabRecords = libab_->isChecked();
   state_->setFilter(f);
 }
 

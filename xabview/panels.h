@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QPlainTextEdit;
@@ -37,6 +38,7 @@ class EventLogPanel : public QWidget {
   QComboBox* task_;
   QComboBox* call_;
   QLineEdit* tag_;
+  QCheckBox* libab_;
   bool selecting_ = false;
 };
 

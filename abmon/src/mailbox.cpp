@@ -2,6 +2,7 @@
 
 #include <pvm3.h>
 #include <spdlog/spdlog.h>
+#include <xab/traceformat/schema.h>
 #include <xab/wire.h>
 
 #include <chrono>
@@ -49,14 +50,16 @@ int currentOwner(const std::string& name) {
 
 }  // namespace
 
+// traceformat's table is pvm3.h's: checked here, where pvm3.h is at hand.
+static_assert(xab::pvmErrorName(PvmBadParam) == "PvmBadParam" && xab::pvmErrorName(PvmNoData) == "PvmNoData" &&
+              xab::pvmErrorName(PvmSysErr) == "PvmSysErr" && xab::pvmErrorName(PvmNoBuf) == "PvmNoBuf" &&
+              xab::pvmErrorName(PvmNoSuchBuf) == "PvmNoSuchBuf" && xab::pvmErrorName(PvmNoParent) == "PvmNoParent" &&
+              xab::pvmErrorName(PvmNoTask) == "PvmNoTask" && xab::pvmErrorName(PvmExists) == "PvmExists" &&
+              xab::pvmErrorName(PvmIPLoopback) == "PvmIPLoopback");
+
 std::string pvmErrorName(int code) {
-  static const std::pair<int, const char*> kNames[] = {
-      {PvmBadParam, "PvmBadParam"}, {PvmSysErr, "PvmSysErr"},   {PvmNoBuf, "PvmNoBuf"},
-      {PvmNoData, "PvmNoData"},     {PvmDenied, "PvmDenied"},   {PvmNoTask, "PvmNoTask"},
-      {PvmNotFound, "PvmNotFound"}, {PvmExists, "PvmExists"},   {PvmOutOfRes, "PvmOutOfRes"},
-      {PvmNoMem, "PvmNoMem"},       {PvmNotImpl, "PvmNotImpl"}, {PvmBadMsg, "PvmBadMsg"}};
-  for (auto [value, name] : kNames)
-    if (value == code) return std::string(name) + " (" + std::to_string(code) + ")";
+  std::string_view name = xab::pvmErrorName(code);
+  if (code < 0 && !name.empty()) return std::string(name) + " (" + std::to_string(code) + ")";
   return "PVM error " + std::to_string(code);
 }
 

@@ -48,6 +48,42 @@ struct Collector {
   }
 };
 
+// PVM releases a barrier once `count` tasks arrived; later arrivals wait
+// for its next use.  Numbering each task's calls pairs the n-th calls of
+// all tasks, which holds while every member calls it as often; when a use
+// gets more than `count` tasks that way (tasks that came in later rounds
+// calling it fewer times), that (group, count)'s arrivals are cut again,
+// in order of arrival, into uses of `count` tasks.
+void recut(std::vector<BarrierInstance>& instances) {
+  std::map<std::pair<StrId, std::int32_t>, bool> overfull;
+  for (const BarrierInstance& b : instances)
+    if (b.count > 0 && b.visits.size() > static_cast<std::size_t>(b.count)) overfull[{b.group, b.count}] = true;
+  if (overfull.empty()) return;
+  std::vector<BarrierInstance> kept;
+  std::map<std::pair<StrId, std::int32_t>, BarrierInstance> pooled;  // all visits of an overfull key
+  for (BarrierInstance& b : instances) {
+    if (!overfull.count({b.group, b.count})) {
+      kept.push_back(std::move(b));
+      continue;
+    }
+    BarrierInstance& pool = pooled[{b.group, b.count}];
+    if (pool.visits.empty()) pool = BarrierInstance{b.group, b.count, b.root, 0, {}, -1, 0, 0};
+    pool.visits.insert(pool.visits.end(), b.visits.begin(), b.visits.end());
+  }
+  for (auto& [key, pool] : pooled) {
+    std::stable_sort(pool.visits.begin(), pool.visits.end(),
+                     [](const BarrierVisit& x, const BarrierVisit& y) { return x.arrive < y.arrive; });
+    auto n = static_cast<std::size_t>(pool.count);
+    for (std::size_t i = 0; i < pool.visits.size(); i += n) {
+      BarrierInstance b{pool.group, pool.count, pool.root, static_cast<std::uint32_t>(i / n), {}, -1, 0, 0};
+      auto end = pool.visits.begin() + static_cast<std::ptrdiff_t>(std::min(i + n, pool.visits.size()));
+      b.visits.assign(pool.visits.begin() + static_cast<std::ptrdiff_t>(i), end);
+      kept.push_back(std::move(b));
+    }
+  }
+  instances = std::move(kept);
+}
+
 void summarise(BarrierInstance& b) {
   if (b.visits.empty()) return;
   auto [first, last] = std::minmax_element(
@@ -71,12 +107,14 @@ std::vector<BarrierInstance> collectiveInstances(const Trace& trace, Kind kind) 
   Collector c;
   c.kind = kind;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(trace, t);
+  recut(c.instances);
   return std::move(c.instances);
 }
 
 BarrierAnalysis analyzeBarriers(const Trace& trace) {
   Collector c;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(trace, t);
+  recut(c.instances);
   BarrierAnalysis out;
   out.instances = std::move(c.instances);
   for (BarrierInstance& b : out.instances) summarise(b);

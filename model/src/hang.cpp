@@ -238,26 +238,60 @@ struct Diagnoser {
     return it == groupMembers.end() ? std::vector<TaskIndex>{} : it->second;
   }
 
+  // Every task still in a barrier of this group (any use: one waiting at
+  // another use has arrived too, it is not missing).
+  std::set<TaskIndex> inBarrierOf(StrId group) {
+    index();
+    std::set<TaskIndex> out;
+    for (const auto& [t, bi] : openVisits)
+      if (bi->group == group) out.insert(t);
+    return out;
+  }
+
   std::string explainBarrier(BlockedTask& b) {
     const BarrierInstance* bi = openBarrier(b.task);
     std::string group(trace.str(b.state.a));
     std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " at barrier '" + group + "' (count " +
                     std::to_string(b.state.b) + ", " + since(trace, b.state.begin) + ")";
     if (b.ended) s += " " + endedWords(b.task);
-    std::set<TaskIndex> arrived;
+    std::set<TaskIndex> arrived = inBarrierOf(b.state.a);
+    std::size_t elsewhere = arrived.size();  // waiting at another use of it
     if (bi) {
       for (const BarrierVisit& v : bi->visits) {
+        elsewhere -= arrived.count(v.task);
         arrived.insert(v.task);
         if (v.task != b.task && v.depart == kOpenEnd) b.waitingWith.push_back(v.task);
       }
       s += "; " + std::to_string(bi->visits.size()) + " of " + std::to_string(bi->count) + " arrived";
     }
+    if (bi && elsewhere)
+      s += "; " + plural(elsewhere, "other member waits", "other members wait") +
+           " at another use of it (the members called it a different number of times)";
     for (TaskIndex m : members(b.state.a))
       if (!arrived.count(m)) b.missing.push_back(m);
-    for (TaskIndex m : b.missing) s += "; " + trace.label(m) + " " + doing(m);
+    if (!b.missing.empty()) s += "; not arrived: " + labelSet(trace, b.missing);
     if (b.missing.empty() && bi && static_cast<std::int32_t>(bi->visits.size()) < bi->count)
       s += "; the other members never joined the group in this trace";
     return s + ".";
+  }
+
+  // One sentence per barrier use that tasks wait at: its waiters once, and
+  // what each member that has not arrived is doing.
+  void barrierLines() {
+    std::set<const BarrierInstance*> done;
+    for (const BlockedTask& b : report.blocked) {
+      if (b.state.state != TaskState::Barrier) continue;
+      const BarrierInstance* bi = openBarrier(b.task);
+      if (!bi || !done.insert(bi).second) continue;
+      std::vector<TaskIndex> waiters;
+      for (const BarrierVisit& v : bi->visits)
+        if (v.depart == kOpenEnd) waiters.push_back(v.task);
+      std::string s = "barrier '" + std::string(trace.str(bi->group)) + "' (count " + std::to_string(bi->count) +
+                      "): " + std::to_string(bi->visits.size()) + " of " + std::to_string(bi->count) + " arrived, " +
+                      labelSet(trace, waiters) + (waiters.size() == 1 ? " waits" : " wait");
+      for (TaskIndex m : b.missing) s += "; " + trace.label(m) + " " + doing(m);
+      report.summary.push_back(s + ".");
+    }
   }
 
   void blockedTask(TaskIndex t) {
@@ -341,7 +375,13 @@ struct Diagnoser {
     if (live && report.blocked.size() - died == live)
       report.summary.push_back((live == 1 ? std::string("the only live task is") : "all " + plural(live, "", "live tasks are")) +
                                " blocked: the program cannot make progress.");
+    barrierLines();
     for (const BlockedTask& b : report.blocked) report.summary.push_back(b.explanation);
+    report.endedBlocked = died;
+    report.stillBlocked = report.blocked.size() - died;
+    if (report.hung)
+      report.headline = plural(report.stillBlocked, "task", "tasks") + " blocked" +
+                        (died ? ", " + std::to_string(died) + " ended while blocked" : "");
   }
 
   HangReport run() {

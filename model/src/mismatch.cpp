@@ -14,6 +14,13 @@ using Items = std::span<const PackItem>;
 
 bool itemKind(Kind k) { return k != Kind::PACKF && k != Kind::UNPACKF; }
 
+// A pack's, unpack's, psend's or precv's record names its data (type= n=);
+// PVM's own trace events (abrun) do not.
+bool typed(const Event& e) {
+  return e.has(slotOf(e.kind, e.phase, Key::Type)) && e.has(slotOf(e.kind, e.phase, Key::N));
+}
+PackItem typedItem(const Event& e) { return {e.get(Key::Type), e.get(Key::N)}; }
+
 // What each sender packed before each send, in one flat store (no map or
 // vector per message: a 10-million-event trace has a million messages).
 struct PackedStore {
@@ -23,6 +30,7 @@ struct PackedStore {
   };
   std::vector<PackItem> items;
   std::vector<Range> ofMessage;  // indexed like MessageTable::messages
+  std::uint64_t records = 0;     // pack records, and psend records with type= n=
 
   Items of(std::uint32_t m) const { return {items.data() + ofMessage[m].begin, ofMessage[m].size}; }
 
@@ -39,8 +47,19 @@ struct PackedStore {
       } else if (e.kind == Kind::SETSBUF || e.kind == Kind::PACKF) {
         known = false;  // another buffer, or packs we cannot itemise
       } else if (isPack(e.kind) && itemKind(e.kind)) {
+        if (!typed(e)) {  // PVM's own trace events (abrun) name no type or count
+          known = false;
+          continue;
+        }
+        ++records;
         packs.push_back({e.get(Key::Type), e.get(Key::N)});
-      } else if (isMsgOut(e.kind) && e.kind != Kind::PSEND && known) {
+      } else if (e.kind == Kind::PSEND) {  // its own buffer: the user's stays as it was
+        std::int64_t m = table.messageOf({t, i});
+        if (m < 0 || !typed(e)) continue;
+        ++records;
+        ofMessage[static_cast<std::size_t>(m)] = {static_cast<std::uint32_t>(items.size()), 1, true};
+        items.push_back(typedItem(e));
+      } else if (isMsgOut(e.kind) && known) {
         std::int64_t m = table.messageOf({t, i});
         if (m < 0) continue;
         ofMessage[static_cast<std::size_t>(m)] = {static_cast<std::uint32_t>(items.size()),
@@ -89,6 +108,16 @@ std::optional<std::pair<std::uint32_t, std::string>> compare(Items packed, Items
   return std::nullopt;
 }
 
+// pvm_precv copies the message's bytes into an array of one type: every
+// item sent must be of that type (fewer or more items are fine: it takes
+// what fits, as the call's returned length tells the program).
+std::optional<std::pair<std::uint32_t, std::string>> comparePrecv(Items packed, PackItem asked) {
+  for (const PackItem& p : packed)
+    if (p.n > 0 && p.type != asked.type)
+      return std::pair{0u, "pvm_precv receives " + item(asked) + " where " + item(p) + " was sent"};
+  return std::nullopt;
+}
+
 // Walks each receiver's records: the unpacks after a receive, compared when
 // the next receive (or the end) closes them.
 struct Checker {
@@ -97,11 +126,12 @@ struct Checker {
   const PackedStore& packed;
   MismatchReport out;
 
-  void close(std::int64_t m, EventRef recv, const Seq& unpacks) {
+  void close(std::int64_t m, EventRef recv, const Seq& unpacks, bool precv = false) {
     if (m < 0 || !packed.ofMessage[static_cast<std::size_t>(m)].known) return;
     auto mi = static_cast<std::uint32_t>(m);
+    if (packed.of(mi).empty() && unpacks.empty()) return;  // nothing to compare: no pack records
     ++out.checked;
-    auto diff = compare(packed.of(mi), unpacks);
+    auto diff = precv ? comparePrecv(packed.of(mi), unpacks.front()) : compare(packed.of(mi), unpacks);
     if (!diff) return;
     Items p = packed.of(mi);
     out.mismatches.push_back({mi, table.messages[mi].sender, recv.task, recv, Seq(p.begin(), p.end()),
@@ -117,16 +147,25 @@ struct Checker {
       const Event& e = ev[i];
       if (e.phase != Phase::End) continue;
       bool got = gotMessage(e);
-      if (got || e.kind == Kind::SETRBUF || e.kind == Kind::UNPACKF) {
+      // A receive that got nothing (trecv timed out, nrecv found none) ends
+      // the last message's unpacks too: PVM freed its buffer.
+      bool untyped = isUnpack(e.kind) && (!itemKind(e.kind) || !typed(e));  // unpacks we cannot itemise
+      if (got || isMsgIn(e.kind) || e.kind == Kind::SETRBUF || untyped) {
         close(open, recv, unpacks);
         open = -1;
         unpacks.clear();
       }
-      if (got && e.kind != Kind::PRECV) {
+      if (got && e.kind == Kind::PRECV) {  // unpacks its message itself
+        if (!typed(e)) continue;
+        ++out.records;
+        close(table.messageOf({t, i}), {t, i}, Seq{typedItem(e)}, true);
+      } else if (got) {
         open = table.messageOf({t, i});
         recv = {t, i};
-      } else if (isUnpack(e.kind) && open >= 0) {
-        unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
+      } else if (isUnpack(e.kind) && !untyped) {
+        ++out.records;
+        bool failed = e.hasRc() && e.rc < 0;  // unpacked nothing (failures.h reports it)
+        if (open >= 0 && !failed) unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
       }
     }
     close(open, recv, unpacks);
@@ -150,6 +189,7 @@ MismatchReport findPackMismatches(const Trace& trace, const MessageTable& table)
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) packed.task(trace, t, table);
   Checker c{trace, table, packed, {}};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(t);
+  c.out.records += packed.records;
   // In the order of the messages, as before: stable for reports and tests.
   std::stable_sort(c.out.mismatches.begin(), c.out.mismatches.end(),
                    [](const PackMismatch& a, const PackMismatch& b) { return a.message < b.message; });

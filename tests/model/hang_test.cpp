@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace xab;
 using xab::test::loadFixture;
 using xab::test::taskNamed;
@@ -55,8 +57,10 @@ TEST_CASE("a barrier waiting for a task that has exited") {
   REQUIRE(b.missing.size() == 1);
   CHECK(b.missing[0] == taskNamed(*trace, "worker", 2));
   CHECK(b.waitingWith.size() == 1);
-  CHECK_THAT(b.explanation, Catch::Contains("2 of 3 arrived"));
-  CHECK_THAT(b.explanation, Catch::Contains("(worker, 2) has exited"));
+  CHECK_THAT(b.explanation, Catch::Contains("2 of 3 arrived; not arrived: (worker, 2)"));
+  // What the missing member does: once, in the barrier's line.
+  CHECK(std::count(h.summary.begin(), h.summary.end(),
+                   "barrier 'w' (count 3): 2 of 3 arrived, (worker, 0,1) wait; (worker, 2) has exited.") == 1);
 }
 
 TEST_CASE("a trace where everyone finished is not hung") {
@@ -190,4 +194,84 @@ TEST_CASE("a task whose matching function refuses every message is still blocked
   REQUIRE(b.pending.size() == 1);
   CHECK_THAT(b.explanation, Catch::Contains("own matching function (pvm_recvf) accepted none of them"));
   CHECK_THAT(b.explanation, !Catch::Contains("were records lost"));
+}
+
+TEST_CASE("a task killed while blocked is not counted among the blocked: counts add up") {
+  auto trace = loadFixture("demo_hang_killed.trace");
+  HangReport h = diagnose(*trace);
+  REQUIRE(h.blocked.size() == 4);
+  CHECK(h.stillBlocked == 3);
+  CHECK(h.endedBlocked == 1);
+  CHECK(h.headline == "3 tasks blocked, 1 ended while blocked");
+  HangReport plain = diagnose(*loadFixture("cholesky_hang.trace"));
+  CHECK(plain.stillBlocked == 4);
+  CHECK(plain.endedBlocked == 0);
+  CHECK(plain.headline == "4 tasks blocked");
+}
+
+// Three members wait at barrier 'g' (count 4); the fourth waits for a
+// message.  The barrier's line names each waiter once; a waiter's own text
+// names who has not arrived, not the whole list of waiters again.
+TEST_CASE("a barrier's waiters are named once, and what the missing member does once") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=w\n"
+      "1.0 1.0 t1 joingroup group=g rc=0\n"
+      "1.1 1.1 t1 barrier.begin group=g count=4\n"
+      "1.0 1.0 t2 mytid rc=t2 name=w\n"
+      "1.0 1.0 t2 joingroup group=g rc=1\n"
+      "1.2 1.2 t2 barrier.begin group=g count=4\n"
+      "1.0 1.0 t3 mytid rc=t3 name=w\n"
+      "1.0 1.0 t3 joingroup group=g rc=2\n"
+      "1.3 1.3 t3 barrier.begin group=g count=4\n"
+      "1.0 1.0 t4 mytid rc=t4 name=w\n"
+      "1.0 1.0 t4 joingroup group=g rc=3\n"
+      "1.4 1.4 t4 recv.begin src=t9 tag=7\n");
+  REQUIRE(r.errorCount == 0);
+  HangReport h = diagnose(*r.trace);
+  REQUIRE(h.blocked.size() == 4);
+  std::size_t barrierLines = 0, doingLines = 0;
+  for (const std::string& s : h.summary) {
+    barrierLines += s.rfind("barrier 'g'", 0) == 0;
+    doingLines += s.find("(w, 3) is blocked in recv") != std::string::npos;
+  }
+  CHECK(barrierLines == 1);
+  CHECK(doingLines == 1);  // once, in the barrier's line
+  for (const std::string& s : h.summary)
+    if (s.rfind("barrier 'g'", 0) == 0)
+      CHECK(s == "barrier 'g' (count 4): 3 of 4 arrived, (w, 0..2) wait; (w, 3) is blocked in recv waiting for tag 7 from t9.");
+  for (const BlockedTask& b : h.blocked) {
+    if (b.state.state != TaskState::Barrier) continue;
+    CHECK_THAT(b.explanation, Catch::Contains("3 of 4 arrived; not arrived: (w, 3).") &&
+                                  !Catch::Contains("(w, 0),") && !Catch::Contains("is blocked in"));
+  }
+}
+
+// New tasks each round call the barrier once: numbered per task, every
+// call would be the barrier's first use ("5 of 3 arrived").  PVM released
+// the first three; the last two wait for a third.
+TEST_CASE("a barrier's uses are cut by its count: tasks of later rounds wait at its next use") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=r\n"
+      "1.1 1.1 t1 barrier.begin group=g count=3\n"
+      "1.3 1.3 t1 barrier group=g count=3 rc=0\n"
+      "1.0 1.0 t2 mytid rc=t2 name=r\n"
+      "1.2 1.2 t2 barrier.begin group=g count=3\n"
+      "1.3 1.3 t2 barrier group=g count=3 rc=0\n"
+      "1.0 1.0 t3 mytid rc=t3 name=r\n"
+      "1.25 1.25 t3 barrier.begin group=g count=3\n"
+      "1.3 1.3 t3 barrier group=g count=3 rc=0\n"
+      "2.0 2.0 t4 mytid rc=t4 name=r\n"
+      "2.1 2.1 t4 barrier.begin group=g count=3\n"
+      "2.0 2.0 t5 mytid rc=t5 name=r\n"
+      "2.2 2.2 t5 barrier.begin group=g count=3\n");
+  REQUIRE(r.errorCount == 0);
+  BarrierAnalysis b = analyzeBarriers(*r.trace);
+  REQUIRE(b.instances.size() == 2);
+  CHECK(b.instances[0].visits.size() == 3);
+  CHECK(b.instances[0].complete());
+  CHECK(b.instances[1].visits.size() == 2);
+  CHECK(b.instances[1].use == 1);
+  HangReport h = diagnose(*r.trace);
+  REQUIRE(h.blocked.size() == 2);
+  for (const BlockedTask& x : h.blocked) CHECK_THAT(x.explanation, Catch::Contains("2 of 3 arrived"));
 }

@@ -18,6 +18,7 @@ struct Report : xab::Analysis {
   double stalledFor = 0;  // --follow: seconds without progress (0: final report)
   bool globalTime = false;  // false: --raw-time
   ClockReport clock;        // what toGlobalTime did (globalTime only)
+  ClockQuality clockQuality;  // whether that fit is poor
   bool compensated = false; // --compensate
   CompensationReport compensation;  // what compensate did (compensated only)
   std::string replayOf;             // --replay-of: the record directory ("" none)

@@ -62,6 +62,8 @@ struct Json {
     w.field("violationsRaw", c.violationsRaw).field("violationsFit", c.violationsFit);
     w.field("violationsCorrected", c.violationsCorrected).field("receivesMoved", c.receivesMoved);
     w.field("largestMove", durationSeconds(c.largestMove));
+    w.field("poor", a.clockQuality.poor).field("poorTasks", static_cast<std::uint64_t>(a.clockQuality.poorTasks));
+    w.field("poorWhy", a.clockQuality.why);
     w.key("tasks").beginArray();
     for (TaskIndex k = 0; k < t.taskCount() && k < c.fits.size(); ++k) {
       const ClockFit& f = c.fits[k];
@@ -70,7 +72,7 @@ struct Json {
       w.field("used", static_cast<std::uint64_t>(f.used)).field("offset", f.offsetAt(f.localAt) / 1e9);
       w.field("offsetAt", static_cast<double>(f.localAt) / 1e9);  // a reader can redo the fit's line
       w.field("driftPpm", f.driftPpm()).field("rateFitted", f.rateFitted);
-      w.field("rms", f.rmsResidual / 1e9).field("maxResidual", durationSeconds(f.maxResidual));
+      w.field("rms", f.rmsResidual / 1e9).field("maxResidual", durationSeconds(f.maxResidual)).field("poor", fitIsPoor(f));
       w.field("fastestTransit", durationSeconds(f.minTransit)).endObject();
     }
     w.endArray().endObject();
@@ -255,7 +257,10 @@ struct Json {
 
   void hang() {
     const HangReport& h = a.hang;
-    w.key("hang").beginObject().field("hung", h.hung).key("blocked").beginArray();
+    w.key("hang").beginObject().field("hung", h.hung);
+    w.field("stillBlocked", static_cast<std::uint64_t>(h.stillBlocked));
+    w.field("endedBlocked", static_cast<std::uint64_t>(h.endedBlocked)).field("headline", h.headline);
+    w.key("blocked").beginArray();
     for (const BlockedTask& b : h.blocked) blocked(b);
     w.endArray().key("cycles").beginArray();
     for (const auto& c : h.cycles) {
@@ -283,7 +288,8 @@ struct Json {
 
   void mismatch() {
     const MismatchReport& r = a.mismatch;
-    w.key("mismatch").beginObject().field("checked", r.checked).key("mismatches").beginArray();
+    w.key("mismatch").beginObject().field("checked", r.checked).field("records", r.records);
+    w.field("status", r.records == 0 ? "no pack records" : "checked").key("mismatches").beginArray();
     for (const PackMismatch& x : r.mismatches) {
       const Message& m = a.messages.messages[x.message];
       w.beginObject();
@@ -293,6 +299,29 @@ struct Json {
       items("packed", x.packed);
       items("unpacked", x.unpacked);
       w.field("partsAt", x.partsAt).field("explanation", x.explanation).endObject();
+    }
+    w.endArray().endObject();
+  }
+
+  void failures() {
+    const FailureReport& f = a.failures;
+    w.key("failures").beginObject().field("failed", f.failed).key("calls").beginArray();
+    for (const FailedCall& c : f.calls) {
+      w.beginObject();
+      taskRef("task", c.task);
+      w.field("call", kindName(c.call)).field("rc", c.rc);
+      if (auto n = pvmErrorName(c.rc); !n.empty()) w.field("error", n); else w.key("error").null();
+      w.field("count", c.count).field("first", at(c.firstTime)).field("record", t.event(c.first).seq);
+      w.field("text", describe(t, c)).endObject();
+    }
+    w.endArray().key("timeouts").beginArray();
+    for (const TimeoutUnpacks& x : f.timeouts) {
+      const Event& r = t.event(x.receive);
+      w.beginObject();
+      taskRef("task", x.task);
+      w.field("call", kindName(r.kind)).field("time", at(r.time)).field("record", r.seq);
+      w.field("unpacks", x.unpacks).field("rc", x.rc).field("firstUnpack", t.event(x.firstUnpack).seq);
+      w.field("text", describe(t, x)).endObject();
     }
     w.endArray().endObject();
   }
@@ -332,6 +361,7 @@ std::string jsonReport(const Report& a, const Sections& s, bool pretty) {
   if (s.barriers) j.barriers();
   if (s.hang) j.hang();
   if (s.mismatch) j.mismatch();
+  if (s.failures) j.failures();
   if (s.breakdown) j.breakdown();
   w.field("exitStatus", exitStatus(a));
   w.endObject();

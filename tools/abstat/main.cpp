@@ -20,6 +20,7 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   a.replayOf = o.replayOf;
   if (o.record) trace = correctReplay(std::move(trace), *o.record, a.replay, {.holdOutEvery = o.replayCheck});
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
+  if (a.globalTime) a.clockQuality = assessClocks(*a.trace, a.clock);
   a.source = o.input;
   a.errors = r.errors();
   if (a.errors.size() > o.showErrors) a.errors.resize(o.showErrors);

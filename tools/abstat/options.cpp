@@ -22,7 +22,13 @@ Sections (all of them when none is named):
   --messages     messages per pair of tasks; messages never received
   --barriers     each barrier: waits, the last task to arrive and how late
   --hang         blocked tasks, what they wait for, deadlock cycles
-  --mismatch     messages unpacked unlike they were packed
+  --mismatch     messages unpacked unlike they were packed (packs and
+                 unpacks, psend and precv)
+  --failures     calls that returned an error: task, call, PVM's error
+                 name, how often, the first; a receive's timeout taken
+                 for a message (unpacks that failed after it)
+  --clocks       the clock fit of every task (global time); shown with the
+                 task table by default only when the fit is poor
   --breakdown    time per task: compute, communication, blocked, barrier
   --output       every line the tasks wrote (output records, abrun(1)),
                  in time order (not among the sections shown by default)
@@ -92,7 +98,8 @@ bool section(std::string_view a, Sections& s) {
       {"--tasks", &Sections::tasks},       {"--messages", &Sections::messages},
       {"--barriers", &Sections::barriers}, {"--hang", &Sections::hang},
       {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown},
-      {"--output", &Sections::output}};
+      {"--output", &Sections::output},     {"--failures", &Sections::failures},
+      {"--clocks", &Sections::clocks}};
   for (const Row& r : rows)
     if (a == r.name) { s.*r.flag = true; return true; }
   return false;
@@ -145,7 +152,7 @@ int parseOptions(int argc, char** argv, Options& o) {
     }
   }
   if (o.sections.output && o.json) return usageError("--output is text only (ab2json(1) gives every record as JSON)", "");
-  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false};
+  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false};
   return -1;
 }
 

@@ -22,7 +22,13 @@ struct Sections {
   bool tasks = false, messages = false, barriers = false, hang = false, mismatch = false,
        breakdown = false;
   bool output = false;  // the tasks' output lines (only when asked for)
-  bool any() const { return tasks || messages || barriers || hang || mismatch || breakdown || output; }
+  bool failures = false;  // calls that returned an error
+  // The clock table: always with --clocks; with the task table only when
+  // the fit is poor (xab/model/clock_quality.h).
+  bool clocks = false;
+  bool any() const {
+    return tasks || messages || barriers || hang || mismatch || breakdown || output || failures || clocks;
+  }
 };
 
 struct Options {

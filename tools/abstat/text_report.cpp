@@ -141,7 +141,13 @@ std::string clocks(const Report& a) {
              f.rateFitted ? fmt("%.2f", f.driftPpm()) : "-", us(f.rmsResidual), us(static_cast<double>(f.maxResidual)),
              us(static_cast<double>(f.minTransit))});
   }
-  std::string out = "\nClocks (offset: the task's clock minus abmon's at its first sample; drift - : samples span too little to fit one)\n" + tab.str();
+  std::string out = "\nClocks (offset: the task's clock minus abmon's at its first sample; drift - : samples span too little to fit one)\n";
+  if (a.clockQuality.poor)
+    out += "  the fit is poor (" +
+           (a.clockQuality.poorTasks == 0 ? std::string()
+            : std::to_string(a.clockQuality.poorTasks) + (a.clockQuality.poorTasks == 1 ? " task: " : " tasks, the first: ")) +
+           a.clockQuality.why + ")\n";
+  out += tab.str();
   out += "  receives before send + " + us(static_cast<double>(c.minTransfer)) + " us (fastest one-way transit) of " +
          std::to_string(c.messagesChecked) + ": " + std::to_string(c.violationsRaw) + " as recorded, " +
          std::to_string(c.violationsFit) + " after the fit, " + std::to_string(c.violationsCorrected) +
@@ -239,7 +245,7 @@ std::string hang(const Report& a) {
   std::string missing;
   for (const std::string& s : a.hang.recordsMissing) missing += "  " + s + "\n";
   if (!a.hang.hung) return "\nHang\n  no task is blocked\n" + missing;
-  std::string out = "\nHang\n";
+  std::string out = "\nHang: " + a.hang.headline + "\n";
   for (const std::string& s : a.hang.summary) out += "  " + s + "\n";
   return out + missing;
 }
@@ -247,6 +253,7 @@ std::string hang(const Report& a) {
 std::string mismatch(const Report& a) {
   const Trace& t = *a.trace;
   const MismatchReport& r = a.mismatch;
+  if (r.records == 0) return "\nPack/unpack mismatches\n  not checked: no pack records\n";
   std::string out = "\nPack/unpack mismatches\n  " + std::to_string(r.checked) + " receives checked, " +
                     std::to_string(r.mismatches.size()) + " mismatched\n";
   for (const PackMismatch& x : r.mismatches) {
@@ -257,6 +264,15 @@ std::string mismatch(const Report& a) {
     out += "    packed:   " + formatPackItems(x.packed) + "\n";
     out += "    unpacked: " + formatPackItems(x.unpacked) + "\n";
   }
+  return out;
+}
+
+std::string failures(const Report& a) {
+  const FailureReport& f = a.failures;
+  if (f.calls.empty()) return "\nFailed calls\n  none\n";
+  std::string out = "\nFailed calls (" + std::to_string(f.failed) + ")\n";
+  for (const TimeoutUnpacks& t : f.timeouts) out += "  " + describe(*a.trace, t) + "\n";
+  for (const FailedCall& c : f.calls) out += "  " + describe(*a.trace, c) + "\n";
   return out;
 }
 
@@ -289,11 +305,14 @@ std::string inconsistencyWarning(const MessageTable& m) {
 
 std::string textReport(const Report& a, const Sections& s) {
   std::string out = header(a);
-  if (s.tasks) out += tasks(a) + clocks(a) + intrusion(a);
+  if (s.tasks) out += tasks(a);
+  if (s.clocks || (s.tasks && a.clockQuality.poor)) out += clocks(a);
+  if (s.tasks) out += intrusion(a);
   if (s.messages) out += messages(a);
   if (s.barriers) out += barriers(a);
   if (s.hang) out += hang(a);
   if (s.mismatch) out += mismatch(a);
+  if (s.failures) out += failures(a);
   if (s.breakdown) out += breakdown(a);
   return out;
 }

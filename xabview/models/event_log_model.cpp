@@ -42,6 +42,7 @@ int EventLogModel::rowOfPosition(std::size_t position) const {
 
 void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
   const ViewSnapshot* s = state_->snapshot();
+  if (!s || from >= to) return;  // no trace yet (libab's records are left out from the start)
   s->order.forEach(from, to, [&](std::size_t p, const OrderEntry& e) {
     if (state_->filter().matches(*s, e)) rows_.push_back(static_cast<std::uint32_t>(p));
   });
@@ -74,7 +75,7 @@ void EventLogModel::onSnapshot() {
 void EventLogModel::onFilter() {
   beginResetModel();
   rows_.clear();
-  filtered_ = !state_->filter().empty();
+  filtered_ = !state_->filter().all();
   known_ = state_->size();
   if (filtered_) appendMatches(0, known_);
   endResetModel();

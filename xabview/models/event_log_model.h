@@ -1,7 +1,8 @@
 // event_log_model.h -- every record, lazily.
 //
-// Rows are records in arrival order.  Without a filter the model holds no
-// per-row data at all (row = position); with one, it keeps the matching
+// Rows are records in arrival order (libab's own records only on request:
+// EventFilter::libabRecords).  When every record is shown the model holds no
+// per-row data at all (row = position); otherwise it keeps the matching
 // positions (4 bytes a row).  Text is made only for rows a view asks
 // about, so a million rows scroll like ten.  Snapshots only ever append
 // records, so a new snapshot inserts rows at the end.

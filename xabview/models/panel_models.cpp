@@ -323,13 +323,15 @@ QString hangReportHtml(const ViewState& state) {
     return html;
   }
   if (!s->hang().hung && s->mismatches().mismatches.empty())
-    return QStringLiteral("<p>No task is blocked; no pack/unpack mismatch (%1 receives checked).</p>")
-        .arg(s->mismatches().checked);
+    html += s->mismatches().records == 0
+                ? QStringLiteral("<p>No task is blocked; pack/unpack not checked: no pack records.</p>")
+                : QStringLiteral("<p>No task is blocked; no pack/unpack mismatch (%1 receives checked).</p>")
+                      .arg(s->mismatches().checked);
   if (s->hang().hung) {
     qint64 idle = state.msSinceProgress();
     if (!s->inputEnded)  // at the newest record of an input that goes on, live or paused
       html += QStringLiteral("<p><b>No new records for %1 s.</b></p>").arg(idle / 1000.0, 0, 'f', 1);
-    html += "<h3>Blocked tasks</h3><ul>";
+    html += "<h3>Blocked tasks: " + QString::fromStdString(s->hang().headline).toHtmlEscaped() + "</h3><ul>";
     for (const auto& line : s->hang().summary) {
       bool perTask = std::any_of(s->hang().blocked.begin(), s->hang().blocked.end(),
                                  [&](const BlockedTask& b) { return b.explanation == line; });
@@ -358,6 +360,15 @@ QString hangReportHtml(const ViewState& state) {
     for (const auto& m : s->mismatches().mismatches)
       html += "<li>" + link(m.recv, label(*s, m.sender) + " -> " + label(*s, m.receiver)) + ": " +
               QString::fromStdString(m.explanation).toHtmlEscaped() + "</li>";
+    html += "</ul>";
+  }
+  const FailureReport& f = s->failures();
+  if (!f.calls.empty()) {  // each links to the first record of its kind
+    const Trace& analysed = *s->analysis->model.trace;
+    html += QStringLiteral("<h3>Failed calls (%1)</h3><ul>").arg(f.failed);
+    for (const auto& t : f.timeouts)
+      html += "<li><b>" + link(t.receive, QString::fromStdString(describe(analysed, t))) + "</b></li>";
+    for (const auto& c : f.calls) html += "<li>" + link(c.first, QString::fromStdString(describe(analysed, c))) + "</li>";
     html += "</ul>";
   }
   return html;

@@ -200,6 +200,7 @@ struct ViewSnapshot {
   const BarrierAnalysis& barriers() const { return analysis->model.barriers; }
   const HangReport& hang() const { return analysis->model.hang; }
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
+  const FailureReport& failures() const { return analysis->model.failures; }
   const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
   const std::vector<MessageLine>& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }

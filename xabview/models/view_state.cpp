@@ -9,8 +9,9 @@ namespace xab::view {
 
 bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
   if (!tasks.empty() && !tasks.count(e.task)) return false;
-  if (!kind && !tag) return true;
+  if (!kind && !tag && libabRecords) return true;
   const Event& ev = s.event(e);
+  if (!libabRecords && isLibabRecord(ev.kind) && kind != ev.kind) return false;
   if (kind && ev.kind != *kind) return false;
   if (tag) {
     int slot = slotOf(ev.kind, ev.phase, Key::Tag);

@@ -31,8 +31,13 @@ struct EventFilter {
   std::set<TaskIndex> tasks;          // empty: every task
   std::optional<Kind> kind;           // a call (begin and end records)
   std::optional<std::int32_t> tag;    // records with this tag
+  // libab's own records (clock, cost, flush: isLibabRecord) are left out
+  // unless asked for (or named by `kind`).
+  bool libabRecords = false;
   bool matches(const ViewSnapshot& s, const OrderEntry& e) const;
+  // No task, call or tag chosen (libab's records may still be left out).
   bool empty() const { return tasks.empty() && !kind && !tag; }
+  bool all() const { return empty() && libabRecords; }  // every record matches
 };
 
 class ViewState : public QObject {

@@ -2,7 +2,7 @@
 //
 // analyse() runs the chain every front end needs: messages -> barriers ->
 // hang (which needs both) -> pack mismatches (which needs the messages),
-// and the time breakdown.  abstat, the fuzz target and the viewer's
+// the failed calls, and the time breakdown.  abstat, the fuzz target and the viewer's
 // snapshots call it instead of wiring the chain by hand.
 //
 // Live use: call it on a TraceReader snapshot (a shared_ptr<const Trace>)
@@ -13,6 +13,7 @@
 
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
+#include <xab/model/failures.h>
 #include <xab/model/hang.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
@@ -34,7 +35,7 @@ struct AnalyseOptions {
 
 // Milliseconds each step took (wall clock; the status bar, benchmarks).
 struct AnalysisTiming {
-  double messages = 0, barriers = 0, hang = 0, mismatch = 0, breakdown = 0, alongside = 0;
+  double messages = 0, barriers = 0, hang = 0, mismatch = 0, failures = 0, breakdown = 0, alongside = 0;
   double total = 0;
 };
 
@@ -46,6 +47,7 @@ struct Analysis {
   BarrierAnalysis barriers;
   HangReport hang;
   MismatchReport mismatch;
+  FailureReport failures;     // calls that returned an error
   BreakdownReport breakdown;  // empty unless AnalyseOptions::breakdown
   AnalysisTiming ms;
 };

@@ -3,7 +3,10 @@
 // A barrier instance is (group, count, n): the n-th time (from 0) the
 // tasks passed a barrier of that group with that count.  Each task's
 // arrival is its barrier.begin, its departure its barrier end record, its
-// wait the difference (in its own clock).  The other blocking collectives
+// wait the difference (in its own clock).  PVM releases a barrier once
+// `count` tasks arrived: when numbering each task's calls would put more
+// than `count` tasks in one use (tasks that joined in later rounds), the
+// uses of that (group, count) are cut again by arrival time.  The other blocking collectives
 // (reduce, gather, scatter) form instances by the same rule
 // (collectiveInstances): intrusion compensation re-bases them.
 #pragma once

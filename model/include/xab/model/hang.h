@@ -11,7 +11,8 @@
 // waits for and since when; messages sent to it and never received; the
 // mismatch in plain words (Beguelin, Xab, §3.5); cycles of tasks each waiting for
 // the next (deadlock); barriers waiting for tasks that exited or are blocked
-// elsewhere.
+// elsewhere: one sentence per barrier that tasks wait at, naming each
+// waiter once and what each member that has not arrived is doing.
 #pragma once
 
 #include <xab/model/barriers.h>
@@ -58,6 +59,12 @@ struct HangReport {
   // records are missing (PVM's tracer loses them), so they are not counted
   // as blocked.  One sentence each.
   std::vector<std::string> recordsMissing;
+  // The counts every front end shows: tasks blocked at the end of the trace,
+  // and tasks that ended while blocked (not counted among the blocked).
+  // blocked.size() == stillBlocked + endedBlocked.
+  std::size_t stillBlocked = 0;
+  std::size_t endedBlocked = 0;
+  std::string headline;                 // "10 tasks blocked, 1 ended while blocked"; "" when not hung
 };
 
 struct HangOptions {

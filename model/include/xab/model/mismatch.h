@@ -5,7 +5,10 @@
 // initsend/mkbuf, against what the receiver unpacked after the receive and
 // before its next receive.  Items are compared one by one, so packing 8
 // ints at once and unpacking 4 + 4 is fine; unpacking fewer items than were
-// packed is fine too.
+// packed is fine too.  A psend sends its one typed array (type= n=); a
+// precv takes a message into one typed array: every item sent must be of
+// its type.  So send/mcast/bcast and psend are checked against unpacks and
+// against precv alike.
 #pragma once
 
 #include <xab/model/messages.h>
@@ -33,7 +36,14 @@ struct PackMismatch {
 
 struct MismatchReport {
   std::vector<PackMismatch> mismatches;
-  std::uint64_t checked = 0;      // receives compared
+  // Receives compared: the sender's items are known (its packs since an
+  // initsend/mkbuf, or a psend's type= n=) and there is something to
+  // compare (the sender packed or the receiver unpacked something).
+  std::uint64_t checked = 0;
+  // Records that say what a message holds or what was taken from it: packs,
+  // unpacks, psend and precv records with type= n=.  0: the trace cannot be
+  // checked (PVM's own trace events under abrun carry no packs).
+  std::uint64_t records = 0;
 };
 
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& messages);

@@ -5,7 +5,9 @@
 #include <xab/model/barriers.h>
 #include <xab/model/breakdown.h>
 #include <xab/model/clock.h>
+#include <xab/model/clock_quality.h>
 #include <xab/model/compensate.h>
+#include <xab/model/failures.h>
 #include <xab/model/format.h>
 #include <xab/model/hang.h>
 #include <xab/model/kinds.h>

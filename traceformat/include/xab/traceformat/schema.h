@@ -278,6 +278,10 @@ inline bool isMonitorRecord(Kind k) {
          k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE || k == Kind::PROGRAM_EXIT;
 }
 
+// libab's own records: what it measured of itself (clock exchanges, its
+// cost, its sends to abmon), not calls of the program.
+inline bool isLibabRecord(Kind k) { return k == Kind::CLOCK || k == Kind::COST || k == Kind::FLUSH; }
+
 inline bool isBlocking(Kind k) { return kindFlags(k) & XAB_F_BLOCKING; }
 inline bool isMsgOut(Kind k) { return kindFlags(k) & XAB_F_MSG_OUT; }
 inline bool isMsgIn(Kind k) { return kindFlags(k) & XAB_F_MSG_IN; }
@@ -300,5 +304,22 @@ constexpr bool isPvmdTid(std::int32_t tid) {
 inline constexpr std::string_view kDataTypeNames[] = {
     "str", "byte", "short", "int", "float", "cplx", "double", "dcplx", "long", "ushort", "uint", "ulong"};
 std::string_view dataTypeName(std::int32_t code);  // "int"; "" when unknown
+
+// PVM's error codes by name, as pvm3.h defines them (PvmBadParam = -2 ...
+// PvmIPLoopback = -36): the one table every reader names an rc < 0 by.
+inline constexpr std::string_view kPvmErrorNames[] = {
+    "PvmOk",        "",              "PvmBadParam",   "PvmMismatch",   "PvmOverflow",  "PvmNoData",
+    "PvmNoHost",    "PvmNoFile",     "PvmDenied",     "",              "PvmNoMem",     "",
+    "PvmBadMsg",    "",              "PvmSysErr",     "PvmNoBuf",      "PvmNoSuchBuf", "PvmNullGroup",
+    "PvmDupGroup",  "PvmNoGroup",    "PvmNotInGroup", "PvmNoInst",     "PvmHostFail",  "PvmNoParent",
+    "PvmNotImpl",   "PvmDSysErr",    "PvmBadVersion", "PvmOutOfRes",   "PvmDupHost",   "PvmCantStart",
+    "PvmAlready",   "PvmNoTask",     "PvmNotFound",   "PvmExists",     "PvmHostrNMstr", "PvmParentNotSet",
+    "PvmIPLoopback"};
+// "PvmNoBuf" for -15; "" for a code PVM does not define.
+constexpr std::string_view pvmErrorName(std::int32_t code) {
+  return code <= 0 && -static_cast<std::int64_t>(code) < static_cast<std::int64_t>(std::size(kPvmErrorNames))
+             ? kPvmErrorNames[-code]
+             : std::string_view{};
+}
 
 }  // namespace xab
