@@ -119,10 +119,23 @@ struct Diagnoser {
     }
   }
 
-  // A task that ended without pvm_exit in a receive that an unreceived
+  // Did the task install a matching function of its own (pvm_recvf)
+  // before record `before`?  Then what a receive accepts is the program's
+  // choice, not tag and source.
+  bool ownMatcher(TaskIndex t, std::uint32_t before) const {
+    const auto& ev = trace.events(t);
+    for (std::uint32_t i = 0; i < before && i < ev.size(); ++i)
+      if (ev[i].kind == Kind::RECVF) return true;
+    return false;
+  }
+
+  // A task PVM's tracer recorded (libab tells a task's language; PVM does
+  // not) that ended without pvm_exit in a receive that an unreceived
   // message sent to it matches: its last records are missing, not its end.
+  // libab sends a task's records when it ends, however it ends.
   bool lostRecords(TaskIndex t, const StateInterval& s) {
     if (trace.task(t).exit != ExitHow::TaskExit || s.state != TaskState::Receiving) return false;
+    if (trace.task(t).lang >= 0 || ownMatcher(t, s.first)) return false;
     Tid me = trace.task(t).tid;
     for (const Message& m : messages.messages) {
       if (std::find(m.unreceived.begin(), m.unreceived.end(), me) == m.unreceived.end()) continue;
@@ -300,10 +313,7 @@ struct Diagnoser {
     b.state = now[t];
     b.ended = ended[t];
     if (b.ended) b.endedAt = trace.task(t).exitTime;
-    if (b.state.state == TaskState::Receiving) {
-      const auto& ev = trace.events(t);
-      for (std::uint32_t i = 0; i < b.state.first && !b.ownMatcher; ++i) b.ownMatcher = ev[i].kind == Kind::RECVF;
-    }
+    b.ownMatcher = b.state.state == TaskState::Receiving && ownMatcher(t, b.state.first);
     pendingFor(b);
     const std::string until = b.ended ? " " + endedWords(t) : "";
     switch (b.state.state) {
