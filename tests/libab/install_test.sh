@@ -9,6 +9,18 @@ build_dir=$1 src_dir=$2
 san=${XAB_SANITIZE:+-fsanitize=$XAB_SANITIZE}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The build directory's own modules (PKG_CONFIG_PATH=BUILD), before any
+# install: they name the build's libraries and the source tree's headers.
+cc -Wall $san -c "$src_dir/consumer.c" -o "$work/consumer-b.o" $(PKG_CONFIG_PATH=$build_dir pkg-config --cflags xab)
+cc $san "$work/consumer-b.o" -o "$work/consumer-build" $(PKG_CONFIG_PATH=$build_dir pkg-config --libs xab)
+"$work/consumer-build" | grep -q '^3\.4'
+if [[ -f $build_dir/f2x.pc ]]; then
+  found=0
+  for flag in $(PKG_CONFIG_PATH=$build_dir pkg-config --variable=fflags f2x); do
+    [[ $flag == -I* && -f ${flag#-I}/fpvm3_free.h ]] && found=1
+  done
+  ((found)) || { echo "f2x.pc of $build_dir: no -I of fflags holds fpvm3_free.h" >&2; exit 1; }
+fi
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 cc -Wall $san -c "$src_dir/consumer.c" -o "$work/consumer.o" $(pkg-config --cflags xab)
@@ -19,4 +31,4 @@ cmake -S "$src_dir" -B "$work/cm" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
 cmake --build "$work/cm" >/dev/null
 "$work/cm/consumer" | grep -q '^3\.4'
 test -f "$work/prefix/share/man/man3/xab.3"
-echo "install, pkg-config and find_package(xab) all work"
+echo "pkg-config in the build directory, install, pkg-config and find_package(xab) all work"
