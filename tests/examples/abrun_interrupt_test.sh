@@ -25,10 +25,8 @@ cleanup() {
   rm -rf "$base"
 }
 trap cleanup EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
 # shellcheck source=SCRIPTDIR/vm_helpers.sh
-source "$here/vm_helpers.sh"  # wait_for, vm_processes
+source "$here/vm_helpers.sh"  # fail, wait_for, vm_processes
 pvmd_alive() { [[ $(cat "/proc/$1/comm" 2>/dev/null) == pvmd* ]]; }
 no_vm_processes() { [[ -z $(vm_processes "$1") ]]; }
 mid_run() { compgen -G "$1/xab-abrun.*/m.trace" >/dev/null && compgen -G "$1/xab-abrun.*/vm/pvmd.pid" >/dev/null; }

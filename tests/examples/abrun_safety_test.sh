@@ -33,9 +33,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-mask() { sed -E 's/\b(t|0x)?[0-9a-fA-F]*4[0-9a-fA-F]{4}\b/TID/g' | sort; }
+# shellcheck source=SCRIPTDIR/vm_helpers.sh
+source "$src_dir/tests/examples/vm_helpers.sh"  # fail, mask
 records() { grep -v '^#' "$1"; }
 
 XAB_VM_QUIET=1 "$src_dir/scripts/pvm-vm.sh" start --owner $$ "$work/vm" "$plain_bin" >/dev/null || { echo "cannot start a VM"; exit 1; }

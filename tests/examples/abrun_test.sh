@@ -41,12 +41,9 @@ trap cleanup EXIT
 # script alone would only end the command it waits for.  SIGKILL (ctest's
 # TIMEOUT) runs no trap: pvm-vm.sh's --owner watchdog stops the VM then.
 trap 'exit 130' INT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-mask() { sed -E 's/\b(t|0x)?[0-9a-fA-F]*4[0-9a-fA-F]{4}\b/TID/g' | sort; }
 count() { grep -c -- "$1" "$2"; }
 # shellcheck source=SCRIPTDIR/vm_helpers.sh
-source "$src_dir/tests/examples/vm_helpers.sh"  # wait_for, vm_processes
+source "$src_dir/tests/examples/vm_helpers.sh"  # fail, mask, wait_for, vm_processes
 # Whether a tracer may register (abrun_tracer registers and leaves at once).
 pvm_tracer_free() { "$plain_bin/abrun_tracer" 0 2>&1 | grep -q 'registered rc=0'; }
 
