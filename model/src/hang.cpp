@@ -113,6 +113,7 @@ struct Diagnoser {
           in = isBlockedState(now.back().state);
         }
       if (ex && in && lostRecords(t, now.back())) in = false;
+      if (ex && in && crashedIn(t, now.back())) in = false;
       exited.push_back(ex);
       ended.push_back(ex && in);
       blocked.push_back((!ex && isBlockedState(now.back().state)) || (ex && in));
@@ -144,6 +145,21 @@ struct Diagnoser {
                                       " while a message for it (tag " + std::to_string(m.tag) + " from " +
                                       trace.label(m.sender) + ") had been sent: its last records are missing " +
                                       "(a task that ends without pvm_exit may lose them under PVM's tracer), not a hang.");
+      return true;
+    }
+    return false;
+  }
+
+  // The program's task ended by a fault signal while in a blocking call.
+  bool crashedIn(TaskIndex t, const StateInterval& s) {
+    static constexpr std::pair<int, const char*> kFaults[] = {
+        {4, "SIGILL"}, {6, "SIGABRT"}, {7, "SIGBUS"}, {8, "SIGFPE"}, {11, "SIGSEGV"}};
+    const TaskInfo& info = trace.task(t);
+    for (const auto& [number, name] : kFaults) {
+      if (info.signal != number) continue;
+      report.crashed.push_back(trace.label(t) + " died of signal " + std::to_string(number) + " (" + name + ") in " +
+                               std::string(kindName(s.call)) + " at " + formatSeconds(info.exitTime, trace.firstTime()) +
+                               " s: it crashed there, it was not blocked.");
       return true;
     }
     return false;

@@ -275,3 +275,32 @@ TEST_CASE("a barrier's uses are cut by its count: tasks of later rounds wait at 
   REQUIRE(h.blocked.size() == 2);
   for (const BlockedTask& x : h.blocked) CHECK_THAT(x.explanation, Catch::Contains("2 of 3 arrived"));
 }
+
+// The program abmon started died of SIGSEGV inside pvm_spawn (a public
+// program reads past an array it passes to pvm_spawn): program.exit says
+// so, and that is a crash, not a hang.
+TEST_CASE("the program killed by a fault signal inside a blocking call crashed, it did not hang") {
+  auto r = loadTraceText(
+      "1.0 1.0 t40001 abmon.start version=2 batch=512 flush_ms=200\n"
+      "1.1 1.1 t40003 mytid rc=t40003 name=sort parent=none lang=c\n"
+      "1.2 1.2 t40003 spawn.begin file=quick flags=0 where=\"\" n=1\n"
+      "1.3 1.3 t40003 task.exit how=notify\n"
+      "1.4 1.4 t40001 program.exit tid=t40003 status=139 signal=11\n");
+  REQUIRE(r.errorCount == 0);
+  HangReport h = diagnose(*r.trace);
+  CHECK_FALSE(h.hung);
+  CHECK(h.blocked.empty());
+  REQUIRE(h.crashed.size() == 1);
+  CHECK_THAT(h.crashed[0], Catch::Contains("(sort, 0) died of signal 11 (SIGSEGV) in spawn"));
+  // Ended by SIGTERM (timeout, a user): still the hang it was.
+  auto t = loadTraceText(
+      "1.0 1.0 t40001 abmon.start version=2 batch=512 flush_ms=200\n"
+      "1.1 1.1 t40003 mytid rc=t40003 name=sort parent=none lang=c\n"
+      "1.2 1.2 t40003 recv.begin src=any tag=1\n"
+      "1.3 1.3 t40003 task.exit how=notify\n"
+      "1.4 1.4 t40001 program.exit tid=t40003 status=143 signal=15\n");
+  REQUIRE(t.errorCount == 0);
+  HangReport k = diagnose(*t.trace);
+  CHECK(k.hung);
+  CHECK(k.crashed.empty());
+}

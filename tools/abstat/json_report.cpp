@@ -272,6 +272,8 @@ struct Json {
     for (const std::string& s : h.summary) w.value(s);
     w.endArray().key("recordsMissing").beginArray();
     for (const std::string& s : h.recordsMissing) w.value(s);
+    w.endArray().key("crashed").beginArray();
+    for (const std::string& s : h.crashed) w.value(s);
     w.endArray().endObject();
   }
 

@@ -59,6 +59,10 @@ struct HangReport {
   // records are missing (PVM's tracer loses them), so they are not counted
   // as blocked.  One sentence each.
   std::vector<std::string> recordsMissing;
+  // The program abmon started that a fault signal ended (SIGSEGV, SIGBUS,
+  // SIGABRT, SIGFPE, SIGILL: program.exit) inside a blocking call: it
+  // crashed there, it was not blocked.  One sentence each.
+  std::vector<std::string> crashed;
   // The counts every front end shows: tasks blocked at the end of the trace,
   // and tasks that ended while blocked (not counted among the blocked).
   // blocked.size() == stillBlocked + endedBlocked.
