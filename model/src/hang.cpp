@@ -107,16 +107,19 @@ struct Diagnoser {
       now.push_back(currentState(trace, t));
       bool ex = trace.task(t).exit != ExitHow::None;
       bool in = false;  // still in a blocking call after its last record
+      bool bounded = false;  // ... one with a timeout (trecv): it ends by itself
       if (!ex || !killed.count(trace.task(t).tid))
         if (std::int64_t at = openBlockingCall(trace, t); at >= 0) {
           now.back() = intervalAfter(trace, t, static_cast<std::uint32_t>(at));
           in = isBlockedState(now.back().state);
+          bounded = in && boundedWait(t, trace.events(t)[static_cast<std::uint32_t>(at)], ex);
         }
+      if (bounded) in = false;
       if (ex && in && lostRecords(t, now.back())) in = false;
       if (ex && in && crashedIn(t, now.back())) in = false;
       exited.push_back(ex);
       ended.push_back(ex && in);
-      blocked.push_back((!ex && isBlockedState(now.back().state)) || (ex && in));
+      blocked.push_back(!bounded && ((!ex && isBlockedState(now.back().state)) || (ex && in)));
     }
   }
 
@@ -148,6 +151,19 @@ struct Diagnoser {
       return true;
     }
     return false;
+  }
+
+  // A receive with a timeout (pvm_trecv) ends by itself: a task in one is
+  // waiting, at most that long, not blocked.
+  bool boundedWait(TaskIndex t, const Event& begin, bool ended) {
+    if (begin.kind != Kind::TRECV || !begin.isBegin()) return false;
+    std::int32_t us = begin.get(Key::Timeout, -1);
+    if (us < 0) return false;
+    report.boundedWaits.push_back(trace.label(t) + (ended ? " was" : " is") + " in trecv with a timeout of " +
+                                  formatSeconds(std::int64_t{us} * 1000, 0) + " s (since " +
+                                  formatSeconds(begin.time, trace.firstTime()) +
+                                  " s): a wait that ends by itself, not a hang.");
+    return true;
   }
 
   // The program's task ended by a fault signal while in a blocking call.

@@ -304,3 +304,19 @@ TEST_CASE("the program killed by a fault signal inside a blocking call crashed, 
   CHECK(k.hung);
   CHECK(k.crashed.empty());
 }
+
+// Tasks of a ring wait for a token with pvm_trecv and a 1 s timeout: when
+// the trace ends they are waiting, at most a second, not blocked.
+TEST_CASE("a task in a receive with a timeout is waiting, not blocked") {
+  auto r = loadTraceText(
+      "1.0 1.0 t1 mytid rc=t1 name=nodo\n"
+      "1.1 1.1 t1 trecv.begin src=any tag=1 timeout=1000000\n"
+      "1.0 1.0 t2 mytid rc=t2 name=nodo\n"
+      "1.2 1.2 t2 trecv.begin src=any tag=1 timeout=-1\n");  // no timeout: may wait for ever
+  REQUIRE(r.errorCount == 0);
+  HangReport h = diagnose(*r.trace);
+  REQUIRE(h.blocked.size() == 1);
+  CHECK(h.blocked[0].task == taskNamed(*r.trace, "nodo", 1));
+  REQUIRE(h.boundedWaits.size() == 1);
+  CHECK_THAT(h.boundedWaits[0], Catch::Contains("(nodo, 0) is in trecv with a timeout of 1.000000 s"));
+}

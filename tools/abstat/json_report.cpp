@@ -274,6 +274,8 @@ struct Json {
     for (const std::string& s : h.recordsMissing) w.value(s);
     w.endArray().key("crashed").beginArray();
     for (const std::string& s : h.crashed) w.value(s);
+    w.endArray().key("boundedWaits").beginArray();
+    for (const std::string& s : h.boundedWaits) w.value(s);
     w.endArray().endObject();
   }
 

@@ -245,6 +245,7 @@ std::string hang(const Report& a) {
   std::string missing;
   for (const std::string& s : a.hang.recordsMissing) missing += "  " + s + "\n";
   for (const std::string& s : a.hang.crashed) missing += "  " + s + "\n";
+  for (const std::string& s : a.hang.boundedWaits) missing += "  " + s + "\n";
   if (!a.hang.hung) return "\nHang\n  no task is blocked\n" + missing;
   std::string out = "\nHang: " + a.hang.headline + "\n";
   for (const std::string& s : a.hang.summary) out += "  " + s + "\n";

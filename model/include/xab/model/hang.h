@@ -63,6 +63,9 @@ struct HangReport {
   // SIGABRT, SIGFPE, SIGILL: program.exit) inside a blocking call: it
   // crashed there, it was not blocked.  One sentence each.
   std::vector<std::string> crashed;
+  // Tasks in a receive with a timeout (pvm_trecv) at the end of the trace:
+  // waiting at most that long, not blocked.  One sentence each.
+  std::vector<std::string> boundedWaits;
   // The counts every front end shows: tasks blocked at the end of the trace,
   // and tasks that ended while blocked (not counted among the blocked).
   // blocked.size() == stillBlocked + endedBlocked.
