@@ -184,9 +184,11 @@ void TraceBuilder::appendMonitor(const Event& e, Tid tid) {
   ++seq_;
 }
 
+// A relay's clock record is no task's and no monitor record: it takes no
+// place in the arrival order, whose positions are the task and monitor
+// records (Event::seq), none missing.
 void TraceBuilder::appendReferenceClock(Tid tid, const Event& e) {
   trace_.refClocks_[tid].push_back(e);
-  ++seq_;
 }
 
 std::shared_ptr<const Trace> TraceBuilder::freeze() const {

@@ -519,3 +519,29 @@ TEST_CASE("the live fit and toGlobalTime put a task without samples on its host'
     CHECK(f.toReference(raw->task(t).firstTime) == rep.fits[t].toReference(raw->task(t).firstTime));
   }
 }
+
+// A relay's clock records are no task's and no monitor record: they take no
+// place in the arrival order (Event::seq), whose positions must all be task
+// or monitor records.  A gap there made the viewer read past abmon's
+// records for every relay clock record (ASan, xabview --dump-state of an
+// abrun trace over three hosts).
+TEST_CASE("a relay's clock records leave no gap in the records' arrival order", "[clock]") {
+  constexpr Tid kRelay = 0xc0001;
+  const Skew host2{90, 0};
+  Synth s;
+  s.line(kT0, host2.at(kT0), kRelay, "relay.start host=node2");
+  s.exchanges(kRelay, host2, kT0, 0, 16, 60'000, 0);
+  s.line(kT0 + 1'000'000, kT0 + 1'000'000, kA, "mytid rc=t40002 name=xabdemo host=vm parent=none lang=c pid=5");
+  auto raw = s.trace();
+  REQUIRE(raw->referenceClocks().count(kRelay));
+  const std::size_t records = raw->eventCount() + raw->monitorEvents().size();
+  std::vector<bool> seen(records, false);
+  auto mark = [&](const Event& e) {
+    REQUIRE(e.seq < records);
+    CHECK_FALSE(seen[e.seq]);
+    seen[e.seq] = true;
+  };
+  for (TaskIndex t = 0; t < raw->taskCount(); ++t) raw->events(t).forEach(mark);
+  for (const Event& e : raw->monitorEvents()) mark(e);
+  CHECK(std::count(seen.begin(), seen.end(), true) == static_cast<std::ptrdiff_t>(records));
+}
