@@ -1,5 +1,5 @@
 // compensate.cpp -- intrusion compensation (xab/model/compensate.h).
-#include "causal_walk.h"
+#include <xab/model/causal_walk.h>
 #include "contention.h"
 
 #include <xab/model/barriers.h>
@@ -20,7 +20,6 @@ namespace {
 enum CostSlot { kBurst, kTotal };
 enum FlushSlot { kDuration, kBlocked, kOwn, kOwnCalls };
 constexpr int kClockRtt = 4;
-constexpr TimeNs kWaitSlack = 10'000;       // a receive this much longer than the least one waited
 
 TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 0) : 0; }
 
@@ -90,7 +89,7 @@ struct Sync {
 struct Walk {
   const Trace& trace;
   CompensationReport& report;
-  std::vector<std::vector<std::optional<EventRef>>> sendOf;  // per receive end: its send
+  detail::Communication comm;                                // each receive's send, the least transfer and DC
   std::vector<std::vector<std::uint32_t>> syncOf;            // per collective end: index into syncs
   std::vector<Sync> syncs;
   std::vector<std::vector<TimeNs>> comp;                     // compensated times, as computed
@@ -113,26 +112,28 @@ struct Walk {
   std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const { return detail::beginOf(trace.events(t), i); }
 
   // The compensated end of the receive at (t, i) of the message sent at
-  // s; `sequential` is its date with the costs taken out (§5.3).  A
-  // receive that waited for its message (it lasted longer than the least
-  // receive, costs taken out) ends its message's own transfer after the
-  // compensated send: the transfer is not xab's doing.  One that found
-  // its message there ends the least receive after its compensated start,
-  // and no earlier than the least transfer after the compensated send.
-  // `mates`: the core-mates' costs charged to this end (contention.h), which
-  // a waited receive's own transfer holds too (from its message's arrival).
-  // `xabWait`: the receive waited as recorded, yet its message is there
-  // before it begins once compensated.
+  // s (causal_walk.h's receiveEnd); `sequential` is its date with the
+  // costs taken out (§5.3).  One that found its message there keeps the
+  // least receive (DC): the rest of its duration was xab's.  A waited
+  // one's own transfer is less what its core-mates (its sender among
+  // them) spent on xab while the message was on its way (`mates`: the
+  // core-mates' costs charged to this end, contention.h).  `xabWait`: the
+  // receive waited as recorded, yet its message is there before it begins
+  // once compensated.
   TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential, TimeNs mates, bool& xabWait) const {
-    TimeNs sent = comp[s.task][s.index];
-    auto b = beginOf(t, i);
-    if (!b) return std::max(sequential, sent + report.transfer);
-    TimeNs start = comp[t][*b], waited = sequential - start;
-    TimeNs base = start + report.receiveDuration;
-    if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
-    xabWait = sent + report.transfer <= start;
-    TimeNs own = trace.events(t)[i].time - trace.event(s).time - std::max(mates, inTransit(t, i, s));
-    return std::max(base, sent + std::max(own, report.transfer));
+    detail::ReceiveDates r;
+    r.sent = comp[s.task][s.index];
+    r.sequential = sequential;
+    if (auto b = beginOf(t, i)) {
+      r.start = comp[t][*b];
+      r.duration = sequential - *r.start;
+    }
+    r.kept = comm.receiveDuration;
+    detail::ReceiveEnd end = detail::receiveEnd(r, comm, [&] {
+      return trace.events(t)[i].time - trace.event(s).time - std::max(mates, inTransit(t, i, s));
+    });
+    xabWait = end.waited && r.sent + comm.transfer <= *r.start;
+    return end.end;
   }
 
   // The compensated end of a collective: after the latest compensated
@@ -171,7 +172,7 @@ struct Walk {
       } else {
         ++report.forced;
       }
-    } else if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
+    } else if (const auto& s = comm.sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
         bool xabWait = false;
         c = rebase(t, i, *s, c, mates, xabWait);
@@ -200,33 +201,6 @@ struct Walk {
     detail::walkCausally(trace, cursor, [this](TaskIndex t, bool force) { return step(t, force); });
   }
 };
-
-// The least transfer (receive end - send) and the least blocking-receive
-// duration (end - begin) in the trace: the model's communication costs.
-// The duration is the copy out of PVM's buffer (§5.3's DC): it is
-// measured only on receives whose message was there before they began;
-// one that waited lasted as long as its sender made it (when every
-// receive waited, DC is unknown and taken as 0).
-void measureCommunication(const Trace& trace, const MessageTable& m, Walk& w) {
-  TimeNs transfer = INT64_MAX, duration = INT64_MAX;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      w.sendOf[r.recv.task][r.recv.index] = msg.send;
-      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
-    }
-  w.report.transfer = transfer == INT64_MAX ? 0 : transfer;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      auto b = w.beginOf(r.recv.task, r.recv.index);
-      if (!b) continue;
-      TimeNs begin = trace.events(r.recv.task)[*b].time;
-      if (trace.event(msg.send).time + w.report.transfer > begin) continue;  // it waited for its message
-      // less the begin record's own cost
-      TimeNs d = trace.event(r.recv).time - begin - w.charge[r.recv.task][*b];
-      duration = std::min(duration, std::max<TimeNs>(0, d));
-    }
-  w.report.receiveDuration = duration == INT64_MAX ? 0 : duration;
-}
 
 // Each task's instance number in each group it joined (joingroup's rc):
 // whom a reduce, gather or scatter names as its root.
@@ -303,18 +277,18 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
   Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}, detail::spawnedAt(trace)};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     w.charge.push_back(recordCharges(trace.events(t), report.tasks[t].recordCost, report.tasks[t].measured));
-  w.sendOf.resize(trace.taskCount());
   w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    w.sendOf[t].assign(trace.events(t).size(), std::nullopt);
     w.syncOf[t].assign(trace.events(t).size(), kNoRecord);
     w.comp[t].assign(trace.events(t).size(), 0);
   }
   w.cursor.assign(trace.taskCount(), 0);
   w.delta.assign(trace.taskCount(), 0);
-  measureCommunication(trace, matchMessages(trace), w);
-  detail::ContentionInput in{&w.charge, &w.sendOf, report.transfer, report.receiveDuration + kWaitSlack};
+  w.comm = detail::measureCommunication(trace, matchMessages(trace), &w.charge);
+  report.transfer = w.comm.transfer;
+  report.receiveDuration = w.comm.receiveDuration;
+  detail::ContentionInput in{&w.charge, &w.comm.sendOf, report.transfer, report.receiveDuration + detail::kWaitSlack};
   w.contention = detail::measureContention(trace, in);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) report.tasks[t].mates = w.contention.mates[t];
   measureCollectives(trace, w);

@@ -1,4 +1,4 @@
-// xab/model/host_clocks.h -- the clocks of a record's hosts:
+// xab/replay/host_clocks.h -- the clocks of a record's hosts:
 // in record mode each task stamps its own host's clock, and there is no
 // abmon to measure it.  `abreplay --record` measures every host's clock
 // against its own host's (the command's) by ping-pong exchanges at the
