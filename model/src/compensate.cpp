@@ -2,7 +2,6 @@
 #include <xab/model/causal_walk.h>
 #include "contention.h"
 
-#include <xab/model/barriers.h>
 #include <xab/model/clock.h>
 #include <xab/model/compensate.h>
 #include <xab/model/messages.h>
@@ -77,21 +76,11 @@ TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap, TimeNs charge) {
   }
 }
 
-// A collective's end on one task (Chassin de Kergommeaux et al., §5.3, with all its members): it
-// ends no earlier than the latest compensated arrival among the members it
-// waits for, plus its own release time (its raw end less the raw latest
-// arrival and that arrival record's own cost: PVM's, not xab's doing).
-struct Sync {
-  std::vector<EventRef> awaited;  // the begin records of the members it waits for (itself too)
-  TimeNs release = 0;
-};
-
 struct Walk {
   const Trace& trace;
   CompensationReport& report;
   detail::Communication comm;                                // each receive's send, the least transfer and DC
-  std::vector<std::vector<std::uint32_t>> syncOf;            // per collective end: index into syncs
-  std::vector<Sync> syncs;
+  detail::Collectives coll;                                  // the collectives' ends to re-base
   std::vector<std::vector<TimeNs>> comp;                     // compensated times, as computed
   std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
   std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
@@ -136,14 +125,6 @@ struct Walk {
     return end.end;
   }
 
-  // The compensated end of a collective: after the latest compensated
-  // arrival it waits for, its own release later.
-  TimeNs rebaseSync(const Sync& s) const {
-    TimeNs latest = INT64_MIN;
-    for (EventRef a : s.awaited) latest = std::max(latest, comp[a.task][a.index]);
-    return latest + s.release;
-  }
-
   // Compensates task t's next event; false when it must wait for its send
   // or for the arrivals of a collective's members.
   bool step(TaskIndex t, bool force) {
@@ -162,12 +143,12 @@ struct Walk {
     }
     TimeNs mates = contention.at(t, i);  // the core-mates' costs since the task's last event
     TimeNs c = e.time - delta[t] - mates;
-    if (std::uint32_t k = syncOf[t][i]; k != kNoRecord) {
-      const Sync& s = syncs[k];
+    if (std::uint32_t k = coll.syncOf[t][i]; k != kNoRecord) {
+      const detail::Sync& s = coll.syncs[k];
       bool ready = std::all_of(s.awaited.begin(), s.awaited.end(), [&](EventRef a) { return done(a); });
       if (!ready && !force) return false;
       if (ready) {
-        c = rebaseSync(s);
+        c = detail::syncEnd(s, comp);
         ++report.collectivesRebased;
       } else {
         ++report.forced;
@@ -202,59 +183,6 @@ struct Walk {
   }
 };
 
-// Each task's instance number in each group it joined (joingroup's rc):
-// whom a reduce, gather or scatter names as its root.
-std::map<StrId, std::map<std::int32_t, TaskIndex>> groupInstances(const Trace& trace) {
-  std::map<StrId, std::map<std::int32_t, TaskIndex>> out;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    trace.events(t).forEach([&](const Event& e) {
-      if (e.kind == Kind::JOINGROUP && !e.isBegin() && e.hasRc() && e.rc >= 0) out[e.get(Key::Group, -1)][e.rc] = t;
-    });
-  return out;
-}
-
-// Whom the visit v of a collective of `kind` waits for: a barrier every
-// member; a reduce's or gather's root every member, its other members
-// nobody (PVM sends their part and returns); a scatter's members the root.
-std::vector<const BarrierVisit*> awaitedBy(Kind kind, const BarrierInstance& b, const BarrierVisit& v,
-                                           std::optional<TaskIndex> root) {
-  bool isRoot = root && *root == v.task;
-  bool waitsForAll = kind == Kind::BARRIER || ((kind == Kind::REDUCE || kind == Kind::GATHER) && isRoot);
-  bool waitsForRoot = kind == Kind::SCATTER && root && !isRoot;
-  std::vector<const BarrierVisit*> out;
-  if (!waitsForAll && !waitsForRoot) return out;
-  for (const BarrierVisit& m : b.visits)
-    if (m.arriveAt != kNoRecord && (waitsForAll || m.task == *root || &m == &v)) out.push_back(&m);
-  return out;
-}
-
-// The collectives' ends to re-base (Walk::syncOf), with each one's own release.
-void measureCollectives(const Trace& trace, Walk& w) {
-  auto instances = groupInstances(trace);
-  for (Kind kind : {Kind::BARRIER, Kind::REDUCE, Kind::GATHER, Kind::SCATTER})
-    for (const BarrierInstance& b : collectiveInstances(trace, kind)) {
-      std::optional<TaskIndex> root;
-      if (auto g = instances.find(b.group); g != instances.end() && b.root >= 0)
-        if (auto r = g->second.find(b.root); r != g->second.end()) root = r->second;
-      for (const BarrierVisit& v : b.visits) {
-        if (v.departAt == kNoRecord) continue;
-        const Event& end = trace.events(v.task)[v.departAt];
-        if (end.hasRc() && end.rc < 0) continue;  // failed: it waited for nobody
-        auto awaited = awaitedBy(kind, b, v, root);
-        if (awaited.empty()) continue;
-        Sync s;
-        const BarrierVisit* latest = awaited.front();
-        for (const BarrierVisit* a : awaited) {
-          s.awaited.push_back({a->task, a->arriveAt});
-          if (a->arrive > latest->arrive) latest = a;
-        }
-        s.release = std::max<TimeNs>(0, v.depart - latest->arrive - w.charge[latest->task][latest->arriveAt]);
-        w.syncOf[v.task][v.departAt] = static_cast<std::uint32_t>(w.syncs.size());
-        w.syncs.push_back(std::move(s));
-      }
-    }
-}
-
 }  // namespace
 
 std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, CompensationReport& report) {
@@ -274,13 +202,11 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     report.note = "no cost records: times as recorded, no compensation";
     return input;
   }
-  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}, detail::spawnedAt(trace)};
+  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, detail::spawnedAt(trace)};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     w.charge.push_back(recordCharges(trace.events(t), report.tasks[t].recordCost, report.tasks[t].measured));
-  w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    w.syncOf[t].assign(trace.events(t).size(), kNoRecord);
     w.comp[t].assign(trace.events(t).size(), 0);
   }
   w.cursor.assign(trace.taskCount(), 0);
@@ -291,7 +217,7 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
   detail::ContentionInput in{&w.charge, &w.comm.sendOf, report.transfer, report.receiveDuration + detail::kWaitSlack};
   w.contention = detail::measureContention(trace, in);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) report.tasks[t].mates = w.contention.mates[t];
-  measureCollectives(trace, w);
+  w.coll = detail::measureCollectives(trace, &w.charge);
   w.run();
   std::vector<std::vector<TimeNs>> shift(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {

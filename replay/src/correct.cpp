@@ -67,6 +67,7 @@ struct Correction {
   const Trace& trace;
   ReplayCorrectionReport& report;
   detail::Communication comm;                                // each receive's send, the least transfer and DC
+  detail::Collectives coll;                                  // the collectives' ends to re-base
   std::vector<std::vector<std::int32_t>> anchorAt;           // per event: index in report.anchors, -1
   std::vector<std::vector<TimeNs>> comp;                     // corrected dates, as computed
   std::vector<std::vector<TimeNs>> upper;                    // latest date the record allows (INT64_MAX: none)
@@ -117,6 +118,18 @@ struct Correction {
       if (!delta[t]) return false;
     }
     TimeNs c = e.time + *delta[t], bound = i > 0 ? comp[t][i - 1] : INT64_MIN;
+    if (std::uint32_t k = coll.syncOf[t][i]; k != kNoRecord) {
+      // A collective's wait is not invariant either: its end follows the
+      // latest corrected arrival it waits for, its own release later.
+      const detail::Sync& sync = coll.syncs[k];
+      bool ready = std::all_of(sync.awaited.begin(), sync.awaited.end(), [&](EventRef r) { return done(r); });
+      if (!ready && !force) return false;
+      if (ready) {
+        c = detail::syncEnd(sync, comp);
+        bound = std::max(bound, c - sync.release);
+        ++report.collectivesRebased;
+      }
+    }
     const auto& s = comm.sendOf[t][i];
     if (s && !done(*s) && !force) return false;
     if (s && done(*s)) {
@@ -226,7 +239,7 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
     report.note = "no task of the trace is a replay of the record (no replay.task record with a recorded path): dates as they were";
     return input;
   }
-  Correction w{trace, report, {}, {}, {}, {}, {}, {}, {}, 0};
+  Correction w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}, 0};
   std::size_t n = trace.taskCount();
   w.anchorAt.resize(n);
   w.comp.resize(n);
@@ -249,6 +262,7 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
   w.spawnedAt = detail::spawnedAt(trace);
   w.comm = detail::measureCommunication(trace, matchMessages(trace));
   report.transfer = w.comm.transfer;
+  w.coll = detail::measureCollectives(trace);
   w.upper.resize(n);
   upperBounds(trace, w);
   w.run();

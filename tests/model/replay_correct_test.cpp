@@ -245,6 +245,49 @@ TEST_CASE("a replay whose receives all waited dates them from their messages' tr
   }
 }
 
+// A barrier's wait is not invariant: in the replay the worker's forced
+// receive ended 0.5 ms later than in the record, relative to the master,
+// and so did its arrival at the barrier, which the master waited for.
+// The barrier's end follows the worker's corrected arrival (its release
+// later), as compensation re-bases it, and the master's events after it
+// with it; by the invariance alone the master's barrier would end 0.5 ms
+// late, its receive after it too.
+TEST_CASE("a replay's barrier ends after its members' corrected arrivals", "[replay][correct]") {
+  Run r;
+  r.ev(0, 0, 0, "replay.task path=1");
+  r.ev(0, 0, 0, "spawn.begin file=race where= flags=0 count=1");
+  r.ev(1, 1000 * us, 1000 * us, "replay.task path=1.1");
+  r.ev(1, 1000 * us, 1000 * us, "recv.begin src=any tag=-1");
+  r.ev(0, 6000 * us, 2000 * us, "spawn file=race count=1 tids=t40002 rc=1");
+  r.ev(0, 6010 * us, 2010 * us, "send dst=t40002 tag=1 bytes=8 serial=1 rc=0");
+  r.ev(0, 6020 * us, 2020 * us, "barrier.begin group=g count=2");
+  r.ev(1, 6560 * us, 2060 * us, "recv src=t40001 tag=1 bytes=8 serial=1 rc=6");
+  r.ev(1, 6570 * us, 2070 * us, "barrier.begin group=g count=2");
+  r.ev(0, 6580 * us, 2080 * us, "barrier group=g count=2 rc=0");
+  r.ev(1, 6580 * us, 2080 * us, "barrier group=g count=2 rc=0");
+  r.ev(0, 6585 * us, 2085 * us, "recv.begin src=t40002 tag=2");
+  r.ev(1, 6590 * us, 2090 * us, "send dst=t40001 tag=2 bytes=8 serial=1 rc=0");
+  r.ev(0, 6640 * us, 2140 * us, "recv src=t40002 tag=2 bytes=8 serial=1 rc=7");
+  const int m = 0x60001, w1 = 0x60002;
+  replay::RecordSet record({recorded(m, 0, 0, 2,
+                                     {entry(2000 * us, 1, XAB_EV_SPAWN, XAB_REC_SPAWN, {1, 0, 0, 0, 0, 1}),
+                                      entry(2000 * us, 1, XAB_EV_SPAWN, XAB_REC_TIDS, {w1})}),
+                            recorded(w1, m, 1000 * us, 1, {entry(2060 * us, 1, XAB_EV_RECV, XAB_REC_GOT, {-1, -1, m, 1, 1, 6})})});
+  ReplayCorrectionReport rep;
+  auto out = correctReplay(parse(r.text), record, rep);
+  CHECK(rep.anchorsUsed == 4);  // both tasks' starts, the spawn, the worker's receive
+  CHECK(rep.anchorsPushed == 0);
+  CHECK(rep.collectivesRebased == 2);
+  for (TaskIndex t = 0; t < 2; ++t) {
+    const auto& ev = out->events(*out->findTask(0x40001 + static_cast<Tid>(t)));
+    REQUIRE(ev.size() == r.truth[t].size());
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+      INFO("task " << t << " event " << i);
+      CHECK(ev[i].time - kRecord == r.truth[t][i] - kRecord);
+    }
+  }
+}
+
 TEST_CASE("anchors past a departure are not used", "[replay][correct]") {
   Run run = scenario(true);
   ReplayCorrectionReport rep;

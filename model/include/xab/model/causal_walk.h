@@ -7,6 +7,7 @@
 // the least receive duration) and one rule for a receive's new end.
 #pragma once
 
+#include <xab/model/barriers.h>
 #include <xab/model/messages.h>
 #include <xab/model/trace.h>
 
@@ -129,6 +130,35 @@ ReceiveEnd receiveEnd(const ReceiveDates& r, const Communication& c, OwnTransfer
   if (r.duration <= c.receiveDuration + kWaitSlack) return {std::max(*r.start + r.kept, r.sent + c.transfer), false};
   TimeNs own = ownTransfer();
   return {std::max(*r.start + c.receiveDuration, r.sent + std::max(own, c.transfer)), true};
+}
+
+// A collective's end on one task (Chassin de Kergommeaux et al., §5.3,
+// with all its members): it ends no earlier than the latest new date of
+// the arrivals it waits for, plus its own release time (its end less the
+// latest arrival and that arrival record's own cost: PVM's doing, not the
+// pass's).  A barrier waits for every member; a reduce's or gather's root
+// for every member, its other members for nobody (PVM sends their part
+// and returns); a scatter's members for the root.
+struct Sync {
+  std::vector<EventRef> awaited;  // the begin records of the members it waits for (itself too)
+  TimeNs release = 0;
+};
+
+struct Collectives {
+  std::vector<std::vector<std::uint32_t>> syncOf;  // per task, per event: index into syncs (kNoRecord: none)
+  std::vector<Sync> syncs;
+};
+
+// The ends of the trace's barriers, reduces, gathers and scatters that
+// wait for someone.  arrivalCost (null: none): as measureCommunication's
+// beginCost.
+Collectives measureCollectives(const Trace& trace, const std::vector<std::vector<TimeNs>>* arrivalCost = nullptr);
+
+// The new end of a collective, given the new dates computed so far.
+inline TimeNs syncEnd(const Sync& s, const std::vector<std::vector<TimeNs>>& dates) {
+  TimeNs latest = INT64_MIN;
+  for (EventRef a : s.awaited) latest = std::max(latest, dates[a.task][a.index]);
+  return latest + s.release;
 }
 
 }  // namespace xab::detail

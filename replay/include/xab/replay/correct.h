@@ -21,6 +21,10 @@
 //    the transfer time (§4.3, eq. 3) by compensation's rule for a receive
 //    (receiveEnd, xab/model/causal_walk.h), except that one that found its
 //    message there keeps its own duration;
+//  - a collective's wait is not invariant either: a barrier, reduce,
+//    gather or scatter that waits for members ends its own release after
+//    the latest corrected arrival it waits for, as in compensation
+//    (measureCollectives, syncEnd: xab/model/causal_walk.h);
 //  - incoherences (§4.4): an anchor earlier than its message's corrected
 //    send plus the least transfer, or than the task's previous corrected
 //    event, is pushed to that bound and counted.  A task's order and every
@@ -67,6 +71,7 @@ struct ReplayCorrectionReport {
   TimeNs largestPush = 0;
   TimeNs largestHeldOutError = 0;     // |corrected - recorded| over held-out anchors
   std::uint64_t receivesRebased = 0;  // receive ends dated from their message's send
+  std::uint64_t collectivesRebased = 0;  // barrier, reduce, gather, scatter ends dated from their members' arrivals
   TimeNs transfer = 0;                // the least transfer (receive end - send) in the replay
   std::string note;                   // one line: what was done, or why not
 };
