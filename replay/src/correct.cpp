@@ -1,4 +1,4 @@
-// replay_correct.cpp -- post-mortem date correction of a replay
+// correct.cpp -- post-mortem date correction of a replay
 // (xab/replay/correct.h).
 #include <xab/model/causal_walk.h>
 
