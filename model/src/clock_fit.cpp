@@ -95,6 +95,34 @@ std::vector<ClockSample> fastest(const std::vector<ClockSample>& all) {
   return kept;
 }
 
+// What the samples give evidence for.  Each exchange bounds the task's
+// clock against the reference's: the reference read its clock after the
+// ping left (t2 >= t1) and before the pong came back (t3 <= t4), so
+// reference - local lay in [t3 - t4, t2 - t1], its point +- half its
+// transit.  Any line through every interval is as true as the fitted one,
+// and a loaded machine (every exchange waited on one way or the other)
+// gives wide intervals whose points a line through a few of them turns
+// into offsets and drifts of hundreds of us and ppm.  So the fit takes
+// the simplest line the intervals allow: none, when the reference's clock
+// lies in every sample's interval (tasks that read abmon's own clock, or
+// a relay's on its host: nothing to correct); a constant offset, when one
+// lies in the interval of every sample used (a drift from a few samples,
+// or over a short span, is their noise); else the least-squares line.
+// Both within the clocks' resolution.
+bool agreeEverywhere(const std::vector<ClockSample>& all) {
+  for (const ClockSample& s : all)
+    if (s.t3 - s.t4 > kClockResolution || s.t2 - s.t1 < -kClockResolution) return false;
+  return true;
+}
+
+// The offsets (as Point::y) inside every point's interval: empty when lo > hi.
+std::pair<double, double> commonOffsets(const std::vector<Point>& p) {
+  double lo = -9.0e18, hi = 9.0e18;
+  for (const Point& q : p) lo = std::max(lo, q.y - q.half), hi = std::min(hi, q.y + q.half);
+  const auto slack = static_cast<double>(kClockResolution);
+  return {lo - slack, hi + slack};
+}
+
 }  // namespace
 
 namespace {
@@ -257,6 +285,14 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   if (good.size() >= 2 && good.size() < p.size()) l = leastSquares(good, f.rateFitted);
   if (good.empty()) good = p;
   f.used = good.size();
+  if (agreeEverywhere(samples)) {
+    l = {-static_cast<double>(off0), 0};
+    f.rateFitted = false;
+  } else if (auto [lo, hi] = commonOffsets(good); lo <= hi) {
+    if (f.rateFitted) l = leastSquares(good, false);
+    l = {std::clamp(l.a, lo, hi), 0};
+    f.rateFitted = false;
+  }
   double ss = 0, worst = 0;
   for (const Point& q : good) {
     double r = q.y - (l.a + l.b * q.x);
