@@ -10,6 +10,11 @@
 // each phase (lowest-RTT filtering), fits reference = offset + rate *
 // local by least squares, drops samples far off the line and fits again.
 // With samples spanning less than kMinDriftSpan the rate is taken as 1.
+// Each sample bounds reference - local to [t3 - t4, t2 - t1]; the fit
+// moves a task no further than those intervals give evidence for: not at
+// all when the reference's clock lies in every one (a task on abmon's
+// clock keeps its times), by a constant offset when one lies in every
+// used sample's (no drift), else by the fitted line.
 #pragma once
 
 #include <xab/model/trace.h>
@@ -49,7 +54,7 @@ struct ClockFit {
   TimeNs minTransit = 0;              // fastest exchange (both ways)
   TimeNs maxResidual = 0;             // largest |residual| of the samples used
   double rmsResidual = 0;             // ns
-  bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan)
+  bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan, or no evidence of a drift)
   Tid ref = 0;                        // the clock the samples measured against (abmon, or a relay)
   Tid via = 0;                        // composed: the relay whose own fit put it on abmon's clock
   TimeNs toReference(TimeNs local) const;
