@@ -184,6 +184,7 @@ ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>
   c.via = fit.ref;
   c.ref = r.ref;
   c.maxResidual = fit.maxResidual + r.maxResidual;
+  c.maxBeyond = fit.maxBeyond + r.maxBeyond;
   c.rmsResidual = std::sqrt(fit.rmsResidual * fit.rmsResidual + r.rmsResidual * r.rmsResidual);
   return c;
 }
@@ -293,12 +294,14 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
     l = {std::clamp(l.a, lo, hi), 0};
     f.rateFitted = false;
   }
-  double ss = 0, worst = 0;
+  double ss = 0, worst = 0, beyond = 0;
   for (const Point& q : good) {
     double r = q.y - (l.a + l.b * q.x);
     ss += r * r;
     worst = std::max(worst, std::fabs(r));
+    beyond = std::max(beyond, std::fabs(r) - q.half);
   }
+  f.maxBeyond = static_cast<TimeNs>(beyond);
   f.rmsResidual = std::sqrt(ss / static_cast<double>(good.size()));
   f.maxResidual = static_cast<TimeNs>(worst);
   f.refAt = addTime(f.localAt + off0, static_cast<TimeNs>(std::llround(std::clamp(l.a, -9.0e18, 9.0e18))));

@@ -100,3 +100,27 @@ TEST_CASE("clock fit: a drift that a constant offset explains as well is not fit
   for (TimeNs t = kT0; t <= kT0 + kEnd; t += 100'000'000)
     CHECK(std::llabs(b.toReference(kSkewB.at(t)) - t) < 10'000);
 }
+
+TEST_CASE("clock fit: samples far off the line but within their own bound do not make it poor", "[clock]") {
+  Synth s;
+  // A task on the reference's clock: quick exchanges at the start, then an
+  // end phase whose every exchange waited 300 us on the way out, 150 us
+  // off the line yet within half their transit.
+  s.exchanges(kA, kNone, kT0, 0, 16, 10'000);
+  waited(s, kA, kNone, kT0 + kEnd, 2, 16, 300'000);
+  // A clock 2 ms off in the middle of the run only, with quick
+  // exchanges: no line holds all three phases.
+  s.exchanges(kD, kNone, kT0, 0, 16, 10'000);
+  s.exchanges(kD, Skew{0.002, 0}, kT0 + kEnd / 2, 1, 16, 10'000);
+  s.exchanges(kD, kNone, kT0 + kEnd, 2, 16, 10'000);
+  auto trace = s.trace();
+  ClockFit a = fitClock(clockSamples(*trace, *trace->findTask(kA)));
+  REQUIRE(a.valid);
+  INFO("A: " << a.used << " samples used, largest residual " << a.maxResidual / 1e3 << " us, fastest transit "
+             << a.minTransit / 1e3 << " us");
+  CHECK(a.maxResidual > 100'000);
+  CHECK_FALSE(fitIsPoor(a));
+  ClockFit d = fitClock(clockSamples(*trace, *trace->findTask(kD)));
+  REQUIRE(d.valid);
+  CHECK(fitIsPoor(d));
+}

@@ -53,6 +53,7 @@ struct ClockFit {
   std::size_t samples = 0, used = 0;  // in the trace / kept by the filter and the outlier pass
   TimeNs minTransit = 0;              // fastest exchange (both ways)
   TimeNs maxResidual = 0;             // largest |residual| of the samples used
+  TimeNs maxBeyond = 0;               // ... beyond the sample's own bound, half its transit (0: the line crosses every one)
   double rmsResidual = 0;             // ns
   bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan, or no evidence of a drift)
   Tid ref = 0;                        // the clock the samples measured against (abmon, or a relay)
