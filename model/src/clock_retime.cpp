@@ -140,6 +140,49 @@ std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageT
   return shift;
 }
 
+// A fit must not make causality worse than the clock as recorded.  Its
+// samples can be false and still narrow (an exchange that took the late
+// answer to an earlier ping: hundreds of ms off, on a clock that needs no
+// correction), and a task's messages then say more than its samples: each
+// task whose fit puts more of its messages' receives before their sends
+// (partners through their fits) than its times as recorded keeps those
+// (identity fit).  Only receives early by more than both fits' error
+// count (each its fastest exchange's whole transit, beyond what any honest
+// sample can be off; not its residuals, which a false sample inflates):
+// a few us the correction then removes say nothing against a fit.  A
+// clock that is truly off keeps its fit.  Returns the tasks refused.
+std::uint64_t refuseWorseFits(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::vector<ClockFit>& fits) {
+  std::vector<std::int64_t> worse(trace.taskCount(), 0);  // receives too early with its fit, minus as recorded
+  auto at = [&](EventRef e, bool recorded) {
+    const TimeNs t = trace.event(e).time;
+    return recorded ? t : fits[e.task].toReference(t);
+  };
+  auto error = [&](TaskIndex t) {
+    const ClockFit& f = fits[t];
+    return f.valid ? f.minTransit : 0;
+  };
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      if (r.recv.task == msg.send.task) continue;
+      const TimeNs slack = addTime(minTransfer, -(error(msg.send.task) + error(r.recv.task)));
+      auto early = [&](bool sendRecorded, bool recvRecorded) {
+        return at(r.recv, recvRecorded) < addTime(at(msg.send, sendRecorded), slack);
+      };
+      const int fitted = early(false, false);
+      worse[msg.send.task] += fitted - early(true, false);
+      worse[r.recv.task] += fitted - early(false, true);
+    }
+  std::uint64_t refused = 0;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    if (!fits[t].valid || worse[t] <= 0) continue;
+    fits[t].refAt = fits[t].localAt;
+    fits[t].rate = 1.0;
+    fits[t].rateFitted = false;
+    ++refused;
+  }
+  return refused;
+}
+
 }  // namespace
 
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
@@ -177,6 +220,7 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   report.minTransfer = minTransit / 2;
   MessageTable raw = matchMessages(trace);
   report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
+  report.fitsRefused = refuseWorseFits(trace, raw, report.minTransfer, fits);
   auto fitted = retime(trace, fits, hostFits, nullptr, &relays);
   MessageTable m = matchMessages(*fitted);
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);

@@ -124,3 +124,35 @@ TEST_CASE("clock fit: samples far off the line but within their own bound do not
   REQUIRE(d.valid);
   CHECK(fitIsPoor(d));
 }
+
+// A task whose exchanges at its start got no answer in time, and whose
+// one exchange at its end took the late answer to its first ping: a
+// sample 650 ms off, narrow, and false.  The task's messages say more than
+// that sample: on its clock as recorded none is received before its send.
+TEST_CASE("global time: a fit that puts more receives before their sends than the clock as recorded is refused",
+          "[clock]") {
+  Synth s;
+  s.exchanges(kA, kNone, kT0, 0, 16, 10'000);
+  const TimeNs stale = kT0 + 250'000'000, end = kT0 + 900'000'000;  // the reference's answer, the task's ping
+  s.send(kA, kNone, kT0 + 500'000'000, kD, 1);
+  s.recv(kD, kNone, kT0 + 500'150'000, kA, 1);
+  s.send(kD, kNone, kT0 + 600'000'000, kA, 1);
+  s.recv(kA, kNone, kT0 + 600'150'000, kD, 1);
+  s.line(end + 10'000, end, kD,
+         "clock ref=t40001 ref_s=" + std::to_string(stale / 1'000'000'000) +
+             " ref_ns=" + std::to_string(stale % 1'000'000'000) + " turn_ns=100 rtt_ns=8000 phase=2 rc=0");
+  s.exchanges(kA, kNone, kT0 + 1'000'000'000, 2, 16, 10'000);
+  auto raw = s.trace();
+  ClockFit d = fitClock(clockSamples(*raw, *raw->findTask(kD)));
+  REQUIRE(d.valid);
+  REQUIRE(std::llabs(d.toReference(end) - (stale + 50)) < 5'000);  // the false sample, taken at its word
+  ClockReport rep;
+  auto global = toGlobalTime(raw, rep);
+  CHECK(rep.violationsRaw == 0);
+  CHECK(rep.violationsFit == 0);
+  CHECK(rep.receivesMoved == 0);
+  CHECK(rep.fitsRefused == 1);
+  TaskIndex t = *raw->findTask(kD);
+  for (std::size_t i = 0; i < raw->events(t).size(); ++i) CHECK(global->events(t)[i].time == raw->events(t)[i].time);
+  CHECK(rep.fits[t].offsetAt(end) == 0);
+}

@@ -101,13 +101,16 @@ struct ClockReport {
   std::uint64_t violationsRaw = 0;  // receives earlier than send + minTransfer, before the fit
   std::uint64_t violationsFit = 0;  // ... after the fit
   std::uint64_t violationsCorrected = 0;  // ... after the causality correction (0 unless it gave up)
+  std::uint64_t fitsRefused = 0;    // tasks kept on their clock as recorded: their fit put more receives before their sends
   std::uint64_t receivesMoved = 0;  // receives the correction moved forward
   TimeNs largestMove = 0;
   std::string note;                 // one line: what was done, or why not
 };
 
 // The trace on global time: each task's times through its fit
-// (taskClockFit: tasks without one keep theirs), each relay's own records
+// (taskClockFit: tasks without one keep theirs; a task whose fit puts more
+// of its messages' receives before their sends than its clock as recorded
+// keeps its times too: the fit is refused), each relay's own records
 // through the relay's (the trace's first and last times are global too),
 // then the causality correction: a new trace, and `report` says what was
 // done.  A trace without clock records
