@@ -55,8 +55,22 @@ int xab_kill(int tid) {
 /* After pvm_exit the task cannot send: record and send first.  PVM's exit
  * deletes every message handler, and says so for each free id: that is
  * said for the program's handler table (ab_mhf.c), not PVM's real one.
- * A process that enrolls again is a new task, and finds abmon again. */
+ * A process that enrolls again is a new task, and finds abmon again; one
+ * that is not enrolled is enrolled by pvm_exit itself (a new task, then
+ * exited): enrolled here first, the new task is recorded, its identity and
+ * its exit.  One that cannot enrol leaves the real call nothing to do but
+ * return (it is made without its own attempt, made here already). */
 int xab_exit(void) {
+  if (!xab_enrol_as_pvm()) {
+    xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+    int top = pvmtoplvl;
+    pvmtoplvl = 0;
+    int rc = pvm_exit();
+    pvmtoplvl = top;
+    xab_term_check();
+    return rc;
+  }
+  xab_enrolled(1);
   xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
   xab_cost_calibrate_due(); /* a task whose records all go in this message has not yet */
   xab_clock_sync(XAB_CLOCK_END);
@@ -176,7 +190,18 @@ int xab_archcode(char *arch) { XAB_SIMPLE(XAB_EV_ARCHCODE, pvm_archcode(arch), x
 int xab_getopt(int what) { XAB_SIMPLE(XAB_EV_GETOPT, pvm_getopt(what), what); }
 int xab_setopt(int what, int val) { XAB_SIMPLE(XAB_EV_SETOPT, pvm_setopt(what, val), what, val); }
 int xab_getfds(int **fds) { XAB_SIMPLE(XAB_EV_GETFDS, pvm_getfds(fds), 0); }
-int xab_catchout(FILE *f) { XAB_SIMPLE(XAB_EV_CATCHOUT, pvm_catchout(f), 0); }
+/* pvm_catchout adds handlers of PVM's own: the program's table has them too. */
+int xab_catchout(FILE *f) {
+  int64_t t = xab_clock();
+  xab_enrol_as_pvm();
+  xab_mhf_pvm_begin();
+  xab_enter();
+  int rc = pvm_catchout(f);
+  xab_leave();
+  xab_mhf_pvm_end();
+  xab_rec(XAB_EV_CATCHOUT, XAB_PHASE_END, t, rc, XAB_A(0));
+  return rc;
+}
 int xab_perror(char *msg) { XAB_SIMPLE(XAB_EV_PERROR, pvm_perror(msg), xab_str(msg)); }
 int xab_hostsync(int host, struct timeval *clk, struct timeval *delta) {
   XAB_SIMPLE(XAB_EV_HOSTSYNC, pvm_hostsync(host, clk, delta), host);
