@@ -137,27 +137,30 @@ int xab_config(int *nhost, int *narch, struct pvmhostinfo **hosts) {
   return rc;
 }
 
-/* abmon and its relays (the tasks abmon spawned) are xab's, not the
- * program's.  PVM owns the list (it frees it at the next call): xab's
- * tasks move to the end, past the count the program is told, the others
- * keep their order. */
-static int is_xab_task(const struct pvmtaskinfo *t) {
-  return xab_st.monitor_tid > 0 && (t->ti_tid == xab_st.monitor_tid || t->ti_ptid == xab_st.monitor_tid);
-}
-
-static int leave_out_xab_tasks(struct pvmtaskinfo *list, int n) {
+/* A list PVM owns (it frees it at the next call) with entries of xab's:
+ * they move to the end, past the count the program is told, the others
+ * keep their order.  n elements of size bytes; returns the count kept. */
+static int leave_out_xabs(void *list, int n, size_t size, int (*is_xabs)(const void *)) {
+  unsigned char *at = list, ours[size];
   int kept = n;
   for (int i = 0; i < kept;) {
-    if (!is_xab_task(&list[i])) {
+    if (!is_xabs(at + (size_t)i * size)) {
       i++;
       continue;
     }
-    struct pvmtaskinfo ours = list[i];
-    memmove(&list[i], &list[i + 1], (size_t)(n - i - 1) * sizeof list[0]);
-    list[n - 1] = ours;
+    memcpy(ours, at + (size_t)i * size, size);
+    memmove(at + (size_t)i * size, at + (size_t)(i + 1) * size, (size_t)(n - i - 1) * size);
+    memcpy(at + (size_t)(n - 1) * size, ours, size);
     kept--;
   }
   return kept;
+}
+
+/* abmon and its relays (the tasks abmon spawned) are xab's, not the
+ * program's. */
+static int is_xab_task(const void *task) {
+  const struct pvmtaskinfo *t = task;
+  return xab_st.monitor_tid > 0 && (t->ti_tid == xab_st.monitor_tid || t->ti_ptid == xab_st.monitor_tid);
 }
 
 int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
@@ -169,7 +172,7 @@ int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
   xab_leave();
   xab_enrolled(rc >= 0); /* abmon found: its tid known */
   if (rc >= 0) {
-    nt = leave_out_xab_tasks(list, nt);
+    nt = leave_out_xabs(list, nt, sizeof list[0], is_xab_task);
     if (tasks) *tasks = list;
   }
   if (rc >= 0 && ntask) *ntask = nt;
@@ -250,22 +253,8 @@ int xab_delinfo(char *name, int index, int flags) {
   XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
 
-/* PVM owns the list (it frees every entry at the next call): abmon's and
- * its relays' entries move to the end, past the count the program is told. */
-static int leave_out_abmon(struct pvmmboxinfo *classes, int n) {
-  int kept = n;
-  for (int i = 0; i < kept;) {
-    if (!is_xab_entry(classes[i].mi_name)) {
-      i++;
-      continue;
-    }
-    struct pvmmboxinfo ours = classes[i];
-    memmove(&classes[i], &classes[i + 1], (size_t)(n - i - 1) * sizeof classes[0]);
-    classes[n - 1] = ours;
-    kept--;
-  }
-  return kept;
-}
+/* A class of the mailbox listing that is abmon's or a relay's. */
+static int is_xab_class(const void *class) { return is_xab_entry(((const struct pvmmboxinfo *)class)->mi_name); }
 
 int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
   int64_t t = xab_clock();
@@ -275,7 +264,7 @@ int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
   int rc = pvm_getmboxinfo(pattern, &got, &list);
   xab_leave();
   if (rc >= 0) {
-    got = leave_out_abmon(list, got);
+    got = leave_out_xabs(list, got, sizeof list[0], is_xab_class);
     if (n) *n = got;
     if (classes) *classes = list;
   }
