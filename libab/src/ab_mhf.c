@@ -318,12 +318,15 @@ void xab_mhf_exit_end(void) {
  * one for its children's output, one for their ends) adds them to the
  * program's table too, as PVM's, after what is there: the program's next
  * ids, and pvm_exit's "Not Found" for the ids left free after a new
- * enrollment, are then as without libab.  The task is enrolled before the
- * call (xab_enrol_as_pvm), so that PVM's system handlers are known apart. */
+ * enrollment, are then as without libab.  A call that enrolled the task
+ * first leaves PVM's system handlers and its own mixed: the table is taken
+ * whole, and the system handlers are read at the next enrollment. */
 void xab_mhf_pvm_begin(void) { follow_enrollment(); }
 
 void xab_mhf_pvm_end(void) {
-  follow_enrollment();
+  if (pvmmytid == -1) return;
+  int enrolled_by_it = !sh.sys_read && sh.enrolled == -1;
+  if (!enrolled_by_it) follow_enrollment();
   struct mh_entry *real = NULL;
   int n = read_real_table(&real);
   for (int i = 0; i < n; i++) {
@@ -333,4 +336,5 @@ void xab_mhf_pvm_end(void) {
     if (!known) shadow_add(real[i].src, real[i].tag, real[i].ctx, NULL, -1);
   }
   free(real);
+  if (enrolled_by_it) sh.enrolled = pvmmytid;
 }

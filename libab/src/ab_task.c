@@ -196,7 +196,6 @@ int xab_getfds(int **fds) { XAB_SIMPLE(XAB_EV_GETFDS, pvm_getfds(fds), 0); }
 /* pvm_catchout adds handlers of PVM's own: the program's table has them too. */
 int xab_catchout(FILE *f) {
   int64_t t = xab_clock();
-  xab_enrol_as_pvm();
   xab_mhf_pvm_begin();
   xab_enter();
   int rc = pvm_catchout(f);

@@ -13,10 +13,12 @@
  *                         on stdout, libpvm its error line on stderr
  *   xabt_world inplace    in-place messages (PvmDataInPlace) to itself:
  *                         prints the size each arrived with
- *   xabt_world twoexit    pvm_exit twice after pvm_catchout: libpvm's
+ *   xabt_world twoexit [catchout-first]
+ *                         pvm_exit twice after pvm_catchout: libpvm's
  *                         second exit enrols the process anew and exits
  *                         it (its error lines on stderr); then a third
- *                         enrolment by pvm_mytid, and its exit
+ *                         enrolment by pvm_mytid, and its exit.  The first
+ *                         call is pvm_mytid, or pvm_catchout itself
  */
 #include <stdio.h> /* before pvm3.h, which declares pvm_catchout only after it */
 
@@ -200,9 +202,10 @@ static int mode_inplace(void) {
 
 /* ---------------------------------------------------------------- two exits */
 
-static int mode_twoexit(void) {
+static int mode_twoexit(int catchout_first) {
+  if (catchout_first) pvm_catchout(stdout);
   int first = pvm_mytid();
-  pvm_catchout(stdout);
+  if (!catchout_first) pvm_catchout(stdout);
   printf("exit: %d\n", pvm_exit());
   printf("exit again: %d\n", pvm_exit());
   int again = pvm_mytid();
@@ -218,7 +221,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "child")) return mode_child();
   if (!strcmp(mode, "errors")) return mode_errors();
   if (!strcmp(mode, "inplace")) return mode_inplace();
-  if (!strcmp(mode, "twoexit")) return mode_twoexit();
+  if (!strcmp(mode, "twoexit")) return mode_twoexit(argc > 2 && !strcmp(argv[2], "catchout-first"));
   fprintf(stderr, "xabt_world: unknown mode %s\n", mode);
   return 2;
 }
