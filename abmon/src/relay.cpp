@@ -476,7 +476,9 @@ void RelayHub::hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, 
 bool RelayHub::relayExited(int tid) {
   auto it = relays_.find(tid);
   if (it == relays_.end()) return false;
-  if (it->second.live) spdlog::warn("relay t{:x} on {} has exited", tid, it->second.host);
+  // Told to stop, a relay exits once its Stop is sent; pvmd's notice of
+  // that may come before abmon has read the Stop from its stream.
+  if (it->second.live && !it->second.stopSent) spdlog::warn("relay t{:x} on {} has exited", tid, it->second.host);
   it->second.live = false;
   // A host deleted ends its relay too, and PVM's notice of the task's exit
   // may come before that of the host's deletion: the host has gone when
@@ -494,6 +496,7 @@ void RelayHub::stopAll() {
     int what = static_cast<int>(RelayMsg::Stop);
     pvm_pkint(&what, 1, 1);
     if (pvm_send(tid, tag_ + kRelayTagOffset) < 0) r.live = false;
+    r.stopSent = true;
     pvm_setsbuf(old);
     pvm_freebuf(buf);
   }
