@@ -7,6 +7,8 @@
 #include <xab/traceformat/write.h>
 
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
@@ -88,6 +90,17 @@ bool isGroupServer(std::string_view name) {
 bool settlesPlain(Kind k) {
   return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT | XAB_F_BLOCKING)) != 0 || k == Kind::EXIT ||
          k == Kind::KILL || k == Kind::JOINGROUP || k == Kind::LVGROUP || k == Kind::NOTIFY;
+}
+
+// pvm_trecv's timeout, as libab records it: microseconds, -1 for none.
+// libpvm's entry event carries it as seconds and microseconds (MTS, MTU),
+// -1 seconds for a null timeout (wait for ever).  Longer than int's
+// microseconds: the longest the field holds.
+std::optional<std::int64_t> timeoutUs(const PvmTracer::Datum* sec, const PvmTracer::Datum* usec) {
+  if (!sec || sec->ints.empty()) return std::nullopt;
+  if (sec->ints[0] < 0) return -1;
+  std::int64_t us = sec->ints[0] * 1'000'000 + (usec && !usec->ints.empty() ? usec->ints[0] : 0);
+  return std::min<std::int64_t>(us, INT32_MAX);
 }
 
 bool blocking(Kind k) { return (kindFlags(k) & XAB_F_BLOCKING) != 0; }
@@ -394,6 +407,13 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
       if (kd.key == slot.key)
         for (int did : kd.dids)
           if (!d && did >= 0) d = all.find(did);
+    if (slot.key == kFieldKeys[static_cast<std::size_t>(Key::Timeout)]) {
+      if (auto us = timeoutUs(all.find(TEV_DID_MTS), all.find(TEV_DID_MTU))) {
+        text::appendKey(out, slot.key);
+        text::appendInt(out, *us);
+      }
+      continue;
+    }
     if (!d) continue;  // PVM does not say it: absent
     if (slot.type == SlotType::String) {
       if (d->strs.empty()) continue;

@@ -17,7 +17,8 @@
 #     named after itself, not the wrapper;
 #   abrun_early 20 quick (children that answer and end without pvm_exit,
 #     whose last messages PVM may lose): abstat never reports a hang, and
-#     says which tasks have records missing;
+#     says which tasks have records missing; the program's trecv has its
+#     timeout;
 #   a group server started a second time ("Group Server already
 #     running?") is no task of the program's, and the console is named.
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VM's env file is made at run time
@@ -111,6 +112,8 @@ for i in $(seq 5); do
   ((missing_seen += said))
 done
 echo "quick runs: $missing_seen tasks with records missing in 5 runs"
+# Its pvm_trecv(-1, 2, {3 s}): the timeout, from PVM's entry event.
+grep -q ' trecv.begin src=any tag=2 timeout=3000000$' "$work/q.trace" || fail "quick: the trecv's timeout is not in the trace: $(grep -m1 ' trecv.begin' "$work/q.trace")"
 
 # The program under a wrapper: `abrun timeout 20 ./abrun_catchout` (it
 # waits for its children in pvm_exit: it is still there when abmon reads
