@@ -141,9 +141,10 @@ void Monitor::startTracer() {
 // The program pvmd has for a task, without its directory; for the process
 // abmon started (pvmd has no name for a task it did not spawn), that
 // program's name; else "".  A busy abmon may read a task's first events
-// after it has left PVM (pvmd no longer lists it): a task without a parent
-// that has gone while the program's task is still unknown is taken for the
-// program's (abmon runs one program).
+// after it has left PVM (pvmd no longer lists it, or lists it while its
+// process has gone): a task without a parent that has gone while the
+// program's task is still unknown is taken for the program's (abmon runs
+// one program).  PvmTracer asks again, until a name is found.
 std::string Monitor::programName(int tid, bool orphan) {
 #ifdef XAB_TEST_KNOBS
   // XAB_TEST_NAME_MISSES=N (docs/abmon.md "The program's name"): the first
@@ -174,6 +175,8 @@ std::string Monitor::programName(int tid, bool orphan) {
       if (programRunning_ && program_.isProcess(info[i])) program_.adopt(tid, info[i].ti_pid);
       if (programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
       else name = processName(info[i].ti_pid);
+      // Its process has gone, pvmd has not noticed yet: as if not listed.
+      if (name.empty() && !processRunning(info[i].ti_pid)) listed = false;
     }
   }
   if (!listed && orphan && programRunning_ && program_.tid() == 0) {

@@ -35,6 +35,9 @@ constexpr int kOutputEof = 0;
 constexpr std::size_t kMaxHeldBytes = 256 * 1024;
 // How long a task's clock offset told by one event is kept (taskClock).
 constexpr std::int64_t kOffsetAgeNs = 1'000'000'000;
+// A task whose name was not found is asked about again on its records, at
+// most this often (each lookup asks pvmd), and at its end.
+constexpr std::int64_t kNameRetryNs = 100'000'000;
 
 // pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
 bool fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
@@ -345,7 +348,7 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
     if (tev == TEV_ENDTASK) return;
     // Named while it runs (a task pvmd did not spawn: the console, a
     // program started from a shell): its process may be gone by its end.
-    if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
+    lookUpName(id, tid, recvNs, true);
     announce(tid);
     return;  // the task's own events and its exit (task.exit) speak for it
   }
@@ -440,28 +443,42 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
     text::appendKey(out, "match");
     out.append("order");
   }
-  writeIdentity(out, tid);
+  writeIdentity(out, tid, recvNs);
   out.push_back('\n');
   ++events_;
 }
 
 // The task's identity on its first record, as far as pvmd told it (the
 // program's name for a spawned task, the parent); host, language and pid
-// are not in PVM's events.
-void PvmTracer::writeIdentity(std::string& out, int tid) {
+// are not in PVM's events.  A name not known then is looked up again until
+// it is, and written on the record that follows.
+void PvmTracer::writeIdentity(std::string& out, int tid, std::int64_t nowNs) {
   Identity& id = identities_[tid];
-  if (id.written) return;
-  id.written = true;
-  ++tasks_;
-  if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
-  if (!id.name.empty()) {
-    text::appendKey(out, "name");
-    text::appendEscaped(out, id.name);
+  bool first = !id.written;
+  if (!first && id.named) return;
+  if (first) {
+    id.written = true;
+    ++tasks_;
   }
-  if (id.parent) {
-    text::appendKey(out, "parent");
+  lookUpName(id, tid, nowNs, first);
+  if (!id.name.empty()) {
+    text::appendKey(out, kFieldKeys[static_cast<std::size_t>(Key::Name)]);
+    text::appendEscaped(out, id.name);
+    id.named = true;
+  }
+  if (first && id.parent) {
+    text::appendKey(out, kFieldKeys[static_cast<std::size_t>(Key::Parent)]);
     text::appendParent(out, *id.parent);
   }
+}
+
+// The name pvmd (or the task's process) gives, unless known already or
+// (unless asked `now`) asked less than kNameRetryNs before nowNs.
+void PvmTracer::lookUpName(Identity& id, int tid, std::int64_t nowNs, bool now) {
+  if (!id.name.empty() || !nameOf_) return;
+  if (!now && nowNs - id.nameAskedNs < kNameRetryNs) return;
+  id.name = nameOf_(tid, id.parent && *id.parent < 0);
+  id.nameAskedNs = nowNs;
 }
 
 // The Monitor watches a task's exit once: a task whose exit is written may
@@ -514,11 +531,13 @@ void PvmTracer::flushTask(std::string& out, int tid, std::int64_t nowNs) {
   it->second.held.clear();
   it->second.origin = Origin::Plain;
   // A task that made no call PVM traces (the console): its identity on a
-  // line of its own, before its task.exit.
-  if (!it->second.written && announced_.count(tid) > 0 && !(libab_ && libab_(tid)) &&
-      (!it->second.name.empty() || it->second.parent)) {
+  // line of its own, before its task.exit; so is a name found only now.
+  Identity& id = it->second;
+  if (announced_.count(tid) == 0 || (libab_ && libab_(tid))) return;
+  if (id.written && !id.named) lookUpName(id, tid, nowNs, true);
+  if ((!id.written && (!id.name.empty() || id.parent)) || (id.written && !id.named && !id.name.empty())) {
     text::appendRecordStart(out, nowNs, nowNs, tid, Kind::INFO, Phase::End);
-    writeIdentity(out, tid);
+    writeIdentity(out, tid, nowNs);
     out.push_back('\n');
     ++events_;
   }

@@ -115,7 +115,7 @@ class PvmTracer {
   static bool looksUpAbmon(const Event& ev);
   void learnGroupServers();
   bool talksToGroupServer(const Event& ev) const;
-  void writeIdentity(std::string& out, int tid);
+  void writeIdentity(std::string& out, int tid, std::int64_t nowNs);
   void announce(int tid);
   void writeOutputLine(std::string& out, int tid, std::int64_t ns, std::string_view text);
 
@@ -141,6 +141,8 @@ class PvmTracer {
     std::string name;  // empty: PVM did not say
     std::optional<int> parent;
     bool written = false;
+    bool named = false;  // its name= is written
+    std::int64_t nameAskedNs = 0;  // when nameOf_ last found nothing
     Origin origin = Origin::Unknown;
     std::string held;  // records of an Unknown task
     bool ended = false;  // its task.exit is written
@@ -152,6 +154,7 @@ class PvmTracer {
     std::int64_t offsetNs = 0, offsetAtNs = 0;
   };
   void forget(int tid);
+  void lookUpName(Identity& id, int tid, std::int64_t nowNs, bool now);
   static void noteStamp(Identity& id, std::int64_t taskNs, std::int64_t recvNs);
   bool speaksAsPvmd(int src) const;  // the test knob XAB_TEST_PVMD_TASK
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask
