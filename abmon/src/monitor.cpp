@@ -74,8 +74,23 @@ Monitor::Monitor(MonitorSetup setup)
       pokeTimer_(io_),
       programTimer_(io_),
       uplinkTimer_(io_) {
-  // The tasks a program's task spawns are the program's (`abmon -- PROGRAM`).
-  formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { program_.spawned(parent, tids); });
+  formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { spawned(parent, tids); });
+}
+
+// A task's spawn record names these tids.  They are the program's if the
+// spawner is (`abmon -- PROGRAM`), and tasks whose exit abmon watches: one
+// whose only PVM call is pvm_exit never enrols (libpvm's pvm_exit does
+// nothing for a task without a tid), so it never speaks, and the spawn
+// record is all that tells of it (its identity: Formatter::spawnedIdentity).
+// Those of this host only: another host's are its relay's.  Under
+// --pvm-tracer pvmd tells of every spawned task (PvmTracer).
+void Monitor::spawned(int parent, const std::vector<int>& tids) {
+  program_.spawned(parent, tids);
+  if (tracer_) return;
+  for (int t : tids)
+    if (t > 0 && pvm_tidtohost(t) == pvm_tidtohost(setup_.tid) &&
+        std::find(ended_.begin(), ended_.end(), t) == ended_.end())
+      watchTask(t);
 }
 
 Monitor::~Monitor() { releaseFds(); }
@@ -84,6 +99,7 @@ int Monitor::run() {
   std::int64_t now = realtimeNs();
   char host[256] = {};
   gethostname(host, sizeof host - 1);
+  formatter_.setHost(host);
   if (isRelay()) {
     uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
     if (setup_.opts.relayPort > 0) connectUplink();
@@ -400,6 +416,7 @@ void Monitor::writeExits(bool quiet) {
     if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
     if (tracer_) tracer_->flushTask(pending_, e.tid, now);  // records PVM's tracer held back
+    if (!tracer_ || !tracer_->traces(e.tid)) formatter_.spawnedIdentity(pending_, e.tid, now);
     formatter_.taskExit(pending_, e.tid, now, "notify", tracer_ ? tracer_->taskClock(e.tid, now) : std::nullopt);
     if (tracer_) tracer_->taskEnded(e.tid);
     if (uplink_) uplink_->closed(e.tid);

@@ -372,9 +372,11 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
     }
   }
   const Event& all = entry ? ev : merged;
-  if (kind == Kind::SPAWN && !entry && spawned_)
-    if (const Datum* tids = all.find(TEV_DID_STL); tids && !tids->ints.empty())
-      spawned_(tid, std::vector<int>(tids->ints.begin(), tids->ints.end()));
+  if (kind == Kind::SPAWN && !entry)
+    if (const Datum* tids = all.find(TEV_DID_STL); tids && !tids->ints.empty()) {
+      learnSpawned(tid, *tids, all.find(TEV_DID_SE));
+      if (spawned_) spawned_(tid, std::vector<int>(tids->ints.begin(), tids->ints.end()));
+    }
   // PVM's own control messages (a direct route's setup, ...) have tags
   // with the top bit set, which programs cannot use: libab records none.
   if (const Datum* tag = all.find(TEV_DID_MC);
@@ -481,6 +483,24 @@ void PvmTracer::lookUpName(Identity& id, int tid, std::int64_t nowNs, bool now) 
   id.nameAskedNs = nowNs;
 }
 
+// A spawn's result names its tasks: their parent and program, whatever
+// else of them is lost (pvmd's spntask says the same, when it comes), and
+// their exit is watched.
+void PvmTracer::learnSpawned(int parent, const Datum& tids, const Datum* file) {
+  for (std::int64_t t : tids.ints) {
+    if (t <= 0 || groupServers_.count(static_cast<int>(t)) > 0) continue;
+    if (file && !file->strs.empty() && isGroupServer(file->strs[0])) {
+      groupServers_.insert(static_cast<int>(t));  // no task of the program's
+      continue;
+    }
+    Identity& id = identities_[static_cast<int>(t)];
+    if (id.origin == Origin::Libab || id.ended) continue;
+    if (!id.parent) id.parent = parent;
+    if (id.name.empty() && file && !file->strs.empty()) id.name = file->strs[0].substr(file->strs[0].rfind('/') + 1);
+    announce(static_cast<int>(t));
+  }
+}
+
 // The Monitor watches a task's exit once: a task whose exit is written may
 // still have events on the way (pvmd's notice can overtake them), and a
 // second pvm_notify for a task that has gone would give a second task.exit.
@@ -558,6 +578,11 @@ std::optional<std::int64_t> PvmTracer::taskClock(int tid, std::int64_t nowNs) co
   auto it = identities_.find(tid);
   if (it == identities_.end() || it->second.origin == Origin::Libab || !it->second.lastTaskNs) return std::nullopt;
   return std::max(*it->second.lastTaskNs, nowNs + it->second.offsetNs);
+}
+
+bool PvmTracer::traces(int tid) const {
+  auto it = identities_.find(tid);
+  return it != identities_.end() && it->second.origin != Origin::Libab;
 }
 
 void PvmTracer::taskEnded(int tid) {

@@ -78,6 +78,8 @@ class PvmTracer {
   // Its task.exit is written: if pvmd says later that a task with this tid
   // has started, that is a new task (PVM reuses tids), told anew.
   void taskEnded(int tid);
+  // Whether the task's records are PVM's (its identity is the tracer's).
+  bool traces(int tid) const;
 
   std::uint64_t events() const { return events_; }
   std::uint64_t tasks() const { return tasks_; }  // tasks with records written
@@ -117,6 +119,7 @@ class PvmTracer {
   bool talksToGroupServer(const Event& ev) const;
   void writeIdentity(std::string& out, int tid, std::int64_t nowNs);
   void announce(int tid);
+  void learnSpawned(int parent, const Datum& tids, const Datum* file);
   void writeOutputLine(std::string& out, int tid, std::int64_t ns, std::string_view text);
 
   int context_, traceTag_, outputTag_;
