@@ -309,7 +309,7 @@ void Formatter::writeRecord(std::string& out, TaskState& st, std::int32_t src,
     if (spawned_) spawned_(src, {tids.begin(), tids.end()});
   }
   if (!begin) {
-    out.append(" rc=");
+    text::appendKey(out, keyName(Key::Rc));
     if (call.rcIsTid)
       text::appendTidResult(out, ev.rc);
     else

@@ -412,7 +412,7 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
       if (kd.key == slot.key)
         for (int did : kd.dids)
           if (!d && did >= 0) d = all.find(did);
-    if (slot.key == kFieldKeys[static_cast<std::size_t>(Key::Timeout)]) {
+    if (slot.key == keyName(Key::Timeout)) {
       if (auto us = timeoutUs(all.find(TEV_DID_MTS), all.find(TEV_DID_MTU))) {
         text::appendKey(out, slot.key);
         text::appendInt(out, *us);
@@ -437,13 +437,12 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
   for (int did : kRcDids)
     if (!rc && phase == Phase::End) rc = ev.find(did);
   if (rc && !rc->ints.empty()) {
-    text::appendKey(out, "rc");
+    text::appendKey(out, keyName(Key::Rc));
     if (kindRcType(kind) == 't') text::appendTidResult(out, static_cast<std::int32_t>(rc->ints[0]));
     else text::appendInt(out, rc->ints[0]);
   }
   if (carriesMessage(kind) && phase == Phase::End) {
-    text::appendKey(out, "match");
-    out.append("order");
+    text::appendMatchOrder(out);
   }
   writeIdentity(out, tid, recvNs);
   out.push_back('\n');
@@ -464,12 +463,12 @@ void PvmTracer::writeIdentity(std::string& out, int tid, std::int64_t nowNs) {
   }
   lookUpName(id, tid, nowNs, first);
   if (!id.name.empty()) {
-    text::appendKey(out, kFieldKeys[static_cast<std::size_t>(Key::Name)]);
+    text::appendKey(out, keyName(Key::Name));
     text::appendEscaped(out, id.name);
     id.named = true;
   }
   if (first && id.parent) {
-    text::appendKey(out, kFieldKeys[static_cast<std::size_t>(Key::Parent)]);
+    text::appendKey(out, keyName(Key::Parent));
     text::appendParent(out, *id.parent);
   }
 }

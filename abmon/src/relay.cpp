@@ -42,12 +42,12 @@ std::vector<int> unpackInts() {
 void relayRecord(std::string& out, std::int64_t recvNs, std::int64_t sentNs, int tid, Kind kind,
                  const std::string& host) {
   text::appendRecordStart(out, recvNs, sentNs, tid, kind);
-  text::appendKey(out, "host");
+  text::appendKey(out, keyName(Key::Host));
   text::appendEscaped(out, host);
 }
 
-void intField(std::string& out, std::string_view key, std::int64_t v) {
-  text::appendKey(out, key);
+void intField(std::string& out, Key key, std::int64_t v) {
+  text::appendKey(out, keyName(key));
   text::appendInt(out, std::min<std::int64_t>(v, INT32_MAX));
 }
 
@@ -120,21 +120,15 @@ int streamExchange(int fd, FrameReader& pongs, std::string& frame, int id, std::
 // The relay's own `clock` record (docs/trace-format.md, "Clock records"):
 // column 1 its clock when the pong came (it stamps its own records), 2 t1.
 void clockRecord(std::string& out, int self, int abmonTid, int phase, int k, const std::int64_t t[4]) {
-  text::appendTime(out, t[3]);
-  out.push_back(' ');
-  text::appendTime(out, t[0]);
-  out.push_back(' ');
-  text::appendTid(out, self);
-  out.push_back(' ');
-  out.append(kindName(Kind::CLOCK));
-  text::appendKey(out, "ref");
+  text::appendRecordStart(out, t[3], t[0], self, Kind::CLOCK);
+  text::appendKey(out, keyName(Key::Ref));
   text::appendTid(out, abmonTid);
-  intField(out, "ref_s", t[1] / 1'000'000'000);
-  intField(out, "ref_ns", t[1] % 1'000'000'000);
-  intField(out, "turn_ns", t[2] - t[1]);
-  intField(out, "rtt_ns", t[3] - t[0]);
-  intField(out, "phase", phase);
-  intField(out, "rc", k);
+  intField(out, Key::RefS, t[1] / 1'000'000'000);
+  intField(out, Key::RefNs, t[1] % 1'000'000'000);
+  intField(out, Key::TurnNs, t[2] - t[1]);
+  intField(out, Key::RttNs, t[3] - t[0]);
+  intField(out, Key::ClockPhase, phase);
+  intField(out, Key::Rc, k);
   out.push_back('\n');
 }
 
@@ -418,13 +412,13 @@ void RelayHub::onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch&
   for (int t : b.closed) r.tasks.erase(t);
   ++batches_;
   relayRecord(out, recvNs, b.sentNs, src, what == RelayMsg::Stop ? Kind::RELAY_STOP : Kind::RELAY_BATCH, r.host);
-  intField(out, "events", b.events);
+  intField(out, Key::Events, b.events);
   if (what == RelayMsg::Stop) {
     r.live = false;
-    intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
-    intField(out, "bad", 0);
+    intField(out, Key::Tasks, static_cast<std::int64_t>(r.tasks.size()));
+    intField(out, Key::Bad, 0);
   } else {
-    intField(out, "bytes", static_cast<std::int64_t>(b.text.size()));
+    intField(out, Key::Bytes, static_cast<std::int64_t>(b.text.size()));
   }
   out.push_back('\n');
   out.append(b.text);
@@ -462,8 +456,8 @@ void RelayHub::hostGone(int tid, Relay& r, std::int64_t nowNs, const char* how, 
   if (r.hostGone) return;
   r.hostGone = true;
   relayRecord(out, nowNs, nowNs, tid, Kind::HOST_DELETE, r.host);
-  intField(out, "tasks", static_cast<std::int64_t>(r.tasks.size()));
-  text::appendKey(out, "how");
+  intField(out, Key::Tasks, static_cast<std::int64_t>(r.tasks.size()));
+  text::appendKey(out, keyName(Key::How));
   out.append(how);
   out.push_back('\n');
   for (int t : r.tasks) fmt.taskExit(out, t, nowNs, "host");
