@@ -291,9 +291,9 @@ QVariant PendingQueueModel::headerData(int section, Qt::Orientation o, int role)
 
 QStringList hangReportLines(const ViewSnapshot& s) {
   QStringList out;
-  for (const auto& line : s.hang().summary) out << QString::fromStdString(line);
-  for (const auto& b : s.hang().blocked)
-    if (!out.contains(QString::fromStdString(b.explanation))) out << QString::fromStdString(b.explanation);
+  for (const auto& line : s.hangText().summary) out << QString::fromStdString(line);
+  for (const auto& e : s.hangText().explanations)
+    if (!out.contains(QString::fromStdString(e))) out << QString::fromStdString(e);
   for (const auto& m : s.mismatches().mismatches)
     out << QStringLiteral("%1 -> %2: %3").arg(label(s, m.sender), label(s, m.receiver),
                                               QString::fromStdString(m.explanation));
@@ -331,16 +331,17 @@ QString hangReportHtml(const ViewState& state) {
     qint64 idle = state.msSinceProgress();
     if (!s->inputEnded)  // at the newest record of an input that goes on, live or paused
       html += QStringLiteral("<p><b>No new records for %1 s.</b></p>").arg(idle / 1000.0, 0, 'f', 1);
-    html += "<h3>Blocked tasks: " + QString::fromStdString(s->hang().headline).toHtmlEscaped() + "</h3><ul>";
-    for (const auto& line : s->hang().summary) {
-      bool perTask = std::any_of(s->hang().blocked.begin(), s->hang().blocked.end(),
-                                 [&](const BlockedTask& b) { return b.explanation == line; });
+    const HangText& words = s->hangText();
+    html += "<h3>Blocked tasks: " + QString::fromStdString(words.headline).toHtmlEscaped() + "</h3><ul>";
+    for (const auto& line : words.summary) {
+      bool perTask = std::find(words.explanations.begin(), words.explanations.end(), line) != words.explanations.end();
       if (!perTask) html += "<li><b>" + QString::fromStdString(line).toHtmlEscaped() + "</b></li>";
     }
     html += "</ul><ul>";
-    for (const auto& b : s->hang().blocked) {
+    for (std::size_t i = 0; i < s->hang().blocked.size(); ++i) {
+      const BlockedTask& b = s->hang().blocked[i];
       EventRef r{b.task, b.state.first};
-      html += "<li>" + link(r, label(*s, b.task)) + ": " + QString::fromStdString(b.explanation).toHtmlEscaped();
+      html += "<li>" + link(r, label(*s, b.task)) + ": " + QString::fromStdString(words.explanations[i]).toHtmlEscaped();
       for (const auto& p : b.pending) {
         const Message& m = s->messages().messages[p.message];
         html += "<br>&nbsp;&nbsp;queued: " +
