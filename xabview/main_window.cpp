@@ -276,7 +276,7 @@ void MainWindow::showHangAlarm(bool on) {
   }
   QString what;
   if (s->hang().hung) {
-    QString tasks = QString::fromStdString(s->hang().headline);
+    QString tasks = QString::fromStdString(s->hangText().headline);
     what = s->inputEnded ? QStringLiteral("Hang: %1 at the end of the input.").arg(tasks)
                          : QStringLiteral("Hang: %1, no new record for %2 s or more.").arg(tasks).arg(options_.hangAfter);
   } else {

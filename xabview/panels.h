@@ -1,6 +1,8 @@
 // panels.h -- the tabs under the diagram: event log, hang and mismatch,
 // barrier waits, messages, input errors.  Each is a thin widget over an
-// item model of xab_viewmodels and the shared ViewState.
+// item model of xab_viewmodels and the shared ViewState, each in a file of
+// its own (event_log_panel.cpp, hang_panel.cpp, barrier_panel.cpp,
+// messages_panel.cpp, input_panel.cpp).
 #pragma once
 
 #include "event_log_model.h"

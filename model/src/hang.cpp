@@ -15,46 +15,6 @@ bool isBlockedState(TaskState s) {
          s == TaskState::Spawning || s == TaskState::Blocked;
 }
 
-// "(cholnode, 0..2)", "(cholnode, 0,2)", "(a, 0), (b, 1)"
-std::string labelSet(const Trace& trace, std::vector<TaskIndex> tasks) {
-  std::map<std::string, std::set<std::int32_t>> byName;
-  std::vector<std::string> unnamed;
-  for (TaskIndex t : tasks) {
-    if (trace.task(t).name < 0) unnamed.push_back(trace.label(t));
-    else byName[std::string(trace.taskName(t))].insert(trace.task(t).instance);
-  }
-  std::string out;
-  auto sep = [&] { if (!out.empty()) out += ", "; };
-  for (const auto& [name, insts] : byName) {
-    sep();
-    std::vector<std::int32_t> v(insts.begin(), insts.end());
-    bool contiguous = v.back() - v.front() + 1 == static_cast<std::int32_t>(v.size());
-    out += "(" + name + ", ";
-    if (v.size() > 2 && contiguous) {
-      out += std::to_string(v.front()) + ".." + std::to_string(v.back());
-    } else {
-      for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
-    }
-    out += ")";
-  }
-  for (const auto& u : unnamed) { sep(); out += u; }
-  return out;
-}
-
-std::string since(const Trace& trace, TimeNs t) {
-  return "since " + formatSeconds(t, trace.firstTime()) + " s";
-}
-
-std::string sourceWords(const Trace& trace, Tid src) {
-  if (src == kAnyTid) return "any task";
-  auto t = trace.findTask(src);
-  return t ? trace.label(*t) : formatTid(src);
-}
-
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // Tids that a task of the program ended with a pvm_kill that succeeded.
 std::set<Tid> killedByProgram(const Trace& trace) {
   std::set<Tid> out;
@@ -144,10 +104,7 @@ struct Diagnoser {
     for (const Message& m : messages.messages) {
       if (std::find(m.unreceived.begin(), m.unreceived.end(), me) == m.unreceived.end()) continue;
       if ((s.a != kAnyTid && trace.task(m.sender).tid != s.a) || (s.b != kAnyTag && m.tag != s.b)) continue;
-      report.recordsMissing.push_back(trace.label(t) + " ended without pvm_exit in " + std::string(kindName(s.call)) +
-                                      " while a message for it (tag " + std::to_string(m.tag) + " from " +
-                                      trace.label(m.sender) + ") had been sent: its last records are missing " +
-                                      "(a task that ends without pvm_exit may lose them under PVM's tracer), not a hang.");
+      report.recordsMissing.push_back({t, s.call, m.tag, m.sender});
       return true;
     }
     return false;
@@ -159,48 +116,20 @@ struct Diagnoser {
     if (begin.kind != Kind::TRECV || !begin.isBegin()) return false;
     std::int32_t us = begin.get(Key::Timeout, -1);
     if (us < 0) return false;
-    report.boundedWaits.push_back(trace.label(t) + (ended ? " was" : " is") + " in trecv with a timeout of " +
-                                  formatSeconds(std::int64_t{us} * 1000, 0) + " s (since " +
-                                  formatSeconds(begin.time, trace.firstTime()) +
-                                  " s): a wait that ends by itself, not a hang.");
+    report.boundedWaits.push_back({t, ended, us, begin.time});
     return true;
   }
 
   // The program's task ended by a fault signal while in a blocking call.
   bool crashedIn(TaskIndex t, const StateInterval& s) {
-    static constexpr std::pair<int, const char*> kFaults[] = {
-        {4, "SIGILL"}, {6, "SIGABRT"}, {7, "SIGBUS"}, {8, "SIGFPE"}, {11, "SIGSEGV"}};
+    static constexpr int kFaults[] = {4, 6, 7, 8, 11};  // SIGILL SIGABRT SIGBUS SIGFPE SIGSEGV
     const TaskInfo& info = trace.task(t);
-    for (const auto& [number, name] : kFaults) {
+    for (int number : kFaults) {
       if (info.signal != number) continue;
-      report.crashed.push_back(trace.label(t) + " died of signal " + std::to_string(number) + " (" + name + ") in " +
-                               std::string(kindName(s.call)) + " at " + formatSeconds(info.exitTime, trace.firstTime()) +
-                               " s: it crashed there, it was not blocked.");
+      report.crashed.push_back({t, number, s.call, info.exitTime});
       return true;
     }
     return false;
-  }
-
-  std::string endedWords(TaskIndex t) const {
-    return "until it ended at " + formatSeconds(trace.task(t).exitTime, trace.firstTime()) +
-           " s (killed, or gone without pvm_exit)";
-  }
-
-  std::string doing(TaskIndex t) const {
-    if (ended[t]) {
-      const StateInterval& s = now[t];
-      std::string what = "was blocked in " + std::string(kindName(s.call));
-      if (s.state == TaskState::Receiving)
-        what += " waiting for tag " + formatTag(s.b) + " from " + sourceWords(trace, s.a);
-      return what + " " + endedWords(t);
-    }
-    if (exited[t]) return "has exited";
-    const StateInterval& s = now[t];
-    if (s.state == TaskState::Receiving)
-      return "is blocked in " + std::string(kindName(s.call)) + " waiting for tag " + formatTag(s.b) +
-             " from " + sourceWords(trace, s.a);
-    if (blocked[t]) return "is blocked in " + std::string(kindName(s.call));
-    return "is " + std::string(stateName(s.state));
   }
 
   void pendingFor(BlockedTask& b) {
@@ -212,39 +141,6 @@ struct Diagnoser {
       bool tagOk = b.state.b == kAnyTag || m.tag == b.state.b;
       b.pending.push_back({i, m.sender, m.tag, m.bytes, b.state.state == TaskState::Receiving && srcOk && tagOk});
     }
-  }
-
-  std::string explainReceive(const BlockedTask& b) {
-    std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " for tag " + formatTag(b.state.b) +
-                    " from " + sourceWords(trace, b.state.a) + " (" + std::string(kindName(b.state.call)) +
-                    ", " + since(trace, b.state.begin) + ")";
-    if (b.ended) s += " " + endedWords(b.task);
-    if (b.pending.empty()) {
-      s += b.ended ? "; no message sent to it was left unreceived" : "; no message sent to it is left unreceived";
-      if (b.state.a != kAnyTid)
-        if (auto src = trace.findTask(b.state.a)) s += "; " + trace.label(*src) + " " + doing(*src);
-      return s + ".";
-    }
-    std::map<std::int32_t, std::vector<const PendingMessage*>> byTag;
-    bool anyMatch = false;
-    for (const auto& p : b.pending) {
-      byTag[p.tag].push_back(&p);
-      anyMatch |= p.matches;
-    }
-    for (const auto& [tag, list] : byTag) {
-      std::vector<TaskIndex> senders;
-      for (auto* p : list) senders.push_back(p->sender);
-      s += "; " + plural(list.size(), "message", "messages") + " with tag " + std::to_string(tag) +
-           " from " + labelSet(trace, senders) + (list.size() == 1 ? (b.ended ? " was" : " is") : (b.ended ? " were" : " are")) +
-           " waiting for it";
-    }
-    if (anyMatch && b.ownMatcher)
-      s += b.ended ? "; the program's own matching function (pvm_recvf) accepted none of them"
-                   : "; the program's own matching function (pvm_recvf) accepts none of them so far";
-    else if (anyMatch)
-      s += b.ended ? "; one of them matched it (were records lost?)"
-                   : "; one of them matches, so the receive may still complete (or records were lost)";
-    return s + ".";
   }
 
   // Computed once, on first need: which barrier each task is still in, and
@@ -293,12 +189,8 @@ struct Diagnoser {
     return out;
   }
 
-  std::string explainBarrier(BlockedTask& b) {
+  void barrierFacts(BlockedTask& b) {
     const BarrierInstance* bi = openBarrier(b.task);
-    std::string group(trace.str(b.state.a));
-    std::string s = trace.label(b.task) + (b.ended ? " waited" : " waits") + " at barrier '" + group + "' (count " +
-                    std::to_string(b.state.b) + ", " + since(trace, b.state.begin) + ")";
-    if (b.ended) s += " " + endedWords(b.task);
     std::set<TaskIndex> arrived = inBarrierOf(b.state.a);
     std::size_t elsewhere = arrived.size();  // waiting at another use of it
     if (bi) {
@@ -307,35 +199,27 @@ struct Diagnoser {
         arrived.insert(v.task);
         if (v.task != b.task && v.depart == kOpenEnd) b.waitingWith.push_back(v.task);
       }
-      s += "; " + std::to_string(bi->visits.size()) + " of " + std::to_string(bi->count) + " arrived";
+      b.barrierKnown = true;
+      b.arrived = bi->visits.size();
+      b.barrierCount = bi->count;
+      b.elsewhere = elsewhere;
     }
-    if (bi && elsewhere)
-      s += "; " + plural(elsewhere, "other member waits", "other members wait") +
-           " at another use of it (the members called it a different number of times)";
     for (TaskIndex m : members(b.state.a))
       if (!arrived.count(m)) b.missing.push_back(m);
-    if (!b.missing.empty()) s += "; not arrived: " + labelSet(trace, b.missing);
-    if (b.missing.empty() && bi && static_cast<std::int32_t>(bi->visits.size()) < bi->count)
-      s += "; the other members never joined the group in this trace";
-    return s + ".";
   }
 
-  // One sentence per barrier use that tasks wait at: its waiters once, and
-  // what each member that has not arrived is doing.
-  void barrierLines() {
+  // Each barrier use that tasks wait at, once: its waiters, and the
+  // members that have not arrived.
+  void barrierWaits() {
     std::set<const BarrierInstance*> done;
     for (const BlockedTask& b : report.blocked) {
       if (b.state.state != TaskState::Barrier) continue;
       const BarrierInstance* bi = openBarrier(b.task);
       if (!bi || !done.insert(bi).second) continue;
-      std::vector<TaskIndex> waiters;
+      BarrierWait w{bi->group, bi->count, bi->visits.size(), {}, b.missing};
       for (const BarrierVisit& v : bi->visits)
-        if (v.depart == kOpenEnd) waiters.push_back(v.task);
-      std::string s = "barrier '" + std::string(trace.str(bi->group)) + "' (count " + std::to_string(bi->count) +
-                      "): " + std::to_string(bi->visits.size()) + " of " + std::to_string(bi->count) + " arrived, " +
-                      labelSet(trace, waiters) + (waiters.size() == 1 ? " waits" : " wait");
-      for (TaskIndex m : b.missing) s += "; " + trace.label(m) + " " + doing(m);
-      report.summary.push_back(s + ".");
+        if (v.depart == kOpenEnd) w.waiters.push_back(v.task);
+      report.barrierWaits.push_back(std::move(w));
     }
   }
 
@@ -347,19 +231,7 @@ struct Diagnoser {
     if (b.ended) b.endedAt = trace.task(t).exitTime;
     b.ownMatcher = b.state.state == TaskState::Receiving && ownMatcher(t, b.state.first);
     pendingFor(b);
-    const std::string until = b.ended ? " " + endedWords(t) : "";
-    switch (b.state.state) {
-      case TaskState::Receiving: b.explanation = explainReceive(b); break;
-      case TaskState::Barrier: b.explanation = explainBarrier(b); break;
-      case TaskState::Collective:
-        b.explanation = trace.label(t) + (b.ended ? " was in " : " is in ") + std::string(kindName(b.state.call)) +
-                        " on group '" + std::string(trace.str(b.state.a)) + "' (" +
-                        since(trace, b.state.begin) + ")" + until + ".";
-        break;
-      default:
-        b.explanation = trace.label(t) + (b.ended ? " was blocked in " : " is blocked in ") +
-                        std::string(kindName(b.state.call)) + " (" + since(trace, b.state.begin) + ")" + until + ".";
-    }
+    if (b.state.state == TaskState::Barrier) barrierFacts(b);
     report.blocked.push_back(std::move(b));
   }
 
@@ -402,28 +274,15 @@ struct Diagnoser {
   }
 
   void summarise() {
-    std::size_t live = 0;
-    for (TaskIndex t = 0; t < trace.taskCount(); ++t) live += !exited[t];
-    for (const auto& cyc : report.cycles) {
-      std::string s = "deadlock: ";
-      for (TaskIndex t : cyc) s += trace.label(t) + " waits for ";
-      report.summary.push_back(s + trace.label(cyc.front()) + ".");
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      report.tasks.push_back({now[t], exited[t], ended[t], blocked[t]});
+      report.liveTasks += !exited[t];
     }
+    barrierWaits();
     std::size_t died = 0;
     for (const BlockedTask& b : report.blocked) died += b.ended;
-    if (died)
-      report.summary.push_back(plural(died, "task", "tasks") + " ended while blocked (killed, or gone without " +
-                               "pvm_exit): the program was hung when it was stopped.");
-    if (live && report.blocked.size() - died == live)
-      report.summary.push_back((live == 1 ? std::string("the only live task is") : "all " + plural(live, "", "live tasks are")) +
-                               " blocked: the program cannot make progress.");
-    barrierLines();
-    for (const BlockedTask& b : report.blocked) report.summary.push_back(b.explanation);
     report.endedBlocked = died;
     report.stillBlocked = report.blocked.size() - died;
-    if (report.hung)
-      report.headline = plural(report.stillBlocked, "task", "tasks") + " blocked" +
-                        (died ? ", " + std::to_string(died) + " ended while blocked" : "");
   }
 
   HangReport run() {

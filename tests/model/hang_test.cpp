@@ -9,14 +9,23 @@ using xab::test::loadFixture;
 using xab::test::taskNamed;
 
 namespace {
-HangReport diagnose(const Trace& t) {
-  return diagnoseHang(t, matchMessages(t), analyzeBarriers(t));
+// The facts and their words (hang_text.h), as abstat and xabview show them.
+struct Hang : HangReport {
+  HangText text;
+};
+Hang diagnose(const Trace& t) {
+  Hang h{diagnoseHang(t, matchMessages(t), analyzeBarriers(t)), {}};
+  h.text = hangText(t, h);
+  return h;
+}
+const std::string& explain(const Hang& h, const BlockedTask& b) {
+  return h.text.explanations.at(static_cast<std::size_t>(&b - h.blocked.data()));
 }
 }  // namespace
 
 TEST_CASE("the paper's hung Cholesky: host waits for 16040, nodes sent 16004") {
   auto trace = loadFixture("cholesky_hang.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.hung);
   REQUIRE(h.blocked.size() == 4);
   TaskIndex host = taskNamed(*trace, "cholhost", 0);
@@ -31,44 +40,44 @@ TEST_CASE("the paper's hung Cholesky: host waits for 16040, nodes sent 16004") {
     CHECK(p.tag == 16004);
     CHECK_FALSE(p.matches);
   }
-  CHECK_THAT(hb->explanation, Catch::Contains("(cholhost, 0) waits for tag 16040 from any task"));
-  CHECK_THAT(hb->explanation,
+  CHECK_THAT(explain(h, *hb), Catch::Contains("(cholhost, 0) waits for tag 16040 from any task"));
+  CHECK_THAT(explain(h, *hb),
              Catch::Contains("3 messages with tag 16004 from (cholnode, 0..2) are waiting for it"));
   CHECK(h.cycles.empty());
-  CHECK_THAT(h.summary.front(), Catch::Contains("all 4 live tasks are blocked"));
+  CHECK_THAT(h.text.summary.front(), Catch::Contains("all 4 live tasks are blocked"));
 }
 
 TEST_CASE("a deadlock cycle is found") {
   auto trace = loadFixture("deadlock.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.hung);
   CHECK(h.blocked.size() == 2);  // idle has exited
   REQUIRE(h.cycles.size() == 1);
   CHECK(h.cycles[0].size() == 2);
-  CHECK_THAT(h.summary.front(), Catch::Contains("deadlock: (ping, 0) waits for (pong, 0) waits for (ping, 0)"));
+  CHECK_THAT(h.text.summary.front(), Catch::Contains("deadlock: (ping, 0) waits for (pong, 0) waits for (ping, 0)"));
 }
 
 TEST_CASE("a barrier waiting for a task that has exited") {
   auto trace = loadFixture("barrier_hang.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.blocked.size() == 2);
   const BlockedTask& b = h.blocked[0];
   CHECK(b.state.state == TaskState::Barrier);
   REQUIRE(b.missing.size() == 1);
   CHECK(b.missing[0] == taskNamed(*trace, "worker", 2));
   CHECK(b.waitingWith.size() == 1);
-  CHECK_THAT(b.explanation, Catch::Contains("2 of 3 arrived; not arrived: (worker, 2)"));
+  CHECK_THAT(explain(h, b), Catch::Contains("2 of 3 arrived; not arrived: (worker, 2)"));
   // What the missing member does: once, in the barrier's line.
-  CHECK(std::count(h.summary.begin(), h.summary.end(),
+  CHECK(std::count(h.text.summary.begin(), h.text.summary.end(),
                    "barrier 'w' (count 3): 2 of 3 arrived, (worker, 0,1) wait; (worker, 2) has exited.") == 1);
 }
 
 TEST_CASE("a trace where everyone finished is not hung") {
   auto trace = loadFixture("barrier.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   CHECK_FALSE(h.hung);
   CHECK(h.blocked.empty());
-  CHECK(h.summary.empty());
+  CHECK(h.text.summary.empty());
 }
 
 TEST_CASE("abmon's note of lost events does not end a blocked receive") {
@@ -85,9 +94,9 @@ TEST_CASE("abmon's note of lost events does not end a blocked receive") {
   CHECK(now.state == TaskState::Receiving);
   CHECK(now.b == 5);
   CHECK(stateAt(t, 0, 1'150'000'000).state == TaskState::Receiving);
-  HangReport h = diagnose(t);
+  Hang h = diagnose(t);
   REQUIRE(h.blocked.size() == 1);
-  CHECK_THAT(h.blocked[0].explanation, Catch::Contains("(a, 0) waits for tag 5 from t2"));
+  CHECK_THAT(explain(h, h.blocked[0]), Catch::Contains("(a, 0) waits for tag 5 from t2"));
 }
 
 // Killing a hung program must not erase the diagnosis.  A
@@ -98,7 +107,7 @@ TEST_CASE("a task killed while blocked: what it waited for and what waited for i
   auto trace = loadFixture("demo_hang_killed.trace");
   TaskIndex master = taskNamed(*trace, "xabdemo", 0);
   REQUIRE(trace->task(master).exit == ExitHow::TaskExit);
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.hung);
   REQUIRE(h.blocked.size() == 4);
   const BlockedTask* mb = nullptr;
@@ -112,15 +121,15 @@ TEST_CASE("a task killed while blocked: what it waited for and what waited for i
   CHECK(mb->state.b == 16040);
   REQUIRE(mb->pending.size() == 3);
   for (const auto& p : mb->pending) CHECK(p.tag == 16004);
-  CHECK_THAT(mb->explanation, Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task") &&
+  CHECK_THAT(explain(h, *mb), Catch::Contains("(xabdemo, 0) waited for tag 16040 from any task") &&
                                   Catch::Contains("until it ended at") &&
                                   Catch::Contains("3 messages with tag 16004 from (xabdemo, 1..3) were waiting for it"));
-  CHECK_THAT(h.summary.front(), Catch::Contains("1 task ended while blocked"));
+  CHECK_THAT(h.text.summary.front(), Catch::Contains("1 task ended while blocked"));
   // The workers wait for work from the master, which is gone.
   for (const auto& b : h.blocked)
     if (b.task != master) {
       CHECK_FALSE(b.ended);
-      CHECK_THAT(b.explanation, Catch::Contains("(xabdemo, 0) was blocked in recv waiting for tag 16040"));
+      CHECK_THAT(explain(h, b), Catch::Contains("(xabdemo, 0) was blocked in recv waiting for tag 16040"));
     }
 }
 
@@ -134,12 +143,12 @@ TEST_CASE("every task killed while blocked: still hung, and a cycle is still a d
       "9.0 9.0 t1 task.exit how=notify\n"
       "9.0 9.0 t2 task.exit how=notify\n");
   REQUIRE(r.errorCount == 0);
-  HangReport h = diagnose(*r.trace);
+  Hang h = diagnose(*r.trace);
   REQUIRE(h.hung);
   REQUIRE(h.blocked.size() == 2);
   for (const auto& b : h.blocked) CHECK(b.ended);
   REQUIRE(h.cycles.size() == 1);
-  CHECK_THAT(h.summary.front(), Catch::Contains("deadlock: (ping, 0) waits for (pong, 0)"));
+  CHECK_THAT(h.text.summary.front(), Catch::Contains("deadlock: (ping, 0) waits for (pong, 0)"));
 }
 
 TEST_CASE("a task that exited normally, or that the program itself killed, did not end blocked") {
@@ -156,7 +165,7 @@ TEST_CASE("a task that exited normally, or that the program itself killed, did n
       "1.06 1.06 t3 recv src=t1 tag=7 bytes=4 serial=0 rc=3\n"
       "1.2 1.2 t3 task.exit how=notify\n");
   REQUIRE(r.errorCount == 0);
-  HangReport h = diagnose(*r.trace);
+  Hang h = diagnose(*r.trace);
   CHECK_FALSE(h.hung);
   CHECK(h.blocked.empty());
 }
@@ -166,7 +175,7 @@ TEST_CASE("a task that exited normally, or that the program itself killed, did n
 // the tag-6 message never came).
 TEST_CASE("a task whose handler ran inside its blocked receive is still blocked") {
   auto trace = loadFixture("handler_hang.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.hung);
   REQUIRE(h.blocked.size() == 1);
   const BlockedTask& b = h.blocked[0];
@@ -174,8 +183,8 @@ TEST_CASE("a task whose handler ran inside its blocked receive is still blocked"
   CHECK(b.state.state == TaskState::Receiving);
   CHECK(b.state.b == 6);
   CHECK(b.pending.empty());  // the handler took both tag-5 messages
-  CHECK_THAT(b.explanation, Catch::Contains("(mhf, 0) waits for tag 6 from any task"));
-  CHECK_THAT(h.summary.front(), Catch::Contains("the only live task is blocked"));
+  CHECK_THAT(explain(h, b), Catch::Contains("(mhf, 0) waits for tag 6 from any task"));
+  CHECK_THAT(h.text.summary.front(), Catch::Contains("the only live task is blocked"));
 }
 
 // recvf_hang.trace: a matching function of the program's (pvm_recvf) calls
@@ -183,7 +192,7 @@ TEST_CASE("a task whose handler ran inside its blocked receive is still blocked"
 // returns, though a message of the tag and source it asked for is there.
 TEST_CASE("a task whose matching function refuses every message is still blocked in its receive") {
   auto trace = loadFixture("recvf_hang.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.hung);
   REQUIRE(h.blocked.size() == 1);
   const BlockedTask& b = h.blocked[0];
@@ -192,21 +201,21 @@ TEST_CASE("a task whose matching function refuses every message is still blocked
   CHECK(b.state.b == 1);
   CHECK(b.ownMatcher);
   REQUIRE(b.pending.size() == 1);
-  CHECK_THAT(b.explanation, Catch::Contains("own matching function (pvm_recvf) accepted none of them"));
-  CHECK_THAT(b.explanation, !Catch::Contains("were records lost"));
+  CHECK_THAT(explain(h, b), Catch::Contains("own matching function (pvm_recvf) accepted none of them"));
+  CHECK_THAT(explain(h, b), !Catch::Contains("were records lost"));
 }
 
 TEST_CASE("a task killed while blocked is not counted among the blocked: counts add up") {
   auto trace = loadFixture("demo_hang_killed.trace");
-  HangReport h = diagnose(*trace);
+  Hang h = diagnose(*trace);
   REQUIRE(h.blocked.size() == 4);
   CHECK(h.stillBlocked == 3);
   CHECK(h.endedBlocked == 1);
-  CHECK(h.headline == "3 tasks blocked, 1 ended while blocked");
-  HangReport plain = diagnose(*loadFixture("cholesky_hang.trace"));
+  CHECK(h.text.headline == "3 tasks blocked, 1 ended while blocked");
+  Hang plain = diagnose(*loadFixture("cholesky_hang.trace"));
   CHECK(plain.stillBlocked == 4);
   CHECK(plain.endedBlocked == 0);
-  CHECK(plain.headline == "4 tasks blocked");
+  CHECK(plain.text.headline == "4 tasks blocked");
 }
 
 // Three members wait at barrier 'g' (count 4); the fourth waits for a
@@ -227,21 +236,21 @@ TEST_CASE("a barrier's waiters are named once, and what the missing member does 
       "1.0 1.0 t4 joingroup group=g rc=3\n"
       "1.4 1.4 t4 recv.begin src=t9 tag=7\n");
   REQUIRE(r.errorCount == 0);
-  HangReport h = diagnose(*r.trace);
+  Hang h = diagnose(*r.trace);
   REQUIRE(h.blocked.size() == 4);
   std::size_t barrierLines = 0, doingLines = 0;
-  for (const std::string& s : h.summary) {
+  for (const std::string& s : h.text.summary) {
     barrierLines += s.rfind("barrier 'g'", 0) == 0;
     doingLines += s.find("(w, 3) is blocked in recv") != std::string::npos;
   }
   CHECK(barrierLines == 1);
   CHECK(doingLines == 1);  // once, in the barrier's line
-  for (const std::string& s : h.summary)
+  for (const std::string& s : h.text.summary)
     if (s.rfind("barrier 'g'", 0) == 0)
       CHECK(s == "barrier 'g' (count 4): 3 of 4 arrived, (w, 0..2) wait; (w, 3) is blocked in recv waiting for tag 7 from t9.");
   for (const BlockedTask& b : h.blocked) {
     if (b.state.state != TaskState::Barrier) continue;
-    CHECK_THAT(b.explanation, Catch::Contains("3 of 4 arrived; not arrived: (w, 3).") &&
+    CHECK_THAT(explain(h, b), Catch::Contains("3 of 4 arrived; not arrived: (w, 3).") &&
                                   !Catch::Contains("(w, 0),") && !Catch::Contains("is blocked in"));
   }
 }
@@ -271,9 +280,9 @@ TEST_CASE("a barrier's uses are cut by its count: tasks of later rounds wait at 
   CHECK(b.instances[0].complete());
   CHECK(b.instances[1].visits.size() == 2);
   CHECK(b.instances[1].use == 1);
-  HangReport h = diagnose(*r.trace);
+  Hang h = diagnose(*r.trace);
   REQUIRE(h.blocked.size() == 2);
-  for (const BlockedTask& x : h.blocked) CHECK_THAT(x.explanation, Catch::Contains("2 of 3 arrived"));
+  for (const BlockedTask& x : h.blocked) CHECK_THAT(explain(h, x), Catch::Contains("2 of 3 arrived"));
 }
 
 // The program abmon started died of SIGSEGV inside pvm_spawn (a public
@@ -287,11 +296,13 @@ TEST_CASE("the program killed by a fault signal inside a blocking call crashed, 
       "1.3 1.3 t40003 task.exit how=notify\n"
       "1.4 1.4 t40001 program.exit tid=t40003 status=139 signal=11\n");
   REQUIRE(r.errorCount == 0);
-  HangReport h = diagnose(*r.trace);
+  Hang h = diagnose(*r.trace);
   CHECK_FALSE(h.hung);
   CHECK(h.blocked.empty());
   REQUIRE(h.crashed.size() == 1);
-  CHECK_THAT(h.crashed[0], Catch::Contains("(sort, 0) died of signal 11 (SIGSEGV) in spawn"));
+  CHECK(h.crashed[0].signal == 11);
+  CHECK(h.crashed[0].call == Kind::SPAWN);
+  CHECK_THAT(h.text.crashed[0], Catch::Contains("(sort, 0) died of signal 11 (SIGSEGV) in spawn"));
   // Ended by SIGTERM (timeout, a user): still the hang it was.
   auto t = loadTraceText(
       "1.0 1.0 t40001 abmon.start version=2 batch=512 flush_ms=200\n"
@@ -300,7 +311,7 @@ TEST_CASE("the program killed by a fault signal inside a blocking call crashed, 
       "1.3 1.3 t40003 task.exit how=notify\n"
       "1.4 1.4 t40001 program.exit tid=t40003 status=143 signal=15\n");
   REQUIRE(t.errorCount == 0);
-  HangReport k = diagnose(*t.trace);
+  Hang k = diagnose(*t.trace);
   CHECK(k.hung);
   CHECK(k.crashed.empty());
 }
@@ -314,9 +325,10 @@ TEST_CASE("a task in a receive with a timeout is waiting, not blocked") {
       "1.0 1.0 t2 mytid rc=t2 name=nodo\n"
       "1.2 1.2 t2 trecv.begin src=any tag=1 timeout=-1\n");  // no timeout: may wait for ever
   REQUIRE(r.errorCount == 0);
-  HangReport h = diagnose(*r.trace);
+  Hang h = diagnose(*r.trace);
   REQUIRE(h.blocked.size() == 1);
   CHECK(h.blocked[0].task == taskNamed(*r.trace, "nodo", 1));
   REQUIRE(h.boundedWaits.size() == 1);
-  CHECK_THAT(h.boundedWaits[0], Catch::Contains("(nodo, 0) is in trecv with a timeout of 1.000000 s"));
+  CHECK(h.boundedWaits[0].timeoutUs == 1000000);
+  CHECK_THAT(h.text.boundedWaits[0], Catch::Contains("(nodo, 0) is in trecv with a timeout of 1.000000 s"));
 }

@@ -151,3 +151,17 @@ TEST_CASE("abstat: the clock table by default only when the fit is poor, with --
   CHECK(jp["clock"]["poor"].boolean());
   CHECK(jp["clock"]["tasks"][0]["poor"].boolean());
 }
+
+TEST_CASE("abstat: JSON strings escape control characters and keep DEL (0x7f) as it is") {
+  // A task name and a mark's text with DEL, tab, line feed, carriage return
+  // (the trace %-escapes them): RFC 8259 escapes U+0000..U+001F, not DEL.
+  auto path = write("control_bytes.trace",
+                    "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1700000000.000000000\n"
+                    "1700000000.000000000 1700000000.000000000 t40002 mytid rc=t40002 name=w%7fx%0ay%09z%0d "
+                    "host=vm parent=none lang=c pid=300\n"
+                    "1700000001.000000000 1700000001.000000000 t40002 exit rc=0\n");
+  auto r = abstat({"--json", path});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"name\": \"w\x7fx\\ny\\tz\\r\"") && !Catch::Contains("\\u007f"));
+  CHECK(jsonOf(r)["tasks"][0]["name"].str() == "w\x7fx\ny\tz\r");
+}

@@ -3,6 +3,7 @@
 #include <xab/model/format.h>
 #include <xab/model/reader.h>
 #include <xab/traceformat/read.h>
+#include <xab/traceformat/record.h>
 #include <xab/traceformat/schema.h>
 #include <xab/traceformat/write.h>
 
@@ -133,4 +134,43 @@ TEST_CASE("a pvmd's tid is written as a tid and reads back, error codes stay dec
   CHECK_FALSE(text::parseTid("t100000000", v));
   CHECK(text::parseTid("-2147483648", v));      // as older traces wrote it
   CHECK(v == static_cast<std::int32_t>(0x80000000u));
+}
+
+// The parts a writer appends per record, spelled once from the rows: the
+// same bytes as the one-at-a-time writers.
+TEST_CASE("kindText: every kind's names and key prefixes as the writers spell them") {
+  REQUIRE(text::kindTexts().size() == static_cast<std::size_t>(kKindCount));
+  for (int k = 0; k < kKindCount; ++k) {
+    auto kind = static_cast<Kind>(k);
+    const text::KindText& t = text::kindText(kind);
+    std::string name, begin;
+    text::appendEventName(name, kind, Phase::End);
+    text::appendEventName(begin, kind, Phase::Begin);
+    CHECK(t.name == name);
+    CHECK(t.beginName == begin);
+    CHECK(t.rcIsTid == (kindRcType(kind) == 't'));
+    for (Phase p : {Phase::Begin, Phase::End}) {
+      auto slots = kindSlots(kind, p);
+      const auto& texts = p == Phase::Begin ? t.beginSlots : t.endSlots;
+      REQUIRE(texts.size() == slots.size());
+      for (std::size_t i = 0; i < slots.size(); ++i) {
+        CHECK(texts[i].prefix == " " + std::string(slots[i].key) + "=");
+        CHECK(texts[i].kind == slots[i].spelling);
+      }
+    }
+  }
+  CHECK(text::kindText(Kind::RECV).beginName == "recv.begin");
+  CHECK(text::kindText(Kind::RECV).beginSlots[0].prefix == " src=");
+}
+
+TEST_CASE("isHeaderLine: the header's first field, not a comment that starts alike") {
+  std::string h;
+  text::appendHeader(h, text::Header{});
+  CHECK(h.starts_with(text::kHeaderTag));
+  CHECK(text::isHeaderLine(h));
+  CHECK(text::isHeaderLine("#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.0\r"));
+  CHECK(text::isHeaderLine("#xab-trace"));
+  CHECK_FALSE(text::isHeaderLine("#xab-traces are text"));
+  CHECK_FALSE(text::isHeaderLine("# xab-trace 1"));
+  CHECK_FALSE(text::isHeaderLine("1.0 1.0 t40002 exit rc=0"));
 }

@@ -252,6 +252,10 @@ TEST_CASE("looksLikePicl tells PICL from xab text", "[picl]") {
   CHECK(looksLikePicl(readFile(dataPath("foreign.picl"))));
   CHECK_FALSE(looksLikePicl(readFile(dataPath("pingpong.trace"))));
   CHECK_FALSE(looksLikePicl("hello world\n"));
+  // The trace format says what its header is: a comment that starts alike
+  // is a comment, and the PICL line after it counts.
+  CHECK_FALSE(looksLikePicl("#xab-trace 1 host=vm pid=1 start=1.0\n-3 -901 0.000000 0 0 0\n"));
+  CHECK(looksLikePicl("#xab-traces in PICL\n-3 -901 0.000000 0 0 0\n"));
 }
 
 TEST_CASE("ab2picl and picl2ab report bad input as FILE:LINE: reason", "[picl][cli]") {

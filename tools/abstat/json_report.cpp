@@ -228,7 +228,7 @@ struct Json {
     w.endArray().endObject();
   }
 
-  void blocked(const BlockedTask& b) {
+  void blocked(const BlockedTask& b, const std::string& explanation) {
     w.beginObject();
     taskRef("task", b.task);
     w.field("state", stateName(b.state.state)).field("call", kindName(b.state.call));
@@ -252,16 +252,17 @@ struct Json {
     for (TaskIndex k : b.waitingWith) w.value(label(k));
     w.endArray().key("missing").beginArray();
     for (TaskIndex k : b.missing) w.value(label(k));
-    w.endArray().field("explanation", b.explanation).endObject();
+    w.endArray().field("explanation", explanation).endObject();
   }
 
   void hang() {
     const HangReport& h = a.hang;
+    const HangText words = hangText(t, h);
     w.key("hang").beginObject().field("hung", h.hung);
     w.field("stillBlocked", static_cast<std::uint64_t>(h.stillBlocked));
-    w.field("endedBlocked", static_cast<std::uint64_t>(h.endedBlocked)).field("headline", h.headline);
+    w.field("endedBlocked", static_cast<std::uint64_t>(h.endedBlocked)).field("headline", words.headline);
     w.key("blocked").beginArray();
-    for (const BlockedTask& b : h.blocked) blocked(b);
+    for (std::size_t i = 0; i < h.blocked.size(); ++i) blocked(h.blocked[i], words.explanations[i]);
     w.endArray().key("cycles").beginArray();
     for (const auto& c : h.cycles) {
       w.beginArray();
@@ -269,13 +270,13 @@ struct Json {
       w.endArray();
     }
     w.endArray().key("summary").beginArray();
-    for (const std::string& s : h.summary) w.value(s);
+    for (const std::string& s : words.summary) w.value(s);
     w.endArray().key("recordsMissing").beginArray();
-    for (const std::string& s : h.recordsMissing) w.value(s);
+    for (const std::string& s : words.recordsMissing) w.value(s);
     w.endArray().key("crashed").beginArray();
-    for (const std::string& s : h.crashed) w.value(s);
+    for (const std::string& s : words.crashed) w.value(s);
     w.endArray().key("boundedWaits").beginArray();
-    for (const std::string& s : h.boundedWaits) w.value(s);
+    for (const std::string& s : words.boundedWaits) w.value(s);
     w.endArray().endObject();
   }
 

@@ -1,6 +1,9 @@
-// A small streaming JSON writer: commas and escaping handled here so the
-// report code reads as a list of fields.
+// A small streaming JSON writer: commas here, escaping by the one JSON
+// string writer (xab/model/json_string.h), so the report code reads as a
+// list of fields.
 #pragma once
+
+#include <xab/model/json_string.h>
 
 #include <cmath>
 #include <cstdint>
@@ -74,26 +77,14 @@ class JsonWriter {
     out_ += '\n';
     out_.append(first_.size() * 2, ' ');
   }
+  struct Append {  // writeJsonString's output: the report's text
+    std::string& out;
+    void put(std::string_view s) { out += s; }
+    void put(char c) { out += c; }
+  };
   void string(std::string_view s) {
-    out_ += '"';
-    for (unsigned char c : s) {
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\t': out_ += "\\t"; break;
-        case '\r': out_ += "\\r"; break;
-        default:
-          if (c < 0x20 || c >= 0x7f) {  // keep the output ASCII: no invalid UTF-8 escapes
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out_ += buf;
-          } else {
-            out_ += static_cast<char>(c);
-          }
-      }
-    }
-    out_ += '"';
+    Append a{out_};
+    writeJsonString(a, s);
   }
 
   bool pretty_;

@@ -242,13 +242,14 @@ std::string barriers(const Report& a) {
 }
 
 std::string hang(const Report& a) {
+  const HangText h = hangText(*a.trace, a.hang);
   std::string missing;
-  for (const std::string& s : a.hang.recordsMissing) missing += "  " + s + "\n";
-  for (const std::string& s : a.hang.crashed) missing += "  " + s + "\n";
-  for (const std::string& s : a.hang.boundedWaits) missing += "  " + s + "\n";
+  for (const std::string& s : h.recordsMissing) missing += "  " + s + "\n";
+  for (const std::string& s : h.crashed) missing += "  " + s + "\n";
+  for (const std::string& s : h.boundedWaits) missing += "  " + s + "\n";
   if (!a.hang.hung) return "\nHang\n  no task is blocked\n" + missing;
-  std::string out = "\nHang: " + a.hang.headline + "\n";
-  for (const std::string& s : a.hang.summary) out += "  " + s + "\n";
+  std::string out = "\nHang: " + h.headline + "\n";
+  for (const std::string& s : h.summary) out += "  " + s + "\n";
   return out + missing;
 }
 

@@ -21,8 +21,17 @@ std::string quoted(std::string_view s) {
 
 }  // namespace
 
+bool isHeaderLine(std::string_view line) {
+  if (!line.starts_with(kHeaderTag)) return false;
+  if (line.back() == '\r') line.remove_suffix(1);
+  std::string_view f;
+  nextField(line, f);
+  return f == kHeaderTag;  // "#xab-traceX": a comment
+}
+
 void appendHeader(std::string& out, const Header& h) {
-  out.append("#xab-trace ");
+  out.append(kHeaderTag);
+  out.push_back(' ');
   appendInt(out, h.version);
   if (h.hasAbmon) {
     appendKey(out, "abmon");
@@ -272,10 +281,9 @@ void TextWriter::comment(std::string_view text) {
 
 LineReader::Line LineReader::readHashLine(std::string_view line, bool wantHeader, std::string& error,
                                           bool& fatal) {
-  if (!wantHeader || !line.starts_with("#xab-trace")) return Line::Skip;
+  if (!wantHeader || !isHeaderLine(line)) return Line::Skip;
   std::string_view rest = line, f;
   nextField(rest, f);
-  if (f != "#xab-trace") return Line::Skip;  // "#xab-traceX": a comment
   error = readHeader(rest, fatal);
   return Line::Header;
 }

@@ -181,4 +181,42 @@ void appendMatchOrder(std::string& out) {
   out.append("order");
 }
 
+namespace {
+
+std::vector<SlotText> slotTexts(Kind kind, Phase phase) {
+  std::vector<SlotText> out;
+  for (const SlotSpec& s : kindSlots(kind, phase)) {
+    SlotText t{{}, s.spelling};
+    appendKey(t.prefix, s.key);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<KindText> buildKindTexts() {
+  std::vector<KindText> out(static_cast<std::size_t>(kKindCount));
+  for (int k = 0; k < kKindCount; ++k) {
+    auto kind = static_cast<Kind>(k);
+    KindText& t = out[static_cast<std::size_t>(k)];
+    appendEventName(t.name, kind, Phase::End);
+    appendEventName(t.beginName, kind, Phase::Begin);
+    t.rcIsTid = kindRcType(kind) == 't';
+    t.beginSlots = slotTexts(kind, Phase::Begin);
+    t.endSlots = slotTexts(kind, Phase::End);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::span<const KindText> kindTexts() {
+  static const std::vector<KindText> table = buildKindTexts();
+  return table;
+}
+
+const KindText& kindText(Kind k) {
+  auto i = static_cast<std::size_t>(k);
+  return kindTexts()[i < static_cast<std::size_t>(kKindCount) ? i : static_cast<std::size_t>(Kind::OTHER)];
+}
+
 }  // namespace xab::text

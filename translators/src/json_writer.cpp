@@ -2,6 +2,7 @@
 // records are read (stream.h): each call when its end record comes, the
 // process and thread names at the end, when all are known.  Times are
 // microseconds after the first record read, with nanosecond decimals.
+#include <xab/model/json_string.h>
 #include <xab/translators/calls.h>
 #include <xab/translators/json.h>
 #include <xab/translators/stream.h>
@@ -11,28 +12,7 @@
 
 namespace xab::tr {
 
-void putJsonString(Sink& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.put('"');
-  // Runs of characters that need no escape go out in one piece.
-  std::size_t from = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
-    out.put(s.substr(from, i - from));
-    from = i + 1;
-    if (c == '"' || c == '\\') {
-      out.put('\\');
-      out.put(s[i]);
-    } else {
-      out.put("\\u00");
-      out.put(kHex[c >> 4]);
-      out.put(kHex[c & 15]);
-    }
-  }
-  out.put(s.substr(from));
-  out.put('"');
-}
+void putJsonString(Sink& out, std::string_view s) { writeJsonString(out, s); }
 
 namespace {
 

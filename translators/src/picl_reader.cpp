@@ -685,7 +685,7 @@ bool looksLikePicl(std::string_view head) {
     head = nl == std::string_view::npos ? std::string_view{} : head.substr(nl + 1);
     std::string_view probe = line, tok;
     if (!nextToken(probe, tok) || tok[0] == '#') {
-      if (line.starts_with("#xab-trace")) return false;
+      if (text::isHeaderLine(line)) return false;
       continue;
     }
     Rec r;

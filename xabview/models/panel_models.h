@@ -1,4 +1,6 @@
-// panel_models.h -- item models behind the barrier, message and hang panels.
+// panel_models.h -- item models behind the barrier, message and hang panels
+// (barrier_models.cpp, message_matrix_model.cpp, pending_queue_model.cpp,
+// hang_report.cpp: one job each).
 #pragma once
 
 #include "view_state.h"

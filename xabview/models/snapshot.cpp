@@ -308,6 +308,7 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   a->timing.mismatches = a->model.ms.mismatch;
   a->timing.barriers = a->model.ms.barriers;
   auto t = Clock::now();
+  a->hangText = hangText(tr, a->model.hang);
   buildLines(tr, *a);
   a->timing.hang = a->model.ms.hang + msSince(t);
   a->buildMs = msSince(started);

@@ -178,6 +178,7 @@ struct Undelivered {
 // from its results.
 struct Analysis {
   xab::Analysis model;                    // messages, barriers, hang, mismatches; model.trace: the one it was made of
+  HangText hangText;                      // model.hang in words (hang_text.h)
   std::uint64_t records = 0;              // model.trace->eventCount(): what it covers
   std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
   std::vector<MessageLine> lines;         // by send time
@@ -199,6 +200,7 @@ struct ViewSnapshot {
   const MessageTable& messages() const { return analysis->model.messages; }
   const BarrierAnalysis& barriers() const { return analysis->model.barriers; }
   const HangReport& hang() const { return analysis->model.hang; }
+  const HangText& hangText() const { return analysis->hangText; }
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const FailureReport& failures() const { return analysis->model.failures; }
   const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }

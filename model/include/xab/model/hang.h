@@ -11,8 +11,9 @@
 // waits for and since when; messages sent to it and never received; the
 // mismatch in plain words (Beguelin, Xab, §3.5); cycles of tasks each waiting for
 // the next (deadlock); barriers waiting for tasks that exited or are blocked
-// elsewhere: one sentence per barrier that tasks wait at, naming each
-// waiter once and what each member that has not arrived is doing.
+// elsewhere: one per barrier that tasks wait at, with each waiter once
+// and each member that has not arrived.  The report holds facts; the
+// sentences for people (the same in abstat and xabview) are hang_text.h's.
 #pragma once
 
 #include <xab/model/barriers.h>
@@ -39,7 +40,13 @@ struct BlockedTask {
   // Barrier/collective: members that arrived and those it still waits for.
   std::vector<TaskIndex> waitingWith;
   std::vector<TaskIndex> missing;
-  std::string explanation;              // one or more sentences, plain words
+  // Barrier: the use it waits at, when the barrier analysis has it open
+  // (barrierKnown): how many arrived of its count; and how many other
+  // members wait at another use of the same group.
+  bool barrierKnown = false;
+  std::size_t arrived = 0;
+  std::int32_t barrierCount = 0;
+  std::size_t elsewhere = 0;
   // The task ended while blocked (killed, or gone without pvm_exit): the
   // wait never ended.  endedAt: its exit record's time.
   bool ended = false;
@@ -49,29 +56,75 @@ struct BlockedTask {
   bool ownMatcher = false;
 };
 
+// What a task is doing at the end of the trace: the words about a task
+// that another waits for are made from it.
+struct TaskCondition {
+  StateInterval now;     // its state (for one that ended blocked: that wait)
+  bool exited = false;   // it has an exit record
+  bool ended = false;    // it ended while blocked
+  bool blocked = false;  // counted as blocked (ended ones included)
+};
+
+// One barrier use that tasks wait at: its waiters, and the members that
+// have not arrived (those the first blocked waiter misses).
+struct BarrierWait {
+  StrId group = -1;
+  std::int32_t count = 0;
+  std::size_t arrived = 0;
+  std::vector<TaskIndex> waiters;
+  std::vector<TaskIndex> missing;
+};
+
+// A task PVM's tracer recorded that ended without pvm_exit in a receive
+// (call) that a message sent to it matches (tag, from sender): the receive
+// most likely completed and its last records are missing.
+struct RecordsMissing {
+  TaskIndex task = 0;
+  Kind call = Kind::RECV;
+  std::int32_t tag = 0;
+  TaskIndex sender = 0;
+};
+
+// The program abmon started, ended by a fault signal inside a blocking call.
+struct CrashedTask {
+  TaskIndex task = 0;
+  int signal = 0;
+  Kind call = Kind::RECV;
+  TimeNs at = 0;  // its exit
+};
+
+// A task in a receive with a timeout (pvm_trecv) at the end of the trace.
+struct BoundedWait {
+  TaskIndex task = 0;
+  bool ended = false;          // it ended in that receive
+  std::int32_t timeoutUs = 0;
+  TimeNs since = 0;            // the receive's begin
+};
+
+// Facts only: the sentences for people are hang_text.h's.
 struct HangReport {
   bool hung = false;                    // some task is blocked (or ended blocked)
   std::vector<BlockedTask> blocked;
   std::vector<std::vector<TaskIndex>> cycles;  // each: t0 waits for t1 ... waits for t0
-  std::vector<std::string> summary;     // sentences for people, most important first
+  std::vector<BarrierWait> barrierWaits;       // in the order of their first blocked waiter
+  std::vector<TaskCondition> tasks;            // per task
+  std::size_t liveTasks = 0;                   // tasks that have not exited
   // Tasks that ended without pvm_exit in a receive that a message sent to
-  // them matches: the receive most likely completed and the task's last
-  // records are missing (PVM's tracer loses them), so they are not counted
-  // as blocked.  One sentence each.
-  std::vector<std::string> recordsMissing;
+  // them matches (PVM's tracer loses a task's last records): not counted
+  // as blocked.
+  std::vector<RecordsMissing> recordsMissing;
   // The program abmon started that a fault signal ended (SIGSEGV, SIGBUS,
   // SIGABRT, SIGFPE, SIGILL: program.exit) inside a blocking call: it
-  // crashed there, it was not blocked.  One sentence each.
-  std::vector<std::string> crashed;
+  // crashed there, it was not blocked.
+  std::vector<CrashedTask> crashed;
   // Tasks in a receive with a timeout (pvm_trecv) at the end of the trace:
-  // waiting at most that long, not blocked.  One sentence each.
-  std::vector<std::string> boundedWaits;
+  // waiting at most that long, not blocked.
+  std::vector<BoundedWait> boundedWaits;
   // The counts every front end shows: tasks blocked at the end of the trace,
   // and tasks that ended while blocked (not counted among the blocked).
   // blocked.size() == stillBlocked + endedBlocked.
   std::size_t stillBlocked = 0;
   std::size_t endedBlocked = 0;
-  std::string headline;                 // "10 tasks blocked, 1 ended while blocked"; "" when not hung
 };
 
 struct HangOptions {

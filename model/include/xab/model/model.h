@@ -10,6 +10,7 @@
 #include <xab/model/failures.h>
 #include <xab/model/format.h>
 #include <xab/model/hang.h>
+#include <xab/model/hang_text.h>
 #include <xab/model/kinds.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>

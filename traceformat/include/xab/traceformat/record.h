@@ -23,6 +23,10 @@
 namespace xab::text {
 
 // The header line: "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=...".
+// Its first field is kHeaderTag; isHeaderLine tells it from a comment (an
+// importer asks, to tell an xab trace from its own format).
+inline constexpr std::string_view kHeaderTag = "#xab-trace";
+bool isHeaderLine(std::string_view line);
 struct Header {
   int version = kTraceFormatVersion;
   bool hasAbmon = false;  // abmon= (an importer's trace has no abmon)

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace xab::text {
 
@@ -66,5 +67,22 @@ void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskN
 // ... and the event name: "RECV TASK TID NAME".
 void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskNs, std::int32_t tid, Kind kind,
                        Phase phase = Phase::End);
+
+// A kind's line parts, spelled once from the schema's rows, for a writer
+// that appends every record without looking anything up (abmon).
+struct SlotText {
+  std::string prefix;  // " key=" (appendKey)
+  Spelling kind;       // how the slot's value is spelled
+};
+struct KindText {
+  std::string name;       // "recv" (appendEventName, Phase::End)
+  std::string beginName;  // "recv.begin"
+  bool rcIsTid = false;   // rc= is a tid (appendTidResult), else an int
+  std::vector<SlotText> beginSlots;
+  std::vector<SlotText> endSlots;
+};
+// Every kind's parts, indexed by Kind, built on first use; and kind k's.
+std::span<const KindText> kindTexts();
+const KindText& kindText(Kind k);
 
 }  // namespace xab::text

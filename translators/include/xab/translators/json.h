@@ -34,8 +34,8 @@ class JsonStream {
 // A whole trace, through JsonStream.
 JsonWriteStats writeJson(const Trace& trace, Sink& out);
 
-// Appends s as a JSON string (with quotes); bytes >= 0x80 become \u00XX so
-// the output is valid UTF-8 whatever the trace holds.
+// Appends s as a JSON string (with quotes), escaped as all of xab's JSON
+// is (xab/model/json_string.h).
 void putJsonString(Sink& out, std::string_view s);
 
 }  // namespace xab::tr

@@ -1,0 +1,149 @@
+// The event log tab: filter boxes over the event log model.
+#include "panels.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace xab::view {
+
+// ---- event log ----
+
+EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
+    : QWidget(parent), state_(state), model_(new EventLogModel(state, this)) {
+  auto* box = new QVBoxLayout(this);
+  box->setContentsMargins(2, 2, 2, 2);
+  auto* row = new QHBoxLayout;
+  task_ = new QComboBox;
+  task_->setObjectName("logTask");
+  // Narrow boxes (the lists open wider): at 800 pixels the task table
+  // beside the panels keeps its columns.
+  task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  task_->setMinimumContentsLength(12);
+  call_ = new QComboBox;
+  call_->setObjectName("logCall");
+  call_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  call_->setMinimumContentsLength(9);
+  call_->addItem("any call", -1);
+  for (int k = 0; k < kKindCount; ++k) {
+    if (static_cast<Kind>(k) == Kind::TIDS) continue;
+    auto n = kindName(static_cast<Kind>(k));
+    call_->addItem(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size())), k);
+  }
+  tag_ = new QLineEdit;
+  tag_->setObjectName("logTag");
+  tag_->setPlaceholderText("any tag");
+  tag_->setMaximumWidth(70);
+  row->addWidget(new QLabel("Task"));
+  row->addWidget(task_);
+  row->addWidget(new QLabel("Call"));
+  row->addWidget(call_);
+  row->addWidget(new QLabel("Tag"));
+  row->addWidget(tag_);
+  libab_ = new QCheckBox("libab");
+  libab_->setObjectName("logLibab");
+  libab_->setToolTip("Show libab's own records: its clock exchanges with abmon, its cost, its sends to abmon");
+  row->addWidget(libab_);
+  row->addStretch();
+  box->addLayout(row);
+  table_ = new EventLogView(this);
+  table_->setModel(model_);
+  table_->setObjectName("eventLog");
+  table_->setMinimumHeight(2 * table_->rowHeight());  // a small window keeps the diagram readable
+  table_->setColumnWidth(EventLogModel::SeqCol, 70);
+  table_->setColumnWidth(EventLogModel::TimeCol, 90);
+  table_->setColumnWidth(EventLogModel::TaskCol, 130);
+  table_->setColumnWidth(EventLogModel::EventCol, 100);
+  box->addWidget(table_);
+  refillTasks();
+
+  connect(task_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
+  connect(call_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
+  connect(tag_, &QLineEdit::editingFinished, this, &EventLogPanel::applyFilter);
+  connect(libab_, &QCheckBox::toggled, this, &EventLogPanel::applyFilter);
+  connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillTasks);
+  connect(state_, &ViewState::selectionChanged, this, &EventLogPanel::showSelection);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
+    if (selecting_ || !i.isValid()) return;
+    selecting_ = true;
+    state_->select(model_->positionOfRow(i.row()));
+    selecting_ = false;
+  });
+  connect(table_, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& i) {
+    state_->setPosition(model_->positionOfRow(i.row()) + 1);  // replay up to this record
+  });
+  connect(state_, &ViewState::positionChanged, this, &EventLogPanel::followPosition);
+  connect(state_, &ViewState::filterChanged, this, &EventLogPanel::showFilter);
+  connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
+    if (state_->live() && !selecting_) table_->scrollToBottom();
+  });
+}
+
+void EventLogPanel::focusFilter() { task_->setFocus(); }
+
+// Keeps the current record in sight: the first rows at the first record,
+// the newest in live mode, else the row of the record last shown.
+void EventLogPanel::followPosition() {
+  if (state_->live()) {
+    table_->scrollToBottom();
+  } else if (state_->position() == 0) {
+    table_->scrollToTop();
+  } else {
+    int row = model_->rowOfPosition(state_->position() - 1);
+    if (row >= 0) table_->scrollTo(model_->index(row, 0), QAbstractItemView::EnsureVisible);
+  }
+}
+
+// The boxes say what the filter is, whoever set it (a double click on the
+// task table sets it too); so choosing "every task" is a change, and clears it.
+void EventLogPanel::showFilter() {
+  const EventFilter& f = state_->filter();
+  QSignalBlocker a(task_), b(call_), c(tag_), d(libab_);
+  libab_->setChecked(f.libabRecords);
+  int task = f.tasks.size() == 1 ? static_cast<int>(*f.tasks.begin()) : -1;
+  task_->setCurrentIndex(std::max(0, task_->findData(task)));
+  call_->setCurrentIndex(std::max(0, call_->findData(f.kind ? static_cast<int>(*f.kind) : -1)));
+  QString tag = !f.tag ? QString() : *f.tag == -1 ? QStringLiteral("any") : QString::number(*f.tag);
+  if (tag_->text().trimmed() != tag) tag_->setText(tag);
+}
+
+void EventLogPanel::refillTasks() {
+  const ViewSnapshot* s = state_->snapshot();
+  int have = task_->count() - 1;
+  if (task_->count() == 0) task_->addItem("every task", -1);
+  if (!s) return;
+  for (auto t = static_cast<TaskIndex>(std::max(have, 0)); t < s->trace->taskCount(); ++t)
+    task_->addItem(QString::fromStdString(s->trace->label(t)), static_cast<int>(t));
+}
+
+void EventLogPanel::applyFilter() {
+  EventFilter f;
+  if (int t = task_->currentData().toInt(); t >= 0) f.tasks.insert(static_cast<TaskIndex>(t));
+  if (int k = call_->currentData().toInt(); k >= 0) f.kind = static_cast<Kind>(k);
+  QString tag = tag_->text().trimmed();
+  bool ok = false;
+  int v = tag == "any" ? -1 : tag.toInt(&ok);
+  if (ok || tag == "any") f.tag = v;
+  f.libabRecords = libab_->isChecked();
+  state_->setFilter(f);
+}
+
+void EventLogPanel::showSelection() {
+  auto sel = state_->selected();
+  if (!sel || selecting_) return;
+  int row = model_->rowOfPosition(*sel);
+  if (row < 0) return;
+  selecting_ = true;
+  table_->selectRow(row);
+  table_->scrollTo(model_->index(row, 0), QAbstractItemView::PositionAtCenter);
+  selecting_ = false;
+}
+
+}  // namespace xab::view
