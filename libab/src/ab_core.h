@@ -117,7 +117,6 @@ static inline int64_t xab_clock(void) {
 
 /* ---------------------------------------------------------------- ab_clock.c */
 
-enum xab_clock_phase { XAB_CLOCK_START = 0, XAB_CLOCK_RUN = 1, XAB_CLOCK_END = 2 };
 /* Ping-pong exchanges with abmon over the local socket, each recorded as
  * an XAB_EV_CLOCK record in the buffer (no-op without a socket). */
 void xab_clock_sync(int phase);
