@@ -3,7 +3,7 @@
  * to abmon.
  *
  * A record is fixed-size (wire.h) and appended on the hot path (xab_rec in
- * ab_core.h); a string is interned once and travels by number, in the first
+ * ab_hot.h); a string is interned once and travels by number, in the first
  * message after its first use.  When and how the buffer goes to abmon is
  * ab_send.c's business.
  */
@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-/* The one state of libab in this process (ab_core.h says who owns what). */
+/* The one state of libab in this process (ab_state.h says who owns what). */
 struct xab_state xab_st = {
     .mode = XAB_MODE_UNATTACHED,
     .batch = XAB_DEFAULT_BATCH,

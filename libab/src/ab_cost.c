@@ -19,7 +19,7 @@
  *    still comes before every record that message carries).
  *  - libab's own time in the wrappers of one call in XAB_OWN_EVERY (the
  *    serial stamped before a send, the records, what follows a send to
- *    abmon until the wrapper returns): the windows of ab_core.h, less what
+ *    abmon until the wrapper returns): the windows of ab_cost_sample.h, less what
  *    the records above tell, summed with their count into the same
  *    XAB_EV_FLUSH record (own_ns, own_calls).  The calibration's burst is
  *    the fastest case, in a hot cache; this is what calls really cost.

@@ -1,7 +1,7 @@
 /*
  * ab_rr.h -- record and replay (docs/replay.md): what the
  * receive wrappers (ab_msg.c) and pvm_spawn (ab_task.c) call, and what
- * ab_record.c and ab_replay.c share.
+ * ab_record.c and the replay rooms (ab_replay*.c) share.
  *
  * Record (XAB_RECORD=DIR): every receive-like call and spawn gets a number
  * (seq); the calls whose outcome depends on timing are written to the
@@ -69,7 +69,7 @@ void xab_record_identity(char *out, size_t len);
 /* The serial in a message's header (0: none), without clearing it. */
 int xab_message_serial(int mid, int *src, int *tag);
 
-/* ---------------------------------------------------------------- ab_replay.c */
+/* ---------------------------------------------------------------- ab_replay.c, ab_replay_paths.c */
 
 void xab_replay_init(void);
 /* Tells the run's other tasks this task's tid (once; before its first send). */

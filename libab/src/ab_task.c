@@ -1,6 +1,6 @@
 /*
  * ab_task.c -- task control, the virtual machine, mailbox, contexts and the
- * rest of pvm3.h.  Almost all one line each: see XAB_SIMPLE in ab_core.h.
+ * rest of pvm3.h.  Almost all one line each: see XAB_SIMPLE in ab_hot.h.
  */
 #include "ab_core.h"
 #include "ab_rr.h"
