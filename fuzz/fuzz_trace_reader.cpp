@@ -4,6 +4,7 @@
 // handling is fuzzed too; a snapshot is taken mid-stream like the viewer
 // does.
 #include <xab/model/model.h>
+#include <xab/replay/record_set.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -6,7 +6,7 @@
 #
 # BUILD_DIR (default build-test) must have been configured with
 # -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (this script turns it on and
-# reconfigures if it is not).  Without FILEs, every .cpp of abmon, model,
+# reconfigures if it is not).  Without FILEs, every .cpp of abmon, model, replay,
 # traceformat, translators, tools and xabview.  Exit 0 when clean, 1 with
 # the warnings listed.  About 2 s of CPU a file (200 s for all): CI
 # (scripts/test.sh) runs it beside the plain build's ctest.
@@ -20,7 +20,7 @@ command -v clang-tidy >/dev/null || { echo "lint.sh: clang-tidy is missing (apt-
 [[ -f $BUILD/compile_commands.json ]] || cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$BUILD" >/dev/null
 files=("$@")
 if ((${#files[@]} == 0)); then
-  mapfile -t files < <(cd "$ROOT" && git ls-files '*.cpp' | grep -E '^(abmon|model|traceformat|translators|tools|xabview)/')
+  mapfile -t files < <(cd "$ROOT" && git ls-files '*.cpp' | grep -E '^(abmon|model|replay|traceformat|translators|tools|xabview)/')
 fi
 cd "$ROOT"
 out=$(printf '%s\n' "${files[@]}" | xargs -P "${XAB_JOBS:-2}" -n 4 clang-tidy -p "$BUILD" --quiet 2>/dev/null |

@@ -44,6 +44,15 @@ xab_event decode(const std::byte* p, bool swap) {
 
 std::size_t idx(BadReason r) { return static_cast<std::size_t>(r); }
 
+// PVM's tid layout (pvmtev.h, TIDHOST): bits 18..29 name the host.
+constexpr std::uint32_t kTidHostBits = 0x3ffc0000u;
+bool sameHost(std::int32_t a, std::int32_t b) {
+  return ((static_cast<std::uint32_t>(a) ^ static_cast<std::uint32_t>(b)) & kTidHostBits) == 0;
+}
+// Spawned tasks kept for their identity; a program that spawns more
+// without their ending loses the oldest names.
+constexpr std::size_t kMaxSpawned = 65536;
+
 // The sum of the counts of a record's list slots: how many tids follow.
 std::uint64_t listTotal(const std::vector<Slot>& slots, const xab_event& ev) {
   std::uint64_t total = 0;
@@ -286,9 +295,21 @@ void Formatter::writeRecord(std::string& out, TaskState& st, std::int32_t src,
   text::appendRecordStart(out, recvNs, ev.t_ns, src);
   out.append(begin ? call.beginName : call.name);
   appendSlots(out, st, begin ? call.beginSlots : call.endSlots, ev, tids);
-  if (!begin && ev.kind == XAB_EV_SPAWN && !tids.empty() && spawned_) spawned_(src, {tids.begin(), tids.end()});
+  if (!begin && ev.kind == XAB_EV_SPAWN && !tids.empty()) {
+    // The spawned program's name as pvmd gives it: without its directory.
+    std::string file;
+    text::appendKey(file, keyName(Key::File));
+    std::string name;
+    for (std::size_t i = 0; i < call.endSlots.size(); ++i)
+      if (call.endSlots[i].prefix == file && ev.a[i] > 0) name = st.strings.at(ev.a[i]);
+    name.erase(0, name.rfind('/') + 1);
+    for (std::int32_t t : tids)
+      if (t > 0 && sameHost(t, abmonTid_) && (spawnedBy_.size() < kMaxSpawned || spawnedBy_.contains(t)))
+        spawnedBy_[t] = {src, name};
+    if (spawned_) spawned_(src, {tids.begin(), tids.end()});
+  }
   if (!begin) {
-    out.append(" rc=");
+    text::appendKey(out, keyName(Key::Rc));
     if (call.rcIsTid)
       text::appendTidResult(out, ev.rc);
     else
@@ -345,8 +366,29 @@ void Formatter::flushTask(std::string& out, std::int32_t tid, TaskState& st,
   }
 }
 
+void Formatter::spawnedIdentity(std::string& out, std::int32_t tid, std::int64_t nowNs) {
+  auto it = spawnedBy_.find(tid);
+  if (it == spawnedBy_.end() || tasks_.contains(tid)) return;
+  ownRecord(out, nowNs, tid, Kind::INFO);
+  if (!it->second.name.empty()) {
+    text::appendKey(out, keyName(Key::Name));
+    text::appendEscaped(out, it->second.name);
+  }
+  if (!host_.empty()) {
+    text::appendKey(out, keyName(Key::Host));
+    text::appendEscaped(out, host_);
+  }
+  text::appendKey(out, keyName(Key::Parent));
+  text::appendParent(out, it->second.parent);
+  out.push_back('\n');
+  ++counters_.events;
+  ++counters_.tasks;
+  spawnedBy_.erase(it);
+}
+
 void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs,
                          std::string_view how, std::optional<std::int64_t> taskNs) {
+  spawnedBy_.erase(tid);
   if (auto it = tasks_.find(tid); it != tasks_.end()) {
     flushTask(out, tid, it->second, nowNs);
     tasks_.erase(it);  // PVM may give the tid to a new task later

@@ -103,6 +103,14 @@ class Formatter {
   // A task's spawn record has been written with these tids (its tids=).
   using Spawned = std::function<void(std::int32_t parent, const std::vector<int>& tids)>;
   void onSpawn(Spawned f) { spawned_ = std::move(f); }
+  // This abmon's (or relay's) host name, for the tasks of its host that a
+  // spawn record names and that never speak (spawnedIdentity).
+  void setHost(std::string host) { host_ = std::move(host); }
+  // A task of this host named in a spawn record that has sent nothing (its
+  // only PVM call was pvm_exit: libpvm never enrolled it): an `info` record
+  // with its name (the spawn's file), host and parent (the spawner), before
+  // its task.exit.  Nothing for any other task.
+  void spawnedIdentity(std::string& out, std::int32_t tid, std::int64_t nowNs);
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
@@ -150,6 +158,13 @@ class Formatter {
   Spawned spawned_;
   Counters counters_;
   std::unordered_map<std::int32_t, TaskState> tasks_;
+  struct SpawnedBy {
+    std::int32_t parent;
+    std::string name;
+  };
+  // Tasks of this host named in spawn records (the last kMaxSpawned).
+  std::unordered_map<std::int32_t, SpawnedBy> spawnedBy_;
+  std::string host_;
   // Scratch space reused by every message.
   std::vector<std::pair<std::int32_t, std::string>> strings_;
   std::vector<std::byte> records_;

@@ -39,14 +39,6 @@ constexpr std::int64_t kStopMaxNs = 5'000'000'000;
 // How long a quiet abmon waits for its relays' last batches (a relay reads
 // its tasks dry within kStopQuietNs of its own, normally).
 constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
-// A task that stays quiet is poked ever less often, at least every 5 s (a
-// poke that waits in a busy task's socket costs it nothing until it reads).
-constexpr std::int64_t kPokeMaxNs = 5'000'000'000;
-
-// The program's lines written before its task is known: kept up to this
-// many bytes, pvmd asked for its task at most this often.
-constexpr std::size_t kHeldLinesMax = 1024 * 1024;
-constexpr std::int64_t kTidAskNs = 50'000'000;
 // Text held before it is written (or, in a relay, batched) at the latest.
 constexpr std::size_t kPendingMaxBytes = 1 << 20;
 
@@ -74,8 +66,7 @@ Monitor::Monitor(MonitorSetup setup)
       pokeTimer_(io_),
       programTimer_(io_),
       uplinkTimer_(io_) {
-  // The tasks a program's task spawns are the program's (`abmon -- PROGRAM`).
-  formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { program_.spawned(parent, tids); });
+  formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { spawned(parent, tids); });
 }
 
 Monitor::~Monitor() { releaseFds(); }
@@ -84,6 +75,7 @@ int Monitor::run() {
   std::int64_t now = realtimeNs();
   char host[256] = {};
   gethostname(host, sizeof host - 1);
+  formatter_.setHost(host);
   if (isRelay()) {
     uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
     if (setup_.opts.relayPort > 0) connectUplink();
@@ -136,118 +128,6 @@ void Monitor::startTracer() {
       [this](int tid, bool orphan) { return programName(tid, orphan); });
   if (!tracer_->registerTracer()) return tracer_.reset();
   tracer_->onSpawn([this](int parent, const std::vector<int>& tids) { program_.spawned(parent, tids); });
-}
-
-// The program pvmd has for a task, without its directory; for the process
-// abmon started (pvmd has no name for a task it did not spawn), that
-// program's name; else "".  A busy abmon may read a task's first events
-// after it has left PVM (pvmd no longer lists it): a task without a parent
-// that has gone while the program's task is still unknown is taken for the
-// program's (abmon runs one program).
-std::string Monitor::programName(int tid, bool orphan) {
-  drainSoon();  // pvm_tasks may read messages into PVM's queue
-  int n = 0;
-  pvmtaskinfo* info = nullptr;
-  bool listed = false;
-  std::string name;
-  if (pvm_tasks(tid, &n, &info) >= 0) {
-    for (int i = 0; i < n && !listed; ++i) {
-      if (info[i].ti_tid != tid) continue;
-      listed = true;
-      name = info[i].ti_a_out ? info[i].ti_a_out : "";
-      if (!name.empty() || info[i].ti_host != pvm_tidtohost(setup_.tid)) continue;
-      // A task pvmd did not spawn (the program abmon started, the console,
-      // a program started from a shell or by the program's wrapper, as in
-      // `abmon -- timeout 5 ./prog`): its process's program.
-      if (programRunning_ && program_.isProcess(info[i])) program_.adopt(tid, info[i].ti_pid);
-      if (programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
-      else name = processName(info[i].ti_pid);
-    }
-  }
-  if (!listed && orphan && programRunning_ && program_.tid() == 0) {
-    program_.adopt(tid);
-    name = setup_.opts.program.front();
-  }
-  // Found earlier by its process (Program::findTid), read now.
-  if (name.empty() && tid == program_.tid()) name = program_.name();
-  if (auto slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
-  return name;
-}
-
-// Registered, the header written: only now may the program's tasks start,
-// so none of them runs unmonitored.
-void Monitor::startProgram() {
-  std::string error;
-  // Its stdout goes on to abmon's stderr when the trace is on stdout.
-  programOutput_ = std::make_unique<ProgramOutput>(
-      io_, setup_.out == stdout ? STDERR_FILENO : STDOUT_FILENO, STDERR_FILENO,
-      [this](std::string_view stream, std::string_view line, std::int64_t ns) { programLine(stream, line, ns); });
-  if (!programOutput_->open(error) ||
-      !program_.start(setup_.opts.program, programOutput_->childOut(), programOutput_->childErr(), error)) {
-    spdlog::error("cannot start {}: {}", setup_.opts.program.front(), error);
-    programOutput_.reset();
-    return finish(kExitUsage);
-  }
-  programOutput_->start();
-  programRunning_ = true;
-  armProgramTimer();
-}
-
-// A line of the program abmon started: an `output` record of its task
-// (stream known, unlike PVM's collected output).  Lines from before it has
-// one wait (kHeldLinesMax); pvmd is asked every kTidAskNs meanwhile.
-void Monitor::programLine(std::string_view stream, std::string_view line, std::int64_t ns) {
-  if (program_.tid() == 0 && ns - tidAskedNs_ >= kTidAskNs && !finished_) {
-    tidAskedNs_ = ns;
-    program_.findTid();
-    drainSoon();  // pvm_tasks may read messages into PVM's queue
-  }
-  heldLines_.push_back({stream, std::string(line), ns});
-  heldBytes_ += line.size();
-  while (heldBytes_ > kHeldLinesMax && heldLines_.size() > 1) {
-    heldBytes_ -= heldLines_.front().text.size();
-    heldLines_.pop_front();
-    ++linesUntraced_;
-  }
-  writeProgramLines();
-  if (!finished_) writeOut();
-}
-
-void Monitor::writeProgramLines() {
-  int tid = program_.tid();
-  if (tid == 0) return;
-  for (const HeldLine& l : heldLines_) appendOutputRecord(pending_, l.ns, tid, l.stream, l.text);
-  heldLines_.clear();
-  heldBytes_ = 0;
-}
-
-void Monitor::armProgramTimer() {
-  programTimer_.expires_after(std::chrono::milliseconds(200));
-  programTimer_.async_wait([this](const auto& ec) { onProgramTimer(ec); });
-}
-
-// Every 200 ms: has the program ended, and has every task it started?  Then
-// stop as on SIGINT (a task's last records still come in).
-void Monitor::onProgramTimer(const boost::system::error_code& ec) {
-  if (ec || finished_) return;
-  bool ended = program_.ended();
-  bool remain = program_.tasksRemain();
-  drainSoon();  // pvm_tasks may read messages into PVM's queue
-  if (!heldLines_.empty()) {
-    writeProgramLines();
-    writeOut();
-  }
-  // Every task of the program's that abmon watches has ended too (one it
-  // spawned just before it ended may not be listed by pvmd's answer yet,
-  // but its spawn record names it).
-  bool open = std::any_of(program_.tasks().begin(), program_.tasks().end(),
-                          [this](int tid) { return watched_.count(tid) > 0; });
-  if (ended && !remain && !open) {
-    spdlog::info("{} and its tasks have ended (status {}): stopping", setup_.opts.program.front(),
-                 program_.exitCode());
-    return stopGracefully();
-  }
-  armProgramTimer();
 }
 
 // PVM's set of sockets changes (a task that asks for a direct route gets a
@@ -385,6 +265,7 @@ void Monitor::writeExits(bool quiet) {
     if (!quiet && !sessions_.finalSeen(e.tid) && now - e.notifiedNs < kExitGraceNs)
       return false;
     if (tracer_) tracer_->flushTask(pending_, e.tid, now);  // records PVM's tracer held back
+    if (!tracer_ || !tracer_->traces(e.tid)) formatter_.spawnedIdentity(pending_, e.tid, now);
     formatter_.taskExit(pending_, e.tid, now, "notify", tracer_ ? tracer_->taskClock(e.tid, now) : std::nullopt);
     if (tracer_) tracer_->taskEnded(e.tid);
     if (uplink_) uplink_->closed(e.tid);
@@ -536,69 +417,6 @@ void Monitor::watchTask(int tid) {
   if (rc < 0) spdlog::warn("pvm_notify(PvmTaskExit, t{:x}): {}", tid, pvmErrorName(rc));
 }
 
-// A task's message has come.  If it takes pokes: poke it once it has been
-// quiet for pokeMs; if that was its final message and came through PVM,
-// confirm it (a task killed while blocked waits for this before it dies;
-// one that writes to the local socket does not need to).
-void Monitor::heardFrom(int tid, std::int64_t nowNs, bool throughPvm) {
-  if (setup_.opts.pokeMs <= 0 || !sessions_.takesPokes(tid)) {
-    pokes_.erase(tid);
-    return;
-  }
-  if (sessions_.finalSeen(tid)) {
-    std::int32_t seq = sessions_.lastSeq(tid);
-    if (throughPvm) poke(tid, &seq);
-    pokes_.erase(tid);
-    return;
-  }
-  std::int64_t gap = std::int64_t{setup_.opts.pokeMs} * 1'000'000;
-  pokes_[tid] = {nowNs + gap, gap};
-}
-
-void Monitor::armPokeTimer() {
-  if (setup_.opts.pokeMs <= 0 || finished_) return;
-  // A quarter of the poke time: a quiet task is poked within 1.25 x pokeMs.
-  pokeTimer_.expires_after(std::chrono::milliseconds(std::max(1, setup_.opts.pokeMs / 4)));
-  pokeTimer_.async_wait([this](const auto& ec) { onPokeTimer(ec); });
-}
-
-void Monitor::onPokeTimer(const boost::system::error_code& ec) {
-  if (ec || finished_) return;
-  std::int64_t now = realtimeNs();
-  bool poked = false;
-  for (auto& [tid, due] : pokes_) {
-    if (now < due.atNs) continue;
-    poke(tid, nullptr);
-    poked = true;
-    due.gapNs = std::min(due.gapNs * 2, kPokeMaxNs);
-    due.atNs = now + due.gapNs;
-  }
-  // pvm_send reads whatever has come in meanwhile into PVM's own queue,
-  // where no socket wakes us for it: take it now.
-  if (poked && drain()) watchPvmFds();
-  armPokeTimer();
-}
-
-// The task's poke key (wire.h, Pokes), then, for a confirmation, the seq
-// of its final message.  Always through pvmd (main.cpp refuses direct
-// routes), and PvmDataDefault: libab packs its answer into the poke's own
-// buffer, over the key (ab_poke.c).
-void Monitor::poke(int tid, const int* finalSeq) {
-  auto key = sessions_.pokeKey(tid);
-  int buf = pvm_mkbuf(PvmDataDefault);
-  int old = pvm_setsbuf(buf);
-  pvm_pkint(key.data(), 2, 1);
-  if (finalSeq) pvm_pkint(const_cast<int*>(finalSeq), 1, 1);
-  int rc = pvm_send(tid, setup_.opts.tag + XAB_POKE_TAG_OFFSET);
-  pvm_setsbuf(old);
-  pvm_freebuf(buf);
-  if (rc < 0)
-    spdlog::debug("poking t{:x}: {}", tid, pvmErrorName(rc));
-  else
-    ++pokesSent_;
-  spdlog::trace("poked t{:x}{}", tid, finalSeq ? " (final message received)" : "");
-}
-
 bool Monitor::writeOut() {
   if (pending_.empty()) return true;
   if (uplink_) {  // a relay: the text goes to abmon in batches
@@ -672,77 +490,6 @@ void Monitor::finish(int code) {
   programTimer_.cancel();
   uplinkTimer_.cancel();
   io_.stop();
-}
-
-// A relay: its stream to abmon, once abmon's token has come (relay.h,
-// StreamToken); else its batches go as PVM messages.  Anything else abmon
-// sent first asks it to stop (relayMessage's reading of it), once started.
-void Monitor::connectUplink() {
-  std::uint64_t token = 0;
-  int got = uplink_->awaitStreamToken(token);
-  if (got > 0) uplink_->connectStream(setup_.opts.relayPort, token);
-  if (got < 0) {
-    spdlog::info("abmon asks the relay to stop");
-    boost::asio::post(io_, [this] { if (!finished_) stopGracefully(); });
-  }
-}
-
-// abmon: a relay on every other host, now and whenever one is added.
-void Monitor::startRelays() {
-  const Options& o = setup_.opts;
-  std::vector<std::string> args = {"--relay", std::to_string(setup_.tid) + "," + std::to_string(pvm_getcontext()),
-                                   "--tag", std::to_string(o.tag), "--batch", std::to_string(o.batch),
-                                   "--flush-ms", std::to_string(o.flushMs), "--poke-ms", std::to_string(o.pokeMs)};
-  if (o.pvmOnly) args.emplace_back("--pvm-only");
-  if (!o.control.empty()) args.emplace_back("--relay-step");  // its host's tasks step too
-  hub_ = std::make_unique<RelayHub>(setup_.tid, o.tag, std::move(args));
-  hub_->attach(io_, pending_, formatter_, [this] { writeOut(); }, !o.relayPvm);
-  hub_->start(pending_, exitTag_);
-  drainSoon();  // pvm_spawn and pvm_trecv may have queued other messages
-}
-
-// abmon: a relay's batch or a host notice.  A relay: abmon asks it to stop.
-bool Monitor::relayMessage(int tag, int src, int bufid, std::int64_t recvNs) {
-  if (hub_) {
-    bool was = hub_->handle(tag, src, bufid, recvNs, pending_, formatter_);
-    if (was && tag != setup_.opts.tag + kRelayTagOffset) drainSoon();  // it may have spawned
-    return was;
-  }
-  if (!isRelay() || tag != setup_.opts.tag + kRelayTagOffset) return false;
-  if (src == setup_.opts.relayOf) {
-    int tid = 0, seq = 0;
-    if (RelayUplink::takeStepGo(tid, seq)) {
-      local_.sendStepGo(tid, seq);
-      return true;
-    }
-    spdlog::info("abmon asks the relay to stop");
-    boost::asio::post(io_, [this] { if (!finished_) stopGracefully(); });
-  }
-  return true;
-}
-
-// Stepping: a go for a task on this host or, through its
-// relay, on another.
-bool Monitor::stepGo(std::int32_t tid, std::int32_t seq) {
-  if (local_.sendStepGo(tid, seq)) return true;
-  if (!hub_ || !hub_->stepGo(tid, seq)) return false;
-  drainSoon();  // pvm_send may have read messages into PVM's queue
-  return true;
-}
-
-// A relay of an abmon in control mode: its tasks' asks go to abmon, after
-// the text gathered so far (their step.wait records).
-void Monitor::relaySteps() {
-  local_.onStep(
-      [this](std::int32_t tid, const xab_step_ask& a) {
-        writeOut();
-        if (uplink_->sendStepAsk({tid, a.seq, a.kind, a.peer, a.tag}) < 0) local_.sendStepGo(tid, a.seq);
-        drainSoon();
-      },
-      [this](std::int32_t tid) {
-        uplink_->sendStepGone(tid);
-        drainSoon();
-      });
 }
 
 void Monitor::armUplinkTimer() {

@@ -77,6 +77,7 @@ class Monitor {
   void rememberEnded(int tid);
   void drainSoon();
   void watchTask(int tid);
+  void spawned(int parent, const std::vector<int>& tids);
   void heardFrom(int tid, std::int64_t nowNs, bool throughPvm);
   void armPokeTimer();
   void onPokeTimer(const boost::system::error_code& ec);

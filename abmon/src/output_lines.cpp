@@ -34,9 +34,9 @@ void OutputLines::finish(const Emit& emit) {
 
 void appendOutputRecord(std::string& out, std::int64_t ns, int tid, std::string_view stream, std::string_view text) {
   text::appendRecordStart(out, ns, ns, tid, Kind::OUTPUT);
-  text::appendKey(out, "stream");
+  text::appendKey(out, keyName(Key::Stream));
   out.append(stream);
-  text::appendKey(out, "text");
+  text::appendKey(out, keyName(Key::Text));
   text::appendEscaped(out, text);
   out.push_back('\n');
 }

@@ -7,6 +7,8 @@
 #include <xab/traceformat/write.h>
 
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
@@ -23,16 +25,15 @@
 namespace xab::abmon {
 namespace {
 
-// Output messages from pvmd (pvm_setopt(3PVM), PvmOutputTid): tid, count,
-// then count bytes; count 0: the task's output ended; -1 / -2: the task was
-// spawned / connected (a parent tid follows).
-constexpr int kOutputEof = 0;
 // Bounds of what abmon keeps per task (docs/abmon.md "Bounds"): a task
 // whose records are held back (Origin::Unknown) that long is taken for a
 // plain one.  (An output line's bound is OutputLines'.)
 constexpr std::size_t kMaxHeldBytes = 256 * 1024;
 // How long a task's clock offset told by one event is kept (taskClock).
 constexpr std::int64_t kOffsetAgeNs = 1'000'000'000;
+// A task whose name was not found is asked about again on its records, at
+// most this often (each lookup asks pvmd), and at its end.
+constexpr std::int64_t kNameRetryNs = 100'000'000;
 
 // pvmd's own tids have the TIDPVMD bit (0x80000000) set; a task's never do.
 bool fromPvmd(int src) { return (static_cast<unsigned>(src) & 0x80000000u) != 0; }
@@ -88,6 +89,17 @@ bool isGroupServer(std::string_view name) {
 bool settlesPlain(Kind k) {
   return (kindFlags(k) & (XAB_F_MSG_IN | XAB_F_MSG_OUT | XAB_F_BLOCKING)) != 0 || k == Kind::EXIT ||
          k == Kind::KILL || k == Kind::JOINGROUP || k == Kind::LVGROUP || k == Kind::NOTIFY;
+}
+
+// pvm_trecv's timeout, as libab records it: microseconds, -1 for none.
+// libpvm's entry event carries it as seconds and microseconds (MTS, MTU),
+// -1 seconds for a null timeout (wait for ever).  Longer than int's
+// microseconds: the longest the field holds.
+std::optional<std::int64_t> timeoutUs(const PvmTracer::Datum* sec, const PvmTracer::Datum* usec) {
+  if (!sec || sec->ints.empty()) return std::nullopt;
+  if (sec->ints[0] < 0) return -1;
+  std::int64_t us = sec->ints[0] * 1'000'000 + (usec && !usec->ints.empty() ? usec->ints[0] : 0);
+  return std::min<std::int64_t>(us, INT32_MAX);
 }
 
 bool blocking(Kind k) { return (kindFlags(k) & XAB_F_BLOCKING) != 0; }
@@ -332,7 +344,7 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
     if (tev == TEV_ENDTASK) return;
     // Named while it runs (a task pvmd did not spawn: the console, a
     // program started from a shell): its process may be gone by its end.
-    if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
+    lookUpName(id, tid, recvNs, true);
     announce(tid);
     return;  // the task's own events and its exit (task.exit) speak for it
   }
@@ -356,9 +368,11 @@ void PvmTracer::write(std::string& out, const Event& ev, int src, std::int64_t r
     }
   }
   const Event& all = entry ? ev : merged;
-  if (kind == Kind::SPAWN && !entry && spawned_)
-    if (const Datum* tids = all.find(TEV_DID_STL); tids && !tids->ints.empty())
-      spawned_(tid, std::vector<int>(tids->ints.begin(), tids->ints.end()));
+  if (kind == Kind::SPAWN && !entry)
+    if (const Datum* tids = all.find(TEV_DID_STL); tids && !tids->ints.empty()) {
+      learnSpawned(tid, *tids, all.find(TEV_DID_SE));
+      if (spawned_) spawned_(tid, std::vector<int>(tids->ints.begin(), tids->ints.end()));
+    }
   // PVM's own control messages (a direct route's setup, ...) have tags
   // with the top bit set, which programs cannot use: libab records none.
   if (const Datum* tag = all.find(TEV_DID_MC);
@@ -394,6 +408,13 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
       if (kd.key == slot.key)
         for (int did : kd.dids)
           if (!d && did >= 0) d = all.find(did);
+    if (slot.key == keyName(Key::Timeout)) {
+      if (auto us = timeoutUs(all.find(TEV_DID_MTS), all.find(TEV_DID_MTU))) {
+        text::appendKey(out, slot.key);
+        text::appendInt(out, *us);
+      }
+      continue;
+    }
     if (!d) continue;  // PVM does not say it: absent
     if (slot.type == SlotType::String) {
       if (d->strs.empty()) continue;
@@ -412,35 +433,66 @@ void PvmTracer::writeRecord(std::string& out, const Event& ev, const Event& all,
   for (int did : kRcDids)
     if (!rc && phase == Phase::End) rc = ev.find(did);
   if (rc && !rc->ints.empty()) {
-    text::appendKey(out, "rc");
+    text::appendKey(out, keyName(Key::Rc));
     if (kindRcType(kind) == 't') text::appendTidResult(out, static_cast<std::int32_t>(rc->ints[0]));
     else text::appendInt(out, rc->ints[0]);
   }
   if (carriesMessage(kind) && phase == Phase::End) {
-    text::appendKey(out, "match");
-    out.append("order");
+    text::appendMatchOrder(out);
   }
-  writeIdentity(out, tid);
+  writeIdentity(out, tid, recvNs);
   out.push_back('\n');
   ++events_;
 }
 
 // The task's identity on its first record, as far as pvmd told it (the
 // program's name for a spawned task, the parent); host, language and pid
-// are not in PVM's events.
-void PvmTracer::writeIdentity(std::string& out, int tid) {
+// are not in PVM's events.  A name not known then is looked up again until
+// it is, and written on the record that follows.
+void PvmTracer::writeIdentity(std::string& out, int tid, std::int64_t nowNs) {
   Identity& id = identities_[tid];
-  if (id.written) return;
-  id.written = true;
-  ++tasks_;
-  if (id.name.empty() && nameOf_) id.name = nameOf_(tid, id.parent && *id.parent < 0);
-  if (!id.name.empty()) {
-    text::appendKey(out, "name");
-    text::appendEscaped(out, id.name);
+  bool first = !id.written;
+  if (!first && id.named) return;
+  if (first) {
+    id.written = true;
+    ++tasks_;
   }
-  if (id.parent) {
-    text::appendKey(out, "parent");
+  lookUpName(id, tid, nowNs, first);
+  if (!id.name.empty()) {
+    text::appendKey(out, keyName(Key::Name));
+    text::appendEscaped(out, id.name);
+    id.named = true;
+  }
+  if (first && id.parent) {
+    text::appendKey(out, keyName(Key::Parent));
     text::appendParent(out, *id.parent);
+  }
+}
+
+// The name pvmd (or the task's process) gives, unless known already or
+// (unless asked `now`) asked less than kNameRetryNs before nowNs.
+void PvmTracer::lookUpName(Identity& id, int tid, std::int64_t nowNs, bool now) {
+  if (!id.name.empty() || !nameOf_) return;
+  if (!now && nowNs - id.nameAskedNs < kNameRetryNs) return;
+  id.name = nameOf_(tid, id.parent && *id.parent < 0);
+  id.nameAskedNs = nowNs;
+}
+
+// A spawn's result names its tasks: their parent and program, whatever
+// else of them is lost (pvmd's spntask says the same, when it comes), and
+// their exit is watched.
+void PvmTracer::learnSpawned(int parent, const Datum& tids, const Datum* file) {
+  for (std::int64_t t : tids.ints) {
+    if (t <= 0 || groupServers_.count(static_cast<int>(t)) > 0) continue;
+    if (file && !file->strs.empty() && isGroupServer(file->strs[0])) {
+      groupServers_.insert(static_cast<int>(t));  // no task of the program's
+      continue;
+    }
+    Identity& id = identities_[static_cast<int>(t)];
+    if (id.origin == Origin::Libab || id.ended) continue;
+    if (!id.parent) id.parent = parent;
+    if (id.name.empty() && file && !file->strs.empty()) id.name = file->strs[0].substr(file->strs[0].rfind('/') + 1);
+    announce(static_cast<int>(t));
   }
 }
 
@@ -449,29 +501,6 @@ void PvmTracer::writeIdentity(std::string& out, int tid) {
 // second pvm_notify for a task that has gone would give a second task.exit.
 void PvmTracer::announce(int tid) {
   if (seen_ && announced_.insert(tid).second) seen_(tid);
-}
-
-void PvmTracer::takeOutput(std::string& out, int src, std::int64_t recvNs) {
-  if (!fromPvmd(src)) return void(++forged_);  // only pvmd collects output
-  int head[2] = {};
-  if (pvm_upkint(head, 2, 1) < 0) return void(++bad_);
-  int tid = head[0], n = head[1];
-  if (n < kOutputEof) return;  // spawned / connected: its output starts
-  if (groupServers_.count(tid) > 0) return void(++dropped_);  // pvmgs is not recorded
-  auto emit = [&](std::string_view line) { writeOutputLine(out, tid, recvNs, line); };
-  if (n == kOutputEof) {
-    if (auto it = partialLines_.find(tid); it != partialLines_.end()) {
-      it->second.finish(emit);
-      partialLines_.erase(it);
-    }
-    return;
-  }
-  int bytes = 0;
-  pvm_bufinfo(pvm_getrbuf(), &bytes, nullptr, nullptr);
-  if (n > bytes) return void(++bad_);
-  std::string chunk(static_cast<std::size_t>(n), '\0');
-  if (pvm_upkbyte(chunk.data(), n, 1) < 0) return void(++bad_);
-  partialLines_[tid].append(chunk, emit);
 }
 
 bool PvmTracer::talksToGroupServer(const Event& ev) const {
@@ -494,11 +523,13 @@ void PvmTracer::flushTask(std::string& out, int tid, std::int64_t nowNs) {
   it->second.held.clear();
   it->second.origin = Origin::Plain;
   // A task that made no call PVM traces (the console): its identity on a
-  // line of its own, before its task.exit.
-  if (!it->second.written && announced_.count(tid) > 0 && !(libab_ && libab_(tid)) &&
-      (!it->second.name.empty() || it->second.parent)) {
+  // line of its own, before its task.exit; so is a name found only now.
+  Identity& id = it->second;
+  if (announced_.count(tid) == 0 || (libab_ && libab_(tid))) return;
+  if (id.written && !id.named) lookUpName(id, tid, nowNs, true);
+  if ((!id.written && (!id.name.empty() || id.parent)) || (id.written && !id.named && !id.name.empty())) {
     text::appendRecordStart(out, nowNs, nowNs, tid, Kind::INFO, Phase::End);
-    writeIdentity(out, tid);
+    writeIdentity(out, tid, nowNs);
     out.push_back('\n');
     ++events_;
   }
@@ -519,6 +550,11 @@ std::optional<std::int64_t> PvmTracer::taskClock(int tid, std::int64_t nowNs) co
   auto it = identities_.find(tid);
   if (it == identities_.end() || it->second.origin == Origin::Libab || !it->second.lastTaskNs) return std::nullopt;
   return std::max(*it->second.lastTaskNs, nowNs + it->second.offsetNs);
+}
+
+bool PvmTracer::traces(int tid) const {
+  auto it = identities_.find(tid);
+  return it != identities_.end() && it->second.origin != Origin::Libab;
 }
 
 void PvmTracer::taskEnded(int tid) {
@@ -549,19 +585,6 @@ void PvmTracer::forget(int tid) {
   groupServers_.erase(tid);
   descriptors_.erase(tid);
   std::erase_if(lastEntry_, [tid](const auto& e) { return e.first.first == tid; });
-}
-
-void PvmTracer::flushOutput(std::string& out, std::int64_t nowNs) {
-  for (auto& [tid, id] : identities_) flushTask(out, tid, nowNs);
-  for (auto& [tid, lines] : partialLines_)
-    lines.finish([&, tid = tid](std::string_view line) { writeOutputLine(out, tid, nowNs, line); });
-  partialLines_.clear();
-}
-
-// `output stream=- text=...`: PVM's pipe carries stdout and stderr both, so
-// which one a line came from is not known.
-void PvmTracer::writeOutputLine(std::string& out, int tid, std::int64_t ns, std::string_view text) {
-  appendOutputRecord(out, ns, tid, "-", text);
 }
 
 }  // namespace xab::abmon

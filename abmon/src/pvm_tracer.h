@@ -78,6 +78,8 @@ class PvmTracer {
   // Its task.exit is written: if pvmd says later that a task with this tid
   // has started, that is a new task (PVM reuses tids), told anew.
   void taskEnded(int tid);
+  // Whether the task's records are PVM's (its identity is the tracer's).
+  bool traces(int tid) const;
 
   std::uint64_t events() const { return events_; }
   std::uint64_t tasks() const { return tasks_; }  // tasks with records written
@@ -115,8 +117,9 @@ class PvmTracer {
   static bool looksUpAbmon(const Event& ev);
   void learnGroupServers();
   bool talksToGroupServer(const Event& ev) const;
-  void writeIdentity(std::string& out, int tid);
+  void writeIdentity(std::string& out, int tid, std::int64_t nowNs);
   void announce(int tid);
+  void learnSpawned(int parent, const Datum& tids, const Datum* file);
   void writeOutputLine(std::string& out, int tid, std::int64_t ns, std::string_view text);
 
   int context_, traceTag_, outputTag_;
@@ -141,6 +144,8 @@ class PvmTracer {
     std::string name;  // empty: PVM did not say
     std::optional<int> parent;
     bool written = false;
+    bool named = false;  // its name= is written
+    std::int64_t nameAskedNs = 0;  // when nameOf_ last found nothing
     Origin origin = Origin::Unknown;
     std::string held;  // records of an Unknown task
     bool ended = false;  // its task.exit is written
@@ -152,6 +157,7 @@ class PvmTracer {
     std::int64_t offsetNs = 0, offsetAtNs = 0;
   };
   void forget(int tid);
+  void lookUpName(Identity& id, int tid, std::int64_t nowNs, bool now);
   static void noteStamp(Identity& id, std::int64_t taskNs, std::int64_t recvNs);
   bool speaksAsPvmd(int src) const;  // the test knob XAB_TEST_PVMD_TASK
   std::unordered_map<int, Identity> identities_;  // from pvmd's newtask / spntask

@@ -206,6 +206,7 @@ class RelayHub {
     bool live = true;
     bool hostGone = false;
     bool exitNoticed = false;     // pvmd said the relay task has exited
+    bool stopSent = false;        // abmon asked it to stop: its exit is expected
     bool hadStream = false;       // its stream's hello came (one per relay)
     std::int64_t streamEndNs = 0;  // its stream ended with neither Stop nor Lost
     std::int64_t lostNs = 0;       // it said Lost (checkLost writes host.delete)

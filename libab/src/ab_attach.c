@@ -189,6 +189,15 @@ void xab_attach(void) {
   start_monitoring(&e, parent, abmon_tid);
 }
 
+int xab_enrol_as_pvm(void) {
+  if (pvmmytid == -1 && pvmtoplvl) {
+    pvmtoplvl = 0;
+    pvmbeatask();
+    pvmtoplvl = 1;
+  }
+  return pvmmytid != -1;
+}
+
 void xab_detach(void) {
   if (xab_st.mode != XAB_MODE_ACTIVE && xab_st.mode != XAB_MODE_UNATTACHED) return;
   xab_socket_close();

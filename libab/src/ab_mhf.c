@@ -132,23 +132,26 @@ static int is_ours(int real) {
   return 0;
 }
 
-/* PVM's system handlers, read from its real table: pvmdisplaymhfinfo is
- * the only way to see it, so its printout is read from a memory stream. */
-static void read_system_handlers(void) {
+/* PVM's real table, less libab's own handlers, in its order (the order
+ * they were added): pvmdisplaymhfinfo is the only way to see it, so its
+ * printout is read from a memory stream.  The count, -1 if unreadable. */
+static int read_real_table(struct mh_entry **out) {
   char *text = NULL;
   size_t len = 0;
+  *out = NULL;
   FILE *mem = open_memstream(&text, &len);
-  if (!mem) return;
-  FILE *out = stdout;
+  if (!mem) return -1;
+  FILE *stdout_was = stdout;
   stdout = mem;
   pvmdisplaymhfinfo("", "", 0);
-  stdout = out;
+  stdout = stdout_was;
   fclose(mem);
-  int ndh = 0, nh = 0, fl = 0;
+  int ndh = 0, nh = 0, fl = 0, n = -1;
   const char *p = text ? strstr(text, "ndhandles = ") : NULL;
   if (p && sscanf(p, "ndhandles = %d nhandles = %d fl_dhandles = %d", &ndh, &nh, &fl) == 3) {
-    sh.sys = calloc((size_t)(nh > 0 ? nh : 1), sizeof *sh.sys);
-    for (int i = 0; sh.sys && i < nh && (p = strstr(p, "handles[")) != NULL;) {
+    *out = calloc((size_t)(nh > 0 ? nh : 1), sizeof **out);
+    n = *out ? 0 : -1;
+    for (int i = 0; *out && i < nh && (p = strstr(p, "handles[")) != NULL;) {
       int index, mhid, ctx, tag;
       unsigned src;
       if (p > text && p[-1] == 'd') { /* "dhandles[": the row's first half */
@@ -158,13 +161,21 @@ static void read_system_handlers(void) {
       if (sscanf(p, "handles[%d].mhid = %d .header.src = t%x .header.ctx = %d .header.tag= %d", &index, &mhid,
                  &src, &ctx, &tag) == 5 &&
           index == i) {
-        if (!is_ours(mhid)) sh.sys[sh.nsys++] = (struct mh_entry){-1, (int)src, tag, ctx, NULL, -1};
+        if (!is_ours(mhid)) (*out)[n++] = (struct mh_entry){-1, (int)src, tag, ctx, NULL, -1};
         i++;
       }
       p += 8;
     }
   }
   free(text);
+  return n;
+}
+
+/* PVM's system handlers: the real table the first time the task is seen
+ * enrolled. */
+static void read_system_handlers(void) {
+  int n = read_real_table(&sh.sys);
+  sh.nsys = n > 0 ? n : 0;
   sh.sys_read = 1;
 }
 
@@ -301,4 +312,29 @@ void xab_mhf_exit_begin(void) {
 
 void xab_mhf_exit_end(void) {
   if (sh.enrolled != -1 && pvmmytid == -1) forget_all(); /* else the exit failed */
+}
+
+/* A PVM call that adds handlers of its own to the real table (pvm_catchout:
+ * one for its children's output, one for their ends) adds them to the
+ * program's table too, as PVM's, after what is there: the program's next
+ * ids, and pvm_exit's "Not Found" for the ids left free after a new
+ * enrollment, are then as without libab.  A call that enrolled the task
+ * first leaves PVM's system handlers and its own mixed: the table is taken
+ * whole, and the system handlers are read at the next enrollment. */
+void xab_mhf_pvm_begin(void) { follow_enrollment(); }
+
+void xab_mhf_pvm_end(void) {
+  if (pvmmytid == -1) return;
+  int enrolled_by_it = !sh.sys_read && sh.enrolled == -1;
+  if (!enrolled_by_it) follow_enrollment();
+  struct mh_entry *real = NULL;
+  int n = read_real_table(&real);
+  for (int i = 0; i < n; i++) {
+    int known = 0;
+    for (int j = 0; j < sh.nh && !known; j++)
+      known = sh.h[j].src == real[i].src && sh.h[j].tag == real[i].tag && sh.h[j].ctx == real[i].ctx;
+    if (!known) shadow_add(real[i].src, real[i].tag, real[i].ctx, NULL, -1);
+  }
+  free(real);
+  if (enrolled_by_it) sh.enrolled = pvmmytid;
 }

@@ -32,6 +32,11 @@ void xab_attach(void);
 /* The task left PVM (pvm_exit): forget abmon, find it again if the
  * process enrolls again, as a new task. */
 void xab_detach(void);
+/* Enrols the process as the PVM call about to be made would (at its
+ * entry, called from outside libpvm), for a wrapper that must follow the
+ * enrolment before the call goes on.  Returns whether the process is a
+ * task now. */
+int xab_enrol_as_pvm(void);
 
 /* PVM hands out buffer ids from a LIFO free list; libab's own mailbox
  * calls note the ids on top of it before and put them back after, so the
@@ -103,5 +108,8 @@ int xab_mhf_add(int src, int tag, int ctx, int (*fn)(int));
 int xab_mhf_del(int mhid);
 void xab_mhf_exit_begin(void);
 void xab_mhf_exit_end(void);
+/* Around a PVM call that adds handlers of PVM's own (pvm_catchout). */
+void xab_mhf_pvm_begin(void);
+void xab_mhf_pvm_end(void);
 
 #endif /* XAB_AB_ROOMS_H */

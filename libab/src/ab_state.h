@@ -101,5 +101,11 @@ extern int pvmmytid;
  * its error reporter (prints as PvmAutoErr says, sets pvm_errno). */
 extern int pvm_errno;
 int lpvmerr(char *f, int n);
+/* libpvm3's enrolment, and its flag "called from outside libpvm": every
+ * call made at that level enrolls a process that is not yet a task
+ * (pvmbeatask, from the trace check at the call's entry, with the flag
+ * cleared). */
+int pvmbeatask(void);
+extern int pvmtoplvl;
 
 #endif /* XAB_AB_STATE_H */

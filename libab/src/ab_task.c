@@ -55,8 +55,22 @@ int xab_kill(int tid) {
 /* After pvm_exit the task cannot send: record and send first.  PVM's exit
  * deletes every message handler, and says so for each free id: that is
  * said for the program's handler table (ab_mhf.c), not PVM's real one.
- * A process that enrolls again is a new task, and finds abmon again. */
+ * A process that enrolls again is a new task, and finds abmon again; one
+ * that is not enrolled is enrolled by pvm_exit itself (a new task, then
+ * exited): enrolled here first, the new task is recorded, its identity and
+ * its exit.  One that cannot enrol leaves the real call nothing to do but
+ * return (it is made without its own attempt, made here already). */
 int xab_exit(void) {
+  if (!xab_enrol_as_pvm()) {
+    xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
+    int top = pvmtoplvl;
+    pvmtoplvl = 0;
+    int rc = pvm_exit();
+    pvmtoplvl = top;
+    xab_term_check();
+    return rc;
+  }
+  xab_enrolled(1);
   xab_rec(XAB_EV_EXIT, XAB_PHASE_END, xab_clock(), 0, XAB_A(0));
   xab_cost_calibrate_due(); /* a task whose records all go in this message has not yet */
   xab_clock_sync(XAB_CLOCK_END);
@@ -123,27 +137,30 @@ int xab_config(int *nhost, int *narch, struct pvmhostinfo **hosts) {
   return rc;
 }
 
-/* abmon and its relays (the tasks abmon spawned) are xab's, not the
- * program's.  PVM owns the list (it frees it at the next call): xab's
- * tasks move to the end, past the count the program is told, the others
- * keep their order. */
-static int is_xab_task(const struct pvmtaskinfo *t) {
-  return xab_st.monitor_tid > 0 && (t->ti_tid == xab_st.monitor_tid || t->ti_ptid == xab_st.monitor_tid);
-}
-
-static int leave_out_xab_tasks(struct pvmtaskinfo *list, int n) {
+/* A list PVM owns (it frees it at the next call) with entries of xab's:
+ * they move to the end, past the count the program is told, the others
+ * keep their order.  n elements of size bytes; returns the count kept. */
+static int leave_out_xabs(void *list, int n, size_t size, int (*is_xabs)(const void *)) {
+  unsigned char *at = list, ours[size];
   int kept = n;
   for (int i = 0; i < kept;) {
-    if (!is_xab_task(&list[i])) {
+    if (!is_xabs(at + (size_t)i * size)) {
       i++;
       continue;
     }
-    struct pvmtaskinfo ours = list[i];
-    memmove(&list[i], &list[i + 1], (size_t)(n - i - 1) * sizeof list[0]);
-    list[n - 1] = ours;
+    memcpy(ours, at + (size_t)i * size, size);
+    memmove(at + (size_t)i * size, at + (size_t)(i + 1) * size, (size_t)(n - i - 1) * size);
+    memcpy(at + (size_t)(n - 1) * size, ours, size);
     kept--;
   }
   return kept;
+}
+
+/* abmon and its relays (the tasks abmon spawned) are xab's, not the
+ * program's. */
+static int is_xab_task(const void *task) {
+  const struct pvmtaskinfo *t = task;
+  return xab_st.monitor_tid > 0 && (t->ti_tid == xab_st.monitor_tid || t->ti_ptid == xab_st.monitor_tid);
 }
 
 int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
@@ -155,7 +172,7 @@ int xab_tasks(int where, int *ntask, struct pvmtaskinfo **tasks) {
   xab_leave();
   xab_enrolled(rc >= 0); /* abmon found: its tid known */
   if (rc >= 0) {
-    nt = leave_out_xab_tasks(list, nt);
+    nt = leave_out_xabs(list, nt, sizeof list[0], is_xab_task);
     if (tasks) *tasks = list;
   }
   if (rc >= 0 && ntask) *ntask = nt;
@@ -176,7 +193,17 @@ int xab_archcode(char *arch) { XAB_SIMPLE(XAB_EV_ARCHCODE, pvm_archcode(arch), x
 int xab_getopt(int what) { XAB_SIMPLE(XAB_EV_GETOPT, pvm_getopt(what), what); }
 int xab_setopt(int what, int val) { XAB_SIMPLE(XAB_EV_SETOPT, pvm_setopt(what, val), what, val); }
 int xab_getfds(int **fds) { XAB_SIMPLE(XAB_EV_GETFDS, pvm_getfds(fds), 0); }
-int xab_catchout(FILE *f) { XAB_SIMPLE(XAB_EV_CATCHOUT, pvm_catchout(f), 0); }
+/* pvm_catchout adds handlers of PVM's own: the program's table has them too. */
+int xab_catchout(FILE *f) {
+  int64_t t = xab_clock();
+  xab_mhf_pvm_begin();
+  xab_enter();
+  int rc = pvm_catchout(f);
+  xab_leave();
+  xab_mhf_pvm_end();
+  xab_rec(XAB_EV_CATCHOUT, XAB_PHASE_END, t, rc, XAB_A(0));
+  return rc;
+}
 int xab_perror(char *msg) { XAB_SIMPLE(XAB_EV_PERROR, pvm_perror(msg), xab_str(msg)); }
 int xab_hostsync(int host, struct timeval *clk, struct timeval *delta) {
   XAB_SIMPLE(XAB_EV_HOSTSYNC, pvm_hostsync(host, clk, delta), host);
@@ -225,22 +252,8 @@ int xab_delinfo(char *name, int index, int flags) {
   XAB_SIMPLE(XAB_EV_DELINFO, pvm_delinfo(hide_abmon_entry(name), index, flags), xab_str(name), index, flags);
 }
 
-/* PVM owns the list (it frees every entry at the next call): abmon's and
- * its relays' entries move to the end, past the count the program is told. */
-static int leave_out_abmon(struct pvmmboxinfo *classes, int n) {
-  int kept = n;
-  for (int i = 0; i < kept;) {
-    if (!is_xab_entry(classes[i].mi_name)) {
-      i++;
-      continue;
-    }
-    struct pvmmboxinfo ours = classes[i];
-    memmove(&classes[i], &classes[i + 1], (size_t)(n - i - 1) * sizeof classes[0]);
-    classes[n - 1] = ours;
-    kept--;
-  }
-  return kept;
-}
+/* A class of the mailbox listing that is abmon's or a relay's. */
+static int is_xab_class(const void *class) { return is_xab_entry(((const struct pvmmboxinfo *)class)->mi_name); }
 
 int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
   int64_t t = xab_clock();
@@ -250,7 +263,7 @@ int xab_getmboxinfo(char *pattern, int *n, struct pvmmboxinfo **classes) {
   int rc = pvm_getmboxinfo(pattern, &got, &list);
   xab_leave();
   if (rc >= 0) {
-    got = leave_out_abmon(list, got);
+    got = leave_out_xabs(list, got, sizeof list[0], is_xab_class);
     if (n) *n = got;
     if (classes) *classes = list;
   }

@@ -52,7 +52,22 @@ void TraceBuilder::record(const text::Record& r) {
   }
   TaskIndex t = taskFor(r.tid);
   if (r.id.any()) identity(t, r.id);
+  if (r.kind == Kind::INFO) identity(t, infoIdentity(r));
   append(t, e);
+}
+
+// An info record is a task's identity on a line of its own (abmon writes
+// one for a task that made no recorded call, or whose name came late):
+// its fields are the identity's.
+text::Identity TraceBuilder::infoIdentity(const text::Record& r) {
+  text::Identity id;
+  auto slot = [&r](Key key) { return slotOf(r.kind, r.phase, key); };
+  if (int s = slot(Key::Name); r.has(s)) id.name = r.str[s], id.hasName = true;
+  if (int s = slot(Key::Host); r.has(s)) id.host = r.str[s], id.hasHost = true;
+  if (int s = slot(Key::Parent); r.has(s)) id.parent = r.a[s], id.hasParent = true;
+  if (int s = slot(Key::Lang); r.has(s)) id.lang = r.a[s], id.hasLang = true;
+  if (int s = slot(Key::Pid); r.has(s)) id.pid = r.a[s], id.hasPid = true;
+  return id;
 }
 
 void TraceBuilder::identity(TaskIndex t, const text::Identity& id) {

@@ -16,7 +16,7 @@ std::string us(double ns) {
 }  // namespace
 
 bool fitIsPoor(const ClockFit& fit) {
-  return fit.valid && fit.maxResidual > std::max(fit.minTransit, kPoorFitFloor);
+  return fit.valid && fit.maxBeyond > std::max(fit.minTransit, kPoorFitFloor);
 }
 
 ClockQuality assessClocks(const Trace& trace, const ClockReport& report) {

@@ -1,8 +1,7 @@
 // compensate.cpp -- intrusion compensation (xab/model/compensate.h).
-#include "causal_walk.h"
+#include <xab/model/causal_walk.h>
 #include "contention.h"
 
-#include <xab/model/barriers.h>
 #include <xab/model/clock.h>
 #include <xab/model/compensate.h>
 #include <xab/model/messages.h>
@@ -20,7 +19,6 @@ namespace {
 enum CostSlot { kBurst, kTotal };
 enum FlushSlot { kDuration, kBlocked, kOwn, kOwnCalls };
 constexpr int kClockRtt = 4;
-constexpr TimeNs kWaitSlack = 10'000;       // a receive this much longer than the least one waited
 
 TimeNs slot(const Event& e, int s) { return e.has(s) ? std::max<TimeNs>(e.a[s], 0) : 0; }
 
@@ -78,21 +76,11 @@ TimeNs costAfter(const Event& e, TaskIntrusion& ti, TimeNs cap, TimeNs charge) {
   }
 }
 
-// A collective's end on one task (Chassin de Kergommeaux et al., §5.3, with all its members): it
-// ends no earlier than the latest compensated arrival among the members it
-// waits for, plus its own release time (its raw end less the raw latest
-// arrival and that arrival record's own cost: PVM's, not xab's doing).
-struct Sync {
-  std::vector<EventRef> awaited;  // the begin records of the members it waits for (itself too)
-  TimeNs release = 0;
-};
-
 struct Walk {
   const Trace& trace;
   CompensationReport& report;
-  std::vector<std::vector<std::optional<EventRef>>> sendOf;  // per receive end: its send
-  std::vector<std::vector<std::uint32_t>> syncOf;            // per collective end: index into syncs
-  std::vector<Sync> syncs;
+  detail::Communication comm;                                // each receive's send, the least transfer and DC
+  detail::Collectives coll;                                  // the collectives' ends to re-base
   std::vector<std::vector<TimeNs>> comp;                     // compensated times, as computed
   std::vector<std::uint32_t> cursor;                         // per task: the next event to compute
   std::vector<TimeNs> delta;                                 // per task: raw - compensated, now
@@ -113,34 +101,28 @@ struct Walk {
   std::optional<std::uint32_t> beginOf(TaskIndex t, std::uint32_t i) const { return detail::beginOf(trace.events(t), i); }
 
   // The compensated end of the receive at (t, i) of the message sent at
-  // s; `sequential` is its date with the costs taken out (§5.3).  A
-  // receive that waited for its message (it lasted longer than the least
-  // receive, costs taken out) ends its message's own transfer after the
-  // compensated send: the transfer is not xab's doing.  One that found
-  // its message there ends the least receive after its compensated start,
-  // and no earlier than the least transfer after the compensated send.
-  // `mates`: the core-mates' costs charged to this end (contention.h), which
-  // a waited receive's own transfer holds too (from its message's arrival).
-  // `xabWait`: the receive waited as recorded, yet its message is there
-  // before it begins once compensated.
+  // s (causal_walk.h's receiveEnd); `sequential` is its date with the
+  // costs taken out (§5.3).  One that found its message there keeps the
+  // least receive (DC): the rest of its duration was xab's.  A waited
+  // one's own transfer is less what its core-mates (its sender among
+  // them) spent on xab while the message was on its way (`mates`: the
+  // core-mates' costs charged to this end, contention.h).  `xabWait`: the
+  // receive waited as recorded, yet its message is there before it begins
+  // once compensated.
   TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs sequential, TimeNs mates, bool& xabWait) const {
-    TimeNs sent = comp[s.task][s.index];
-    auto b = beginOf(t, i);
-    if (!b) return std::max(sequential, sent + report.transfer);
-    TimeNs start = comp[t][*b], waited = sequential - start;
-    TimeNs base = start + report.receiveDuration;
-    if (waited <= report.receiveDuration + kWaitSlack) return std::max(base, sent + report.transfer);
-    xabWait = sent + report.transfer <= start;
-    TimeNs own = trace.events(t)[i].time - trace.event(s).time - std::max(mates, inTransit(t, i, s));
-    return std::max(base, sent + std::max(own, report.transfer));
-  }
-
-  // The compensated end of a collective: after the latest compensated
-  // arrival it waits for, its own release later.
-  TimeNs rebaseSync(const Sync& s) const {
-    TimeNs latest = INT64_MIN;
-    for (EventRef a : s.awaited) latest = std::max(latest, comp[a.task][a.index]);
-    return latest + s.release;
+    detail::ReceiveDates r;
+    r.sent = comp[s.task][s.index];
+    r.sequential = sequential;
+    if (auto b = beginOf(t, i)) {
+      r.start = comp[t][*b];
+      r.duration = sequential - *r.start;
+    }
+    r.kept = comm.receiveDuration;
+    detail::ReceiveEnd end = detail::receiveEnd(r, comm, [&] {
+      return trace.events(t)[i].time - trace.event(s).time - std::max(mates, inTransit(t, i, s));
+    });
+    xabWait = end.waited && r.sent + comm.transfer <= *r.start;
+    return end.end;
   }
 
   // Compensates task t's next event; false when it must wait for its send
@@ -161,17 +143,17 @@ struct Walk {
     }
     TimeNs mates = contention.at(t, i);  // the core-mates' costs since the task's last event
     TimeNs c = e.time - delta[t] - mates;
-    if (std::uint32_t k = syncOf[t][i]; k != kNoRecord) {
-      const Sync& s = syncs[k];
+    if (std::uint32_t k = coll.syncOf[t][i]; k != kNoRecord) {
+      const detail::Sync& s = coll.syncs[k];
       bool ready = std::all_of(s.awaited.begin(), s.awaited.end(), [&](EventRef a) { return done(a); });
       if (!ready && !force) return false;
       if (ready) {
-        c = rebaseSync(s);
+        c = detail::syncEnd(s, comp);
         ++report.collectivesRebased;
       } else {
         ++report.forced;
       }
-    } else if (const auto& s = sendOf[t][i]; s && (force || done(*s))) {
+    } else if (const auto& s = comm.sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
         bool xabWait = false;
         c = rebase(t, i, *s, c, mates, xabWait);
@@ -201,86 +183,6 @@ struct Walk {
   }
 };
 
-// The least transfer (receive end - send) and the least blocking-receive
-// duration (end - begin) in the trace: the model's communication costs.
-// The duration is the copy out of PVM's buffer (§5.3's DC): it is
-// measured only on receives whose message was there before they began;
-// one that waited lasted as long as its sender made it (when every
-// receive waited, DC is unknown and taken as 0).
-void measureCommunication(const Trace& trace, const MessageTable& m, Walk& w) {
-  TimeNs transfer = INT64_MAX, duration = INT64_MAX;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      w.sendOf[r.recv.task][r.recv.index] = msg.send;
-      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
-    }
-  w.report.transfer = transfer == INT64_MAX ? 0 : transfer;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      auto b = w.beginOf(r.recv.task, r.recv.index);
-      if (!b) continue;
-      TimeNs begin = trace.events(r.recv.task)[*b].time;
-      if (trace.event(msg.send).time + w.report.transfer > begin) continue;  // it waited for its message
-      // less the begin record's own cost
-      TimeNs d = trace.event(r.recv).time - begin - w.charge[r.recv.task][*b];
-      duration = std::min(duration, std::max<TimeNs>(0, d));
-    }
-  w.report.receiveDuration = duration == INT64_MAX ? 0 : duration;
-}
-
-// Each task's instance number in each group it joined (joingroup's rc):
-// whom a reduce, gather or scatter names as its root.
-std::map<StrId, std::map<std::int32_t, TaskIndex>> groupInstances(const Trace& trace) {
-  std::map<StrId, std::map<std::int32_t, TaskIndex>> out;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    trace.events(t).forEach([&](const Event& e) {
-      if (e.kind == Kind::JOINGROUP && !e.isBegin() && e.hasRc() && e.rc >= 0) out[e.get(Key::Group, -1)][e.rc] = t;
-    });
-  return out;
-}
-
-// Whom the visit v of a collective of `kind` waits for: a barrier every
-// member; a reduce's or gather's root every member, its other members
-// nobody (PVM sends their part and returns); a scatter's members the root.
-std::vector<const BarrierVisit*> awaitedBy(Kind kind, const BarrierInstance& b, const BarrierVisit& v,
-                                           std::optional<TaskIndex> root) {
-  bool isRoot = root && *root == v.task;
-  bool waitsForAll = kind == Kind::BARRIER || ((kind == Kind::REDUCE || kind == Kind::GATHER) && isRoot);
-  bool waitsForRoot = kind == Kind::SCATTER && root && !isRoot;
-  std::vector<const BarrierVisit*> out;
-  if (!waitsForAll && !waitsForRoot) return out;
-  for (const BarrierVisit& m : b.visits)
-    if (m.arriveAt != kNoRecord && (waitsForAll || m.task == *root || &m == &v)) out.push_back(&m);
-  return out;
-}
-
-// The collectives' ends to re-base (Walk::syncOf), with each one's own release.
-void measureCollectives(const Trace& trace, Walk& w) {
-  auto instances = groupInstances(trace);
-  for (Kind kind : {Kind::BARRIER, Kind::REDUCE, Kind::GATHER, Kind::SCATTER})
-    for (const BarrierInstance& b : collectiveInstances(trace, kind)) {
-      std::optional<TaskIndex> root;
-      if (auto g = instances.find(b.group); g != instances.end() && b.root >= 0)
-        if (auto r = g->second.find(b.root); r != g->second.end()) root = r->second;
-      for (const BarrierVisit& v : b.visits) {
-        if (v.departAt == kNoRecord) continue;
-        const Event& end = trace.events(v.task)[v.departAt];
-        if (end.hasRc() && end.rc < 0) continue;  // failed: it waited for nobody
-        auto awaited = awaitedBy(kind, b, v, root);
-        if (awaited.empty()) continue;
-        Sync s;
-        const BarrierVisit* latest = awaited.front();
-        for (const BarrierVisit* a : awaited) {
-          s.awaited.push_back({a->task, a->arriveAt});
-          if (a->arrive > latest->arrive) latest = a;
-        }
-        s.release = std::max<TimeNs>(0, v.depart - latest->arrive - w.charge[latest->task][latest->arriveAt]);
-        w.syncOf[v.task][v.departAt] = static_cast<std::uint32_t>(w.syncs.size());
-        w.syncs.push_back(std::move(s));
-      }
-    }
-}
-
 }  // namespace
 
 std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, CompensationReport& report) {
@@ -300,24 +202,22 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
     report.note = "no cost records: times as recorded, no compensation";
     return input;
   }
-  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}, detail::spawnedAt(trace)};
+  Walk w{trace, report, {}, {}, {}, {}, {}, {}, {}, detail::spawnedAt(trace)};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     w.charge.push_back(recordCharges(trace.events(t), report.tasks[t].recordCost, report.tasks[t].measured));
-  w.sendOf.resize(trace.taskCount());
-  w.syncOf.resize(trace.taskCount());
   w.comp.resize(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    w.sendOf[t].assign(trace.events(t).size(), std::nullopt);
-    w.syncOf[t].assign(trace.events(t).size(), kNoRecord);
     w.comp[t].assign(trace.events(t).size(), 0);
   }
   w.cursor.assign(trace.taskCount(), 0);
   w.delta.assign(trace.taskCount(), 0);
-  measureCommunication(trace, matchMessages(trace), w);
-  detail::ContentionInput in{&w.charge, &w.sendOf, report.transfer, report.receiveDuration + kWaitSlack};
+  w.comm = detail::measureCommunication(trace, matchMessages(trace), &w.charge);
+  report.transfer = w.comm.transfer;
+  report.receiveDuration = w.comm.receiveDuration;
+  detail::ContentionInput in{&w.charge, &w.comm.sendOf, report.transfer, report.receiveDuration + detail::kWaitSlack};
   w.contention = detail::measureContention(trace, in);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) report.tasks[t].mates = w.contention.mates[t];
-  measureCollectives(trace, w);
+  w.coll = detail::measureCollectives(trace, &w.charge);
   w.run();
   std::vector<std::vector<TimeNs>> shift(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {

@@ -1,7 +1,7 @@
 // contention.cpp -- what tasks sharing a core cost each other (contention.h).
 #include "contention.h"
 
-#include "causal_walk.h"
+#include <xab/model/causal_walk.h>
 
 #include <algorithm>
 #include <bit>

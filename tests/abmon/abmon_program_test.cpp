@@ -7,6 +7,8 @@
 #include <xab/test/private_vm.h>
 #include <xab/test/process.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -135,4 +137,28 @@ TEST_CASE("abmon -- PROGRAM gives the program streams of the kind it has without
     }
     CHECK(count(t, "before") == 0);  // what the file held before is not the program's
   }
+}
+
+// Children whose only PVM call is pvm_exit never enrol, so they never
+// speak; the spawn record names them: each is listed (an info record with
+// its name, host and parent) and ends with pvmd's notice of its exit.
+TEST_CASE("abmon -- PROGRAM lists the spawned tasks that never speak, from the spawn record", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string trace = vm.dir() + "/exitonly.trace";
+  auto r = run({abmon(), "-q", "-o", trace, "--", bin_dir() + "/abmon_exitonly"}, {}, 60s);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("spawned 2, both ended"));
+  std::string t = read_file(trace);
+  INFO(t);
+  std::smatch spawn;
+  REQUIRE(std::regex_search(t, spawn, std::regex(" (t[0-9a-f]+) spawn file=\\S+ count=2 tids=(t[0-9a-f]+),(t[0-9a-f]+) ")));
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);  // abmon's host: the VM's one host
+  const std::string parent = spawn[1], host = std::string(" host=") + name;
+  for (std::string kid : {spawn[2].str(), spawn[3].str()}) {
+    CHECK(count(t, " " + kid + " info name=abmon_exitonly" + host + " parent=" + parent + "\n") == 1);
+    CHECK(count(t, " " + kid + " task.exit how=notify\n") == 1);
+  }
+  CHECK(count(t, " abmon.stop events=") == 1);
+  CHECK_THAT(t, Contains(" tasks=3 "));
 }

@@ -69,6 +69,7 @@ skip:starts a VM shared with other users; this test uses a private one (scripts/
 run	abmon -o run.trace -- ./master
 run	mkfifo ready; abmon -o run.trace --ready-fd 3 3>ready &  read -r line < ready && ./master;  kill -INT $!; wait $!
 run	timeout 60 abmon -o run.trace -- ./master
+skip:an SPMD program spawned from the console: tests/examples/abrun_safety_test.sh runs the recipe with a program of its own (spawn -2)	abmon -o spmd.trace -- sh -c 'echo "spawn -4 prog" | pvm; while echo ps | pvm | grep -q prog; do sleep 1; done'
 skip:builds and tests: CI runs them (scripts/test.sh)	cmake -S . -B build -G Ninja && ninja -C build abmon abmon_fake_task test_abmon_format test_abmon_pvm
 skip:builds and tests: CI runs them (scripts/test.sh)	ctest --test-dir build-test -L abmon
 skip:builds and tests: CI runs them (scripts/test.sh, scripts/fuzz.sh)	CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DXAB_FUZZ=ON

@@ -17,9 +17,13 @@
 #     named after itself, not the wrapper;
 #   abrun_early 20 quick (children that answer and end without pvm_exit,
 #     whose last messages PVM may lose): abstat never reports a hang, and
-#     says which tasks have records missing;
+#     says which tasks have records missing; the program's trecv has its
+#     timeout;
 #   a group server started a second time ("Group Server already
-#     running?") is no task of the program's, and the console is named.
+#     running?") is no task of the program's, and the console is named;
+#   a program spawned from the console by a shell that waits for it
+#     (docs/abmon.md): the console's lines are output records of the
+#     console, every spawned task ends in the trace.
 # shellcheck disable=SC2317,SC1091  # cleanup runs from the trap; the VM's env file is made at run time
 set -uo pipefail
 build_dir=$(cd "$1" && pwd) src_dir=$(cd "$2" && pwd)
@@ -111,6 +115,8 @@ for i in $(seq 5); do
   ((missing_seen += said))
 done
 echo "quick runs: $missing_seen tasks with records missing in 5 runs"
+# Its pvm_trecv(-1, 2, {3 s}): the timeout, from PVM's entry event.
+grep -q ' trecv.begin src=any tag=2 timeout=3000000$' "$work/q.trace" || fail "quick: the trecv's timeout is not in the trace: $(grep -m1 ' trecv.begin' "$work/q.trace")"
 
 # The program under a wrapper: `abrun timeout 20 ./abrun_catchout` (it
 # waits for its children in pvm_exit: it is still there when abmon reads
@@ -132,6 +138,25 @@ if [[ -x /usr/bin/pvmgs ]]; then
   ! grep -q 'pvmgs\|Group%20Server' "$work/g.trace" || fail "group server: recorded: $(grep -m2 'pvmgs\|Group' "$work/g.trace")"
   (($(records "$work/g.trace" | awk '$4 == "task.exit"' | wc -l) == 1)) || fail "group server: not 1 task (the console): $(records "$work/g.trace" | awk '$4 == "task.exit"')"
   grep -q ' name=pvm ' "$work/g.trace" || fail "console: unnamed: $(records "$work/g.trace" | head -3)"
+fi
+
+# A program started from the console (docs/abmon.md, "Running it"): the
+# program abrun starts is a shell that feeds the console and waits until
+# the spawned tasks have ended.  Every line the console prints is an output
+# record of a console task (named pvm), and every spawned task (2 spawned
+# by the console, each spawning 2 that only call pvm_exit) has its end.
+spmd=$build_dir/bin/abmon_exitonly_plain
+if [[ -x $spmd ]]; then
+  timeout 60 "$abrun" -o "$work/c.trace" sh -c "echo 'spawn -2 $spmd' | pvm; while echo ps | pvm | grep -q abmon_exitonly; do sleep 0.5; done" >"$work/c.out" 2>&1; rc=$?
+  [[ $rc == 0 ]] || fail "console: status $rc: $(head -3 "$work/c.out")"
+  lines=$(wc -l <"$work/c.out")
+  recorded=$(awk '/ name=pvm( |$)/ {c[$3] = 1} $4 == "output" {o[$3]++} END {for (t in c) n += o[t]; print n + 0}' "$work/c.trace")
+  ((lines > 0 && recorded == lines)) || fail "console: $lines lines printed, $recorded output records of the console"
+  consoles=$(awk '/ name=pvm( |$)/ {print $3}' "$work/c.trace" | sort -u | wc -l)
+  (($(records "$work/c.trace" | awk '$4 == "task.exit"' | wc -l) == 6 + consoles)) || fail "console: not 6 spawned tasks and $consoles consoles ended: $(records "$work/c.trace" | awk '$4 == "task.exit" {print $3}' | tr '\n' ' ')"
+  (($(records "$work/c.trace" | grep -c ' spawn file=[^ ]*abmon_exitonly_plain count=2 tids=t[0-9a-f]*,t[0-9a-f]* rc=2') == 2)) || fail "console: not 2 spawn records"
+else
+  echo "note: $spmd not built: console case not run"
 fi
 
 ((failed)) && echo "RESULT: abrun changed a program or its trace missed how it ended" || echo "RESULT: abrun ran every program as without it, and its traces say how each task ended"

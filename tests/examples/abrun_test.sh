@@ -9,6 +9,7 @@
 #   xep (prebuilt X program, under an Xvfb of its own) and its mtile worker:
 #     its first picture's tiles and replies, every message matched;
 #   abrun_talk: every line its spawned children print is an output record;
+#     its name, not found by the first lookups, is looked up again;
 #   mixed: master1 with libab spawning plain slave1: one trace, each task's
 #     records once, every message matched;
 #   a task forging trace events and output of another: not written;
@@ -157,6 +158,14 @@ child=$(awk '$4 == "output" {print $3; exit}' "$work/t.trace")
 "$abstat" --output --task "$child" "$work/t.trace" >"$work/t.stat" 2>&1 || fail "abstat --output --task $child failed"
 (($(grep -c 'says hello\|second line of' "$work/t.stat") == 2)) || fail "abstat --output --task: not the child's 2 lines: $(cat "$work/t.stat")"
 "$abstat" --output "$work/t.trace" | grep -q '^Output (5 lines)' || fail "abstat --output: not 5 lines (the children's 4, the parent's 1)"
+
+# The program's name not found by its first two lookups (test knob
+# XAB_TEST_NAME_MISSES: as when its process cannot be told at that
+# moment): looked up again until known, and written on a later record.
+XAB_TEST_NAME_MISSES=2 timeout 60 "$abrun" -o "$work/n.trace" "$plain_bin/abrun_talk" >/dev/null 2>&1
+parent=$(awk '$4 == "spawn" {print $3; exit}' "$work/n.trace")
+[[ -n $parent ]] || fail "name looked up again: no spawn record"
+awk -v t="$parent" '$3 == t' "$work/n.trace" | grep -q ' name=abrun_talk\( \|$\)' || fail "name looked up again: $parent unnamed: $(awk -v t="$parent" '$3 == t {print $4}' "$work/n.trace" | tr '\n' ' ')"
 
 # A task killed mid-run (blocked in a receive): its events up to the kill
 # (PVM's tracing is unbuffered here), its output, then task.exit.

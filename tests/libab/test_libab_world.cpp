@@ -1,10 +1,12 @@
 // The program sees the same world with libab as without: pvm_tasks lists no
 // task of xab's, libpvm's error lines on stderr are byte for byte the
 // plain build's, and an in-place message is recorded with the size it is
-// sent with.  Each case runs xabt_world with libab and without it
+// sent with; a second pvm_exit enrols and exits a new task, with the same
+// error lines.  Each case runs xabt_world with libab and without it
 // (xabt_world_plain), against a real pvmd and abmon.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
@@ -81,4 +83,69 @@ TEST_CASE("an in-place message is recorded with the bytes it is sent with", "[li
   }
   CHECK(sent == std::vector<std::string>{"64", "11", "16", "8", "8", "8"});
   CHECK(got == sent);
+}
+
+TEST_CASE("pvm_exit twice: the second enrols a new task and exits it, as without libab, and it is recorded",
+          "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  // The first call pvm_mytid, or pvm_catchout itself (it enrols the task and adds its handlers in one call).
+  std::string first = GENERATE("", "catchout-first");
+  INFO(first);
+  auto plain = run({prog("xabt_world_plain"), "twoexit", first}, {}, 60s);
+  INFO(plain.err);
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.out == "exit: 0\nexit again: 0\nenrolled again: a new tid\nexit: 0\n");
+  // The second and third tasks' exits: two ids each that pvm_catchout's
+  // handlers took in the first and left free.
+  std::size_t not_found = 0;
+  for (auto p = plain.err.find("pvm_delmhf(): Not Found\n"); p != std::string::npos;
+       p = plain.err.find("pvm_delmhf(): Not Found\n", p + 1))
+    not_found++;
+  REQUIRE(not_found == 4);
+  Monitor mon(vm.dir() + "/twoexit" + first + ".trace");
+  auto r = run({prog("xabt_world"), "twoexit", first}, {}, 60s);
+  CHECK(mon.wait_exits(3, 30s));
+  auto rs = mon.finish();
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);
+  CHECK(without_tids(r.err) == without_tids(plain.err));
+  // One process, three tasks: each with its identity and one exit.
+  std::vector<std::string> tasks;
+  for (auto& rec : rs)
+    if (rec.event == "exit") tasks.push_back(rec.tid);
+  REQUIRE(tasks.size() == 3);
+  std::string pid;
+  for (auto& tid : tasks) {
+    auto own = records_of(rs, tid);
+    INFO(tid);
+    REQUIRE(!own.empty());
+    if (pid.empty()) pid = own.front().get("pid");
+    CHECK(own.front().get("name") == "xabt_world");
+    CHECK(own.front().get("pid") == pid);
+    CHECK(count(own, "exit") == 1);
+    CHECK(count(own, "task.exit") == 1);
+  }
+  // The second task is pvm_exit's own enrolment: its exit is its only call.
+  CHECK(records_of(rs, tasks[1]).front().event == "exit");
+}
+
+TEST_CASE("pvm_exit twice with no pvmd: libpvm's lines as without libab", "[libab][pvm]") {
+  // No pvmd answers: every call that would enrol says so, each time it tries.
+  auto& vm = PrivateVm::shared();
+  std::string none = vm.dir() + "/no-pvmd";
+  std::filesystem::create_directories(none);
+  EnvVars env{{"PVM_TMP", none}, {"PVM_VMID", "xabt-no-pvmd"}};
+  auto without_pids = [](const std::string& text) {
+    return std::regex_replace(text, std::regex(R"(\[pid[0-9]+\])"), "[pid]");
+  };
+  for (std::string first : {"", "catchout-first"}) {
+    INFO(first);
+    auto plain = run({prog("xabt_world_plain"), "twoexit", first}, env, 60s);
+    REQUIRE(plain.err.find("No such file or directory\n") != std::string::npos);
+    auto r = run({prog("xabt_world"), "twoexit", first}, env, 60s);
+    CHECK(r.exit_code == plain.exit_code);
+    CHECK(r.out == plain.out);
+    CHECK(without_pids(r.err) == without_pids(plain.err));
+  }
 }

@@ -13,7 +13,15 @@
  *                         on stdout, libpvm its error line on stderr
  *   xabt_world inplace    in-place messages (PvmDataInPlace) to itself:
  *                         prints the size each arrived with
+ *   xabt_world twoexit [catchout-first]
+ *                         pvm_exit twice after pvm_catchout: libpvm's
+ *                         second exit enrols the process anew and exits
+ *                         it (its error lines on stderr); then a third
+ *                         enrolment by pvm_mytid, and its exit.  The first
+ *                         call is pvm_mytid, or pvm_catchout itself
  */
+#include <stdio.h> /* before pvm3.h, which declares pvm_catchout only after it */
+
 #include "xab.h"
 
 #include <errno.h>
@@ -192,6 +200,20 @@ static int mode_inplace(void) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- two exits */
+
+static int mode_twoexit(int catchout_first) {
+  if (catchout_first) pvm_catchout(stdout);
+  int first = pvm_mytid();
+  if (!catchout_first) pvm_catchout(stdout);
+  printf("exit: %d\n", pvm_exit());
+  printf("exit again: %d\n", pvm_exit());
+  int again = pvm_mytid();
+  printf("enrolled again: %s\n", again > 0 && again != first ? "a new tid" : "no");
+  printf("exit: %d\n", pvm_exit());
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   setvbuf(stdout, NULL, _IOLBF, 0);
@@ -199,6 +221,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "child")) return mode_child();
   if (!strcmp(mode, "errors")) return mode_errors();
   if (!strcmp(mode, "inplace")) return mode_inplace();
+  if (!strcmp(mode, "twoexit")) return mode_twoexit(argc > 2 && !strcmp(argv[2], "catchout-first"));
   fprintf(stderr, "xabt_world: unknown mode %s\n", mode);
   return 2;
 }

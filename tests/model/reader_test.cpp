@@ -273,3 +273,21 @@ TEST_CASE("the line limit is the same whatever pieces a line comes in") {
     CHECK(f.markSize == kMaxTraceLine - 21);
   }
 }
+
+// abmon writes a task's identity on a line of its own as an info record (a
+// spawned task that never spoke, a console, a name found late): its fields
+// are the task's identity, whatever records came before it.
+TEST_CASE("an info record's fields are the task's identity") {
+  LoadResult r = loadTraceFile(dataPath("info_identity.trace"));
+  REQUIRE(r.trace);
+  CHECK(r.errorCount == 0);
+  auto kid = r.trace->findTask(0x40003);
+  REQUIRE(kid);
+  CHECK(r.trace->label(*kid) == "(kid, 0)");
+  CHECK(r.trace->task(*kid).parent == 0x40002);
+  CHECK(r.trace->str(r.trace->task(*kid).host) == "vm");
+  auto console = r.trace->findTask(0x40004);
+  REQUIRE(console);
+  CHECK(r.trace->label(*console) == "(pvm, 0)");
+  CHECK(r.trace->task(*console).parent == kNoTid);
+}

@@ -1,4 +1,4 @@
-// Post-mortem date correction of a replay (xab/model/replay_correct.h) on
+// Post-mortem date correction of a replay (xab/replay/correct.h) on
 // a synthetic run with known truth: a master spawns two workers, sends
 // each its index and gathers their results with wildcard receives.  The
 // record run's date of every event is known; the replay takes the same
@@ -8,8 +8,8 @@
 // that worker.  The correction must give back the record run's date of
 // every event, anchors or not, from the record's few dates.
 #include <xab/model/model.h>
-#include <xab/model/record_set.h>
-#include <xab/model/replay_correct.h>
+#include <xab/replay/record_set.h>
+#include <xab/replay/correct.h>
 
 #include <catch2/catch.hpp>
 
@@ -204,6 +204,90 @@ TEST_CASE("an anchor that would put a receive before its send is pushed and coun
   CHECK(dateOf(*out, 0, 8) == 5110 * us);  // the next anchor holds again
 }
 
+// The least receive duration (DC) is measured, as in compensation, only on
+// receives whose message was there before they began: a receive that
+// waited lasted as long as its sender made it.  Here every receive of the
+// replay waited (DC unknown: 0), and the worker's receive of its index
+// (no anchor: not a wildcard) is dated from its message's own transfer
+// (70 us) after the master's corrected send.  Measured over every receive,
+// DC would be the master's 1.1 ms wait, and the worker's receive would end
+// 1.1 ms after its start (20 us late), its send and result with it.
+TEST_CASE("a replay whose receives all waited dates them from their messages' transfers", "[replay][correct]") {
+  Run r;
+  r.ev(0, 0, 0, "replay.task path=1");
+  r.ev(0, 0, 0, "spawn.begin file=race where= flags=0 count=1");
+  r.ev(1, 1000 * us, 1000 * us, "replay.task path=1.1");
+  r.ev(1, 1000 * us, 1000 * us, "recv.begin src=t40001 tag=1");
+  r.ev(0, 6000 * us, 2000 * us, "spawn file=race count=1 tids=t40002 rc=1");
+  r.ev(0, 6010 * us, 2010 * us, "send dst=t40002 tag=1 bytes=8 serial=1 rc=0");
+  r.ev(0, 6030 * us, 2030 * us, "recv.begin src=any tag=-1");
+  r.ev(1, 6080 * us, 2080 * us, "recv src=t40001 tag=1 bytes=8 serial=1 rc=1");
+  r.ev(1, 7080 * us, 3080 * us, "send dst=t40001 tag=2 bytes=8 serial=1 rc=0");
+  r.ev(0, 7130 * us, 3130 * us, "recv src=t40002 tag=2 bytes=8 serial=1 rc=5");
+  const int m = 0x60001, w1 = 0x60002;
+  replay::RecordSet record({recorded(m, 0, 0, 2,
+                                     {entry(2000 * us, 1, XAB_EV_SPAWN, XAB_REC_SPAWN, {1, 0, 0, 0, 0, 1}),
+                                      entry(2000 * us, 1, XAB_EV_SPAWN, XAB_REC_TIDS, {w1}),
+                                      entry(3130 * us, 2, XAB_EV_RECV, XAB_REC_GOT, {-1, -1, w1, 2, 1, 5})}),
+                            recorded(w1, m, 1000 * us, 1, {})});
+  ReplayCorrectionReport rep;
+  auto out = correctReplay(parse(r.text), record, rep);
+  CHECK(rep.anchorsUsed == 4);
+  CHECK(rep.anchorsPushed == 0);
+  CHECK(rep.transfer == 50 * us);
+  for (TaskIndex t = 0; t < 2; ++t) {
+    const auto& ev = out->events(*out->findTask(0x40001 + static_cast<Tid>(t)));
+    REQUIRE(ev.size() == r.truth[t].size());
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+      INFO("task " << t << " event " << i);
+      CHECK(ev[i].time - kRecord == r.truth[t][i] - kRecord);
+    }
+  }
+}
+
+// A barrier's wait is not invariant: in the replay the worker's forced
+// receive ended 0.5 ms later than in the record, relative to the master,
+// and so did its arrival at the barrier, which the master waited for.
+// The barrier's end follows the worker's corrected arrival (its release
+// later), as compensation re-bases it, and the master's events after it
+// with it; by the invariance alone the master's barrier would end 0.5 ms
+// late, its receive after it too.
+TEST_CASE("a replay's barrier ends after its members' corrected arrivals", "[replay][correct]") {
+  Run r;
+  r.ev(0, 0, 0, "replay.task path=1");
+  r.ev(0, 0, 0, "spawn.begin file=race where= flags=0 count=1");
+  r.ev(1, 1000 * us, 1000 * us, "replay.task path=1.1");
+  r.ev(1, 1000 * us, 1000 * us, "recv.begin src=any tag=-1");
+  r.ev(0, 6000 * us, 2000 * us, "spawn file=race count=1 tids=t40002 rc=1");
+  r.ev(0, 6010 * us, 2010 * us, "send dst=t40002 tag=1 bytes=8 serial=1 rc=0");
+  r.ev(0, 6020 * us, 2020 * us, "barrier.begin group=g count=2");
+  r.ev(1, 6560 * us, 2060 * us, "recv src=t40001 tag=1 bytes=8 serial=1 rc=6");
+  r.ev(1, 6570 * us, 2070 * us, "barrier.begin group=g count=2");
+  r.ev(0, 6580 * us, 2080 * us, "barrier group=g count=2 rc=0");
+  r.ev(1, 6580 * us, 2080 * us, "barrier group=g count=2 rc=0");
+  r.ev(0, 6585 * us, 2085 * us, "recv.begin src=t40002 tag=2");
+  r.ev(1, 6590 * us, 2090 * us, "send dst=t40001 tag=2 bytes=8 serial=1 rc=0");
+  r.ev(0, 6640 * us, 2140 * us, "recv src=t40002 tag=2 bytes=8 serial=1 rc=7");
+  const int m = 0x60001, w1 = 0x60002;
+  replay::RecordSet record({recorded(m, 0, 0, 2,
+                                     {entry(2000 * us, 1, XAB_EV_SPAWN, XAB_REC_SPAWN, {1, 0, 0, 0, 0, 1}),
+                                      entry(2000 * us, 1, XAB_EV_SPAWN, XAB_REC_TIDS, {w1})}),
+                            recorded(w1, m, 1000 * us, 1, {entry(2060 * us, 1, XAB_EV_RECV, XAB_REC_GOT, {-1, -1, m, 1, 1, 6})})});
+  ReplayCorrectionReport rep;
+  auto out = correctReplay(parse(r.text), record, rep);
+  CHECK(rep.anchorsUsed == 4);  // both tasks' starts, the spawn, the worker's receive
+  CHECK(rep.anchorsPushed == 0);
+  CHECK(rep.collectivesRebased == 2);
+  for (TaskIndex t = 0; t < 2; ++t) {
+    const auto& ev = out->events(*out->findTask(0x40001 + static_cast<Tid>(t)));
+    REQUIRE(ev.size() == r.truth[t].size());
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+      INFO("task " << t << " event " << i);
+      CHECK(ev[i].time - kRecord == r.truth[t][i] - kRecord);
+    }
+  }
+}
+
 TEST_CASE("anchors past a departure are not used", "[replay][correct]") {
   Run run = scenario(true);
   ReplayCorrectionReport rep;
@@ -250,7 +334,7 @@ TEST_CASE("a trace that is not a replay of the record is left as it is", "[repla
 
 // Record mode stamps each host's own clock: here worker 2 ran on another
 // host (tid 0xa0003: host 0x80000) whose clock is 0.5 s ahead.  DIR/clocks
-// (abreplay --record's exchanges with that host, xab/model/host_clocks.h)
+// (abreplay --record's exchanges with that host, xab/replay/host_clocks.h)
 // puts the record on one clock, and the correction gives the truth again,
 // as on one host; without it the master's first receive is recorded before
 // worker 2 started, and anchors are pushed.

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# abmon as PVM's tracer on two pseudo-hosts, one VM:
+# abmon as PVM's tracer on three pseudo-hosts, one VM:
 #  1. a program on node0 spawns its tasks on node1: they are traced (their
 #     records, matched by order), their output collected as output records;
 #  2. node1 deleted and added again: the tasks of its new pvmd are traced
 #     too, and the relay abmon starts there (which pvmd now traces like any
-#     task) leaves no records of its own PVM calls.
+#     task) leaves no records of its own PVM calls;
+#  3. abrun on three hosts, several runs: the relays abmon tells to stop at
+#     the program's end exit, and no warning says they have.
 # shellcheck disable=SC1091  # lib.sh: the tests' shared part, beside this file
 source "$(dirname "$0")/lib.sh"
-vm_up 2
+vm_up 3
 rm -f ./*.trace
 talk=$BUILD/pvm-examples/plain/abrun_talk
 [[ -x $talk ]] || { echo "SKIP: no $talk in this build"; exit 77; }
@@ -59,4 +61,14 @@ pvm_calls=$(awk -v r="$relay" '$3 == r && $4 !~ /^(relay\.|clock|host\.)/' trace
 ((pvm_calls == 0)) || fail "the relay $relay's own PVM calls are in the trace ($pvm_calls records): $(awk -v r="$relay" '$3 == r {print $4}' tracer.trace | sort | uniq -c | head -5 | tr '\n' ' ')"
 "$BIN/abstat" tracer.trace >tracer.stat 2>&1 || fail "abstat: status $? on the trace: $(head -5 tracer.stat)"
 ok "node1 added again: its tasks ($second) traced, its relay's PVM calls not"
+
+# 3. Three hosts, a program run under abrun to its end, 6 times: abmon
+# tells its 2 relays to stop, and their exits (pvmd's notice may come
+# before a relay's last batch is read) are no warning.
+for i in $(seq 6); do
+  out=$(h run node0 timeout "$RUN_LIMIT" "$BIN/abrun" -o stop.trace "$talk" host node1 2>&1)
+  [[ $out == "parent done 2" ]] || fail "abrun on 3 hosts, run $i: $out"
+  (($(grep -c ' relay.stop host=node[12] ' stop.trace) == 2)) || fail "run $i: not 2 relay.stop records: $(grep ' relay\.' stop.trace | cut -d' ' -f4- | tr '\n' ' ')"
+done
+ok "abrun on 3 hosts, 6 runs: the relays stopped without a warning"
 finish

@@ -11,6 +11,8 @@
 // another program or task count, traces without serials, with a message
 // whose send is missing, and garbage are refused with a clear message.
 #include <xab/model/model.h>
+#include <xab/replay/correct.h>
+#include <xab/replay/record_set.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>

@@ -8,6 +8,8 @@
 // in abmon's trace of a replay.  A hung run replays into the same hang; a
 // record of another task count or binary is refused with a clear message.
 #include <xab/model/model.h>
+#include <xab/replay/correct.h>
+#include <xab/replay/record_set.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -18,7 +18,7 @@
 #include <map>
 #include <vector>
 
-#include <xab/model/host_clocks.h>
+#include <xab/replay/host_clocks.h>
 
 namespace xab::abreplay {
 namespace {

@@ -1,7 +1,7 @@
 // host_probe.h -- abreplay --record across hosts: every host's
 // clock measured against this host's, at the record run's start and end,
 // so that the record's stamps (each task stamps its own host's clock) can
-// be put on one clock (xab/model/host_clocks.h).
+// be put on one clock (xab/replay/host_clocks.h).
 #pragma once
 
 #include <string>

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 
 #include "host_probe.h"
 #include "xab/version.h"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <xab/model/model.h>
+#include <xab/replay/correct.h>
 
 #include <memory>
 #include <string>

@@ -14,11 +14,14 @@ namespace {
 Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
   Report a;
   a.globalTime = !o.rawTime;
-  if (a.globalTime) trace = toGlobalTime(std::move(trace), a.clock);
   a.compensated = o.compensate;
-  if (a.compensated) trace = compensate(std::move(trace), a.compensation);
   a.replayOf = o.replayOf;
-  if (o.record) trace = correctReplay(std::move(trace), *o.record, a.replay, {.holdOutEvery = o.replayCheck});
+  TimeBase base{.globalTime = a.globalTime, .compensate = a.compensated, .correct = {}};
+  if (o.record) base.correct = replay::correctionTo(*o.record, a.replay, {.holdOutEvery = o.replayCheck});
+  TimeBaseReport timeBase;
+  trace = prepare(std::move(trace), base, timeBase);
+  a.clock = std::move(timeBase.clock);
+  a.compensation = std::move(timeBase.compensation);
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
   if (a.globalTime) a.clockQuality = assessClocks(*a.trace, a.clock);
   a.source = o.input;

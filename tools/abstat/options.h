@@ -1,7 +1,7 @@
 // abstat's command line.
 #pragma once
 
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 
 #include <cstdint>
 #include <memory>

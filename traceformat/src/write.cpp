@@ -176,4 +176,9 @@ void appendRecordStart(std::string& out, std::int64_t recvNs, std::int64_t taskN
   appendEventName(out, kind, phase);
 }
 
+void appendMatchOrder(std::string& out) {
+  appendKey(out, "match");
+  out.append("order");
+}
+
 }  // namespace xab::text

@@ -1,14 +1,14 @@
 // Input and output shared by the translators.
 #include <xab/translators/io.h>
-#include <xab/model/clock.h>
-#include <xab/model/compensate.h>
-#include <xab/model/replay_correct.h>
+#include <xab/model/time_base.h>
+#include <xab/replay/correct.h>
 #include <xab/traceformat/write.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -173,33 +173,37 @@ Input readTrace(const InputOptions& o) {
     in.skipped = reader.errorCount();
     in.trace = reader.take();
   });
-  if (in.trace && o.globalTime) {
-    ClockReport rep;
-    in.trace = toGlobalTime(std::move(in.trace), rep);
-    if (!rep.clockRecords)
-      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
+  if (!in.trace) return in;
+  // The record is read first (prepare() corrects to it last); a record
+  // that cannot be read is told after the other passes' notes.
+  std::optional<replay::RecordSet> record;
+  std::string recordError;
+  if (!o.replayOf.empty()) try {
+      record.emplace(replay::RecordSet::open(o.replayOf));  // a record directory or a full trace
+    } catch (const std::exception& e) {
+      recordError = e.what();
+    }
+  TimeBase base{.globalTime = o.globalTime, .compensate = o.compensate, .correct = {}};
+  ReplayCorrectionReport replayReport;
+  if (record) base.correct = replay::correctionTo(*record, replayReport);
+  TimeBaseReport rep;
+  in.trace = prepare(std::move(in.trace), base, rep);
+  if (rep.global) {
+    const ClockReport& clock = rep.clock;
+    if (!clock.clockRecords)
+      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), clock.note.c_str());
     else
       std::fprintf(stderr, "%s: %s; receives before their sends: %llu as recorded, %llu after the fit, %llu after the correction\n",
-                   o.program.c_str(), rep.note.c_str(), static_cast<unsigned long long>(rep.violationsRaw),
-                   static_cast<unsigned long long>(rep.violationsFit),
-                   static_cast<unsigned long long>(rep.violationsCorrected));
+                   o.program.c_str(), clock.note.c_str(), static_cast<unsigned long long>(clock.violationsRaw),
+                   static_cast<unsigned long long>(clock.violationsFit),
+                   static_cast<unsigned long long>(clock.violationsCorrected));
   }
-  if (in.trace && o.compensate) {
-    CompensationReport rep;
-    in.trace = compensate(std::move(in.trace), rep);
-    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
-  }
-  if (in.trace && !o.replayOf.empty()) {
-    try {
-      replay::RecordSet record = replay::RecordSet::open(o.replayOf);  // a record directory or a full trace
-      ReplayCorrectionReport rep;
-      in.trace = correctReplay(std::move(in.trace), record, rep);
-      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.note.c_str());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s: %s\n", o.program.c_str(), e.what());
-      in.trace = nullptr;
-      in.exitCode = kExitUsage;
-    }
+  if (rep.compensated) std::fprintf(stderr, "%s: %s\n", o.program.c_str(), rep.compensation.note.c_str());
+  if (rep.corrected) std::fprintf(stderr, "%s: %s\n", o.program.c_str(), replayReport.note.c_str());
+  if (!recordError.empty()) {
+    std::fprintf(stderr, "%s: %s\n", o.program.c_str(), recordError.c_str());
+    in.trace = nullptr;
+    in.exitCode = kExitUsage;
   }
   return in;
 }

@@ -16,7 +16,7 @@
 
 #include "snapshot.h"
 
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 
 #include <QObject>
 #include <QString>
@@ -41,7 +41,7 @@ class TraceLoader : public QObject {
     int minIntervalMs = 100;   // at most one snapshot per interval (pipes)
     bool rawTime = false;      // task clocks as recorded; else global time (docs/global-time.md)
     bool compensate = false;   // xab's measured cost taken out of the times (--compensate): each
-                               // picture re-times the whole trace (the model's compensate())
+                               // picture re-times the whole trace (the model's prepareLive())
                                // Both are where the loader starts: setTimeBase changes them.
     // --replay-of: the record the trace is a replay of; its dates are
     // corrected to the recorded run's (docs/replay.md).  Null: none.
@@ -82,17 +82,15 @@ class TraceLoader : public QObject {
     bool newTimeBase = false;  // times changed base (global on/off, setTimeBase): older analyses are stale
     std::string timeNote;  // what the status bar says of the times
   };
-  void run();
-  void snapshotLoop();
-  static void compensateTimes(Raw& raw);
-  bool readForeign();
+  void run();           // reader_thread.cpp
+  void snapshotLoop();  // snapshot_thread.cpp
+  bool readForeign();  // foreign_import.cpp
   void publish(std::shared_ptr<ViewSnapshot> s);
   void fail(QString message);  // from any thread: loadFailed in the GUI thread
   // In the GUI thread: emits every snapshot published (and every failure)
   // since the last call.
   Q_INVOKABLE void deliverPublished();
   void post(Raw raw);
-  void correctToRecord(Raw& raw) const;
 
   Options options_;
   std::thread thread_, snapshots_;

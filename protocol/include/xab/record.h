@@ -10,13 +10,13 @@
  * message each pvm_addmhf handler took.  libab writes it through a shared
  * memory mapping: no system call per entry, and what was written survives
  * SIGKILL.  A record is also made from a full trace (abreplay
- * --from-trace: the model's recordFromTrace, record_set.h, which
+ * --from-trace: the replay library's recordFromTrace, record_set.h, which
  * writes it with RecordSet::write): the rules of what is recorded and how
  * a call is numbered are here, once, for both (xab_record_numbered,
- * xab_record_wanted).  The model's RecordSet is the one reader.  All fields
+ * xab_record_wanted).  The replay library's RecordSet is the one reader.  All fields
  * in the host's byte order.  Times are the task's own host's clock;
  * `abreplay --record` also writes DIR/clocks, each host's clock against
- * its own (xab/model/host_clocks.h), to put them on one.
+ * its own (xab/replay/host_clocks.h), to put them on one.
  */
 #ifndef XAB_RECORD_H
 #define XAB_RECORD_H

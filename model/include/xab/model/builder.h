@@ -51,6 +51,7 @@ class TraceBuilder final : public text::RecordSink {
   void noteTime(TimeNs t);
   void markInsideCall(TaskIndex t, Event& e);
   void identity(TaskIndex t, const text::Identity& id);
+  static text::Identity infoIdentity(const text::Record& r);
 
   Trace trace_;
   std::unordered_map<std::string_view, StrId> interned_;  // views into trace_.strings_

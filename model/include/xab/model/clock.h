@@ -10,6 +10,11 @@
 // each phase (lowest-RTT filtering), fits reference = offset + rate *
 // local by least squares, drops samples far off the line and fits again.
 // With samples spanning less than kMinDriftSpan the rate is taken as 1.
+// Each sample bounds reference - local to [t3 - t4, t2 - t1]; the fit
+// moves a task no further than those intervals give evidence for: not at
+// all when the reference's clock lies in every one (a task on abmon's
+// clock keeps its times), by a constant offset when one lies in every
+// used sample's (no drift), else by the fitted line.
 #pragma once
 
 #include <xab/model/trace.h>
@@ -48,8 +53,9 @@ struct ClockFit {
   std::size_t samples = 0, used = 0;  // in the trace / kept by the filter and the outlier pass
   TimeNs minTransit = 0;              // fastest exchange (both ways)
   TimeNs maxResidual = 0;             // largest |residual| of the samples used
+  TimeNs maxBeyond = 0;               // ... beyond the sample's own bound, half its transit (0: the line crosses every one)
   double rmsResidual = 0;             // ns
-  bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan)
+  bool rateFitted = false;            // false: rate 1 (samples span < kMinDriftSpan, or no evidence of a drift)
   Tid ref = 0;                        // the clock the samples measured against (abmon, or a relay)
   Tid via = 0;                        // composed: the relay whose own fit put it on abmon's clock
   TimeNs toReference(TimeNs local) const;
@@ -95,13 +101,16 @@ struct ClockReport {
   std::uint64_t violationsRaw = 0;  // receives earlier than send + minTransfer, before the fit
   std::uint64_t violationsFit = 0;  // ... after the fit
   std::uint64_t violationsCorrected = 0;  // ... after the causality correction (0 unless it gave up)
+  std::uint64_t fitsRefused = 0;    // tasks kept on their clock as recorded: their fit put more receives before their sends
   std::uint64_t receivesMoved = 0;  // receives the correction moved forward
   TimeNs largestMove = 0;
   std::string note;                 // one line: what was done, or why not
 };
 
 // The trace on global time: each task's times through its fit
-// (taskClockFit: tasks without one keep theirs), each relay's own records
+// (taskClockFit: tasks without one keep theirs; a task whose fit puts more
+// of its messages' receives before their sends than its clock as recorded
+// keeps its times too: the fit is refused), each relay's own records
 // through the relay's (the trace's first and last times are global too),
 // then the causality correction: a new trace, and `report` says what was
 // done.  A trace without clock records

@@ -15,8 +15,7 @@
 #include <xab/model/mismatch.h>
 #include <xab/model/progress.h>
 #include <xab/model/reader.h>
-#include <xab/model/record_set.h>
-#include <xab/model/replay_correct.h>
 #include <xab/model/source.h>
 #include <xab/model/states.h>
+#include <xab/model/time_base.h>
 #include <xab/model/trace.h>

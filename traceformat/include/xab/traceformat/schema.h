@@ -234,6 +234,8 @@ enum class Key : std::uint8_t {
   Batch = fieldKey("batch"), FlushMs = fieldKey("flush_ms"), Events = fieldKey("events"),
   Tasks = fieldKey("tasks"), Bad = fieldKey("bad"), Rc = fieldKey("rc"),
   Instance = fieldKey("instance"), Status = fieldKey("status"), Signal = fieldKey("signal"),
+  Stream = fieldKey("stream"), Ref = fieldKey("ref"), RefS = fieldKey("ref_s"), RefNs = fieldKey("ref_ns"),
+  TurnNs = fieldKey("turn_ns"), RttNs = fieldKey("rtt_ns"), ClockPhase = fieldKey("phase"),
 };
 inline constexpr int kKeyCount = static_cast<int>(schema::kKeyCount);
 

@@ -45,6 +45,10 @@ void appendLang(std::string& out, std::int32_t lang);
 void appendTidList(std::string& out, std::span<const std::int32_t> tids);
 // Bytes that are not printable ASCII, and space, '%' and '=', become %XX.
 void appendEscaped(std::string& out, std::string_view text);
+// " match=order": an end record of a call that carries a message and no
+// serial, matched by order (docs/trace-format.md, "Records of tasks PVM
+// traces"); not a schema key, so readers that do not know it ignore it.
+void appendMatchOrder(std::string& out);
 // An int-valued slot as its spelling says (not String or List).
 void appendValue(std::string& out, Spelling spelling, std::int32_t v);
 // " key=": what precedes every field.

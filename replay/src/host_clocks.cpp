@@ -1,6 +1,6 @@
 // host_clocks.cpp -- DIR/clocks of a record, and each host's fit
-// (xab/model/host_clocks.h).
-#include <xab/model/host_clocks.h>
+// (xab/replay/host_clocks.h).
+#include <xab/replay/host_clocks.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -45,7 +45,7 @@ std::map<std::int32_t, HostClockFit> fitHostClocks(const std::map<std::int32_t, 
 
 }  // namespace xab::replay
 
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 
 namespace xab::replay {
 

@@ -1,4 +1,4 @@
-// xab/model/host_clocks.h -- the clocks of a record's hosts:
+// xab/replay/host_clocks.h -- the clocks of a record's hosts:
 // in record mode each task stamps its own host's clock, and there is no
 // abmon to measure it.  `abreplay --record` measures every host's clock
 // against its own host's (the command's) by ping-pong exchanges at the
@@ -12,8 +12,8 @@
 //   clock HOST-TID NAME PHASE NUMBER T1 T2 T3 T4
 // HOST-TID is the host's pvmd tid in hex (a task's tid with its local
 // part cleared); PHASE 0 at the start, 2 at the end.  This header is the
-// one owner of the format: abreplay writes lines with formatHostClock, the
-// model reads them with readHostClocks.
+// one owner of the format: abreplay writes lines with formatHostClock, a
+// RecordSet reads them with readHostClocks.
 #pragma once
 
 #include <xab/model/clock.h>

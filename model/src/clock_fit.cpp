@@ -1,13 +1,11 @@
-// Global time: the clock fit per task and the causality correction
-// (xab/model/clock.h, docs/global-time.md).
-#include <xab/model/builder.h>
+// Global time, the fit: each task's `clock` records read as samples and
+// fitted to a line on the reference clock, through relays too
+// (xab/model/clock.h, docs/global-time.md).  The re-dating of a trace
+// through the fits is clock_retime.cpp's.
 #include <xab/model/clock.h>
-#include <xab/model/messages.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <numeric>
 
 namespace xab {
 
@@ -97,6 +95,34 @@ std::vector<ClockSample> fastest(const std::vector<ClockSample>& all) {
   return kept;
 }
 
+// What the samples give evidence for.  Each exchange bounds the task's
+// clock against the reference's: the reference read its clock after the
+// ping left (t2 >= t1) and before the pong came back (t3 <= t4), so
+// reference - local lay in [t3 - t4, t2 - t1], its point +- half its
+// transit.  Any line through every interval is as true as the fitted one,
+// and a loaded machine (every exchange waited on one way or the other)
+// gives wide intervals whose points a line through a few of them turns
+// into offsets and drifts of hundreds of us and ppm.  So the fit takes
+// the simplest line the intervals allow: none, when the reference's clock
+// lies in every sample's interval (tasks that read abmon's own clock, or
+// a relay's on its host: nothing to correct); a constant offset, when one
+// lies in the interval of every sample used (a drift from a few samples,
+// or over a short span, is their noise); else the least-squares line.
+// Both within the clocks' resolution.
+bool agreeEverywhere(const std::vector<ClockSample>& all) {
+  for (const ClockSample& s : all)
+    if (s.t3 - s.t4 > kClockResolution || s.t2 - s.t1 < -kClockResolution) return false;
+  return true;
+}
+
+// The offsets (as Point::y) inside every point's interval: empty when lo > hi.
+std::pair<double, double> commonOffsets(const std::vector<Point>& p) {
+  double lo = -9.0e18, hi = 9.0e18;
+  for (const Point& q : p) lo = std::max(lo, q.y - q.half), hi = std::min(hi, q.y + q.half);
+  const auto slack = static_cast<double>(kClockResolution);
+  return {lo - slack, hi + slack};
+}
+
 }  // namespace
 
 namespace {
@@ -158,6 +184,7 @@ ClockFit composeFit(const ClockFit& fit, const std::unordered_map<Tid, ClockFit>
   c.via = fit.ref;
   c.ref = r.ref;
   c.maxResidual = fit.maxResidual + r.maxResidual;
+  c.maxBeyond = fit.maxBeyond + r.maxBeyond;
   c.rmsResidual = std::sqrt(fit.rmsResidual * fit.rmsResidual + r.rmsResidual * r.rmsResidual);
   return c;
 }
@@ -259,12 +286,22 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   if (good.size() >= 2 && good.size() < p.size()) l = leastSquares(good, f.rateFitted);
   if (good.empty()) good = p;
   f.used = good.size();
-  double ss = 0, worst = 0;
+  if (agreeEverywhere(samples)) {
+    l = {-static_cast<double>(off0), 0};
+    f.rateFitted = false;
+  } else if (auto [lo, hi] = commonOffsets(good); lo <= hi) {
+    if (f.rateFitted) l = leastSquares(good, false);
+    l = {std::clamp(l.a, lo, hi), 0};
+    f.rateFitted = false;
+  }
+  double ss = 0, worst = 0, beyond = 0;
   for (const Point& q : good) {
     double r = q.y - (l.a + l.b * q.x);
     ss += r * r;
     worst = std::max(worst, std::fabs(r));
+    beyond = std::max(beyond, std::fabs(r) - q.half);
   }
+  f.maxBeyond = static_cast<TimeNs>(beyond);
   f.rmsResidual = std::sqrt(ss / static_cast<double>(good.size()));
   f.maxResidual = static_cast<TimeNs>(worst);
   f.refAt = addTime(f.localAt + off0, static_cast<TimeNs>(std::llround(std::clamp(l.a, -9.0e18, 9.0e18))));
@@ -274,136 +311,6 @@ ClockFit fitClock(const std::vector<ClockSample>& samples) {
   return f;
 }
 
-namespace {
-
-bool monitorWritten(const text::Record& r) {
-  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD ||
-         r.kind == Kind::OUTPUT;
-}
-
-// Of those, abmon writes on any host the task.exit of a host that has gone
-// (docs/trace-format.md, host.delete) and every output line (read from the
-// program's pipes or PVM's output collection: abmon's receive time); the
-// rest come from the relay.
-bool writtenByAbmon(const text::Record& r) {
-  int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
-  return r.kind == Kind::OUTPUT || (r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host");
-}
-
-bool relayRecord(Kind k) { return k == Kind::RELAY_START || k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP; }
-
-// Every event's time through its task's fit, in the original arrival
-// order (seq), so the new trace is the old one re-timed.
-// hostFits[t]: the fit of the relay on task t's host (invalid on abmon's
-// host): the monitor's records of the task are on that relay's clock.
-// relays: the relays' fits by tid, for their own relay.* records (on their
-// clock); null: those records as they are.
-std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
-                                    const std::vector<ClockFit>& hostFits,
-                                    const std::vector<std::vector<TimeNs>>* shift,
-                                    const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
-  struct At {
-    std::uint32_t seq;
-    std::int64_t task;  // -1: a monitor event
-    std::uint32_t index;
-  };
-  std::vector<At> order;
-  order.reserve(trace.eventCount() + trace.monitorEvents().size());
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) order.push_back({trace.events(t)[i].seq, t, i});
-  for (std::uint32_t i = 0; i < trace.monitorEvents().size(); ++i)
-    order.push_back({trace.monitorEvents()[i].seq, -1, i});
-  std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.seq < b.seq; });
-  TraceBuilder b;
-  b.header() = trace.header();
-  for (const auto& [tid, ev] : trace.referenceClocks())
-    for (const Event& e : ev) b.appendReferenceClock(tid, e);  // kept for a reader that refits
-  std::vector<bool> seen(trace.taskCount(), false);
-  for (const At& at : order) {
-    if (at.task < 0) {
-      // Through a Record: its strings (a relay's host) are ids of this
-      // trace's table, not of the new one's.
-      text::Record r = toRecord(trace, trace.monitorEvents()[at.index], trace.monitorTid(at.index));
-      // A relay's own records are on its clock: through its fit, so that
-      // the run's first and last records are on global time too.
-      if (relays && relayRecord(r.kind))
-        if (auto it = relays->find(r.tid); it != relays->end()) r.time = it->second.toReference(r.time);
-      b.record(r);
-      continue;
-    }
-    auto t = static_cast<TaskIndex>(at.task);
-    const TaskInfo& info = trace.task(t);
-    // The identity where this trace has one (a piece of a stream may not).
-    bool identity = !seen[t] && (info.name >= 0 || info.host >= 0 || info.pid != 0 || info.parent != kNoTid);
-    text::Record r = toRecord(trace, t, at.index, identity);
-    if (identity && info.name >= 0) r.id.instance = info.instance;
-    seen[t] = true;
-    if (!monitorWritten(r))
-      r.time = fits[t].toReference(r.time);
-    else if (t < hostFits.size() && !writtenByAbmon(r))
-      r.time = hostFits[t].toReference(r.time);  // the task's relay wrote it, on its clock
-    // else abmon's own record, on its clock already
-    if (shift) r.time = addTime(r.time, (*shift)[t][at.index]);
-    b.record(r);
-  }
-  return b.take();
-}
-
-// Receives earlier than their send plus minTransfer.
-std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::uint64_t* checked) {
-  std::uint64_t n = 0, c = 0;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      ++c;
-      n += trace.event(r.recv).time < addTime(trace.event(msg.send).time, minTransfer);
-    }
-  if (checked) *checked = c;
-  return n;
-}
-
-// The conservative correction: a receive that comes too early is moved
-// forward to send + minTransfer, and every later record of its task with
-// it (durations and order within the task stay as recorded,
-// Chassin de Kergommeaux et al., §5.4).  Moving a task may make its later sends too late for others:
-// repeated until nothing moves (bounded).
-std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer,
-                                              ClockReport& report) {
-  std::vector<std::vector<TimeNs>> shift(trace.taskCount());
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) shift[t].assign(trace.events(t).size(), 0);
-  for (int pass = 0; pass < 64; ++pass) {
-    // (task, index, needed) of each violation, against this pass's shifts
-    std::vector<std::tuple<TaskIndex, std::uint32_t, TimeNs>> need;
-    for (const Message& msg : m.messages) {
-      TimeNs sent = addTime(addTime(trace.event(msg.send).time, shift[msg.send.task][msg.send.index]), minTransfer);
-      for (const MessageReceive& r : msg.receives) {
-        TimeNs got = addTime(trace.event(r.recv).time, shift[r.recv.task][r.recv.index]);
-        TimeNs late;
-        if (got < sent && !__builtin_sub_overflow(sent, got, &late)) need.emplace_back(r.recv.task, r.recv.index, late);
-      }
-    }
-    if (need.empty()) break;
-    std::sort(need.begin(), need.end());
-    for (std::size_t i = 0; i < need.size();) {
-      TaskIndex t = std::get<0>(need[i]);
-      std::vector<TimeNs>& s = shift[t];
-      TimeNs added = 0;      // moved so far in this task, this pass
-      std::size_t next = 0;  // the first event not yet given `added`
-      for (; i < need.size() && std::get<0>(need[i]) == t; ++i) {
-        auto [task, index, amount] = need[i];
-        for (; next < index; ++next) s[next] = addTime(s[next], added);
-        if (amount > added) {
-          added = amount;
-          ++report.receivesMoved;
-          report.largestMove = std::max(report.largestMove, amount);
-        }
-      }
-      for (; next < s.size(); ++next) s[next] = addTime(s[next], added);
-    }
-  }
-  return shift;
-}
-
-}  // namespace
 
 void ClockFitter::add(const Trace& piece) {
   for (TaskIndex t = 0; t < piece.taskCount(); ++t) {
@@ -421,62 +328,6 @@ std::unordered_map<Tid, ClockFit> ClockFitter::fit() const {
   std::unordered_map<Tid, ClockFit> composed;
   for (const auto& [tid, f] : out) composed[tid] = composeFit(f, out);
   return composed;
-}
-
-std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
-  std::vector<ClockFit> none(trace.taskCount());
-  return retime(trace, none, {}, &shift);
-}
-
-std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
-  std::vector<ClockFit> perTask(trace.taskCount());
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
-  return retime(trace, perTask, {}, nullptr, &fits);
-}
-
-std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
-  report = ClockReport{};
-  const Trace& trace = *input;
-  std::vector<ClockFit> fits(trace.taskCount());
-  TimeNs minTransit = INT64_MAX;
-  const auto relays = referenceFits(trace);
-  std::vector<ClockFit> hostFits(trace.taskCount());
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    auto samples = clockSamples(trace, t);
-    report.clockRecords |= !samples.empty() || !relays.empty();
-    hostFits[t] = relayOfHost(trace.task(t).tid, relays);
-    fits[t] = taskClockFit(fitClock(samples), trace.task(t).tid, relays);
-    if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
-  }
-  if (!report.clockRecords) {
-    report.note = "no clock records: task clocks as recorded, no correction";
-    report.fits = fits;
-    return input;
-  }
-  // One way of the fastest exchange: no message can travel faster.
-  report.minTransfer = minTransit / 2;
-  MessageTable raw = matchMessages(trace);
-  report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
-  auto fitted = retime(trace, fits, hostFits, nullptr, &relays);
-  MessageTable m = matchMessages(*fitted);
-  report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
-  std::shared_ptr<const Trace> out = fitted;
-  if (report.violationsFit > 0) {
-    auto shift = causalShifts(*fitted, m, report.minTransfer, report);
-    std::vector<ClockFit> none(fitted->taskCount());
-    out = retime(*fitted, none, {}, &shift);
-    report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
-  }
-  report.fits.assign(out->taskCount(), ClockFit{});
-  for (TaskIndex t = 0; t < trace.taskCount() && t < out->taskCount(); ++t) report.fits[t] = fits[t];
-  std::size_t fittedCount = 0;
-  for (const ClockFit& f : fits) fittedCount += f.valid;
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "global time: %zu of %zu tasks fitted to the reference clock", fittedCount,
-                trace.taskCount());
-  report.note = buf;
-  return out;
 }
 
 }  // namespace xab

@@ -1,10 +1,10 @@
 // record_from_trace.cpp -- a full trace read as a record (record_set.h): the entries libab's record mode would have written, made
 // from the trace's records, with the rules of xab/record.h (which calls are
 // numbered, which are recorded) and the model's message matching.
-#include <xab/model/clock.h>
+#include <xab/model/time_base.h>
 #include <xab/model/messages.h>
 #include <xab/model/reader.h>
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 #include <xab/model/trace.h>
 
 #include <algorithm>
@@ -275,8 +275,8 @@ RecordSet RecordSet::open(const std::string& dirOrTrace) {
                              "; a record made from it could be wrong");
   // One clock for every host's stamps, as abreplay --record's DIR/clocks
   // gives a record (a trace's clock records; one host: nothing changes).
-  ClockReport clocks;
-  std::shared_ptr<const Trace> global = toGlobalTime(loaded.trace, clocks);
+  TimeBaseReport clocks;
+  std::shared_ptr<const Trace> global = prepare(loaded.trace, TimeBase{}, clocks);
   try {
     return RecordSet(recordFromTrace(*global));
   } catch (const std::runtime_error& e) {

@@ -1,10 +1,10 @@
-// replay_correct.cpp -- post-mortem date correction of a replay
-// (xab/model/replay_correct.h).
-#include "causal_walk.h"
+// correct.cpp -- post-mortem date correction of a replay
+// (xab/replay/correct.h).
+#include <xab/model/causal_walk.h>
 
 #include <xab/model/clock.h>
 #include <xab/model/messages.h>
-#include <xab/model/replay_correct.h>
+#include <xab/replay/correct.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -25,7 +25,6 @@ static_assert(static_cast<int>(Kind::RECV) == XAB_EV_RECV && static_cast<int>(Ki
 
 constexpr Key kPath = static_cast<Key>(fieldKey("path"));
 constexpr Key kSeq = static_cast<Key>(fieldKey("seq"));
-constexpr TimeNs kWaitSlack = 10'000;        // a receive this much longer than the least one waited
 
 // The calls libab numbers in record and replay (xab/record.h, the one rule).
 bool numbered(Kind k) { return xab_record_numbered(static_cast<int>(k)) != 0; }
@@ -67,7 +66,8 @@ std::string pathOf(const Trace& trace, TaskIndex t) {
 struct Correction {
   const Trace& trace;
   ReplayCorrectionReport& report;
-  std::vector<std::vector<std::optional<EventRef>>> sendOf;  // per receive end: its send
+  detail::Communication comm;                                // each receive's send, the least transfer and DC
+  detail::Collectives coll;                                  // the collectives' ends to re-base
   std::vector<std::vector<std::int32_t>> anchorAt;           // per event: index in report.anchors, -1
   std::vector<std::vector<TimeNs>> comp;                     // corrected dates, as computed
   std::vector<std::vector<TimeNs>> upper;                    // latest date the record allows (INT64_MAX: none)
@@ -75,7 +75,6 @@ struct Correction {
   std::vector<std::optional<TimeNs>> delta;  // per task: corrected - replayed, now (none before its start)
   std::vector<std::optional<EventRef>> spawnedAt;  // per task: its parent's spawn that started it
   TimeNs fallbackDelta = 0;                  // for tasks with neither anchor nor recorded parent
-  TimeNs receiveDuration = 0;                // least blocking-receive duration in the replay
 
   bool done(EventRef r) const { return cursor[r.task] > r.index; }
 
@@ -94,17 +93,21 @@ struct Correction {
     return fallbackDelta;
   }
 
-  // The end of a receive of the message sent at s (eq. 3 of the Athapascan record/replay paper; as in
-  // compensate: one that found its message there keeps its own duration,
-  // one that waited ends its message's own transfer after the send).
+  // The end of a receive of the message sent at s (causal_walk.h's
+  // receiveEnd; eq. 3 of the Athapascan record/replay paper).  One that
+  // found its message there keeps its own duration (§4.1: durations are
+  // invariant); one that waited ends its message's own transfer after the
+  // send.
   TimeNs rebase(TaskIndex t, std::uint32_t i, EventRef s, TimeNs invariant) const {
-    TimeNs sent = comp[s.task][s.index], r = trace.events(t)[i].time;
-    auto b = beginOf(t, i);
-    if (!b) return std::max(invariant, sent + report.transfer);
-    TimeNs start = comp[t][*b], took = r - trace.events(t)[*b].time;
-    if (took <= receiveDuration + kWaitSlack) return std::max(start + took, sent + report.transfer);
-    TimeNs own = r - trace.event(s).time;
-    return std::max(start + receiveDuration, sent + std::max(own, report.transfer));
+    TimeNs r = trace.events(t)[i].time;
+    detail::ReceiveDates d;
+    d.sent = comp[s.task][s.index];
+    d.sequential = invariant;
+    if (auto b = beginOf(t, i)) {
+      d.start = comp[t][*b];
+      d.duration = d.kept = r - trace.events(t)[*b].time;
+    }
+    return detail::receiveEnd(d, comm, [&] { return r - trace.event(s).time; }).end;
   }
 
   bool step(TaskIndex t, bool force) {
@@ -115,7 +118,19 @@ struct Correction {
       if (!delta[t]) return false;
     }
     TimeNs c = e.time + *delta[t], bound = i > 0 ? comp[t][i - 1] : INT64_MIN;
-    const auto& s = sendOf[t][i];
+    if (std::uint32_t k = coll.syncOf[t][i]; k != kNoRecord) {
+      // A collective's wait is not invariant either: its end follows the
+      // latest corrected arrival it waits for, its own release later.
+      const detail::Sync& sync = coll.syncs[k];
+      bool ready = std::all_of(sync.awaited.begin(), sync.awaited.end(), [&](EventRef r) { return done(r); });
+      if (!ready && !force) return false;
+      if (ready) {
+        c = detail::syncEnd(sync, comp);
+        bound = std::max(bound, c - sync.release);
+        ++report.collectivesRebased;
+      }
+    }
+    const auto& s = comm.sendOf[t][i];
     if (s && !done(*s) && !force) return false;
     if (s && done(*s)) {
       c = rebase(t, i, *s, c);
@@ -192,27 +207,13 @@ void upperBounds(const Trace& trace, Correction& w) {
     if (!a.used) continue;
     TimeNs& own = w.upper[a.event.task][a.event.index];
     own = std::min(own, a.recorded);
-    if (const auto& s = w.sendOf[a.event.task][a.event.index]; s && !trace.event(a.event).isBegin()) {
+    if (const auto& s = w.comm.sendOf[a.event.task][a.event.index]; s && !trace.event(a.event).isBegin()) {
       TimeNs& sent = w.upper[s->task][s->index];
       sent = std::min(sent, a.recorded - w.report.transfer);
     }
   }
   for (auto& u : w.upper)
     for (std::size_t i = u.size(); i-- > 1;) u[i - 1] = std::min(u[i - 1], u[i]);
-}
-
-// The least transfer and the least blocking-receive duration of the replay.
-void measure(const Trace& trace, const MessageTable& m, Correction& w) {
-  TimeNs transfer = INT64_MAX, duration = INT64_MAX;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      w.sendOf[r.recv.task][r.recv.index] = msg.send;
-      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
-      if (auto b = w.beginOf(r.recv.task, r.recv.index))
-        duration = std::min(duration, std::max<TimeNs>(0, trace.event(r.recv).time - trace.events(r.recv.task)[*b].time));
-    }
-  w.report.transfer = transfer == INT64_MAX ? 0 : transfer;
-  w.receiveDuration = duration == INT64_MAX ? 0 : duration;
 }
 
 }  // namespace
@@ -238,13 +239,11 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
     report.note = "no task of the trace is a replay of the record (no replay.task record with a recorded path): dates as they were";
     return input;
   }
-  Correction w{trace, report, {}, {}, {}, {}, {}, {}, {}, 0, 0};
+  Correction w{trace, report, {}, {}, {}, {}, {}, {}, {}, {}, 0};
   std::size_t n = trace.taskCount();
-  w.sendOf.resize(n);
   w.anchorAt.resize(n);
   w.comp.resize(n);
   for (TaskIndex t = 0; t < n; ++t) {
-    w.sendOf[t].assign(trace.events(t).size(), std::nullopt);
     w.anchorAt[t].assign(trace.events(t).size(), -1);
     w.comp[t].assign(trace.events(t).size(), 0);
   }
@@ -261,7 +260,9 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
   w.cursor.assign(n, 0);
   w.delta.assign(n, std::nullopt);
   w.spawnedAt = detail::spawnedAt(trace);
-  measure(trace, matchMessages(trace), w);
+  w.comm = detail::measureCommunication(trace, matchMessages(trace));
+  report.transfer = w.comm.transfer;
+  w.coll = detail::measureCollectives(trace);
   w.upper.resize(n);
   upperBounds(trace, w);
   w.run();
@@ -296,6 +297,13 @@ std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> input, c
     report.note += "; " + std::to_string(unmeasured.size() - 1) + " of the record's " + std::to_string(hosts.size()) +
                    " hosts' clocks not measured: their stamps are their own clock's";
   return shiftTimes(trace, shift);
+}
+
+std::function<std::shared_ptr<const Trace>(std::shared_ptr<const Trace>)> replay::correctionTo(
+    const RecordSet& record, ReplayCorrectionReport& report, const ReplayCorrectionOptions& options) {
+  return [&record, &report, options](std::shared_ptr<const Trace> trace) {
+    return correctReplay(std::move(trace), record, report, options);
+  };
 }
 
 }  // namespace xab

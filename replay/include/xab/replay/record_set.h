@@ -6,19 +6,20 @@
 // "1" spawned (counting every pvm_spawn of "1" in order), and so on.  A
 // message is named by its sender's path and the sender's serial.
 //
-// The one reader of record files: abreplay (plans, --dump) and the model's
-// post-mortem date correction of a replay (replay_correct.h) both use it.
+// The one reader of record files: abreplay (plans, --dump) and the
+// post-mortem date correction of a replay (correct.h) both use it.  The
+// one writer of libab's replay plans (writePlans; docs/replay-plan.md).
 // Also the writer of a record made from a full trace (recordFromTrace,
 // abreplay --from-trace --write-record): write() puts back exactly the
 // bytes a reading took (tests/replay checks it on libab's own records).
-#ifndef XAB_MODEL_RECORD_SET_H
-#define XAB_MODEL_RECORD_SET_H
+#ifndef XAB_REPLAY_RECORD_SET_H
+#define XAB_REPLAY_RECORD_SET_H
 
 #include <map>
 #include <string>
 #include <vector>
 
-#include "xab/model/host_clocks.h"
+#include "xab/replay/host_clocks.h"
 #include "xab/record.h"
 
 namespace xab {

@@ -1,6 +1,6 @@
 // record_set.cpp -- reading a record directory and naming its tasks by
 // spawn path (record_set.h).
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// xab/model/replay_correct.h -- post-mortem date correction of a replay
+// xab/replay/correct.h -- post-mortem date correction of a replay
 // (the Athapascan record/replay paper ("post-mortem correction ... by use of RECORD-REPLAY"), §4; docs/replay.md): the dates of a replay's full
 // trace put back to estimates of the dates of the record run it replayed.
 //
@@ -13,11 +13,18 @@
 //    The record run's own date replaces the estimate there, which resets
 //    the error accumulated since the last anchor (§4.2);
 //  - between anchors, durations are invariant (§4.1): an event keeps the
-//    replay's distance from the one before it.  Run compensate() first so
-//    that xab's own cost is not counted as the program's;
+//    replay's distance from the one before it.  Compensate first (prepare()
+//    does, xab/model/time_base.h) so that xab's own cost is not counted as
+//    the program's;
 //  - a receive's wait is not invariant (a forced receive waits for its
 //    message): its end is estimated from its message's corrected send plus
-//    the transfer time (§4.3, eq. 3), as compensate's base-date reset does;
+//    the transfer time (§4.3, eq. 3) by compensation's rule for a receive
+//    (receiveEnd, xab/model/causal_walk.h), except that one that found its
+//    message there keeps its own duration;
+//  - a collective's wait is not invariant either: a barrier, reduce,
+//    gather or scatter that waits for members ends its own release after
+//    the latest corrected arrival it waits for, as in compensation
+//    (measureCollectives, syncEnd: xab/model/causal_walk.h);
 //  - incoherences (§4.4): an anchor earlier than its message's corrected
 //    send plus the least transfer, or than the task's previous corrected
 //    event, is pushed to that bound and counted.  A task's order and every
@@ -26,9 +33,10 @@
 // assumed for the record run.
 #pragma once
 
-#include <xab/model/record_set.h>
+#include <xab/replay/record_set.h>
 #include <xab/model/trace.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +71,7 @@ struct ReplayCorrectionReport {
   TimeNs largestPush = 0;
   TimeNs largestHeldOutError = 0;     // |corrected - recorded| over held-out anchors
   std::uint64_t receivesRebased = 0;  // receive ends dated from their message's send
+  std::uint64_t collectivesRebased = 0;  // barrier, reduce, gather, scatter ends dated from their members' arrivals
   TimeNs transfer = 0;                // the least transfer (receive end - send) in the replay
   std::string note;                   // one line: what was done, or why not
 };
@@ -73,5 +82,14 @@ struct ReplayCorrectionReport {
 // global time and, where it has cost records, compensated.
 std::shared_ptr<const Trace> correctReplay(std::shared_ptr<const Trace> replay, const replay::RecordSet& record,
                                            ReplayCorrectionReport& report, const ReplayCorrectionOptions& options = {});
+
+namespace replay {
+// correctReplay as the time base's last pass (TimeBase::correct,
+// xab/model/time_base.h): prepare() runs it after global time and
+// compensation, and fills `report`.  `record` and `report` must outlive
+// the prepare() call.
+std::function<std::shared_ptr<const Trace>(std::shared_ptr<const Trace>)> correctionTo(
+    const RecordSet& record, ReplayCorrectionReport& report, const ReplayCorrectionOptions& options = {});
+}  // namespace replay
 
 }  // namespace xab

@@ -1,0 +1,91 @@
+// causal_walk.cpp -- the trace's communication as the re-dating passes see
+// it (xab/model/causal_walk.h).
+#include <xab/model/causal_walk.h>
+
+namespace xab::detail {
+
+Communication measureCommunication(const Trace& trace, const MessageTable& m,
+                                   const std::vector<std::vector<TimeNs>>* beginCost) {
+  Communication c;
+  c.sendOf.resize(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.sendOf[t].assign(trace.events(t).size(), std::nullopt);
+  TimeNs transfer = INT64_MAX, duration = INT64_MAX;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      c.sendOf[r.recv.task][r.recv.index] = msg.send;
+      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
+    }
+  c.transfer = transfer == INT64_MAX ? 0 : transfer;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      auto b = beginOf(trace.events(r.recv.task), r.recv.index);
+      if (!b) continue;
+      TimeNs begin = trace.events(r.recv.task)[*b].time;
+      if (trace.event(msg.send).time + c.transfer > begin) continue;  // it waited for its message
+      TimeNs d = trace.event(r.recv).time - begin - (beginCost ? (*beginCost)[r.recv.task][*b] : 0);
+      duration = std::min(duration, std::max<TimeNs>(0, d));
+    }
+  c.receiveDuration = duration == INT64_MAX ? 0 : duration;
+  return c;
+}
+
+namespace {
+
+// Each task's instance number in each group it joined (joingroup's rc):
+// whom a reduce, gather or scatter names as its root.
+std::map<StrId, std::map<std::int32_t, TaskIndex>> groupInstances(const Trace& trace) {
+  std::map<StrId, std::map<std::int32_t, TaskIndex>> out;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    trace.events(t).forEach([&](const Event& e) {
+      if (e.kind == Kind::JOINGROUP && !e.isBegin() && e.hasRc() && e.rc >= 0) out[e.get(Key::Group, -1)][e.rc] = t;
+    });
+  return out;
+}
+
+// Whom the visit v of a collective of `kind` waits for (Sync).
+std::vector<const BarrierVisit*> awaitedBy(Kind kind, const BarrierInstance& b, const BarrierVisit& v,
+                                           std::optional<TaskIndex> root) {
+  bool isRoot = root && *root == v.task;
+  bool waitsForAll = kind == Kind::BARRIER || ((kind == Kind::REDUCE || kind == Kind::GATHER) && isRoot);
+  bool waitsForRoot = kind == Kind::SCATTER && root && !isRoot;
+  std::vector<const BarrierVisit*> out;
+  if (!waitsForAll && !waitsForRoot) return out;
+  for (const BarrierVisit& m : b.visits)
+    if (m.arriveAt != kNoRecord && (waitsForAll || m.task == *root || &m == &v)) out.push_back(&m);
+  return out;
+}
+
+}  // namespace
+
+Collectives measureCollectives(const Trace& trace, const std::vector<std::vector<TimeNs>>* arrivalCost) {
+  Collectives c;
+  c.syncOf.resize(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.syncOf[t].assign(trace.events(t).size(), kNoRecord);
+  auto instances = groupInstances(trace);
+  for (Kind kind : {Kind::BARRIER, Kind::REDUCE, Kind::GATHER, Kind::SCATTER})
+    for (const BarrierInstance& b : collectiveInstances(trace, kind)) {
+      std::optional<TaskIndex> root;
+      if (auto g = instances.find(b.group); g != instances.end() && b.root >= 0)
+        if (auto r = g->second.find(b.root); r != g->second.end()) root = r->second;
+      for (const BarrierVisit& v : b.visits) {
+        if (v.departAt == kNoRecord) continue;
+        const Event& end = trace.events(v.task)[v.departAt];
+        if (end.hasRc() && end.rc < 0) continue;  // failed: it waited for nobody
+        auto awaited = awaitedBy(kind, b, v, root);
+        if (awaited.empty()) continue;
+        Sync s;
+        const BarrierVisit* latest = awaited.front();
+        for (const BarrierVisit* a : awaited) {
+          s.awaited.push_back({a->task, a->arriveAt});
+          if (a->arrive > latest->arrive) latest = a;
+        }
+        TimeNs cost = arrivalCost ? (*arrivalCost)[latest->task][latest->arriveAt] : 0;
+        s.release = std::max<TimeNs>(0, v.depart - latest->arrive - cost);
+        c.syncOf[v.task][v.departAt] = static_cast<std::uint32_t>(c.syncs.size());
+        c.syncs.push_back(std::move(s));
+      }
+    }
+  return c;
+}
+
+}  // namespace xab::detail

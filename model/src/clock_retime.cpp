@@ -1,0 +1,245 @@
+// Global time, the re-dating: a trace's times through the tasks' clock
+// fits (clock_fit.cpp), the causality check, and the correction of the
+// receives the fit leaves too early (xab/model/clock.h,
+// docs/global-time.md).
+#include <xab/model/builder.h>
+#include <xab/model/clock.h>
+#include <xab/model/messages.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace xab {
+
+namespace {
+
+bool monitorWritten(const text::Record& r) {
+  return r.kind == Kind::TASK_EXIT || r.kind == Kind::ABMON_LOST || r.kind == Kind::ABMON_BAD ||
+         r.kind == Kind::OUTPUT;
+}
+
+// Of those, abmon writes on any host the task.exit of a host that has gone
+// (docs/trace-format.md, host.delete) and every output line (read from the
+// program's pipes or PVM's output collection: abmon's receive time); the
+// rest come from the relay.
+bool writtenByAbmon(const text::Record& r) {
+  int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
+  return r.kind == Kind::OUTPUT || (r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host");
+}
+
+bool relayRecord(Kind k) { return k == Kind::RELAY_START || k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP; }
+
+// Every event's time through its task's fit, in the original arrival
+// order (seq), so the new trace is the old one re-timed.
+// hostFits[t]: the fit of the relay on task t's host (invalid on abmon's
+// host): the monitor's records of the task are on that relay's clock.
+// relays: the relays' fits by tid, for their own relay.* records (on their
+// clock); null: those records as they are.
+std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
+                                    const std::vector<ClockFit>& hostFits,
+                                    const std::vector<std::vector<TimeNs>>* shift,
+                                    const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
+  struct At {
+    std::uint32_t seq;
+    std::int64_t task;  // -1: a monitor event
+    std::uint32_t index;
+  };
+  std::vector<At> order;
+  order.reserve(trace.eventCount() + trace.monitorEvents().size());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) order.push_back({trace.events(t)[i].seq, t, i});
+  for (std::uint32_t i = 0; i < trace.monitorEvents().size(); ++i)
+    order.push_back({trace.monitorEvents()[i].seq, -1, i});
+  std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.seq < b.seq; });
+  TraceBuilder b;
+  b.header() = trace.header();
+  for (const auto& [tid, ev] : trace.referenceClocks())
+    for (const Event& e : ev) b.appendReferenceClock(tid, e);  // kept for a reader that refits
+  std::vector<bool> seen(trace.taskCount(), false);
+  for (const At& at : order) {
+    if (at.task < 0) {
+      // Through a Record: its strings (a relay's host) are ids of this
+      // trace's table, not of the new one's.
+      text::Record r = toRecord(trace, trace.monitorEvents()[at.index], trace.monitorTid(at.index));
+      // A relay's own records are on its clock: through its fit, so that
+      // the run's first and last records are on global time too.
+      if (relays && relayRecord(r.kind))
+        if (auto it = relays->find(r.tid); it != relays->end()) r.time = it->second.toReference(r.time);
+      b.record(r);
+      continue;
+    }
+    auto t = static_cast<TaskIndex>(at.task);
+    const TaskInfo& info = trace.task(t);
+    // The identity where this trace has one (a piece of a stream may not).
+    bool identity = !seen[t] && (info.name >= 0 || info.host >= 0 || info.pid != 0 || info.parent != kNoTid);
+    text::Record r = toRecord(trace, t, at.index, identity);
+    if (identity && info.name >= 0) r.id.instance = info.instance;
+    seen[t] = true;
+    if (!monitorWritten(r))
+      r.time = fits[t].toReference(r.time);
+    else if (t < hostFits.size() && !writtenByAbmon(r))
+      r.time = hostFits[t].toReference(r.time);  // the task's relay wrote it, on its clock
+    // else abmon's own record, on its clock already
+    if (shift) r.time = addTime(r.time, (*shift)[t][at.index]);
+    b.record(r);
+  }
+  return b.take();
+}
+
+// Receives earlier than their send plus minTransfer.
+std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::uint64_t* checked) {
+  std::uint64_t n = 0, c = 0;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      ++c;
+      n += trace.event(r.recv).time < addTime(trace.event(msg.send).time, minTransfer);
+    }
+  if (checked) *checked = c;
+  return n;
+}
+
+// The conservative correction: a receive that comes too early is moved
+// forward to send + minTransfer, and every later record of its task with
+// it (durations and order within the task stay as recorded,
+// Chassin de Kergommeaux et al., §5.4).  Moving a task may make its later sends too late for others:
+// repeated until nothing moves (bounded).
+std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer,
+                                              ClockReport& report) {
+  std::vector<std::vector<TimeNs>> shift(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) shift[t].assign(trace.events(t).size(), 0);
+  for (int pass = 0; pass < 64; ++pass) {
+    // (task, index, needed) of each violation, against this pass's shifts
+    std::vector<std::tuple<TaskIndex, std::uint32_t, TimeNs>> need;
+    for (const Message& msg : m.messages) {
+      TimeNs sent = addTime(addTime(trace.event(msg.send).time, shift[msg.send.task][msg.send.index]), minTransfer);
+      for (const MessageReceive& r : msg.receives) {
+        TimeNs got = addTime(trace.event(r.recv).time, shift[r.recv.task][r.recv.index]);
+        TimeNs late;
+        if (got < sent && !__builtin_sub_overflow(sent, got, &late)) need.emplace_back(r.recv.task, r.recv.index, late);
+      }
+    }
+    if (need.empty()) break;
+    std::sort(need.begin(), need.end());
+    for (std::size_t i = 0; i < need.size();) {
+      TaskIndex t = std::get<0>(need[i]);
+      std::vector<TimeNs>& s = shift[t];
+      TimeNs added = 0;      // moved so far in this task, this pass
+      std::size_t next = 0;  // the first event not yet given `added`
+      for (; i < need.size() && std::get<0>(need[i]) == t; ++i) {
+        auto [task, index, amount] = need[i];
+        for (; next < index; ++next) s[next] = addTime(s[next], added);
+        if (amount > added) {
+          added = amount;
+          ++report.receivesMoved;
+          report.largestMove = std::max(report.largestMove, amount);
+        }
+      }
+      for (; next < s.size(); ++next) s[next] = addTime(s[next], added);
+    }
+  }
+  return shift;
+}
+
+// A fit must not make causality worse than the clock as recorded.  Its
+// samples can be false and still narrow (an exchange that took the late
+// answer to an earlier ping: hundreds of ms off, on a clock that needs no
+// correction), and a task's messages then say more than its samples: each
+// task whose fit puts more of its messages' receives before their sends
+// (partners through their fits) than its times as recorded keeps those
+// (identity fit).  Only receives early by more than both fits' error
+// count (each its fastest exchange's whole transit, beyond what any honest
+// sample can be off; not its residuals, which a false sample inflates):
+// a few us the correction then removes say nothing against a fit.  A
+// clock that is truly off keeps its fit.  Returns the tasks refused.
+std::uint64_t refuseWorseFits(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::vector<ClockFit>& fits) {
+  std::vector<std::int64_t> worse(trace.taskCount(), 0);  // receives too early with its fit, minus as recorded
+  auto at = [&](EventRef e, bool recorded) {
+    const TimeNs t = trace.event(e).time;
+    return recorded ? t : fits[e.task].toReference(t);
+  };
+  auto error = [&](TaskIndex t) {
+    const ClockFit& f = fits[t];
+    return f.valid ? f.minTransit : 0;
+  };
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) {
+      if (r.recv.task == msg.send.task) continue;
+      const TimeNs slack = addTime(minTransfer, -(error(msg.send.task) + error(r.recv.task)));
+      auto early = [&](bool sendRecorded, bool recvRecorded) {
+        return at(r.recv, recvRecorded) < addTime(at(msg.send, sendRecorded), slack);
+      };
+      const int fitted = early(false, false);
+      worse[msg.send.task] += fitted - early(true, false);
+      worse[r.recv.task] += fitted - early(false, true);
+    }
+  std::uint64_t refused = 0;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    if (!fits[t].valid || worse[t] <= 0) continue;
+    fits[t].refAt = fits[t].localAt;
+    fits[t].rate = 1.0;
+    fits[t].rateFitted = false;
+    ++refused;
+  }
+  return refused;
+}
+
+}  // namespace
+
+std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
+  std::vector<ClockFit> none(trace.taskCount());
+  return retime(trace, none, {}, &shift);
+}
+
+std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
+  std::vector<ClockFit> perTask(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    if (auto it = fits.find(trace.task(t).tid); it != fits.end()) perTask[t] = it->second;
+  return retime(trace, perTask, {}, nullptr, &fits);
+}
+
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
+  report = ClockReport{};
+  const Trace& trace = *input;
+  std::vector<ClockFit> fits(trace.taskCount());
+  TimeNs minTransit = INT64_MAX;
+  const auto relays = referenceFits(trace);
+  std::vector<ClockFit> hostFits(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    auto samples = clockSamples(trace, t);
+    report.clockRecords |= !samples.empty() || !relays.empty();
+    hostFits[t] = taskClockFit(ClockFit{}, trace.task(t).tid, relays);  // its host's relay's, if any
+    fits[t] = taskClockFit(fitClock(samples), trace.task(t).tid, relays);
+    if (fits[t].valid) minTransit = std::min(minTransit, fits[t].minTransit);
+  }
+  if (!report.clockRecords) {
+    report.note = "no clock records: task clocks as recorded, no correction";
+    report.fits = fits;
+    return input;
+  }
+  // One way of the fastest exchange: no message can travel faster.
+  report.minTransfer = minTransit / 2;
+  MessageTable raw = matchMessages(trace);
+  report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
+  report.fitsRefused = refuseWorseFits(trace, raw, report.minTransfer, fits);
+  auto fitted = retime(trace, fits, hostFits, nullptr, &relays);
+  MessageTable m = matchMessages(*fitted);
+  report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
+  std::shared_ptr<const Trace> out = fitted;
+  if (report.violationsFit > 0) {
+    auto shift = causalShifts(*fitted, m, report.minTransfer, report);
+    std::vector<ClockFit> none(fitted->taskCount());
+    out = retime(*fitted, none, {}, &shift);
+    report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
+  }
+  report.fits.assign(out->taskCount(), ClockFit{});
+  for (TaskIndex t = 0; t < trace.taskCount() && t < out->taskCount(); ++t) report.fits[t] = fits[t];
+  std::size_t fittedCount = 0;
+  for (const ClockFit& f : fits) fittedCount += f.valid;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "global time: %zu of %zu tasks fitted to the reference clock", fittedCount,
+                trace.taskCount());
+  report.note = buf;
+  return out;
+}
+
+}  // namespace xab

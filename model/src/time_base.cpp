@@ -1,0 +1,46 @@
+// time_base.cpp -- the trace on the time base asked for (xab/model/time_base.h).
+#include <xab/model/time_base.h>
+
+namespace xab {
+
+namespace {
+
+// Compensation, then the last pass: what prepare() and prepareLive() share.
+TracePtr compensateAndCorrect(TracePtr trace, const TimeBase& base, TimeBaseReport& report) {
+  if (base.compensate) {
+    trace = compensate(std::move(trace), report.compensation);
+    report.compensated = true;
+  }
+  if (base.correct) {
+    trace = base.correct(std::move(trace));
+    report.corrected = true;
+  }
+  return trace;
+}
+
+}  // namespace
+
+TracePtr prepare(TracePtr trace, const TimeBase& base, TimeBaseReport& report) {
+  report = TimeBaseReport{};
+  if (base.globalTime) {
+    trace = toGlobalTime(std::move(trace), report.clock);
+    report.global = true;
+  }
+  return compensateAndCorrect(std::move(trace), base, report);
+}
+
+TracePtr prepareLive(TracePtr trace, LiveClockFit& fit, const TimeBase& base, bool settled,
+                     LiveTimeBaseReport& report) {
+  report = LiveTimeBaseReport{};
+  if (base.globalTime) {
+    report.clocksMove = fit.update(*trace);
+    report.clockSamples = fit.anySamples();
+    if (report.clocksMove && settled) {
+      trace = toGlobalTime(std::move(trace), report.clock);
+      report.global = true;
+    }
+  }
+  return compensateAndCorrect(std::move(trace), base, report);
+}
+
+}  // namespace xab
