@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <xab/control_protocol.h>
 
 #include <cerrno>
 #include <cstring>
@@ -66,7 +67,7 @@ ControlPanel::ControlPanel(const QString& socketPath, QWidget* parent)
   breakRow->addWidget(new QLabel("Break on"));
   breakKind_ = new QComboBox;
   breakKind_->setObjectName("controlBreakKind");
-  breakKind_->addItems({"call", "tag", "task"});
+  breakKind_->addItems({XAB_CONTROL_CALL, XAB_CONTROL_TAG, XAB_CONTROL_TASK});
   breakKind_->setToolTip("Hold every task before a call of this name, before a call with this tag (a send's or a "
                          "receive's), or this task before any communicating call");
   breakRow->addWidget(breakKind_);
@@ -161,6 +162,9 @@ void ControlPanel::onReadable() {
   }
 }
 
+// What follows a line's first words `words` and their space.
+static QString afterWord(const QString& line, const char* words) { return line.mid(qstrlen(words) + 1); }
+
 // "t40002 seq 3 call send peer t40001 tag 16004" -> tid, "send peer t40001 tag 16004 (3)".
 static std::pair<QString, QString> heldOf(const QString& rest) {
   QStringList w = rest.split(' ', Qt::SkipEmptyParts);
@@ -170,37 +174,38 @@ static std::pair<QString, QString> heldOf(const QString& rest) {
 
 void ControlPanel::handleLine(const QString& line) {
   if (!greeted_) {
-    greeted_ = line == "xab-control 1";
-    if (line.startsWith("error busy")) return disconnectSocket("abmon has another control client");
+    greeted_ = line == XAB_CONTROL_GREETING;
+    if (line.startsWith(XAB_CONTROL_BUSY)) return disconnectSocket("abmon has another control client");
     status_ = greeted_ ? "stopped: tasks wait before each communicating call" : "not an abmon control socket";
-    if (greeted_) request("list");
-  } else if (line.startsWith("event wait ")) {
-    auto [tid, what] = heldOf(line.mid(11));
+    if (greeted_) request(XAB_CONTROL_LIST);
+  } else if (line.startsWith(XAB_CONTROL_EVENT_WAIT " ")) {
+    auto [tid, what] = heldOf(afterWord(line, XAB_CONTROL_EVENT_WAIT));
     if (!tid.isEmpty()) waiting_[tid] = what;
-  } else if (line.startsWith("event gone ")) {
-    waiting_.remove(line.mid(11).trimmed().section(' ', 0, 0));  // "TID [host NAME HOW]"
-  } else if (line.startsWith("wait ")) {
-    auto [tid, what] = heldOf(line.mid(5));
+  } else if (line.startsWith(XAB_CONTROL_EVENT_GONE " ")) {
+    waiting_.remove(afterWord(line, XAB_CONTROL_EVENT_GONE).trimmed().section(' ', 0, 0));  // "TID [host NAME HOW]"
+  } else if (line.startsWith(XAB_CONTROL_WAIT " ")) {
+    auto [tid, what] = heldOf(afterWord(line, XAB_CONTROL_WAIT));
     if (!tid.isEmpty()) listing_[tid] = what;
-  } else if (line.startsWith("ok") || line.startsWith("error")) {
+  } else if (line.startsWith(XAB_CONTROL_OK) || line.startsWith(XAB_CONTROL_ERROR)) {
     QString req = sent_.isEmpty() ? QString() : sent_.takeFirst();
-    if (line.startsWith("error")) status_ = req + ": " + line;
-    else if (req == "list") waiting_ = listing_;
-    else if (req == "step all") waiting_.clear();
-    else if (req.startsWith("step ")) waiting_.remove(req.mid(5));
-    else if (req.startsWith("break ") && !breaks_.contains(req.mid(6))) breaks_.append(req.mid(6));
-    else if (req.startsWith("clear ")) breaks_.removeAll(req.mid(6));
-    else if (req == "continue") {
+    if (line.startsWith(XAB_CONTROL_ERROR)) status_ = req + ": " + line;
+    else if (req == XAB_CONTROL_LIST) waiting_ = listing_;
+    else if (req == XAB_CONTROL_STEP " " XAB_CONTROL_ALL) waiting_.clear();
+    else if (req.startsWith(XAB_CONTROL_STEP " ")) waiting_.remove(afterWord(req, XAB_CONTROL_STEP));
+    else if (req.startsWith(XAB_CONTROL_BREAK " ") && !breaks_.contains(afterWord(req, XAB_CONTROL_BREAK)))
+      breaks_.append(afterWord(req, XAB_CONTROL_BREAK));
+    else if (req.startsWith(XAB_CONTROL_CLEAR " ")) breaks_.removeAll(afterWord(req, XAB_CONTROL_CLEAR));
+    else if (req == XAB_CONTROL_CONTINUE) {
       waiting_.clear();
       status_ = "running to the next breakpoint";
-    } else if (req == "stop") status_ = "stopped: tasks wait before each communicating call";
+    } else if (req == XAB_CONTROL_STOP) status_ = "stopped: tasks wait before each communicating call";
     listing_.clear();
   }
   refresh();
 }
 
 void ControlPanel::request(const QString& line) {
-  if (!connected() && line != "list") return;
+  if (!connected() && line != XAB_CONTROL_LIST) return;
   QByteArray bytes = (line + "\n").toUtf8();
   if (::send(fd_, bytes.constData(), static_cast<std::size_t>(bytes.size()), MSG_NOSIGNAL) != bytes.size()) {
     disconnectSocket("writing to abmon failed");
@@ -212,16 +217,16 @@ void ControlPanel::request(const QString& line) {
 void ControlPanel::stepSelected() {
   QListWidgetItem* item = list_->currentItem();
   if (!item && list_->count() == 1) item = list_->item(0);
-  if (item) request("step " + item->data(Qt::UserRole).toString());
+  if (item) request(XAB_CONTROL_STEP " " + item->data(Qt::UserRole).toString());
 }
 
-void ControlPanel::stepAll() { request("step all"); }
-void ControlPanel::continueRun() { request("continue"); }
-void ControlPanel::stopRun() { request("stop"); }
+void ControlPanel::stepAll() { request(XAB_CONTROL_STEP " " XAB_CONTROL_ALL); }
+void ControlPanel::continueRun() { request(XAB_CONTROL_CONTINUE); }
+void ControlPanel::stopRun() { request(XAB_CONTROL_STOP); }
 
 QString ControlPanel::breakInFields() const {
   QString kind = breakKind_->currentText(), value = breakValue_->text().trimmed();
-  if (kind == "task" && value.isEmpty() && list_->currentItem()) value = list_->currentItem()->data(Qt::UserRole).toString();
+  if (kind == XAB_CONTROL_TASK && value.isEmpty() && list_->currentItem()) value = list_->currentItem()->data(Qt::UserRole).toString();
   if (value.isEmpty() || value.contains(' ')) return {};
   return kind + " " + value;
 }
@@ -229,16 +234,16 @@ QString ControlPanel::breakInFields() const {
 // abmon checks the value: a bad one is answered with an error, shown.
 void ControlPanel::addBreakpoint() {
   QString b = breakInFields();
-  if (!b.isEmpty() && !breaks_.contains(b)) request("break " + b);
+  if (!b.isEmpty() && !breaks_.contains(b)) request(XAB_CONTROL_BREAK " " + b);
 }
 
 void ControlPanel::removeBreakpoint() {
-  if (QListWidgetItem* item = breakList_->currentItem()) request("clear " + item->text());
+  if (QListWidgetItem* item = breakList_->currentItem()) request(XAB_CONTROL_CLEAR " " + item->text());
 }
 
 void ControlPanel::runToBreakpoint() {
   addBreakpoint();
-  request("continue");
+  request(XAB_CONTROL_CONTINUE);
   status_ = "running to the next breakpoint";
 }
 

@@ -1,6 +1,7 @@
 #include "control.h"
 
 #include <spdlog/spdlog.h>
+#include <xab/control_protocol.h>
 #include <xab/events.h>
 #include <xab/wire.h>
 
@@ -122,7 +123,7 @@ void Control::waitAccept() {
       in_ = std::make_shared<boost::asio::streambuf>(kMaxLine);
       spdlog::info("control: a client connected; every task stops before its next communicating call");
       stepping_ = true;
-      send("xab-control 1");
+      send(XAB_CONTROL_GREETING);
       readLine();
     }
     waitAccept();
@@ -130,7 +131,7 @@ void Control::waitAccept() {
 }
 
 void Control::refuseBusy() {
-  static const char kBusy[] = "error busy: another client is connected to this abmon's control socket\n";
+  static const char kBusy[] = XAB_CONTROL_BUSY ": another client is connected to this abmon's control socket\n";
   // A fresh socket's buffer takes the line: never blocks.
   (void)::send(next_->native_handle(), kBusy, sizeof kBusy - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
   spdlog::info("control: refused a second client");
@@ -236,11 +237,11 @@ void Control::ask(std::int32_t tid, const xab_step_ask& a) {
     return;
   }
   waiting_[tid] = p;
-  send("event wait " + describe(tid, p));
+  send(XAB_CONTROL_EVENT_WAIT " " + describe(tid, p));
 }
 
 void Control::gone(std::int32_t tid, const std::string& why) {
-  if (waiting_.erase(tid) > 0) send("event gone " + tidText(tid) + (why.empty() ? "" : " " + why));
+  if (waiting_.erase(tid) > 0) send(XAB_CONTROL_EVENT_GONE " " + tidText(tid) + (why.empty() ? "" : " " + why));
 }
 
 bool Control::release(std::int32_t tid) {
@@ -248,72 +249,73 @@ bool Control::release(std::int32_t tid) {
   if (it == waiting_.end()) return false;
   std::int32_t seq = it->second.seq;
   waiting_.erase(it);
-  if (!go_(tid, seq)) send("event gone " + tidText(tid));
+  if (!go_(tid, seq)) send(XAB_CONTROL_EVENT_GONE " " + tidText(tid));
   return true;
 }
 
 std::string Control::breakCmd(bool set, const std::string& what, const std::string& arg) {
   std::int32_t n = 0;
-  if (what == "all" && !set) {
+  if (what == XAB_CONTROL_ALL && !set) {
     breakCalls_.clear();
     breakTags_.clear();
     breakTasks_.clear();
-    return "ok";
+    return XAB_CONTROL_OK;
   }
-  if (what == "call" && !arg.empty()) {
+  if (what == XAB_CONTROL_CALL && !arg.empty()) {
     if (set) breakCalls_.insert(arg); else breakCalls_.erase(arg);
-    return "ok";
+    return XAB_CONTROL_OK;
   }
-  if (what == "tag" && parseTid(arg, n) && arg[0] != 't') {
+  if (what == XAB_CONTROL_TAG && parseTid(arg, n) && arg[0] != 't') {
     if (set) breakTags_.insert(n); else breakTags_.erase(n);
-    return "ok";
+    return XAB_CONTROL_OK;
   }
-  if (what == "task" && parseTid(arg, n)) {
+  if (what == XAB_CONTROL_TASK && parseTid(arg, n)) {
     if (set) breakTasks_.insert(n); else breakTasks_.erase(n);
-    return "ok";
+    return XAB_CONTROL_OK;
   }
-  return "error usage: " + std::string(set ? "break" : "clear") + " call NAME | tag N | task TID" +
-         (set ? "" : " | all");
+  return XAB_CONTROL_ERROR " usage: " + std::string(set ? XAB_CONTROL_BREAK : XAB_CONTROL_CLEAR) +
+         " " XAB_CONTROL_CALL " NAME | " XAB_CONTROL_TAG " N | " XAB_CONTROL_TASK " TID" +
+         (set ? "" : " | " XAB_CONTROL_ALL);
 }
 
 std::string Control::handle(const std::string& line) {
   std::istringstream in(line);
   std::string cmd, a, b;
   in >> cmd >> a >> b;
-  if (cmd == "list") {
-    for (const auto& [tid, p] : waiting_) send("wait " + describe(tid, p));
-    return "ok " + std::to_string(waiting_.size());
+  if (cmd == XAB_CONTROL_LIST) {
+    for (const auto& [tid, p] : waiting_) send(XAB_CONTROL_WAIT " " + describe(tid, p));
+    return XAB_CONTROL_OK " " + std::to_string(waiting_.size());
   }
-  if (cmd == "step" && a == "all") {
+  if (cmd == XAB_CONTROL_STEP && a == XAB_CONTROL_ALL) {
     std::size_t n = waiting_.size();
     while (!waiting_.empty()) release(waiting_.begin()->first);
-    return "ok " + std::to_string(n);
+    return XAB_CONTROL_OK " " + std::to_string(n);
   }
   std::int32_t tid = 0;
-  if (cmd == "step" && parseTid(a, tid))
-    return release(tid) ? "ok 1" : "error " + tidText(tid) + " is not waiting";
-  if (cmd == "continue" || cmd == "stop") {
-    stepping_ = cmd == "stop";
+  if (cmd == XAB_CONTROL_STEP && parseTid(a, tid))
+    return release(tid) ? XAB_CONTROL_OK " 1" : XAB_CONTROL_ERROR " " + tidText(tid) + " is not waiting";
+  if (cmd == XAB_CONTROL_CONTINUE || cmd == XAB_CONTROL_STOP) {
+    stepping_ = cmd == XAB_CONTROL_STOP;
     if (!stepping_) {
       std::vector<std::int32_t> go;
       for (const auto& [t, p] : waiting_) go.push_back(t);
       for (std::int32_t t : go) release(t);
     }
-    return "ok";
+    return XAB_CONTROL_OK;
   }
-  if (cmd == "break" || cmd == "clear") return breakCmd(cmd == "break", a, b);
-  if (cmd == "breaks") {
-    for (const auto& c : breakCalls_) send("break call " + c);
-    for (auto t : breakTags_) send("break tag " + std::to_string(t));
-    for (auto t : breakTasks_) send("break task " + tidText(t));
-    return "ok";
+  if (cmd == XAB_CONTROL_BREAK || cmd == XAB_CONTROL_CLEAR) return breakCmd(cmd == XAB_CONTROL_BREAK, a, b);
+  if (cmd == XAB_CONTROL_BREAKS) {
+    for (const auto& c : breakCalls_) send(XAB_CONTROL_BREAK " " XAB_CONTROL_CALL " " + c);
+    for (auto t : breakTags_) send(XAB_CONTROL_BREAK " " XAB_CONTROL_TAG " " + std::to_string(t));
+    for (auto t : breakTasks_) send(XAB_CONTROL_BREAK " " XAB_CONTROL_TASK " " + tidText(t));
+    return XAB_CONTROL_OK;
   }
-  if (cmd == "quit") {  // the tasks go now; the socket closes once "ok" is written
+  if (cmd == XAB_CONTROL_QUIT) {  // the tasks go now; the socket closes once "ok" is written
     releaseAll();
     quitting_ = true;
-    return "ok";
+    return XAB_CONTROL_OK;
   }
-  return "error unknown request \"" + line.substr(0, 80) + "\"";
+  return XAB_CONTROL_ERROR " unknown request \"" + line.substr(0, 80) + "\"";
 }
 
 void Control::close() {

@@ -5,21 +5,10 @@
 // communicating call and ask (wire.h, struct xab_step_ask) through their
 // local socket; LocalIntake hands the asks here.  A client of the control
 // socket at PATH (xabview --control, or any program that speaks the line
-// protocol below) decides when each task goes on.  Without a client every
-// ask is answered at once; a client that leaves releases every task and
-// clears its breakpoints, so no client can leave the program hung.
-//
-// Protocol: lines of text.  abmon greets with "xab-control 1".  Requests:
-//   list | step TID | step all | continue | stop | breaks |
-//   break call NAME | break tag N | break task TID | clear all |
-//   clear call NAME | clear tag N | clear task TID | quit
-// Each is answered by zero or more data lines and then "ok ..." or
-// "error ...".  Lines starting with "event " come at any time:
-//   event wait TID seq N call NAME peer TID tag N   (a task is held)
-//   event gone TID [host NAME HOW]                  (a held task went; with
-//                                                    its host: HOW delete,
-//                                                    lost or relay-exit)
-// TIDs are written t<hex>, as in the trace.
+// protocol, xab/control_protocol.h) decides when each task goes on.
+// Without a client every ask is answered at once; a client that leaves
+// releases every task and clears its breakpoints, so no client can leave
+// the program hung.
 //
 // One client at a time: another that connects meanwhile is told
 // "error busy ..." and closed, never left waiting for a greeting.  Requests

@@ -25,9 +25,9 @@ namespace xab::abmon {
 namespace {
 
 constexpr int kDrainRounds = 64;
-// PVM's trace and output messages: abmon's tag + 3 and + 4 (+1 is the exit
-// notice, +2 the poke).
-constexpr int kTracerTagOffset = 3;
+// PVM's trace and output messages: their tags (wire.h's table).
+constexpr int kTracerTagOffset = XAB_TRACE_TAG_OFFSET;
+static_assert(XAB_OUTPUT_TAG_OFFSET == kTracerTagOffset + 1, "PvmTracer takes the output tag after the trace tag");
 constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
 // busy sender, or in a task's local socket) belong to the trace too.  Read
@@ -45,16 +45,16 @@ constexpr std::size_t kPendingMaxBytes = 1 << 20;
 // A relay sends what it has at least this often.
 constexpr int kUplinkMs = 50;
 
-// A relay's clock exchanges with abmon: phases and counts as libab's (ab_clock.c).
-constexpr int kClockStart = 0, kClockRunning = 1, kClockEnd = 2;
-constexpr int kClockEdgeExchanges = 16, kClockRunExchanges = 4;
-constexpr std::int64_t kClockPeriodNs = 1'000'000'000;
+// A relay's clock exchanges with abmon: phases and counts as libab's (wire.h).
+constexpr int kClockStart = XAB_CLOCK_START, kClockRunning = XAB_CLOCK_RUN, kClockEnd = XAB_CLOCK_END;
+constexpr int kClockEdgeExchanges = XAB_CLOCK_EDGE_EXCHANGES, kClockRunExchanges = XAB_CLOCK_RUN_EXCHANGES;
+constexpr std::int64_t kClockPeriodNs = XAB_CLOCK_PERIOD_NS;
 
 }  // namespace
 
 Monitor::Monitor(MonitorSetup setup)
     : setup_(std::move(setup)),
-      exitTag_(setup_.opts.tag + 1),
+      exitTag_(setup_.opts.tag + XAB_EXIT_TAG_OFFSET),
       formatter_(setup_.tid, sessions_, [this](const Problem& p) { report(p); }),
       signals_(io_, SIGINT, SIGTERM),
       local_(

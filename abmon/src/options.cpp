@@ -56,9 +56,8 @@ constexpr NumberOption kNumberOptions[] = {
     {"--batch", &Options::batch, 1, 1 << 20},
     {"--flush-ms", &Options::flushMs, 0, 3600 * 1000},
     {"--poke-ms", &Options::pokeMs, 0, 3600 * 1000},
-    // abmon also uses tag+1 (exit notices), tag+2 (pokes) and, with relays,
-    // tag+5 .. tag+7 (relay.h).
-    {"--tag", &Options::tag, 0, INT_MAX - 8},  // abmon uses tag .. tag + 8 (relay.h)
+    // abmon uses tag .. tag + XAB_TAG_OFFSET_MAX (wire.h's table of tags).
+    {"--tag", &Options::tag, 0, INT_MAX - XAB_TAG_OFFSET_MAX},
     {"--ready-fd", &Options::readyFd, 0, INT_MAX},
 };
 

@@ -34,6 +34,8 @@
 #ifndef XAB_ABMON_RELAY_H
 #define XAB_ABMON_RELAY_H
 
+#include <xab/wire.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -53,10 +55,11 @@ namespace xab::abmon {
 
 class Formatter;
 
-inline constexpr int kRelayTagOffset = 5;       // relay <-> abmon
-inline constexpr int kHostAddTagOffset = 6;     // pvm_notify(PvmHostAdd)
-inline constexpr int kHostDeleteTagOffset = 7;  // pvm_notify(PvmHostDelete)
-inline constexpr int kClockPongTagOffset = 8;   // abmon -> relay: a clock pong
+// The relays' tags: wire.h's table.
+inline constexpr int kRelayTagOffset = XAB_RELAY_TAG_OFFSET;            // relay <-> abmon
+inline constexpr int kHostAddTagOffset = XAB_HOST_ADD_TAG_OFFSET;       // pvm_notify(PvmHostAdd)
+inline constexpr int kHostDeleteTagOffset = XAB_HOST_DELETE_TAG_OFFSET;  // pvm_notify(PvmHostDelete)
+inline constexpr int kClockPongTagOffset = XAB_CLOCK_PONG_TAG_OFFSET;   // abmon -> relay: a clock pong
 
 // ClockPing as a PVM message (a relay without a stream): what, the relay's
 // clock (2 ints), k -- no more; abmon answers at once with a pong on

@@ -24,9 +24,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 
-#define XAB_CLOCK_EDGE 16             /* exchanges at the start and at the end */
-#define XAB_CLOCK_RUNNING 4           /* exchanges each period while running */
-#define XAB_CLOCK_PERIOD_NS 1000000000 /* between running exchanges */
+/* The phases, their counts and period are wire.h's ("Clock exchanges"). */
 #define XAB_CLOCK_WAIT_MS 200         /* for abmon's answer; then the phase stops */
 #define XAB_CLOCK_GIVE_UP 2           /* phases unanswered in a row: an abmon that does not answer */
 
@@ -97,7 +95,7 @@ void xab_clock_sync(int phase) {
   if (xab_st.mode != XAB_MODE_ACTIVE || !xab_st.have_sock || xab_st.flushing ||
       xab_st.clock_unanswered >= XAB_CLOCK_GIVE_UP)
     return;
-  int count = phase == XAB_CLOCK_RUN ? XAB_CLOCK_RUNNING : XAB_CLOCK_EDGE;
+  int count = phase == XAB_CLOCK_RUN ? XAB_CLOCK_RUN_EXCHANGES : XAB_CLOCK_EDGE_EXCHANGES;
   if (xab_st.n + count >= XAB_MAX_BATCH - 1) return; /* no room: the next flush tries again */
   xab_st.flushing = 1; /* a SIGTERM now is deferred (ab_end.c) */
   int k = 0;

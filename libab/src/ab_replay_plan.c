@@ -28,15 +28,6 @@ const char *xab_rp_call_name(int kind) {
   }
 }
 
-static int kind_of(const char *name) {
-  static const int kinds[] = {XAB_EV_RECV,  XAB_EV_TRECV,  XAB_EV_NRECV, XAB_EV_PROBE,
-                              XAB_EV_PRECV, XAB_EV_SPAWN,  XAB_EV_CONFIG, XAB_EV_TASKS};
-  if (strcmp(name, "handler") == 0) return XAB_EV_HANDLER;
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (strcmp(xab_rp_call_name(kinds[i]) + 4, name) == 0) return kinds[i];
-  return -1;
-}
-
 /* ---------------------------------------------------------------- the plan */
 
 static int parse_header(FILE *f) {
@@ -57,12 +48,9 @@ static int parse_call(const char *line, struct plan_call *c) {
   if (sscanf(line, "%u %15s %15s %d %d %127s %d %d %d", &c->seq, kind, out, &c->arg_src, &c->arg_tag, c->sender,
              &c->serial, &c->tag, &c->rc) != 9)
     return -1;
-  /* By XAB_REC_* value; "host": a spawned task's host name (XAB_REC_HOSTS and _HOSTNAME in one line). */
-  static const char *outcomes[] = {"pending", "got", "none", "timeout", "error", "spawn", "", "", "host", "result", "taken"};
-  c->kind = kind_of(kind);
-  c->outcome = -1;
-  for (int i = 0; i < (int)(sizeof outcomes / sizeof outcomes[0]); i++)
-    if (outcomes[i][0] && strcmp(out, outcomes[i]) == 0) c->outcome = i;
+  /* The words are record.h's; "host" (XAB_REC_HOSTNAME): a spawned task's host name. */
+  c->kind = xab_rec_call_kind(kind);
+  c->outcome = xab_rec_plan_outcome(out);
   return c->kind < 0 || c->outcome < 0 ? -1 : 0;
 }
 

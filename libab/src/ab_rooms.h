@@ -10,9 +10,9 @@
 
 /* ---------------------------------------------------------------- ab_clock.c */
 
-enum xab_clock_phase { XAB_CLOCK_START = 0, XAB_CLOCK_RUN = 1, XAB_CLOCK_END = 2 };
 /* Ping-pong exchanges with abmon over the local socket, each recorded as
- * an XAB_EV_CLOCK record in the buffer (no-op without a socket). */
+ * an XAB_EV_CLOCK record in the buffer (no-op without a socket); the
+ * phases are wire.h's (enum xab_clock_phase). */
 void xab_clock_sync(int phase);
 /* At a flush: the start exchanges once the task's first record waits
  * (its identity rides on that record, not on a clock record), then a few

@@ -13,32 +13,17 @@
 #include <utility>
 
 #include "xab/events.h"
+#include "xab/record.h"
 
 namespace xab::replay {
 namespace fs = std::filesystem;
 
 namespace {
 
-const char* kindName(int kind) {
-  switch (kind) {
-    case XAB_EV_RECV: return "recv";
-    case XAB_EV_TRECV: return "trecv";
-    case XAB_EV_NRECV: return "nrecv";
-    case XAB_EV_PROBE: return "probe";
-    case XAB_EV_PRECV: return "precv";
-    case XAB_EV_SPAWN: return "spawn";
-    case XAB_EV_CONFIG: return "config";
-    case XAB_EV_TASKS: return "tasks";
-    case XAB_EV_HANDLER: return "handler";
-    default: return nullptr;
-  }
-}
-
-const char* outcomeName(int outcome) {
-  static const char* names[] = {"pending", "got", "none", "timeout", "error", "spawn",
-                                "tids",    "hosts", "host", "result",  "taken"};
-  return outcome >= 0 && outcome <= XAB_REC_HANDLER ? names[outcome] : nullptr;
-}
+// The names of calls and outcomes are the record's (xab/record.h), which
+// libab's replay reads back.
+const char* kindName(int kind) { return xab_rec_call_name(kind); }
+const char* outcomeName(int outcome) { return xab_rec_outcome_name(outcome); }
 
 RecordedTask readRecord(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -172,7 +157,8 @@ std::vector<std::string> RecordSet::lines(const RecordedTask& t) const {
     for (int h : e.v) {
       if (h == 0) continue;
       auto it = hostName.find(h);
-      out.push_back(std::to_string(e.seq) + " spawn host " + std::to_string(++n) + " 0 " +
+      out.push_back(std::to_string(e.seq) + ' ' + kindName(XAB_EV_SPAWN) + ' ' + outcomeName(XAB_REC_HOSTNAME) + ' ' +
+                    std::to_string(++n) + " 0 " +
                     (it == hostName.end() || it->second.empty() ? "-" : it->second) + " 0 0 0");
     }
   }

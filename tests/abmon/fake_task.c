@@ -265,7 +265,7 @@ static int act_fakeexit(const char* what) {
   int tid = claimed_tid(what);
   pvm_initsend(PvmDataDefault);
   pvm_pkint(&tid, 1, 1);
-  return pvm_send(g_abmon, g_tag + 1);
+  return pvm_send(g_abmon, g_tag + XAB_EXIT_TAG_OFFSET);
 }
 
 static int act_empty(void) {

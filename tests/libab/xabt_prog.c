@@ -27,6 +27,9 @@
  */
 #include "xab.h"
 
+/* abmon's mailbox entry, default tag and pokes' tag: the plain build too. */
+#include <xab/wire.h>
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,11 +41,6 @@
 void pvmdisplaymhfinfo(char *who, char *msg, int tid);
 extern int pvm_errno;
 
-/* abmon's mailbox entry (xab/wire.h), spelled out: the plain build has no libab. */
-#define XAB_MBOX_NAME_FOR_TEST "xab.abmon"
-/* abmon's default tag and its pokes' offset (xab/wire.h) */
-#define XAB_DEFAULT_TAG_FOR_TEST 0x7ab0
-#define XAB_POKE_TAG_OFFSET_FOR_TEST 2
 
 #if defined(__SANITIZE_ADDRESS__)
 /* libpvm3 never frees some of what it allocates (pvmbeatask, at every
@@ -407,8 +405,8 @@ static int mode_mailbox(void) {
   for (int k = 0; k < n; k++) printf("class %s entries=%d\n", classes[k].mi_name, classes[k].mi_nentries);
   /* A second listing: PVM frees the first one's entries itself. */
   printf("getmboxinfo=%d n=%d\n", pvm_getmboxinfo("xab*", &n, &classes), n);
-  printf("recvinfo_abmon=%d\n", pvm_recvinfo(XAB_MBOX_NAME_FOR_TEST, 0, PvmMboxDefault));
-  printf("delinfo_abmon=%d\n", pvm_delinfo(XAB_MBOX_NAME_FOR_TEST, 0, PvmMboxDefault));
+  printf("recvinfo_abmon=%d\n", pvm_recvinfo(XAB_MBOX_NAME, 0, PvmMboxDefault));
+  printf("delinfo_abmon=%d\n", pvm_delinfo(XAB_MBOX_NAME, 0, PvmMboxDefault));
   printf("delinfo=%d\n", pvm_delinfo("xabt.box", 0, PvmMboxDefault));
   printf("next_buf=%d\n", pvm_mkbuf(PvmDataDefault));
   printf("exit=%d\n", pvm_exit());
@@ -534,7 +532,7 @@ static int mode_pokecover(const char *prog) {
   pvm_mytid();
   int child = spawn_child(prog, "slowthree");
   pvm_recv(child, 7); /* blocked for a second: abmon pokes */
-  int h = pvm_addmhf(-1, XAB_DEFAULT_TAG_FOR_TEST + XAB_POKE_TAG_OFFSET_FOR_TEST, -1, count_foreign);
+  int h = pvm_addmhf(-1, XAB_DEFAULT_TAG + XAB_POKE_TAG_OFFSET, -1, count_foreign);
   printf("addmhf=%d\n", h);
   pvm_recv(child, 8); /* a poke in flight reaches the program's handler's place */
   printf("delmhf=%d\n", pvm_delmhf(h));

@@ -98,9 +98,20 @@ enum xab_hdr {
  * The key is 64 random bits the task draws when it attaches (getrandom)
  * and sends only to abmon: a poke without it is not abmon's.  The source
  * tid cannot tell: libpvm believes the one a direct route's peer writes
- * in its fragment headers, so any task may claim to be abmon.
- * Tag + 1 is abmon's own (pvm_notify of task exits). */
-#define XAB_POKE_TAG_OFFSET 2
+ * in its fragment headers, so any task may claim to be abmon. */
+
+/* The tags abmon and its relays use: the mailbox tag (event messages)
+ * plus one of these offsets each, all in abmon's context.  The one table:
+ * abmon's --tag is at most INT_MAX - XAB_TAG_OFFSET_MAX. */
+#define XAB_EXIT_TAG_OFFSET 1        /* pvmd -> abmon: a task exited (pvm_notify) */
+#define XAB_POKE_TAG_OFFSET 2        /* abmon -> task: a poke (above) */
+#define XAB_TRACE_TAG_OFFSET 3       /* pvmd -> abmon --pvm-tracer: PVM's trace events */
+#define XAB_OUTPUT_TAG_OFFSET 4      /* pvmd -> abmon --pvm-tracer: the tasks' output */
+#define XAB_RELAY_TAG_OFFSET 5       /* relay <-> abmon (abmon/src/relay.h) */
+#define XAB_HOST_ADD_TAG_OFFSET 6    /* pvmd -> abmon: a host was added (pvm_notify) */
+#define XAB_HOST_DELETE_TAG_OFFSET 7 /* pvmd -> abmon: a host went (pvm_notify) */
+#define XAB_CLOCK_PONG_TAG_OFFSET 8  /* abmon -> relay: a clock pong (PVM messages) */
+#define XAB_TAG_OFFSET_MAX 8
 
 /* Clock exchanges (docs/global-time.md).  On its local socket a
  * task may send a ping instead of an event message: struct xab_clock_ping,
@@ -108,8 +119,17 @@ enum xab_hdr {
  * connection with struct xab_clock_pong: t2 its clock when it read the
  * ping, t3 just before it answers.  The task notes t4 when the answer
  * comes and records the four dates as an XAB_EV_CLOCK record.  A ping is
- * told from an event message by its size and magic. */
+ * told from an event message by its size and magic.
+ *
+ * A task makes XAB_CLOCK_EDGE_EXCHANGES exchanges when it starts and when
+ * it ends, and XAB_CLOCK_RUN_EXCHANGES every XAB_CLOCK_PERIOD_NS while it
+ * runs; a relay samples abmon's clock in the same phases with the same
+ * counts.  The phase is the record's phase slot (events.h, XAB_EV_CLOCK). */
 #define XAB_CLOCK_MAGIC 0x58414243 /* "XABC" */
+enum xab_clock_phase { XAB_CLOCK_START = 0, XAB_CLOCK_RUN = 1, XAB_CLOCK_END = 2 };
+#define XAB_CLOCK_EDGE_EXCHANGES 16        /* at the start and at the end */
+#define XAB_CLOCK_RUN_EXCHANGES 4          /* each period while running */
+#define XAB_CLOCK_PERIOD_NS 1000000000     /* between running phases */
 struct xab_clock_ping {
   int32_t magic; /* XAB_CLOCK_MAGIC */
   int32_t k;     /* the exchange's number, echoed in the pong */

@@ -21,7 +21,9 @@
 #ifndef XAB_RECORD_H
 #define XAB_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "xab/events.h"
 
@@ -29,21 +31,47 @@
 #define XAB_REC_VERSION 2u /* 2: start_ns is the start of call 1, a spawn too */
 #define XAB_REC_HEADER_BYTES 256
 
-/* What a receive-like call got. */
+/* What a call got: XAB_REC_<ID> = value; the word abreplay's plans and
+ * dumps write for it; 1 when a plan's line may hold that word (a spawn's
+ * tids are never a line of their own, its hosts are "host" lines).
+ * The one table: the model's RecordSet writes the words, libab's replay
+ * reads them back (xab_rec_outcome_name, xab_rec_plan_outcome). */
+/* clang-format off */
+#define XAB_REC_OUTCOMES(X) \
+  /* begun, not ended: the task was still in it when it died */ \
+  X(PENDING,   0, "pending", 1) \
+  /* a message: src, tag, serial */ \
+  X(GOT,       1, "got",     1) \
+  /* pvm_nrecv / pvm_probe found nothing */ \
+  X(NONE,      2, "none",    1) \
+  /* pvm_trecv timed out */ \
+  X(TIMEOUT,   3, "timeout", 1) \
+  /* the call failed: rc */ \
+  X(ERROR,     4, "error",   1) \
+  /* pvm_spawn: rc tasks started, their tids follow */ \
+  X(SPAWN,     5, "spawn",   1) \
+  /* continuation of a spawn: up to 6 tids in v[] */ \
+  X(TIDS,      6, "tids",    0) \
+  /* Version 2 (not numbered calls: seq is the task's last numbered call): */ \
+  /* continuation of a spawn after its tids: up to 6 hosts (pvmd tids) in v[] */ \
+  X(HOSTS,     7, "hosts",   0) \
+  /* v[0] a pvmd tid, v[1..5] its host's name (20 bytes, NUL-padded), once per host */ \
+  X(HOSTNAME,  8, "host",    1) \
+  /* pvm_config: nhost narch 0 0 0 rc; pvm_tasks: where ntask 0 0 0 rc */ \
+  X(RESULT,    9, "result",  1) \
+  /* a message a pvm_addmhf handler took: 0 0 src tag serial 1 */ \
+  X(HANDLER,  10, "taken",   1)
+/* clang-format on */
+
 enum xab_rec_outcome {
-  XAB_REC_PENDING = 0, /* begun, not ended: the task was still in it when it died */
-  XAB_REC_GOT = 1,     /* a message: src, tag, serial */
-  XAB_REC_NONE = 2,    /* pvm_nrecv / pvm_probe found nothing */
-  XAB_REC_TIMEOUT = 3, /* pvm_trecv timed out */
-  XAB_REC_ERROR = 4,   /* the call failed: rc */
-  XAB_REC_SPAWN = 5,   /* pvm_spawn: rc tasks started, their tids follow */
-  XAB_REC_TIDS = 6,    /* continuation of a spawn: up to 6 tids in v[] */
-  /* Version 2 (not numbered calls: seq is the task's last numbered call): */
-  XAB_REC_HOSTS = 7,    /* continuation of a spawn after its tids: up to 6 hosts (pvmd tids) in v[] */
-  XAB_REC_HOSTNAME = 8, /* v[0] a pvmd tid, v[1..5] its host's name (20 bytes, NUL-padded), once per host */
-  XAB_REC_RESULT = 9,   /* pvm_config: nhost narch 0 0 0 rc; pvm_tasks: where ntask 0 0 0 rc */
-  XAB_REC_HANDLER = 10  /* a message a pvm_addmhf handler took: 0 0 src tag serial 1 */
+#define XAB_REC_ENUM_(id, value, word, in_plan) XAB_REC_##id = value,
+  XAB_REC_OUTCOMES(XAB_REC_ENUM_)
+#undef XAB_REC_ENUM_
 };
+
+/* The calls a record holds, by kind (events.h); a plan names each by its
+ * event name ("recv", "spawn", "handler", ...). */
+#define XAB_REC_CALLS(X) X(RECV) X(TRECV) X(NRECV) X(PROBE) X(PRECV) X(SPAWN) X(CONFIG) X(TASKS) X(HANDLER)
 
 struct xab_rec_header {
   uint32_t magic, version;
@@ -102,6 +130,51 @@ static inline int xab_record_numbered(int kind) {
 static inline int xab_record_wanted(int kind, int tid, int tag) {
   if (kind == XAB_EV_RECV || kind == XAB_EV_PRECV) return tid == -1 || tag == -1;
   return kind == XAB_EV_TRECV || kind == XAB_EV_NRECV || kind == XAB_EV_PROBE;
+}
+
+/* An outcome's word (NULL: no such outcome). */
+static inline const char *xab_rec_outcome_name(int outcome) {
+  switch (outcome) {
+#define XAB_REC_NAME_(id, value, word, in_plan) \
+  case value: return word;
+    XAB_REC_OUTCOMES(XAB_REC_NAME_)
+#undef XAB_REC_NAME_
+  default: return NULL;
+  }
+}
+
+/* The outcome a plan's line names by `word`, -1 when a plan holds no such word. */
+static inline int xab_rec_plan_outcome(const char *word) {
+#define XAB_REC_WORD_(id, value, word_, in_plan) \
+  if (in_plan && strcmp(word, word_) == 0) return value;
+  XAB_REC_OUTCOMES(XAB_REC_WORD_)
+#undef XAB_REC_WORD_
+  return -1;
+}
+
+/* A recorded call's name in a plan, its event name (NULL: a record holds no such call). */
+static inline const char *xab_rec_call_name(int kind) {
+  static const char *const names[XAB_EV_COUNT_] = {
+#define XAB_REC_EVENT_NAME_(id, name, flags, rck, b, e) name,
+      XAB_CALLS(XAB_REC_EVENT_NAME_)
+#undef XAB_REC_EVENT_NAME_
+  };
+  switch (kind) {
+#define XAB_REC_CASE_(id) case XAB_EV_##id:
+    XAB_REC_CALLS(XAB_REC_CASE_)
+#undef XAB_REC_CASE_
+    return names[kind];
+  default: return NULL;
+  }
+}
+
+/* The kind of the call a plan's line names, -1 when a record holds no such call. */
+static inline int xab_rec_call_kind(const char *name) {
+#define XAB_REC_KIND_(id) \
+  if (strcmp(name, xab_rec_call_name(XAB_EV_##id)) == 0) return XAB_EV_##id;
+  XAB_REC_CALLS(XAB_REC_KIND_)
+#undef XAB_REC_KIND_
+  return -1;
 }
 
 #ifdef __cplusplus
