@@ -133,8 +133,10 @@ if [[ -x /usr/bin/pvmgs ]]; then
   printf 'spawn pvmgs\nquit\n' | timeout 20 pvm >/dev/null 2>&1
   wait_gs() { pvm <<<$'ps -a\nquit' 2>/dev/null | grep -q pvmgs; }
   for _ in $(seq 50); do wait_gs && break; sleep 0.2; done
-  # The console (the program abrun starts, under bash) spawns a second one.
-  timeout 60 "$abrun" -o "$work/g.trace" bash -c 'printf "spawn pvmgs\nquit\n" | pvm >/dev/null 2>&1' >/dev/null 2>&1
+  # The console (the program abrun starts, under bash) spawns a second one;
+  # it stays a second, so that abmon finds its process to name it from
+  # (one that has gone by then stays unnamed, docs/abmon.md).
+  timeout 60 "$abrun" -o "$work/g.trace" bash -c '{ printf "spawn pvmgs\n"; sleep 1; printf "quit\n"; } | pvm >/dev/null 2>&1' >/dev/null 2>&1
   ! grep -q 'pvmgs\|Group%20Server' "$work/g.trace" || fail "group server: recorded: $(grep -m2 'pvmgs\|Group' "$work/g.trace")"
   (($(records "$work/g.trace" | awk '$4 == "task.exit"' | wc -l) == 1)) || fail "group server: not 1 task (the console): $(records "$work/g.trace" | awk '$4 == "task.exit"')"
   grep -q ' name=pvm ' "$work/g.trace" || fail "console: unnamed: $(records "$work/g.trace" | head -3)"
@@ -144,7 +146,8 @@ fi
 # program abrun starts is a shell that feeds the console and waits until
 # the spawned tasks have ended.  Every line the console prints is an output
 # record of a console task (named pvm), and every spawned task (2 spawned
-# by the console, each spawning 2 that only call pvm_exit) has its end.
+# by the console, each spawning one that only calls pvm_exit and one that
+# makes no PVM call) has its end.
 spmd=$build_dir/bin/abmon_exitonly_plain
 if [[ -x $spmd ]]; then
   timeout 60 "$abrun" -o "$work/c.trace" sh -c "echo 'spawn -2 $spmd' | pvm; while echo ps | pvm | grep -q abmon_exitonly; do sleep 0.5; done" >"$work/c.out" 2>&1; rc=$?
@@ -154,7 +157,7 @@ if [[ -x $spmd ]]; then
   ((lines > 0 && recorded == lines)) || fail "console: $lines lines printed, $recorded output records of the console"
   consoles=$(awk '/ name=pvm( |$)/ {print $3}' "$work/c.trace" | sort -u | wc -l)
   (($(records "$work/c.trace" | awk '$4 == "task.exit"' | wc -l) == 6 + consoles)) || fail "console: not 6 spawned tasks and $consoles consoles ended: $(records "$work/c.trace" | awk '$4 == "task.exit" {print $3}' | tr '\n' ' ')"
-  (($(records "$work/c.trace" | grep -c ' spawn file=[^ ]*abmon_exitonly_plain count=2 tids=t[0-9a-f]*,t[0-9a-f]* rc=2') == 2)) || fail "console: not 2 spawn records"
+  (($(records "$work/c.trace" | grep -c ' spawn file=[^ ]*abmon_exitonly_plain count=1 tids=t[0-9a-f]* rc=1') == 4)) || fail "console: not 4 spawn records"
 else
   echo "note: $spmd not built: console case not run"
 fi
