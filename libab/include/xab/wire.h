@@ -112,7 +112,7 @@ enum xab_hdr {
 #define XAB_CLOCK_MAGIC 0x58414243 /* "XABC" */
 struct xab_clock_ping {
   int32_t magic; /* XAB_CLOCK_MAGIC */
-  int32_t k;     /* the exchange's number, echoed in the pong */
+  int32_t k;     /* the exchange's number, never the same twice on a connection; echoed in the pong */
   int64_t t1;
 };
 struct xab_clock_pong {
