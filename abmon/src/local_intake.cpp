@@ -23,6 +23,9 @@ namespace {
 constexpr std::size_t kBurst = 256;  // datagrams read per wakeup
 constexpr auto kAcceptPause = std::chrono::seconds(1);  // after an accept error
 constexpr auto kSweepEvery = std::chrono::seconds(1);   // hello timeouts
+// Test knob XAB_TEST_SLOW_PONGS: the late answer comes this long after the
+// ping, well after libab has given up waiting for it (ab_clock.c, 200 ms).
+constexpr useconds_t kSlowPongMs = 600;
 
 constexpr std::string_view kRefusalNames[] = {
     "from another user", "without xab's hello", "whose hello names a task it is not",
@@ -102,6 +105,8 @@ void LocalIntake::start(int listenFd) {
 #ifdef XAB_TEST_KNOBS
   const char* pause = std::getenv("XAB_TEST_ACCEPT_PAUSE_MS");
   if (int ms = pause ? std::atoi(pause) : 0; ms > 0 && ms <= 10000) acceptPauseMs_ = ms;
+  const char* slow = std::getenv("XAB_TEST_SLOW_PONGS");
+  if (int n = slow ? std::atoi(slow) : 0; n > 0 && n <= 1000) slowPongs_ = n;
 #endif
   waitAccept();
 }
@@ -335,6 +340,7 @@ bool LocalIntake::answerClockPing(Conn& c, std::span<const std::byte> body, std:
   std::memcpy(&ping, body.data(), sizeof ping);
   if (ping.magic != XAB_CLOCK_MAGIC) return false;
   xab_clock_pong pong{XAB_CLOCK_MAGIC, ping.k, readNs, 0};
+  if (c.pings++ < slowPongs_) usleep(kSlowPongMs * 1000);  // test knob: busy elsewhere
   pong.t3 = clockNs(CLOCK_REALTIME);
   // A task that does not read its answers only loses its own samples.
   (void)send(c.sd.native_handle(), &pong, sizeof pong, MSG_DONTWAIT | MSG_NOSIGNAL);

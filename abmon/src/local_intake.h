@@ -102,6 +102,7 @@ class LocalIntake {
     std::int64_t acceptedNs; // CLOCK_MONOTONIC, for the hello timeout
     std::int32_t claimed = 0; // the hello's tid, while its verdict is Wait
     std::int32_t tid = 0;     // 0 until the hello is believed
+    int pings = 0;            // clock pings answered (XAB_TEST_SLOW_PONGS)
     bool deferred() const { return tid == 0 && claimed != 0; }
   };
   void waitAccept();
@@ -141,6 +142,9 @@ class LocalIntake {
   // Test knob XAB_TEST_ACCEPT_PAUSE_MS (docs/abmon.md): abmon stops this
   // long after taking a connection, so that a test can write on it then.
   int acceptPauseMs_ = 0;
+  // Test knob XAB_TEST_SLOW_PONGS (docs/abmon.md): each connection's first
+  // this many clock pings are answered late, as by an abmon busy elsewhere.
+  int slowPongs_ = 0;
   boost::asio::steady_timer acceptPause_;  // after an accept error: wait, do not spin
   boost::asio::steady_timer sweepTimer_;   // closes connections without a hello
   bool sweepArmed_ = false;

@@ -62,9 +62,10 @@ inline constexpr int kHostDeleteTagOffset = XAB_HOST_DELETE_TAG_OFFSET;  // pvm_
 inline constexpr int kClockPongTagOffset = XAB_CLOCK_PONG_TAG_OFFSET;   // abmon -> relay: a clock pong
 
 // ClockPing as a PVM message (a relay without a stream): what, the relay's
-// clock (2 ints), k -- no more; abmon answers at once with a pong on
-// kClockPongTagOffset: k, its clock when it read the ping (t2) and when it
-// answered (t3), each as high, low 32 bits.  On a stream, ping and pong are
+// clock (2 ints), k (the ping's number, never the same twice) -- no more;
+// abmon answers at once with a pong on kClockPongTagOffset: k, its clock
+// when it read the ping (t2) and when it answered (t3), each as high, low
+// 32 bits.  On a stream, ping and pong are
 // frames (relay_stream.h).  RelayMsg is there, with the frame format.
 
 // Stepping through a relay (docs/abmon.md "Control mode").  A
@@ -145,7 +146,7 @@ class RelayUplink {
   std::int64_t lastClockNs_ = 0;
   int streamFd_ = -1;
   FrameReader pongs_;  // what abmon writes back on the stream: clock pongs
-  int pings_ = 0;      // the pings sent on it
+  int pings_ = 0;      // the clock pings sent, on it or as PVM messages
   std::string text_;
   std::string frame_;
   std::vector<int> opened_, closed_;

@@ -26,12 +26,14 @@ std::int64_t realtimeNs() {
 namespace {
 
 // One exchange: 0 with t1..t4, or -1 when abmon did not answer in time.
-int clockExchange(int abmonTid, int tag, int k, std::int64_t t[4]) {
+// `id` is the ping's number, never the same twice, so that a pong come late
+// is never taken for another exchange's.
+int clockExchange(int abmonTid, int tag, int id, std::int64_t t[4]) {
   int buf = pvm_mkbuf(PvmDataRaw);
   int old = pvm_setsbuf(buf);
   t[0] = realtimeNs();
   int ping[] = {static_cast<int>(RelayMsg::ClockPing), static_cast<int>(t[0] >> 32),
-                static_cast<int>(t[0] & 0xffffffff), k};
+                static_cast<int>(t[0] & 0xffffffff), id};
   int rc = pvm_pkint(ping, 4, 1);
   if (rc >= 0) rc = pvm_send(abmonTid, tag);
   pvm_setsbuf(old);
@@ -46,7 +48,7 @@ int clockExchange(int abmonTid, int tag, int k, std::int64_t t[4]) {
     int got = pvm_upkint(pong, 5, 1);
     pvm_freebuf(bufid);
     if (got < 0) return -1;
-    if (pong[0] != k) continue;
+    if (pong[0] != id) continue;
     t[1] = (std::int64_t{pong[1]} << 32) | static_cast<std::uint32_t>(pong[2]);
     t[2] = (std::int64_t{pong[3]} << 32) | static_cast<std::uint32_t>(pong[4]);
     return 0;
@@ -108,7 +110,8 @@ int RelayUplink::syncClock(int phase, int count) {
     // proves; without one, through both hosts' pvmds: abmon refuses PVM's
     // direct routes (a route's fragment headers name a source nobody
     // checks; main.cpp, enrol).
-    int got = streamFd_ >= 0 ? streamExchange(streamFd_, pongs_, frame_, ++pings_, t) : clockExchange(abmonTid_, tag_, k, t);
+    int got = streamFd_ >= 0 ? streamExchange(streamFd_, pongs_, frame_, ++pings_, t)
+                             : clockExchange(abmonTid_, tag_, ++pings_, t);
     if (got < 0) break;
     std::int64_t turn = t[2] - t[1], rtt = t[3] - t[0];
     if (turn < 0 || rtt < turn || rtt > INT32_MAX || t[1] < 0) continue;  // not a possible exchange

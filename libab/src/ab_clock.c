@@ -55,8 +55,11 @@ int64_t xab_clock_skewed(int64_t raw) {
 }
 #endif
 
-/* abmon's answer to ping k: 0 with t2, t3 and t4 set, -1 when none came. */
-static int await_pong(int k, int64_t *t2, int64_t *t3, int64_t *t4) {
+/* abmon's answer to ping number id: 0 with t2, t3 and t4 set, -1 when none
+ * came.  An answer to an older ping, one given up on, is read and dropped:
+ * the numbers never repeat over the task's life, so a late answer is never
+ * taken for a later exchange's. */
+static int await_pong(int32_t id, int64_t *t2, int64_t *t3, int64_t *t4) {
   for (;;) {
     struct pollfd p = {xab_st.sock, POLLIN, 0};
     int r = poll(&p, 1, XAB_CLOCK_WAIT_MS);
@@ -67,20 +70,21 @@ static int await_pong(int k, int64_t *t2, int64_t *t3, int64_t *t4) {
     *t4 = xab_clock();
     if (n < 0 && errno == EINTR) continue;
     if (n != (ssize_t)sizeof q || q.magic != XAB_CLOCK_MAGIC) return -1;
-    if (q.k != k) continue; /* the late answer to an exchange given up on */
+    if (q.k != id) continue; /* the late answer to an exchange given up on */
     *t2 = q.t2;
     *t3 = q.t3;
     return 0;
   }
 }
 
-/* One exchange, recorded: 0, or -1 when abmon did not answer. */
+/* One exchange, recorded as the phase's k-th: 0, or -1 when abmon did not
+ * answer. */
 static int exchange(int phase, int k) {
-  struct xab_clock_ping ping = {XAB_CLOCK_MAGIC, k, 0};
+  struct xab_clock_ping ping = {XAB_CLOCK_MAGIC, ++xab_st.clock_pings, 0};
   int64_t t2, t3, t4;
   ping.t1 = xab_clock();
   if (send(xab_st.sock, &ping, sizeof ping, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof ping) return -1;
-  if (await_pong(k, &t2, &t3, &t4) < 0) return -1;
+  if (await_pong(ping.k, &t2, &t3, &t4) < 0) return -1;
   int64_t rtt = t4 - ping.t1, turn = t3 - t2;
   if (t2 < 0 || rtt < 0 || rtt > INT32_MAX || turn < 0 || turn > INT32_MAX) return 0; /* not a usable sample */
   xab_put(XAB_EV_CLOCK, XAB_PHASE_END, ping.t1, k,

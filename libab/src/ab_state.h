@@ -43,6 +43,7 @@ struct xab_state {
   int64_t last_sync_ns;    /* last clock exchanges with abmon (ab_clock.c) */
   int clock_started;       /* the start exchanges are done */
   int clock_unanswered;    /* phases in a row whose first ping got no answer */
+  int32_t clock_pings;     /* pings sent: each ping's number, never the same twice */
   int seq;                /* next message sequence number */
   int send_failures;      /* consecutive failed sends to abmon */
   /* pokes (ab_poke.c) */

@@ -132,7 +132,7 @@ enum xab_clock_phase { XAB_CLOCK_START = 0, XAB_CLOCK_RUN = 1, XAB_CLOCK_END = 2
 #define XAB_CLOCK_PERIOD_NS 1000000000     /* between running phases */
 struct xab_clock_ping {
   int32_t magic; /* XAB_CLOCK_MAGIC */
-  int32_t k;     /* the exchange's number, echoed in the pong */
+  int32_t k;     /* the exchange's number, never the same twice on a connection; echoed in the pong */
   int64_t t1;
 };
 struct xab_clock_pong {

@@ -1,0 +1,56 @@
+// libab's clock exchanges with abmon (docs/global-time.md) when abmon is
+// slow to answer: a task gives up on a ping after 200 ms, and abmon's answer
+// to it, come later, must never be taken for a later exchange's.  Each
+// `clock` record is checked against the one clock both share on one host:
+// abmon read the ping (t2) and answered it (t3) between the task's sending
+// it (t1) and reading the answer (t4).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "xab/test/private_vm.h"
+#include "xab/test/process.h"
+#include "xab/test/records.h"
+
+using namespace xab::test;
+
+TEST_CASE("libab clock: a late answer to a ping given up on is no sample of a later exchange", "[clock][pvm]") {
+  auto& vm = PrivateVm::shared();
+  // abmon answers each task's first ping 600 ms late (XAB_TEST_SLOW_PONGS):
+  // the task's start exchanges stop there, and its end exchanges begin while
+  // that answer is on its way.
+  setenv("XAB_TEST_SLOW_PONGS", "1", 1);
+  // --batch 1: the task sends each record at once, so its start exchanges
+  // come with its first call, its end exchanges with pvm_exit.
+  Monitor mon(vm.dir() + "/latepong.trace", {"--batch", "1"});
+  unsetenv("XAB_TEST_SLOW_PONGS");
+  // The task waits 1.5 s between its first call and its end: abmon's late
+  // answer is there when its next exchanges begin.
+  auto r = run({bin_dir() + "/xabt_wait", "1.5"});
+  int abmon_rc = -1;
+  auto rs = mon.finish(&abmon_rc);
+  CHECK(abmon_rc == 0);
+  REQUIRE(r.exit_code == 0);
+
+  int samples = 0;
+  for (auto& rec : rs) {
+    if (rec.event != "clock") continue;
+    ++samples;
+    double t1 = rec.task_time;
+    double t2 = std::stod(rec.get("ref_s")) + std::stod(rec.get("ref_ns")) * 1e-9;
+    double t3 = t2 + std::stod(rec.get("turn_ns")) * 1e-9;
+    double t4 = t1 + std::stod(rec.get("rtt_ns")) * 1e-9;
+    INFO("exchange " << rec.get("rc") << " of phase " << rec.get("phase") << ": t2 - t1 = " << (t2 - t1)
+                     << " s, t4 - t3 = " << (t4 - t3) << " s");
+    // A record's seconds are doubles: a few hundred ns of rounding.
+    CHECK(t2 >= t1 - 1e-6);
+    CHECK(t3 <= t4 + 1e-6);
+  }
+  // The start exchanges stopped at the first (the slow one); the running
+  // ones after the wait (its exchange 0 the one a late answer could fool)
+  // and the end ones are all answered.
+  CHECK(samples == 4 + 16);
+  CHECK(find(rs, "clock", {{"phase", "1"}, {"rc", "0"}}));
+}
