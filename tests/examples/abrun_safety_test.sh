@@ -153,10 +153,20 @@ if [[ -x $spmd ]]; then
   timeout 60 "$abrun" -o "$work/c.trace" sh -c "echo 'spawn -2 $spmd' | pvm; while echo ps | pvm | grep -q abmon_exitonly; do sleep 0.5; done" >"$work/c.out" 2>&1; rc=$?
   [[ $rc == 0 ]] || fail "console: status $rc: $(head -3 "$work/c.out")"
   lines=$(wc -l <"$work/c.out")
-  recorded=$(awk '/ name=pvm( |$)/ {c[$3] = 1} $4 == "output" {o[$3]++} END {for (t in c) n += o[t]; print n + 0}' "$work/c.trace")
-  ((lines > 0 && recorded == lines)) || fail "console: $lines lines printed, $recorded output records of the console"
-  consoles=$(awk '/ name=pvm( |$)/ {print $3}' "$work/c.trace" | sort -u | wc -l)
-  (($(records "$work/c.trace" | awk '$4 == "task.exit"' | wc -l) == 6 + consoles)) || fail "console: not 6 spawned tasks and $consoles consoles ended: $(records "$work/c.trace" | awk '$4 == "task.exit" {print $3}' | tr '\n' ' ')"
+  # The spawned tasks: the console's 2 (named by pvmd) and theirs (named by
+  # their spawn records).  The consoles are the others: the shell's loop runs
+  # one each time it asks `ps`, and one gone before abmon reads its first
+  # events stays unnamed (docs/abmon.md), so they are not told by name.
+  spawned=$({ records "$work/c.trace" | grep -o ' spawn file=[^ ]* count=[0-9]* tids=[^ ]*' | sed 's/.*tids=//' | tr ',' '\n'
+    records "$work/c.trace" | awk '/ name=abmon_exitonly_plain( |$)/ {print $3}'; } | grep '^t' | sort -u)
+  abmon_tid=$(records "$work/c.trace" | awk '$4 == "abmon.start" {print $3}' | head -1)
+  consoles=$(records "$work/c.trace" | awk '{print $3}' | grep '^t' | sort -u | grep -vxF -f <(printf '%s\n' "$spawned" "$abmon_tid"))
+  recorded=$(records "$work/c.trace" | awk -v c="$consoles" 'BEGIN {n = split(c, a, "\n"); for (i = 1; i <= n; i++) k[a[i]] = 1} $4 == "output" && ($3 in k) {r++} END {print r + 0}')
+  ((lines > 0 && recorded == lines)) || fail "console: $lines lines printed, $recorded output records of the consoles"
+  (($(printf '%s\n' "$spawned" | wc -l) == 6)) || fail "console: not 6 spawned tasks: $spawned"
+  for t in $spawned; do
+    records "$work/c.trace" | awk -v t="$t" '$3 == t && $4 == "task.exit" {f = 1} END {exit !f}' || fail "console: spawned $t has no task.exit"
+  done
   (($(records "$work/c.trace" | grep -c ' spawn file=[^ ]*abmon_exitonly_plain count=1 tids=t[0-9a-f]* rc=1') == 4)) || fail "console: not 4 spawn records"
 else
   echo "note: $spmd not built: console case not run"
