@@ -19,7 +19,9 @@
 # session of its own, holding none of the caller's descriptors, looks every
 # second whether PID (the process that had that pid and start time) is
 # still there; once it has gone, it stops the VM.  It leaves by itself once
-# the VM has been stopped otherwise.
+# the VM has been stopped otherwise.  It guards the one pvmd it was started
+# with: a VM started later in the same DIR (the next run of the same script)
+# has another pvmd, which the watchdog of an ended owner leaves alone.
 #
 # Files in DIR:
 #   hostfile    "* ep=BINDIR1:BINDIR2:/usr/bin" (pvm_spawn searches ep=;
@@ -154,19 +156,21 @@ owner_alive() {
   [[ $state != Z && $state != X ]]
 }
 
-# pvm-vm.sh watch DIR PID SINCE: the watchdog of --owner (see the top).
+# pvm-vm.sh watch DIR PID SINCE PVMD: the watchdog of --owner (see the top).
 cmd_watch() {
-  local dir=$1 owner=$2 since=$3 pid
+  local dir=$1 owner=$2 since=$3 pvmd=$4
   while owner_alive "$owner" "$since"; do
-    pid=$(recorded_pid "$dir")
-    [[ -n $pid ]] && pvmd_alive "$pid" || return 0  # stopped by its owner
+    guards "$dir" "$pvmd" || return 0  # stopped by its owner
     sleep 1
   done
-  cmd_stop "$dir"
+  cmd_stop "$dir" "$pvmd"
 }
 
+# DIR's VM is still the one whose pvmd is PVMD, and it runs.
+guards() { [[ $(recorded_pid "$1") == "$2" ]] && pvmd_alive "$2"; }
+
 start_watchdog() {
-  local dir=$1 owner=$2 since self
+  local dir=$1 owner=$2 pvmd=$3 since self
   since=$(start_time "$owner") || die "--owner $owner: no such process"
   self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
   # None of the caller's descriptors: ctest waits for its test's output
@@ -176,7 +180,7 @@ start_watchdog() {
       fd=${fd##*/}
       if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
     done
-    XAB_VM_QUIET=1 exec setsid bash "$self" watch "$dir" "$owner" "$since" </dev/null >/dev/null 2>&1
+    XAB_VM_QUIET=1 exec setsid bash "$self" watch "$dir" "$owner" "$since" "$pvmd" </dev/null >/dev/null 2>&1
   ) &
 }
 
@@ -248,14 +252,19 @@ cmd_start() {
     kill "$pid" 2>/dev/null || true
     die "pvmd (pid $pid) did not answer within ${START_WAIT_S}s; see $dir/pvmd.out and $PVM_TMP"
   fi
-  [[ -n $owner ]] && start_watchdog "$dir" "$owner"
+  [[ -n $owner ]] && start_watchdog "$dir" "$owner" "$pid"
   say "VM started in $dir: pvmd pid $pid, PVM_VMID=$PVM_VMID, ep=$ep${owner:+, stopped when pid $owner ends}"
 }
 
+# cmd_stop DIR [PVMD]: with PVMD, only if DIR's VM is still that pvmd's.
 cmd_stop() {
-  local dir=$1
+  local dir=$1 only=${2:-}
   [[ -d $dir ]] || { say "no VM directory $dir: nothing to stop"; return 0; }
   local pid; pid=$(recorded_pid "$dir")
+  if [[ -n $only && $pid != "$only" ]]; then
+    say "VM in $dir is no longer pvmd $only's: left alone"
+    return 0
+  fi
   if [[ -z $pid ]] || ! pvmd_alive "$pid"; then
     say "VM in $dir is not running"
     rm -f "$dir/pvmd.pid"
@@ -296,7 +305,7 @@ main() {
     start) [[ $# -ge 2 ]] || { usage >&2; return 2; }; shift; cmd_start "$@" ;;
     stop) [[ $# -eq 2 ]] || { usage >&2; return 2; }; cmd_stop "$2" ;;
     status) [[ $# -eq 2 ]] || { usage >&2; return 2; }; cmd_status "$2" ;;
-    watch) [[ $# -eq 4 ]] || { usage >&2; return 2; }; cmd_watch "$2" "$3" "$4" ;;
+    watch) [[ $# -eq 5 ]] || { usage >&2; return 2; }; cmd_watch "$2" "$3" "$4" "$5" ;;
     *) usage >&2; return 2 ;;
   esac
 }
