@@ -25,6 +25,7 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     auto messageChain = [&] {
       timed(a.ms.messages, [&] { a.messages = matchMessages(t); });
       timed(a.ms.mismatch, [&] { a.mismatch = findPackMismatches(t, a.messages); });
+      timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
     };
     std::future<void> second;
     if (options.parallel) second = std::async(std::launch::async, messageChain);

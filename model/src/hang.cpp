@@ -1,4 +1,5 @@
 // Hang diagnosis: who is blocked, on what, and why nothing will come.
+#include <xab/model/causal_walk.h>
 #include <xab/model/hang.h>
 #include <xab/model/states.h>
 
@@ -58,11 +59,13 @@ struct Diagnoser {
   const BarrierAnalysis& barriers;
   std::vector<StateInterval> now;  // current state per task (for one that ended blocked: that wait)
   std::vector<bool> blocked, exited, ended;
+  std::set<Tid> killed;  // tids a task of the program ended with pvm_kill
+  std::vector<std::optional<EventRef>> spawned;  // detail::spawnedAt, once needed
   HangReport report;
 
   Diagnoser(const Trace& tr, const MessageTable& m, const BarrierAnalysis& b)
       : trace(tr), messages(m), barriers(b) {
-    std::set<Tid> killed = killedByProgram(trace);
+    killed = killedByProgram(trace);
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       now.push_back(currentState(trace, t));
       bool ex = trace.task(t).exit != ExitHow::None;
@@ -230,6 +233,15 @@ struct Diagnoser {
     b.ended = ended[t];
     if (b.ended) b.endedAt = trace.task(t).exitTime;
     b.ownMatcher = b.state.state == TaskState::Receiving && ownMatcher(t, b.state.first);
+    if (b.state.state == TaskState::Receiving && b.state.a == kAnyTid) {
+      if (spawned.empty()) spawned = detail::spawnedAt(trace);
+      for (TaskIndex c = 0; c < trace.taskCount(); ++c) {
+        const bool child = trace.task(c).parent == trace.task(t).tid || (spawned[c] && spawned[c]->task == t);
+        if (child && trace.task(c).exit == ExitHow::TaskExit && !ended[c] && !blocked[c] &&
+            !killed.count(trace.task(c).tid))
+          b.goneChildren.push_back(c);
+      }
+    }
     pendingFor(b);
     if (b.state.state == TaskState::Barrier) barrierFacts(b);
     report.blocked.push_back(std::move(b));

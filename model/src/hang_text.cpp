@@ -87,6 +87,11 @@ struct Words {
     std::string s = label(b.task) + (b.ended ? " waited" : " waits") + " for tag " + formatTag(b.state.b) +
                     " from " + source(b.state.a) + " (" + call(b.state.call) + ", " + since(b.state.begin) + ")";
     if (b.ended) s += " " + endedWords(b.task);
+    if (!b.goneChildren.empty())
+      s += "; " + std::string(b.goneChildren.size() == 1 ? "its child " : "its children ") +
+           labelSet(trace, b.goneChildren) + " ended without pvm_exit while working (crashed or killed" +
+           (b.goneChildren.size() == 1 ? ", at " + at(trace.task(b.goneChildren[0]).exitTime) + " s" : "") +
+           "): what " + (b.goneChildren.size() == 1 ? "it was" : "they were") + " to send will never come";
     if (b.pending.empty()) {
       s += b.ended ? "; no message sent to it was left unreceived" : "; no message sent to it is left unreceived";
       if (b.state.a != kAnyTid)

@@ -332,3 +332,29 @@ TEST_CASE("a task in a receive with a timeout is waiting, not blocked") {
   CHECK(h.boundedWaits[0].timeoutUs == 1000000);
   CHECK_THAT(h.text.boundedWaits[0], Catch::Contains("(nodo, 0) is in trecv with a timeout of 1.000000 s"));
 }
+
+TEST_CASE("a parent waiting for any task names its child that ended without pvm_exit while working") {
+  // The shape of a divide-and-conquer tree whose child crashed in its own
+  // work: its parent waits for its answer forever.
+  auto r = loadTraceText(
+      "1.00 1.00 t1 mytid rc=t1 name=tree\n"
+      "1.01 1.01 t1 spawn.begin file=tree where= flags=0 count=2\n"
+      "1.02 1.02 t1 spawn file=tree count=2 tids=t2,t3 rc=2\n"
+      "1.03 1.03 t1 recv.begin src=any tag=1\n"
+      "1.10 1.10 t1 recv src=t2 tag=1 bytes=4 serial=1 rc=7\n"
+      "1.11 1.11 t1 recv.begin src=any tag=1\n"
+      "1.05 1.05 t2 parent rc=t1 name=tree parent=t1\n"
+      "1.06 1.06 t2 send dst=t1 tag=1 bytes=4 serial=1 rc=0\n"
+      "1.07 1.07 t2 exit rc=0\n"
+      "1.05 1.05 t3 parent rc=t1 name=tree\n"  // its parent known from the spawn only
+      "1.50 1.50 t3 task.exit how=notify\n");
+  REQUIRE(r.trace);
+  Hang h = diagnose(*r.trace);
+  REQUIRE(h.blocked.size() == 1);
+  const TaskIndex child = *r.trace->findTask(3);
+  REQUIRE(h.blocked[0].goneChildren == std::vector<TaskIndex>{child});
+  CHECK_THAT(explain(h, h.blocked[0]),
+             Catch::Contains("(tree, 0) waits for tag 1 from any task") &&
+                 Catch::Contains("its child (tree, 2) ended without pvm_exit while working (crashed or killed, at "
+                                 "0.500000 s): what it was to send will never come"));
+}

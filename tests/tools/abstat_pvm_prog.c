@@ -11,6 +11,13 @@
  *                              once; then every task waits 0.2 s for another
  *                              with pvm_trecv, takes the timeout for a
  *                              message and unpacks it (PvmNoBuf)
+ *   abstat_pvm_prog halves     a parent sends each of two children a half
+ *                              and takes their answers from any task, the
+ *                              first for the left child's: a message race
+ *                              in every run, whichever answer comes first;
+ *                              then it asks them again one after the other
+ *                              (the right child only once the left one has
+ *                              answered), receiving from any task: no race
  */
 #include "xab.h"
 
@@ -99,6 +106,43 @@ static int ring(int n, int child) {
   return 0;
 }
 
+static int halves(int child) {
+  int v = 0;
+  if (!child) {
+    char *args[] = {"halves", "child", NULL};
+    int tids[2], left = 0, right = 0;
+    spawn(args, 2, tids);
+    for (int k = 0; k < 2; k++) {
+      v = k + 1;
+      pvm_initsend(PvmDataDefault);
+      pvm_pkint(&v, 1, 1);
+      pvm_send(tids[k], TAG_DATA);
+    }
+    pvm_recv(-1, TAG_DATA); /* the bug: taken for the left child's answer */
+    pvm_upkint(&left, 1, 1);
+    pvm_recv(-1, TAG_DATA);
+    pvm_upkint(&right, 1, 1);
+    for (int k = 0; k < 2; k++) { /* one at a time: nothing to race */
+      pvm_initsend(PvmDataDefault);
+      pvm_pkint(&v, 1, 1);
+      pvm_send(tids[k], TAG_DATA);
+      pvm_recv(-1, TAG_DATA);
+      pvm_upkint(&v, 1, 1);
+    }
+    printf("halves: answers %d\n", left + right);
+  } else {
+    for (int k = 0; k < 2; k++) {
+      pvm_recv(pvm_parent(), TAG_DATA);
+      pvm_upkint(&v, 1, 1);
+      v *= 10;
+      pvm_initsend(PvmDataDefault);
+      pvm_pkint(&v, 1, 1);
+      pvm_send(pvm_parent(), TAG_DATA);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *slash = strrchr(argv[0], '/');
   self = slash ? slash + 1 : argv[0];
@@ -108,6 +152,7 @@ int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "precvint") == 0) rc = precvint(argc >= 3);
   else if (argc >= 2 && strcmp(argv[1], "badcalls") == 0) rc = badcalls();
   else if (argc >= 3 && strcmp(argv[1], "ring") == 0) rc = ring(atoi(argv[2]), argc >= 4);
+  else if (argc >= 2 && strcmp(argv[1], "halves") == 0) rc = halves(argc >= 3);
   pvm_exit();
   return rc;
 }

@@ -94,3 +94,22 @@ TEST_CASE("abstat on the token ring run unmodified under abrun: no pack records,
   CHECK(j["mismatch"]["status"].str() == "no pack records");
   CHECK(j["failures"]["timeouts"].arr().size() == 4);
 }
+
+// A parent that takes its children's answers from any task and assumes
+// which comes first: a message race, named whichever order this run took.
+TEST_CASE("abstat on a real parent that takes two children's answers from any task: a message race", "[pvm][abmon]") {
+  std::string text;
+  Json j = traced({"halves"}, 3, &text);
+  const Json& r = j["races"];
+  CHECK(r["checked"].boolean());
+  CHECK(r["anySource"].num() == 4);
+  CHECK(r["racy"].num() == 1);  // the first; the second and the one-at-a-time asks cannot race
+  REQUIRE(r["groups"].arr().size() == 1);
+  const Json& g = r["groups"][0];
+  CHECK(g["task"]["label"].str() == "(abstat_pvm_prog, 0)");
+  CHECK(g["tag"].num() == 7);
+  CHECK(g["receives"].num() == 4);
+  CHECK(g["first"]["took"]["label"].str() != g["first"]["couldHaveTaken"]["label"].str());
+  CHECK(j["exitStatus"].num() == 0);  // a race is not an error of the run
+  CHECK_THAT(text, Catch::Contains("(abstat_pvm_prog, 0) receives tag 7 from any task: 1 of 4 receives are message races"));
+}

@@ -331,6 +331,28 @@ struct Json {
     w.endArray().endObject();
   }
 
+  void races() {
+    const RaceReport& r = a.races;
+    w.key("races").beginObject().field("checked", r.checked).field("anySource", r.anySource);
+    w.field("racy", r.racy).key("groups").beginArray();
+    for (const RaceGroup& g : r.groups) {
+      const Message& took = a.messages.messages[static_cast<std::size_t>(g.first.took)];
+      const Message& other = a.messages.messages[static_cast<std::size_t>(g.first.other)];
+      const Event& rec = t.event(g.first.receive);
+      w.beginObject();
+      taskRef("task", g.task);
+      if (g.tag == kAnyTag) w.key("tag").null(); else w.field("tag", g.tag);
+      w.field("receives", g.receives).field("racy", g.racy);
+      w.key("first").beginObject().field("time", at(rec.time)).field("record", rec.seq);
+      taskRef("took", took.sender);
+      w.field("tookRecord", t.event(took.send).seq);
+      taskRef("couldHaveTaken", other.sender);
+      w.field("couldHaveTakenRecord", t.event(other.send).seq).endObject();
+      w.field("text", describe(t, a.messages, g)).endObject();
+    }
+    w.endArray().endObject();
+  }
+
   void times(const TimeBreakdown& b) {
     w.field("compute", durationSeconds(b.compute)).field("communication", durationSeconds(b.communication));
     w.field("blocked", durationSeconds(b.blocked)).field("barrier", durationSeconds(b.barrier));
@@ -367,6 +389,7 @@ std::string jsonReport(const Report& a, const Sections& s, bool pretty) {
   if (s.hang) j.hang();
   if (s.mismatch) j.mismatch();
   if (s.failures) j.failures();
+  if (s.races) j.races();
   if (s.breakdown) j.breakdown();
   w.field("exitStatus", exitStatus(a));
   w.endObject();

@@ -27,6 +27,10 @@ Sections (all of them when none is named):
   --failures     calls that returned an error: task, call, PVM's error
                  name, how often, the first; a receive's timeout taken
                  for a message (unpacks that failed after it)
+  --races        message races: receives from any task that could have
+                 taken another task's message in another run (harmless
+                 when every order is handled alike; a bug when the program
+                 assumes one)
   --clocks       the clock fit of every task (global time); shown with the
                  task table by default only when the fit is poor
   --breakdown    time per task: compute, communication, blocked, barrier
@@ -99,7 +103,7 @@ bool section(std::string_view a, Sections& s) {
       {"--barriers", &Sections::barriers}, {"--hang", &Sections::hang},
       {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown},
       {"--output", &Sections::output},     {"--failures", &Sections::failures},
-      {"--clocks", &Sections::clocks}};
+      {"--clocks", &Sections::clocks},     {"--races", &Sections::races}};
   for (const Row& r : rows)
     if (a == r.name) { s.*r.flag = true; return true; }
   return false;
@@ -152,7 +156,7 @@ int parseOptions(int argc, char** argv, Options& o) {
     }
   }
   if (o.sections.output && o.json) return usageError("--output is text only (ab2json(1) gives every record as JSON)", "");
-  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false};
+  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false, true};
   return -1;
 }
 

@@ -26,8 +26,10 @@ struct Sections {
   // The clock table: always with --clocks; with the task table only when
   // the fit is poor (xab/model/clock_quality.h).
   bool clocks = false;
+  bool races = false;  // receives from any task whose message depends on timing
   bool any() const {
-    return tasks || messages || barriers || hang || mismatch || breakdown || output || failures || clocks;
+    return tasks || messages || barriers || hang || mismatch || breakdown || output || failures || clocks ||
+           races;
   }
 };
 

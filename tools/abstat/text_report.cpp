@@ -279,6 +279,22 @@ std::string failures(const Report& a) {
   return out;
 }
 
+std::string races(const Report& a) {
+  const RaceReport& r = a.races;
+  std::string out = "\nMessage races\n";
+  if (!r.checked) return out + "  not checked: more than " + std::to_string(kRaceTaskLimit) + " tasks\n";
+  out += "  " + std::to_string(r.anySource) + " receives from any task, " + std::to_string(r.racy) +
+         " of them message races (which message comes first depends on timing)\n";
+  if (r.racy == 0) return out;
+  constexpr std::size_t kShown = 8;
+  for (std::size_t k = 0; k < r.groups.size() && k < kShown; ++k)
+    out += "  " + describe(*a.trace, a.messages, r.groups[k]) + "\n";
+  if (r.groups.size() > kShown)
+    out += "  ... and " + std::to_string(r.groups.size() - kShown) + " more (--json lists every one)\n";
+  out += "  A program that relies on which comes first receives from the task it means (pvm_recv(tid, tag)).\n";
+  return out;
+}
+
 std::string pct(TimeNs part, TimeNs total) {
   return total > 0 ? fmt("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(total)) : "-";
 }
@@ -316,6 +332,7 @@ std::string textReport(const Report& a, const Sections& s) {
   if (s.hang) out += hang(a);
   if (s.mismatch) out += mismatch(a);
   if (s.failures) out += failures(a);
+  if (s.races) out += races(a);
   if (s.breakdown) out += breakdown(a);
   return out;
 }

@@ -1,7 +1,8 @@
 // xab/model/analysis.h -- every analysis of a trace, in one call.
 //
 // analyse() runs the chain every front end needs: messages -> barriers ->
-// hang (which needs both) -> pack mismatches (which needs the messages),
+// hang (which needs both) -> pack mismatches and message races (which need
+// the messages),
 // the failed calls, and the time breakdown.  abstat, the fuzz target and the viewer's
 // snapshots call it instead of wiring the chain by hand.
 //
@@ -17,6 +18,7 @@
 #include <xab/model/hang.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
+#include <xab/model/races.h>
 
 #include <functional>
 #include <memory>
@@ -35,7 +37,7 @@ struct AnalyseOptions {
 
 // Milliseconds each step took (wall clock; the status bar, benchmarks).
 struct AnalysisTiming {
-  double messages = 0, barriers = 0, hang = 0, mismatch = 0, failures = 0, breakdown = 0, alongside = 0;
+  double messages = 0, barriers = 0, hang = 0, mismatch = 0, races = 0, failures = 0, breakdown = 0, alongside = 0;
   double total = 0;
 };
 
@@ -48,6 +50,7 @@ struct Analysis {
   HangReport hang;
   MismatchReport mismatch;
   FailureReport failures;     // calls that returned an error
+  RaceReport races;           // receives from any task whose message depends on timing
   BreakdownReport breakdown;  // empty unless AnalyseOptions::breakdown
   AnalysisTiming ms;
 };

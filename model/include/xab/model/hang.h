@@ -54,6 +54,11 @@ struct BlockedTask {
   // Before this receive the task installed a matching function of its own
   // (pvm_recvf): what it accepts is the program's choice, not tag and source.
   bool ownMatcher = false;
+  // A receive from any task: the tasks it spawned that ended without
+  // pvm_exit, not in a blocking call and not by a recorded pvm_kill
+  // (crashed or killed from outside while working).
+  // If one of them was to send what it waits for, that will never come.
+  std::vector<TaskIndex> goneChildren;
 };
 
 // What a task is doing at the end of the trace: the words about a task

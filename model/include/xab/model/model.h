@@ -8,6 +8,7 @@
 #include <xab/model/clock_quality.h>
 #include <xab/model/compensate.h>
 #include <xab/model/failures.h>
+#include <xab/model/races.h>
 #include <xab/model/format.h>
 #include <xab/model/hang.h>
 #include <xab/model/hang_text.h>

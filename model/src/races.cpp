@@ -1,0 +1,257 @@
+// Message races (xab/model/races.h).
+//
+// First the order: a vector clock per task (Mattern; Fidge), walked in
+// causal order (causal_walk.h).  A task's own component is the index of
+// its current record plus one; a receive takes in its message's send's
+// clock, a spawned task its parent's at the spawn.  Of each message only
+// the sender's component for each destination is kept: the message's send
+// happens after the destination's record i exactly when that component
+// exceeds i + 1.
+//
+// Then, per task and tag, its incoming messages in the order it received
+// them (never received: last) with suffix minima of that component (the
+// two least of different senders): a receive at record r races when some
+// message received after it, from another sender, has a component of at
+// most r + 1.
+#include <xab/model/causal_walk.h>
+#include <xab/model/races.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace xab {
+namespace {
+
+constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
+
+using Clock = std::vector<std::uint32_t>;
+
+void join(Clock& into, const Clock& from) {
+  for (std::size_t k = 0; k < into.size(); ++k) into[k] = std::max(into[k], from[k]);
+}
+
+// Per message, per destination (its destinations' order): the sender's
+// component for that destination at the send, kNever when not known.
+// Flat: message m's are at [first[m], first[m + 1]).
+struct Order {
+  std::vector<std::uint32_t> first;
+  std::vector<std::uint32_t> atSend;
+};
+
+Order causalOrder(const Trace& trace, const MessageTable& table) {
+  const std::size_t n = trace.taskCount();
+  Order out;
+  out.first.resize(table.messages.size() + 1, 0);
+  for (std::size_t m = 0; m < table.messages.size(); ++m)
+    out.first[m + 1] = out.first[m] + static_cast<std::uint32_t>(table.messages[m].destinations.size());
+  out.atSend.assign(out.first.back(), kNever);
+  std::vector<Clock> clock(n, Clock(n, 0));
+  std::vector<std::uint32_t> cursor(n, 0);
+  // Clocks of sends some receive has yet to take in, with how many.
+  std::unordered_map<std::uint32_t, std::pair<Clock, std::size_t>> pending;
+  std::map<EventRef, Clock, decltype([](EventRef a, EventRef b) {
+             return a.task != b.task ? a.task < b.task : a.index < b.index;
+           })>
+      atSpawn;  // clocks at spawn records that started a task of the trace
+  const auto spawned = detail::spawnedAt(trace);
+  for (TaskIndex t = 0; t < n; ++t)
+    if (spawned[t]) atSpawn.emplace(*spawned[t], Clock());
+
+  auto taskOfTid = [&](Tid tid) { return trace.findTask(tid); };
+
+  detail::walkCausally(trace, cursor, [&](TaskIndex t, bool force) {
+    const std::uint32_t i = cursor[t];
+    const EventRef here{t, i};
+    const Event& e = trace.event(here);
+    if (i == 0 && spawned[t]) {
+      const EventRef s = *spawned[t];
+      if (cursor[s.task] <= s.index && !force) return false;
+      if (const auto it = atSpawn.find(s); it != atSpawn.end() && !it->second.empty()) join(clock[t], it->second);
+    }
+    std::int64_t m = -1;
+    if (!e.isBegin() && (isMsgOut(e.kind) || gotMessage(e))) m = table.messageOf(here);
+    if (m >= 0 && gotMessage(e)) {
+      const Message& msg = table.messages[static_cast<std::size_t>(m)];
+      if (cursor[msg.send.task] <= msg.send.index && !force) return false;
+      if (auto it = pending.find(static_cast<std::uint32_t>(m)); it != pending.end()) {
+        join(clock[t], it->second.first);
+        if (--it->second.second == 0) pending.erase(it);
+      }
+    }
+    clock[t][t] = i + 1;
+    if (m >= 0 && isMsgOut(e.kind)) {
+      const Message& msg = table.messages[static_cast<std::size_t>(m)];
+      std::uint32_t at = out.first[static_cast<std::size_t>(m)];
+      for (Tid d : msg.destinations)
+        if (const auto dt = taskOfTid(d)) out.atSend[at++] = clock[t][*dt];
+        else ++at;
+      if (!msg.receives.empty()) pending[static_cast<std::uint32_t>(m)] = {clock[t], msg.receives.size()};
+    }
+    if (e.kind == Kind::SPAWN && !atSpawn.empty())
+      if (auto it = atSpawn.find(here); it != atSpawn.end()) it->second = clock[t];
+    ++cursor[t];
+    return true;
+  });
+  return out;
+}
+
+// One incoming message of a task, as the race check sees it.
+struct Incoming {
+  std::uint32_t receivedAt;  // the receive's record, kNever if never received
+  std::uint32_t atSend;      // the sender's component for this task at the send
+  TaskIndex sender;
+  std::uint32_t message;
+};
+
+// The least atSend of a suffix, and the least of a sender other than its.
+struct Least {
+  std::uint32_t at = kNever, message = 0;
+  TaskIndex sender = 0;
+  std::uint32_t otherAt = kNever, otherMessage = 0;
+};
+
+struct Suffixes {
+  std::vector<Incoming> in;   // by receivedAt
+  std::vector<Least> least;   // least[k]: over in[k..]
+
+  void build() {
+    std::stable_sort(in.begin(), in.end(),
+                     [](const Incoming& a, const Incoming& b) { return a.receivedAt < b.receivedAt; });
+    least.assign(in.size() + 1, Least{});
+    for (std::size_t k = in.size(); k-- > 0;) {
+      Least l = least[k + 1];
+      const Incoming& x = in[k];
+      if (x.atSend < l.at) {
+        if (x.sender != l.sender) l.otherAt = l.at, l.otherMessage = l.message;
+        l.at = x.atSend, l.message = x.message, l.sender = x.sender;
+      } else if (x.sender != l.sender && x.atSend < l.otherAt) {
+        l.otherAt = x.atSend, l.otherMessage = x.message;
+      }
+      least[k] = l;
+    }
+  }
+
+  // A message received after record r, from a sender other than `sender`,
+  // whose send does not happen after record r; -1 if none.
+  std::int64_t racing(std::uint32_t r, TaskIndex sender) const {
+    auto it = std::upper_bound(in.begin(), in.end(), r,
+                               [](std::uint32_t v, const Incoming& x) { return v < x.receivedAt; });
+    const Least& l = least[static_cast<std::size_t>(it - in.begin())];
+    if (l.at != kNever && l.sender != sender && l.at <= r + 1) return l.message;
+    if (l.otherAt != kNever && l.otherAt <= r + 1) return l.otherMessage;
+    return -1;
+  }
+};
+
+bool receivesFromAnyTask(Kind k) { return k == Kind::RECV || k == Kind::TRECV || k == Kind::PRECV; }
+
+// A receive from any task that took a message.
+struct AnySource {
+  std::uint32_t index;  // its end record
+  std::int32_t tag;     // the tag it asked for (kAnyTag: any)
+  std::uint32_t message;
+};
+
+std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, const MessageTable& table) {
+  std::vector<std::vector<AnySource>> out(trace.taskCount());
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    const auto& ev = trace.events(t);
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+      const Event& e = ev[i];
+      if (e.isBegin() || !receivesFromAnyTask(e.kind) || !gotMessage(e)) continue;
+      const auto b = detail::beginOf(ev, i);
+      if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
+      const std::int64_t m = table.messageOf({t, i});
+      if (m >= 0) out[t].push_back({i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
+  RaceReport out;
+  const std::size_t n = trace.taskCount();
+  if (n > kRaceTaskLimit) return out;
+  out.checked = true;
+  const auto anySource = receivesFromAnyTask(trace, table);
+  // Per receiving task, the tags its receives from any task ask for: only
+  // its messages of those tags (all of them for a receive of any tag) are
+  // kept below.
+  std::vector<std::map<std::int32_t, Suffixes>> byTag(n);
+  std::vector<bool> anyTag(n, false);
+  bool some = false;
+  for (TaskIndex t = 0; t < n; ++t)
+    for (const AnySource& r : anySource[t]) {
+      some = true;
+      if (r.tag == kAnyTag) anyTag[t] = true;
+      else byTag[t][r.tag];
+    }
+  if (!some) return out;
+  const Order order = causalOrder(trace, table);
+
+  std::vector<Suffixes> all(n);
+  for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
+    const Message& msg = table.messages[m];
+    for (std::uint32_t j = 0; j < msg.destinations.size(); ++j) {
+      const std::uint32_t atSend = order.atSend[order.first[m] + j];
+      const auto d = trace.findTask(msg.destinations[j]);
+      if (!d || atSend == kNever) continue;
+      const auto tagged = byTag[*d].find(msg.tag);
+      if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
+      std::uint32_t at = kNever;
+      for (const MessageReceive& r : msg.receives)
+        if (r.receiver == *d) {
+          at = r.recv.index;
+          break;
+        }
+      const Incoming x{at, atSend, msg.sender, m};
+      if (tagged != byTag[*d].end()) tagged->second.in.push_back(x);
+      if (anyTag[*d]) all[*d].in.push_back(x);
+    }
+  }
+  for (TaskIndex t = 0; t < n; ++t) {
+    all[t].build();
+    for (auto& [tag, s] : byTag[t]) s.build();
+  }
+
+  std::map<std::pair<TaskIndex, std::int32_t>, RaceGroup> groups;
+  for (TaskIndex t = 0; t < n; ++t)
+    for (const AnySource& r : anySource[t]) {
+      const std::uint32_t i = r.index;
+      const std::int32_t tag = r.tag;
+      const std::uint32_t m = r.message;
+      ++out.anySource;
+      RaceGroup& g = groups[{t, tag}];
+      g.task = t;
+      g.tag = tag;
+      ++g.receives;
+      const Suffixes& s = tag == kAnyTag ? all[t] : byTag[t].find(tag)->second;
+      const std::int64_t other = s.racing(i, table.messages[m].sender);
+      if (other < 0) continue;
+      ++out.racy;
+      if (g.racy++ == 0) g.first = MessageRace{{t, i}, m, other};
+    }
+  for (auto& [key, g] : groups)
+    if (g.racy > 0) out.groups.push_back(g);
+  return out;
+}
+
+std::string describe(const Trace& trace, const MessageTable& table, const RaceGroup& g) {
+  const Message& took = table.messages[static_cast<std::size_t>(g.first.took)];
+  const Message& other = table.messages[static_cast<std::size_t>(g.first.other)];
+  const Event& r = trace.event(g.first.receive);
+  std::string s = trace.label(g.task) + " receives " +
+                  (g.tag == kAnyTag ? std::string("any tag") : "tag " + std::to_string(g.tag)) + " from any task: " +
+                  std::to_string(g.racy) + " of " + std::to_string(g.receives) +
+                  (g.receives == 1 ? " receive is a message race" : " receives are message races");
+  s += "; at " + formatSeconds(r.time, trace.firstTime()) + " s it took " + trace.label(took.sender) +
+       "'s message (tag " + std::to_string(took.tag) + ") while " + trace.label(other.sender) + "'s (tag " +
+       std::to_string(other.tag) + "), sent independently of that receive, could have come first";
+  return s;
+}
+
+}  // namespace xab
