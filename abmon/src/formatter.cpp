@@ -101,7 +101,10 @@ void Formatter::start(std::string& out, std::int64_t nowNs, int batch, int flush
 
 Formatter::TaskState& Formatter::task(std::int32_t tid) {
   auto [it, added] = tasks_.try_emplace(tid);
-  if (added) ++counters_.tasks;
+  if (added) {
+    ++counters_.tasks;
+    spoke_.insert(tid);
+  }
   return it->second;
 }
 
@@ -384,6 +387,21 @@ void Formatter::spawnedIdentity(std::string& out, std::int32_t tid, std::int64_t
   ++counters_.events;
   ++counters_.tasks;
   spawnedBy_.erase(it);
+}
+
+void Formatter::silentProgram(std::string& out, std::int32_t tid, std::string_view name, std::int64_t nowNs) {
+  if (tid <= 0 || name.empty() || spoke_.contains(tid) || spawnedBy_.contains(tid)) return;
+  spoke_.insert(tid);
+  ownRecord(out, nowNs, tid, Kind::INFO);
+  text::appendKey(out, keyName(Key::Name));
+  text::appendEscaped(out, name);
+  if (!host_.empty()) {
+    text::appendKey(out, keyName(Key::Host));
+    text::appendEscaped(out, host_);
+  }
+  out.push_back('\n');
+  ++counters_.events;
+  ++counters_.tasks;
 }
 
 void Formatter::taskExit(std::string& out, std::int32_t tid, std::int64_t nowNs,

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "call_table.h"
@@ -111,6 +112,11 @@ class Formatter {
   // with its name (the spawn's file), host and parent (the spawner), before
   // its task.exit.  Nothing for any other task.
   void spawnedIdentity(std::string& out, std::int32_t tid, std::int64_t nowNs);
+  // The program abmon started ran as task `tid` and no record of that task
+  // came (the PVM console, a program without libab): an `info` record with
+  // its name (its process's program) and host, before program.exit.
+  // Nothing for a task that has spoken.
+  void silentProgram(std::string& out, std::int32_t tid, std::string_view name, std::int64_t nowNs);
 
  private:
   struct PendingList {  // a record whose tid list is still arriving
@@ -164,6 +170,7 @@ class Formatter {
   };
   // Tasks of this host named in spawn records (the last kMaxSpawned).
   std::unordered_map<std::int32_t, SpawnedBy> spawnedBy_;
+  std::unordered_set<std::int32_t> spoke_;  // tids that sent records (tasks_ forgets exited ones)
   std::string host_;
   // Scratch space reused by every message.
   std::vector<std::pair<std::int32_t, std::string>> strings_;

@@ -471,6 +471,8 @@ void Monitor::finish(int code) {
     // Without its pvmd the relay's tasks are cut off: abmon ends them at once.
     uplink_->send(code == kExitPvmLost ? RelayMsg::Lost : RelayMsg::Stop);
   } else {
+    if (programRunning_ && program_.ended() && !tracer_)
+      formatter_.silentProgram(pending_, program_.tid(), program_.name(), realtimeNs());
     if (programRunning_ && program_.ended())
       formatter_.programExit(pending_, realtimeNs(), program_.tid(), program_.exitCode(), program_.signal());
     formatter_.stop(pending_, realtimeNs(), tracer_ ? tracer_->events() : 0, tracer_ ? tracer_->tasks() : 0);

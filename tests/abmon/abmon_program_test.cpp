@@ -169,3 +169,24 @@ TEST_CASE("abmon -- PROGRAM lists the spawned tasks that never speak, from the s
   CHECK(count(t, " abmon.stop events=") == 1);
   CHECK_THAT(t, Contains(" tasks=3 "));
 }
+
+// The program abmon starts may be no task of libab's: the PVM console fed
+// by a shell (docs/abmon.md, a program spawned from the console).  Its lines
+// are output records of its task, and that task is named after its program.
+TEST_CASE("abmon -- PROGRAM names the program's task when it never sends a record (the console)", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string trace = vm.dir() + "/console.trace";
+  auto r = run({abmon(), "-q", "-o", trace, "--", "sh", "-c", "echo conf | pvm"}, {}, 60s);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("pvm> conf"));
+  std::string t = read_file(trace);
+  INFO(t);
+  const std::regex outputRe(" (t[0-9a-f]+) output stream=stdout ");
+  std::smatch m;
+  REQUIRE(std::regex_search(t, m, outputRe));
+  const std::string console = m[1];
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  CHECK(count(t, " " + console + " info name=pvm host=" + name + "\n") == 1);
+  CHECK(count(t, " program.exit tid=" + console + " status=0 ") == 1);
+}
