@@ -6,6 +6,7 @@
 #include "control_panel.h"
 #include "diagram_view.h"
 #include "export.h"
+#include "find_bar.h"
 #include "main_window.h"
 #include "output_panel.h"
 #include "options.h"
@@ -30,6 +31,20 @@
 using namespace xab::view;
 
 namespace {
+
+// --goto and --find: the replay moved as Ctrl+G and Ctrl+F would (the bar
+// shown with what was asked).  False when --find matches no record.
+bool goAndFind(MainWindow* window, const ViewerOptions& o) {
+  FindBar* bar = window->findBar();
+  if (!o.goTo && o.find.isEmpty()) return true;
+  bar->show();
+  if (o.goTo) bar->goToSeconds(*o.goTo);
+  if (o.find.isEmpty()) return true;
+  bar->setQuery(o.find);
+  if (bar->find(true)) return true;
+  std::fprintf(stderr, "xabview: --find: %s\n", qPrintable(bar->resultText().trimmed()));
+  return false;
+}
 
 // Scripted mode: wait until the input reaches the requested point, put the
 // replay there, let the window paint, write the outputs, quit.
@@ -107,6 +122,12 @@ class Script : public QObject {
     } else if (!ended) {
       return;
     }
+    if (!goAndFind(window_, o_)) {
+      done_ = true;
+      inputFailed_ = true;  // said why: not a timeout
+      finish(2);
+      return;
+    }
     done_ = true;
     QTimer::singleShot(300, this, [this] { finish(0); });  // let every view paint
   }
@@ -149,6 +170,9 @@ class Script : public QObject {
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
+    state["find"] = QJsonObject{{"query", window_->findBar()->query()},  // the Find bar: --find, --goto
+                                {"found", window_->findBar()->lastFound()},
+                                {"result", window_->findBar()->resultText().trimmed()}};
     QSaveFile f(file);
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();
   }
@@ -214,6 +238,13 @@ int main(int argc, char** argv) {
     script = std::make_unique<Script>(&state, &window, options);
     QObject::connect(&loader, &TraceLoader::loadFailed, script.get(), [&] { script->failed(); });
   }
+  if (!options.scripted() && (options.goTo || !options.find.isEmpty()))  // once the file is in
+    QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
+      const ViewSnapshot* s = state.snapshot();
+      if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
+      done = true;
+      goAndFind(&window, options);
+    });
   loader.start();
   int rc = app.exec();
   loader.stop();

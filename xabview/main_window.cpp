@@ -3,6 +3,7 @@
 #include "activity.h"
 #include "diagram_view.h"
 #include "export_dialog.h"
+#include "find_bar.h"
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
@@ -110,6 +111,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
   buildActions();
+  find_ = new FindBar(state_, this);  // Ctrl+F, F3, Ctrl+G: shown when asked for
+  addToolBarBreak();
+  addToolBar(Qt::TopToolBarArea, find_);
+  menuBar()->addMenu("&Go")->addActions(find_->findActions());
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
     addDockWidget(Qt::RightDockWidgetArea, control_);
