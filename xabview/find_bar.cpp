@@ -3,6 +3,7 @@
 #include "record_find.h"
 
 #include <QAction>
+#include <QGuiApplication>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -105,7 +106,9 @@ bool FindBar::find(bool forward) {
     return false;
   }
   const RecordQuery q(*s, text, state_->filter().libabRecords);
+  QGuiApplication::setOverrideCursor(Qt::WaitCursor);  // a word no record holds reads them all (docs/performance.md)
   const auto hit = findRecord(*s, q, state_->position(), forward);
+  QGuiApplication::restoreOverrideCursor();
   if (!hit) {
     result_->setText(QStringLiteral(" no record matches \"%1\"").arg(text));
     return false;

@@ -15,40 +15,74 @@ std::uint32_t allOf(qsizetype n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1;
 
 }  // namespace
 
+namespace {
+
+void lower(std::string& s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+}
+
+// The words of `words` that `text` (lower case) holds, as bits.
+std::uint32_t wordsIn(std::string_view text, const std::vector<std::string>& words) {
+  std::uint32_t bits = 0;
+  for (std::size_t w = 0; w < words.size(); ++w)
+    if (words[w].front() != ' ' && text.find(words[w]) != std::string_view::npos) bits |= 1u << w;
+  return bits;
+}
+
+std::string lowered(std::string s) {
+  lower(s);
+  return s;
+}
+
+}  // namespace
+
 RecordQuery::RecordQuery(const ViewSnapshot& s, const QString& text, bool libabRecords) : s_(s), libab_(libabRecords) {
-  words_ = text.simplified().split(' ', Qt::SkipEmptyParts);
-  if (words_.size() > kMaxWords) words_.resize(kMaxWords);
+  QStringList words = text.simplified().split(' ', Qt::SkipEmptyParts);
+  if (words.size() > kMaxWords) words.resize(kMaxWords);
+  for (const QString& w : words) {
+    std::string u = lowered(w.toStdString());
+    words_.push_back(u.find('=') != std::string::npos ? ' ' + u + ' ' : u);
+  }
+  all_ = allOf(static_cast<qsizetype>(words_.size()));
   const TaskIndex n = s.trace ? s.trace->taskCount() : 0;
   taskWords_.assign(n + 1, 0);
-  for (TaskIndex t = 0; t <= n; ++t) {
-    const QString who = t == n ? QString("abmon")
-                               : QString::fromStdString(s.trace->label(t) + " " + formatTid(s.trace->task(t).tid));
-    for (qsizetype w = 0; w < words_.size(); ++w)
-      if (!words_[w].contains('=') && who.contains(words_[w], Qt::CaseInsensitive)) taskWords_[t] |= 1u << w;
+  for (TaskIndex t = 0; t < n; ++t)
+    taskWords_[t] = wordsIn(lowered(s.trace->label(t) + " " + formatTid(s.trace->task(t).tid)), words_);
+  taskWords_[n] = wordsIn("abmon", words_);
+  kindWords_.assign(static_cast<std::size_t>(kKindCount) * 2, 0);
+  for (int k = 0; k < kKindCount; ++k) {
+    const std::string name = lowered(std::string(kindName(static_cast<Kind>(k))));
+    kindWords_[static_cast<std::size_t>(k) * 2] = wordsIn(name, words_);
+    kindWords_[static_cast<std::size_t>(k) * 2 + 1] = wordsIn(name + ".begin", words_);
   }
+}
+
+std::uint32_t RecordQuery::nameWords(const Event& e) const {
+  if (e.kind != Kind::OTHER) return kindWords_[static_cast<std::size_t>(e.kind) * 2 + (e.isBegin() ? 1 : 0)];
+  fields_.assign(s_.trace->str(e.a[0]));  // an unknown event's name
+  if (e.isBegin()) fields_ += ".begin";
+  lower(fields_);
+  return wordsIn(fields_, words_);
 }
 
 bool RecordQuery::matches(std::size_t record) const { return record < s_.size() && matches(s_.order[record]); }
 
 bool RecordQuery::matches(const OrderEntry& oe) const {
-  if (words_.isEmpty()) return false;
+  if (words_.empty()) return false;
   const Event& e = s_.event(oe);
   if (!libab_ && isLibabRecord(e.kind)) return false;
-  const std::uint32_t all = allOf(words_.size());
   std::uint32_t have = taskWords_[oe.task == kMonitorTask ? taskWords_.size() - 1 : oe.task];
-  if (have == all) return true;
-  const QString name = eventName(*s_.trace, e);
-  for (qsizetype w = 0; w < words_.size(); ++w)
-    if (!(have >> w & 1) && !words_[w].contains('=') && name.contains(words_[w], Qt::CaseInsensitive)) have |= 1u << w;
-  if (have == all) return true;
-  const QString fields = ' ' + eventArgs(*s_.trace, e) + ' ';
-  for (qsizetype w = 0; w < words_.size(); ++w) {
-    if (have >> w & 1) continue;
-    const QString& word = words_[w];
-    if (!fields.contains(word.contains('=') ? ' ' + word + ' ' : word, Qt::CaseInsensitive)) return false;
-    have |= 1u << w;
-  }
-  return have == all;
+  if (have == all_) return true;
+  have |= nameWords(e);
+  if (have == all_) return true;
+  fields_.clear();
+  appendEventArgs(fields_, *s_.trace, e);  // " key=value ...": a space before each field
+  fields_ += ' ';
+  lower(fields_);
+  for (std::size_t w = 0; w < words_.size(); ++w)
+    if (!(have >> w & 1) && fields_.find(words_[w]) == std::string::npos) return false;
+  return true;
 }
 
 namespace {

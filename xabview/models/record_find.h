@@ -19,6 +19,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace xab::view {
@@ -26,16 +27,23 @@ namespace xab::view {
 class RecordQuery {
  public:
   RecordQuery(const ViewSnapshot& s, const QString& text, bool libabRecords = false);
-  bool empty() const { return words_.isEmpty(); }
+  bool empty() const { return words_.empty(); }
   bool matches(std::size_t record) const;  // a record index in arrival order
   bool matches(const OrderEntry& e) const;
 
  private:
+  std::uint32_t nameWords(const Event& e) const;
+
   const ViewSnapshot& s_;
-  QStringList words_;
+  // Lower case UTF-8; a word with '=' is kept as " key=value " (a whole field).
+  std::vector<std::string> words_;
   bool libab_;
-  // Per task (the last: abmon's records), the words its name or tid holds.
+  std::uint32_t all_ = 0;  // a bit per word
+  // Per task (the last: abmon's records), the words its name or tid holds;
+  // per call and phase, the words its event name holds.
   std::vector<std::uint32_t> taskWords_;
+  std::vector<std::uint32_t> kindWords_;
+  mutable std::string fields_;  // the record's fields, reused: no allocation per record
 };
 
 struct FindResult {
