@@ -1,6 +1,7 @@
 #include "diagram_view.h"
 
 #include "activity.h"
+#include "record_find.h"
 
 #include <QElapsedTimer>
 #include <QHelpEvent>
@@ -84,6 +85,11 @@ void DiagramView::wheelEvent(QWheelEvent* e) {
 
 void DiagramView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
+  if (const auto l = DiagramLayout::make(rect(), *state_); state_->snapshot() && e->position().y() < l.plot().top() &&
+      e->position().x() >= l.plot().left()) {  // the time axis: the replay shows what happened up to there
+    state_->setPosition(positionAtTime(*state_->snapshot(), l.timeAt(e->position().x()) + 1) - 1);
+    return;
+  }
   dragFrom_ = e->pos();
   dragging_ = true;
   dragged_ = false;

@@ -4,6 +4,7 @@
 #include "diagram_view.h"
 #include "export_dialog.h"
 #include "find_bar.h"
+#include "overview_view.h"
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
@@ -75,6 +76,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
+  auto* overview = new OverviewView(state_);
+  pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
   pbox->addWidget(new LegendView);
@@ -115,6 +118,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   addToolBarBreak();
   addToolBar(Qt::TopToolBarArea, find_);
   menuBar()->addMenu("&Go")->addActions(find_->findActions());
+  for (QAction* m : menuBar()->actions())
+    if (m->text() == "&View") {  // View > Show: what the picture holds
+      m->menu()->addSection("Show");
+      m->menu()->addAction(overview->toggleAction());
+    }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
     addDockWidget(Qt::RightDockWidgetArea, control_);
