@@ -40,7 +40,7 @@ void DiagramView::paintEvent(QPaintEvent*) {
   QElapsedTimer clock;
   clock.start();
   QPainter p(this);
-  paintDiagram(p, DiagramLayout::make(rect(), *state_), *state_);
+  paintDiagram(p, DiagramLayout::make(rect(), *state_), *state_, layers_);
   lastPaintMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit painted(lastPaintMs_);
 }
@@ -48,7 +48,7 @@ void DiagramView::paintEvent(QPaintEvent*) {
 bool DiagramView::save(const QString& file, QString* error) const {
   auto paintInto = [&](QPaintDevice& dev, const QRect& r) {
     QPainter p(&dev);
-    paintDiagram(p, DiagramLayout::make(r, *state_), *state_);
+    paintDiagram(p, DiagramLayout::make(r, *state_), *state_, layers_);
   };
   QRect r(QPoint(0, 0), size().expandedTo(QSize(800, 300)));
   if (file.endsWith(".svg", Qt::CaseInsensitive)) {
@@ -65,6 +65,11 @@ bool DiagramView::save(const QString& file, QString* error) const {
   if (img.save(file)) return true;
   if (error) *error = "cannot write " + file;
   return false;
+}
+
+void DiagramView::setLayers(const DiagramOptions& layers) {
+  layers_ = layers;
+  update();
 }
 
 void DiagramView::zoomIn() { state_->zoom(0.5, (state_->viewBegin() + state_->viewEnd()) / 2); }

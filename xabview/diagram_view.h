@@ -20,6 +20,9 @@ class DiagramView : public QWidget {
   // Saves the diagram alone, at the widget's size: .svg (if built with Qt
   // SVG) or any image format Qt writes (.png).
   bool save(const QString& file, QString* error) const;
+  // What the diagram draws besides the bars (View > Show: layer_actions.h).
+  const DiagramOptions& layers() const { return layers_; }
+  void setLayers(const DiagramOptions& layers);
 
  signals:
   void painted(double ms);  // after each repaint, its time
@@ -43,6 +46,7 @@ class DiagramView : public QWidget {
   QString describeName(TaskIndex task) const;
 
   ViewState* state_;
+  DiagramOptions layers_;
   double lastPaintMs_ = 0;
   QPoint dragFrom_;
   bool dragging_ = false;

@@ -4,6 +4,7 @@
 #include "diagram_view.h"
 #include "export_dialog.h"
 #include "find_bar.h"
+#include "layer_actions.h"
 #include "overview_view.h"
 #include "output_panel.h"
 #include "panels.h"
@@ -122,6 +123,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
     if (m->text() == "&View") {  // View > Show: what the picture holds
       m->menu()->addSection("Show");
       m->menu()->addAction(overview->toggleAction());
+      m->menu()->addActions(diagramLayerActions(diagram_));
     }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);

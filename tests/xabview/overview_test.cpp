@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPainter>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -98,5 +99,38 @@ TEST_CASE("diagram: a click on the time axis puts the replay at that time") {
       if (s.order[r].task != kMonitorTask) CHECK(s.eventAt(r).time <= t);
     if (p < s.size()) CHECK(s.eventAt(p).time > t);
     CHECK(w.state.cursorTime() <= t);
+  }
+}
+
+TEST_CASE("View > Show: message lines and barrier bands switch off and on, the diagram drawn as with those options") {
+  ViewState state;
+  MainWindow window{&state, ViewerOptions{}};
+  state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));  // messages and barriers
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  DiagramView* d = window.diagram();
+  auto drawn = [&] { return d->grab().toImage().convertToFormat(QImage::Format_RGB32); };
+  auto expected = [&](DiagramOptions o) {
+    QImage img(d->size() * d->devicePixelRatio(), QImage::Format_RGB32);
+    img.setDevicePixelRatio(d->devicePixelRatio());
+    QPainter p(&img);
+    paintDiagram(p, DiagramLayout::make(d->rect(), state), state, o);
+    return img;
+  };
+  for (const char* name : {"showMessages", "showBarriers"}) {
+    INFO(name);
+    QAction* a = window.findChild<QAction*>(name);
+    REQUIRE(a);
+    CHECK(a->isChecked());
+    const QImage on = drawn();
+    a->trigger();
+    DiagramOptions o;
+    (std::string(name) == "showMessages" ? o.messages : o.barriers) = false;
+    CHECK_FALSE(a->isChecked());
+    const QImage off = drawn();
+    CHECK(off != on);  // the trace has both messages and barriers in view
+    CHECK(off == expected(o));
+    a->trigger();
+    CHECK(drawn() == on);
   }
 }
