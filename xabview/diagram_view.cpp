@@ -40,7 +40,14 @@ void DiagramView::paintEvent(QPaintEvent*) {
   QElapsedTimer clock;
   clock.start();
   QPainter p(this);
-  paintDiagram(p, DiagramLayout::make(rect(), *state_), *state_, layers_);
+  const DiagramLayout layout = DiagramLayout::make(rect(), *state_);
+  paintDiagram(p, layout, *state_, layers_);
+  if (measure_) {  // the range measured, shaded over the rows
+    const QRectF plot = layout.plot();
+    const double a = std::clamp(layout.xOf(std::min(measure_->first, measure_->second)), plot.left(), plot.right());
+    const double b = std::clamp(layout.xOf(std::max(measure_->first, measure_->second)), plot.left(), plot.right());
+    p.fillRect(QRectF(a, plot.top(), std::max(1.0, b - a), plot.height()), QColor(0x15, 0x65, 0xc0, 50));
+  }
   lastPaintMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit painted(lastPaintMs_);
 }
@@ -95,12 +102,24 @@ void DiagramView::mousePressEvent(QMouseEvent* e) {
     state_->setPosition(positionAtTime(*state_->snapshot(), l.timeAt(e->position().x()) + 1) - 1);
     return;
   }
+  measure_.reset();
+  if (e->modifiers() & Qt::ShiftModifier) {  // measure, not pan
+    const TimeNs t = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
+    measure_ = {t, t};
+    measuring_ = true;
+    return;
+  }
   dragFrom_ = e->pos();
   dragging_ = true;
   dragged_ = false;
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* e) {
+  if (measuring_ && measure_) {
+    measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
+    update();
+    return;
+  }
   if (!dragging_) return;
   int dx = e->pos().x() - dragFrom_.x();
   if (std::abs(dx) < 3 && !dragged_) return;
@@ -111,6 +130,13 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
+  if (measuring_ && measure_) {
+    measuring_ = false;
+    measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
+    update();
+    emit rangeMeasured(std::min(measure_->first, measure_->second), std::max(measure_->first, measure_->second));
+    return;
+  }
   dragging_ = false;
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());

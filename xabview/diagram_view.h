@@ -26,6 +26,8 @@ class DiagramView : public QWidget {
 
  signals:
   void painted(double ms);  // after each repaint, its time
+  // Shift+drag across the diagram: a time range to measure (the Details tab).
+  void rangeMeasured(xab::TimeNs from, xab::TimeNs to);
 
  public slots:
   void zoomIn();
@@ -51,6 +53,8 @@ class DiagramView : public QWidget {
   QPoint dragFrom_;
   bool dragging_ = false;
   bool dragged_ = false;
+  std::optional<std::pair<TimeNs, TimeNs>> measure_;  // Shift+drag: shaded until the next press
+  bool measuring_ = false;
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "activity.h"
+#include "details_panel.h"
 #include "diagram_view.h"
 #include "export_dialog.h"
 #include "find_bar.h"
@@ -96,6 +97,12 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(input_, "&Input");
   output_ = new OutputPanel(state_);
   tabs_->addTab(output_, "&Output");
+  auto* details = new DetailsPanel(state_);  // the selection and a measured range
+  tabs_->addTab(details, "&Details");
+  connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
+    details->setRange(from, to);
+    tabs_->setCurrentWidget(details);
+  });
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");
@@ -257,7 +264,7 @@ void MainWindow::buildTimeActions(QMenu* view) {
 }
 
 namespace {
-const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output"};
+const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output", "details"};
 }
 
 void MainWindow::showTab(const QString& name) {
