@@ -7,6 +7,7 @@
 #include "diagram_view.h"
 #include "export.h"
 #include "find_bar.h"
+#include "input_session.h"
 #include "main_window.h"
 #include "output_panel.h"
 #include "options.h"
@@ -225,18 +226,19 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("xabview");
   ViewState state;
   MainWindow window(&state, options);
-  TraceLoader loader({options.input, options.follow, 100, options.rawTime, options.compensate, record});
-  QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
-  QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
-  QObject::connect(&window, &MainWindow::timeBaseChosen, &loader, &TraceLoader::setTimeBase);
-  window.watchReader([&loader] { return loader.recordsRead(); });
+  InputSession input(&state, {options.input, options.follow, 100, options.rawTime, options.compensate, record});
+  input.setRemember(!options.scripted());  // tests and pictures leave the recent files alone
+  input.addFileActions(&window);  // File > Open, Open Recent
+  QObject::connect(&input, &InputSession::loadFailed, &window, &MainWindow::onLoadFailed);
+  QObject::connect(&window, &MainWindow::timeBaseChosen, &input, &InputSession::setTimeBase);
+  window.watchReader([&input] { return input.loader() ? input.loader()->recordsRead() : 0; });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
   window.show();
 
   std::unique_ptr<Script> script;
   if (options.scripted()) {
     script = std::make_unique<Script>(&state, &window, options);
-    QObject::connect(&loader, &TraceLoader::loadFailed, script.get(), [&] { script->failed(); });
+    QObject::connect(&input, &InputSession::loadFailed, script.get(), [&] { script->failed(); });
   }
   if (!options.scripted() && (options.goTo || !options.find.isEmpty()))  // once the file is in
     QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
@@ -245,9 +247,9 @@ int main(int argc, char** argv) {
       done = true;
       goAndFind(&window, options);
     });
-  loader.start();
+  input.start();
   int rc = app.exec();
-  loader.stop();
+  input.stop();
   if (options.input == "-" || options.input.isEmpty()) {
     window.hide();
     QCoreApplication::processEvents();

@@ -377,6 +377,12 @@ void MainWindow::reportNewErrors() {
 }
 
 void MainWindow::onSnapshot() {
+  if (!state_->snapshot()) {  // another input opened (File > Open): nothing of it yet
+    printedErrors_ = 0;
+    failure_.clear();
+    banner_->hide();
+    return updateStatus();
+  }
   reportNewErrors();
   fitTaskTable();
   updateStatus();
