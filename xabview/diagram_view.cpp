@@ -2,6 +2,7 @@
 
 #include "activity.h"
 #include "record_find.h"
+#include "utilization_words.h"
 
 #include <QElapsedTimer>
 #include <QHelpEvent>
@@ -213,6 +214,33 @@ UtilizationView::UtilizationView(ViewState* state, QWidget* parent) : QWidget(pa
 void UtilizationView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   paintUtilization(p, rect(), DiagramLayout{}.labelWidth, *state_);
+  if (const ViewSnapshot* s = state_->snapshot(); s && s->trace->taskCount() > 0) {  // the scale: 0 to every task
+    const int x = DiagramLayout{}.labelWidth - 3;
+    p.setPen(QColor(0x60, 0x60, 0x60));
+    p.drawLine(x, 2, x, height() - 3);
+    QFont f = p.font();
+    f.setPixelSize(9);
+    p.setFont(f);
+    const QRect r(x - 40, 0, 37, height());
+    p.drawText(r, Qt::AlignRight | Qt::AlignTop, QString::number(s->trace->taskCount()));
+    p.drawText(r, Qt::AlignRight | Qt::AlignBottom, "0");
+  }
+}
+
+QString UtilizationView::readoutAt(double x) const {
+  const DiagramLayout l = DiagramLayout::make(QRect(0, 0, width(), 10), *state_);
+  if (!state_->snapshot() || x < l.plot().left()) return {};
+  return utilizationText(*state_, l.timeAt(x));
+}
+
+bool UtilizationView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(e);
+    const QString text = readoutAt(help->pos().x());
+    QToolTip::showText(help->globalPos(), text.isEmpty() ? toolTip() : text + "\n\n" + toolTip(), this);
+    return true;
+  }
+  return QWidget::event(e);
 }
 
 }  // namespace xab::view

@@ -83,9 +83,12 @@ class UtilizationView : public QWidget {
  public:
   explicit UtilizationView(ViewState* state, QWidget* parent = nullptr);
   QSize sizeHint() const override { return {800, 70}; }
+  // The readout under the pointer (its tool tip): the counts at that time.
+  QString readoutAt(double x) const;
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  bool event(QEvent*) override;
 
  private:
   ViewState* state_;

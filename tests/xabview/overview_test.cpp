@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "overview_view.h"
 #include "record_find.h"
+#include "utilization.h"
 #include "support.h"
 
 #include <QAction>
@@ -133,4 +134,30 @@ TEST_CASE("View > Show: message lines and barrier bands switch off and on, the d
     a->trigger();
     CHECK(drawn() == on);
   }
+}
+
+TEST_CASE("utilization strip: the readout under the pointer counts the tasks at that time, and a scale of 0 to every task") {
+  Window w;
+  auto* u = w.window.findChild<UtilizationView*>("utilization");
+  REQUIRE(u);
+  const DiagramLayout l = DiagramLayout::make(QRect(0, 0, u->width(), 10), w.state);
+  for (double frac : {0.1, 0.5, 0.9}) {
+    const double x = l.plot().left() + frac * l.plot().width();
+    const auto n = utilizationAt(w.state, l.timeAt(x));
+    const QString text = u->readoutAt(x);
+    INFO(text.toStdString());
+    CHECK(text.contains(QStringLiteral("of 4 tasks: %1 computing, %2 communicating, %3 blocked, %4 in a barrier")
+                            .arg(n[static_cast<std::size_t>(Activity::Computing)])
+                            .arg(n[static_cast<std::size_t>(Activity::Communicating)])
+                            .arg(n[static_cast<std::size_t>(Activity::Blocked)])
+                            .arg(n[static_cast<std::size_t>(Activity::Barrier)])));
+  }
+  // At 0.16 s of the Cholesky run three nodes wait for work or unpack it: someone is counted.
+  CHECK(u->readoutAt(l.xOf(w.state.snapshot()->firstTime() + 150'000'000)).contains("of 4 tasks"));
+  CHECK(u->readoutAt(l.plot().left() - 10).isEmpty());  // over the label: the strip's own tip
+  QImage img = u->grab().toImage();
+  int ink = 0;  // the scale's numbers beside the bars
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = DiagramLayout{}.labelWidth - 40; x < DiagramLayout{}.labelWidth - 3; ++x) ink += qGray(img.pixel(x, y)) < 150;
+  CHECK(ink > 5);
 }
