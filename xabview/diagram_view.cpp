@@ -53,6 +53,11 @@ void DiagramView::paintEvent(QPaintEvent*) {
   emit painted(lastPaintMs_);
 }
 
+void DiagramView::setLayers(const DiagramOptions& layers) {
+  layers_ = layers;
+  update();
+}
+
 bool DiagramView::save(const QString& file, QString* error) const {
   auto paintInto = [&](QPaintDevice& dev, const QRect& r) {
     QPainter p(&dev);
@@ -73,11 +78,6 @@ bool DiagramView::save(const QString& file, QString* error) const {
   if (img.save(file)) return true;
   if (error) *error = "cannot write " + file;
   return false;
-}
-
-void DiagramView::setLayers(const DiagramOptions& layers) {
-  layers_ = layers;
-  update();
 }
 
 void DiagramView::zoomIn() { state_->zoom(0.5, (state_->viewBegin() + state_->viewEnd()) / 2); }
