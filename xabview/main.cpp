@@ -123,14 +123,17 @@ class Script : public QObject {
     } else if (!ended) {
       return;
     }
-    if (!goAndFind(window_, o_)) {
-      done_ = true;
-      inputFailed_ = true;  // said why: not a timeout
-      finish(2);
-      return;
-    }
     done_ = true;
-    QTimer::singleShot(300, this, [this] { finish(0); });  // let every view paint
+    // --goto/--find once the state has taken this snapshot whole (its range
+    // follows it after this signal), then let every view paint.
+    QTimer::singleShot(0, this, [this] {
+      if (!goAndFind(window_, o_)) {
+        inputFailed_ = true;  // said why: not a timeout
+        finish(2);
+        return;
+      }
+      QTimer::singleShot(300, this, [this] { finish(0); });
+    });
   }
 
   void finish(int code) {
@@ -171,6 +174,9 @@ class Script : public QObject {
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
+    if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
+      state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
+                                   static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
     state["find"] = QJsonObject{{"query", window_->findBar()->query()},  // the Find bar: --find, --goto
                                 {"found", window_->findBar()->lastFound()},
                                 {"result", window_->findBar()->resultText().trimmed()}};
@@ -246,7 +252,7 @@ int main(int argc, char** argv) {
       if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
       done = true;
       goAndFind(&window, options);
-    });
+    }, Qt::QueuedConnection);  // after the state has taken the snapshot whole
   input.start();
   int rc = app.exec();
   input.stop();

@@ -237,6 +237,9 @@ TEST_CASE("xabview --goto and --find move the replay as Ctrl+G and Ctrl+F, and -
   CHECK(state["find"].toObject()["query"].toString() == "cholnode tag=16004");
   CHECK(state["find"].toObject()["found"].toBool());
   CHECK(state["find"].toObject()["result"].toString() == "record 22 of 33");
+  // The record is in the whole trace's view: the diagram still shows it all (from the first task record, 0.0999 s).
+  CHECK(state["view_s"].toArray()[0].toDouble() == Approx(0.0999).margin(1e-6));
+  CHECK(state["view_s"].toArray()[1].toDouble() > 0.19);
   checkScreenshot(dir + "/shot.png", 1280, 800);
   // --goto alone: the first record at or after the time.
   r = run({xabview(), "--no-follow", "--goto", "0.1749", "--dump-state", dir + "/goto.json", trace}, x.env(), 60s);
