@@ -13,6 +13,7 @@
 #include "diagram_painter.h"
 #include "event_log_model.h"
 #include "panel_models.h"
+#include "record_find.h"
 #include "snapshot.h"
 
 #include <xab/model/reader.h>
@@ -252,6 +253,32 @@ int main(int argc, char** argv) {
   auto queue = pendingAt(*snap, snap->size() / 2);
   std::printf("messages panel at mid replay: pair matrix %.2f ms (%zu pairs), pending queue %.2f ms (%zu queued)\n",
               matrixMs, matrix.size(), msSince(t), queue.size());
+  // Find and Go to (Ctrl+F, F3, Ctrl+G): the worst search reads every
+  // record (a word none holds); a call and a field are found at once.
+  t = Clock::now();
+  auto none = findRecord(*snap, RecordQuery(*snap, "no-such-word"), snap->size() / 2, true);
+  const double noneMs = msSince(t);
+  t = Clock::now();
+  auto send = findRecord(*snap, RecordQuery(*snap, "send tag=1"), snap->size() / 2, true);
+  const double sendMs = msSince(t);
+  t = Clock::now();
+  const std::size_t at = positionAtTime(*snap, snap->tasksEnd);
+  std::printf("find: no match in %zu records %.0f ms%s; next send with tag=1 %.2f ms%s; go to the last time %.0f ms (position %zu)\n",
+              snap->size(), noneMs, none ? " (found?)" : "", sendMs, send ? "" : " (none)", msSince(t), at);
+  // The overview strip: the whole run, bars only, 1280x52, at every step of a replay.
+  {
+    state.setViewRange(b, e);
+    QImage strip(1280, 52, QImage::Format_RGB32);
+    DiagramLayout l = DiagramLayout::make(strip.rect(), state);
+    l.axisHeight = 16;
+    l.rowHeight = std::max(1.0, 34.0 / static_cast<double>(std::max<std::size_t>(l.tasks, 1)));
+    double cpu = threadCpuMs();
+    for (int i = 0; i < 20; ++i) {
+      QPainter p(&strip);
+      paintDiagram(p, l, state, {false, false, false});
+    }
+    std::printf("overview strip repaint (1280x52, whole run): cpu %.2f ms\n", (threadCpuMs() - cpu) / 20);
+  }
   if (generated && keep.empty()) std::remove(trace.c_str());
   liveSnapshots(trace);  // last: its copy of the text must not raise the peak above
   return 0;

@@ -1,6 +1,8 @@
 #include "diagram_view.h"
 
 #include "activity.h"
+#include "record_find.h"
+#include "utilization_words.h"
 
 #include <QElapsedTimer>
 #include <QHelpEvent>
@@ -39,15 +41,27 @@ void DiagramView::paintEvent(QPaintEvent*) {
   QElapsedTimer clock;
   clock.start();
   QPainter p(this);
-  paintDiagram(p, DiagramLayout::make(rect(), *state_), *state_);
+  const DiagramLayout layout = DiagramLayout::make(rect(), *state_);
+  paintDiagram(p, layout, *state_, layers_);
+  if (measure_) {  // the range measured, shaded over the rows
+    const QRectF plot = layout.plot();
+    const double a = std::clamp(layout.xOf(std::min(measure_->first, measure_->second)), plot.left(), plot.right());
+    const double b = std::clamp(layout.xOf(std::max(measure_->first, measure_->second)), plot.left(), plot.right());
+    p.fillRect(QRectF(a, plot.top(), std::max(1.0, b - a), plot.height()), QColor(0x15, 0x65, 0xc0, 50));
+  }
   lastPaintMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit painted(lastPaintMs_);
+}
+
+void DiagramView::setLayers(const DiagramOptions& layers) {
+  layers_ = layers;
+  update();
 }
 
 bool DiagramView::save(const QString& file, QString* error) const {
   auto paintInto = [&](QPaintDevice& dev, const QRect& r) {
     QPainter p(&dev);
-    paintDiagram(p, DiagramLayout::make(r, *state_), *state_);
+    paintDiagram(p, DiagramLayout::make(r, *state_), *state_, layers_);
   };
   QRect r(QPoint(0, 0), size().expandedTo(QSize(800, 300)));
   if (file.endsWith(".svg", Qt::CaseInsensitive)) {
@@ -84,12 +98,29 @@ void DiagramView::wheelEvent(QWheelEvent* e) {
 
 void DiagramView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
+  if (const auto l = DiagramLayout::make(rect(), *state_); state_->snapshot() && e->position().y() < l.plot().top() &&
+      e->position().x() >= l.plot().left()) {  // the time axis: the replay shows what happened up to there
+    state_->setPosition(positionAtTime(*state_->snapshot(), l.timeAt(e->position().x()) + 1) - 1);
+    return;
+  }
+  measure_.reset();
+  if (e->modifiers() & Qt::ShiftModifier) {  // measure, not pan
+    const TimeNs t = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
+    measure_ = {t, t};
+    measuring_ = true;
+    return;
+  }
   dragFrom_ = e->pos();
   dragging_ = true;
   dragged_ = false;
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* e) {
+  if (measuring_ && measure_) {
+    measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
+    update();
+    return;
+  }
   if (!dragging_) return;
   int dx = e->pos().x() - dragFrom_.x();
   if (std::abs(dx) < 3 && !dragged_) return;
@@ -100,6 +131,13 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
+  if (measuring_ && measure_) {
+    measuring_ = false;
+    measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
+    update();
+    emit rangeMeasured(std::min(measure_->first, measure_->second), std::max(measure_->first, measure_->second));
+    return;
+  }
   dragging_ = false;
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
@@ -176,6 +214,33 @@ UtilizationView::UtilizationView(ViewState* state, QWidget* parent) : QWidget(pa
 void UtilizationView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   paintUtilization(p, rect(), DiagramLayout{}.labelWidth, *state_);
+  if (const ViewSnapshot* s = state_->snapshot(); s && s->trace->taskCount() > 0) {  // the scale: 0 to every task
+    const int x = DiagramLayout{}.labelWidth - 3;
+    p.setPen(QColor(0x60, 0x60, 0x60));
+    p.drawLine(x, 2, x, height() - 3);
+    QFont f = p.font();
+    f.setPixelSize(9);
+    p.setFont(f);
+    const QRect r(x - 40, 0, 37, height());
+    p.drawText(r, Qt::AlignRight | Qt::AlignTop, QString::number(s->trace->taskCount()));
+    p.drawText(r, Qt::AlignRight | Qt::AlignBottom, "0");
+  }
+}
+
+QString UtilizationView::readoutAt(double x) const {
+  const DiagramLayout l = DiagramLayout::make(QRect(0, 0, width(), 10), *state_);
+  if (!state_->snapshot() || x < l.plot().left()) return {};
+  return utilizationText(*state_, l.timeAt(x));
+}
+
+bool UtilizationView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(e);
+    const QString text = readoutAt(help->pos().x());
+    QToolTip::showText(help->globalPos(), text.isEmpty() ? toolTip() : text + "\n\n" + toolTip(), this);
+    return true;
+  }
+  return QWidget::event(e);
 }
 
 }  // namespace xab::view

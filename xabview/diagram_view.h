@@ -20,9 +20,14 @@ class DiagramView : public QWidget {
   // Saves the diagram alone, at the widget's size: .svg (if built with Qt
   // SVG) or any image format Qt writes (.png).
   bool save(const QString& file, QString* error) const;
+  // What the diagram draws besides the bars (View > Show: layer_actions.h).
+  const DiagramOptions& layers() const { return layers_; }
+  void setLayers(const DiagramOptions& layers);
 
  signals:
   void painted(double ms);  // after each repaint, its time
+  // Shift+drag across the diagram: a time range to measure (the Details tab).
+  void rangeMeasured(xab::TimeNs from, xab::TimeNs to);
 
  public slots:
   void zoomIn();
@@ -43,10 +48,13 @@ class DiagramView : public QWidget {
   QString describeName(TaskIndex task) const;
 
   ViewState* state_;
+  DiagramOptions layers_;
   double lastPaintMs_ = 0;
   QPoint dragFrom_;
   bool dragging_ = false;
   bool dragged_ = false;
+  std::optional<std::pair<TimeNs, TimeNs>> measure_;  // Shift+drag: shaded until the next press
+  bool measuring_ = false;
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as
@@ -75,9 +83,12 @@ class UtilizationView : public QWidget {
  public:
   explicit UtilizationView(ViewState* state, QWidget* parent = nullptr);
   QSize sizeHint() const override { return {800, 70}; }
+  // The readout under the pointer (its tool tip): the counts at that time.
+  QString readoutAt(double x) const;
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  bool event(QEvent*) override;
 
  private:
   ViewState* state_;

@@ -6,6 +6,8 @@
 #include "control_panel.h"
 #include "diagram_view.h"
 #include "export.h"
+#include "find_bar.h"
+#include "input_session.h"
 #include "main_window.h"
 #include "output_panel.h"
 #include "options.h"
@@ -30,6 +32,20 @@
 using namespace xab::view;
 
 namespace {
+
+// --goto and --find: the replay moved as Ctrl+G and Ctrl+F would (the bar
+// shown with what was asked).  False when --find matches no record.
+bool goAndFind(MainWindow* window, const ViewerOptions& o) {
+  FindBar* bar = window->findBar();
+  if (!o.goTo && o.find.isEmpty()) return true;
+  bar->show();
+  if (o.goTo) bar->goToSeconds(*o.goTo);
+  if (o.find.isEmpty()) return true;
+  bar->setQuery(o.find);
+  if (bar->find(true)) return true;
+  std::fprintf(stderr, "xabview: --find: %s\n", qPrintable(bar->resultText().trimmed()));
+  return false;
+}
 
 // Scripted mode: wait until the input reaches the requested point, put the
 // replay there, let the window paint, write the outputs, quit.
@@ -108,7 +124,16 @@ class Script : public QObject {
       return;
     }
     done_ = true;
-    QTimer::singleShot(300, this, [this] { finish(0); });  // let every view paint
+    // --goto/--find once the state has taken this snapshot whole (its range
+    // follows it after this signal), then let every view paint.
+    QTimer::singleShot(0, this, [this] {
+      if (!goAndFind(window_, o_)) {
+        inputFailed_ = true;  // said why: not a timeout
+        finish(2);
+        return;
+      }
+      QTimer::singleShot(300, this, [this] { finish(0); });
+    });
   }
 
   void finish(int code) {
@@ -149,6 +174,12 @@ class Script : public QObject {
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
+    if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
+      state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
+                                   static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
+    state["find"] = QJsonObject{{"query", window_->findBar()->query()},  // the Find bar: --find, --goto
+                                {"found", window_->findBar()->lastFound()},
+                                {"result", window_->findBar()->resultText().trimmed()}};
     QSaveFile f(file);
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(state).toJson()) >= 0 && f.commit();
   }
@@ -201,22 +232,30 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("xabview");
   ViewState state;
   MainWindow window(&state, options);
-  TraceLoader loader({options.input, options.follow, 100, options.rawTime, options.compensate, record});
-  QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot);
-  QObject::connect(&loader, &TraceLoader::loadFailed, &window, &MainWindow::onLoadFailed);
-  QObject::connect(&window, &MainWindow::timeBaseChosen, &loader, &TraceLoader::setTimeBase);
-  window.watchReader([&loader] { return loader.recordsRead(); });
+  InputSession input(&state, {options.input, options.follow, 100, options.rawTime, options.compensate, record});
+  input.setRemember(!options.scripted());  // tests and pictures leave the recent files alone
+  input.addFileActions(&window);  // File > Open, Open Recent
+  QObject::connect(&input, &InputSession::loadFailed, &window, &MainWindow::onLoadFailed);
+  QObject::connect(&window, &MainWindow::timeBaseChosen, &input, &InputSession::setTimeBase);
+  window.watchReader([&input] { return input.loader() ? input.loader()->recordsRead() : 0; });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
   window.show();
 
   std::unique_ptr<Script> script;
   if (options.scripted()) {
     script = std::make_unique<Script>(&state, &window, options);
-    QObject::connect(&loader, &TraceLoader::loadFailed, script.get(), [&] { script->failed(); });
+    QObject::connect(&input, &InputSession::loadFailed, script.get(), [&] { script->failed(); });
   }
-  loader.start();
+  if (!options.scripted() && (options.goTo || !options.find.isEmpty()))  // once the file is in
+    QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
+      const ViewSnapshot* s = state.snapshot();
+      if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
+      done = true;
+      goAndFind(&window, options);
+    }, Qt::QueuedConnection);  // after the state has taken the snapshot whole
+  input.start();
   int rc = app.exec();
-  loader.stop();
+  input.stop();
   if (options.input == "-" || options.input.isEmpty()) {
     window.hide();
     QCoreApplication::processEvents();

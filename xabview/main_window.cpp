@@ -1,8 +1,12 @@
 #include "main_window.h"
 
 #include "activity.h"
+#include "details_panel.h"
 #include "diagram_view.h"
 #include "export_dialog.h"
+#include "find_bar.h"
+#include "layer_actions.h"
+#include "overview_view.h"
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
@@ -74,6 +78,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
+  auto* overview = new OverviewView(state_);
+  pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
   pbox->addWidget(new LegendView);
@@ -91,6 +97,12 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(input_, "&Input");
   output_ = new OutputPanel(state_);
   tabs_->addTab(output_, "&Output");
+  auto* details = new DetailsPanel(state_);  // the selection and a measured range
+  tabs_->addTab(details, "&Details");
+  connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
+    details->setRange(from, to);
+    tabs_->setCurrentWidget(details);
+  });
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");
@@ -110,6 +122,16 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
   buildActions();
+  find_ = new FindBar(state_, this);  // Ctrl+F, F3, Ctrl+G: shown when asked for
+  addToolBarBreak();
+  addToolBar(Qt::TopToolBarArea, find_);
+  menuBar()->addMenu("&Go")->addActions(find_->findActions());
+  for (QAction* m : menuBar()->actions())
+    if (m->text() == "&View") {  // View > Show: what the picture holds
+      m->menu()->addSection("Show");
+      m->menu()->addAction(overview->toggleAction());
+      m->menu()->addActions(diagramLayerActions(diagram_));
+    }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
     addDockWidget(Qt::RightDockWidgetArea, control_);
@@ -242,7 +264,7 @@ void MainWindow::buildTimeActions(QMenu* view) {
 }
 
 namespace {
-const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output"};
+const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output", "details"};
 }
 
 void MainWindow::showTab(const QString& name) {
@@ -355,6 +377,12 @@ void MainWindow::reportNewErrors() {
 }
 
 void MainWindow::onSnapshot() {
+  if (!state_->snapshot()) {  // another input opened (File > Open): nothing of it yet
+    printedErrors_ = 0;
+    failure_.clear();
+    banner_->hide();
+    return updateStatus();
+  }
   reportNewErrors();
   fitTaskTable();
   updateStatus();

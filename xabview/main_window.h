@@ -23,6 +23,7 @@ namespace xab::view {
 
 class DiagramView;
 class EventLogPanel;
+class FindBar;
 class HangPanel;
 class InputPanel;
 class OutputPanel;
@@ -47,6 +48,7 @@ class MainWindow : public QMainWindow {
   QString hangBannerText() const;
   DiagramView* diagram() const { return diagram_; }
   ControlPanel* controlPanel() const { return control_; }  // with --control only
+  FindBar* findBar() const { return find_; }
   bool saveDiagram(const QString& file, QString* error) const;
   // "FILE: no records read (...why...)": for an input that ended without
   // one record (the banner, and the scripted modes' error).
@@ -87,6 +89,7 @@ class MainWindow : public QMainWindow {
   ViewerOptions options_;
   ReplayBar* replay_ = nullptr;
   ControlPanel* control_ = nullptr;
+  FindBar* find_ = nullptr;
   TaskTableModel* tasks_ = nullptr;
   QTableView* taskTable_ = nullptr;
   DiagramView* diagram_ = nullptr;

@@ -19,9 +19,10 @@ may still be growing, or from standard input while abmon writes it; or a
 finished file in a format the translators read (PICL).
 
 Scripted use (tests, documentation pictures): --step N or --play-to-end,
-then --screenshot, --save-diagram and --dump-state are written and xabview
-exits (status 0; 2 when the input cannot be read, yields no records, or
-never reached the requested point).
+then --goto S and --find TEXT move the replay (in that order), then
+--screenshot, --save-diagram and --dump-state are written and xabview
+exits (status 0; 2 when the input cannot be read, yields no records,
+never reached the requested point, or no record matches --find).
 --dump-on-hang FILE writes the state each time the hang panel reports, live,
 that progress stopped: nobody steps (abmon | tee evfile | xabview --hang-after 2
 --dump-on-hang hang.json); it follows the input to its end, with no time limit
@@ -31,7 +32,9 @@ Keys: Space play/pause, Esc stop (pause and go back to the first record),
 Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
 live (the diagram follows the newest records again), + or = zoom in, - zoom
 out, 0 fit the whole trace, Shift+Left/Right pan, ] faster, [ slower (the
-rate is shown beside the speed slider), Ctrl+L event log filter, Ctrl+S save
+rate is shown beside the speed slider), Ctrl+F find, F3 find next, Shift+F3
+find previous, Ctrl+G go to a time, Ctrl+O open a trace (File > Open
+Recent: the last 8), Ctrl+L event log filter, Ctrl+S save
 the diagram (PNG or SVG), Ctrl+E export (PICL, JSON, OTF2, sound), Ctrl+Q
 quit; Alt+L, Alt+H, Alt+B, Alt+M, Alt+I choose a panel. Inside a drop-down
 the bare keys are the drop-down's own.
@@ -42,6 +45,7 @@ Examples:
   3. xabview --step 40 --screenshot step40.png evfile
   4. xabview --play-to-end --dump-state state.json --save-diagram d.svg evfile
   5. xabview --play-to-end --export evfile.trf evfile     (PICL for ParaGraph)
+  6. xabview --goto 0.1 --find tag=16004 --dump-state s.json evfile
 )";
 
 bool parseSize(const QString& s, QSize& out) {
@@ -71,7 +75,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption dump("dump-state", "Scripted: write what every view shows as JSON.", "FILE");
   QCommandLineOption diagram("save-diagram", "Scripted: save the space-time diagram (.png or .svg).", "FILE");
   QCommandLineOption exportOpt("export", "Scripted: export the trace (.trf PICL for ParaGraph, .json for Perfetto, .otf2 an OTF2 archive directory for Vampir, .au/.wav sound as ab2au send 8 400 10000).", "FILE");
-  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input, output.", "NAME");
+  QCommandLineOption goTo("goto", "Go to the first record at or after S seconds of trace time (as the status bar's), "
+                          "after --step or --play-to-end: as Ctrl+G.", "S");
+  QCommandLineOption find("find", "Then go to the first record matching TEXT from the position, wrapping at the end "
+                          "(a call, tag=N, a task's name or tid, any text of its fields): as Ctrl+F. No match: status 2.",
+                          "TEXT");
+  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input, output, details.", "NAME");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -91,7 +100,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, tab, size,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, size,
                         hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -143,9 +152,16 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.dumpOnHang = p.value(dumpOnHang);
   o.saveDiagram = p.value(diagram);
   o.exportFile = p.value(exportOpt);
+  if (p.isSet(goTo)) {
+    bool ok = false;
+    o.goTo = p.value(goTo).toDouble(&ok);
+    if (!ok) return fail("--goto needs seconds, e.g. 1.25");
+  }
+  o.find = p.value(find);
+  if (p.isSet(find) && o.find.trimmed().isEmpty()) return fail("--find needs a text");
   o.tab = p.value(tab);
-  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input", "output"}.contains(o.tab))
-    return fail("--tab: one of log, hang, barriers, messages, input, output");
+  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input", "output", "details"}.contains(o.tab))
+    return fail("--tab: one of log, hang, barriers, messages, input, output, details");
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);

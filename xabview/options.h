@@ -25,6 +25,8 @@ struct ViewerOptions {
   QString frameLog;                 // one line per diagram repaint (bench/xabview_live.sh)
   QString control;                  // --control PATH: abmon's control socket (control_panel.h)
   std::optional<int> controlSteps;   // scripted: press Step all N times, outputs at the next hold
+  std::optional<double> goTo;       // --goto SECONDS: the replay at that trace time (after --step/--play-to-end)
+  QString find;                     // --find TEXT: then at the first record matching TEXT from there
   QString tab;                      // panel to show: log, hang, barriers, messages, input, output
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up

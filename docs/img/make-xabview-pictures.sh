@@ -42,5 +42,7 @@ shot xabview-running.png --step $((n / 3)) --tab log "$WORK/run.trace"
 shot xabview-barriers.png --play-to-end --tab barriers "$WORK/run.trace"
 shot xabview-messages.png --step $((n / 2)) --tab messages "$WORK/run.trace"
 shot xabview-hang.png --play-to-end --tab hang "$WORK/hang.trace"
+# Find (the Find bar, the overview, the record found in the Details tab)
+shot xabview-find.png --goto 0.1 --find "tag=16004" --tab details "$WORK/run.trace"
 "$BIN/xabview" --play-to-end --save-diagram "$OUT/xabview-diagram.svg" "$WORK/run.trace" 2>>"$WORK/xabview.err"
 echo "wrote docs/img/xabview-diagram.svg"

@@ -191,6 +191,7 @@ gui	xabview evfile
 run	xabview --step 40 --screenshot step40.png evfile
 run	xabview --play-to-end --dump-state state.json --save-diagram d.svg evfile
 run	xabview --play-to-end --export evfile.trf evfile
+run	xabview --goto 0.1 --find tag=16004 --dump-state s.json evfile
 live	abmon | tee evfile | xabview --dump-on-hang hang.json
 run	QT_QPA_PLATFORM=offscreen xabview --play-to-end --screenshot s.png evfile
 run	scripts/pvm-hosts.sh --help

@@ -218,10 +218,49 @@ TEST_CASE("an input with no records is an error message and status 2, not an emp
   fs::remove_all(dir);
 }
 
+TEST_CASE("xabview --goto and --find move the replay as Ctrl+G and Ctrl+F, and --dump-state says what was found", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string trace = std::string(XAB_MODEL_DATA) + "/cholesky_hang.trace";
+  // 0.1749 s after abmon.start (t40003 sent its result at 0.172) the next tag 16004 is t40004's send.
+  auto r = run({xabview(), "--no-follow", "--play-to-end", "--goto", "0.1749", "--find", "cholnode tag=16004",
+                "--dump-state", dir + "/state.json", "--screenshot", dir + "/shot.png", trace},
+               x.env(), 60s);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto state = readJson(dir + "/state.json");
+  CHECK(state["position"].toInt() == 22);
+  CHECK(state["live"].toBool() == false);
+  CHECK(state["current"].toObject()["task"].toString() == "(cholnode, 1)");
+  CHECK(state["current"].toObject()["event"].toString() == "send");
+  CHECK(state["current"].toObject()["fields"].toString().contains("tag=16004"));
+  CHECK(state["find"].toObject()["query"].toString() == "cholnode tag=16004");
+  CHECK(state["find"].toObject()["found"].toBool());
+  CHECK(state["find"].toObject()["result"].toString() == "record 22 of 33");
+  // The record is in the whole trace's view: the diagram still shows it all (from the first task record, 0.0999 s).
+  CHECK(state["view_s"].toArray()[0].toDouble() == Approx(0.0999).margin(1e-6));
+  CHECK(state["view_s"].toArray()[1].toDouble() > 0.19);
+  checkScreenshot(dir + "/shot.png", 1280, 800);
+  // --goto alone: the first record at or after the time.
+  r = run({xabview(), "--no-follow", "--goto", "0.1749", "--dump-state", dir + "/goto.json", trace}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  state = readJson(dir + "/goto.json");
+  CHECK(state["current"].toObject()["task"].toString() == "(cholnode, 1)");
+  CHECK(state["current"].toObject()["event"].toString() == "initsend");
+  // No match: said, status 2, the outputs still written.
+  r = run({xabview(), "--no-follow", "--find", "tag=99", "--dump-state", dir + "/none.json", trace}, x.env(), 60s);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--find: no record matches \"tag=99\"") != std::string::npos);
+  CHECK(r.err.find("did not reach") == std::string::npos);
+  CHECK_FALSE(readJson(dir + "/none.json")["find"].toObject()["found"].toBool());
+  CHECK(run({xabview(), "--goto", "soon", trace}).exit_code == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
   auto r = run({xabview(), "--help"});
   CHECK(r.exit_code == 0);
-  for (const char* opt : {"--step", "--play-to-end", "--screenshot", "--dump-state", "--save-diagram", "Examples:"})
+  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--screenshot", "--dump-state", "--save-diagram", "Examples:"})
     CHECK(r.out.find(opt) != std::string::npos);
   CHECK(run({xabview(), "--step", "x"}).exit_code == 2);
 }

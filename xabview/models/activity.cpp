@@ -208,6 +208,11 @@ QString formatDuration(TimeNs d) {
 // spelling), except strings, shown as their text rather than %-escaped.
 QString eventArgs(const Trace& trace, const Event& e) {
   std::string out;
+  appendEventArgs(out, trace, e);
+  return qs(std::string_view(out).substr(out.empty() ? 0 : 1));  // without the first space
+}
+
+void appendEventArgs(std::string& out, const Trace& trace, const Event& e) {
   auto specs = kindSlots(e.kind, e.phase);
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (!e.has(static_cast<int>(i))) continue;
@@ -226,7 +231,6 @@ QString eventArgs(const Trace& trace, const Event& e) {
     else
       text::appendInt(out, e.rc);
   }
-  return qs(std::string_view(out).substr(out.empty() ? 0 : 1));  // without the first space
 }
 
 }  // namespace xab::view

@@ -1,5 +1,7 @@
 // Sender x receiver at the replay position: pairsAt and its model.
 #include "panel_models.h"
+
+#include "heat.h"
 #include "panel_words.h"
 
 #include <algorithm>
@@ -70,11 +72,27 @@ void MessageMatrixModel::recompute() {
   const ViewSnapshot* s = state_->snapshot();
   pairs_ = s ? pairsAt(*s, state_->position()) : PairMatrix{};
   ++computations_;
+  findMax();
   if (tasks_ > 0) emit dataChanged(index(0, 0), index(tasks_ - 1, tasks_ - 1));
+}
+
+double MessageMatrixModel::valueOf(const PairAt& p) const {
+  switch (metric_) {
+    case Metric::Count: return static_cast<double>(p.count);
+    case Metric::Bytes: return static_cast<double>(p.bytes);
+    case Metric::Bandwidth: return p.bandwidth();
+  }
+  return 0;
+}
+
+void MessageMatrixModel::findMax() {
+  max_ = 0;
+  for (const auto& [pair, p] : pairs_) max_ = std::max(max_, valueOf(p));
 }
 
 void MessageMatrixModel::setMetric(Metric m) {
   metric_ = m;
+  findMax();
   if (tasks_ > 0) emit dataChanged(index(0, 0), index(tasks_ - 1, tasks_ - 1));
 }
 
@@ -88,6 +106,7 @@ void MessageMatrixModel::reset() {
     tasks_ = want;
     pairs_ = s ? pairsAt(*s, state_->position()) : PairMatrix{};
     ++computations_;
+    findMax();
     endResetModel();
   } else {
     recompute();
@@ -116,6 +135,9 @@ QVariant MessageMatrixModel::data(const QModelIndex& index, int role) const {
         .arg(label(*s, static_cast<TaskIndex>(index.row())), label(*s, static_cast<TaskIndex>(index.column())))
         .arg(p.count).arg(p.bytes).arg(p.bandwidth() / 1e6, 0, 'f', 2).arg(p.receivedBytes);
   if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+  // A heat map: each pair shaded by its share of the busiest pair (heat.h).
+  if (role == Qt::BackgroundRole && max_ > 0) return heatColor(valueOf(p) / max_);
+  if (role == Qt::ForegroundRole && max_ > 0) return heatText(valueOf(p) / max_);
   return {};
 }
 

@@ -81,8 +81,11 @@ class MessageMatrixModel : public QAbstractTableModel {
   void recompute();
  private:
   bool skipped();
+  double valueOf(const PairAt& p) const;  // the metric's
+  void findMax();                         // the heat map's scale: the busiest pair
   ViewState* state_;
   Metric metric_ = Metric::Count;
+  double max_ = 0;
   int tasks_ = 0;
   PairMatrix pairs_;
   bool active_ = true;

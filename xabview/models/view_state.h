@@ -46,6 +46,7 @@ class ViewState : public QObject {
   explicit ViewState(QObject* parent = nullptr);
 
   const ViewSnapshot* snapshot() const { return snapshot_.get(); }
+  SnapshotPtr snapshotPtr() const { return snapshot_; }  // to share it (the overview's own state)
   std::size_t size() const { return snapshot_ ? snapshot_->size() : 0; }
 
   std::size_t position() const { return position_; }

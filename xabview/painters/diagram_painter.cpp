@@ -1,5 +1,6 @@
 #include "diagram_painter.h"
 
+#include "dangling_messages.h"
 #include "span_search.h"
 #include "utilization.h"
 
@@ -369,6 +370,7 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Name, kNameBarrier, "name on orange", "the task waits in a barrier now"},
       {LegendEntry::Band, QColor(0xe6, 0x51, 0x00), "barrier band", "one barrier, first arrival to last departure"},
       {LegendEntry::Line, QColor(0x50, 0x50, 0x50), "message", "a line from the send to the receive"},
+      {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
       {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
   };
@@ -468,6 +470,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   p.setBrush(Qt::NoBrush);
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);
+  if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h
   paintCursor(p, layout, st);
   p.restore();
   return stats;

@@ -1,0 +1,86 @@
+// Messages sent and not received at the replay position: the diagram's
+// dangling arrows are exactly the Messages panel's pending queue, at every
+// position of real traces, and they are drawn (or not, with the message
+// layer off).
+#include "dangling_messages.h"
+#include "panel_models.h"
+#include "support.h"
+
+#include <QImage>
+#include <QPainter>
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <utility>
+
+using namespace xab;
+using namespace xab::view;
+using namespace xab::view::test;
+
+namespace {
+
+int reddish(const QImage& img, const QRect& r) {
+  int n = 0;
+  for (int y = std::max(0, r.top()); y <= std::min(img.height() - 1, r.bottom()); ++y)
+    for (int x = std::max(0, r.left()); x <= std::min(img.width() - 1, r.right()); ++x) {
+      const QColor c = img.pixelColor(x, y);
+      n += c.red() > 150 && c.green() < 110 && c.blue() < 110;
+    }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("dangling messages at every position are the pending queue: sent, not received by then") {
+  for (const char* name : {"cholesky_hang.trace", "deadlock.trace", "mcast.trace", "bcast_left.trace", "recvf_hang.trace",
+                           "psend_precv.trace", "two-hosts.trace", "handler_hang.trace"}) {
+    INFO(name);
+    auto s = snapshotOf(dataPath(name));
+    ViewState st;
+    st.setSnapshot(s);
+    for (std::size_t p = 0; p <= s->size(); ++p) {
+      INFO("position " << p);
+      st.setPosition(p);
+      std::multiset<std::pair<std::uint32_t, TaskIndex>> want, got;
+      for (const PendingEntry& e : pendingAt(*s, p)) want.insert({e.message, e.receiver});
+      for (const DanglingMessage& d : danglingAt(*s, p, st.nowTime())) {
+        got.insert({d.message, d.receiver});
+        const bool received = std::any_of(s->lines().begin(), s->lines().end(), [&](const MessageLine& l) {
+          return l.message == d.message && l.receiver == d.receiver;
+        });
+        CHECK(d.never == !received);
+      }
+      CHECK(got == want);
+    }
+  }
+}
+
+TEST_CASE("the Cholesky hang's dangling arrows end at the receivers' rows at the replay position, and only with the message layer") {
+  auto s = snapshotOf(dataPath("cholesky_hang.trace"));
+  ViewState st;
+  st.setSnapshot(s);
+  st.setPosition(12);  // the mcast sent, two of its three receives not in yet
+  const auto pending = danglingAt(*s, 12, st.nowTime());
+  REQUIRE(pending.size() == 2);
+  QImage img(1000, 300, QImage::Format_RGB32);
+  const DiagramLayout layout = DiagramLayout::make(img.rect(), st);
+  auto paint = [&](DiagramOptions o) {
+    img.fill(Qt::white);
+    QPainter p(&img);
+    paintDiagram(p, layout, st, o);
+  };
+  paint({});
+  const int x = static_cast<int>(layout.xOf(st.nowTime()));
+  for (const DanglingMessage& d : pending) {
+    const int y = static_cast<int>(layout.rowTop(d.receiver) + layout.rowHeight / 2);
+    CHECK(reddish(img, QRect(x - 10, y - 5, 8, 10)) > 4);  // the head, left of the replay line
+  }
+  DiagramOptions off;
+  off.messages = false;
+  paint(off);
+  for (const DanglingMessage& d : pending) {
+    const int y = static_cast<int>(layout.rowTop(d.receiver) + layout.rowHeight / 2);
+    CHECK(reddish(img, QRect(x - 10, y - 5, 8, 10)) == 0);
+  }
+}

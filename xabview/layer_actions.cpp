@@ -1,0 +1,33 @@
+#include "layer_actions.h"
+
+#include "diagram_view.h"
+
+#include <QAction>
+
+namespace xab::view {
+
+QList<QAction*> diagramLayerActions(DiagramView* diagram) {
+  struct Layer { const char* text; const char* name; bool DiagramOptions::* flag; const char* tip; };
+  const Layer layers[] = {
+      {"Message lines", "showMessages", &DiagramOptions::messages,
+       "Lines from each send to its receive, and dashed arrows for messages not received at the replay position"},
+      {"Barrier bands", "showBarriers", &DiagramOptions::barriers, "A translucent band per barrier instance"},
+  };
+  QList<QAction*> out;
+  for (const auto& l : layers) {
+    auto* a = new QAction(l.text, diagram);
+    a->setObjectName(l.name);
+    a->setToolTip(l.tip);
+    a->setCheckable(true);
+    a->setChecked(diagram->layers().*l.flag);
+    QObject::connect(a, &QAction::toggled, diagram, [diagram, flag = l.flag](bool on) {
+      DiagramOptions o = diagram->layers();
+      o.*flag = on;
+      diagram->setLayers(o);
+    });
+    out.append(a);
+  }
+  return out;
+}
+
+}  // namespace xab::view

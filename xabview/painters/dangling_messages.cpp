@@ -1,0 +1,71 @@
+#include "dangling_messages.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace xab::view {
+
+std::vector<DanglingMessage> danglingAt(const ViewSnapshot& s, std::size_t position, TimeNs now) {
+  std::vector<DanglingMessage> out;
+  if (!s.analysis) return out;
+  const auto& messages = s.messages().messages;
+  for (const Undelivered& u : s.undelivered()) {
+    if (u.sendPos >= position) continue;
+    const Message& m = messages[u.message];
+    out.push_back({m.time, m.sender, u.receiver, u.message, true});
+  }
+  const auto& lines = s.lines();
+  auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
+  // A receive not shown yet is no earlier than its task's last record shown
+  // (a task's records come in its own order), and its send at most the
+  // longest transit before that: only sends from there on can be in flight.
+  TimeNs earliest = now;
+  const Trace& trace = *s.trace;
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    const auto& events = trace.events(t);
+    const std::uint32_t shown = position >= s.size() ? static_cast<std::uint32_t>(events.size()) : s.prefixAt(t, position);
+    if (shown < events.size()) earliest = std::min(earliest, events[shown > 0 ? shown - 1 : 0].time);
+  }
+  const TimeNs from = earliest - std::min(s.maxTransit(), earliest - INT64_MIN / 2);
+  auto lo = std::lower_bound(lines.begin(), lines.end(), from, bySend);
+  auto hi = std::upper_bound(lo, lines.end(), now, [](TimeNs t, const MessageLine& l) { return t < l.send; });
+  for (auto it = lo; it != hi; ++it)
+    if (it->sendPos < position && it->recvPos >= position)
+      out.push_back({it->send, it->sender, it->receiver, it->message, false});
+  return out;
+}
+
+std::size_t paintDangling(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || !s->analysis) return 0;
+  const TimeNs now = st.nowTime();
+  const auto all = danglingAt(*s, st.position(), now);
+  const QRectF plot = layout.plot();
+  const double xEnd = layout.xOf(now);
+  if (all.empty() || xEnd < plot.left()) return 0;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  QPen pen(kDanglingMessage, 1.5, Qt::DashLine);
+  std::size_t drawn = 0;
+  for (const DanglingMessage& d : all) {
+    if (drawn >= static_cast<std::size_t>(kMaxMessageLines)) break;
+    const double x0 = layout.xOf(d.send);
+    if (x0 > plot.right()) continue;
+    const QPointF a(x0, layout.rowTop(d.sender) + layout.rowHeight / 2);
+    const QPointF b(std::max(xEnd, x0 + 6), layout.rowTop(d.receiver) + layout.rowHeight / 2);
+    p.setPen(pen);
+    p.drawLine(a, b);
+    // An open head at the end: it points at the receiver, which has not taken it.
+    const double angle = std::atan2(b.y() - a.y(), b.x() - a.x());
+    p.setPen(QPen(kDanglingMessage, 1.5));
+    for (double side : {-0.45, 0.45})
+      p.drawLine(b, b - QPointF(7 * std::cos(angle + side), 7 * std::sin(angle + side)));
+    ++drawn;
+  }
+  p.restore();
+  return drawn;
+}
+
+}  // namespace xab::view
