@@ -55,8 +55,8 @@ Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz] [--no-lint]
                        [--asan-only | --tsan-only | --fuzz-only] [-- CTEST_ARGS...]
 Install what is missing (scripts/setup.sh --no-build), build xab with
 -DXAB_WERROR=ON in build-test/ and run ctest -j$CTEST_JOBS, with scripts/lint.sh
-beside it; then build it with
--DXAB_SANITIZE=address,undefined in build-asan/ and run ctest again; then
+beside it; then build it with -DXAB_SANITIZE=address,undefined (a unity
+build: cmake/XabUnity.cmake) in build-asan/ and run ctest again; then
 build the tests labelled tsan with -DXAB_SANITIZE=thread in build-tsan/ and
 run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
 With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer, fuzz and
