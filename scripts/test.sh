@@ -57,8 +57,8 @@ Install what is missing (scripts/setup.sh --no-build), build xab with
 -DXAB_WERROR=ON in build-test/ and run ctest -j$CTEST_JOBS, with scripts/lint.sh
 beside it; then build it with -DXAB_SANITIZE=address,undefined (a unity
 build: cmake/XabUnity.cmake) in build-asan/ and run ctest again; then
-build the tests labelled tsan with -DXAB_SANITIZE=thread in build-tsan/ and
-run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
+build the tests labelled tsan with -DXAB_SANITIZE=thread (a unity build too)
+in build-tsan/ and run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
 With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer, fuzz and
 lint steps are left out unless asked for with --tsan-only or --fuzz-only.
 
@@ -251,7 +251,7 @@ main() {
   local tsan_built=0
   if ((RUN_TSAN)); then
     step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "${RELEASE_FLAGS[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
+      "${RELEASE_FLAGS[@]}" "${UNITY[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
       step "tsan: build" tsan_build && tsan_built=1
   fi
   local fuzz_built=0
