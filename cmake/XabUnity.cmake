@@ -10,7 +10,8 @@
 # A batch is one translation unit, and what one source keeps to itself
 # (an anonymous namespace, a static) is seen by the next: the sources
 # below define the same such names as another source of their target and
-# are compiled alone.  GCC's -Wsubobject-linkage holds a source's own
+# are compiled alone (a sanitizer build that fails with "redefinition of"
+# or "ambiguous" where the plain build passes wants its source added).  GCC's -Wsubobject-linkage holds a source's own
 # classes to a header's rules once it is included in a batch, so it is
 # off in a unity build (the plain build keeps it).  C sources (libab's
 # feature macros come before their headers) are compiled alone too.
