@@ -43,6 +43,11 @@ opt_flags() {  # build-type optimisation...
 }
 mapfile -t RELEASE_FLAGS < <(opt_flags RELWITHDEBINFO -O2 -DNDEBUG)
 mapfile -t DEBUG_FLAGS < <(opt_flags DEBUG -O0)
+# The sanitizer builds compile each target's sources a batch at a time
+# (cmake/XabUnity.cmake): the headers and templates the sources share are
+# compiled once a batch, not once a source.  The plain build stays source
+# by source (every source compiles alone; lint.sh reads its commands).
+UNITY=(-DCMAKE_UNITY_BUILD=ON)
 
 usage() {
   cat <<EOF
@@ -50,10 +55,10 @@ Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz] [--no-lint]
                        [--asan-only | --tsan-only | --fuzz-only] [-- CTEST_ARGS...]
 Install what is missing (scripts/setup.sh --no-build), build xab with
 -DXAB_WERROR=ON in build-test/ and run ctest -j$CTEST_JOBS, with scripts/lint.sh
-beside it; then build it with
--DXAB_SANITIZE=address,undefined in build-asan/ and run ctest again; then
-build the tests labelled tsan with -DXAB_SANITIZE=thread in build-tsan/ and
-run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
+beside it; then build it with -DXAB_SANITIZE=address,undefined (a unity
+build: cmake/XabUnity.cmake) in build-asan/ and run ctest again; then
+build the tests labelled tsan with -DXAB_SANITIZE=thread (a unity build too)
+in build-tsan/ and run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
 With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer, fuzz and
 lint steps are left out unless asked for with --tsan-only or --fuzz-only.
 
@@ -238,7 +243,7 @@ main() {
   local asan_built=0
   if ((RUN_ASAN)); then
     step "asan+ubsan: configure" configure "$ASAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=Debug \
-      "${DEBUG_FLAGS[@]}" "-DXAB_SANITIZE=address,undefined" &&
+      "${DEBUG_FLAGS[@]}" "${UNITY[@]}" "-DXAB_SANITIZE=address,undefined" &&
       step "asan+ubsan: build" asan_build && asan_built=1
   fi
   bg_wait
@@ -246,7 +251,7 @@ main() {
   local tsan_built=0
   if ((RUN_TSAN)); then
     step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "${RELEASE_FLAGS[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
+      "${RELEASE_FLAGS[@]}" "${UNITY[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
       step "tsan: build" tsan_build && tsan_built=1
   fi
   local fuzz_built=0
