@@ -110,3 +110,27 @@ TEST_CASE("abmon -o run.trace.zst: records are readable while abmon runs, and af
   CHECK(j["failures"]["timeouts"].arr().size() == 4);
   CHECK_FALSE(j["trace"]["stopped"].boolean());
 }
+
+TEST_CASE("abstat --follow on the .zst abmon is writing reads every record and ends at abmon's stop", "[pvm][abmon]") {
+  PrivateVm vm;
+  const std::string zst = vm.dir() + "/follow.trace.zst";
+  BackgroundProcess mon({bin_dir() + "/abmon", "-v", "-o", zst}, vm.dir() + "/abmon.out");
+  auto started = std::chrono::steady_clock::now();
+  while (mon.read_stderr().find("registered") == std::string::npos) {
+    REQUIRE(mon.running());
+    REQUIRE(std::chrono::steady_clock::now() - started < 30s);
+    std::this_thread::sleep_for(20ms);
+  }
+  BackgroundProcess follower({bin_dir() + "/abstat", "--follow", "--json", "--stall", "1000", zst},
+                             vm.dir() + "/follow.json");
+  auto r = run({bin_dir() + "/abstat_pvm_prog", "ring", "4"}, {}, 120s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(follower.running());  // the frame is open: abstat waits for more
+  CHECK(mon.stop(SIGINT) == 0);
+  CHECK(follower.wait(30s) == 0);
+  INFO(follower.read_stderr());
+  CHECK(follower.read_stderr().find("inside a frame") == std::string::npos);
+  Json j = parseJson(follower.read_stdout());
+  CHECK(j["trace"]["stopped"].boolean());
+  CHECK(j["failures"]["timeouts"].arr().size() == 4);
+}
