@@ -24,6 +24,8 @@ PACKAGES=(
   pvm-examples
   # libraries: abmon (Boost.Asio, spdlog), tests (Catch2 v2), translators (OTF2)
   libboost-dev libspdlog-dev catch2 libotf2-trace-dev otf2-tools
+  # compressed traces: abmon writes zstd; every reader opens zstd and gzip
+  libzstd-dev zlib1g-dev
   # xabview (Qt 6) and a display to test it on; xdpyinfo for demo.sh
   qt6-base-dev qt6-svg-dev xvfb xauth x11-utils
   # scripts/pvm-hosts.sh (tests/multihost): namespaces, bridge and veths

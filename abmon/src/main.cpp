@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
                tid, mailboxName, context, opts.tag, opts.batch, opts.flushMs, opts.pokeMs,
                socketName.empty() ? std::string("PVM messages only") : "local socket @" + socketName);
 
-  int code = Monitor({opts, tid, index, localFd, controlFd, out, mailboxName}).run();
+  int code = Monitor({opts, tid, index, localFd, controlFd, out, compressesTo(opts.output), mailboxName}).run();
   pvm_exit();
   if (out && out != stdout && std::fclose(out) != 0 && code == kExitOk) code = kExitOutput;
   return code;

@@ -57,6 +57,7 @@ Monitor::Monitor(MonitorSetup setup)
       exitTag_(setup_.opts.tag + XAB_EXIT_TAG_OFFSET),
       formatter_(setup_.tid, sessions_, [this](const Problem& p) { report(p); }),
       signals_(io_, SIGINT, SIGTERM),
+      output_(io_, setup_.out, setup_.zstd),
       local_(
           io_, [this](std::int32_t tid, std::span<const std::byte> body,
                       std::int64_t recvNs) { takeLocal(tid, body, recvNs); },
@@ -431,8 +432,7 @@ bool Monitor::writeOut() {
     }
     return true;
   }
-  bool ok = std::fwrite(pending_.data(), 1, pending_.size(), setup_.out) == pending_.size() &&
-            std::fflush(setup_.out) == 0;
+  bool ok = output_.write(pending_);
   pending_.clear();
   if (!ok && !finished_) {
     spdlog::error("cannot write the trace: {}", std::strerror(errno));
@@ -477,6 +477,7 @@ void Monitor::finish(int code) {
       formatter_.programExit(pending_, realtimeNs(), program_.tid(), program_.exitCode(), program_.signal());
     formatter_.stop(pending_, realtimeNs(), tracer_ ? tracer_->events() : 0, tracer_ ? tracer_->tasks() : 0);
     if (code != kExitOutput) writeOut();
+    if (!output_.close() && code == kExitOk) exitCode_ = kExitOutput;  // a compressed trace's end
   }
   if (code != kExitPvmLost) unregisterAbmon(setup_.mailboxIndex, setup_.mailboxName);
   const Counters& c = formatter_.counters();

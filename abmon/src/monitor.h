@@ -26,6 +26,7 @@
 #include "program_output.h"
 #include "pvm_tracer.h"
 #include "relay.h"
+#include "trace_output.h"
 
 namespace xab::abmon {
 
@@ -36,6 +37,7 @@ struct MonitorSetup {
   int localFd = -1;      // LocalIntake::listenAt's socket; -1: PVM messages only
   int controlFd = -1;    // Control::listenAt's socket; -1: no control mode
   std::FILE* out = nullptr;  // abmon's trace; a relay has none (RelayUplink)
+  bool zstd = false;         // out gets it zstd-compressed (trace_output.h)
   std::string mailboxName;    // the entry to delete when stopping
 };
 
@@ -100,6 +102,7 @@ class Monitor {
   std::string pending_;  // formatted text not yet written
   boost::asio::io_context io_;
   boost::asio::signal_set signals_;
+  TraceOutput output_;  // setup_.out, as it is or compressed
   std::vector<boost::asio::posix::stream_descriptor> fds_;
   LocalIntake local_;
   Control control_;  // after local_, which it answers through

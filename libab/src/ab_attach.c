@@ -148,6 +148,18 @@ static void untrace_self(int abmon_tid) {
   pvm_settmask(PvmTaskSelf, none);
 }
 
+/* XAB_FILTER (xab/filter.h): the families this task omits from the start. */
+static void filter_from_env(void) {
+  const char *v = getenv(XAB_FILTER_ENV);
+  unsigned omit = 0;
+  if (!v || !*v) return;
+  if (xab_filter_parse(v, &omit) != 0) {
+    fprintf(stderr, "xab: " XAB_FILTER_ENV "=%s: not a list of pack, clock or none; nothing filtered\n", v);
+    return;
+  }
+  if (omit) xab_filter_set(omit);
+}
+
 static void start_monitoring(const struct abmon_entry *e, int parent, int abmon_tid) {
   untrace_self(abmon_tid);
   xab_st.abmon_tid = e->tid;
@@ -168,6 +180,7 @@ static void start_monitoring(const struct abmon_entry *e, int parent, int abmon_
   xab_st.pokes_wanted = !xab_st.immediate && e->poke_ms > 0 && xab_poke_key_new() == 0;
   xab_poke_handler_on();
   put_identity(parent);
+  filter_from_env();
   xab_watch_the_end();
   xab_flush_now(0);
 }

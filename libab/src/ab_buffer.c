@@ -89,6 +89,18 @@ const unsigned char xab_kind_local[XAB_EV_COUNT_] = {
 #undef XAB_LOCAL_
 };
 
+const unsigned char xab_kind_family[XAB_EV_COUNT_] = {
+#define XAB_FAMILY_(id, name, flags, rck, b, e) ((flags) & (XAB_F_PACK | XAB_F_UNPACK)) ? XAB_FILTER_PACK : 0,
+    XAB_CALLS(XAB_FAMILY_)
+#undef XAB_FAMILY_
+};
+
+/* What the task omits from now on, and its record saying so. */
+void xab_filter_set(unsigned omit) {
+  xab_st.filter = omit & XAB_FILTER_ALL;
+  if (xab_st.n < XAB_MAX_BATCH) xab_put(XAB_EV_FILTER, XAB_PHASE_END, xab_clock(), 0, XAB_A((int)xab_st.filter));
+}
+
 /* The list after its record, six tids to a record of kind `tids`. */
 static void put_tids(int64_t t, const int *tids, int ntids) {
   for (int i = 0; i < ntids; i += 6) {

@@ -114,7 +114,7 @@ void xab_clock_sync_due(void) {
   if (!xab_st.have_sock) return;
   if (!xab_st.clock_started) {
     if (xab_st.n > 1 || (xab_st.n == 1 && xab_st.buf[0].kind != XAB_EV_INFO)) xab_clock_sync(XAB_CLOCK_START);
-  } else if (xab_clock() - xab_st.last_sync_ns >= XAB_CLOCK_PERIOD_NS) {
+  } else if (!(xab_st.filter & XAB_FILTER_CLOCK) && xab_clock() - xab_st.last_sync_ns >= XAB_CLOCK_PERIOD_NS) {
     xab_clock_sync(XAB_CLOCK_RUN);
   }
 }

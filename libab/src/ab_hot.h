@@ -88,6 +88,8 @@ static inline void xab_put(int kind, int phase, int64_t t, int rc, const int a[6
 
 /* Kinds whose records need not travel at once in immediate mode. */
 extern const unsigned char xab_kind_local[XAB_EV_COUNT_];
+/* Each kind's family for filtering at the source (XAB_FILTER_*, 0: never filtered). */
+extern const unsigned char xab_kind_family[XAB_EV_COUNT_];
 
 /* Is it time to send?  Batched: the buffer is full or flush_ms has passed.
  * Immediate: at every call that talks to another task or to pvmd, with the
@@ -107,7 +109,9 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
     return;
   }
   if (phase == XAB_PHASE_BEGIN) xab_own_entry(t); /* a begin record is its wrapper's entry */
-  if (xab_st.n >= XAB_MAX_BATCH) {
+  if (xab_st.filter & xab_kind_family[kind]) {
+    /* filtered at the source: not recorded (its `filter` record says so) */
+  } else if (xab_st.n >= XAB_MAX_BATCH) {
     xab_st.lost++; /* not attached yet and the buffer is full */
   } else {
     xab_put(kind, phase, t, rc, a);

@@ -19,6 +19,12 @@ void xab_clock_sync(int phase);
  * whenever the last ones are XAB_CLOCK_PERIOD_NS old. */
 void xab_clock_sync_due(void);
 
+/* ---------------------------------------------------------------- ab_buffer.c */
+
+/* Filtering at the source (xab/filter.h): the XAB_FILTER_* families the
+ * task omits from now on; a `filter` record says so (sent with the next). */
+void xab_filter_set(unsigned omit);
+
 /* ---------------------------------------------------------------- ab_send.c */
 
 /* Send what waits, now (no-op unless attached and something waits). */

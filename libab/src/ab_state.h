@@ -13,6 +13,7 @@
 
 #include "xab/ab.h"
 #include "xab/events.h"
+#include "xab/filter.h"
 #include "xab/wire.h"
 
 #define XAB_MAX_BATCH 4096     /* physical buffer: records */
@@ -56,6 +57,8 @@ struct xab_state {
   /* stepping (ab_step.c) */
   int step_on;            /* abmon's control mode: stop before communicating calls */
   int step_seq;           /* asks made */
+  /* filtering at the source (xab/filter.h): XAB_FILTER_* families not recorded */
+  unsigned filter;
   /* libab's own time on the task (ab_cost.c): the wrappers' time outside
    * the program's real PVM call, less what records already tell, in one
    * call out of XAB_OWN_EVERY */

@@ -53,6 +53,8 @@ void TraceBuilder::record(const text::Record& r) {
   TaskIndex t = taskFor(r.tid);
   if (r.id.any()) identity(t, r.id);
   if (r.kind == Kind::INFO) identity(t, infoIdentity(r));
+  if (int s = slotOf(r.kind, r.phase, Key::Omit); r.kind == Kind::FILTER && r.has(s))
+    trace_.omitted_ |= static_cast<std::uint32_t>(r.a[s]);
   append(t, e);
 }
 
@@ -222,6 +224,7 @@ std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   out->firstTime_ = trace_.firstTime_;
   out->lastTime_ = trace_.lastTime_;
   out->stopped_ = trace_.stopped_;
+  out->omitted_ = trace_.omitted_;
   return out;
 }
 

@@ -2,6 +2,8 @@
 // sender packed (Beguelin, Xab, §4).
 #include <xab/model/mismatch.h>
 
+#include <xab/filter.h>
+
 #include <algorithm>
 #include <optional>
 #include <span>
@@ -183,6 +185,11 @@ std::string formatPackItems(const std::vector<PackItem>& items) {
   return out.empty() ? "(nothing)" : out;
 }
 
+const char* mismatchStatus(const MismatchReport& r) {
+  if (r.packFiltered) return r.records == 0 ? "pack records filtered" : "pack records partly filtered";
+  return r.records == 0 ? "no pack records" : "checked";
+}
+
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& table) {
   PackedStore packed;
   packed.ofMessage.resize(table.messages.size());
@@ -190,6 +197,7 @@ MismatchReport findPackMismatches(const Trace& trace, const MessageTable& table)
   Checker c{trace, table, packed, {}};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(t);
   c.out.records += packed.records;
+  c.out.packFiltered = (trace.omitted() & XAB_FILTER_PACK) != 0;
   // In the order of the messages, as before: stable for reports and tests.
   std::stable_sort(c.out.mismatches.begin(), c.out.mismatches.end(),
                    [](const PackMismatch& a, const PackMismatch& b) { return a.message < b.message; });

@@ -114,6 +114,19 @@ void TraceReader::finish() {
   }
 }
 
+void TraceReader::cutShort(std::string reason) {
+  Impl& r = *impl_;
+  if (r.stopped) return;
+  if (!r.partial.empty() && !reason.empty())
+    reason += " (the " + std::to_string(r.partial.size()) + " bytes of a cut record after it dropped)";
+  r.partial.clear();
+  if (r.discarding) {
+    r.discarding = false;
+    ++r.lines;
+  }
+  if (!reason.empty()) r.error(r.lines + 1, std::move(reason), false);
+}
+
 bool TraceReader::stoppedReading() const { return impl_->stopped; }
 const std::string& TraceReader::fatal() const { return impl_->fatal; }
 const std::vector<ReadError>& TraceReader::errors() const { return impl_->errors; }

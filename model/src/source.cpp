@@ -2,6 +2,8 @@
 // growing file (xab/model/source.h).
 #include <xab/model/source.h>
 
+#include "decode.h"
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -64,7 +66,40 @@ class Input {
   // One piece of at most `cap` bytes.  A pipe or terminal is polled for
   // up to waitMs (-1: until something comes); a file never waits: its end
   // is End (the caller decides whether to wait for more).
+  //
+  // Compressed input (zstd, gzip: decode.h) is decoded on the way: a
+  // piece is text either way.  Invalid data is an Error with error 0
+  // (decodeError() says why).
   Got read(std::size_t cap, int waitMs, std::string_view& piece, int& error) {
+    for (;;) {
+      if (decoder_.format() != Decoder::Format::Plain || !decoder_.error().empty() || pendingPlain_) {
+        pendingPlain_ = false;
+        if (!decoder_.give(cap, piece)) return error = 0, Got::Error;
+        if (!piece.empty()) return Got::Piece;
+      }
+      Got got = readRaw(cap, waitMs, piece, error);
+      if (got != Got::Piece) return got;
+      raw_ += piece.size();
+      if (decoder_.format() == Decoder::Format::Plain) return got;
+      decoder_.take(piece);
+      pendingPlain_ = decoder_.format() == Decoder::Format::Plain;  // the bytes held while deciding
+    }
+  }
+
+  // The input has ended for good: "" or why its compressed data is cut
+  // short; a few plain bytes held back while deciding come by read().
+  std::string finish() {
+    std::string why = decoder_.end();
+    pendingPlain_ = decoder_.format() == Decoder::Format::Plain;
+    return why;
+  }
+
+  const std::string& decodeError() const { return decoder_.error(); }
+  bool compressed() const { return decoder_.compressed(); }
+  std::uint64_t rawBytes() const { return raw_; }
+
+ private:
+  Got readRaw(std::size_t cap, int waitMs, std::string_view& piece, int& error) {
     if (inMemory_) {
       if (text_.empty()) return Got::End;
       piece = text_.substr(0, cap);
@@ -94,6 +129,7 @@ class Input {
     }
   }
 
+ public:
   // A regular file at its end: waits up to `ms` for its writer to write.
   // True when it did (or may have: look again now), false after `ms`.
   // inotify wakes the reader at the writer's write, not at the next poll
@@ -125,6 +161,9 @@ class Input {
   }
 
  private:
+  Decoder decoder_;
+  bool pendingPlain_ = false;  // plain bytes held by the decoder to hand on
+  std::uint64_t raw_ = 0;      // bytes read (compressed, if it is)
   int fd_ = -1;
   int notify_ = -1;  // inotify watching a followed file (waitForGrowth)
   bool notifyTried_ = false;
@@ -168,7 +207,7 @@ struct TraceSource::Impl {
 
   ReadProgress progress() const {
     ReadProgress p;
-    p.bytes = reader.byteCount();
+    p.bytes = input.compressed() ? input.rawBytes() : reader.byteCount();  // of p.total
     p.total = following() ? 0 : input.size();
     p.events = reader.eventCount();
     p.seconds = secondsSince(started);
@@ -233,14 +272,26 @@ struct TraceSource::Impl {
         caughtUp = true;
         return SourceStep::Waiting;
       case Input::Got::End:
-        if (!following() || reader.monitorStopped()) return end();
+        if (!following() || reader.monitorStopped()) return inputEnded();
         caughtUp = true;
         pause();
         return SourceStep::Waiting;
       case Input::Got::Error:
         break;
     }
-    error = name + ": " + std::strerror(why);
+    error = name + ": " + (why ? std::strerror(why) : input.decodeError());
+    if (!why) reader.cutShort({});  // a partial record before the invalid data
+    return end();
+  }
+
+  // The input's end: what the decoder held back is read, and compressed
+  // data cut inside a frame is read to its last whole record and said so.
+  SourceStep inputEnded() {
+    std::string cut = input.finish();
+    std::string_view rest;
+    int why = 0;
+    if (input.read(options.pieceBytes, 0, rest, why) == Input::Got::Piece) reader.feed(rest);
+    if (!cut.empty()) reader.cutShort(cut + ": read to the last whole record");
     return end();
   }
 };
@@ -334,7 +385,7 @@ std::string readPieces(const std::string& path, const SourceOptions& options,
       case Input::Got::End:
         return {};
       case Input::Got::Error:
-        return displayName(path) + ": " + std::strerror(why);
+        return displayName(path) + ": " + (why ? std::strerror(why) : input.decodeError());
     }
   }
 }

@@ -54,3 +54,29 @@ TEST_CASE("libab clock: a late answer to a ping given up on is no sample of a la
   CHECK(samples == 4 + 16);
   CHECK(find(rs, "clock", {{"phase", "1"}, {"rc", "0"}}));
 }
+
+// Filtering at the source (docs/libab.md): XAB_FILTER=clock leaves out the
+// exchanges while running, keeps the start and end ones (global time still
+// has both ends), and the task's filter record says what it omitted.
+TEST_CASE("libab clock: XAB_FILTER=clock records no running exchanges, the start and end ones stay", "[clock][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto phases = [&](const EnvVars& env, const std::string& name) {
+    Monitor mon(vm.dir() + "/" + name, {"--batch", "1"});
+    auto r = run({bin_dir() + "/xabt_wait", "1.5"}, env);  // longer than XAB_CLOCK_PERIOD_NS
+    REQUIRE(r.exit_code == 0);
+    auto rs = mon.finish();
+    std::vector<int> n(3);
+    for (auto& rec : rs)
+      if (rec.event == "clock" && !rec.get("phase").empty()) ++n.at(std::stoul(rec.get("phase")));
+    n.push_back(find(rs, "filter", {{"omit", "2"}}) ? 1 : 0);
+    return n;
+  };
+  auto plain = phases({}, "clock-plain.trace");
+  CHECK(plain[1] > 0);  // the run is long enough for running exchanges
+  CHECK(plain[3] == 0);
+  auto filtered = phases({{"XAB_FILTER", "clock"}}, "clock-filtered.trace");
+  CHECK(filtered[0] > 0);
+  CHECK(filtered[1] == 0);
+  CHECK(filtered[2] > 0);
+  CHECK(filtered[3] == 1);
+}

@@ -80,6 +80,19 @@ TEST_CASE("window: a trace without pack records says the pack check was not made
   CHECK_FALSE(text.contains("receives checked"));
 }
 
+TEST_CASE("window: a trace whose pack records were filtered at the source says so, not that it has none") {
+  Window w(test::snapshotOfText("#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.000000000\n"
+                                "1.0 1.0 t40002 mytid rc=t40002 name=a\n"
+                                "1.0 1.0 t40002 filter omit=1 rc=0\n"
+                                "1.1 1.1 t40002 send dst=t40003 tag=1 bytes=4 serial=1 rc=0\n"
+                                "1.0 1.0 t40003 mytid rc=t40003 name=b\n"
+                                "1.0 1.0 t40003 filter omit=1 rc=0\n"
+                                "1.2 1.2 t40003 recv src=t40002 tag=1 bytes=4 serial=1 rc=3\n"));
+  QString text = w.window.hangPanel()->text();
+  CHECK(text.contains("pack/unpack not checked: pack records filtered at the source"));
+  CHECK_FALSE(text.contains("no pack records"));
+}
+
 TEST_CASE("window: libab's own records (clock, cost, flush) are in the event log only when asked for") {
   Window w(test::snapshotOfText(
       "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.000000000\n"

@@ -294,7 +294,7 @@ struct Json {
   void mismatch() {
     const MismatchReport& r = a.mismatch;
     w.key("mismatch").beginObject().field("checked", r.checked).field("records", r.records);
-    w.field("status", r.records == 0 ? "no pack records" : "checked").key("mismatches").beginArray();
+    w.field("status", mismatchStatus(r)).key("mismatches").beginArray();
     for (const PackMismatch& x : r.mismatches) {
       const Message& m = a.messages.messages[x.message];
       w.beginObject();

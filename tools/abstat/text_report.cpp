@@ -256,9 +256,12 @@ std::string hang(const Report& a) {
 std::string mismatch(const Report& a) {
   const Trace& t = *a.trace;
   const MismatchReport& r = a.mismatch;
-  if (r.records == 0) return "\nPack/unpack mismatches\n  not checked: no pack records\n";
+  if (r.records == 0)
+    return std::string("\nPack/unpack mismatches\n  not checked: ") +
+           (r.packFiltered ? "pack records filtered at the source (XAB_FILTER)" : "no pack records") + "\n";
   std::string out = "\nPack/unpack mismatches\n  " + std::to_string(r.checked) + " receives checked, " +
                     std::to_string(r.mismatches.size()) + " mismatched\n";
+  if (r.packFiltered) out += "  incomplete: some tasks' pack records were filtered at the source (XAB_FILTER)\n";
   for (const PackMismatch& x : r.mismatches) {
     const Message& m = a.messages.messages[x.message];
     out += "  " + t.label(x.sender) + " -> " + t.label(x.receiver) + " tag " + std::to_string(m.tag) +

@@ -45,7 +45,9 @@ QString hangReportHtml(const ViewState& state) {
   }
   if (!s->hang().hung && s->mismatches().mismatches.empty())
     html += s->mismatches().records == 0
-                ? QStringLiteral("<p>No task is blocked; pack/unpack not checked: no pack records.</p>")
+                ? QStringLiteral("<p>No task is blocked; pack/unpack not checked: %1.</p>")
+                      .arg(s->mismatches().packFiltered ? QStringLiteral("pack records filtered at the source")
+                                                        : QStringLiteral("no pack records"))
                 : QStringLiteral("<p>No task is blocked; no pack/unpack mismatch (%1 receives checked).</p>")
                       .arg(s->mismatches().checked);
   if (s->hang().hung) {

@@ -188,7 +188,12 @@
   /* ---- stepping (docs/abmon.md "Control mode") ---- */ \
   /* the task stops before call (its name) with these arguments and waits for abmon's permission; */ \
   /* rc: the ask's number.  The call's own records follow once it is allowed. */ \
-  X(STEP_WAIT,   "step.wait",   0, 'i', "", "call:s peer:t tag:i")
+  X(STEP_WAIT,   "step.wait",   0, 'i', "", "call:s peer:t tag:i") \
+  /* ---- filtering at the source (xab/filter.h) ---- */ \
+  /* the families of records this task omits from now on: omit = XAB_FILTER_* bits (1 pack and */ \
+  /* unpack records, 2 clock records while running); written at attach when it omits any, and at */ \
+  /* each change abmon asks for (omit=0: nothing omitted any more) */ \
+  X(FILTER,      "filter",      XAB_F_LOCAL, 'i', "", "omit:i")
 /* clang-format on */
 
 enum xab_event_kind {

@@ -44,7 +44,14 @@ struct MismatchReport {
   // unpacks, psend and precv records with type= n=.  0: the trace cannot be
   // checked (PVM's own trace events under abrun carry no packs).
   std::uint64_t records = 0;
+  // Some task omitted its pack records (filtered at the source, XAB_FILTER=pack):
+  // its messages cannot be checked, whatever `records` says.
+  bool packFiltered = false;
 };
+
+// How a report words what was checked: "checked", "no pack records", "pack
+// records filtered" (none left to check) or "pack records partly filtered".
+const char* mismatchStatus(const MismatchReport& r);
 
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& messages);
 

@@ -53,6 +53,10 @@ class TraceReader {
   bool feed(std::string_view bytes);
   // End of input: a last line without '\n' is read too.
   void finish();
+  // The input ended short (compressed data cut inside a frame, or invalid
+  // past some point): a partial last line is dropped, not read, and
+  // `reason` (if any) is kept as an error at the line after the last.
+  void cutShort(std::string reason);
 
   bool stoppedReading() const;            // refused version or stopOnError
   const std::string& fatal() const;       // why it stopped; "" if it did not

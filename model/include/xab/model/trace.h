@@ -127,6 +127,9 @@ class Trace {
   TimeNs firstTime() const { return firstTime_; }  // min task time over all events
   TimeNs lastTime() const { return lastTime_; }    // max task time over all events
   bool stopped() const { return stopped_; }        // an abmon.stop record was read
+  // The families of records some task omitted at some time (its `filter`
+  // records: XAB_FILTER_* bits, xab/filter.h): what the trace cannot tell.
+  std::uint32_t omitted() const { return omitted_; }
 
   std::string_view str(StrId id) const;            // "" for an unknown id
   std::span<const Tid> list(ListId id) const;      // empty for an unknown id
@@ -153,6 +156,7 @@ class Trace {
   TimeNs firstTime_ = 0;
   TimeNs lastTime_ = 0;
   bool stopped_ = false;
+  std::uint32_t omitted_ = 0;
 };
 
 // Formatting helpers shared by abstat, the viewer and the translators.

@@ -236,6 +236,7 @@ enum class Key : std::uint8_t {
   Instance = fieldKey("instance"), Status = fieldKey("status"), Signal = fieldKey("signal"),
   Stream = fieldKey("stream"), Ref = fieldKey("ref"), RefS = fieldKey("ref_s"), RefNs = fieldKey("ref_ns"),
   TurnNs = fieldKey("turn_ns"), RttNs = fieldKey("rtt_ns"), ClockPhase = fieldKey("phase"),
+  Omit = fieldKey("omit"),
 };
 inline constexpr int kKeyCount = static_cast<int>(schema::kKeyCount);
 
