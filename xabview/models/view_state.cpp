@@ -112,10 +112,14 @@ void ViewState::zoom(double factor, TimeNs center) {
   double b = static_cast<double>(viewBegin_ - center) * factor;
   double e = static_cast<double>(viewEnd_ - center) * factor;
   setViewRange(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
-  if (following) {  // live: the new width, still ending at the newest records
-    follow_ = Follow::Newest;
-    showNewest(viewEnd_ - viewBegin_);
-  }
+  // Always around `center`; live, with the newest records still in view,
+  // the new width follows them as new records come.
+  if (following && newestTime() >= viewBegin_ && newestTime() <= viewEnd_) follow_ = Follow::Newest;
+}
+
+TimeNs ViewState::zoomCenter() const {
+  if (live_ && follow_ != Follow::None && snapshot_) return newestTime();
+  return viewBegin_ + (viewEnd_ - viewBegin_) / 2;
 }
 
 TimeNs ViewState::newestTime() const {

@@ -60,6 +60,9 @@ class ViewState : public QObject {
 
   TimeNs viewBegin() const { return viewBegin_; }
   TimeNs viewEnd() const { return viewEnd_; }
+  // Where the zoom keys zoom: the middle of the view; following the
+  // newest records, the newest time (so it stays in view).
+  TimeNs zoomCenter() const;
 
   const EventFilter& filter() const { return filter_; }
   std::optional<std::size_t> selected() const { return selected_; }
@@ -73,7 +76,7 @@ class ViewState : public QObject {
   void step(long delta);                  // leaves live mode
   void setLive(bool live);
   void setViewRange(TimeNs begin, TimeNs end);
-  void zoom(double factor, TimeNs center);  // factor < 1 zooms in
+  void zoom(double factor, TimeNs center);  // factor < 1 zooms in, `center` stays put
   void pan(double fraction);                // of the visible width
   void fitAll();
   void setFilter(const xab::view::EventFilter& f);

@@ -1,0 +1,63 @@
+// Moving through a trace, headless: the wheel, Space, the position slider
+// and panning, on the real MainWindow as a user drives it.
+#include "diagram_view.h"
+#include "main_window.h"
+#include "replay_bar.h"
+#include "support.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QSlider>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <catch2/catch.hpp>
+
+using namespace xab;
+using namespace xab::view;
+
+namespace {
+
+struct NavWindow {
+  ViewState state;
+  MainWindow window;
+  explicit NavWindow(const std::string& trace = "cholesky_hang.trace") : window(&state, options()) {
+    state.setSnapshot(test::snapshotOf(test::dataPath(trace)));
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    REQUIRE(QTest::qWaitForWindowActive(&window));
+    QApplication::processEvents();
+  }
+  static ViewerOptions options() {
+    ViewerOptions o;
+    o.size = {1280, 800};
+    return o;
+  }
+  DiagramLayout layout() const { return DiagramLayout::make(window.diagram()->rect(), state); }
+  // One wheel notch (120: away from the user, zoom in) at `x` of the plot.
+  void wheel(double x, int delta = 120) {
+    DiagramView* d = window.diagram();
+    const QPointF at(x, layout().plot().center().y());
+    QWheelEvent e(at, d->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                  false);
+    QApplication::sendEvent(d, &e);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("navigation: the wheel zooms around the pointer, in live mode as after a step") {
+  NavWindow w;
+  REQUIRE(w.state.live());  // a finished file opens live
+  const double x = w.layout().plot().left() + w.layout().plot().width() * 0.1;
+  const TimeNs under = w.layout().timeAt(x);
+  const TimeNs width = w.state.viewEnd() - w.state.viewBegin();
+  w.wheel(x);
+  CHECK(w.state.viewEnd() - w.state.viewBegin() < width);
+  // The time under the pointer stays under it (to a pixel).
+  const TimeNs pixel = (w.state.viewEnd() - w.state.viewBegin()) / static_cast<TimeNs>(w.layout().plot().width());
+  CHECK(std::llabs(w.layout().timeAt(x) - under) <= pixel);
+  w.wheel(x, -120);  // and back out, still around the pointer
+  CHECK(std::llabs(w.layout().timeAt(x) - under) <= 2 * pixel);
+}
