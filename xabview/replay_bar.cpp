@@ -22,8 +22,10 @@ QAction* ReplayBar::addButton(const QString& text, const QString& tip, const QKe
 ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", parent), state_(state) {
   setObjectName("replay");
   setMovable(false);
-  playAction_ = addButton("Play", "Play the records continuously; again: pause", Qt::Key_Space,
-                          [this] { togglePlay(); });
+  playAction_ = addButton("Play",
+                          "Play the records continuously; again: pause (following a running program: "
+                          "pause at the newest record)",
+                          Qt::Key_Space, [this] { togglePlay(); });
   // The button is as wide as its wider text, so Play -> Pause moves nothing.
   if (QWidget* b = widgetForAction(playAction_)) {
     QFontMetrics fm(b->font());
@@ -87,6 +89,7 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   });
   connect(state_, &ViewState::positionChanged, this, &ReplayBar::sync);
   connect(state_, &ViewState::liveChanged, this, &ReplayBar::sync);
+  connect(state_, &ViewState::snapshotChanged, this, &ReplayBar::sync);
   connect(&timer_, &QTimer::timeout, this, &ReplayBar::tick);
   sync();
 }
@@ -98,12 +101,12 @@ void ReplayBar::play() {
   carry_ = 0;
   clock_.start();
   timer_.start(30);
-  playAction_->setText("Pause");
+  sync();
 }
 
 void ReplayBar::pause() {
   timer_.stop();
-  playAction_->setText("Play");
+  sync();
 }
 
 void ReplayBar::stop() {
@@ -111,7 +114,18 @@ void ReplayBar::stop() {
   state_->setPosition(0);
 }
 
-void ReplayBar::togglePlay() { playing() ? pause() : play(); }
+bool ReplayBar::following() const {
+  const ViewSnapshot* s = state_->snapshot();
+  return state_->live() && s && !s->inputEnded;
+}
+
+// Following a running program, Space pauses there (at the newest record);
+// otherwise it plays or pauses the replay.
+void ReplayBar::togglePlay() {
+  if (playing()) pause();
+  else if (following()) state_->setPosition(state_->size());
+  else play();
+}
 void ReplayBar::faster() { speed_->setValue(speed_->value() + 5); }
 void ReplayBar::slower() { speed_->setValue(speed_->value() - 5); }
 
@@ -131,6 +145,8 @@ void ReplayBar::sync() {
   position_->setValue(static_cast<int>(state_->position()));
   syncing_ = false;
   liveAction_->setChecked(state_->live());
+  // The button says what it does: Pause while playing or following a run.
+  playAction_->setText(playing() || following() ? "Pause" : "Play");
 }
 
 }  // namespace xab::view

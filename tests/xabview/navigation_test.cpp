@@ -61,3 +61,36 @@ TEST_CASE("navigation: the wheel zooms around the pointer, in live mode as after
   w.wheel(x, -120);  // and back out, still around the pointer
   CHECK(std::llabs(w.layout().timeAt(x) - under) <= 2 * pixel);
 }
+
+TEST_CASE("navigation: Space while following a live run pauses at the newest record, and the button says so") {
+  NavWindow w;
+  auto running = test::snapshotOf(test::dataPath("cholesky_hang.trace"));
+  running->inputEnded = false;  // abmon still writing
+  w.state.setSnapshot(running);
+  REQUIRE(w.state.live());
+  ReplayBar* bar = w.window.findChild<ReplayBar*>();
+  QAction* play = bar->actions().front();
+  CHECK(play->text() == "Pause");  // what Space does now
+  const std::size_t newest = w.state.size();
+  QTest::keyClick(&w.window, Qt::Key_Space);
+  CHECK_FALSE(bar->playing());
+  CHECK_FALSE(w.state.live());
+  CHECK(w.state.position() == newest);
+  CHECK(play->text() == "Play");
+  QTest::keyClick(&w.window, Qt::Key_Space);  // paused at the end: play from the start
+  CHECK(bar->playing());
+  CHECK(play->text() == "Pause");
+  QTest::keyClick(&w.window, Qt::Key_Space);
+  CHECK_FALSE(bar->playing());
+  CHECK(play->text() == "Play");
+}
+
+TEST_CASE("navigation: a finished trace opens live with Play on the button, and Space replays it") {
+  NavWindow w;
+  ReplayBar* bar = w.window.findChild<ReplayBar*>();
+  QAction* play = bar->actions().front();
+  CHECK(play->text() == "Play");
+  QTest::keyClick(&w.window, Qt::Key_Space);
+  CHECK(bar->playing());
+  CHECK(w.state.position() < w.state.size());
+}
