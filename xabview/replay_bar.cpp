@@ -3,11 +3,26 @@
 #include <QAction>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QProxyStyle>
 #include <QSlider>
 
 #include <cmath>
 
 namespace xab::view {
+namespace {
+
+// A click on the groove puts the slider there (the style's default moves a
+// page: 10 records of millions).
+class JumpingSliderStyle : public QProxyStyle {
+ public:
+  int styleHint(StyleHint hint, const QStyleOption* option, const QWidget* widget,
+                QStyleHintReturn* returnData) const override {
+    if (hint == QStyle::SH_Slider_AbsoluteSetButtons) return Qt::LeftButton;
+    return QProxyStyle::styleHint(hint, option, widget, returnData);
+  }
+};
+
+}  // namespace
 
 QAction* ReplayBar::addButton(const QString& text, const QString& tip, const QKeySequence& key,
                               std::function<void()> run) {
@@ -77,6 +92,9 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   position_->setObjectName("position");
   position_->setToolTip("Jump to any record (the status bar says which)");
   position_->setMinimumWidth(100);
+  auto* jump = new JumpingSliderStyle;
+  jump->setParent(position_);
+  position_->setStyle(jump);
   addWidget(position_);
 
   auto showSpeed = [this] { speedValue_->setText(QStringLiteral(" %1 rec/s").arg(std::lround(recordsPerSecond()))); };

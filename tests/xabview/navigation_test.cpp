@@ -8,6 +8,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QSlider>
+#include <QStyle>
+#include <QStyleOptionSlider>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -93,4 +95,25 @@ TEST_CASE("navigation: a finished trace opens live with Play on the button, and 
   QTest::keyClick(&w.window, Qt::Key_Space);
   CHECK(bar->playing());
   CHECK(w.state.position() < w.state.size());
+}
+
+TEST_CASE("navigation: a click on the position slider's groove jumps there") {
+  NavWindow w("ge.trace");
+  auto* slider = w.window.findChild<QSlider*>("position");
+  REQUIRE(slider);
+  w.state.setPosition(0);
+  const QStyleOptionSlider opt = [&] {
+    QStyleOptionSlider o;
+    o.initFrom(slider);
+    o.orientation = Qt::Horizontal;
+    o.minimum = slider->minimum();
+    o.maximum = slider->maximum();
+    o.sliderPosition = slider->sliderPosition();
+    return o;
+  }();
+  const QRect groove = slider->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, slider);
+  QTest::mouseClick(slider, Qt::LeftButton, {}, QPoint(groove.left() + groove.width() * 3 / 4, groove.center().y()));
+  const double want = 0.75 * static_cast<double>(w.state.size());
+  INFO("position " << w.state.position() << " of " << w.state.size());
+  CHECK(std::abs(static_cast<double>(w.state.position()) - want) < 0.05 * static_cast<double>(w.state.size()));
 }
