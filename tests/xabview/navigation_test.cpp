@@ -117,3 +117,21 @@ TEST_CASE("navigation: a click on the position slider's groove jumps there") {
   INFO("position " << w.state.position() << " of " << w.state.size());
   CHECK(std::abs(static_cast<double>(w.state.position()) - want) < 0.05 * static_cast<double>(w.state.size()));
 }
+
+TEST_CASE("navigation: panning and zooming out stay on the trace, with a margin") {
+  NavWindow w("ge.trace");
+  const ViewSnapshot& s = *w.state.snapshot();
+  const TimeNs span = s.tasksEnd - s.tasksBegin;
+  w.window.diagram()->setFocus();
+  for (int i = 0; i < 20; ++i) QTest::keyClick(&w.window, Qt::Key_Left, Qt::ShiftModifier);
+  CHECK(w.state.viewBegin() >= s.tasksBegin - span / 10);
+  CHECK(w.state.viewBegin() < s.tasksBegin + span / 10);  // it went as far as it may
+  for (int i = 0; i < 40; ++i) QTest::keyClick(&w.window, Qt::Key_Right, Qt::ShiftModifier);
+  CHECK(w.state.viewEnd() <= s.tasksEnd + span / 10);
+  CHECK(w.state.viewEnd() > s.tasksEnd - span / 10);
+  const double x = w.layout().plot().left() + 10;
+  for (int i = 0; i < 10; ++i) w.wheel(x, -120);  // zoom far out at the left edge
+  CHECK(w.state.viewBegin() >= s.tasksBegin - span / 10);
+  CHECK(w.state.viewEnd() <= s.tasksEnd + span / 10);
+  CHECK(w.state.viewEnd() - w.state.viewBegin() >= span);  // the whole trace, not less
+}

@@ -111,7 +111,7 @@ void ViewState::zoom(double factor, TimeNs center) {
   const bool following = live_ && follow_ != Follow::None;
   double b = static_cast<double>(viewBegin_ - center) * factor;
   double e = static_cast<double>(viewEnd_ - center) * factor;
-  setViewRange(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
+  clampToTrace(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
   // Always around `center`; live, with the newest records still in view,
   // the new width follows them as new records come.
   if (following && newestTime() >= viewBegin_ && newestTime() <= viewEnd_) follow_ = Follow::Newest;
@@ -139,7 +139,30 @@ void ViewState::showNewest(TimeNs width) {
 
 void ViewState::pan(double fraction) {
   auto d = static_cast<TimeNs>(static_cast<double>(viewEnd_ - viewBegin_) * fraction);
-  setViewRange(viewBegin_ + d, viewEnd_ + d);
+  clampToTrace(viewBegin_ + d, viewEnd_ + d);
+}
+
+// The trace with fitAll()'s margin on both sides: no wider, and no
+// further out.
+void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
+  if (size() > 0) {
+    TimeNs lo = snapshot_->tasksBegin, hi = newestTime();
+    const TimeNs pad = std::max<TimeNs>((hi - lo) / 50, 1'000'000);
+    lo -= pad;
+    hi += pad;
+    const TimeNs width = end - begin;
+    if (width >= hi - lo) {
+      begin = lo;
+      end = hi;
+    } else if (begin < lo) {
+      begin = lo;
+      end = lo + width;
+    } else if (end > hi) {
+      end = hi;
+      begin = hi - width;
+    }
+  }
+  setViewRange(begin, end);
 }
 
 void ViewState::fitAll() {

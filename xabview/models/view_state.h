@@ -78,6 +78,7 @@ class ViewState : public QObject {
   void setViewRange(TimeNs begin, TimeNs end);
   void zoom(double factor, TimeNs center);  // factor < 1 zooms in, `center` stays put
   void pan(double fraction);                // of the visible width
+  // zoom() and pan() keep to the trace, with a margin of 1/50 of it.
   void fitAll();
   void setFilter(const xab::view::EventFilter& f);
   void select(std::optional<std::size_t> position);
@@ -94,6 +95,7 @@ class ViewState : public QObject {
   void refreshShown();
   TimeNs newestTime() const;  // where the whole trace's range ends
   void showNewest(TimeNs width);
+  void clampToTrace(TimeNs begin, TimeNs end);  // setViewRange, kept on the trace
 
   SnapshotPtr snapshot_;
   std::size_t position_ = 0;
