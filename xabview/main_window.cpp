@@ -391,6 +391,12 @@ QString MainWindow::statusText() const {
   // caught up with its writer is live, waiting for more.
   QString mode = state_->live() ? (s->inputEnded ? "end of input" : s->caughtUp ? "live, waiting for records" : "live")
                                 : (replay_->playing() ? "playing" : "paused");
+  // Messages, barriers and the hang come from an analysis of their own: say
+  // while it has not caught up (their lines, bands and words lag).
+  if (!s->analysisComplete())
+    mode += QStringLiteral(" | analysing messages, barriers and hang: %1 of %2 records done")
+                .arg(s->analysis ? s->analysis->records : 0)
+                .arg(s->trace->eventCount());
   // Behind: records the reader holds that the picture does not show yet,
   // and how long ago the picture's records were taken.
   const Lag lag = lagOf(*s, arrival_->recordsRead());

@@ -191,3 +191,19 @@ TEST_CASE("window: View > Time > Compensated re-times the trace live and after i
     loader.stop();
   }
 }
+
+TEST_CASE("live status: the status bar says while the analysis (messages, barriers, hang) is still running") {
+  ViewState state;
+  ViewerOptions o;
+  o.size = {1280, 800};
+  MainWindow window(&state, o);
+  auto s = test::snapshotOf(test::dataPath("barrier.trace"));
+  auto done = s->analysis;
+  s->analysis = std::make_shared<view::Analysis>();  // as the loader's first snapshots have it: nothing analysed yet
+  state.setSnapshot(s);
+  CHECK(window.statusText().contains("analysing"));
+  auto finished = std::make_shared<ViewSnapshot>(*s);
+  finished->analysis = done;
+  state.setSnapshot(finished);
+  CHECK_FALSE(window.statusText().contains("analysing"));
+}

@@ -289,7 +289,8 @@ void paintBandStrips(QPainter& p, const DiagramLayout& layout, const std::vector
 
 // One translucent band per barrier instance over the rows of the tasks that
 // took part, from the first arrival to the last departure; instances that
-// land on the same pixels are drawn once.
+// land on the same pixels are drawn once, and those narrower than
+// kFoldPixels not at all.
 void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   const TimeNs now = st.cursorTime();
@@ -308,6 +309,9 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
       r1 = std::max(r1, layout.rowOf(v.task));
     }
     if (a0 == INT64_MAX || d1 < layout.begin || a0 > layout.end) continue;
+    // Narrower than kFoldPixels: folded away, as the states are (the
+    // tasks' barrier bars show it); a band never hides the states.
+    if (layout.xOf(d1) - layout.xOf(a0) < kFoldPixels) continue;
     double x0 = layout.xOf(a0), x1 = std::max(layout.xOf(d1), x0 + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;
