@@ -120,6 +120,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);
   // A hang is announced, not forced on the user: the tab they chose stays.
   connect(hang_, &HangPanel::alarmChanged, this, &MainWindow::showHangAlarm);
+  // While it is up, the banner says what the newest diagnosis says (the
+  // panel's words, its counts), not what the first one did.
+  connect(state_, &ViewState::snapshotChanged, this, [this] {
+    if (hang_->alarmed()) showHangAlarm(true);
+  });
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     EventFilter f;

@@ -18,7 +18,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 
 using namespace xab;
@@ -120,4 +122,27 @@ TEST_CASE("live edge: pausing or stepping at the newest record of a running prog
   CHECK_FALSE(w.window.hangPanel()->alarmed());
   CHECK_FALSE(w.bannerShown());
   CHECK(w.window.currentTab() == "log");
+}
+
+TEST_CASE("live edge: the banner, the panel and the task table give one count as the diagnosis changes") {
+  // The demo hung, then its master was killed: the pvmd's notice (the last
+  // record) makes one of the blocked tasks one that ended while blocked.
+  std::ifstream in(test::dataPath("demo_hang_killed.trace"));
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string notice = all.substr(all.find("t40014 task.exit how=notify"));
+  std::string before = all.substr(0, all.rfind('\n', all.size() - notice.size() - 1) + 1);
+  REQUIRE(before.size() < all.size());
+  ViewState state;
+  ViewerOptions o;
+  o.size = {1280, 800};
+  MainWindow window(&state, o);
+  state.setSnapshot(test::snapshotOfText(before));
+  REQUIRE(window.hangBannerShown());
+  CHECK(window.hangBannerText().contains("4 tasks blocked"));
+  state.setSnapshot(test::snapshotOfText(all));
+  REQUIRE(window.hangBannerShown());
+  const QString headline = QString::fromStdString(state.snapshot()->hangText().headline);
+  CHECK(headline == "3 tasks blocked, 1 ended while blocked");
+  CHECK(window.hangBannerText().contains(headline));
+  CHECK(window.hangPanel()->text().contains(headline));
 }
