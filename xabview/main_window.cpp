@@ -51,7 +51,6 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   banner_->setWordWrap(true);
   banner_->hide();
   box->addWidget(banner_);
-  box->addWidget(buildHangBanner());
 
   auto* split = split_ = new QSplitter(Qt::Vertical);
   tasks_ = new TaskTableModel(state_, this);
@@ -109,6 +108,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_ = new QLabel;
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
+  // The hang banner is in the status bar, which is as high as it from the
+  // start: it comes and goes without moving anything.
+  statusBar()->insertWidget(0, buildHangBanner(), 3);
+  statusBar()->setMinimumHeight(hangBanner_->sizeHint().height() + 4);
   buildActions();
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
@@ -135,7 +138,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   });
   auto* clock = new QTimer(this);  // "blocked ... for 12.4 s" keeps counting in live mode
   connect(clock, &QTimer::timeout, this, [this] {
-    if (state_->live()) tasks_->refresh();
+    if (state_->live()) {
+      tasks_->refresh();
+      state_->followPresent();
+    }
+    if (hang_->alarmed()) showHangAlarm(true);  // "no new record for 12 s"
   });
   clock->start(1000);
   arrival_ = new ArrivalMeter({}, this);
@@ -262,7 +269,7 @@ QFrame* MainWindow::buildHangBanner() {
   auto* row = new QHBoxLayout(hangBanner_);
   row->setContentsMargins(4, 2, 4, 2);
   hangBannerText_ = new QLabel;
-  hangBannerText_->setWordWrap(true);
+  hangBannerText_->setWordWrap(false);
   row->addWidget(hangBannerText_, 1);
   auto* show = new QPushButton("Show");
   show->setObjectName("hangBannerShow");
@@ -283,7 +290,7 @@ void MainWindow::showHangAlarm(bool on) {
   if (s->hang().hung) {
     QString tasks = QString::fromStdString(s->hangText().headline);
     what = s->inputEnded ? QStringLiteral("Hang: %1 at the end of the input.").arg(tasks)
-                         : QStringLiteral("Hang: %1, no new record for %2 s or more.").arg(tasks).arg(options_.hangAfter);
+                         : QStringLiteral("Hang: %1, no new record for %2 s.").arg(tasks).arg(state_->msSinceProgress() / 1000);
   } else {
     what = QStringLiteral("Pack/unpack mismatch: %1 receive%2.")
                .arg(s->mismatches().mismatches.size()).arg(s->mismatches().mismatches.size() == 1 ? "" : "s");

@@ -127,7 +127,16 @@ TimeNs ViewState::newestTime() const {
   // A hung trace is shown up to abmon's stop: how long the tasks sat blocked.
   TimeNs e = snapshot_->hang().hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd;
   if (e - snapshot_->tasksEnd > TimeNs{86'400} * 1'000'000'000) e = snapshot_->tasksEnd;
+  // Following a running program: up to the present, so a silent (hung)
+  // program's blocked bars keep growing.
+  if (live_ && !snapshot_->inputEnded && atEnd()) e = std::max(e, nowTime());
   return e;
+}
+
+void ViewState::followPresent() {
+  if (!live_ || !snapshot_ || snapshot_->inputEnded) return;
+  if (follow_ == Follow::WholeTrace) fitAll();
+  else if (follow_ == Follow::Newest) showNewest(viewEnd_ - viewBegin_);
 }
 
 void ViewState::showNewest(TimeNs width) {

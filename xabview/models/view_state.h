@@ -80,6 +80,9 @@ class ViewState : public QObject {
   void pan(double fraction);                // of the visible width
   // zoom() and pan() keep to the trace, with a margin of 1/50 of it.
   void fitAll();
+  // Live, following a running program: the view moves on to the present
+  // (called every second: time passes while no record comes).
+  void followPresent();
   void setFilter(const xab::view::EventFilter& f);
   void select(std::optional<std::size_t> position);
 
