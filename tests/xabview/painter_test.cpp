@@ -487,3 +487,18 @@ TEST_CASE("barrier bands narrower than a few pixels fold away: they never hide t
   CHECK(orange > 50);
   CHECK(near != render(false));
 }
+
+TEST_CASE("the time axis speaks in the unit of its zoom (s, ms, µs) and marks zero") {
+  CHECK(axisLabel(0, 100'000'000) == "0");
+  CHECK(axisLabel(0, 2'000) == "0");
+  CHECK(axisLabel(2'000'000'000, 1'000'000'000) == "2 s");
+  CHECK(axisLabel(1'500'000'000, 500'000'000) == "1.5 s");
+  CHECK(axisLabel(358'400'000, 200'000) == "358.4 ms");
+  CHECK(axisLabel(40'000'000, 20'000'000) == "40 ms");
+  CHECK(axisLabel(1'500'000, 500'000) == "1.5 ms");
+  CHECK(axisLabel(1'250'000, 50'000) == QString::fromUtf8("1250 µs"));
+  CHECK(axisLabel(3'000, 1'000) == QString::fromUtf8("3 µs"));
+  CHECK(axisLabel(3'500, 500) == QString::fromUtf8("3.5 µs"));
+  CHECK(axisLabel(120, 20) == "120 ns");
+  CHECK(axisLabel(-1'000'000'000, 1'000'000'000) == "-1 s");
+}

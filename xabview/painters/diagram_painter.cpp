@@ -15,6 +15,24 @@
 #include <unordered_set>
 
 namespace xab::view {
+
+QString axisLabel(TimeNs rel, TimeNs step) {
+  if (rel == 0) return QStringLiteral("0");
+  // The largest unit at most ten steps long: labels of a few digits.
+  struct Unit { TimeNs ns; const char* name; };
+  static constexpr Unit units[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "\u00b5s"}, {1, "ns"}};
+  Unit u = units[3];
+  for (const Unit& c : units)
+    if (c.ns <= std::max<TimeNs>(step, 1) * 10) {
+      u = c;
+      break;
+    }
+  const double inUnit = static_cast<double>(step) / static_cast<double>(u.ns);
+  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(inUnit) - 1e-9)), 0, 9);
+  return QString::number(static_cast<double>(rel) / static_cast<double>(u.ns), 'f', decimals) + " " +
+         QString::fromUtf8(u.name);
+}
+
 namespace {
 
 constexpr int kStates = 11;
@@ -162,11 +180,10 @@ void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
   TimeNs step = std::max<TimeNs>(1, niceStep(layout.nsPerPixel()));
   TimeNs rel0 = layout.begin - origin;
   TimeNs first = (rel0 >= 0 ? (rel0 + step - 1) / step : rel0 / step) * step;
-  int decimals = std::clamp(static_cast<int>(9 - std::floor(std::log10(static_cast<double>(step)))), 0, 9);
   for (TimeNs rel = first; origin + rel < layout.end; rel += step) {
     double x = layout.xOf(origin + rel);
     p.drawLine(QPointF(x, plot.top() - 5), QPointF(x, plot.top()));
-    p.drawText(QPointF(x + 2, layout.area.top() + 13), QString::number(static_cast<double>(rel) / 1e9, 'f', decimals) + " s");
+    p.drawText(QPointF(x + 2, layout.area.top() + 13), axisLabel(rel, step));
   }
   p.drawLine(plot.topLeft(), plot.topRight());
 }
