@@ -412,7 +412,7 @@ QString MainWindow::statusText() const {
   // Behind: records the reader holds that the picture does not show yet,
   // and how long ago the picture's records were taken.
   const Lag lag = lagOf(*s, arrival_->recordsRead());
-  return QStringLiteral("%1 events | record %2 of %1 | trace time %3 s (%11) | arriving %4 records/s | behind %5 records, %6 s | %7 | %8 tasks%9 | repaint %10 ms")
+  return QStringLiteral("%1 events | record %2 of %1 | trace time %3 s | %11 | arriving %4 records/s | behind %5 records, %6 s | %7 | %8 tasks%9 | repaint %10 ms")
       .arg(s->size()).arg(state_->position())
       .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime())))
       .arg(arrival_->rate(), 0, 'f', 0).arg(lag.records).arg(lag.seconds, 0, 'f', 1).arg(mode).arg(s->trace->taskCount())

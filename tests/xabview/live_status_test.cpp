@@ -182,12 +182,21 @@ TEST_CASE("window: View > Time > Compensated re-times the trace live and after i
     CHECK(state.position() == 5);
     CHECK(state.size() == records);
     CHECK(window.statusText().contains("compensated"));
+    // Plain words: no brackets in brackets, no command-line flags.
+    CHECK_FALSE(window.statusText().contains('('));
     compensated->trigger();  // off again: the recorded times
     REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("compensated") == std::string::npos; }));
     CHECK(workerLast() == Approx(recorded).margin(1e-9));
     CHECK(waitUntil(analysedOnShownTimes, 10000));
     CHECK(state.position() == 5);
     CHECK_FALSE(window.statusText().contains("compensated"));
+    auto* raw = window.findChild<QAction*>("timeRaw");
+    REQUIRE(raw);
+    raw->trigger();
+    REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("as recorded") != std::string::npos; }));
+    CHECK(window.statusText().contains("task clocks as recorded"));
+    CHECK_FALSE(window.statusText().contains("--"));
+    CHECK_FALSE(window.statusText().contains('('));
     loader.stop();
   }
 }
