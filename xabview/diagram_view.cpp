@@ -80,8 +80,8 @@ bool DiagramView::save(const QString& file, QString* error) const {
   return false;
 }
 
-void DiagramView::zoomIn() { state_->zoom(0.5, (state_->viewBegin() + state_->viewEnd()) / 2); }
-void DiagramView::zoomOut() { state_->zoom(2.0, (state_->viewBegin() + state_->viewEnd()) / 2); }
+void DiagramView::zoomIn() { state_->zoom(0.5, state_->zoomCenter()); }
+void DiagramView::zoomOut() { state_->zoom(2.0, state_->zoomCenter()); }
 void DiagramView::panLeft() { state_->pan(-0.25); }
 void DiagramView::panRight() { state_->pan(0.25); }
 

@@ -55,7 +55,6 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   banner_->setWordWrap(true);
   banner_->hide();
   box->addWidget(banner_);
-  box->addWidget(buildHangBanner());
 
   auto* split = split_ = new QSplitter(Qt::Vertical);
   tasks_ = new TaskTableModel(state_, this);
@@ -121,6 +120,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   status_ = new QLabel;
   status_->setObjectName("status");
   statusBar()->addWidget(status_, 1);
+  // The hang banner is in the status bar, which is as high as it from the
+  // start: it comes and goes without moving anything.
+  statusBar()->insertWidget(0, buildHangBanner(), 3);
+  statusBar()->setMinimumHeight(hangBanner_->sizeHint().height() + 4);
   buildActions();
   find_ = new FindBar(state_, this);  // Ctrl+F, F3, Ctrl+G: shown when asked for
   addToolBarBreak();
@@ -142,6 +145,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   connect(state_, &ViewState::positionChanged, this, &MainWindow::updateStatus);
   // A hang is announced, not forced on the user: the tab they chose stays.
   connect(hang_, &HangPanel::alarmChanged, this, &MainWindow::showHangAlarm);
+  // While it is up, the banner says what the newest diagnosis says (the
+  // panel's words, its counts), not what the first one did.
+  connect(state_, &ViewState::snapshotChanged, this, [this] {
+    if (hang_->alarmed()) showHangAlarm(true);
+  });
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
     EventFilter f;
@@ -152,7 +160,11 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   });
   auto* clock = new QTimer(this);  // "blocked ... for 12.4 s" keeps counting in live mode
   connect(clock, &QTimer::timeout, this, [this] {
-    if (state_->live()) tasks_->refresh();
+    if (state_->live()) {
+      tasks_->refresh();
+      state_->followPresent();
+    }
+    if (hang_->alarmed()) showHangAlarm(true);  // "no new record for 12 s"
   });
   clock->start(1000);
   arrival_ = new ArrivalMeter({}, this);
@@ -279,7 +291,7 @@ QFrame* MainWindow::buildHangBanner() {
   auto* row = new QHBoxLayout(hangBanner_);
   row->setContentsMargins(4, 2, 4, 2);
   hangBannerText_ = new QLabel;
-  hangBannerText_->setWordWrap(true);
+  hangBannerText_->setWordWrap(false);
   row->addWidget(hangBannerText_, 1);
   auto* show = new QPushButton("Show");
   show->setObjectName("hangBannerShow");
@@ -300,7 +312,7 @@ void MainWindow::showHangAlarm(bool on) {
   if (s->hang().hung) {
     QString tasks = QString::fromStdString(s->hangText().headline);
     what = s->inputEnded ? QStringLiteral("Hang: %1 at the end of the input.").arg(tasks)
-                         : QStringLiteral("Hang: %1, no new record for %2 s or more.").arg(tasks).arg(options_.hangAfter);
+                         : QStringLiteral("Hang: %1, no new record for %2 s.").arg(tasks).arg(state_->msSinceProgress() / 1000);
   } else {
     what = QStringLiteral("Pack/unpack mismatch: %1 receive%2.")
                .arg(s->mismatches().mismatches.size()).arg(s->mismatches().mismatches.size() == 1 ? "" : "s");
@@ -419,10 +431,16 @@ QString MainWindow::statusText() const {
   // caught up with its writer is live, waiting for more.
   QString mode = state_->live() ? (s->inputEnded ? "end of input" : s->caughtUp ? "live, waiting for records" : "live")
                                 : (replay_->playing() ? "playing" : "paused");
+  // Messages, barriers and the hang come from an analysis of their own: say
+  // while it has not caught up (their lines, bands and words lag).
+  if (!s->analysisComplete())
+    mode += QStringLiteral(" | analysing messages, barriers and hang: %1 of %2 records done")
+                .arg(s->analysis ? s->analysis->records : 0)
+                .arg(s->trace->eventCount());
   // Behind: records the reader holds that the picture does not show yet,
   // and how long ago the picture's records were taken.
   const Lag lag = lagOf(*s, arrival_->recordsRead());
-  return QStringLiteral("%1 events | record %2 of %1 | trace time %3 s (%11) | arriving %4 records/s | behind %5 records, %6 s | %7 | %8 tasks%9 | repaint %10 ms")
+  return QStringLiteral("%1 events | record %2 of %1 | trace time %3 s | %11 | arriving %4 records/s | behind %5 records, %6 s | %7 | %8 tasks%9 | repaint %10 ms")
       .arg(s->size()).arg(state_->position())
       .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime())))
       .arg(arrival_->rate(), 0, 'f', 0).arg(lag.records).arg(lag.seconds, 0, 'f', 1).arg(mode).arg(s->trace->taskCount())

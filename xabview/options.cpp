@@ -28,8 +28,8 @@ that progress stopped: nobody steps (abmon | tee evfile | xabview --hang-after 2
 --dump-on-hang hang.json); it follows the input to its end, with no time limit
 unless --timeout is given.
 
-Keys: Space play/pause, Esc stop (pause and go back to the first record),
-Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
+Keys: Space play/pause (following a running program: pause at the newest
+record), Esc stop (pause and go back to the first record), Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
 live (the diagram follows the newest records again), + or = zoom in, - zoom
 out, 0 fit the whole trace, Shift+Left/Right pan, ] faster, [ slower (the
 rate is shown beside the speed slider), Ctrl+F find, F3 find next, Shift+F3

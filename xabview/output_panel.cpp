@@ -8,6 +8,10 @@
 #include <algorithm>
 
 namespace xab::view {
+namespace {
+const QString kNoOutput =
+    QStringLiteral("No output records: run the program with abrun(1) to collect what its tasks print.");
+}  // namespace
 
 OutputPanel::OutputPanel(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
   auto* box = new QVBoxLayout(this);
@@ -17,7 +21,7 @@ OutputPanel::OutputPanel(ViewState* state, QWidget* parent) : QWidget(parent), s
   text_->setReadOnly(true);
   text_->setLineWrapMode(QPlainTextEdit::NoWrap);
   text_->setFont(QFont("monospace"));
-  text_->setPlaceholderText("No output records: run the program with abrun(1) to collect what its tasks print.");
+  text_->setPlaceholderText(kNoOutput);
   box->addWidget(text_);
   connect(state_, &ViewState::snapshotChanged, this, &OutputPanel::refresh);
   connect(state_, &ViewState::positionChanged, this, &OutputPanel::refresh);
@@ -76,6 +80,13 @@ void OutputPanel::refresh() {
     text_->appendPlainText(QString::fromStdString(s->trace->label(l.task)) + "  " +
                            QString::fromUtf8(s->trace->str(l.text).data(), static_cast<qsizetype>(s->trace->str(l.text).size())));
   }
+  // An empty page says why: no output in the trace, or none yet here.
+  text_->setPlaceholderText(
+      lines_.empty() ? kNoOutput
+                     : QStringLiteral("No output yet at this position (the trace has %1 output records, the first at "
+                                      "record %2).")
+                           .arg(lines_.size())
+                           .arg(lines_.front().position + 1));
   highlight();
   text_->verticalScrollBar()->setValue(text_->verticalScrollBar()->maximum());
 }

@@ -3,11 +3,26 @@
 #include <QAction>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QProxyStyle>
 #include <QSlider>
 
 #include <cmath>
 
 namespace xab::view {
+namespace {
+
+// A click on the groove puts the slider there (the style's default moves a
+// page: 10 records of millions).
+class JumpingSliderStyle : public QProxyStyle {
+ public:
+  int styleHint(StyleHint hint, const QStyleOption* option, const QWidget* widget,
+                QStyleHintReturn* returnData) const override {
+    if (hint == QStyle::SH_Slider_AbsoluteSetButtons) return Qt::LeftButton;
+    return QProxyStyle::styleHint(hint, option, widget, returnData);
+  }
+};
+
+}  // namespace
 
 QAction* ReplayBar::addButton(const QString& text, const QString& tip, const QKeySequence& key,
                               std::function<void()> run) {
@@ -22,8 +37,10 @@ QAction* ReplayBar::addButton(const QString& text, const QString& tip, const QKe
 ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", parent), state_(state) {
   setObjectName("replay");
   setMovable(false);
-  playAction_ = addButton("Play", "Play the records continuously; again: pause", Qt::Key_Space,
-                          [this] { togglePlay(); });
+  playAction_ = addButton("Play",
+                          "Play the records continuously; again: pause (following a running program: "
+                          "pause at the newest record)",
+                          Qt::Key_Space, [this] { togglePlay(); });
   // The button is as wide as its wider text, so Play -> Pause moves nothing.
   if (QWidget* b = widgetForAction(playAction_)) {
     QFontMetrics fm(b->font());
@@ -75,6 +92,9 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   position_->setObjectName("position");
   position_->setToolTip("Jump to any record (the status bar says which)");
   position_->setMinimumWidth(100);
+  auto* jump = new JumpingSliderStyle;
+  jump->setParent(position_);
+  position_->setStyle(jump);
   addWidget(position_);
 
   auto showSpeed = [this] { speedValue_->setText(QStringLiteral(" %1 rec/s").arg(std::lround(recordsPerSecond()))); };
@@ -87,6 +107,7 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   });
   connect(state_, &ViewState::positionChanged, this, &ReplayBar::sync);
   connect(state_, &ViewState::liveChanged, this, &ReplayBar::sync);
+  connect(state_, &ViewState::snapshotChanged, this, &ReplayBar::sync);
   connect(&timer_, &QTimer::timeout, this, &ReplayBar::tick);
   sync();
 }
@@ -98,12 +119,12 @@ void ReplayBar::play() {
   carry_ = 0;
   clock_.start();
   timer_.start(30);
-  playAction_->setText("Pause");
+  sync();
 }
 
 void ReplayBar::pause() {
   timer_.stop();
-  playAction_->setText("Play");
+  sync();
 }
 
 void ReplayBar::stop() {
@@ -111,7 +132,18 @@ void ReplayBar::stop() {
   state_->setPosition(0);
 }
 
-void ReplayBar::togglePlay() { playing() ? pause() : play(); }
+bool ReplayBar::following() const {
+  const ViewSnapshot* s = state_->snapshot();
+  return state_->live() && s && !s->inputEnded;
+}
+
+// Following a running program, Space pauses there (at the newest record);
+// otherwise it plays or pauses the replay.
+void ReplayBar::togglePlay() {
+  if (playing()) pause();
+  else if (following()) state_->setPosition(state_->size());
+  else play();
+}
 void ReplayBar::faster() { speed_->setValue(speed_->value() + 5); }
 void ReplayBar::slower() { speed_->setValue(speed_->value() - 5); }
 
@@ -131,6 +163,8 @@ void ReplayBar::sync() {
   position_->setValue(static_cast<int>(state_->position()));
   syncing_ = false;
   liveAction_->setChecked(state_->live());
+  // The button says what it does: Pause while playing or following a run.
+  playAction_->setText(playing() || following() ? "Pause" : "Play");
 }
 
 }  // namespace xab::view

@@ -24,6 +24,8 @@ class ReplayBar : public QToolBar {
   explicit ReplayBar(ViewState* state, QWidget* parent = nullptr);
   bool playing() const { return timer_.isActive(); }
   double recordsPerSecond() const;
+  // Live, and the input still growing: the position follows a running program.
+  bool following() const;
   // Actions without a button (PgUp/PgDn, [ and ]): for the Replay menu.
   // An action's shortcut works only while the action is visible somewhere.
   const QList<QAction*>& menuOnlyActions() const { return menuOnly_; }

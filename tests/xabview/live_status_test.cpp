@@ -182,12 +182,37 @@ TEST_CASE("window: View > Time > Compensated re-times the trace live and after i
     CHECK(state.position() == 5);
     CHECK(state.size() == records);
     CHECK(window.statusText().contains("compensated"));
+    // Plain words: no brackets in brackets, no command-line flags.
+    CHECK_FALSE(window.statusText().contains('('));
     compensated->trigger();  // off again: the recorded times
     REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("compensated") == std::string::npos; }));
     CHECK(workerLast() == Approx(recorded).margin(1e-9));
     CHECK(waitUntil(analysedOnShownTimes, 10000));
     CHECK(state.position() == 5);
     CHECK_FALSE(window.statusText().contains("compensated"));
+    auto* raw = window.findChild<QAction*>("timeRaw");
+    REQUIRE(raw);
+    raw->trigger();
+    REQUIRE(waitUntil([&] { return state.snapshot()->timeNote.find("as recorded") != std::string::npos; }));
+    CHECK(window.statusText().contains("task clocks as recorded"));
+    CHECK_FALSE(window.statusText().contains("--"));
+    CHECK_FALSE(window.statusText().contains('('));
     loader.stop();
   }
+}
+
+TEST_CASE("live status: the status bar says while the analysis (messages, barriers, hang) is still running") {
+  ViewState state;
+  ViewerOptions o;
+  o.size = {1280, 800};
+  MainWindow window(&state, o);
+  auto s = test::snapshotOf(test::dataPath("barrier.trace"));
+  auto done = s->analysis;
+  s->analysis = std::make_shared<view::Analysis>();  // as the loader's first snapshots have it: nothing analysed yet
+  state.setSnapshot(s);
+  CHECK(window.statusText().contains("analysing"));
+  auto finished = std::make_shared<ViewSnapshot>(*s);
+  finished->analysis = done;
+  state.setSnapshot(finished);
+  CHECK_FALSE(window.statusText().contains("analysing"));
 }

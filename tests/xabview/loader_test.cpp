@@ -158,7 +158,7 @@ TEST_CASE("global time: clocks that agree keep their times, a skewed one is put 
     const auto& ev = last->trace->events(0);
     const TimeNs exitTime = ev[ev.size() - 1].time;
     if (offset == 0) {
-      CHECK(last->timeNote == "global time (every clock agrees with abmon's)");
+      CHECK(last->timeNote == "global time, every clock agrees with abmon's");
       CHECK(exitTime == 1'763'680'001'500'000'000);  // as recorded
     } else {
       CHECK(last->timeNote == "global time");
@@ -219,7 +219,7 @@ TEST_CASE("global time: live pictures keep task clocks while records flow, re-ti
     return paused != nullptr;
   }));
   REQUIRE(live);
-  CHECK(live->timeNote == "task clocks while records flow (global time when they pause)");
+  CHECK(live->timeNote == "task clocks while records flow, global time when they pause");
   CHECK(live->trace->events(0)[0].time == recorded);  // as recorded
   REQUIRE(paused);
   CHECK(std::llabs(paused->trace->events(0)[0].time - (recorded - offset)) < 10'000);  // on abmon's clock

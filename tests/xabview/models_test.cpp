@@ -1,6 +1,7 @@
 // Every item model of xab_viewmodels under QAbstractItemModelTester, fed
 // the way the viewer feeds them: snapshots that grow, a replay position
 // that moves, a filter that changes.
+#include "activity.h"
 #include "event_log_model.h"
 #include "panel_models.h"
 #include "support.h"
@@ -297,4 +298,36 @@ TEST_CASE("pair matrix and pending queue at every position agree with the defini
       }
     }
   }
+}
+
+TEST_CASE("Doing now names peers as (name, instance), and says when a peer's records arrive later") {
+  // The master's batch arrives before the worker's: in arrival order it
+  // sends to and hears from a task whose first record is yet to come.
+  const std::string text =
+      "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n"
+      "1763680000.100000000 1763680000.100000000 t40002 mytid rc=t40002 name=master parent=none\n"
+      "1763680000.200000000 1763680000.200000000 t40002 send dst=t40003 tag=1 bytes=4 serial=1 rc=0\n"
+      "1763680000.500000000 1763680000.500000000 t40002 recv src=t40003 tag=2 bytes=4 serial=2 rc=1\n"
+      "1763680000.150000000 1763680000.150000000 t40003 mytid rc=t40003 name=worker parent=t40002\n"
+      "1763680000.300000000 1763680000.300000000 t40003 recv src=t40002 tag=1 bytes=4 serial=1 rc=1\n"
+      "1763680000.400000000 1763680000.400000000 t40003 send dst=t40002 tag=2 bytes=4 serial=2 rc=0\n";
+  ViewState state;
+  state.setSnapshot(snapshotOfText(text));
+  const TaskIndex master = taskNamed(*state.snapshot(), "master", 0);
+  const TaskIndex worker = taskNamed(*state.snapshot(), "worker", 0);
+  state.setPosition(2);
+  QString sent = describeTask(state, master).text;
+  INFO(sent.toStdString());
+  CHECK(sent.contains("to (worker, 0)"));
+  CHECK_FALSE(sent.contains("t40003"));
+  CHECK(describeTask(state, worker).text == "not started");
+  CHECK(sent.contains("records arrive later"));
+  state.setPosition(3);
+  QString got = describeTask(state, master).text;
+  INFO(got.toStdString());
+  CHECK(got.contains("from (worker, 0)"));
+  CHECK(got.contains("records arrive later"));
+  state.setPosition(state.size());
+  CHECK_FALSE(describeTask(state, master).text.contains("later"));
+  CHECK(describeTask(state, worker).text.contains("to (master, 0)"));
 }

@@ -12,6 +12,8 @@
 #include <QPicture>
 
 #include <array>
+#include <cstdio>
+#include <string>
 
 #include <catch2/catch.hpp>
 
@@ -434,4 +436,69 @@ TEST_CASE("the diagram groups task rows by host, each group labelled with its ho
   CHECK(flat.rowTask.empty());
   CHECK(flat.hostFirstRows.empty());
   CHECK(flat.rowOf(2) == 2);
+}
+
+namespace {
+// Three workers passing barrier 'w' `n` times, 10 ms apart, 1 ms in each.
+std::string manyBarriers(int n) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n";
+  const long long start = 1763680001'000000000LL;
+  char line[200];
+  auto rec = [&](long long t, int tid, const std::string& rest) {
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x %s\n", t / 1000000000, t % 1000000000,
+                  t / 1000000000, t % 1000000000, tid, rest.c_str());
+    out += line;
+  };
+  for (int w = 0; w < 3; ++w) {
+    const int tid = 0x40002 + w;
+    rec(start, tid, "mytid rc=t" + std::to_string(40002 + w) + " name=worker host=vm parent=none lang=c pid=" +
+                        std::to_string(300 + w));
+    rec(start + 1'000'000, tid, "joingroup group=w rc=" + std::to_string(w));
+    for (int i = 0; i < n; ++i) {
+      const long long t = start + 2'000'000 + i * 10'000'000LL;
+      rec(t + 8'000'000 + w * 100'000, tid, "barrier.begin group=w count=3");
+      rec(t + 9'000'000, tid, "barrier group=w count=3 rc=0");
+    }
+    rec(start + 3'000'000 + n * 10'000'000LL, tid, "exit rc=0");
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("barrier bands narrower than a few pixels fold away: they never hide the states") {
+  ViewState state;
+  state.setSnapshot(snapshotOfText(manyBarriers(500)));
+  REQUIRE(state.snapshot()->barriers().instances.size() == 500);
+  auto render = [&](bool bands) {
+    QImage img(900, 300, QImage::Format_RGB32);
+    QPainter p(&img);
+    paintDiagram(p, DiagramLayout::make(img.rect(), state), state, DiagramOptions{false, bands, true});
+    return img;
+  };
+  // Zoomed out: each band is under a pixel; the states are as without bands.
+  CHECK(render(true) == render(false));
+  // Zoomed in to a few barriers: the bands are there, edges and all.
+  const TimeNs b = state.snapshot()->tasksBegin + 1'000'000'000;
+  state.setViewRange(b, b + 50'000'000);
+  const QImage near = render(true);
+  int orange = 0;
+  for (int y = 0; y < near.height(); ++y)
+    for (int x = 0; x < near.width(); ++x) orange += near.pixel(x, y) == qRgb(0xe6, 0x51, 0x00);
+  CHECK(orange > 50);
+  CHECK(near != render(false));
+}
+
+TEST_CASE("the time axis speaks in the unit of its zoom (s, ms, µs) and marks zero") {
+  CHECK(axisLabel(0, 100'000'000) == "0");
+  CHECK(axisLabel(0, 2'000) == "0");
+  CHECK(axisLabel(2'000'000'000, 1'000'000'000) == "2 s");
+  CHECK(axisLabel(1'500'000'000, 500'000'000) == "1.5 s");
+  CHECK(axisLabel(358'400'000, 200'000) == "358.4 ms");
+  CHECK(axisLabel(40'000'000, 20'000'000) == "40 ms");
+  CHECK(axisLabel(1'500'000, 500'000) == "1.5 ms");
+  CHECK(axisLabel(1'250'000, 50'000) == QString::fromUtf8("1250 µs"));
+  CHECK(axisLabel(3'000, 1'000) == QString::fromUtf8("3 µs"));
+  CHECK(axisLabel(3'500, 500) == QString::fromUtf8("3.5 µs"));
+  CHECK(axisLabel(120, 20) == "120 ns");
+  CHECK(axisLabel(-1'000'000'000, 1'000'000'000) == "-1 s");
 }

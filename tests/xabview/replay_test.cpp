@@ -124,7 +124,7 @@ TEST_CASE("live follow: a zoomed diagram keeps its width and the newest time in 
   REQUIRE(later->tasksEnd < all->tasksEnd);
   state.setSnapshot(early);
   REQUIRE(state.live());
-  state.zoom(0.25, state.viewBegin());  // zoomed in, live
+  state.zoom(0.25, state.zoomCenter());  // zoomed in (the keys), live
   const TimeNs width = state.viewEnd() - state.viewBegin();
   CHECK(state.viewEnd() >= early->tasksEnd);  // the newest stays in view
   state.setSnapshot(later);
@@ -140,6 +140,13 @@ TEST_CASE("live follow: a zoomed diagram keeps its width and the newest time in 
   CHECK(state.viewEnd() - state.viewBegin() == width);
   CHECK(state.viewEnd() >= all->tasksEnd);
   CHECK(state.viewBegin() <= all->tasksEnd);
+
+  // The wheel zooms around the pointer: away from the newest records, the
+  // view stays where the user looks.
+  state.zoom(0.5, state.viewBegin());
+  const TimeNs looked = state.viewBegin();
+  state.setSnapshot(all);
+  CHECK(state.viewBegin() == looked);
 
   state.fitAll();  // 0: the whole trace again, and it keeps growing with the input
   state.setSnapshot(later);

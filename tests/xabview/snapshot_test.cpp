@@ -57,7 +57,7 @@ TEST_CASE("the task table says what each task is doing, as in the paper's Figure
   CHECK(h.kind == Activity::Blocked);
   CHECK(h.text.toStdString() == "blocked in recv(src any, tag 16040) for 12.4 s");
   auto n = describeTask(*s, node0, all(node0), s->lastTime());
-  CHECK(n.text.startsWith("blocked in recv(src t40002"));  // the host
+  CHECK(n.text.startsWith("blocked in recv(src (cholhost, 0)"));  // the host, named as everywhere
   CHECK(n.text.contains("tag 16010"));
   // Node 0's fifth record is pkfloat n=8: "placing eight floats into a message buffer".
   auto packing = describeTask(*s, node0, 6, s->lastTime());

@@ -78,10 +78,14 @@ QStringList ModelChecker::messages() const {
   return impl_->messages;
 }
 
-GrowingTrace::GrowingTrace(const QString& path, long long stepNs) : stepNs_(stepNs) {
+GrowingTrace::GrowingTrace(const QString& path, long long stepNs, long long startNs) : stepNs_(stepNs) {
   fd_ = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   REQUIRE(fd_ >= 0);
-  write("#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n");
+  if (startNs) t_ = startNs;
+  char header[128];
+  std::snprintf(header, sizeof header, "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=%lld.%09lld\n",
+                t_ / 1000000000 - 1, t_ % 1000000000);
+  write(header);
   rec("t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200");
   rec("t40003 mytid rc=t40003 name=worker host=vm parent=t40002 lang=c pid=201");
 }

@@ -39,7 +39,8 @@ class ModelChecker {
 // then whatever records the test appends, `stepNs` apart in time.
 class GrowingTrace {
  public:
-  explicit GrowingTrace(const QString& path, long long stepNs = 1'000'000);
+  // `startNs`: the first record's time (0: a fixed day in the past).
+  explicit GrowingTrace(const QString& path, long long stepNs = 1'000'000, long long startNs = 0);
   ~GrowingTrace();
   GrowingTrace(const GrowingTrace&) = delete;
   GrowingTrace& operator=(const GrowingTrace&) = delete;

@@ -16,6 +16,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QTableView>
 #include <QTest>
@@ -335,6 +336,11 @@ TEST_CASE("window: the Output tab follows the replay position and highlights the
   CHECK(panel->lines() == QStringList{"(worker, 0)  worker line 1", "(master, 0)  master line 1"});
   state.setPosition(2);
   CHECK(panel->lines().isEmpty());
+  // Before the first output record: none yet, not "none at all".
+  auto* textBox = window.findChild<QPlainTextEdit*>("outputText");
+  REQUIRE(textBox);
+  CHECK(textBox->placeholderText().startsWith("No output yet at this position"));
+  CHECK_FALSE(textBox->placeholderText().contains("abrun"));
   state.setPosition(state.size());
   EventFilter worker;
   worker.tasks.insert(test::taskNamed(*state.snapshot(), "worker", 0));

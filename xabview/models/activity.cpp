@@ -19,6 +19,20 @@ QString items(const Event& e) {
   return QStringLiteral("%1 %2").arg(n).arg(name);
 }
 
+// A peer as everything else names it, (name, instance); a tid the trace does
+// not know, or any, as written.  `late`: the peer's first record comes
+// after `position` in arrival order (records arrive per batch).
+QString peer(const ViewSnapshot& s, std::int32_t tid, std::size_t position, bool* late = nullptr) {
+  auto task = tid == kAnyTid ? std::nullopt : s.trace->findTask(tid);
+  if (!task) return qs(formatTid(tid));
+  if (late && position < s.size() && s.prefixAt(*task, position) == 0) *late = true;
+  return qs(s.trace->label(*task));
+}
+
+QString laterHint(bool late) {
+  return late ? QStringLiteral("; its records arrive later: each task's records come in batches") : QString();
+}
+
 QString group(const Trace& t, const Event& e) {
   return "`" + qs(t.str(e.get(Key::Group, -1))) + "`";
 }
@@ -65,7 +79,7 @@ QString blockedWords(const ViewSnapshot& s, TaskIndex task, const Event& e, Time
     case Kind::TRECV:
     case Kind::PRECV:
       return QStringLiteral("blocked in %1(src %2, tag %3)%4")
-          .arg(call, qs(formatTid(e.get(Key::Src, kAnyTid))), qs(formatTag(e.get(Key::Tag, kAnyTag))), forTime);
+          .arg(call, peer(s, e.get(Key::Src, kAnyTid), position), qs(formatTag(e.get(Key::Tag, kAnyTag))), forTime);
     case Kind::BARRIER: {
       kind = Activity::Barrier;
       auto [arrived, need] = barrierArrivals(s, task, e, now, position);
@@ -82,30 +96,38 @@ QString blockedWords(const ViewSnapshot& s, TaskIndex task, const Event& e, Time
   }
 }
 
-QString receivedWords(const Event& e) {
+QString receivedWords(const ViewSnapshot& s, const Event& e, std::size_t position) {
   QString call = qs(kindName(e.kind));
   if (!gotMessage(e)) {  // each receive-like call has its own rc convention (messages.h)
     if (e.hasRc() && e.rc < 0 && e.kind != Kind::HANDLER) return QStringLiteral("%1 failed (%2)").arg(call).arg(e.rc);
     return QStringLiteral("%1: no message").arg(call);
   }
-  return QStringLiteral("received %1 bytes from %2 (tag %3)")
+  bool late = false;
+  const QString from = peer(s, e.get(Key::Src, 0), position, &late);
+  return QStringLiteral("received %1 bytes from %2 (tag %3)%4")
       .arg(e.get(Key::Bytes, 0))
-      .arg(qs(formatTid(e.get(Key::Src, 0))), qs(formatTag(e.get(Key::Tag, 0))));
+      .arg(from, qs(formatTag(e.get(Key::Tag, 0))), laterHint(late));
 }
 
-QString doneWords(const Trace& t, const Event& e, Activity& kind) {
+QString doneWords(const ViewSnapshot& s, const Event& e, std::size_t position, Activity& kind) {
+  const Trace& t = *s.trace;
   kind = Activity::Computing;
   if (isPack(e.kind)) { kind = Activity::Communicating; return "packing " + items(e); }
   if (isUnpack(e.kind)) { kind = Activity::Communicating; return "unpacking " + items(e); }
-  if (isMsgIn(e.kind)) { kind = Activity::Communicating; return receivedWords(e); }
+  if (isMsgIn(e.kind)) { kind = Activity::Communicating; return receivedWords(s, e, position); }
   switch (e.kind) {
     case Kind::INITSEND:
     case Kind::MKBUF: kind = Activity::Communicating; return QStringLiteral("starting a message");
     case Kind::SEND:
     case Kind::PSEND:
       kind = Activity::Communicating;
-      return QStringLiteral("sent %1 bytes to %2 (tag %3)")
-          .arg(e.get(Key::Bytes, 0)).arg(qs(formatTid(e.get(Key::Dst, 0))), qs(formatTag(e.get(Key::Tag, 0))));
+      {
+        bool late = false;
+        const QString to = peer(s, e.get(Key::Dst, 0), position, &late);
+        return QStringLiteral("sent %1 bytes to %2 (tag %3)%4")
+            .arg(e.get(Key::Bytes, 0))
+            .arg(to, qs(formatTag(e.get(Key::Tag, 0))), laterHint(late));
+      }
     case Kind::MCAST:
       kind = Activity::Communicating;
       return QStringLiteral("multicast %1 bytes to %2 tasks (tag %3)")
@@ -151,7 +173,7 @@ TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t s
     return out;
   }
   if (e.isBegin() && isBlocking(e.kind)) out.text = blockedWords(s, task, e, now, position, out.kind);
-  else out.text = doneWords(t, e, out.kind);
+  else out.text = doneWords(s, e, position, out.kind);
   return out;
 }
 

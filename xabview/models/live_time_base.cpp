@@ -21,13 +21,13 @@ LiveTimeBase::Picture LiveTimeBase::apply(TracePtr trace, bool rawTime, bool com
     if (rep.global)
       p.note = "global time";
     else if (rep.clocksMove)
-      p.note = "task clocks while records flow (global time when they pause)";
+      p.note = "task clocks while records flow, global time when they pause";
     else
-      p.note = rep.clockSamples ? "global time (every clock agrees with abmon's)" : "task clocks (no clock records)";
+      p.note = rep.clockSamples ? "global time, every clock agrees with abmon's" : "task clocks, no clock records";
     p.retimed = rep.global || shownGlobal_;  // another time base: the picture starts again
     shownGlobal_ = rep.global;
   } else {
-    p.note = "task clocks (--raw-time)";
+    p.note = "task clocks as recorded";
     p.retimed = shownGlobal_;
     shownGlobal_ = false;
   }
@@ -37,10 +37,10 @@ LiveTimeBase::Picture LiveTimeBase::apply(TracePtr trace, bool rawTime, bool com
   // needs every task's history from its start), so the picture starts again.
   if (rep.compensated) {
     if (!rep.compensation.costRecords) {
-      p.note += "; no cost records: not compensated";
+      p.note += ", not compensated: no cost records";
     } else {
       p.retimed = true;
-      p.note += "; compensated (xab's cost taken out)";
+      p.note += ", compensated: xab's cost taken out";
     }
   }
   if (rep.corrected) {

@@ -111,11 +111,15 @@ void ViewState::zoom(double factor, TimeNs center) {
   const bool following = live_ && follow_ != Follow::None;
   double b = static_cast<double>(viewBegin_ - center) * factor;
   double e = static_cast<double>(viewEnd_ - center) * factor;
-  setViewRange(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
-  if (following) {  // live: the new width, still ending at the newest records
-    follow_ = Follow::Newest;
-    showNewest(viewEnd_ - viewBegin_);
-  }
+  clampToTrace(center + static_cast<TimeNs>(std::llround(b)), center + static_cast<TimeNs>(std::llround(e)));
+  // Always around `center`; live, with the newest records still in view,
+  // the new width follows them as new records come.
+  if (following && newestTime() >= viewBegin_ && newestTime() <= viewEnd_) follow_ = Follow::Newest;
+}
+
+TimeNs ViewState::zoomCenter() const {
+  if (live_ && follow_ != Follow::None && snapshot_) return newestTime();
+  return viewBegin_ + (viewEnd_ - viewBegin_) / 2;
 }
 
 TimeNs ViewState::newestTime() const {
@@ -123,7 +127,16 @@ TimeNs ViewState::newestTime() const {
   // A hung trace is shown up to abmon's stop: how long the tasks sat blocked.
   TimeNs e = snapshot_->hang().hung ? std::max(snapshot_->tasksEnd, snapshot_->monitorEnd) : snapshot_->tasksEnd;
   if (e - snapshot_->tasksEnd > TimeNs{86'400} * 1'000'000'000) e = snapshot_->tasksEnd;
+  // Following a running program: up to the present, so a silent (hung)
+  // program's blocked bars keep growing.
+  if (live_ && !snapshot_->inputEnded && atEnd()) e = std::max(e, nowTime());
   return e;
+}
+
+void ViewState::followPresent() {
+  if (!live_ || !snapshot_ || snapshot_->inputEnded) return;
+  if (follow_ == Follow::WholeTrace) fitAll();
+  else if (follow_ == Follow::Newest) showNewest(viewEnd_ - viewBegin_);
 }
 
 void ViewState::showNewest(TimeNs width) {
@@ -135,7 +148,30 @@ void ViewState::showNewest(TimeNs width) {
 
 void ViewState::pan(double fraction) {
   auto d = static_cast<TimeNs>(static_cast<double>(viewEnd_ - viewBegin_) * fraction);
-  setViewRange(viewBegin_ + d, viewEnd_ + d);
+  clampToTrace(viewBegin_ + d, viewEnd_ + d);
+}
+
+// The trace with fitAll()'s margin on both sides: no wider, and no
+// further out.
+void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
+  if (size() > 0) {
+    TimeNs lo = snapshot_->tasksBegin, hi = newestTime();
+    const TimeNs pad = std::max<TimeNs>((hi - lo) / 50, 1'000'000);
+    lo -= pad;
+    hi += pad;
+    const TimeNs width = end - begin;
+    if (width >= hi - lo) {
+      begin = lo;
+      end = hi;
+    } else if (begin < lo) {
+      begin = lo;
+      end = lo + width;
+    } else if (end > hi) {
+      end = hi;
+      begin = hi - width;
+    }
+  }
+  setViewRange(begin, end);
 }
 
 void ViewState::fitAll() {

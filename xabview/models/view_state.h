@@ -61,6 +61,9 @@ class ViewState : public QObject {
 
   TimeNs viewBegin() const { return viewBegin_; }
   TimeNs viewEnd() const { return viewEnd_; }
+  // Where the zoom keys zoom: the middle of the view; following the
+  // newest records, the newest time (so it stays in view).
+  TimeNs zoomCenter() const;
 
   const EventFilter& filter() const { return filter_; }
   std::optional<std::size_t> selected() const { return selected_; }
@@ -74,9 +77,13 @@ class ViewState : public QObject {
   void step(long delta);                  // leaves live mode
   void setLive(bool live);
   void setViewRange(TimeNs begin, TimeNs end);
-  void zoom(double factor, TimeNs center);  // factor < 1 zooms in
+  void zoom(double factor, TimeNs center);  // factor < 1 zooms in, `center` stays put
   void pan(double fraction);                // of the visible width
+  // zoom() and pan() keep to the trace, with a margin of 1/50 of it.
   void fitAll();
+  // Live, following a running program: the view moves on to the present
+  // (called every second: time passes while no record comes).
+  void followPresent();
   void setFilter(const xab::view::EventFilter& f);
   void select(std::optional<std::size_t> position);
 
@@ -92,6 +99,7 @@ class ViewState : public QObject {
   void refreshShown();
   TimeNs newestTime() const;  // where the whole trace's range ends
   void showNewest(TimeNs width);
+  void clampToTrace(TimeNs begin, TimeNs end);  // setViewRange, kept on the trace
 
   SnapshotPtr snapshot_;
   std::size_t position_ = 0;

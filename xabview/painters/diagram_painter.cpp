@@ -16,6 +16,24 @@
 #include <unordered_set>
 
 namespace xab::view {
+
+QString axisLabel(TimeNs rel, TimeNs step) {
+  if (rel == 0) return QStringLiteral("0");
+  // The largest unit at most ten steps long: labels of a few digits.
+  struct Unit { TimeNs ns; const char* name; };
+  static constexpr Unit units[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "\u00b5s"}, {1, "ns"}};
+  Unit u = units[3];
+  for (const Unit& c : units)
+    if (c.ns <= std::max<TimeNs>(step, 1) * 10) {
+      u = c;
+      break;
+    }
+  const double inUnit = static_cast<double>(step) / static_cast<double>(u.ns);
+  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(inUnit) - 1e-9)), 0, 9);
+  return QString::number(static_cast<double>(rel) / static_cast<double>(u.ns), 'f', decimals) + " " +
+         QString::fromUtf8(u.name);
+}
+
 namespace {
 
 constexpr int kStates = 11;
@@ -163,11 +181,10 @@ void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
   TimeNs step = std::max<TimeNs>(1, niceStep(layout.nsPerPixel()));
   TimeNs rel0 = layout.begin - origin;
   TimeNs first = (rel0 >= 0 ? (rel0 + step - 1) / step : rel0 / step) * step;
-  int decimals = std::clamp(static_cast<int>(9 - std::floor(std::log10(static_cast<double>(step)))), 0, 9);
   for (TimeNs rel = first; origin + rel < layout.end; rel += step) {
     double x = layout.xOf(origin + rel);
     p.drawLine(QPointF(x, plot.top() - 5), QPointF(x, plot.top()));
-    p.drawText(QPointF(x + 2, layout.area.top() + 13), QString::number(static_cast<double>(rel) / 1e9, 'f', decimals) + " s");
+    p.drawText(QPointF(x + 2, layout.area.top() + 13), axisLabel(rel, step));
   }
   p.drawLine(plot.topLeft(), plot.topRight());
 }
@@ -290,7 +307,8 @@ void paintBandStrips(QPainter& p, const DiagramLayout& layout, const std::vector
 
 // One translucent band per barrier instance over the rows of the tasks that
 // took part, from the first arrival to the last departure; instances that
-// land on the same pixels are drawn once.
+// land on the same pixels are drawn once, and those narrower than
+// kFoldPixels not at all.
 void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   const TimeNs now = st.cursorTime();
@@ -309,6 +327,9 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
       r1 = std::max(r1, layout.rowOf(v.task));
     }
     if (a0 == INT64_MAX || d1 < layout.begin || a0 > layout.end) continue;
+    // Narrower than kFoldPixels: folded away, as the states are (the
+    // tasks' barrier bars show it); a band never hides the states.
+    if (layout.xOf(d1) - layout.xOf(a0) < kFoldPixels) continue;
     double x0 = layout.xOf(a0), x1 = std::max(layout.xOf(d1), x0 + 1);
     std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
     if (!seen.insert(key).second) continue;

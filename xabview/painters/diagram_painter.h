@@ -81,6 +81,11 @@ struct DiagramOptions {
   bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
 };
 
+// A tick's label on the time axis: `rel` ns after the trace's first record,
+// ticks `step` apart; the unit (s, ms, µs, ns) follows the step, and the
+// first record's tick is "0".
+QString axisLabel(TimeNs rel, TimeNs step);
+
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& state,
                           const DiagramOptions& options = {});
 
