@@ -61,8 +61,12 @@ configure() {
   command -v clang++ >/dev/null || die "clang++ not found (scripts/setup.sh --no-build installs it)"
   local gen=()
   [[ -f $BUILD_DIR/CMakeCache.txt ]] || gen=(-G Ninja)
+  # Line tables (-g1) are what a crash's stack needs; the parts' sources
+  # compile a batch at a time (cmake/XabUnity.cmake).
   CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD_DIR" "${gen[@]}" -DXAB_FUZZ=ON \
-    -DXAB_BUILD_VIEWER=OFF -DXAB_BUILD_FORTRAN=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    -DXAB_BUILD_VIEWER=OFF -DXAB_BUILD_FORTRAN=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+    -DCMAKE_UNITY_BUILD=ON >/dev/null
 }
 
 # The fuzz targets, as ninja names their outputs (fuzz/fuzz_NAME).
