@@ -17,6 +17,7 @@
 #include <xab/model/hang.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
+#include <xab/model/wait_states.h>
 
 #include <functional>
 #include <memory>
@@ -25,6 +26,7 @@ namespace xab {
 
 struct AnalyseOptions {
   bool breakdown = true;  // also timeBreakdown (abstat reports it; the viewer does not)
+  bool why = false;       // also analyseWaits: wait states, their root causes, the critical path
   // Match messages and find mismatches on a second thread while barriers,
   // breakdown and `alongside` run on the calling thread (two cores).
   bool parallel = false;
@@ -35,7 +37,7 @@ struct AnalyseOptions {
 
 // Milliseconds each step took (wall clock; the status bar, benchmarks).
 struct AnalysisTiming {
-  double messages = 0, barriers = 0, hang = 0, mismatch = 0, failures = 0, breakdown = 0, alongside = 0;
+  double messages = 0, barriers = 0, hang = 0, mismatch = 0, failures = 0, breakdown = 0, alongside = 0, why = 0;
   double total = 0;
 };
 
@@ -49,6 +51,7 @@ struct Analysis {
   MismatchReport mismatch;
   FailureReport failures;     // calls that returned an error
   BreakdownReport breakdown;  // empty unless AnalyseOptions::breakdown
+  WhyReport why;              // empty unless AnalyseOptions::why
   AnalysisTiming ms;
 };
 

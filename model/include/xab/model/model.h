@@ -20,3 +20,4 @@
 #include <xab/model/states.h>
 #include <xab/model/time_base.h>
 #include <xab/model/trace.h>
+#include <xab/model/wait_states.h>
