@@ -30,10 +30,26 @@ Sections (all of them when none is named):
   --clocks       the clock fit of every task (global time); shown with the
                  task table by default only when the fit is poor
   --breakdown    time per task: compute, communication, blocked, barrier
+  --why          why the run is slow: every wait state (late sender, wrong
+                 order, barrier, collective, spawn, join) traced back to
+                 the work that caused it, the causes ranked by the waiting
+                 they cost others, the critical path and the others' slack
+                 (docs/why-slow.md; not among the sections shown by default)
   --output       every line the tasks wrote (output records, abrun(1)),
                  in time order (not among the sections shown by default)
   --task T       with --output: only task T's lines (a tid such as
                  t40003, a program name, or a label: (slave1, 0))
+
+Comparing runs:
+  --compare A B [C ...]
+                 compare runs of one program: tasks matched by name and
+                 instance, barriers by name and use, messages by tasks and
+                 tag; the differences of A and B ranked by how much time
+                 they make, a compute that grew before the waits it
+                 explains; with more runs, each task's spread (and per
+                 host when the runs placed tasks differently).  Runs of a
+                 different program shape are told apart: exit status 1
+                 (docs/why-slow.md)
 
 Output:
   --json         the same data as JSON (docs/abstat-json.md); with
@@ -77,6 +93,8 @@ Examples:
   4. abmon | tee run.trace | abstat --follow --stall 3 --hang
   5. abstat --follow --stall 10 growing.trace
   6. abstat --output --task slave1 run.trace
+  7. abstat --why run.trace
+  8. abstat --compare even.trace slow.trace
 )";
 
 bool number(const char* s, double& out) {
@@ -99,7 +117,7 @@ bool section(std::string_view a, Sections& s) {
       {"--barriers", &Sections::barriers}, {"--hang", &Sections::hang},
       {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown},
       {"--output", &Sections::output},     {"--failures", &Sections::failures},
-      {"--clocks", &Sections::clocks}};
+      {"--clocks", &Sections::clocks},     {"--why", &Sections::why}};
   for (const Row& r : rows)
     if (a == r.name) { s.*r.flag = true; return true; }
   return false;
@@ -133,7 +151,10 @@ int parseOptions(int argc, char** argv, Options& o) {
       if (!needValue(v) || v < 2) return usageError("--replay-check needs a number from 2 on", "");
       o.replayCheck = static_cast<std::uint32_t>(v);
     }
-    else if (a == "--task") {
+    else if (a == "--compare") {
+      while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0')) o.compare.push_back(argv[++i]);
+      if (o.compare.size() < 2) return usageError("--compare needs two traces or more", "");
+    } else if (a == "--task") {
       if (i + 1 >= argc) return usageError("--task needs a task", "");
       o.outputTask = argv[++i];
       o.sections.output = true;
@@ -151,8 +172,10 @@ int parseOptions(int argc, char** argv, Options& o) {
       haveInput = true;
     }
   }
+  if (!o.compare.empty() && (haveInput || o.follow || o.sections.output))
+    return usageError("--compare takes its traces after it, and neither --follow nor --output", "");
   if (o.sections.output && o.json) return usageError("--output is text only (ab2json(1) gives every record as JSON)", "");
-  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false};
+  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false, false};
   return -1;
 }
 
