@@ -10,18 +10,22 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <unistd.h>
+
 using namespace xab::test;
 
 namespace {
 
 struct Run {
+  std::string trace;                // a copy of its trace, kept after the VM has gone
   Json why;                         // abstat --why --json
   std::vector<std::string> spawned; // the tids the master spawned, in order
 };
 
 // Runs why_slow ARGS under abmon until `tasks` tasks have exited; abstat
 // --why --json of its trace.
-Run traced(const std::vector<std::string>& args, std::size_t tasks) {
+Run traced(const std::vector<std::string>& args, std::size_t tasks, const std::string& keep = "") {
   PrivateVm vm;
   std::string path = vm.dir() + "/run.trace";
   Monitor mon(path);
@@ -38,6 +42,10 @@ Run traced(const std::vector<std::string>& args, std::size_t tasks) {
   INFO(j.err);
   REQUIRE(j.exit_code == 0);
   out.why = parseJson(j.out);
+  if (!keep.empty()) {
+    out.trace = (std::filesystem::temp_directory_path() / ("xab-why-" + std::to_string(getpid()) + "-" + keep)).string();
+    std::filesystem::copy_file(path, out.trace, std::filesystem::copy_options::overwrite_existing);
+  }
   return out;
 }
 
@@ -55,8 +63,8 @@ TEST_CASE("abstat --why on a real run: a worker 0.2 s slow each round is the cau
   // 3 workers, 5 rounds of 20 ms; worker 2 works 200 ms more each round.
   const int n = 3, rounds = 5;
   const double d = 0.2;
-  Run even = traced({"barrier", "3", "5", "20", "0"}, n + 1);
-  Run slow = traced({"barrier", "3", "5", "20", "200"}, n + 1);
+  Run even = traced({"barrier", "3", "5", "20", "0"}, n + 1, "even.trace");
+  Run slow = traced({"barrier", "3", "5", "20", "200"}, n + 1, "slow.trace");
   REQUIRE(even.spawned.size() == n);
   REQUIRE(slow.spawned.size() == n);
   // The last worker spawned is the slow one.  Each round the other two
@@ -83,6 +91,36 @@ TEST_CASE("abstat --why on a real run: a worker 0.2 s slow each round is the cau
   for (const Json& t : slow.why["criticalPath"]["tasks"].arr())
     if (t["task"]["tid"].str() == late) lateOnPath = t["time"].num();
   CHECK(lateOnPath >= rounds * d);
+  // The same runs compared: the slow worker's compute comes first, and
+  // right after it the barrier waits of the other two that it explains.
+  auto r = run({bin_dir() + "/abstat", "--compare", "--json", even.trace, slow.trace}, {}, 60s);
+  auto text = run({bin_dir() + "/abstat", "--compare", even.trace, slow.trace}, {}, 60s);
+  std::filesystem::remove(even.trace);
+  std::filesystem::remove(slow.trace);
+  INFO(r.err << text.out);
+  REQUIRE(r.exit_code == 0);
+  Json c = parseJson(r.out)["compare"];
+  CHECK(c["sameShape"].boolean());
+  const auto& diffs = c["differences"].arr();
+  REQUIRE(diffs.size() >= 3);
+  // The slow worker's compute grew by its extra work.
+  const Json* compute = nullptr;
+  for (const Json& x : diffs)
+    if (x["what"].str() == "compute" && x["task"]["tid"].str() == late) compute = &x;
+  REQUIRE(compute);
+  CHECK((*compute)["delta"].num() >= 0.9 * rounds * d);
+  // The two other workers at the barrier, and the master, waiting for
+  // worker 0 (late only because it waited at the barrier).
+  std::size_t barrierWaits = 0;
+  for (const Json& e : (*compute)["explains"].arr()) {
+    const Json& w = diffs[static_cast<std::size_t>(e.num())];
+    barrierWaits += w["what"].str() == "wait: barrier";
+    CHECK(w["delta"].num() >= 0.8 * rounds * d);
+    CHECK(w["explainedBy"].num() == static_cast<double>(compute - diffs.data()));
+    CHECK(static_cast<std::size_t>(e.num()) > static_cast<std::size_t>(compute - diffs.data()));
+  }
+  CHECK(barrierWaits == 2);
+  CHECK_THAT(text.out, Catch::Contains("compute +") && Catch::Contains("it explains +"));
 }
 
 TEST_CASE("abstat --why on a real chain: a late worker makes a second late, the first is charged",

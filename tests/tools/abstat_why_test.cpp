@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 
 using xab::test::Json;
@@ -105,4 +107,65 @@ TEST_CASE("abstat --why: a run without waiting says so") {
   auto j = parseJson(abstat({"--why", "--json", write("even.trace", even)}).out);
   CHECK(j["why"].arr().empty());
   CHECK(j["waits"]["count"].num() == 0);
+}
+
+namespace {
+// kChain with (c) computing `extra` seconds longer: every later time moves.
+std::string slower(double extra) {
+  std::string out, text = kChain;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    double t = 0;
+    if (line[0] != '#' && std::sscanf(line.c_str(), "%lf", &t) == 1 && t >= 1003.0) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.9f", t + extra);
+      std::size_t sp = line.find(' '), sp2 = line.find(' ', sp + 1);
+      line = std::string(buf) + " " + buf + line.substr(sp2);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("abstat --compare: the cause's compute first, the waits it explains after it") {
+  std::string a = write("chain-a.trace", kChain), b = write("chain-b.trace", slower(1.0));
+  auto r = abstat({"--compare", "--json", a, b});
+  INFO(r.err << r.out);
+  REQUIRE(r.exit_code == 0);
+  Json c = parseJson(r.out)["compare"];
+  CHECK(c["sameShape"].boolean());
+  const auto& d = c["differences"].arr();
+  // (c)'s compute grew by 1 s; it explains (b)'s 1 s and (a)'s 1 s more waiting.
+  std::size_t i = 0;
+  while (i < d.size() && !(d[i]["what"].str() == "compute" && d[i]["task"]["label"].str() == "(c, 0)")) ++i;
+  REQUIRE(i < d.size());
+  CHECK(d[i]["delta"].num() == Approx(1.0));
+  REQUIRE(d[i]["explains"].arr().size() == 2);
+  CHECK(d[i + 1]["explainedBy"].num() == i);
+  CHECK(d[i + 1]["what"].str() == "wait: late sender");
+  CHECK(d[i + 1]["delta"].num() == Approx(1.0));
+  CHECK(d[i + 2]["explainedBy"].num() == i);
+  for (std::size_t k = 1; k < i; ++k) CHECK(std::fabs(d[k - 1]["delta"].num()) >= std::fabs(d[k]["delta"].num()));
+  // Three runs: each task's spread.
+  auto three = parseJson(abstat({"--json", "--compare", a, b, write("chain-c.trace", slower(0.5))}).out)["compare"];
+  REQUIRE(three["spread"].arr().size() == 3);
+  const Json& cs = three["spread"][2];
+  CHECK(cs["task"].str() == "(c, 0)");
+  CHECK(cs["maxCompute"].num() - cs["minCompute"].num() == Approx(1.0));
+  CHECK(cs["meanCompute"].num() == Approx(cs["minCompute"].num() + 0.5));
+}
+
+TEST_CASE("abstat --compare: runs of another program are told apart") {
+  auto r = abstat({"--compare", write("chain-a.trace", kChain), data("barrier.trace")});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("Different program shape") && Catch::Contains("tasks only in the first run: (a, 0), (b, 0), (c, 0)") &&
+                        Catch::Contains("tasks only in the second run: (worker, 0), (worker, 1), (worker, 2)"));
+  CHECK_THAT(r.err, Catch::Contains("are of a different program shape"));
+  auto usage = abstat({"--compare", data("barrier.trace")});
+  CHECK(usage.exit_code == 1);
+  CHECK_THAT(usage.err, Catch::Contains("--compare needs two traces or more"));
 }

@@ -126,7 +126,7 @@ bool section(std::string_view a, Sections& s) {
 }  // namespace
 
 int parseOptions(int argc, char** argv, Options& o) {
-  bool haveInput = false;
+  bool haveInput = false, compare = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     auto needValue = [&](double& out) {
@@ -151,10 +151,8 @@ int parseOptions(int argc, char** argv, Options& o) {
       if (!needValue(v) || v < 2) return usageError("--replay-check needs a number from 2 on", "");
       o.replayCheck = static_cast<std::uint32_t>(v);
     }
-    else if (a == "--compare") {
-      while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0')) o.compare.push_back(argv[++i]);
-      if (o.compare.size() < 2) return usageError("--compare needs two traces or more", "");
-    } else if (a == "--task") {
+    else if (a == "--compare") compare = true;
+    else if (a == "--task") {
       if (i + 1 >= argc) return usageError("--task needs a task", "");
       o.outputTask = argv[++i];
       o.sections.output = true;
@@ -165,6 +163,8 @@ int parseOptions(int argc, char** argv, Options& o) {
       o.showErrors = static_cast<std::size_t>(v);
     } else if (a.size() > 1 && a[0] == '-') {
       return usageError("unknown option '%s'", argv[i]);
+    } else if (compare) {
+      o.compare.push_back(argv[i]);
     } else if (haveInput) {
       return usageError("only one input file, got '%s' too", argv[i]);
     } else {
@@ -172,8 +172,13 @@ int parseOptions(int argc, char** argv, Options& o) {
       haveInput = true;
     }
   }
-  if (!o.compare.empty() && (haveInput || o.follow || o.sections.output))
-    return usageError("--compare takes its traces after it, and neither --follow nor --output", "");
+  if (compare) {
+    if (haveInput) o.compare.insert(o.compare.begin(), o.input);
+    if (o.compare.size() < 2) return usageError("--compare needs two traces or more", "");
+    haveInput = false;
+  }
+  if (!o.compare.empty() && (o.follow || o.sections.output))
+    return usageError("--compare takes neither --follow nor --output", "");
   if (o.sections.output && o.json) return usageError("--output is text only (ab2json(1) gives every record as JSON)", "");
   if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false, false};
   return -1;
