@@ -36,6 +36,7 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     if (options.breakdown) timed(a.ms.breakdown, [&] { a.breakdown = timeBreakdown(t); });
     if (second.valid()) second.get();
     timed(a.ms.hang, [&] { a.hang = diagnoseHang(t, a.messages, a.barriers); });
+    if (options.why) timed(a.ms.why, [&] { a.why = analyseWaits(t, a.messages); });
   });
   return a;
 }

@@ -5,9 +5,7 @@
 #include <set>
 
 namespace xab {
-namespace {
 
-// "(cholnode, 0..2)", "(cholnode, 0,2)", "(a, 0), (b, 1)"
 std::string labelSet(const Trace& trace, const std::vector<TaskIndex>& tasks) {
   std::map<std::string, std::set<std::int32_t>> byName;
   std::vector<std::string> unnamed;
@@ -32,6 +30,8 @@ std::string labelSet(const Trace& trace, const std::vector<TaskIndex>& tasks) {
   for (const auto& u : unnamed) { sep(); out += u; }
   return out;
 }
+
+namespace {
 
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);

@@ -175,6 +175,9 @@ run	abstat --json run.trace > run.json
 live	abmon | tee run.trace | abstat --follow --stall 3 --hang
 run	abmon -- ./prog | tee run.trace | abstat --follow --stall 10
 run	abstat --barriers run.trace
+run	abstat --why run.trace
+run	abstat --why --json run.trace > why.json
+skip:needs two runs of one program, even and slow: tests/tools (abstat --why on a real run) compares them	abstat --compare even.trace slow.trace
 skip:a line of a CMakeLists.txt, not a command	find_package(xab REQUIRED)
 skip:a line of a CMakeLists.txt, not a command	target_link_libraries(prog PRIVATE xab::f2x)
 skip:a line of a CMakeLists.txt, not a command	target_link_libraries(prog PRIVATE xab::ab)

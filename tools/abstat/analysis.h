@@ -28,6 +28,10 @@ struct Report : xab::Analysis {
 
 int exitStatus(const Report& a);
 
+struct Options;
+// The trace on the time base the options ask for, analysed (main.cpp).
+Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace);
+
 // Seconds from the trace's first event (what both reports print).
 double seconds(const Trace& t, TimeNs time);
 double durationSeconds(TimeNs d);

@@ -359,6 +359,70 @@ struct Json {
     w.field("total", durationSeconds(b.total()));
   }
 
+  // Why the run is slow (docs/why-slow.md): the root causes by the
+  // waiting they cost, the critical path, each task's figures, the words.
+  void why() {
+    const WhyReport& r = a.why;
+    w.key("why").beginArray();
+    for (const WaitCause& c : r.causes) {
+      w.beginObject();
+      taskRef("task", c.task);
+      w.field("pattern", waitPatternKey(c.pattern)).field("waitCaused", durationSeconds(c.cost));
+      w.field("share", c.share).field("instances", static_cast<std::uint64_t>(c.instances));
+      if (c.group >= 0) w.field("group", t.str(c.group));
+      w.key("waiters").beginArray();
+      for (const auto& [k, d] : c.waiters) {
+        w.beginObject();
+        taskRef("task", k);
+        w.field("wait", durationSeconds(d)).endObject();
+      }
+      w.endArray().endObject();
+    }
+    w.endArray();
+    w.key("criticalPath").beginObject().field("length", durationSeconds(r.criticalLength)).key("tasks").beginArray();
+    for (TaskIndex k = 0; k < r.perTask.size(); ++k) {
+      if (r.perTask[k].critical == 0) continue;
+      w.beginObject();
+      taskRef("task", k);
+      w.field("time", durationSeconds(r.perTask[k].critical)).endObject();
+    }
+    w.endArray().key("steps").beginArray();
+    for (const CriticalStep& s : r.criticalPath) {
+      w.beginObject();
+      taskRef("task", s.task);
+      w.field("from", at(s.from)).field("to", at(s.to)).endObject();
+    }
+    w.endArray().endObject();
+    std::uint64_t counts[kWaitPatternCount] = {};
+    TimeNs waited[kWaitPatternCount] = {};
+    for (const WaitState& x : r.waits) {
+      ++counts[static_cast<int>(x.pattern)];
+      waited[static_cast<int>(x.pattern)] += x.wait();
+    }
+    w.key("waits").beginObject().field("total", durationSeconds(r.totalWait)).field("count", static_cast<std::uint64_t>(r.waits.size()));
+    w.key("patterns").beginObject();
+    for (int p = 0; p < kWaitPatternCount; ++p)
+      w.key(waitPatternKey(static_cast<WaitPattern>(p))).beginObject().field("count", counts[p])
+          .field("wait", durationSeconds(waited[p])).endObject();
+    w.endObject().key("perTask").beginArray();
+    for (TaskIndex k = 0; k < r.perTask.size(); ++k) {
+      const TaskWaiting& p = r.perTask[k];
+      w.beginObject();
+      taskRef("task", k);
+      w.field("waited", durationSeconds(p.waited)).field("caused", durationSeconds(p.caused));
+      w.field("rootCost", durationSeconds(p.rootCost)).field("passedOn", durationSeconds(p.passedOn));
+      w.field("rootCause", p.rootCause()).field("symptom", p.symptom());
+      w.field("critical", durationSeconds(p.critical)).field("slack", durationSeconds(p.slack)).endObject();
+    }
+    w.endArray().endObject();
+    const WhyText words = whyText(a);
+    w.key("whyText").beginObject().field("headline", words.headline).key("causes").beginArray();
+    for (const std::string& s : words.causes) w.value(s);
+    w.endArray().key("symptoms").beginArray();
+    for (const std::string& s : words.symptoms) w.value(s);
+    w.endArray().field("criticalPath", words.criticalPath).field("slack", words.slack).endObject();
+  }
+
   void breakdown() {
     w.key("breakdown").beginObject().key("perTask").beginArray();
     for (TaskIndex k = 0; k < t.taskCount(); ++k) {
@@ -391,6 +455,7 @@ std::string jsonReport(const Report& a, const Sections& s, bool pretty) {
   if (s.failures) j.failures();
   if (s.races) j.races();
   if (s.breakdown) j.breakdown();
+  if (s.why) j.why();
   w.field("exitStatus", exitStatus(a));
   w.endObject();
   return w.str() + "\n";

@@ -9,7 +9,7 @@
 using namespace xab;
 using namespace xab::abstat;
 
-namespace {
+namespace xab::abstat {
 
 Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<const Trace> trace) {
   Report a;
@@ -22,7 +22,9 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   trace = prepare(std::move(trace), base, timeBase);
   a.clock = std::move(timeBase.clock);
   a.compensation = std::move(timeBase.compensation);
-  static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace));
+  AnalyseOptions options;
+  options.why = o.sections.why || !o.compare.empty();
+  static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace), options);
   if (a.globalTime) a.clockQuality = assessClocks(*a.trace, a.clock);
   a.source = o.input;
   a.errors = r.errors();
@@ -31,6 +33,10 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   a.bytes = r.byteCount();
   return a;
 }
+
+}  // namespace xab::abstat
+
+namespace {
 
 void print(const Options& o, const Report& a, bool live) {
   std::string out = o.json ? jsonReport(a, o.sections, !live && !o.follow) : textReport(a, o.sections);
@@ -54,6 +60,7 @@ void reportErrors(const Options& o, const TraceSource& source) {
 int main(int argc, char** argv) {
   Options o;
   if (int rc = parseOptions(argc, argv, o); rc >= 0) return rc;
+  if (!o.compare.empty()) return compareMain(o);
   if (!o.replayOf.empty()) try {
       o.record = std::make_shared<const replay::RecordSet>(replay::RecordSet::open(o.replayOf));
     } catch (const std::exception& e) {

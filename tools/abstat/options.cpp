@@ -34,10 +34,26 @@ Sections (all of them when none is named):
   --clocks       the clock fit of every task (global time); shown with the
                  task table by default only when the fit is poor
   --breakdown    time per task: compute, communication, blocked, barrier
+  --why          why the run is slow: every wait state (late sender, wrong
+                 order, barrier, collective, spawn, join) traced back to
+                 the work that caused it, the causes ranked by the waiting
+                 they cost others, the critical path and the others' slack
+                 (docs/why-slow.md; not among the sections shown by default)
   --output       every line the tasks wrote (output records, abrun(1)),
                  in time order (not among the sections shown by default)
   --task T       with --output: only task T's lines (a tid such as
                  t40003, a program name, or a label: (slave1, 0))
+
+Comparing runs:
+  --compare A B [C ...]
+                 compare runs of one program: tasks matched by name and
+                 instance, barriers by name and use, messages by tasks and
+                 tag; the differences of A and B ranked by how much time
+                 they make, a compute that grew before the waits it
+                 explains; with more runs, each task's spread (and per
+                 host when the runs placed tasks differently).  Runs of a
+                 different program shape are told apart: exit status 1
+                 (docs/why-slow.md)
 
 Output:
   --json         the same data as JSON (docs/abstat-json.md); with
@@ -81,6 +97,8 @@ Examples:
   4. abmon | tee run.trace | abstat --follow --stall 3 --hang
   5. abstat --follow --stall 10 growing.trace
   6. abstat --output --task slave1 run.trace
+  7. abstat --why run.trace
+  8. abstat --compare even.trace slow.trace
 )";
 
 bool number(const char* s, double& out) {
@@ -103,7 +121,8 @@ bool section(std::string_view a, Sections& s) {
       {"--barriers", &Sections::barriers}, {"--hang", &Sections::hang},
       {"--mismatch", &Sections::mismatch}, {"--breakdown", &Sections::breakdown},
       {"--output", &Sections::output},     {"--failures", &Sections::failures},
-      {"--clocks", &Sections::clocks},     {"--races", &Sections::races}};
+      {"--clocks", &Sections::clocks},     {"--races", &Sections::races},
+      {"--why", &Sections::why}};
   for (const Row& r : rows)
     if (a == r.name) { s.*r.flag = true; return true; }
   return false;
@@ -112,7 +131,7 @@ bool section(std::string_view a, Sections& s) {
 }  // namespace
 
 int parseOptions(int argc, char** argv, Options& o) {
-  bool haveInput = false;
+  bool haveInput = false, compare = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     auto needValue = [&](double& out) {
@@ -137,6 +156,7 @@ int parseOptions(int argc, char** argv, Options& o) {
       if (!needValue(v) || v < 2) return usageError("--replay-check needs a number from 2 on", "");
       o.replayCheck = static_cast<std::uint32_t>(v);
     }
+    else if (a == "--compare") compare = true;
     else if (a == "--task") {
       if (i + 1 >= argc) return usageError("--task needs a task", "");
       o.outputTask = argv[++i];
@@ -148,6 +168,8 @@ int parseOptions(int argc, char** argv, Options& o) {
       o.showErrors = static_cast<std::size_t>(v);
     } else if (a.size() > 1 && a[0] == '-') {
       return usageError("unknown option '%s'", argv[i]);
+    } else if (compare) {
+      o.compare.push_back(argv[i]);
     } else if (haveInput) {
       return usageError("only one input file, got '%s' too", argv[i]);
     } else {
@@ -155,8 +177,15 @@ int parseOptions(int argc, char** argv, Options& o) {
       haveInput = true;
     }
   }
+  if (compare) {
+    if (haveInput) o.compare.insert(o.compare.begin(), o.input);
+    if (o.compare.size() < 2) return usageError("--compare needs two traces or more", "");
+    haveInput = false;
+  }
+  if (!o.compare.empty() && (o.follow || o.sections.output))
+    return usageError("--compare takes neither --follow nor --output", "");
   if (o.sections.output && o.json) return usageError("--output is text only (ab2json(1) gives every record as JSON)", "");
-  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false, true};
+  if (!o.sections.any()) o.sections = {true, true, true, true, true, true, false, true, false, true, false};
   return -1;
 }
 

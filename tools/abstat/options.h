@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace xab::abstat {
 
@@ -27,9 +28,10 @@ struct Sections {
   // the fit is poor (xab/model/clock_quality.h).
   bool clocks = false;
   bool races = false;  // receives from any task whose message depends on timing
+  bool why = false;    // wait states, their root causes, the critical path (only when asked for)
   bool any() const {
     return tasks || messages || barriers || hang || mismatch || breakdown || output || failures || clocks ||
-           races;
+           races || why;
   }
 };
 
@@ -48,6 +50,7 @@ struct Options {
   bool rawTime = false;   // task clocks as recorded, not global time (docs/global-time.md)
   std::size_t showErrors = 10;
   std::string outputTask;  // --task: the output of this task only (tid, name or label)
+  std::vector<std::string> compare;  // --compare A B [C...]: the runs compared (empty: none)
 };
 
 // Parses argv.  Returns -1 to go on, or an exit status (after --help, or

@@ -14,6 +14,10 @@ std::string textReport(const Report& a, const Sections& s);
 std::string inconsistencyWarning(const MessageTable& m);
 // pretty: indented (a file); compact: one line (JSON Lines with --follow).
 std::string jsonReport(const Report& a, const Sections& s, bool pretty);
+// --compare A B [C ...]: reads, analyses and compares the runs; prints the
+// comparison; returns the exit status.
+int compareMain(const Options& o);
+
 // --output: the output lines of every task, or of the task `task` names
 // (found: false when no task has that tid, name or label).
 std::string outputReport(const Trace& t, std::string_view task, bool& found);

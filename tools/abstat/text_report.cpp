@@ -316,6 +316,17 @@ std::string breakdown(const Report& a) {
   return "\nTime breakdown (seconds)\n" + tab.str();
 }
 
+// Why the run is slow: the model's words (why_text.h).
+std::string why(const Report& a) {
+  const WhyText w = whyText(a);
+  std::string out = "\nWhy slow: " + w.headline + "\n";
+  for (std::size_t i = 0; i < w.causes.size(); ++i) out += "  " + std::to_string(i + 1) + ". " + w.causes[i] + "\n";
+  for (const std::string& s : w.symptoms) out += "  " + s + "\n";
+  if (!w.criticalPath.empty()) out += "  " + w.criticalPath + "\n";
+  if (!w.slack.empty()) out += "  " + w.slack + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string inconsistencyWarning(const MessageTable& m) {
@@ -337,6 +348,7 @@ std::string textReport(const Report& a, const Sections& s) {
   if (s.failures) out += failures(a);
   if (s.races) out += races(a);
   if (s.breakdown) out += breakdown(a);
+  if (s.why) out += why(a);
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
 #include <xab/model/races.h>
+#include <xab/model/wait_states.h>
 
 #include <functional>
 #include <memory>
@@ -27,6 +28,7 @@ namespace xab {
 
 struct AnalyseOptions {
   bool breakdown = true;  // also timeBreakdown (abstat reports it; the viewer does not)
+  bool why = false;       // also analyseWaits: wait states, their root causes, the critical path
   // Match messages and find mismatches on a second thread while barriers,
   // breakdown and `alongside` run on the calling thread (two cores).
   bool parallel = false;
@@ -37,7 +39,8 @@ struct AnalyseOptions {
 
 // Milliseconds each step took (wall clock; the status bar, benchmarks).
 struct AnalysisTiming {
-  double messages = 0, barriers = 0, hang = 0, mismatch = 0, races = 0, failures = 0, breakdown = 0, alongside = 0;
+  double messages = 0, barriers = 0, hang = 0, mismatch = 0, races = 0, failures = 0, breakdown = 0, alongside = 0,
+         why = 0;
   double total = 0;
 };
 
@@ -52,6 +55,7 @@ struct Analysis {
   FailureReport failures;     // calls that returned an error
   RaceReport races;           // receives from any task whose message depends on timing
   BreakdownReport breakdown;  // empty unless AnalyseOptions::breakdown
+  WhyReport why;              // empty unless AnalyseOptions::why
   AnalysisTiming ms;
 };
 

@@ -24,6 +24,10 @@ struct HangText {
   std::vector<std::string> boundedWaits;
 };
 
+// A set of tasks in few words: "(cholnode, 0..2)", "(cholnode, 0,2)",
+// "(a, 0), (b, 1)".
+std::string labelSet(const Trace& trace, const std::vector<TaskIndex>& tasks);
+
 // `trace` is the one the report was made from.
 HangText hangText(const Trace& trace, const HangReport& report);
 

@@ -6,6 +6,7 @@
 #include <xab/model/breakdown.h>
 #include <xab/model/clock.h>
 #include <xab/model/clock_quality.h>
+#include <xab/model/compare.h>
 #include <xab/model/compensate.h>
 #include <xab/model/failures.h>
 #include <xab/model/races.h>
@@ -21,3 +22,5 @@
 #include <xab/model/states.h>
 #include <xab/model/time_base.h>
 #include <xab/model/trace.h>
+#include <xab/model/wait_states.h>
+#include <xab/model/why_text.h>

@@ -1,0 +1,117 @@
+/*
+ * why_slow.c -- a PVM program with a task made slow on purpose, for the
+ * tests of abstat --why and --compare (tests/tools/abstat_why_pvm_test.cpp).
+ * Built with libab (xab.h); the workers are spawned by the program's own
+ * name.  The work is a sleep, so the waiting it causes does not depend on
+ * how loaded the machine is.
+ *
+ *   why_slow barrier N R W D   N workers in group "why", R rounds: each
+ *                              works W ms (worker N-1: W + D ms), then all
+ *                              pass barrier "why"; at the end each sends
+ *                              the master a result, taken in worker order
+ *   why_slow chain R W D       a chain of two workers, R rounds: the master
+ *                              sends "go" to worker 0, which works W + D ms
+ *                              and sends to worker 1, which waits for it
+ *                              (late because worker 0 is), works W ms and
+ *                              sends to the master, who waits for it
+ * D = 0 gives the same program run even.
+ */
+#include "xab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define TAG_GO 11
+#define TAG_NEXT 12
+#define TAG_DONE 13
+
+static void work(int ms) {
+  struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&t, &t) != 0) {
+  }
+}
+
+static void spawn(const char *self, char **args, int n, int *tids) {
+  if (pvm_spawn((char *)self, args, PvmTaskDefault, "", n, tids) != n) {
+    printf("spawn failed\n");
+    pvm_exit();
+    exit(1);
+  }
+}
+
+static int barrier(const char *self, int argc, char **argv) {
+  int n = atoi(argv[2]), rounds = atoi(argv[3]), w = atoi(argv[4]), d = atoi(argv[5]);
+  if (argc > 6) { /* a worker: its index */
+    int me = atoi(argv[6]), r, x = me;
+    pvm_joingroup("why");
+    for (r = 0; r < rounds; r++) {
+      work(me == n - 1 ? w + d : w);
+      pvm_barrier("why", n);
+    }
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&x, 1, 1);
+    pvm_send(pvm_parent(), TAG_DONE);
+    pvm_lvgroup("why");
+    return 0;
+  }
+  int tids[64], k;
+  if (n < 1 || n > 64) return 1;
+  for (k = 0; k < n; k++) {
+    char idx[16];
+    char *args[] = {"barrier", argv[2], argv[3], argv[4], argv[5], idx, NULL};
+    snprintf(idx, sizeof idx, "%d", k);
+    spawn(self, args, 1, &tids[k]);
+  }
+  for (k = 0; k < n; k++) {
+    int x;
+    pvm_recv(tids[k], TAG_DONE);
+    pvm_upkint(&x, 1, 1);
+  }
+  printf("barrier done\n");
+  return 0;
+}
+
+static int chain(const char *self, int argc, char **argv) {
+  int rounds = atoi(argv[2]), w = atoi(argv[3]), d = atoi(argv[4]), r, x = 0;
+  if (argc > 5) { /* a worker: 0 or 1 */
+    int me = atoi(argv[5]), next = 0;
+    for (r = 0; r < rounds; r++) {
+      if (me == 0) {
+        pvm_recv(pvm_parent(), TAG_GO);
+        pvm_upkint(&next, 1, 1);
+      } else {
+        pvm_recv(-1, TAG_NEXT);
+      }
+      work(me == 0 ? w + d : w);
+      pvm_initsend(PvmDataDefault);
+      pvm_pkint(&x, 1, 1);
+      pvm_send(me == 0 ? next : pvm_parent(), me == 0 ? TAG_NEXT : TAG_DONE);
+    }
+    return 0;
+  }
+  int tids[2];
+  char *args0[] = {"chain", argv[2], argv[3], argv[4], "0", NULL};
+  char *args1[] = {"chain", argv[2], argv[3], argv[4], "1", NULL};
+  spawn(self, args0, 1, &tids[0]);
+  spawn(self, args1, 1, &tids[1]);
+  for (r = 0; r < rounds; r++) {
+    pvm_initsend(PvmDataDefault);
+    pvm_pkint(&tids[1], 1, 1);
+    pvm_send(tids[0], TAG_GO);
+    pvm_recv(tids[1], TAG_DONE);
+  }
+  printf("chain done\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int rc = 1;
+  if (pvm_mytid() < 0) return 1;
+  if (argc >= 6 && strcmp(argv[1], "barrier") == 0) rc = barrier(argv[0], argc, argv);
+  else if (argc >= 5 && strcmp(argv[1], "chain") == 0) rc = chain(argv[0], argc, argv);
+  else printf("usage: why_slow barrier N R W D | chain R W D\n");
+  pvm_exit();
+  return rc;
+}
