@@ -92,6 +92,10 @@ skip:fuzzing: CI runs scripts/fuzz.sh	scripts/fuzz.sh
 skip:fuzzing for 10 minutes, by hand	scripts/fuzz.sh --seconds 600 --only fuzz_trace_reader
 skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && cmake --build build --target bench abmon
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build -o /tmp/libab-bench
+skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build trace_compress_bench model_read_bench
+skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/model_read_bench --events 2000000 --file /tmp/synthetic.trace --keep
+skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/trace_compress_bench /tmp/synthetic.trace
+skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/trace_compress_bench run.trace
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --nice -10 -R 5
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --quick
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --checks-only
