@@ -9,12 +9,6 @@
 namespace xab::abstat {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 std::string text(const std::vector<Report>& runs, const RunComparison& c, const Options& o) {
   std::string out = "Comparing " + std::to_string(runs.size()) + " runs:";
   for (std::size_t i = 0; i < runs.size(); ++i)

@@ -18,6 +18,9 @@ std::string jsonReport(const Report& a, const Sections& s, bool pretty);
 // comparison; returns the exit status.
 int compareMain(const Options& o);
 
+// printf's format f of one number, as a string (the text reports' figures).
+std::string fmt(const char* f, double v);
+
 // --output: the output lines of every task, or of the task `task` names
 // (found: false when no task has that tid, name or label).
 std::string outputReport(const Trace& t, std::string_view task, bool& found);

@@ -7,13 +7,14 @@
 #include <cstdio>
 
 namespace xab::abstat {
-namespace {
 
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
 }
+
+namespace {
 
 std::string secs(double s) { return fmt("%.6f", s); }
 
