@@ -85,9 +85,9 @@ std::string signedDuration(double s) {
 }
 
 // The two runs' figures, ranked; each cause's compute before the waits it explains.
-void differences(const Analysis& A, const Analysis& B, const Figures& fa, const Figures& fb, RunComparison& c) {
-  const Trace& ta = *A.trace;
-  const Trace& tb = *B.trace;
+void differences(const Analysis& runA, const Analysis& runB, const Figures& fa, const Figures& fb, RunComparison& c) {
+  const Trace& ta = *runA.trace;
+  const Trace& tb = *runB.trace;
   std::vector<RunDifference> time, other;
   std::map<std::pair<TaskIndex, int>, std::size_t> waitDiff;  // (task in B, pattern) -> index in time
   std::map<TaskIndex, std::size_t> computeDiff;               // task in B -> index in time
@@ -97,7 +97,7 @@ void differences(const Analysis& A, const Analysis& B, const Figures& fa, const 
     to.push_back(std::move(d));
     return true;
   };
-  bool breakdown = A.breakdown.perTask.size() == ta.taskCount() && B.breakdown.perTask.size() == tb.taskCount();
+  bool breakdown = runA.breakdown.perTask.size() == ta.taskCount() && runB.breakdown.perTask.size() == tb.taskCount();
   for (const auto& [label, ka] : fa.tasks) {
     auto it = fb.tasks.find(label);
     if (it == fb.tasks.end()) continue;
@@ -116,7 +116,7 @@ void differences(const Analysis& A, const Analysis& B, const Figures& fa, const 
     };
     figure("run time", secs(ta.task(ka).lastTime - ta.task(ka).firstTime), secs(tb.task(kb).lastTime - tb.task(kb).firstTime));
     if (breakdown) {
-      const TimeBreakdown &x = A.breakdown.perTask[ka], &y = B.breakdown.perTask[kb];
+      const TimeBreakdown &x = runA.breakdown.perTask[ka], &y = runB.breakdown.perTask[kb];
       if (figure("compute", secs(x.compute), secs(y.compute))) computeDiff[kb] = time.size() - 1;
       figure("communication", secs(x.communication), secs(y.communication));
     }
@@ -170,7 +170,7 @@ void differences(const Analysis& A, const Analysis& B, const Figures& fa, const 
   // root cause of in the second run.
   std::vector<std::vector<std::size_t>> explains(time.size());
   std::vector<long> by(time.size(), -1);
-  for (const WaitCause& wc : B.why.causes) {
+  for (const WaitCause& wc : runB.why.causes) {
     auto cd = computeDiff.find(wc.task);
     if (cd == computeDiff.end() || time[cd->second].delta <= 0) continue;
     for (const auto& [waiter, cost] : wc.waiters) {
