@@ -295,9 +295,20 @@ void Formatter::writeRecord(std::string& out, TaskState& st, std::int32_t src,
                              const std::vector<std::int32_t>& tids) {
   const CallInfo& call = *calls_.find(ev.kind);
   bool begin = ev.phase == XAB_PHASE_BEGIN;
+  const auto& slots = begin ? call.beginSlots : call.endSlots;
+  if (!st.info.empty() && std::ranges::any_of(slots, [&](const Slot& s) {
+        return st.info.find(s.prefix) != std::string::npos;
+      })) {
+    // A record with a field of the same name as one of INFO's (hostsync's
+    // host=) cannot carry it: a key appears once in a record.
+    text::appendRecordStart(out, recvNs, ev.t_ns, src, Kind::INFO);
+    out.append(st.info);
+    out.push_back('\n');
+    st.info.clear();
+  }
   text::appendRecordStart(out, recvNs, ev.t_ns, src);
   out.append(begin ? call.beginName : call.name);
-  appendSlots(out, st, begin ? call.beginSlots : call.endSlots, ev, tids);
+  appendSlots(out, st, slots, ev, tids);
   if (!begin && ev.kind == XAB_EV_SPAWN && !tids.empty()) {
     // The spawned program's name as pvmd gives it: without its directory.
     std::string file;

@@ -226,6 +226,19 @@ TEST_CASE("INFO is merged into the task's next record") {
   CHECK(lines[2] == "recv.begin src=any tag=5 name=demo host=vm parent=t40001 lang=fortran pid=7");
 }
 
+TEST_CASE("INFO before a record with a field of the same name is a record of its own") {
+  Harness h;
+  EventMessageBuilder b;
+  b.string(1, "demo").string(2, "vm");
+  b.event(kT, XAB_EV_INFO, XAB_PHASE_END, 0, {1, 2, -23, XAB_LANG_C, 4250});
+  b.event(kT, XAB_EV_HOSTSYNC, XAB_PHASE_END, 0, {0x40000});
+  auto lines = h.feed(b);
+  REQUIRE(lines.size() == 2);
+  CHECK(body(lines[0]) == "info name=demo host=vm parent=none lang=c pid=4250");
+  CHECK(body(lines[1]) == "hostsync host=t40000 rc=0");
+  CHECK(lines[0].substr(0, 42) == lines[1].substr(0, 42));
+}
+
 TEST_CASE("an INFO record with nothing after it is written at task exit") {
   Harness h;
   EventMessageBuilder b;
