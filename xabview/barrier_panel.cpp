@@ -30,27 +30,10 @@ void BarrierChart::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), Qt::white);
   const ViewSnapshot* s = state_->snapshot();
   if (!s) return;
-  struct Bar { QString label; TimeNs wait; bool last; };
-  std::vector<Bar> bars;
-  QString title;
-  if (instance_ >= 0 && instance_ < static_cast<int>(s->barriers().instances.size())) {
-    const auto& b = s->barriers().instances[static_cast<std::size_t>(instance_)];
-    title = QStringLiteral("Barrier `%1` use %2: each task's wait (last to arrive in orange)")
-                .arg(QString::fromStdString(std::string(s->trace->str(b.group)))).arg(b.use);
-    for (std::size_t i = 0; i < b.visits.size(); ++i)
-      bars.push_back({QString::fromStdString(s->trace->label(b.visits[i].task)), b.visits[i].wait(),
-                      static_cast<int>(i) == b.lastArrival});
-  } else if (s->barriers().instances.empty()) {
-    title = "No barrier in this trace (yet): nothing waited in pvm_barrier.";
-  } else {
-    title = "Total barrier wait per task (select a barrier above for one instance)";
-    for (TaskIndex t = 0; t < s->barriers().perTask.size(); ++t)
-      bars.push_back({QString::fromStdString(s->trace->label(t)), s->barriers().perTask[t].wait, false});
-  }
-  p.drawText(QRect(6, 2, width() - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+  const BarrierChartData chart = barrierChartData(*s, instance_);
+  const auto& bars = chart.bars;
+  p.drawText(QRect(6, 2, width() - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, chart.title);
   if (bars.empty()) return;
-  TimeNs most = 1;
-  for (const auto& b : bars) most = std::max(most, b.wait);
   // A bar is never lower than a line of text: the bars that do not fit are
   // counted at the bottom instead of drawn over each other.
   const int labelW = 140, top = 22, valueW = 80, line = fontMetrics().height();
@@ -62,10 +45,10 @@ void BarrierChart::paintEvent(QPaintEvent*) {
     double y = top + static_cast<double>(i) * h;
     p.setPen(Qt::black);
     p.drawText(QRectF(6, y, labelW - 10, h), Qt::AlignVCenter | Qt::AlignLeft, bars[i].label);
-    double w = (width() - labelW - valueW) * static_cast<double>(bars[i].wait) / static_cast<double>(most);
+    double w = (width() - labelW - valueW) * static_cast<double>(bars[i].wait) / static_cast<double>(chart.most);
     p.fillRect(QRectF(labelW, y + 2, std::max(1.0, w), std::max(1.0, h - 4)),
                bars[i].last ? QColor(0xff, 0x6f, 0x00) : activityColor(Activity::Barrier));
-    p.drawText(QRectF(labelW + w + 4, y, valueW, h), Qt::AlignVCenter | Qt::AlignLeft, formatDuration(bars[i].wait));
+    p.drawText(QRectF(labelW + w + 4, y, valueW, h), Qt::AlignVCenter | Qt::AlignLeft, bars[i].value);
   }
   if (fit < bars.size())
     p.drawText(QRectF(6, top + static_cast<double>(fit) * h, width() - 12, line), Qt::AlignLeft | Qt::AlignVCenter,

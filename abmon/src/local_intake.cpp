@@ -23,9 +23,6 @@ namespace {
 constexpr std::size_t kBurst = 256;  // datagrams read per wakeup
 constexpr auto kAcceptPause = std::chrono::seconds(1);  // after an accept error
 constexpr auto kSweepEvery = std::chrono::seconds(1);   // hello timeouts
-// Test knob XAB_TEST_SLOW_PONGS: the late answer comes this long after the
-// ping, well after libab has given up waiting for it (ab_clock.c, 200 ms).
-constexpr useconds_t kSlowPongMs = 600;
 
 constexpr std::string_view kRefusalNames[] = {
     "from another user", "without xab's hello", "whose hello names a task it is not",
@@ -107,6 +104,8 @@ void LocalIntake::start(int listenFd) {
   if (int ms = pause ? std::atoi(pause) : 0; ms > 0 && ms <= 10000) acceptPauseMs_ = ms;
   const char* slow = std::getenv("XAB_TEST_SLOW_PONGS");
   if (int n = slow ? std::atoi(slow) : 0; n > 0 && n <= 1000) slowPongs_ = n;
+  const char* late = std::getenv("XAB_TEST_SLOW_PONG_MS");
+  if (int ms = late ? std::atoi(late) : 0; ms > 0 && ms <= 10000) slowPongMs_ = ms;
 #endif
   waitAccept();
 }
@@ -340,7 +339,7 @@ bool LocalIntake::answerClockPing(Conn& c, std::span<const std::byte> body, std:
   std::memcpy(&ping, body.data(), sizeof ping);
   if (ping.magic != XAB_CLOCK_MAGIC) return false;
   xab_clock_pong pong{XAB_CLOCK_MAGIC, ping.k, readNs, 0};
-  if (c.pings++ < slowPongs_) usleep(kSlowPongMs * 1000);  // test knob: busy elsewhere
+  if (c.pings++ < slowPongs_) usleep(static_cast<useconds_t>(slowPongMs_) * 1000);  // test knob: busy elsewhere
   pong.t3 = clockNs(CLOCK_REALTIME);
   // A task that does not read its answers only loses its own samples.
   (void)send(c.sd.native_handle(), &pong, sizeof pong, MSG_DONTWAIT | MSG_NOSIGNAL);

@@ -143,8 +143,11 @@ class LocalIntake {
   // long after taking a connection, so that a test can write on it then.
   int acceptPauseMs_ = 0;
   // Test knob XAB_TEST_SLOW_PONGS (docs/abmon.md): each connection's first
-  // this many clock pings are answered late, as by an abmon busy elsewhere.
+  // this many clock pings are answered late, as by an abmon busy elsewhere;
+  // XAB_TEST_SLOW_PONG_MS says how late: by default well after libab has
+  // given up waiting for the answer (ab_clock.c, 200 ms).
   int slowPongs_ = 0;
+  int slowPongMs_ = 600;
   boost::asio::steady_timer acceptPause_;  // after an accept error: wait, do not spin
   boost::asio::steady_timer sweepTimer_;   // closes connections without a hello
   bool sweepArmed_ = false;

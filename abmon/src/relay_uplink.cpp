@@ -113,8 +113,7 @@ int RelayUplink::syncClock(int phase, int count) {
     int got = streamFd_ >= 0 ? streamExchange(streamFd_, pongs_, frame_, ++pings_, t)
                              : clockExchange(abmonTid_, tag_, ++pings_, t);
     if (got < 0) break;
-    std::int64_t turn = t[2] - t[1], rtt = t[3] - t[0];
-    if (turn < 0 || rtt < turn || rtt > INT32_MAX || t[1] < 0) continue;  // not a possible exchange
+    if (!xab_clock_exchange_usable(t[0], t[1], t[2], t[3])) continue;  // not a sample (wire.h)
     clockRecord(text_, selfTid_, abmonTid_, phase, k, t);  // not counted in events=: its tasks' records
   }
   return k;

@@ -85,8 +85,8 @@ static int exchange(int phase, int k) {
   ping.t1 = xab_clock();
   if (send(xab_st.sock, &ping, sizeof ping, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof ping) return -1;
   if (await_pong(ping.k, &t2, &t3, &t4) < 0) return -1;
+  if (!xab_clock_exchange_usable(ping.t1, t2, t3, t4)) return 0; /* not a sample (wire.h) */
   int64_t rtt = t4 - ping.t1, turn = t3 - t2;
-  if (t2 < 0 || rtt < 0 || rtt > INT32_MAX || turn < 0 || turn > INT32_MAX) return 0; /* not a usable sample */
   xab_put(XAB_EV_CLOCK, XAB_PHASE_END, ping.t1, k,
           XAB_A(xab_st.abmon_tid, (int)(t2 / 1000000000), (int)(t2 % 1000000000), (int)turn, (int)rtt, phase));
   xab_st.timed_ns += rtt; /* the clock record tells it */

@@ -32,8 +32,8 @@ const char *xab_rp_call_name(int kind) {
 
 static int parse_header(FILE *f) {
   char line[512];
-  if (!fgets(line, sizeof line, f) || sscanf(line, "xab-plan %d", &xab_rp.plan_version) != 1 ||
-      xab_rp.plan_version < 1 || xab_rp.plan_version > 2)
+  if (!fgets(line, sizeof line, f) || sscanf(line, XAB_PLAN_WORD " %d", &xab_rp.plan_version) != 1 ||
+      xab_rp.plan_version < 1 || xab_rp.plan_version > XAB_PLAN_VERSION)
     return -1;
   unsigned last = 0;
   if (!fgets(line, sizeof line, f) ||

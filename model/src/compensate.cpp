@@ -143,16 +143,15 @@ struct Walk {
     }
     TimeNs mates = contention.at(t, i);  // the core-mates' costs since the task's last event
     TimeNs c = e.time - delta[t] - mates;
-    if (std::uint32_t k = coll.syncOf[t][i]; k != kNoRecord) {
-      const detail::Sync& s = coll.syncs[k];
-      bool ready = std::all_of(s.awaited.begin(), s.awaited.end(), [&](EventRef a) { return done(a); });
-      if (!ready && !force) return false;
-      if (ready) {
-        c = detail::syncEnd(s, comp);
-        ++report.collectivesRebased;
-      } else {
-        ++report.forced;
-      }
+    using CollState = detail::CollectiveStep::State;
+    const detail::CollectiveStep sync =
+        detail::collectiveStep(coll, comp, t, i, force, [&](EventRef a) { return done(a); });
+    if (sync.state == CollState::Wait) return false;
+    if (sync.state == CollState::Rebased) {
+      c = sync.end;
+      ++report.collectivesRebased;
+    } else if (sync.state == CollState::Forced) {
+      ++report.forced;
     } else if (const auto& s = comm.sendOf[t][i]; s && (force || done(*s))) {
       if (!force) {
         bool xabWait = false;

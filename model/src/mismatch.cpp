@@ -72,35 +72,33 @@ struct PackedStore {
   }
 };
 
-std::string item(PackItem p) {
-  auto n = dataTypeName(p.type);
-  std::string t = n.empty() ? "type " + std::to_string(p.type) : std::string(n);
-  return t + " x" + std::to_string(p.n);
-}
+// How the first unpack that disagrees disagrees, with its index.
+struct Disagreement {
+  std::uint32_t at = 0;
+  PackDisagreement how = PackDisagreement::Differs;
+  PackItem got, expected;
+};
 
-// Walks the unpacks over the packed items.  Returns the index of the first
-// unpack that disagrees, with why.
-std::optional<std::pair<std::uint32_t, std::string>> compare(Items packed, Items unpacked) {
+// Walks the unpacks over the packed items.  Returns the first unpack that
+// disagrees, with why.
+std::optional<Disagreement> compare(Items packed, Items unpacked) {
   std::size_t run = 0;
   std::int64_t used = 0;  // items of packed[run] already unpacked
   for (std::size_t k = 0; k < unpacked.size(); ++k) {
     const PackItem u = unpacked[k];
     auto at = static_cast<std::uint32_t>(k);
     if (u.n <= 0) continue;
-    if (run >= packed.size())
-      return std::pair{at, "unpacks " + item(u) + " after the end of what was packed"};
+    if (run >= packed.size()) return Disagreement{at, PackDisagreement::AfterEnd, u, {}};
     if (u.type == 0 || packed[run].type == 0) {  // strings are unpacked whole
       if (u.type != packed[run].type || used != 0 || u.n != packed[run].n)
-        return std::pair{at, "unpacks " + item(u) + " where " + item(packed[run]) + " was packed"};
+        return Disagreement{at, PackDisagreement::Differs, u, packed[run]};
       ++run;
       continue;
     }
     std::int64_t need = u.n;
     while (need > 0) {
-      if (run >= packed.size())
-        return std::pair{at, "unpacks " + item(u) + " past the end of what was packed"};
-      if (packed[run].type != u.type)
-        return std::pair{at, "unpacks " + item(u) + " where " + item(packed[run]) + " was packed"};
+      if (run >= packed.size()) return Disagreement{at, PackDisagreement::PastEnd, u, {}};
+      if (packed[run].type != u.type) return Disagreement{at, PackDisagreement::Differs, u, packed[run]};
       std::int64_t take = std::min<std::int64_t>(need, packed[run].n - used);
       need -= take;
       used += take;
@@ -113,10 +111,9 @@ std::optional<std::pair<std::uint32_t, std::string>> compare(Items packed, Items
 // pvm_precv copies the message's bytes into an array of one type: every
 // item sent must be of that type (fewer or more items are fine: it takes
 // what fits, as the call's returned length tells the program).
-std::optional<std::pair<std::uint32_t, std::string>> comparePrecv(Items packed, PackItem asked) {
+std::optional<Disagreement> comparePrecv(Items packed, PackItem asked) {
   for (const PackItem& p : packed)
-    if (p.n > 0 && p.type != asked.type)
-      return std::pair{0u, "pvm_precv receives " + item(asked) + " where " + item(p) + " was sent"};
+    if (p.n > 0 && p.type != asked.type) return Disagreement{0, PackDisagreement::PrecvDiffers, asked, p};
   return std::nullopt;
 }
 
@@ -136,8 +133,8 @@ struct Checker {
     auto diff = precv ? comparePrecv(packed.of(mi), unpacks.front()) : compare(packed.of(mi), unpacks);
     if (!diff) return;
     Items p = packed.of(mi);
-    out.mismatches.push_back({mi, table.messages[mi].sender, recv.task, recv, Seq(p.begin(), p.end()),
-                              unpacks, diff->first, diff->second});
+    out.mismatches.push_back({mi, table.messages[mi].sender, recv.task, recv, Seq(p.begin(), p.end()), unpacks,
+                              diff->at, diff->how, diff->got, diff->expected});
   }
 
   void task(TaskIndex t) {
@@ -175,20 +172,6 @@ struct Checker {
 };
 
 }  // namespace
-
-std::string formatPackItems(const std::vector<PackItem>& items) {
-  std::string out;
-  for (const PackItem& p : items) {
-    if (!out.empty()) out += ", ";
-    out += item(p);
-  }
-  return out.empty() ? "(nothing)" : out;
-}
-
-const char* mismatchStatus(const MismatchReport& r) {
-  if (r.packFiltered) return r.records == 0 ? "pack records filtered" : "pack records partly filtered";
-  return r.records == 0 ? "no pack records" : "checked";
-}
 
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& table) {
   PackedStore packed;

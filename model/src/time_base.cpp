@@ -43,4 +43,17 @@ TracePtr prepareLive(TracePtr trace, LiveClockFit& fit, const TimeBase& base, bo
   return compensateAndCorrect(std::move(trace), base, report);
 }
 
+void StreamTimeBase::gather(const Trace& piece) {
+  if (globalTime_) fitter_.add(piece);
+}
+
+std::size_t StreamTimeBase::fit() {
+  fits_ = globalTime_ ? fitter_.fit() : std::unordered_map<Tid, ClockFit>{};
+  return fits_.size();
+}
+
+TracePtr StreamTimeBase::apply(TracePtr piece) const {
+  return fits_.empty() ? piece : applyClockFits(*piece, fits_);
+}
+
 }  // namespace xab

@@ -118,17 +118,15 @@ struct Correction {
       if (!delta[t]) return false;
     }
     TimeNs c = e.time + *delta[t], bound = i > 0 ? comp[t][i - 1] : INT64_MIN;
-    if (std::uint32_t k = coll.syncOf[t][i]; k != kNoRecord) {
-      // A collective's wait is not invariant either: its end follows the
-      // latest corrected arrival it waits for, its own release later.
-      const detail::Sync& sync = coll.syncs[k];
-      bool ready = std::all_of(sync.awaited.begin(), sync.awaited.end(), [&](EventRef r) { return done(r); });
-      if (!ready && !force) return false;
-      if (ready) {
-        c = detail::syncEnd(sync, comp);
-        bound = std::max(bound, c - sync.release);
-        ++report.collectivesRebased;
-      }
+    // A collective's wait is not invariant either: its end follows the
+    // latest corrected arrival it waits for, its own release later.
+    const detail::CollectiveStep sync =
+        detail::collectiveStep(coll, comp, t, i, force, [&](EventRef r) { return done(r); });
+    if (sync.state == detail::CollectiveStep::State::Wait) return false;
+    if (sync.state == detail::CollectiveStep::State::Rebased) {
+      c = sync.end;
+      bound = std::max(bound, c - sync.sync->release);
+      ++report.collectivesRebased;
     }
     const auto& s = comm.sendOf[t][i];
     if (s && !done(*s) && !force) return false;

@@ -178,7 +178,7 @@ std::string RecordSet::dump() const {
 void RecordSet::writePlans(const std::string& dir) const {
   for (const auto& t : tasks_) {
     std::ofstream out(dir + "/" + t.path + ".plan");
-    out << "xab-plan " << (t.header.version >= 2 ? 2 : 1) << "\n"
+    out << XAB_PLAN_WORD << ' ' << xab_plan_version(t.header.version) << "\n"
         << "task " << t.path << ' ' << t.header.name << ' ' << (t.header.build_id[0] ? t.header.build_id : "-") << ' '
         << t.header.last_seq << ' ' << t.header.exited << '\n';
     for (const auto& l : lines(t)) out << l << '\n';

@@ -80,3 +80,38 @@ TEST_CASE("libab clock: XAB_FILTER=clock records no running exchanges, the start
   CHECK(filtered[2] > 0);
   CHECK(filtered[3] == 1);
 }
+
+// An exchange whose turn (abmon's clock) is longer than its round trip (the
+// task's) is no sample: abmon cannot answer after the answer came back.  The
+// task's clock runs 10 % slow (XAB_TEST_CLOCK_SKEW) and abmon answers the
+// first ping 100 ms late, within the task's wait: that exchange's round
+// trip on the task's clock is 90 ms and some, its turn 100 ms.  The relay
+// drops such an exchange too (wire.h, xab_clock_exchange_usable).
+TEST_CASE("libab clock: an exchange whose turn is longer than its round trip is no sample", "[clock][pvm]") {
+  auto& vm = PrivateVm::shared();
+  setenv("XAB_TEST_SLOW_PONGS", "1", 1);
+  setenv("XAB_TEST_SLOW_PONG_MS", "100", 1);
+  Monitor mon(vm.dir() + "/longturn.trace", {"--batch", "1"});
+  unsetenv("XAB_TEST_SLOW_PONGS");
+  unsetenv("XAB_TEST_SLOW_PONG_MS");
+  setenv("XAB_TEST_CLOCK_SKEW", "0,-100000", 1);
+  auto r = run({bin_dir() + "/xabt_wait", "0.1"});
+  unsetenv("XAB_TEST_CLOCK_SKEW");
+  int abmon_rc = -1;
+  auto rs = mon.finish(&abmon_rc);
+  CHECK(abmon_rc == 0);
+  REQUIRE(r.exit_code == 0);
+
+  int samples = 0;
+  for (auto& rec : rs) {
+    if (rec.event != "clock") continue;
+    ++samples;
+    INFO("exchange " << rec.get("rc") << " of phase " << rec.get("phase") << ": turn " << rec.get("turn_ns")
+                     << " ns, round trip " << rec.get("rtt_ns") << " ns");
+    CHECK(std::stoll(rec.get("turn_ns")) <= std::stoll(rec.get("rtt_ns")));
+  }
+  // The slow exchange is the start phase's first; the phase goes on.
+  CHECK_FALSE(find(rs, "clock", {{"phase", "0"}, {"rc", "0"}}));
+  CHECK(find(rs, "clock", {{"phase", "0"}, {"rc", "1"}}));
+  CHECK(samples >= 16 + 15);
+}

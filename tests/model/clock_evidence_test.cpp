@@ -126,9 +126,10 @@ TEST_CASE("clock fit: samples far off the line but within their own bound do not
 }
 
 // A task whose exchanges at its start got no answer in time, and whose
-// one exchange at its end took the late answer to its first ping: a
-// sample 650 ms off, narrow, and false.  The task's messages say more than
-// that sample: on its clock as recorded none is received before its send.
+// clock was then stepped 650 ms away: its one exchange at its end is
+// narrow, and false for every record before the step.  The task's
+// messages say more than that sample: on its clock as recorded none is
+// received before its send.
 TEST_CASE("global time: a fit that puts more receives before their sends than the clock as recorded is refused",
           "[clock]") {
   Synth s;

@@ -16,7 +16,7 @@ TEST_CASE("pack/unpack mismatch: both sequences and where they part") {
   CHECK(formatPackItems(x.packed) == "int x4, double x2");
   CHECK(formatPackItems(x.unpacked) == "int x4, int x2");
   CHECK(x.partsAt == 1);
-  CHECK(x.explanation == "unpacks int x2 where double x2 was packed");
+  CHECK(mismatchText(x) == "unpacks int x2 where double x2 was packed");
 }
 
 TEST_CASE("no mismatch for split unpacks, strings, and fewer items than packed") {
@@ -40,7 +40,7 @@ TEST_CASE("unpacking past the end is a mismatch") {
   MessageTable m = matchMessages(*r.trace);
   MismatchReport x = findPackMismatches(*r.trace, m);
   REQUIRE(x.mismatches.size() == 1);
-  CHECK_THAT(x.mismatches[0].explanation, Catch::Contains("past the end"));
+  CHECK_THAT(mismatchText(x.mismatches[0]), Catch::Contains("past the end"));
 }
 
 TEST_CASE("psend and precv are checked: their records name type and count") {
@@ -53,7 +53,7 @@ TEST_CASE("psend and precv are checked: their records name type and count") {
   MismatchReport x = findPackMismatches(*r.trace, m);
   CHECK(x.checked == 1);
   REQUIRE(x.mismatches.size() == 1);
-  CHECK(x.mismatches[0].explanation == "pvm_precv receives int x1 where double x1 was sent");
+  CHECK(mismatchText(x.mismatches[0]) == "pvm_precv receives int x1 where double x1 was sent");
   CHECK(formatPackItems(x.mismatches[0].packed) == "double x1");
   CHECK(formatPackItems(x.mismatches[0].unpacked) == "int x1");
 }
@@ -75,8 +75,8 @@ TEST_CASE("send -> precv, mcast -> precv and psend -> recv + unpacks are checked
   MismatchReport x = findPackMismatches(*r.trace, m);
   CHECK(x.checked == 4);
   REQUIRE(x.mismatches.size() == 2);
-  CHECK(x.mismatches[0].explanation == "pvm_precv receives float x8 where double x4 was sent");
-  CHECK(x.mismatches[1].explanation == "unpacks double x1 where int x4 was packed");
+  CHECK(mismatchText(x.mismatches[0]) == "pvm_precv receives float x8 where double x4 was sent");
+  CHECK(mismatchText(x.mismatches[1]) == "unpacks double x1 where int x4 was packed");
   CHECK(x.mismatches[1].partsAt == 1);
 }
 

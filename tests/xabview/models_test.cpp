@@ -331,3 +331,45 @@ TEST_CASE("Doing now names peers as (name, instance), and says when a peer's rec
   CHECK_FALSE(describeTask(state, master).text.contains("later"));
   CHECK(describeTask(state, worker).text.contains("to (master, 0)"));
 }
+
+TEST_CASE("barrier chart's content: a bar per task, one use's waits or each task's total") {
+  auto s = snapshotOf(dataPath("barrier.trace"));
+  BarrierChartData use = barrierChartData(*s, 0);
+  CHECK(use.title == "Barrier `w` use 0: each task's wait (last to arrive in orange)");
+  REQUIRE(use.bars.size() == 3);
+  CHECK(use.bars[0].label == "(worker, 0)");
+  CHECK(use.bars[0].value == "600.0 ms");
+  CHECK(use.bars[2].label == "(worker, 2)");
+  CHECK(use.bars[2].value == "100.0 ms");
+  CHECK(use.bars[2].last);
+  CHECK_FALSE(use.bars[0].last);
+  CHECK(use.most == use.bars[0].wait);
+  BarrierChartData totals = barrierChartData(*s, -1);
+  CHECK(totals.title == "Total barrier wait per task (select a barrier above for one instance)");
+  REQUIRE(totals.bars.size() == 3);
+  CHECK(totals.bars[0].value == "700.0 ms");
+  CHECK(std::none_of(totals.bars.begin(), totals.bars.end(), [](const BarrierBar& b) { return b.last; }));
+  CHECK(barrierChartData(*s, 2).title == totals.title);  // no such use: the totals
+  BarrierChartData none = barrierChartData(*snapshotOf(dataPath("two-hosts.trace")), -1);
+  CHECK(none.title == "No barrier in this trace (yet): nothing waited in pvm_barrier.");
+  CHECK(none.bars.empty());
+}
+
+TEST_CASE("input panel's text: the failure, the source, malformed lines, the hosts") {
+  CHECK(inputReportLines(nullptr, "no such file") == QStringList{"Cannot read the input: no such file"});
+  auto bad = snapshotOfText(
+      "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
+      "1763680001.000000000 1763680001.000000000 t40002 mytid rc=t40002 name=m host=vm parent=none lang=c pid=5\n"
+      "this is no record\n");
+  QStringList lines = inputReportLines(bad.get(), {});
+  REQUIRE_FALSE(lines.isEmpty());
+  CHECK(lines[0].startsWith("Source: "));
+  CHECK(std::any_of(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith("line 3: "); }));
+  CHECK_FALSE(lines.contains("No malformed lines."));
+  CHECK_FALSE(lines.contains("Hosts (how the records were collected):"));  // one host, no relay
+  QStringList hosts = inputReportLines(snapshotOf(dataPath("two-hosts.trace")).get(), {});
+  CHECK(hosts.contains("No malformed lines."));
+  CHECK(hosts.contains("Hosts (how the records were collected):"));
+  CHECK(std::any_of(hosts.begin(), hosts.end(),
+                    [](const QString& l) { return l.startsWith("node1: ") && l.contains("by its relay"); }));
+}

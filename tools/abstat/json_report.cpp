@@ -3,6 +3,7 @@
 #include "reports.h"
 
 #include <xab/model/hosts.h>
+#include <xab/model/mismatch_text.h>
 
 #include <cstdio>
 
@@ -303,7 +304,7 @@ struct Json {
       w.field("tag", m.tag).field("serial", m.serial);
       items("packed", x.packed);
       items("unpacked", x.unpacked);
-      w.field("partsAt", x.partsAt).field("explanation", x.explanation).endObject();
+      w.field("partsAt", x.partsAt).field("explanation", mismatchText(x)).endObject();
     }
     w.endArray().endObject();
   }

@@ -2,6 +2,7 @@
 #include "reports.h"
 
 #include <xab/model/hosts.h>
+#include <xab/model/mismatch_text.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -266,7 +267,7 @@ std::string mismatch(const Report& a) {
   for (const PackMismatch& x : r.mismatches) {
     const Message& m = a.messages.messages[x.message];
     out += "  " + t.label(x.sender) + " -> " + t.label(x.receiver) + " tag " + std::to_string(m.tag) +
-           " serial " + std::to_string(m.serial) + ": " + x.explanation + " (unpack #" +
+           " serial " + std::to_string(m.serial) + ": " + mismatchText(x) + " (unpack #" +
            std::to_string(x.partsAt + 1) + ")\n";
     out += "    packed:   " + formatPackItems(x.packed) + "\n";
     out += "    unpacked: " + formatPackItems(x.unpacked) + "\n";

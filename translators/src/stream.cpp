@@ -5,14 +5,12 @@
 #include <xab/model/builder.h>
 #include <xab/model/messages.h>
 #include <xab/model/reader.h>
-
-#include <xab/model/clock.h>
+#include <xab/model/time_base.h>
 
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <unordered_map>
 
 namespace xab::tr {
 
@@ -155,29 +153,28 @@ void TraceStream::finish() {
 namespace {
 
 // Global time for a stream: a first pass over the file gathers the clock
-// records, their fits re-time every piece of the second.  Standard input
-// cannot be read twice: as recorded.  Said once on stderr.
-std::unordered_map<Tid, ClockFit> streamFits(const InputOptions& o, int& rc) {
-  rc = kExitOk;
-  if (!o.globalTime) return {};
+// records, their fits re-time every piece of the second (the model's
+// StreamTimeBase).  Standard input cannot be read twice: as recorded.
+// Said once on stderr.
+int streamTimeBase(const InputOptions& o, StreamTimeBase& base) {
+  if (!base.wantsFirstPass()) return kExitOk;
   struct stat st{};
   if (o.path == "-" || stat(o.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     std::fprintf(stderr, "%s: a pipe is read once: task clocks as recorded (global time needs a regular file)\n",
                  o.program.c_str());
-    return {};
+    return kExitOk;
   }
-  ClockFitter fitter;
   InputOptions quiet = o;
   quiet.progress = false;
-  rc = readThrough(quiet, [&](TraceReader& r) { fitter.add(*r.take()); }, [&](TraceReader& r) { fitter.add(*r.take()); });
-  if (rc != kExitOk) return {};
-  auto fits = fitter.fit();
-  if (fits.empty())
+  int rc = readThrough(quiet, [&](TraceReader& r) { base.gather(*r.take()); },
+                       [&](TraceReader& r) { base.gather(*r.take()); });
+  if (rc != kExitOk) return rc;
+  if (std::size_t fitted = base.fit(); fitted == 0)
     std::fprintf(stderr, "%s: no clock records: task clocks as recorded\n", o.program.c_str());
   else
     std::fprintf(stderr, "%s: global time: %zu tasks fitted to abmon's clock (no causality correction when streaming)\n",
-                 o.program.c_str(), fits.size());
-  return fits;
+                 o.program.c_str(), fitted);
+  return kExitOk;
 }
 
 }  // namespace
@@ -190,13 +187,11 @@ int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes) {
     s.feed(*in.trace);
     return kExitOk;
   }
-  int rc = kExitOk;
-  auto fits = streamFits(o, rc);
-  if (rc != kExitOk) return rc;
-  auto feed = [&](TraceReader& r) {
-    auto piece = r.take();
-    s.feed(fits.empty() ? *piece : *applyClockFits(*piece, fits));
-  };
+  TimeBase asked;
+  asked.globalTime = o.globalTime;
+  StreamTimeBase base(asked);
+  if (int rc = streamTimeBase(o, base); rc != kExitOk) return rc;
+  auto feed = [&](TraceReader& r) { s.feed(*base.apply(r.take())); };
   return readThrough(o, feed, [&](TraceReader& r) {
     if (bytes) *bytes = r.byteCount();
     feed(r);  // the last line, when it had no '\n'

@@ -95,4 +95,28 @@ QVariant BarrierTotalsModel::headerData(int section, Qt::Orientation o, int role
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 
+// ---- the chart's content ----
+
+BarrierChartData barrierChartData(const ViewSnapshot& s, int instance) {
+  BarrierChartData out;
+  const BarrierAnalysis& b = s.barriers();
+  auto bar = [&](TaskIndex t, TimeNs wait, bool last) {
+    out.bars.push_back({QString::fromStdString(s.trace->label(t)), wait, formatDuration(wait), last});
+    out.most = std::max(out.most, wait);
+  };
+  if (instance >= 0 && instance < static_cast<int>(b.instances.size())) {
+    const auto& use = b.instances[static_cast<std::size_t>(instance)];
+    out.title = QStringLiteral("Barrier `%1` use %2: each task's wait (last to arrive in orange)")
+                    .arg(QString::fromStdString(std::string(s.trace->str(use.group)))).arg(use.use);
+    for (std::size_t i = 0; i < use.visits.size(); ++i)
+      bar(use.visits[i].task, use.visits[i].wait(), static_cast<int>(i) == use.lastArrival);
+  } else if (b.instances.empty()) {
+    out.title = "No barrier in this trace (yet): nothing waited in pvm_barrier.";
+  } else {
+    out.title = "Total barrier wait per task (select a barrier above for one instance)";
+    for (TaskIndex t = 0; t < b.perTask.size(); ++t) bar(t, b.perTask[t].wait, false);
+  }
+  return out;
+}
+
 }  // namespace xab::view

@@ -1,8 +1,11 @@
-// The hang panel's text: the diagnosis (hang_text.h's words) with links.
+// The hang panel's text: the diagnosis (hang_text.h's words) and the
+// pack/unpack mismatches (mismatch_text.h's), with links.
 #include "panel_models.h"
 #include "panel_words.h"
 
 #include "activity.h"
+
+#include <xab/model/mismatch_text.h>
 
 #include <algorithm>
 
@@ -17,7 +20,7 @@ QStringList hangReportLines(const ViewSnapshot& s) {
     if (!out.contains(QString::fromStdString(e))) out << QString::fromStdString(e);
   for (const auto& m : s.mismatches().mismatches)
     out << QStringLiteral("%1 -> %2: %3").arg(label(s, m.sender), label(s, m.receiver),
-                                              QString::fromStdString(m.explanation));
+                                              QString::fromStdString(mismatchText(m)));
   return out;
 }
 
@@ -83,7 +86,7 @@ QString hangReportHtml(const ViewState& state) {
     html += "<h3>Pack/unpack mismatches</h3><ul>";
     for (const auto& m : s->mismatches().mismatches)
       html += "<li>" + link(m.recv, label(*s, m.sender) + " -> " + label(*s, m.receiver)) + ": " +
-              QString::fromStdString(m.explanation).toHtmlEscaped() + "</li>";
+              QString::fromStdString(mismatchText(m)).toHtmlEscaped() + "</li>";
     html += "</ul>";
   }
   const FailureReport& f = s->failures();

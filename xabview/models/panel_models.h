@@ -1,6 +1,7 @@
-// panel_models.h -- item models behind the barrier, message and hang panels
-// (barrier_models.cpp, message_matrix_model.cpp, pending_queue_model.cpp,
-// hang_report.cpp: one job each).
+// panel_models.h -- item models and contents behind the barrier, message,
+// hang and input panels (barrier_models.cpp, message_matrix_model.cpp,
+// pending_queue_model.cpp, hang_report.cpp, input_report.cpp: one job
+// each).  The widgets only draw what these compute.
 #pragma once
 
 #include "view_state.h"
@@ -42,6 +43,22 @@ class BarrierTotalsModel : public GrowingTableModel {
  private:
   ViewState* state_;
 };
+
+// The barrier chart's content: a title and a bar per task, each one's wait
+// in one barrier use (`instance`, an index into the barrier instances) or,
+// with instance -1 or out of range, its total barrier wait.
+struct BarrierBar {
+  QString label;       // the task
+  TimeNs wait = 0;
+  QString value;       // the wait in words ("700.0 ms")
+  bool last = false;   // the last to arrive at that use
+};
+struct BarrierChartData {
+  QString title;
+  std::vector<BarrierBar> bars;
+  TimeNs most = 1;  // the longest wait, at least 1: the bars' scale
+};
+BarrierChartData barrierChartData(const ViewSnapshot& s, int instance);
 
 // Messages between one sender and one receiver up to a replay position.
 struct PairAt {
@@ -130,5 +147,11 @@ std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position)
 QString hangReportHtml(const ViewState& state);
 // The same in plain text (stderr, --dump-state).
 QStringList hangReportLines(const ViewSnapshot& s);
+
+// The input panel's text, a line each: why the input cannot be read
+// (`failure`, when not empty), what was read, the malformed lines, and
+// the per-host collection figures when the trace has several hosts or a
+// relay.  No snapshot (null): the failure alone.
+QStringList inputReportLines(const ViewSnapshot* s, const QString& failure);
 
 }  // namespace xab::view

@@ -31,6 +31,18 @@
 #define XAB_REC_VERSION 2u /* 2: start_ns is the start of call 1, a spawn too */
 #define XAB_REC_HEADER_BYTES 256
 
+/* A replay plan's first line is "XAB_PLAN_WORD VERSION" (docs/replay-plan.md):
+ * the replay library's RecordSet writes it, libab's replay reads it.  A
+ * plan's version is its record's (xab_plan_version); a reader takes 1 to
+ * XAB_PLAN_VERSION. */
+#define XAB_PLAN_WORD "xab-plan"
+#define XAB_PLAN_VERSION 2
+
+/* The version of the plan made from a record of record_version. */
+static inline int xab_plan_version(uint32_t record_version) {
+  return record_version >= 2 ? 2 : 1;
+}
+
 /* What a call got: XAB_REC_<ID> = value; the word abreplay's plans and
  * dumps write for it; 1 when a plan's line may hold that word (a spawn's
  * tids are never a line of their own, its hosts are "host" lines).

@@ -140,6 +140,16 @@ struct xab_clock_pong {
   int64_t t2, t3;
 };
 
+/* Whether an exchange's four dates are a sample, the one rule for a task
+ * and a relay alike: the answer's dates not negative, its turn (t3 - t2,
+ * the answerer's clock) not negative and no longer than the round trip
+ * (t4 - t1, the asker's clock) that holds it, and the round trip below
+ * 2^31 ns (the record's field).  Any other is recorded by nobody. */
+static inline int xab_clock_exchange_usable(int64_t t1, int64_t t2, int64_t t3, int64_t t4) {
+  const int64_t rtt = t4 - t1, turn = t3 - t2;
+  return t2 >= 0 && turn >= 0 && rtt >= turn && rtt <= INT32_MAX;
+}
+
 /* Stepping (docs/abmon.md "Control mode").  abmon started with
  * --control appends one int, 1, to its mailbox entry (after the socket
  * name), then its control socket's path as an int length and that many

@@ -161,4 +161,27 @@ inline TimeNs syncEnd(const Sync& s, const std::vector<std::vector<TimeNs>>& dat
   return latest + s.release;
 }
 
+// One step of both passes at a task's event (t, i): Wait when it is a
+// collective's end whose awaited arrivals are not all dated yet (the
+// walk comes back to it), Forced when it is one the walk must date
+// without them, Rebased with its new end (syncEnd) once they all are;
+// None when the event ends no collective that waits.  done(ref): whether
+// the pass has dated that record.
+struct CollectiveStep {
+  enum class State : std::uint8_t { None, Wait, Forced, Rebased } state = State::None;
+  const Sync* sync = nullptr;
+  TimeNs end = 0;  // Rebased: the collective's new end
+};
+
+template <class Done>
+CollectiveStep collectiveStep(const Collectives& coll, const std::vector<std::vector<TimeNs>>& dates, TaskIndex t,
+                              std::uint32_t i, bool force, Done&& done) {
+  const std::uint32_t k = coll.syncOf[t][i];
+  if (k == kNoRecord) return {};
+  const Sync& s = coll.syncs[k];
+  if (!std::all_of(s.awaited.begin(), s.awaited.end(), done))
+    return {force ? CollectiveStep::State::Forced : CollectiveStep::State::Wait, &s, 0};
+  return {CollectiveStep::State::Rebased, &s, syncEnd(s, dates)};
+}
+
 }  // namespace xab::detail

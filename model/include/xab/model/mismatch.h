@@ -13,7 +13,6 @@
 
 #include <xab/model/messages.h>
 
-#include <string>
 #include <vector>
 
 namespace xab {
@@ -24,6 +23,14 @@ struct PackItem {
   friend bool operator==(PackItem, PackItem) = default;
 };
 
+// How the first call that disagrees disagrees (mismatch_text.h words it).
+enum class PackDisagreement : std::uint8_t {
+  AfterEnd,      // it unpacks `got` after the end of what was packed
+  Differs,       // it unpacks `got` where `expected` was packed
+  PastEnd,       // it unpacks `got`, more than was packed
+  PrecvDiffers,  // pvm_precv receives `got` where `expected` was sent
+};
+
 struct PackMismatch {
   std::uint32_t message = 0;      // index into MessageTable::messages
   TaskIndex sender = 0, receiver = 0;
@@ -31,7 +38,9 @@ struct PackMismatch {
   std::vector<PackItem> packed;
   std::vector<PackItem> unpacked;
   std::uint32_t partsAt = 0;      // index into `unpacked` of the first call that disagrees
-  std::string explanation;        // "unpacks int x4 where double x8 was packed"
+  PackDisagreement disagreement = PackDisagreement::Differs;
+  PackItem got;                   // what that call unpacked (or pvm_precv asked for)
+  PackItem expected;              // what was packed there (Differs, PrecvDiffers)
 };
 
 struct MismatchReport {
@@ -49,13 +58,6 @@ struct MismatchReport {
   bool packFiltered = false;
 };
 
-// How a report words what was checked: "checked", "no pack records", "pack
-// records filtered" (none left to check) or "pack records partly filtered".
-const char* mismatchStatus(const MismatchReport& r);
-
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& messages);
-
-// "int x8, double x2"
-std::string formatPackItems(const std::vector<PackItem>& items);
 
 }  // namespace xab

@@ -16,6 +16,7 @@
 #include <xab/model/kinds.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
+#include <xab/model/mismatch_text.h>
 #include <xab/model/progress.h>
 #include <xab/model/reader.h>
 #include <xab/model/source.h>

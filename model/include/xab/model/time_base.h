@@ -18,6 +18,7 @@
 
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 namespace xab {
 
@@ -55,5 +56,28 @@ struct LiveTimeBaseReport : TimeBaseReport {
 };
 TracePtr prepareLive(TracePtr trace, LiveClockFit& fit, const TimeBase& base, bool settled,
                      LiveTimeBaseReport& report);
+
+// The streaming variant, for a reader that never holds the whole trace
+// (the translators' streams): a first pass hands every piece to gather(),
+// fit() fits each task's clock once, then every piece of a second pass
+// goes through apply().  Global time by the clock fits alone: the
+// causality correction needs every message at once, and compensation and
+// the last pass need the whole trace (a reader that asks for them reads it
+// whole and calls prepare()).
+class StreamTimeBase {
+ public:
+  explicit StreamTimeBase(const TimeBase& base) : globalTime_(base.globalTime) {}
+  // Whether pieces need a first pass at all (global time asked for).
+  bool wantsFirstPass() const { return globalTime_; }
+  void gather(const Trace& piece);
+  // Fits the clocks gathered; the tasks fitted (0: apply() hands pieces back as they are).
+  std::size_t fit();
+  TracePtr apply(TracePtr piece) const;
+
+ private:
+  bool globalTime_;
+  ClockFitter fitter_;
+  std::unordered_map<Tid, ClockFit> fits_;
+};
 
 }  // namespace xab
