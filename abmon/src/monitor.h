@@ -26,6 +26,7 @@
 #include "program_output.h"
 #include "pvm_tracer.h"
 #include "relay.h"
+#include "sampler.h"
 
 namespace xab::abmon {
 
@@ -90,6 +91,8 @@ class Monitor {
   void connectUplink();
   bool relayMessage(int tag, int src, int bufid, std::int64_t recvNs);
   void armUplinkTimer();
+  void armSampleTimer();
+  void sampleHost();
   bool stepGo(std::int32_t tid, std::int32_t seq);
   void relaySteps();
 
@@ -152,6 +155,9 @@ class Monitor {
   std::unique_ptr<RelayUplink> uplink_;
   std::uint64_t eventsSent_ = 0;  // the formatter's events already in a batch
   boost::asio::steady_timer uplinkTimer_;
+  // Samples of this host (sampler.h), every --sample-ms.
+  std::unique_ptr<Sampler> sampler_;
+  boost::asio::steady_timer sampleTimer_;
 };
 
 }  // namespace xab::abmon
