@@ -17,6 +17,7 @@
 #include <xab/model/hang.h>
 #include <xab/model/messages.h>
 #include <xab/model/mismatch.h>
+#include <xab/model/samples.h>
 
 #include <functional>
 #include <memory>
@@ -49,6 +50,7 @@ struct Analysis {
   MismatchReport mismatch;
   FailureReport failures;     // calls that returned an error
   BreakdownReport breakdown;  // empty unless AnalyseOptions::breakdown
+  SampleReport samples;       // the clock-driven samples (samples.h)
   AnalysisTiming ms;
 };
 
