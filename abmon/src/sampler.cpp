@@ -98,6 +98,12 @@ std::optional<HostSample> readHostSample(const std::string& proc) {
 }
 
 int Sampler::sample(std::string& out, std::int64_t nowNs, std::span<const SampledTask> tasks) {
+  // No task of the program here: nothing to explain, nothing written (an
+  // idle abmon's trace stays as it is); the next busy share starts afresh.
+  if (tasks.empty()) {
+    last_.reset();
+    return 0;
+  }
   int written = 0;
   text::Record r;
   r.recvTime = r.time = nowNs;

@@ -51,7 +51,8 @@ class Sampler {
   Sampler(std::int32_t samplerTid, std::string host, std::string proc = "/proc")
       : samplerTid_(samplerTid), host_(std::move(host)), proc_(std::move(proc)) {}
   // One round, stamped nowNs: a host.load record, then a sample record per
-  // task still running.  Returns the records written.
+  // task still running; nothing when there is no task.  Returns the
+  // records written.
   int sample(std::string& out, std::int64_t nowNs, std::span<const SampledTask> tasks);
 
  private:

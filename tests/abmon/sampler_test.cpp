@@ -91,7 +91,8 @@ TEST_CASE("the host: CPUs, load average, busy share between two rounds; records 
   std::vector<SampledTask> tasks = {{0x40003, 10}, {0x40004, 11}, {0x40005, 12}};  // 12 has gone
   CHECK(sampler.sample(out, 1'000'000'000, tasks) == 3);
   proc.host("3.50", 100 + 75, 100 + 25);  // 75 of 100 ticks busy since
-  CHECK(sampler.sample(out, 1'100'000'000, {}) == 1);
+  std::vector<SampledTask> gone = {{0x40005, 12}};
+  CHECK(sampler.sample(out, 1'100'000'000, gone) == 1);  // the host, and no task
   std::vector<std::string> lines;
   auto recs = readBack(out, lines);
   REQUIRE(recs.size() == 4);
@@ -105,6 +106,12 @@ TEST_CASE("the host: CPUs, load average, busy share between two rounds; records 
   CHECK(lines[2] == "1.000000000 1.000000000 t40001 sample tid=t40004 cpu_ms=" + std::to_string(3 * tick) +
                         " runnable_ms=0 state=S");
   CHECK(lines[3] == "1.100000000 1.100000000 t40001 host.load host=node1 cpus=2 load_milli=3500 busy_permille=750");
+  // No task on the host: nothing, and the busy share starts afresh.
+  std::string idle;
+  CHECK(sampler.sample(idle, 1'200'000'000, {}) == 0);
+  CHECK(idle.empty());
+  CHECK(sampler.sample(idle, 1'300'000'000, tasks) == 3);
+  CHECK(idle.find("busy_permille") == std::string::npos);
 }
 
 TEST_CASE("--sample-ms: 100 by default, 0 turns sampling off") {
