@@ -66,7 +66,8 @@ Monitor::Monitor(MonitorSetup setup)
       control_(io_, [this](std::int32_t tid, std::int32_t seq) { return stepGo(tid, seq); }),
       pokeTimer_(io_),
       programTimer_(io_),
-      uplinkTimer_(io_) {
+      uplinkTimer_(io_),
+      sampleTimer_(io_) {
   formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { spawned(parent, tids); });
 }
 
@@ -77,6 +78,7 @@ int Monitor::run() {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   formatter_.setHost(host);
+  if (setup_.opts.sampleMs > 0) sampler_ = std::make_unique<Sampler>(setup_.tid, host);
   if (isRelay()) {
     uplink_ = std::make_unique<RelayUplink>(setup_.opts.relayOf, setup_.opts.tag + kRelayTagOffset);
     if (setup_.opts.relayPort > 0) connectUplink();
@@ -108,6 +110,7 @@ int Monitor::run() {
   // Messages may have come between registering and now: read them first.
   if (drain()) watchPvmFds();
   armPokeTimer();
+  armSampleTimer();
   if (!isRelay() && !finished_) announceReady(setup_.opts.readyFd, setup_.tid);
   if (!setup_.opts.program.empty() && !finished_) startProgram();
   if (!finished_) io_.run();
@@ -447,6 +450,7 @@ void Monitor::finish(int code) {
   finished_ = true;
   exitCode_ = code;
   writeExits(true);
+  if (sampler_ && code != kExitPvmLost) sampleHost();  // the run's last interval
   if (programOutput_) {
     programOutput_->drainNow();
     writeProgramLines();
@@ -492,6 +496,7 @@ void Monitor::finish(int code) {
   pokeTimer_.cancel();
   programTimer_.cancel();
   uplinkTimer_.cancel();
+  sampleTimer_.cancel();
   io_.stop();
 }
 

@@ -27,6 +27,7 @@
 #include "pvm_tracer.h"
 #include "relay.h"
 #include "trace_output.h"
+#include "sampler.h"
 
 namespace xab::abmon {
 
@@ -92,6 +93,8 @@ class Monitor {
   void connectUplink();
   bool relayMessage(int tag, int src, int bufid, std::int64_t recvNs);
   void armUplinkTimer();
+  void armSampleTimer();
+  void sampleHost();
   bool stepGo(std::int32_t tid, std::int32_t seq);
   void relaySteps();
 
@@ -155,6 +158,9 @@ class Monitor {
   std::unique_ptr<RelayUplink> uplink_;
   std::uint64_t eventsSent_ = 0;  // the formatter's events already in a batch
   boost::asio::steady_timer uplinkTimer_;
+  // Samples of this host (sampler.h), every --sample-ms.
+  std::unique_ptr<Sampler> sampler_;
+  boost::asio::steady_timer sampleTimer_;
 };
 
 }  // namespace xab::abmon

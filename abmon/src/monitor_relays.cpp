@@ -30,7 +30,8 @@ void Monitor::startRelays() {
   const Options& o = setup_.opts;
   std::vector<std::string> args = {"--relay", std::to_string(setup_.tid) + "," + std::to_string(pvm_getcontext()),
                                    "--tag", std::to_string(o.tag), "--batch", std::to_string(o.batch),
-                                   "--flush-ms", std::to_string(o.flushMs), "--poke-ms", std::to_string(o.pokeMs)};
+                                   "--flush-ms", std::to_string(o.flushMs), "--poke-ms", std::to_string(o.pokeMs),
+                                   "--sample-ms", std::to_string(o.sampleMs)};
   if (o.pvmOnly) args.emplace_back("--pvm-only");
   if (!o.control.empty()) args.emplace_back("--relay-step");  // its host's tasks step too
   hub_ = std::make_unique<RelayHub>(setup_.tid, o.tag, std::move(args));

@@ -59,6 +59,7 @@ constexpr NumberOption kNumberOptions[] = {
     // abmon uses tag .. tag + XAB_TAG_OFFSET_MAX (wire.h's table of tags).
     {"--tag", &Options::tag, 0, INT_MAX - XAB_TAG_OFFSET_MAX},
     {"--ready-fd", &Options::readyFd, 0, INT_MAX},
+    {"--sample-ms", &Options::sampleMs, 0, 3600 * 1000},
 };
 
 }  // namespace
@@ -140,7 +141,7 @@ std::string parseOptions(const std::vector<std::string_view>& args, Options& opt
 
 std::string_view usageText() {
   return "Usage: abmon [-o FILE] [-v|-q] [--batch N] [--flush-ms MS] [--poke-ms MS] [--tag T]\n"
-         "             [--pvm-only] [--pvm-tracer] [--no-relays] [--relay-pvm] [--control PATH]\n"
+         "             [--sample-ms MS] [--pvm-only] [--pvm-tracer] [--no-relays] [--relay-pvm] [--control PATH]\n"
          "             [--ready-fd N] [-- PROGRAM [ARGS...]]\n"
          "\n"
          "Monitor for xab: receives the events of every instrumented PVM task in\n"
@@ -158,6 +159,10 @@ std::string_view usageText() {
          "                     flush-ms, at most 500; 0: never, tasks then send\n"
          "                     before every call that may block)\n"
          "      --tag T        message tag of event messages (default 31408)\n"
+         "      --sample-ms MS sample every task of each host (CPU time, time\n"
+         "                     waiting for a CPU, state) and the host (load, CPU\n"
+         "                     use) this often: abmon its own host, each relay its\n"
+         "                     own (default 100; 0: never)\n"
          "      --pvm-only     take events only as PVM messages; by default tasks\n"
          "                     on abmon's host write them to a local socket\n"
          "      --pvm-tracer   also be PVM's tracer and output collector: tasks\n"

@@ -19,6 +19,8 @@ enum ExitCode : int {
   kExitPvmLost = 5,    // the connection to pvmd broke while running
 };
 
+inline constexpr int kDefaultSampleMs = 100;
+
 struct Options {
   std::string output;  // empty or "-": standard output
   int verbosity = 0;   // -v +1, -q -1
@@ -26,6 +28,9 @@ struct Options {
   int flushMs = 0;
   int pokeMs = -1;    // -1 until parsed: defaultPokeMs(flushMs); 0: no pokes
   int tag = 0;
+  // --sample-ms: how often abmon and its relays sample their host's tasks
+  // and the host (sampler.h); 0: never.
+  int sampleMs = kDefaultSampleMs;
   bool pvmOnly = false;  // --pvm-only: no local socket (wire.h)
   bool pvmTracer = false;  // --pvm-tracer: also PVM's tracer and output collector
   bool noRelays = false;  // --no-relays: abmon collects every host's events itself

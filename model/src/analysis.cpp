@@ -34,6 +34,7 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     timed(a.ms.barriers, [&] { a.barriers = analyzeBarriers(t); });
     timed(a.ms.failures, [&] { a.failures = findFailedCalls(t); });
     if (options.breakdown) timed(a.ms.breakdown, [&] { a.breakdown = timeBreakdown(t); });
+    a.samples = samples(t);
     if (second.valid()) second.get();
     timed(a.ms.hang, [&] { a.hang = diagnoseHang(t, a.messages, a.barriers); });
     if (options.why) timed(a.ms.why, [&] { a.why = analyseWaits(t, a.messages); });

@@ -27,7 +27,9 @@ bool writtenByAbmon(const text::Record& r) {
   return r.kind == Kind::OUTPUT || (r.kind == Kind::TASK_EXIT && how >= 0 && r.str[how] == "host");
 }
 
-bool relayRecord(Kind k) { return k == Kind::RELAY_START || k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP; }
+bool relayRecord(Kind k) {
+  return k == Kind::RELAY_START || k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || isSampleRecord(k);
+}
 
 // Every event's time through its task's fit, in the original arrival
 // order (seq), so the new trace is the old one re-timed.

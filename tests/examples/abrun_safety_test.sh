@@ -74,8 +74,8 @@ done
 (($(grep -c ' output stream=- text=child%20[0-5]%20done$' "$work/e.trace") == 6)) || fail "early: not every child's line in the trace"
 program=$(records "$work/e.trace" | awk '$4 == "spawn" {print $3; exit}')
 grep -q " program.exit tid=$program status=21 signal=0\$" "$work/e.trace" || fail "early: no program.exit of $program with status 21: $(grep program.exit "$work/e.trace")"
-n_events=$(records "$work/e.trace" | awk '$4 !~ /^(abmon\.|program\.exit|task\.exit|output)/' | wc -l)
-n_tasks=$(records "$work/e.trace" | awk '$4 !~ /^(abmon\.|program\.exit)/ {print $3}' | sort -u | wc -l)
+n_events=$(records "$work/e.trace" | awk '$4 !~ /^(abmon\.|program\.exit|task\.exit|output|sample|host\.load)/' | wc -l)
+n_tasks=$(records "$work/e.trace" | awk '$4 !~ /^(abmon\.|program\.exit|sample|host\.load)/ {print $3}' | sort -u | wc -l)
 grep -q " abmon.stop events=$n_events tasks=$n_tasks " "$work/e.trace" || fail "early: $(grep abmon.stop "$work/e.trace"), the trace holds $n_events records of $n_tasks tasks"
 "$abstat" "$work/e.trace" >"$work/e.stat" 2>&1; rc=$?
 [[ $rc == 0 ]] || fail "early: abstat exit $rc: $(grep -A3 Hang "$work/e.stat")"

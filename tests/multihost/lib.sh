@@ -69,7 +69,7 @@ relay_events() { awk -v h="host=$2" '$4 ~ /^relay\.(batch|stop)$/ && $5 == h { f
 AWK_HOST='function host(t,  i, v) { v = 0; for (i = 2; i <= length(t); i++) v = v * 16 + index("0123456789abcdef", substr(t, i, 1)) - 1; return int(v / 262144) % 4096 }'
 relay_host() { awk -v h="host=$2" "$AWK_HOST"' $4 == "relay.start" && $5 == h { n = host($3) } END { print n + 0 }' "$1"; }
 # (a relay's own records -- relay.*, its clock exchanges with abmon -- are no task's)
-task_records() { awk -v n="$2" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 } $3 ~ /^t/ && !($3 in relay) && $4 !~ /^(relay|host|abmon)\.|^task\.exit$/ && host($3) == n' "$1" | wc -l; }
+task_records() { awk -v n="$2" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 } $3 ~ /^t/ && !($3 in relay) && $4 !~ /^(relay|host|abmon)\.|^(task\.exit|sample)$/ && host($3) == n' "$1" | wc -l; }
 
 # demo.trace of a 3-host run: a relay per other host, its events all came.
 relay_checks() {

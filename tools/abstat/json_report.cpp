@@ -5,6 +5,7 @@
 #include <xab/model/hosts.h>
 #include <xab/model/mismatch_text.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace xab::abstat {
@@ -138,6 +139,12 @@ struct Json {
       else w.field("exit", i.exit == ExitHow::Exit ? "exit" : "task.exit").field("exitTime", at(i.exitTime));
       if (i.status < 0) w.key("status").null(); else w.field("status", i.status).field("signal", i.signal);
       w.field("lost", i.lost).field("lost_messages", i.lostMessages).field("state", stateName(currentState(t, k).state));
+      if (k < a.samples.tasks.size() && !a.samples.tasks[k].empty()) {
+        CpuTime c = a.samples.whole(t, k);
+        w.field("cpu", durationSeconds(c.cpu)).field("runnable", durationSeconds(c.runnable));
+      } else {
+        w.key("cpu").null().key("runnable").null();
+      }
       w.endObject();
     }
     w.endArray();
@@ -145,12 +152,23 @@ struct Json {
 
   void hosts() {
     w.key("hosts").beginArray();
-    for (const HostFigures& h : hostFigures(t)) {
+    std::vector<HostFigures> figures = hostFigures(t);
+    for (const HostLoad& l : a.samples.hosts)  // a host sampled whose tasks name none
+      if (std::none_of(figures.begin(), figures.end(), [&](const HostFigures& h) { return h.host == l.host; }))
+        figures.emplace_back().host = l.host;
+    for (const HostFigures& h : figures) {
       w.beginObject().field("host", h.host).field("tasks", h.tasks).field("events", h.events);
       w.field("lost", h.lost).field("collectedBy", h.relay ? "relay" : "abmon");
       w.field("batches", h.batches).field("relayed", h.relayed).field("deleted", h.deleted);
       if (h.deleted) w.field("how", h.how.empty() ? "delete" : h.how);
-      w.endObject();
+      w.key("load").beginArray();
+      if (const HostLoad* l = a.samples.host(h.host))
+        for (const LoadPoint& p : l->points) {
+          w.beginObject().field("at", at(p.at)).field("load", p.load).field("cpus", p.cpus);
+          if (p.busyPermille < 0) w.key("busy").null(); else w.field("busy", p.busyPermille / 1000.0);
+          w.endObject();
+        }
+      w.endArray().endObject();
     }
     w.endArray();
   }

@@ -168,17 +168,34 @@ std::string hosts(const Trace& t) {
   return "\nHosts\n" + tab.str();
 }
 
+// A task's CPU and WAITING FOR CPU cells: seconds over its life, "-" when
+// it was never sampled.
+std::vector<std::string> cpuCells(const Report& a, TaskIndex k) {
+  if (k >= a.samples.tasks.size() || a.samples.tasks[k].empty()) return {"-", "-"};
+  CpuTime c = a.samples.whole(*a.trace, k);
+  return {secs(durationSeconds(c.cpu)), secs(durationSeconds(c.runnable))};
+}
+
 std::string tasks(const Report& a) {
   const Trace& t = *a.trace;
-  Table tab({"TASK", "TID", "HOST", "PARENT", "EVENTS", "FIRST", "LAST", "END"});
+  const bool sampled = a.samples.anyTask;  // CPU columns only where there are samples
+  std::vector<std::string> head = {"TASK", "TID", "HOST", "PARENT", "EVENTS", "FIRST", "LAST", "END"};
+  if (sampled) head.insert(head.end() - 1, {"CPU", "WAITING FOR CPU"});
+  Table tab(std::move(head));
   for (TaskIndex k = 0; k < t.taskCount(); ++k) {
     const TaskInfo& i = t.task(k);
     auto parent = t.findTask(i.parent);
-    tab.add({t.label(k), formatTid(i.tid), std::string(t.str(i.host)),
-             i.parent == kNoTid ? "-" : parent ? t.label(*parent) : formatTid(i.parent),
-             std::to_string(t.events(k).size()), secs(seconds(t, i.firstTime)),
-             secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "") +
-                 (i.lostMessages ? " (" + std::to_string(i.lostMessages) + " event messages lost)" : "")});
+    std::vector<std::string> row = {
+        t.label(k), formatTid(i.tid), std::string(t.str(i.host)),
+        i.parent == kNoTid ? "-" : parent ? t.label(*parent) : formatTid(i.parent),
+        std::to_string(t.events(k).size()), secs(seconds(t, i.firstTime)),
+        secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "") +
+            (i.lostMessages ? " (" + std::to_string(i.lostMessages) + " event messages lost)" : "")};
+    if (sampled) {
+      auto cells = cpuCells(a, k);
+      row.insert(row.end() - 1, cells.begin(), cells.end());
+    }
+    tab.add(std::move(row));
   }
   return "\nTasks\n" + tab.str() + hosts(t);
 }
@@ -304,17 +321,30 @@ std::string pct(TimeNs part, TimeNs total) {
   return total > 0 ? fmt("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(total)) : "-";
 }
 
-void breakdownRow(Table& tab, const std::string& name, const TimeBreakdown& b) {
+// CPU and WAITING FOR CPU over the whole of a task, as % of its total (the
+// breakdown's) when one is given.
+void breakdownRow(Table& tab, const std::string& name, const TimeBreakdown& b, const CpuTime* cpu = nullptr) {
   auto cell = [&](TimeNs v) { return secs(durationSeconds(v)) + " (" + pct(v, b.total()) + ")"; };
-  tab.add({name, cell(b.compute), cell(b.communication), cell(b.blocked), cell(b.barrier),
-           secs(durationSeconds(b.total()))});
+  std::vector<std::string> row = {name, cell(b.compute), cell(b.communication), cell(b.blocked), cell(b.barrier)};
+  if (cpu) row.insert(row.end(), {cell(cpu->cpu), cell(cpu->runnable)});
+  row.push_back(secs(durationSeconds(b.total())));
+  tab.add(std::move(row));
 }
 
 std::string breakdown(const Report& a) {
   const Trace& t = *a.trace;
-  Table tab({"TASK", "COMPUTE", "COMMUNICATION", "BLOCKED", "BARRIER", "TOTAL"});
-  for (TaskIndex k = 0; k < t.taskCount(); ++k) breakdownRow(tab, t.label(k), a.breakdown.perTask[k]);
-  breakdownRow(tab, "all tasks", a.breakdown.total);
+  const bool sampled = a.samples.anyTask;
+  std::vector<std::string> head = {"TASK", "COMPUTE", "COMMUNICATION", "BLOCKED", "BARRIER", "TOTAL"};
+  if (sampled) head.insert(head.end() - 1, {"CPU", "WAITING FOR CPU"});
+  Table tab(std::move(head));
+  CpuTime all;
+  for (TaskIndex k = 0; k < t.taskCount(); ++k) {
+    CpuTime c = a.samples.whole(t, k);
+    all.cpu = addTime(all.cpu, c.cpu);
+    all.runnable = addTime(all.runnable, c.runnable);
+    breakdownRow(tab, t.label(k), a.breakdown.perTask[k], sampled ? &c : nullptr);
+  }
+  breakdownRow(tab, "all tasks", a.breakdown.total, sampled ? &all : nullptr);
   return "\nTime breakdown (seconds)\n" + tab.str();
 }
 

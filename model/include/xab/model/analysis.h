@@ -20,6 +20,7 @@
 #include <xab/model/mismatch.h>
 #include <xab/model/races.h>
 #include <xab/model/wait_states.h>
+#include <xab/model/samples.h>
 
 #include <functional>
 #include <memory>
@@ -56,6 +57,7 @@ struct Analysis {
   RaceReport races;           // receives from any task whose message depends on timing
   BreakdownReport breakdown;  // empty unless AnalyseOptions::breakdown
   WhyReport why;              // empty unless AnalyseOptions::why
+  SampleReport samples;       // the clock-driven samples (samples.h)
   AnalysisTiming ms;
 };
 

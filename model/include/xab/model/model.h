@@ -19,6 +19,7 @@
 #include <xab/model/mismatch_text.h>
 #include <xab/model/progress.h>
 #include <xab/model/reader.h>
+#include <xab/model/samples.h>
 #include <xab/model/source.h>
 #include <xab/model/states.h>
 #include <xab/model/time_base.h>

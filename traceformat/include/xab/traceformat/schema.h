@@ -39,6 +39,9 @@ enum class Kind : std::uint16_t {
   RELAY_STOP,   // "relay.stop": host events tasks bad
   HOST_DELETE,  // "host.delete": the host's relay's tid; host tasks how (delete|lost)
   PROGRAM_EXIT, // "program.exit": abmon's tid; tid status signal of the program abmon started
+  // ---- clock-driven samples (the sampler's tid: abmon's or its host's relay's) ----
+  SAMPLE,       // "sample": tid cpu_ms runnable_ms state of one task of the sampler's host
+  HOST_LOAD,    // "host.load": host cpus load_milli busy_permille of the sampler's host
   OTHER,        // unknown event name; slot 0 holds the name
   COUNT_
 };
@@ -96,6 +99,9 @@ inline constexpr Row kRows[] = {
     {"relay.stop", 0, 'i', "", "host:s events:i tasks:i bad:i"},
     {"host.delete", 0, 'i', "", "host:s tasks:i how:s"},
     {"program.exit", 0, 'i', "", "tid:t status:i signal:i"},
+    // Samples
+    {"sample", 0, 'i', "", "tid:t cpu_ms:i runnable_ms:i state:s"},
+    {"host.load", 0, 'i', "", "host:s cpus:i load_milli:i busy_permille:i"},
     {"other", 0, 'i', "", "name:s"},
 };
 static_assert(std::size(kRows) == static_cast<std::size_t>(kKindCount));
@@ -237,6 +243,8 @@ enum class Key : std::uint8_t {
   Stream = fieldKey("stream"), Ref = fieldKey("ref"), RefS = fieldKey("ref_s"), RefNs = fieldKey("ref_ns"),
   TurnNs = fieldKey("turn_ns"), RttNs = fieldKey("rtt_ns"), ClockPhase = fieldKey("phase"),
   Omit = fieldKey("omit"),
+  CpuMs = fieldKey("cpu_ms"), RunnableMs = fieldKey("runnable_ms"), State = fieldKey("state"),
+  Cpus = fieldKey("cpus"), LoadMilli = fieldKey("load_milli"), BusyPermille = fieldKey("busy_permille"),
 };
 inline constexpr int kKeyCount = static_cast<int>(schema::kKeyCount);
 
@@ -275,10 +283,15 @@ constexpr std::string_view keyName(Key key) {
   return i < kFieldKeys.size() ? kFieldKeys[i] : std::string_view{};
 }
 
+// The samplers' records (abmon's and each relay's clock-driven samples of
+// their host's tasks and of the host itself).
+inline bool isSampleRecord(Kind k) { return k == Kind::SAMPLE || k == Kind::HOST_LOAD; }
+
 // abmon's and its relays' own records: about the monitor, not a task.
 inline bool isMonitorRecord(Kind k) {
   return k == Kind::ABMON_START || k == Kind::ABMON_STOP || k == Kind::RELAY_START ||
-         k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE || k == Kind::PROGRAM_EXIT;
+         k == Kind::RELAY_BATCH || k == Kind::RELAY_STOP || k == Kind::HOST_DELETE || k == Kind::PROGRAM_EXIT ||
+         isSampleRecord(k);
 }
 
 // libab's own records: what it measured of itself (clock exchanges, its

@@ -1,0 +1,144 @@
+#include "sampler.h"
+
+#include <xab/traceformat/record.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <string_view>
+
+namespace xab::abmon {
+namespace {
+
+// A small /proc file whole (they are read in one call); "" when it is gone.
+std::string slurp(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return {};
+  char buf[4096];
+  std::size_t n = std::fread(buf, 1, sizeof buf, f);
+  std::fclose(f);
+  return std::string(buf, n);
+}
+
+// The next space-separated field of `s`, moved past.
+std::string_view field(std::string_view& s) {
+  std::size_t b = s.find_first_not_of(" \n");
+  if (b == std::string_view::npos) return s = {}, std::string_view{};
+  s.remove_prefix(b);
+  std::size_t e = s.find_first_of(" \n");
+  std::string_view f = s.substr(0, e);
+  s.remove_prefix(e == std::string_view::npos ? s.size() : e);
+  return f;
+}
+
+template <class T>
+bool number(std::string_view f, T& out) {
+  auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), out);
+  return ec == std::errc{} && p == f.data() + f.size();
+}
+
+std::int64_t ticksToNs(std::uint64_t ticks) {
+  static const long hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+  return static_cast<std::int64_t>(ticks) * (1'000'000'000 / hz);
+}
+
+std::int32_t clampMs(std::int64_t ns) { return static_cast<std::int32_t>(std::min<std::int64_t>(ns / 1'000'000, INT32_MAX)); }
+
+}  // namespace
+
+std::optional<TaskSample> readTaskSample(pid_t pid, const std::string& proc) {
+  std::string dir = proc + "/" + std::to_string(pid);
+  std::string stat = slurp(dir + "/stat");
+  // "PID (COMM) STATE f4 ... utime(14) stime(15)": COMM may hold spaces and
+  // parentheses, so the fields count from its last ')'.
+  auto paren = stat.rfind(')');
+  if (paren == std::string::npos) return std::nullopt;
+  std::string_view rest = std::string_view(stat).substr(paren + 1);
+  TaskSample s;
+  std::string_view f = field(rest);
+  if (f.size() != 1) return std::nullopt;
+  s.state = f[0];
+  std::uint64_t utime = 0, stime = 0;
+  for (int i = 4; i <= 15; ++i) {
+    f = field(rest);
+    if ((i == 14 && !number(f, utime)) || (i == 15 && !number(f, stime))) return std::nullopt;
+  }
+  s.cpuNs = ticksToNs(utime + stime);
+  // "sum_exec_runtime run_delay timeslices", in ns (sched-stats.rst).
+  std::string sched = slurp(dir + "/schedstat");
+  std::string_view sv = sched;
+  field(sv);
+  std::int64_t delay = 0;
+  if (number(field(sv), delay)) s.runnableNs = delay;
+  return s;
+}
+
+std::optional<HostSample> readHostSample(const std::string& proc) {
+  HostSample h;
+  std::string load = slurp(proc + "/loadavg");
+  std::string_view lv = load;
+  std::string_view one = field(lv);
+  double avg = 0;
+  if (!number(one, avg)) return std::nullopt;
+  h.loadMilli = static_cast<std::int64_t>(avg * 1000 + 0.5);
+  std::string stat = slurp(proc + "/stat");
+  std::string_view sv = stat;
+  if (field(sv) != "cpu") return std::nullopt;
+  // user nice system idle iowait irq softirq steal (guest is in user)
+  for (int i = 0; i < 8; ++i) {
+    std::uint64_t v = 0;
+    if (!number(field(sv), v)) break;
+    h.totalTicks += v;
+    if (i != 3 && i != 4) h.busyTicks += v;
+  }
+  for (std::size_t at = stat.find("\ncpu"); at != std::string::npos; at = stat.find("\ncpu", at + 1)) ++h.cpus;
+  return h;
+}
+
+int Sampler::sample(std::string& out, std::int64_t nowNs, std::span<const SampledTask> tasks) {
+  // No task of the program here: nothing to explain, nothing written (an
+  // idle abmon's trace stays as it is); the next busy share starts afresh.
+  if (tasks.empty()) {
+    last_.reset();
+    return 0;
+  }
+  int written = 0;
+  text::Record r;
+  r.recvTime = r.time = nowNs;
+  r.tid = samplerTid_;
+  if (auto h = readHostSample(proc_)) {
+    r.kind = Kind::HOST_LOAD;
+    r.clearFields();
+    r.setString(Key::Host, host_);
+    r.set(Key::Cpus, h->cpus);
+    r.set(Key::LoadMilli, static_cast<std::int32_t>(std::min<std::int64_t>(h->loadMilli, INT32_MAX)));
+    if (last_ && h->totalTicks > last_->totalTicks) {
+      auto busy = h->busyTicks - std::min(h->busyTicks, last_->busyTicks);
+      r.set(Key::BusyPermille, static_cast<std::int32_t>(std::min<std::uint64_t>(
+                                   1000, (busy * 1000 + (h->totalTicks - last_->totalTicks) / 2) /
+                                             (h->totalTicks - last_->totalTicks))));
+    }
+    last_ = h;
+    text::appendRecord(out, r);
+    out.push_back('\n');
+    ++written;
+  }
+  r.kind = Kind::SAMPLE;
+  for (const SampledTask& t : tasks) {
+    auto s = readTaskSample(t.pid, proc_);
+    if (!s) continue;
+    r.clearFields();
+    r.set(Key::Tid, t.tid);
+    r.set(Key::CpuMs, clampMs(s->cpuNs));
+    r.set(Key::RunnableMs, clampMs(s->runnableNs));
+    r.setString(Key::State, std::string_view(&s->state, 1));
+    text::appendRecord(out, r);
+    out.push_back('\n');
+    ++written;
+  }
+  return written;
+}
+
+}  // namespace xab::abmon
