@@ -101,10 +101,10 @@ check quiet 0 0.10
 trace=$work/quiet.trace
 grep -q " host.load host=[^ ]* cpus=$cpus load_milli=[0-9]* busy_permille=[0-9]*\$" "$trace" \
   || fail "quiet: no host.load with cpus=$cpus: $(grep -m2 host.load "$trace")"
-for tid in $(awk '$1 == "worker" {print $3}' "$work/quiet.out"); do
+while read -r tid; do
   n=$(grep -c " sample tid=$tid cpu_ms=[0-9]* runnable_ms=[0-9]* state=[RSDZ]\$" "$trace")
   ((n >= 8)) || fail "quiet: $tid has $n samples over its 1.2 s, not 8 or more"
-done
+done < <(awk '$1 == "worker" {print $3}' "$work/quiet.out")
 "$bin/abstat" --tasks "$trace" >"$work/quiet.txt" 2>&1 || fail "quiet: abstat --tasks status $?"
 grep -q "CPU  *WAITING FOR CPU" "$work/quiet.txt" || fail "quiet: no CPU columns in abstat --tasks: $(head -5 "$work/quiet.txt")"
 
