@@ -92,6 +92,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(log_, "Event &log");
   tabs_->addTab(hang_, "&Hang && mismatch");
   tabs_->addTab(new BarrierPanel(state_), "&Barriers");
+  tabs_->addTab(new WhyPanel(state_), "&Why slow");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
   tabs_->addTab(input_, "&Input");
   output_ = new OutputPanel(state_);
@@ -275,12 +276,8 @@ void MainWindow::buildTimeActions(QMenu* view) {
   connect(compensated, &QAction::triggered, this, chosen);
 }
 
-namespace {
-const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output", "details"};
-}
-
 void MainWindow::showTab(const QString& name) {
-  int i = static_cast<int>(kTabNames.indexOf(name));
+  int i = static_cast<int>(panelNames().indexOf(name));
   if (i >= 0) tabs_->setCurrentIndex(i);
 }
 
@@ -324,7 +321,7 @@ void MainWindow::showHangAlarm(bool on) {
 bool MainWindow::hangBannerShown() const { return !hangBanner_->isHidden(); }
 QString MainWindow::hangBannerText() const { return hangBannerText_->text(); }
 
-QString MainWindow::currentTab() const { return kTabNames.value(tabs_->currentIndex()); }
+QString MainWindow::currentTab() const { return panelNames().value(tabs_->currentIndex()); }
 
 bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
 

@@ -58,6 +58,11 @@ bool parseSize(const QString& s, QSize& out) {
 
 }  // namespace
 
+const QStringList& panelNames() {
+  static const QStringList names{"log", "hang", "barriers", "why", "messages", "input", "output", "details"};
+  return names;
+}
+
 ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   exitCode = -1;
   QCommandLineParser p;
@@ -80,7 +85,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption find("find", "Then go to the first record matching TEXT from the position, wrapping at the end "
                           "(a call, tag=N, a task's name or tid, any text of its fields): as Ctrl+F. No match: status 2.",
                           "TEXT");
-  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input, output, details.", "NAME");
+  QCommandLineOption tab("tab", "Panel to show: " + panelNames().join(", ") + ".", "NAME");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -160,8 +165,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.find = p.value(find);
   if (p.isSet(find) && o.find.trimmed().isEmpty()) return fail("--find needs a text");
   o.tab = p.value(tab);
-  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input", "output", "details"}.contains(o.tab))
-    return fail("--tab: one of log, hang, barriers, messages, input, output, details");
+  if (!o.tab.isEmpty() && !panelNames().contains(o.tab)) return fail("--tab: one of " + panelNames().join(", "));
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);

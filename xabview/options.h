@@ -40,4 +40,8 @@ struct ViewerOptions {
 // bad option prints the reason and sets exitCode = 2.
 ViewerOptions parseOptions(const QStringList& args, int& exitCode);
 
+// The panels under the diagram, in their tab order: the names --tab and
+// MainWindow::showTab take.
+const QStringList& panelNames();
+
 }  // namespace xab::view

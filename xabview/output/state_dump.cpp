@@ -3,6 +3,7 @@
 #include "activity.h"
 #include "utilization.h"
 #include "panel_models.h"
+#include "why_models.h"
 
 #include <QJsonArray>
 
@@ -78,6 +79,8 @@ QJsonObject dumpState(const ViewState& st) {
     errors.append(QJsonObject{{"line", static_cast<qint64>(e.line)}, {"reason", qstr(e.reason)}});
   QJsonArray hang;
   for (const auto& line : hangReportLines(*s)) hang.append(line);
+  QJsonArray why;
+  for (const auto& line : whyReportLines(*s)) why.append(line);
   auto util = utilizationAt(st, st.cursorTime());
   QJsonObject u;
   for (int a = 0; a < kActivityCount; ++a) u[activityName(static_cast<Activity>(a))] = util[static_cast<std::size_t>(a)];
@@ -107,6 +110,8 @@ QJsonObject dumpState(const ViewState& st) {
       {"hung", s->hang().hung},
       {"hang", hang},
       {"mismatches", static_cast<qint64>(s->mismatches().mismatches.size())},
+      {"why", why},  // the Why slow tab's report
+      {"highlights", static_cast<qint64>(st.highlights().size())},
       {"utilization_at_cursor", u},
       {"errors", errors},
       {"error_count", static_cast<qint64>(s->errorCount)},

@@ -1,6 +1,7 @@
 #include "diagram_painter.h"
 
 #include "dangling_messages.h"
+#include "highlights.h"
 #include "span_search.h"
 #include "utilization.h"
 
@@ -391,6 +392,9 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Name, kNameBarrier, "name on orange", "the task waits in a barrier now"},
       {LegendEntry::Band, QColor(0xe6, 0x51, 0x00), "barrier band", "one barrier, first arrival to last departure"},
       {LegendEntry::Line, QColor(0x50, 0x50, 0x50), "message", "a line from the send to the receive"},
+      {LegendEntry::Band, kHighlightWait, "wait of a cause", "a wait of the cause chosen in the Why slow tab"},
+      {LegendEntry::Band, kHighlightCause, "its cause's work", "the chosen cause's work while the others waited for it"},
+      {LegendEntry::Line, kHighlightCritical, "critical path", "the chain of work and messages that decides the run's end (Why slow tab)"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
       {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
@@ -492,6 +496,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);
   if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h
+  paintHighlights(p, layout, st);                  // highlights.h: the Why-slow panel's
   paintCursor(p, layout, st);
   p.restore();
   return stats;
