@@ -21,6 +21,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <QTableView>
 #include <QTimer>
 
 #include <sys/stat.h>
@@ -32,6 +33,22 @@
 using namespace xab::view;
 
 namespace {
+
+// --why-cause and --critical-path: as chosen in the Why slow tab.  False
+// when the trace has no such cause.
+bool chooseWhy(MainWindow* window, const ViewerOptions& o) {
+  WhyPanel* why = window->whyPanel();
+  if (o.criticalPath) why->setCriticalPath(true);
+  if (!o.whyCause) return true;
+  const int causes = why->causes()->model()->rowCount();
+  if (*o.whyCause <= causes) {
+    why->causes()->setCurrentIndex(why->causes()->model()->index(*o.whyCause - 1, 0));
+    return true;
+  }
+  std::fprintf(stderr, "xabview: --why-cause %d: the trace has %d root cause%s of waiting\n", *o.whyCause, causes,
+               causes == 1 ? "" : "s");
+  return false;
+}
 
 // --goto and --find: the replay moved as Ctrl+G and Ctrl+F would (the bar
 // shown with what was asked).  False when --find matches no record.
@@ -127,7 +144,7 @@ class Script : public QObject {
     // --goto/--find once the state has taken this snapshot whole (its range
     // follows it after this signal), then let every view paint.
     QTimer::singleShot(0, this, [this] {
-      if (!goAndFind(window_, o_)) {
+      if (!goAndFind(window_, o_) || !chooseWhy(window_, o_)) {
         inputFailed_ = true;  // said why: not a timeout
         finish(2);
         return;
@@ -246,12 +263,13 @@ int main(int argc, char** argv) {
     script = std::make_unique<Script>(&state, &window, options);
     QObject::connect(&input, &InputSession::loadFailed, script.get(), [&] { script->failed(); });
   }
-  if (!options.scripted() && (options.goTo || !options.find.isEmpty()))  // once the file is in
+  if (!options.scripted() && (options.goTo || !options.find.isEmpty() || options.whyCause || options.criticalPath))  // once the file is in
     QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
       const ViewSnapshot* s = state.snapshot();
       if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
       done = true;
       goAndFind(&window, options);
+      chooseWhy(&window, options);
     }, Qt::QueuedConnection);  // after the state has taken the snapshot whole
   input.start();
   int rc = app.exec();

@@ -92,7 +92,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(log_, "Event &log");
   tabs_->addTab(hang_, "&Hang && mismatch");
   tabs_->addTab(new BarrierPanel(state_), "&Barriers");
-  tabs_->addTab(new WhyPanel(state_), "&Why slow");
+  why_ = new WhyPanel(state_);
+  tabs_->addTab(why_, "&Why slow");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
   tabs_->addTab(input_, "&Input");
   output_ = new OutputPanel(state_);

@@ -27,6 +27,7 @@ class FindBar;
 class HangPanel;
 class InputPanel;
 class OutputPanel;
+class WhyPanel;
 class ReplayBar;
 class ControlPanel;
 class TaskTableModel;
@@ -39,6 +40,7 @@ class MainWindow : public QMainWindow {
   void showTab(const QString& name);  // log, hang, barriers, messages, input, output
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
+  WhyPanel* whyPanel() const { return why_; }
   OutputPanel* outputPanel() const { return output_; }
   InputPanel* inputPanel() const { return input_; }
   // The hang banner: shown while the hang panel reports a hang (or a pack
@@ -95,6 +97,7 @@ class MainWindow : public QMainWindow {
   DiagramView* diagram_ = nullptr;
   EventLogPanel* log_ = nullptr;
   HangPanel* hang_ = nullptr;
+  WhyPanel* why_ = nullptr;
   InputPanel* input_ = nullptr;
   OutputPanel* output_ = nullptr;
   QTabWidget* tabs_ = nullptr;

@@ -86,6 +86,12 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                           "(a call, tag=N, a task's name or tid, any text of its fields): as Ctrl+F. No match: status 2.",
                           "TEXT");
   QCommandLineOption tab("tab", "Panel to show: " + panelNames().join(", ") + ".", "NAME");
+  QCommandLineOption whyCause("why-cause",
+                              "Choose the N-th root cause of the Why slow tab (1: the costliest) once the input is "
+                              "read: its waits and its work highlighted on the diagram; shows that tab. No such "
+                              "cause: status 2.",
+                              "N");
+  QCommandLineOption criticalPath("critical-path", "Draw the critical path on the diagram (Why slow tab).");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -105,7 +111,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, size,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, size,
                         hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -165,6 +171,14 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.find = p.value(find);
   if (p.isSet(find) && o.find.trimmed().isEmpty()) return fail("--find needs a text");
   o.tab = p.value(tab);
+  if (p.isSet(whyCause)) {
+    bool ok = false;
+    int n = p.value(whyCause).toInt(&ok);
+    if (!ok || n < 1) return fail("--why-cause needs a cause's rank, 1 or more");
+    o.whyCause = n;
+    if (o.tab.isEmpty()) o.tab = "why";
+  }
+  o.criticalPath = p.isSet(criticalPath);
   if (!o.tab.isEmpty() && !panelNames().contains(o.tab)) return fail("--tab: one of " + panelNames().join(", "));
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
   bool ok = true;

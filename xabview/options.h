@@ -27,7 +27,9 @@ struct ViewerOptions {
   std::optional<int> controlSteps;   // scripted: press Step all N times, outputs at the next hold
   std::optional<double> goTo;       // --goto SECONDS: the replay at that trace time (after --step/--play-to-end)
   QString find;                     // --find TEXT: then at the first record matching TEXT from there
-  QString tab;                      // panel to show: log, hang, barriers, messages, input, output
+  QString tab;                      // panel to show (panelNames())
+  std::optional<int> whyCause;      // --why-cause N: the Why slow tab's N-th cause chosen (1: the costliest)
+  bool criticalPath = false;        // --critical-path: drawn on the diagram
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <QStringList>
 
 #include <catch2/catch.hpp>
 
@@ -257,10 +258,39 @@ TEST_CASE("xabview --goto and --find move the replay as Ctrl+G and Ctrl+F, and -
   fs::remove_all(dir);
 }
 
+TEST_CASE("xabview --why-cause and --critical-path choose as the Why slow tab does, and --dump-state says so", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string trace = std::string(XAB_MODEL_DATA) + "/barrier.trace";  // (worker, 2) last at the barrier
+  auto r = run({xabview(), "--no-follow", "--play-to-end", "--why-cause", "1", "--critical-path", "--dump-state",
+                dir + "/state.json", "--screenshot", dir + "/shot.png", trace},
+               x.env(), 60s);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto state = readJson(dir + "/state.json");
+  CHECK(state["panel"].toString() == "why");
+  CHECK(state["highlights"].toInt() >= 3);  // the cause's waits, its work, the path
+  QStringList why;
+  for (const auto& line : state["why"].toArray()) why << line.toString();
+  CHECK(why.join('\n').contains("(worker, 2)"));
+  checkScreenshot(dir + "/shot.png", 1280, 800);
+  // Without them nothing is highlighted; a cause the trace lacks is status 2.
+  r = run({xabview(), "--no-follow", "--play-to-end", "--dump-state", dir + "/plain.json", trace}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(readJson(dir + "/plain.json")["highlights"].toInt() == 0);
+  r = run({xabview(), "--no-follow", "--play-to-end", "--why-cause", "9", "--dump-state", dir + "/none.json", trace},
+          x.env(), 60s);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--why-cause 9: the trace has") != std::string::npos);
+  CHECK(run({xabview(), "--why-cause", "0", trace}).exit_code == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
   auto r = run({xabview(), "--help"});
   CHECK(r.exit_code == 0);
-  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--screenshot", "--dump-state", "--save-diagram", "Examples:"})
+  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--why-cause", "--critical-path", "--screenshot",
+                          "--dump-state", "--save-diagram", "Examples:"})
     CHECK(r.out.find(opt) != std::string::npos);
   CHECK(run({xabview(), "--step", "x"}).exit_code == 2);
 }
