@@ -38,7 +38,7 @@ std::string where(const Trace& t, const WaitCause& c) {
     case WaitPattern::WrongOrder: return "waiting for its messages with others' already there (wrong order)";
     case WaitPattern::Barrier: return "at barrier " + group;
     case WaitPattern::Collective: return "in a collective of group " + group;
-    case WaitPattern::Spawn: return "waiting for a task it had not spawned yet (spawn)";
+    case WaitPattern::Spawn: return "waiting for a task that had not started yet (spawn)";
     case WaitPattern::Join: return "waiting for it to join group " + group + " (join)";
   }
   return {};

@@ -4,6 +4,8 @@
 // program that never waits.
 #include "fixtures.h"
 
+#include <xab/model/why_text.h>
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -279,6 +281,27 @@ TEST_CASE("why: waiting for a task spawned late is charged to its spawner") {
   CHECK(late->cost == 1000 * kMs);
   CHECK(w.perTask[b].rootCost == (200 + 300) * kMs);
   checkExact(w);
+}
+
+TEST_CASE("why: waiting for a task one spawned itself is its start-up, in words that fit") {
+  // (a) spawns (b) at 1.0 s and waits for it from 1.1 s; (b) starts at
+  // 1.5 s and sends at 2.0 s.
+  auto t = load(hello(0, 2, "a") + at(1000, 2, "spawn.begin file=b where=vm flags=0 count=1") +
+                at(1050, 2, "spawn file=b count=1 tids=" + tid(3) + " rc=1") + recv(1100, 2000, 2, 3, 7, 1) +
+                exitAt(2100, 2) + hello(1500, 3, "b", 2) + send(2000, 3, 2, 7, 1) + exitAt(2100, 3));
+  AnalyseOptions o;
+  o.why = true;
+  Analysis a = analyse(t, o);
+  TaskIndex b = taskNamed(*t, "b", 0);
+  REQUIRE_FALSE(a.why.waits.empty());
+  CHECK(a.why.waits[0].pattern == WaitPattern::Spawn);
+  CHECK(a.why.waits[0].cause == b);  // not the waiter: it had spawned b already
+  WhyText words = whyText(a);
+  REQUIRE_FALSE(words.causes.empty());
+  INFO(words.causes[0]);
+  CHECK(words.causes[0].find("waiting for a task that had not started yet (spawn)") != std::string::npos);
+  CHECK(words.causes[0].find("not spawned") == std::string::npos);
+  checkExact(a.why);
 }
 
 TEST_CASE("why: gettid in a loop waits for the task to join") {
