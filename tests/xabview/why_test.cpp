@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 
 using namespace xab;
 using namespace xab::view;
@@ -57,6 +59,38 @@ TEST_CASE("why: the causes ranked, a cause's waits and its work as highlights, t
   REQUIRE_FALSE(lines.isEmpty());
   CHECK(lines.join('\n').contains("(b, 0)"));
   CHECK(lines.join('\n').contains("critical path"));
+}
+
+TEST_CASE("why: a cause that kept others waiting only through a chain shows the waits it cost") {
+  // (b) waits at barrier g for (c) from 1.0 s to 3.0 s, then sends to the
+  // master at 3.1 s; the master waits in recv from 1.0 s.  (c) is the root
+  // of the master's late-sender wait, yet made no late-sender wait itself.
+  auto line = [](const char* t, int task, const std::string& rest) {
+    return std::string(t) + " " + t + " t" + std::to_string(40000 + task) + " " + rest + "\n";
+  };
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.000000000\n";
+  text += line("1000.0", 2, "mytid rc=t40002 name=master host=vm parent=none lang=c pid=2");
+  text += line("1000.0", 3, "mytid rc=t40003 name=b host=vm parent=t40002 lang=c pid=3");
+  text += line("1000.0", 4, "mytid rc=t40004 name=c host=vm parent=t40002 lang=c pid=4");
+  text += line("1000.1", 3, "joingroup group=g rc=0") + line("1000.1", 4, "joingroup group=g rc=1");
+  text += line("1001.0", 2, "recv.begin src=t40003 tag=1");
+  text += line("1001.0", 3, "barrier.begin group=g count=2");
+  text += line("1003.0", 4, "barrier.begin group=g count=2") + line("1003.0", 4, "barrier group=g count=2 rc=0");
+  text += line("1003.0", 3, "barrier group=g count=2 rc=0");
+  text += line("1003.1", 3, "send dst=t40002 tag=1 bytes=4 serial=1 rc=0");
+  text += line("1003.1", 2, "recv src=t40003 tag=1 bytes=4 serial=1 rc=1");
+  text += line("1003.2", 2, "exit rc=0") + line("1003.2", 3, "exit rc=0") + line("1003.2", 4, "exit rc=0");
+  auto s = snapshotOfText(text);
+  const TaskIndex master = taskNamed(*s, "master", 0), b = taskNamed(*s, "b", 0), c = taskNamed(*s, "c", 0);
+  const auto& causes = s->why().causes;
+  auto rank = std::find_if(causes.begin(), causes.end(),
+                           [&](const WaitCause& x) { return x.task == c && x.pattern == WaitPattern::LateSender; });
+  REQUIRE(rank != causes.end());
+  const auto h = causeHighlights(*s, static_cast<std::size_t>(rank - causes.begin()));
+  REQUIRE_FALSE(h.empty());
+  CHECK(std::any_of(h.begin(), h.end(), [&](const Highlight& x) { return x.kind == Highlight::Wait && x.task == master; }));
+  CHECK(std::none_of(h.begin(), h.end(), [&](const Highlight& x) { return x.kind == Highlight::Wait && x.task == b; }));
+  CHECK(std::any_of(h.begin(), h.end(), [&](const Highlight& x) { return x.kind == Highlight::CauseWork && x.task == c; }));
 }
 
 TEST_CASE("why: before the analysis has run there is nothing to rank and the report says so") {

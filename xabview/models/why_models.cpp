@@ -58,12 +58,23 @@ std::vector<Highlight> causeHighlights(const ViewSnapshot& s, std::size_t cause)
   const WhyReport& w = s.why();
   if (cause >= w.causes.size()) return out;
   const WaitCause& c = w.causes[cause];
+  auto direct = [&](const WaitState& ws) { return ws.cause == c.task && ws.pattern == c.pattern; };
+  // A cause whose waiting of this pattern all came through a chain (its
+  // work kept a task waiting, which therefore kept these waiters waiting)
+  // made none of these waits itself: its waiters' waits of the pattern
+  // are shown instead, and its work over them.
+  const bool chained = std::none_of(w.waits.begin(), w.waits.end(), direct);
+  auto waitedFor = [&](const WaitState& ws) {
+    return ws.pattern == c.pattern && std::any_of(c.waiters.begin(), c.waiters.end(),
+                                                  [&](const auto& x) { return x.first == ws.task; });
+  };
+  const Trace& analysed = *s.analysis->model.trace;
   for (const WaitState& ws : w.waits) {
-    if (ws.cause != c.task || ws.pattern != c.pattern || ws.end <= ws.begin) continue;
+    if (ws.end <= ws.begin || !(chained ? waitedFor(ws) : direct(ws))) continue;
     out.push_back({Highlight::Wait, ws.task, ws.begin, ws.end});
     TimeNs released = ws.end;
-    const auto& causeEvents = s.analysis->model.trace->events(ws.causeAt.task);  // the trace analysed
-    if (ws.causeAt.index < causeEvents.size()) released = std::min(ws.end, causeEvents[ws.causeAt.index].time);
+    if (!chained && ws.causeAt.index < analysed.events(ws.causeAt.task).size())
+      released = std::min(ws.end, analysed.events(ws.causeAt.task)[ws.causeAt.index].time);
     if (released > ws.begin) out.push_back({Highlight::CauseWork, c.task, ws.begin, released});
   }
   std::ranges::sort(out, [](const Highlight& a, const Highlight& b) {

@@ -34,9 +34,11 @@ class WhyCauseModel : public GrowingTableModel {
 // The waits the cause `cause` (an index into WhyReport::causes) made
 // directly (its task caused them, in its pattern), on the waiters' rows,
 // and its task's work during each: from the wait's start to the record
-// that ended it (the late send, the last arrival).  Waits it cost through
-// a chain of others show on the chain's last link.  Sorted by kind, task
-// and time.  Out of range: none.
+// that ended it (the late send, the last arrival).  A cause whose waiting
+// of that pattern all came through a chain of others (its work kept a
+// task waiting, which therefore kept these waiters waiting) made none
+// itself: then its waiters' waits of the pattern, and its task's time over
+// them.  Sorted by kind, task and time.  Out of range: none.
 std::vector<Highlight> causeHighlights(const ViewSnapshot& s, std::size_t cause);
 
 // The critical path's steps: each an interval of a task's own work.
