@@ -3,6 +3,7 @@
 //   abmon | tee evfile | xabview        (Beguelin, Xab, §3.3)
 //   xabview evfile
 //   xabview --step 40 --screenshot shot.png evfile
+#include "compare_view.h"
 #include "control_panel.h"
 #include "diagram_view.h"
 #include "export.h"
@@ -74,6 +75,7 @@ class Script : public QObject {
     if (o_.controlSteps && window_->controlPanel())
       connect(window_->controlPanel(), &ControlPanel::changed, this, [this] { controlStep(); });
     connect(state_, &ViewState::snapshotChanged, this, [this] { check(); });
+    connect(window_->comparePanel(), &ComparePanel::compared, this, [this] { check(); });
     if (!o_.dumpOnHang.isEmpty())  // live: the panel speaks once progress stops
       connect(window_->hangPanel(), &HangPanel::alarm, this, [this] {
         if (!finished_ && !writeState(o_.dumpOnHang)) std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpOnHang));
@@ -118,6 +120,8 @@ class Script : public QObject {
     // Live, a snapshot may carry the analysis of fewer records; what the
     // script writes is of a complete one (the next snapshot brings it).
     if (!s || !s->analysisComplete()) return;
+    // --compare: the outputs hold the comparison of the two runs read whole.
+    if (!o_.compare.isEmpty() && !window_->comparePanel()->ready()) return;
     // A followed file read up to what is written counts as its end for the
     // one-shot modes (a finished evfile); --dump-on-hang follows the input
     // to its real end (abmon.stop, the pipe closed).
@@ -191,6 +195,7 @@ class Script : public QObject {
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
+    state["compare_panel"] = window_->comparePanel()->text();  // --compare: what differs, a row a line
     if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
       state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
                                    static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
@@ -256,6 +261,7 @@ int main(int argc, char** argv) {
   QObject::connect(&window, &MainWindow::timeBaseChosen, &input, &InputSession::setTimeBase);
   window.watchReader([&input] { return input.loader() ? input.loader()->recordsRead() : 0; });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
+  if (!options.compare.isEmpty()) window.compareWith(options.compare);
   window.show();
 
   std::unique_ptr<Script> script;

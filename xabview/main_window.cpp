@@ -10,6 +10,7 @@
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
+#include "compare_view.h"
 #include "control_panel.h"
 #include "task_table_model.h"
 
@@ -17,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QPushButton>
@@ -73,7 +75,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
 
   auto* picture = new QWidget;
-  auto* pbox = new QVBoxLayout(picture);
+  auto* pbox = picture_ = new QVBoxLayout(picture);
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
@@ -100,6 +102,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(output_, "&Output");
   auto* details = new DetailsPanel(state_);  // the selection and a measured range
   tabs_->addTab(details, "&Details");
+  compare_ = new ComparePanel(state_);
+  tabs_->addTab(compare_, "Com&pare");
   connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
@@ -218,11 +222,22 @@ void MainWindow::showEvent(QShowEvent* event) {
   QTimer::singleShot(0, this, [this] { fitTaskTable(); });
 }
 
+void MainWindow::compareWith(const QString& file) {
+  delete compareView_;
+  compareView_ = new CompareView(state_, {file, false, 100, options_.rawTime, options_.compensate, nullptr});
+  picture_->insertWidget(picture_->indexOf(diagram_) + 1, compareView_, 1);
+  compare_->setSecond(compareView_->second());
+}
+
 void MainWindow::buildActions() {
   struct Item { const char* menu; const char* text; QKeySequence key; std::function<void()> run; };
   const Item items[] = {
       {"&File", "Save diagram as PNG or SVG...", QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
       {"&File", "Export (PICL, JSON, OTF2, sound)...", QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportDialog(); }},
+      {"&File", "Compare with another run...", QKeySequence(), [this] {
+         QString f = QFileDialog::getOpenFileName(this, "Compare with another run");
+         if (!f.isEmpty()) compareWith(f);
+       }},
       {"&File", "Quit", QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
       {"&View", "Zoom in", QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
       {nullptr, "Zoom in", QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},

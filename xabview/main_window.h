@@ -18,6 +18,7 @@ class QFrame;
 class QSplitter;
 class QTabWidget;
 class QTableView;
+class QVBoxLayout;
 
 namespace xab::view {
 
@@ -28,6 +29,8 @@ class HangPanel;
 class InputPanel;
 class OutputPanel;
 class WhyPanel;
+class ComparePanel;
+class CompareView;
 class ReplayBar;
 class ControlPanel;
 class TaskTableModel;
@@ -41,6 +44,12 @@ class MainWindow : public QMainWindow {
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
   WhyPanel* whyPanel() const { return why_; }
+  ComparePanel* comparePanel() const { return compare_; }
+  // A second run beside this one (--compare, File > Compare with...): its
+  // diagram under this one's, aligned at the first task records, and the
+  // Compare tab ranking what differs.  Another call replaces it.
+  void compareWith(const QString& file);
+  CompareView* compareView() const { return compareView_; }
   OutputPanel* outputPanel() const { return output_; }
   InputPanel* inputPanel() const { return input_; }
   // The hang banner: shown while the hang panel reports a hang (or a pack
@@ -98,6 +107,9 @@ class MainWindow : public QMainWindow {
   EventLogPanel* log_ = nullptr;
   HangPanel* hang_ = nullptr;
   WhyPanel* why_ = nullptr;
+  ComparePanel* compare_ = nullptr;
+  CompareView* compareView_ = nullptr;
+  QVBoxLayout* picture_ = nullptr;  // the overview, the diagram(s), the utilization, the legend
   InputPanel* input_ = nullptr;
   OutputPanel* output_ = nullptr;
   QTabWidget* tabs_ = nullptr;

@@ -59,7 +59,7 @@ bool parseSize(const QString& s, QSize& out) {
 }  // namespace
 
 const QStringList& panelNames() {
-  static const QStringList names{"log", "hang", "barriers", "why", "messages", "input", "output", "details"};
+  static const QStringList names{"log", "hang", "barriers", "why", "messages", "input", "output", "details", "compare"};
   return names;
 }
 
@@ -92,6 +92,11 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                               "cause: status 2.",
                               "N");
   QCommandLineOption criticalPath("critical-path", "Draw the critical path on the diagram (Why slow tab).");
+  QCommandLineOption compare("compare",
+                             "Open a second run of the program beside the first: its diagram under the first's, "
+                             "aligned at their first task records, and the Compare tab ranking what differs "
+                             "(as abstat --compare).",
+                             "FILE");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -111,7 +116,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, size,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, compare, size,
                         hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -179,6 +184,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
     if (o.tab.isEmpty()) o.tab = "why";
   }
   o.criticalPath = p.isSet(criticalPath);
+  o.compare = p.value(compare);
   if (!o.tab.isEmpty() && !panelNames().contains(o.tab)) return fail("--tab: one of " + panelNames().join(", "));
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
   bool ok = true;

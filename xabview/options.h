@@ -30,6 +30,7 @@ struct ViewerOptions {
   QString tab;                      // panel to show (panelNames())
   std::optional<int> whyCause;      // --why-cause N: the Why slow tab's N-th cause chosen (1: the costliest)
   bool criticalPath = false;        // --critical-path: drawn on the diagram
+  QString compare;                  // --compare FILE: a second run beside the first
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long

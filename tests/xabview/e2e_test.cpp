@@ -286,10 +286,29 @@ TEST_CASE("xabview --why-cause and --critical-path choose as the Why slow tab do
   fs::remove_all(dir);
 }
 
+TEST_CASE("xabview --compare: the scripted outputs wait for the comparison, which --dump-state holds", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string a = std::string(XAB_MODEL_DATA) + "/barrier.trace", b = std::string(XAB_MODEL_DATA) + "/deadlock.trace";
+  auto r = run({xabview(), "--no-follow", "--play-to-end", "--compare", a, "--tab", "compare", "--dump-state",
+                dir + "/same.json", a},
+               x.env(), 60s);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto state = readJson(dir + "/same.json");
+  CHECK(state["panel"].toString() == "compare");
+  CHECK(state["compare_panel"].toString() == "The two runs do not differ.");
+  // Another program: told apart, not ranked.
+  r = run({xabview(), "--no-follow", "--play-to-end", "--compare", b, "--dump-state", dir + "/other.json", a}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(readJson(dir + "/other.json")["compare_panel"].toString().startsWith("Runs of a different program shape"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
   auto r = run({xabview(), "--help"});
   CHECK(r.exit_code == 0);
-  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--why-cause", "--critical-path", "--screenshot",
+  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--why-cause", "--critical-path", "--compare", "--screenshot",
                           "--dump-state", "--save-diagram", "Examples:"})
     CHECK(r.out.find(opt) != std::string::npos);
   CHECK(run({xabview(), "--step", "x"}).exit_code == 2);
