@@ -32,6 +32,8 @@ picture late-sender chain 3 100 300      # worker 0 late each round, worker 1 la
 picture barrier barrier 3 3 100 300      # worker 2 the last at every barrier
 picture wrong-order order 3 100 300      # the master takes the slow worker's result first
 picture collective reduce 2 3 100 300    # the reduce's root waits for the slow member
+picture spawn spawn 100 300              # the master waits for a task its worker spawns late
+picture join join 100 300                # worker 0 asks for worker 1's tid until it joins
 # The whole window once: the Why slow tab beside the diagram.
 "$BIN/abmon" -q -o "$WORK/tab.trace" -- "$BIN/why_slow" barrier 3 3 100 300 >/dev/null 2>&1
 "$BIN/xabview" --no-follow --play-to-end --why-cause 1 --critical-path --screenshot "$OUT/why-tab.png" \

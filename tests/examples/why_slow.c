@@ -22,6 +22,14 @@
  *                              works W ms (instance N-1: W + D ms), then
  *                              all sum into instance 0 with pvm_reduce; the
  *                              master only spawns them
+ *   why_slow spawn W D         the master spawns worker 0 and waits for a
+ *                              message from any task; worker 0 works D ms,
+ *                              then spawns worker 1, which works W ms and
+ *                              sends it: the master waits for a task not
+ *                              spawned yet
+ *   why_slow join W D          worker 0 joins group "whyj" and asks for
+ *                              instance 1's tid every 10 ms until worker 1,
+ *                              after D ms of work, joins
  * D = 0 gives the same program run even.
  */
 #include "xab.h"
@@ -168,6 +176,53 @@ static int reduce(const char *self, int argc, char **argv) {
   return 0;
 }
 
+static int spawnLate(const char *self, int argc, char **argv) {
+  int w = atoi(argv[2]), d = atoi(argv[3]), x = 0, tid;
+  if (argc > 5) { /* a worker: 0 spawns 1, 1 answers the master (argv[5]) */
+    int master = (int)strtol(argv[5], NULL, 10);
+    if (argc == 6) {
+      char *args[] = {"spawn", argv[2], argv[3], argv[4], argv[5], "1", NULL};
+      work(d);
+      spawn(self, args, 1, &tid);
+    } else {
+      work(w);
+      pvm_initsend(PvmDataDefault);
+      pvm_pkint(&x, 1, 1);
+      pvm_send(master, TAG_DONE);
+    }
+    return 0;
+  }
+  char me[16];
+  snprintf(me, sizeof me, "%d", pvm_mytid());
+  char *args[] = {"spawn", argv[2], argv[3], "0", me, NULL};
+  spawn(self, args, 1, &tid);
+  pvm_recv(-1, TAG_DONE);
+  printf("spawn done\n");
+  return 0;
+}
+
+static int join(const char *self, int argc, char **argv) {
+  int d = atoi(argv[3]), tids[2];
+  if (argc > 4) { /* a worker: 0 waits for 1 to join */
+    if (atoi(argv[4]) == 0) {
+      pvm_joingroup("whyj");
+      while (pvm_gettid("whyj", 1) < 0) work(10);
+    } else {
+      work(d);
+      pvm_joingroup("whyj");
+    }
+    pvm_barrier("whyj", 2);
+    pvm_lvgroup("whyj");
+    return 0;
+  }
+  char *args0[] = {"join", argv[2], argv[3], "0", NULL};
+  char *args1[] = {"join", argv[2], argv[3], "1", NULL};
+  spawn(self, args0, 1, &tids[0]);
+  spawn(self, args1, 1, &tids[1]);
+  printf("join spawned\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int rc = 1;
   if (pvm_mytid() < 0) return 1;
@@ -175,7 +230,9 @@ int main(int argc, char **argv) {
   else if (argc >= 5 && strcmp(argv[1], "chain") == 0) rc = chain(argv[0], argc, argv);
   else if (argc >= 5 && strcmp(argv[1], "order") == 0) rc = order(argv[0], argc, argv);
   else if (argc >= 6 && strcmp(argv[1], "reduce") == 0) rc = reduce(argv[0], argc, argv);
-  else printf("usage: why_slow barrier N R W D | chain R W D | order R W D | reduce N R W D\n");
+  else if (argc >= 4 && strcmp(argv[1], "spawn") == 0) rc = spawnLate(argv[0], argc, argv);
+  else if (argc >= 4 && strcmp(argv[1], "join") == 0) rc = join(argv[0], argc, argv);
+  else printf("usage: why_slow barrier N R W D | chain R W D | order R W D | reduce N R W D | spawn W D | join W D\n");
   pvm_exit();
   return rc;
 }
