@@ -57,6 +57,16 @@ static void spawn(const char *self, char **args, int n, int *tids) {
   }
 }
 
+/* N workers of the shape argv[1] with its four numbers, each told its index. */
+static void spawnWorkers(const char *self, char **argv, int n, int *tids) {
+  for (int k = 0; k < n; k++) {
+    char idx[16];
+    char *args[] = {argv[1], argv[2], argv[3], argv[4], argv[5], idx, NULL};
+    snprintf(idx, sizeof idx, "%d", k);
+    spawn(self, args, 1, &tids[k]);
+  }
+}
+
 static int barrier(const char *self, int argc, char **argv) {
   int n = atoi(argv[2]), rounds = atoi(argv[3]), w = atoi(argv[4]), d = atoi(argv[5]);
   if (argc > 6) { /* a worker: its index */
@@ -74,12 +84,7 @@ static int barrier(const char *self, int argc, char **argv) {
   }
   int tids[64], k;
   if (n < 1 || n > 64) return 1;
-  for (k = 0; k < n; k++) {
-    char idx[16];
-    char *args[] = {"barrier", argv[2], argv[3], argv[4], argv[5], idx, NULL};
-    snprintf(idx, sizeof idx, "%d", k);
-    spawn(self, args, 1, &tids[k]);
-  }
+  spawnWorkers(self, argv, n, tids);
   for (k = 0; k < n; k++) {
     int x;
     pvm_recv(tids[k], TAG_DONE);
@@ -164,14 +169,9 @@ static int reduce(const char *self, int argc, char **argv) {
     pvm_lvgroup("whyr");
     return 0;
   }
-  int tids[64], k;
+  int tids[64];
   if (n < 1 || n > 64) return 1;
-  for (k = 0; k < n; k++) {
-    char idx[16];
-    char *args[] = {"reduce", argv[2], argv[3], argv[4], argv[5], idx, NULL};
-    snprintf(idx, sizeof idx, "%d", k);
-    spawn(self, args, 1, &tids[k]);
-  }
+  spawnWorkers(self, argv, n, tids);
   printf("reduce spawned\n"); /* the master waits for nobody: the reduces' waits are the run's */
   return 0;
 }
