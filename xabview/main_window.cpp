@@ -7,6 +7,7 @@
 #include "find_bar.h"
 #include "layer_actions.h"
 #include "overview_view.h"
+#include "network_view.h"
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
@@ -97,6 +98,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   why_ = new WhyPanel(state_);
   tabs_->addTab(why_, "&Why slow");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
+  tabs_->addTab(new NetworkPanel(state_), "Net&work");
   tabs_->addTab(input_, "&Input");
   output_ = new OutputPanel(state_);
   tabs_->addTab(output_, "&Output");

@@ -59,7 +59,7 @@ bool parseSize(const QString& s, QSize& out) {
 }  // namespace
 
 const QStringList& panelNames() {
-  static const QStringList names{"log", "hang", "barriers", "why", "messages", "input", "output", "details", "compare"};
+  static const QStringList names{"log", "hang", "barriers", "why", "messages", "network", "input", "output", "details", "compare"};
   return names;
 }
 

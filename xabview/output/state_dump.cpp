@@ -3,6 +3,7 @@
 #include "activity.h"
 #include "utilization.h"
 #include "panel_models.h"
+#include "network_model.h"
 #include "why_models.h"
 
 #include <QJsonArray>
@@ -81,6 +82,15 @@ QJsonObject dumpState(const ViewState& st) {
   for (const auto& line : hangReportLines(*s)) hang.append(line);
   QJsonArray why;
   for (const auto& line : whyReportLines(*s)) why.append(line);
+  const NetworkPicture net = networkAt(st);
+  QJsonArray netHosts, netLinks;
+  for (const NetworkHost& h : net.hosts)
+    netHosts.append(QJsonObject{{"name", h.name}, {"tasks", static_cast<qint64>(h.tasks.size())},
+                                {"state", activityName(h.state())}, {"load", h.load}, {"cpus", h.cpus}});
+  for (const NetworkLink& l : net.links)
+    netLinks.append(QJsonObject{{"from", net.hosts[l.from].name}, {"to", net.hosts[l.to].name},
+                                {"messages", static_cast<qint64>(l.messages)}, {"bytes", static_cast<qint64>(l.bytes)},
+                                {"bandwidth", l.bandwidth}});
   auto util = utilizationAt(st, st.cursorTime());
   QJsonObject u;
   for (int a = 0; a < kActivityCount; ++a) u[activityName(static_cast<Activity>(a))] = util[static_cast<std::size_t>(a)];
@@ -111,6 +121,7 @@ QJsonObject dumpState(const ViewState& st) {
       {"hang", hang},
       {"mismatches", static_cast<qint64>(s->mismatches().mismatches.size())},
       {"why", why},  // the Why slow tab's report
+      {"network", QJsonObject{{"hosts", netHosts}, {"links", netLinks}}},  // the Network tab at the position
       {"highlights", static_cast<qint64>(st.highlights().size())},
       {"utilization_at_cursor", u},
       {"errors", errors},
