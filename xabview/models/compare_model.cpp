@@ -8,8 +8,8 @@ namespace xab::view {
 RunComparison compareTraces(std::shared_ptr<const Trace> first, std::shared_ptr<const Trace> second) {
   AnalyseOptions o;
   o.why = true;  // and the breakdown: a cause's compute before the waits it explains
-  Analysis a = analyse(std::move(first), o);
-  Analysis b = analyse(std::move(second), o);
+  xab::Analysis a = analyse(std::move(first), o);  // the model's, not the snapshot's view::Analysis
+  xab::Analysis b = analyse(std::move(second), o);
   return compareRuns({&a, &b});
 }
 
