@@ -2,24 +2,25 @@
 
 #include <xab/traceformat/record.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <string_view>
 
 namespace xab::abmon {
 namespace {
 
-// A small /proc file whole (they are read in one call); "" when it is gone.
+// A small /proc file whole (they are read in one call, without stdio's
+// buffer: a round reads two per task); "" when it is gone.
 std::string slurp(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (!f) return {};
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
   char buf[4096];
-  std::size_t n = std::fread(buf, 1, sizeof buf, f);
-  std::fclose(f);
-  return std::string(buf, n);
+  ssize_t n = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string{};
 }
 
 // The next space-separated field of `s`, moved past.
