@@ -81,7 +81,7 @@ TEST_CASE("a task's CPU time, its wait for a CPU and its state, from /proc") {
   CHECK(self->cpuNs >= 0);
 }
 
-TEST_CASE("the host: CPUs, load average, busy share between two rounds; records as the reader reads them") {
+TEST_CASE("the host: CPUs, load average, busy share between two rounds, records as the reader reads them") {
   FakeProc proc;
   proc.host("1.21", 100, 100);
   proc.task(10, 'R', 30, 0, 40'000'000);
@@ -114,7 +114,7 @@ TEST_CASE("the host: CPUs, load average, busy share between two rounds; records 
   CHECK(idle.find("busy_permille") == std::string::npos);
 }
 
-TEST_CASE("--sample-ms: 100 by default, 0 turns sampling off") {
+TEST_CASE("option --sample-ms: 100 by default, 0 turns sampling off") {
   Options o;
   REQUIRE(parseOptions({}, o).empty());
   CHECK(o.sampleMs == 100);
