@@ -485,3 +485,28 @@ TEST_CASE("xabview --help and the man page list the same keys") {
   CHECK(help.find("PgDn/PgUp") != std::string::npos);
   CHECK(help.find("Esc stop (pause and go back to the first record)") != std::string::npos);
 }
+
+// The hosts of the tasks and of the samples, each with its load at the
+// cursor: node1's relay sampled it at load 3.2 last, vm at 0.5.
+TEST_CASE("dump state: each host with its load at the cursor", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  auto r = run({xabview(), "--play-to-end", "--dump-state", dir + "/state.json",
+                std::string(XAB_MODEL_DATA) + "/why_overload.trace"},
+               x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  QJsonArray hosts = readJson(dir + "/state.json")["hosts"].toArray();
+  INFO(QJsonDocument(hosts).toJson().toStdString());
+  REQUIRE(hosts.size() == 2);
+  QJsonObject vm = hosts[0].toObject(), node1 = hosts[1].toObject();
+  CHECK(vm["name"].toString() == "vm");
+  CHECK(vm["tasks"].toInt() == 2);
+  CHECK(vm["load"].toDouble() == 0.5);
+  CHECK(vm["cpus"].toInt() == 2);
+  CHECK(node1["name"].toString() == "node1");
+  CHECK(node1["tasks"].toInt() == 1);
+  CHECK(node1["load"].toDouble() == 3.2);
+  CHECK(node1["cpus"].toInt() == 1);
+  CHECK(node1["busy"].isNull());
+  fs::remove_all(dir);
+}

@@ -431,7 +431,10 @@ struct Json {
       w.field("waited", durationSeconds(p.waited)).field("caused", durationSeconds(p.caused));
       w.field("rootCost", durationSeconds(p.rootCost)).field("passedOn", durationSeconds(p.passedOn));
       w.field("rootCause", p.rootCause()).field("symptom", p.symptom());
-      w.field("critical", durationSeconds(p.critical)).field("slack", durationSeconds(p.slack)).endObject();
+      w.field("critical", durationSeconds(p.critical)).field("slack", durationSeconds(p.slack));
+      if (p.hostOverload >= 0) w.field("cpuWait", durationSeconds(p.cpuWait));
+      else w.key("cpuWait").null();
+      w.endObject();
     }
     w.endArray().endObject();
     const WhyText words = whyText(a);

@@ -8,6 +8,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace xab::view {
 namespace {
 
@@ -70,6 +72,40 @@ QJsonArray barriers(const ViewSnapshot& s) {
   return out;
 }
 
+// Each host of a task or of the samples, with its load at the cursor (its
+// last host.load point there; null before one or without samples).
+QJsonArray hostLoads(const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  const SampleReport& samples = s.analysis->model.samples;
+  std::vector<std::string> names;
+  std::vector<qint64> taskCount;
+  auto slot = [&](const std::string& name) {
+    auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+    names.push_back(name);
+    taskCount.push_back(0);
+    return names.size() - 1;
+  };
+  for (TaskIndex t = 0; t < s.trace->taskCount(); ++t)
+    if (s.trace->task(t).host >= 0) ++taskCount[slot(std::string(s.trace->str(s.trace->task(t).host)))];
+  for (const HostLoad& h : samples.hosts) slot(h.host);
+  QJsonArray out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    QJsonObject o{{"name", qstr(names[i])}, {"tasks", taskCount[i]}, {"load", QJsonValue()}, {"cpus", QJsonValue()},
+                  {"busy", QJsonValue()}};
+    const HostLoad* h = samples.host(names[i]);
+    const LoadPoint* at = nullptr;
+    for (std::size_t k = 0; h && k < h->points.size() && h->points[k].at <= st.cursorTime(); ++k) at = &h->points[k];
+    if (at) {
+      o["load"] = at->load;
+      o["cpus"] = at->cpus;
+      if (at->busyPermille >= 0) o["busy"] = at->busyPermille / 1000.0;
+    }
+    out.append(o);
+  }
+  return out;
+}
+
 }  // namespace
 
 QJsonObject dumpState(const ViewState& st) {
@@ -115,6 +151,7 @@ QJsonObject dumpState(const ViewState& st) {
       {"time", qstr(s->timeNote)},  // what the times are: global time, task clocks, a replay on its record's dates
       {"current", current},
       {"tasks", tasks(st)},
+      {"hosts", hostLoads(st)},
       {"messages", messages(st)},
       {"barriers", barriers(*s)},
       {"hung", s->hang().hung},

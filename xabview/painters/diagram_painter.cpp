@@ -493,6 +493,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
     p.drawRects(rs.data(), static_cast<int>(rs.size()));
   }
   p.setBrush(Qt::NoBrush);
+  paintCpuWaits(p, layout, st);
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);
   if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h

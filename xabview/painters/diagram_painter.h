@@ -89,6 +89,10 @@ QString axisLabel(TimeNs rel, TimeNs step);
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& state,
                           const DiagramOptions& options = {});
 
+// Where a task's samples show it waiting for a CPU, hatched over its row
+// (cpu_wait_painter.cpp; paintDiagram calls it).
+void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& state);
+
 // Tasks computing / communicating / blocked / in a barrier per pixel column
 // (utilization.h counts them).
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& state);
