@@ -66,7 +66,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
 
   connect(task_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
   connect(call_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
-  connect(tag_, &QLineEdit::editingFinished, this, &EventLogPanel::applyFilter);
+  connect(tag_, &QLineEdit::textEdited, this, &EventLogPanel::applyFilter);  // as typed, as the boxes do
   connect(libab_, &QCheckBox::toggled, this, &EventLogPanel::applyFilter);
   connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillTasks);
   connect(state_, &ViewState::selectionChanged, this, &EventLogPanel::showSelection);
@@ -81,22 +81,33 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   });
   connect(state_, &ViewState::positionChanged, this, &EventLogPanel::followPosition);
   connect(state_, &ViewState::filterChanged, this, &EventLogPanel::showFilter);
+  connect(state_, &ViewState::filterChanged, this, &EventLogPanel::followPosition);  // after the model's reset
   connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
     if (state_->live() && !selecting_) table_->scrollToBottom();
   });
 }
 
+// The Tag box's text as a filter: a number, "any" (-1), else none.
+std::optional<int> EventLogPanel::tagOf(const QString& text) {
+  QString tag = text.trimmed();
+  if (tag == "any") return -1;
+  bool ok = false;
+  int v = tag.toInt(&ok);
+  return ok ? std::optional<int>(v) : std::nullopt;
+}
+
 void EventLogPanel::focusFilter() { task_->setFocus(); }
 
 // Keeps the current record in sight: the first rows at the first record,
-// the newest in live mode, else the row of the record last shown.
+// the newest in live mode, else the row of the record last shown (filtered:
+// the last row before it).
 void EventLogPanel::followPosition() {
   if (state_->live()) {
     table_->scrollToBottom();
   } else if (state_->position() == 0) {
     table_->scrollToTop();
   } else {
-    int row = model_->rowOfPosition(state_->position() - 1);
+    int row = model_->rowAtOrBefore(state_->position() - 1);
     if (row >= 0) table_->scrollTo(model_->index(row, 0), QAbstractItemView::EnsureVisible);
   }
 }
@@ -110,8 +121,9 @@ void EventLogPanel::showFilter() {
   int task = f.tasks.size() == 1 ? static_cast<int>(*f.tasks.begin()) : -1;
   task_->setCurrentIndex(std::max(0, task_->findData(task)));
   call_->setCurrentIndex(std::max(0, call_->findData(f.kind ? static_cast<int>(*f.kind) : -1)));
-  QString tag = !f.tag ? QString() : *f.tag == -1 ? QStringLiteral("any") : QString::number(*f.tag);
-  if (tag_->text().trimmed() != tag) tag_->setText(tag);
+  // What is typed stays while it means the filter's tag ("-" on the way to "-10").
+  if (tagOf(tag_->text()) != f.tag)
+    tag_->setText(!f.tag ? QString() : *f.tag == -1 ? QStringLiteral("any") : QString::number(*f.tag));
 }
 
 void EventLogPanel::refillTasks() {
@@ -127,10 +139,7 @@ void EventLogPanel::applyFilter() {
   EventFilter f;
   if (int t = task_->currentData().toInt(); t >= 0) f.tasks.insert(static_cast<TaskIndex>(t));
   if (int k = call_->currentData().toInt(); k >= 0) f.kind = static_cast<Kind>(k);
-  QString tag = tag_->text().trimmed();
-  bool ok = false;
-  int v = tag == "any" ? -1 : tag.toInt(&ok);
-  if (ok || tag == "any") f.tag = v;
+  f.tag = tagOf(tag_->text());
   f.libabRecords = libab_->isChecked();
   state_->setFilter(f);
 }

@@ -153,8 +153,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   });
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-    EventFilter f;
-    f.libabRecords = state_->filter().libabRecords;
+    EventFilter f = state_->filter();  // narrows to the task, keeps Call and Tag
+    f.tasks.clear();
     f.tasks.insert(static_cast<TaskIndex>(i.row()));
     state_->setFilter(f);
     tabs_->setCurrentWidget(log_);

@@ -11,6 +11,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
@@ -34,6 +36,7 @@ class EventLogPanel : public QWidget {
   void followPosition();
   void showFilter();
  private:
+  static std::optional<int> tagOf(const QString& text);
   ViewState* state_;
   EventLogModel* model_;
   EventLogView* table_;

@@ -389,3 +389,48 @@ TEST_CASE("window: the Messages panel does no work while hidden and catches up w
   w.state.setPosition(3);
   CHECK(panel->computations() == again);
 }
+
+TEST_CASE("window: the log's filters apply as typed, keep the current record in view, and a double click keeps Call and Tag") {
+  Window w;
+  auto* log = w.window.findChild<EventLogView*>("eventLog");
+  auto* call = w.window.findChild<QComboBox*>("logCall");
+  auto* tag = w.window.findChild<QLineEdit*>("logTag");
+  REQUIRE((log && call && tag));
+  w.window.showTab("log");
+  const std::size_t at = w.state.size() / 2;
+  w.state.setPosition(at);
+  QApplication::processEvents();
+  // The row shown for the current record: the last one the filter keeps at or before it.
+  auto currentInView = [&] {
+    QApplication::processEvents();
+    const auto* m = log->model();
+    int row = -1;
+    for (int r = 0; r < m->rowCount(); ++r)
+      if (m->index(r, 0).data(EventLogModel::PositionRole).toULongLong() < at) row = r;
+    INFO("row " << row << " first visible " << log->firstVisibleRow() << " visible " << log->visibleRows());
+    return row >= 0 && row >= log->firstVisibleRow() && row < log->firstVisibleRow() + log->visibleRows();
+  };
+  REQUIRE(currentInView());
+  call->setCurrentIndex(call->findData(static_cast<int>(Kind::SEND)));
+  CHECK(currentInView());
+  w.taskBox()->setCurrentIndex(w.taskBox()->findData(3));
+  CHECK(currentInView());
+  w.taskBox()->setCurrentIndex(0);
+  // The tag applies as it is typed, as the boxes do, without Enter.
+  tag->setFocus();
+  QTest::keyClicks(tag, "2");
+  CHECK(w.state.filter().tag == 2);
+  CHECK(w.state.filter().kind == Kind::SEND);
+  CHECK(currentInView());
+  // A double click on a task narrows to it and keeps the Call and Tag filters.
+  auto* table = w.window.findChild<QTableView*>("taskTable");
+  const QPoint row3 = table->visualRect(table->model()->index(3, 0)).center();
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, row3);
+  QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, row3);
+  CHECK(w.state.filter().tasks == std::set<TaskIndex>{3});
+  CHECK(w.state.filter().kind == Kind::SEND);
+  CHECK(w.state.filter().tag == 2);
+  CHECK(call->currentData().toInt() == static_cast<int>(Kind::SEND));
+  CHECK(tag->text() == "2");
+  CHECK(currentInView());
+}
