@@ -31,12 +31,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   call_->setObjectName("logCall");
   call_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   call_->setMinimumContentsLength(9);
-  call_->addItem("any call", -1);
-  for (int k = 0; k < kKindCount; ++k) {
-    if (static_cast<Kind>(k) == Kind::TIDS) continue;
-    auto n = kindName(static_cast<Kind>(k));
-    call_->addItem(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size())), k);
-  }
+  call_->addItem("any call", -1);  // then the calls the trace has (refillCalls)
   tag_ = new QLineEdit;
   tag_->setObjectName("logTag");
   tag_->setPlaceholderText("any tag");
@@ -63,12 +58,14 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   table_->setColumnWidth(EventLogModel::EventCol, 100);
   box->addWidget(table_);
   refillTasks();
+  refillCalls();
 
   connect(task_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
   connect(call_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
   connect(tag_, &QLineEdit::textEdited, this, &EventLogPanel::applyFilter);  // as typed, as the boxes do
   connect(libab_, &QCheckBox::toggled, this, &EventLogPanel::applyFilter);
   connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillTasks);
+  connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillCalls);
   connect(state_, &ViewState::selectionChanged, this, &EventLogPanel::showSelection);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
     if (selecting_ || !i.isValid()) return;
@@ -133,6 +130,46 @@ void EventLogPanel::refillTasks() {
   if (!s) return;
   for (auto t = static_cast<TaskIndex>(std::max(have, 0)); t < s->trace->taskCount(); ++t)
     task_->addItem(QString::fromStdString(s->trace->label(t)), static_cast<int>(t));
+}
+
+// The Call box lists the calls the trace has, by name, each with its count
+// ("send (640)"); the counts grow with the trace, one pass over new records.
+void EventLogPanel::refillCalls() {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s || s->size() < counted_) {  // another input (File > Open)
+    callCounts_.fill(0);
+    counted_ = 0;
+  }
+  if (s && s->size() > counted_) {
+    s->order.forEach(counted_, s->size(), [&](std::size_t, const OrderEntry& e) {
+      ++callCounts_[static_cast<std::size_t>(s->event(e).kind)];
+    });
+    counted_ = s->size();
+  } else if (s || call_->count() == 1) {
+    return;
+  }
+  QSignalBlocker block(call_);
+  const int current = call_->currentData().toInt();
+  std::vector<std::pair<QString, int>> calls;
+  for (int k = 0; k < kKindCount; ++k) {
+    if (static_cast<Kind>(k) == Kind::TIDS || callCounts_[static_cast<std::size_t>(k)] == 0) continue;
+    auto n = kindName(static_cast<Kind>(k));
+    calls.emplace_back(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size())), k);
+  }
+  std::sort(calls.begin(), calls.end());
+  auto text = [&](const std::pair<QString, int>& c) {
+    return QStringLiteral("%1 (%2)").arg(c.first).arg(callCounts_[static_cast<std::size_t>(c.second)]);
+  };
+  bool same = call_->count() == static_cast<int>(calls.size()) + 1;
+  for (std::size_t i = 0; same && i < calls.size(); ++i)
+    same = call_->itemData(static_cast<int>(i) + 1).toInt() == calls[i].second;
+  if (same) {  // new counts only: the items stay (an open list does not jump)
+    for (std::size_t i = 0; i < calls.size(); ++i) call_->setItemText(static_cast<int>(i) + 1, text(calls[i]));
+    return;
+  }
+  while (call_->count() > 1) call_->removeItem(1);
+  for (const auto& c : calls) call_->addItem(text(c), c.second);
+  call_->setCurrentIndex(std::max(0, call_->findData(current)));
 }
 
 void EventLogPanel::applyFilter() {

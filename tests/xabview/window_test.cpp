@@ -434,3 +434,16 @@ TEST_CASE("window: the log's filters apply as typed, keep the current record in 
   CHECK(tag->text() == "2");
   CHECK(currentInView());
 }
+
+TEST_CASE("window: the Call box lists the calls the trace has, by name, with their counts") {
+  Window w(QSize(1280, 800), 4, 5);  // 4 workers, 5 rounds: 40 sends; recv counts recv.begin too
+  auto* call = w.window.findChild<QComboBox*>("logCall");
+  REQUIRE(call);
+  QStringList items;
+  for (int i = 0; i < call->count(); ++i) items << call->itemText(i);
+  CHECK(items.join(", ").toStdString() == QStringList{"any call", "initsend (40)", "mytid (5)", "pkint (20)", "recv (80)",
+                             "send (40)", "upkint (20)"}.join(", ").toStdString());
+  call->setCurrentIndex(call->findData(static_cast<int>(Kind::SEND)));
+  CHECK(w.state.filter().kind == Kind::SEND);
+  CHECK(w.window.findChild<EventLogView*>("eventLog")->model()->rowCount() == 40);
+}
