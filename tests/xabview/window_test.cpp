@@ -1,6 +1,8 @@
 // The window's controls, headless (every control clicked while
 // 16 workers did round trips with a master).  Each case drives the real
 // MainWindow with keys, clicks and tool tips, as a user does.
+#include "activity.h"
+#include "diagram_hit.h"
 #include "diagram_view.h"
 #include "event_log_view.h"
 #include "main_window.h"
@@ -26,6 +28,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 using namespace xab;
@@ -446,4 +449,49 @@ TEST_CASE("window: the Call box lists the calls the trace has, by name, with the
   call->setCurrentIndex(call->findData(static_cast<int>(Kind::SEND)));
   CHECK(w.state.filter().kind == Kind::SEND);
   CHECK(w.window.findChild<EventLogView*>("eventLog")->model()->rowCount() == 40);
+}
+
+TEST_CASE("window: a state's tip says its start, end and duration; a message's tip only the message") {
+  Window w(QSize(1280, 800), 4, 5);
+  DiagramView* d = w.window.diagram();
+  w.state.fitAll();
+  QApplication::processEvents();
+  auto layout = DiagramLayout::make(d->rect(), w.state);
+  auto tipAt = [&](QPointF at) {
+    QHelpEvent e(QEvent::ToolTip, at.toPoint(), d->mapToGlobal(at.toPoint()));
+    QApplication::sendEvent(d, &e);
+    return QToolTip::text();
+  };
+  // The middle of the master's row, half way through the run.
+  const ViewSnapshot& s = *w.state.snapshot();
+  const TimeNs mid = s.firstTime() + (s.lastTime() - s.firstTime()) / 2;
+  const QPointF bar(layout.xOf(mid), layout.rowTop(0) + layout.rowHeight / 2);
+  const DiagramHit hit = hitTest(layout, w.state, bar);
+  REQUIRE(hit.span);
+  REQUIRE_FALSE(hit.message);
+  const QString state = tipAt(bar);
+  INFO(state.toStdString());
+  CHECK(state.contains(QStringLiteral("from %1 s to %2 s (%3)")
+                           .arg(QString::fromStdString(formatSeconds(hit.span->begin, s.firstTime())),
+                                QString::fromStdString(formatSeconds(hit.spanEnd, s.firstTime())),
+                                formatDuration(hit.spanEnd - hit.span->begin))));
+  CHECK(hit.spanEnd > hit.span->begin);
+  // Over a message line (the middle of the first one between two rows apart).
+  std::optional<QPointF> onLine;
+  for (const MessageLine& m : s.lines()) {
+    if (m.sender == m.receiver) continue;
+    QPointF a(layout.xOf(m.send), layout.rowTop(m.sender) + layout.rowHeight / 2);
+    QPointF b(layout.xOf(m.recv), layout.rowTop(m.receiver) + layout.rowHeight / 2);
+    QPointF c = (a + b) / 2;
+    if (hitTest(layout, w.state, c).message) {
+      onLine = c;
+      break;
+    }
+  }
+  REQUIRE(onLine);
+  const QString message = tipAt(*onLine);
+  INFO(message.toStdString());
+  CHECK(message.startsWith("message "));
+  CHECK_FALSE(message.contains("from "));
+  QToolTip::hideText();
 }
