@@ -159,13 +159,16 @@ QString DiagramView::describe(const DiagramHit& hit) const {
     if (!m.receives.empty())
       lines << "in transit " + formatDuration(std::max<TimeNs>(0, m.receives.front().time - m.time));
   }
-  if (hit.task && hit.span) {
+  if (hit.task && hit.span && !hit.message) {  // a message's tip is the message's alone
     lines << QString::fromStdString(s->trace->label(*hit.task)) + ": " +
                  QString::fromStdString(std::string(stateName(hit.span->state)));
     const Event& e = s->eventAt(*hit.position);
-    lines << QStringLiteral("from %1 s: %2%3 %4")
+    lines << QStringLiteral("from %1 s to %2 s (%3)")
                  .arg(QString::fromStdString(formatSeconds(hit.span->begin, s->firstTime())),
-                      QString::fromStdString(std::string(kindName(e.kind))), e.isBegin() ? ".begin" : "",
+                      QString::fromStdString(formatSeconds(hit.spanEnd, s->firstTime())),
+                      formatDuration(hit.spanEnd - hit.span->begin));
+    lines << QStringLiteral("opened by %1%2 %3")
+                 .arg(QString::fromStdString(std::string(kindName(e.kind))), e.isBegin() ? ".begin" : "",
                       eventArgs(*s->trace, e));
   }
   lines << "t = " + QString::fromStdString(formatSeconds(hit.time, s->firstTime())) + " s";

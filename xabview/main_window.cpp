@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QKeyEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QActionGroup>
@@ -160,8 +161,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   });
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-    EventFilter f;
-    f.libabRecords = state_->filter().libabRecords;
+    EventFilter f = state_->filter();  // narrows to the task, keeps Call and Tag
+    f.tasks.clear();
     f.tasks.insert(static_cast<TaskIndex>(i.row()));
     state_->setFilter(f);
     tabs_->setCurrentWidget(log_);
@@ -344,14 +345,39 @@ QString MainWindow::currentTab() const { return panelNames().value(tabs_->curren
 bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
 
 void MainWindow::saveDiagramDialog() {
-  QString file = QFileDialog::getSaveFileName(this, "Save diagram", "diagram.png", "Images (*.png *.svg)");
-  if (file.isEmpty()) return;
+  const ViewSnapshot* s = state_->snapshot();
+  QString file = QFileDialog::getSaveFileName(this, "Save diagram", suggestedName(s ? s->source : "", ".png"),
+                                              "Images (*.png *.svg)");
+  if (!file.isEmpty()) saveDiagramTo(file);
+}
+
+bool MainWindow::saveDiagramTo(const QString& file) {
   QString error;
-  if (!saveDiagram(file, &error)) QMessageBox::warning(this, "xabview", error);
+  if (!saveDiagram(file, &error)) {
+    QMessageBox::warning(this, "xabview", error);
+    return false;
+  }
+  statusBar()->showMessage("Saved the diagram to " + file, 10000);
+  return true;
 }
 
 void MainWindow::exportDialog() {
-  if (state_->snapshot()) runExportDialog(this, *state_->snapshot());
+  const ViewSnapshot* s = state_->snapshot();
+  QString file;
+  SoundOptions sound;
+  if (s && askExport(this, *s, &file, &sound)) exportTo(file, sound);
+}
+
+bool MainWindow::exportTo(const QString& file, const SoundOptions& sound) {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) return false;
+  QString why = exportTrace(*s, file, sound);
+  if (!why.isEmpty()) {
+    QMessageBox::warning(this, "xabview", why);
+    return false;
+  }
+  statusBar()->showMessage(QStringLiteral("Exported %1 records to %2").arg(s->trace->eventCount()).arg(file), 10000);
+  return true;
 }
 
 void MainWindow::onLoadFailed(const QString& message) {
@@ -413,6 +439,10 @@ void MainWindow::onSnapshot() {
   reportNewErrors();
   fitTaskTable();
   updateStatus();
+  const std::string& source = state_->snapshot()->source;
+  setWindowTitle((source == "stdin" ? QStringLiteral("standard input")
+                                    : QFileInfo(QString::fromStdString(source)).fileName()) +
+                 QStringLiteral(" — xabview"));
 }
 
 void MainWindow::watchReader(ArrivalMeter::Counter recordsRead) { arrival_->setCounter(std::move(recordsRead)); }

@@ -3,6 +3,7 @@
 // banner.  Every part talks to the shared ViewState only.
 #pragma once
 
+#include "export.h"
 #include "live_meter.h"
 #include "options.h"
 #include "view_state.h"
@@ -61,6 +62,11 @@ class MainWindow : public QMainWindow {
   ControlPanel* controlPanel() const { return control_; }  // with --control only
   FindBar* findBar() const { return find_; }
   bool saveDiagram(const QString& file, QString* error) const;
+  // Ctrl+S and Ctrl+E once the file is chosen: write it, then say so in the
+  // status bar ("Saved the diagram to FILE", "Exported N records to FILE")
+  // or why not in a message box.  True when written.
+  bool saveDiagramTo(const QString& file);
+  bool exportTo(const QString& file, const SoundOptions& sound = {});
   // "FILE: no records read (...why...)": for an input that ended without
   // one record (the banner, and the scripted modes' error).
   static QString noRecordsText(const ViewSnapshot& s);

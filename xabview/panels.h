@@ -12,6 +12,8 @@
 
 #include <QWidget>
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <utility>
 
@@ -34,10 +36,14 @@ class EventLogPanel : public QWidget {
  private slots:
   void applyFilter();
   void refillTasks();
+  void refillCalls();
   void showSelection();
   void followPosition();
   void showFilter();
  private:
+  static std::optional<int> tagOf(const QString& text);
+  std::array<std::uint64_t, kKindCount> callCounts_{};  // records per call, of the first counted_
+  std::size_t counted_ = 0;
   ViewState* state_;
   EventLogModel* model_;
   EventLogView* table_;

@@ -40,6 +40,12 @@ int EventLogModel::rowOfPosition(std::size_t position) const {
   return it != rows_.end() && *it == position ? static_cast<int>(it - rows_.begin()) : -1;
 }
 
+int EventLogModel::rowAtOrBefore(std::size_t position) const {
+  if (!filtered_) return known_ == 0 ? -1 : static_cast<int>(std::min(position, known_ - 1));
+  auto it = std::upper_bound(rows_.begin(), rows_.end(), position);
+  return static_cast<int>(it - rows_.begin()) - 1;
+}
+
 void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
   const ViewSnapshot* s = state_->snapshot();
   if (!s || from >= to) return;  // no trace yet (libab's records are left out from the start)

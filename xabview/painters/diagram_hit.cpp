@@ -37,8 +37,10 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
   std::size_t i = spanAtOrBefore(spans, hit.time);
   const std::uint32_t shown = st.shownOf(*hit.task);
   if (spans[i].begin > hit.time || spans[i].first >= shown) return hit;
-  if (hit.time >= shownEnd(spans, i, shown, shownLimit(st, *hit.task))) return hit;
+  const TimeNs end = shownEnd(spans, i, shown, shownLimit(st, *hit.task));
+  if (hit.time >= end) return hit;
   hit.span = spans[i];
+  hit.spanEnd = end;
   hit.position = s->positionOf({*hit.task, spans[i].first});
   return hit;
 }
