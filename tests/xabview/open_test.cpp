@@ -95,7 +95,7 @@ TEST_CASE("File > Open is off while the input is standard input, and a scripted 
   scripted.stop();
 }
 
-TEST_CASE("The title names the file shown; Save diagram and Export say where they wrote, under the input's name") {
+TEST_CASE("The title names the file shown, and Save diagram and Export say where they wrote, under the input's name") {
   QTemporaryDir out;
   REQUIRE(out.isValid());
   const QString cholesky = QString::fromStdString(dataPath("cholesky_hang.trace"));

@@ -451,7 +451,7 @@ TEST_CASE("window: the Call box lists the calls the trace has, by name, with the
   CHECK(w.window.findChild<EventLogView*>("eventLog")->model()->rowCount() == 40);
 }
 
-TEST_CASE("window: a state's tip says its start, end and duration; a message's tip only the message") {
+TEST_CASE("window: a state's tip says its start, end and duration, and a message's tip only the message") {
   Window w(QSize(1280, 800), 4, 5);
   DiagramView* d = w.window.diagram();
   w.state.fitAll();
