@@ -34,11 +34,13 @@ std::vector<std::string> split_list(const std::string& list) {
   return out;
 }
 
-// The tasks of a trace, each with its records in order.
+// The tasks of a trace, each with its records in order: not abmon's own
+// (abmon.*, and its samples, in its tid column).
 std::map<std::string, std::vector<Record>> by_task(const std::vector<Record>& rs) {
   std::map<std::string, std::vector<Record>> tasks;
   for (auto& r : rs)
-    if (r.tid.rfind("t", 0) == 0 && r.event.rfind("abmon.", 0) != 0) tasks[r.tid].push_back(r);
+    if (r.tid.rfind("t", 0) == 0 && r.event.rfind("abmon.", 0) != 0 && r.event != "sample" && r.event != "host.load")
+      tasks[r.tid].push_back(r);
   return tasks;
 }
 
