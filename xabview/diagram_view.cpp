@@ -1,6 +1,7 @@
 #include "diagram_view.h"
 
 #include "activity.h"
+#include "failure_marks.h"
 #include "record_find.h"
 #include "utilization_words.h"
 
@@ -305,6 +306,10 @@ void LegendView::paintEvent(QPaintEvent*) {
       case LegendEntry::Cursor:
         p.setPen(QPen(e.color, 2));
         p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
+        break;
+      case LegendEntry::Failed:
+      case LegendEntry::TimedOut:
+        drawOutcomeGlyph(p, QRectF(sw).center(), 4.5, e.shape == LegendEntry::Failed ? CallOutcome::Failed : CallOutcome::TimedOut);
         break;
       case LegendEntry::Dot:
         p.setPen(QPen(Qt::black, 1));

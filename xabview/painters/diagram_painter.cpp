@@ -1,6 +1,7 @@
 #include "diagram_painter.h"
 
 #include "dangling_messages.h"
+#include "failure_marks.h"
 #include "highlights.h"
 #include "span_search.h"
 #include "utilization.h"
@@ -395,6 +396,8 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Band, kHighlightWait, "wait of a cause", "a wait of the cause chosen in the Why slow tab"},
       {LegendEntry::Band, kHighlightCause, "its cause's work", "the chosen cause's work while the others waited for it"},
       {LegendEntry::Line, kHighlightCritical, "critical path", "the chain of work and messages that decides the run's end (Why slow tab)"},
+      {LegendEntry::Failed, kFailedCall, "failed call", "a PVM call that returned an error (rc < 0), where it returned; the log lists it in red"},
+      {LegendEntry::TimedOut, kTimedOutCall, "timed out", "a pvm_trecv that waited its whole timeout and got no message"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
       {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
@@ -497,6 +500,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);
   if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h
+  stats.outcomeMarks = paintOutcomeMarks(p, layout, st);  // failure_marks.h
   paintHighlights(p, layout, st);                  // highlights.h: the Why-slow panel's
   paintCursor(p, layout, st);
   p.restore();

@@ -72,6 +72,7 @@ struct DiagramStats {
   std::size_t rects = 0;
   std::size_t messageLines = 0;
   std::size_t messagesSkipped = 0;  // over kMaxMessageLines (zoom in to see them)
+  std::size_t outcomeMarks = 0;     // failed and timed-out calls marked (failure_marks.h)
 };
 
 struct DiagramOptions {
@@ -106,7 +107,7 @@ inline constexpr double kMinLabelRow = 8.0;
 // The key to every colour and mark the diagram draws (the on-screen legend
 // and the documentation read it; the painter draws with the same colours).
 struct LegendEntry {
-  enum Shape { Bar, Name, Band, Line, Cursor, Dot } shape;
+  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Failed, TimedOut } shape;
   QColor color;
   QString name;     // "receiving"
   QString meaning;  // one sentence, for the tool tip
