@@ -256,35 +256,60 @@ LegendView::LegendView(QWidget* parent) : QWidget(parent), entries_(diagramLegen
   setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
-std::vector<QRect> LegendView::place(int width) const {
+// The box in the legend for the entries without room ("more...").
+const QString kLegendMore = QStringLiteral("more\u2026");
+
+LegendView::Placement LegendView::place(int width) const {
   QFontMetrics fm(font());
   const int h = fm.height() + 1, swatch = 14;
-  std::vector<QRect> out;
-  int x = 4, y = 1;
+  const int moreWidth = fm.horizontalAdvance(kLegendMore) + 8;
+  Placement out;
+  int x = 4, row = 0;
+  std::size_t placed = 0;
   for (const auto& e : entries_) {
     int w = swatch + 4 + fm.horizontalAdvance(e.name) + 8;
     if (x > 4 && x + w > width) {
       x = 4;
-      y += h;
+      ++row;
     }
-    out.emplace_back(x, y, w, h);
+    if (row >= kMaxRows) break;
+    out.rects.emplace_back(x, 1 + row * h, w, h);
     x += w;
+    ++placed;
   }
+  if (placed < entries_.size()) {
+    // The last row makes room for "more...".
+    while (placed > 0 && out.rects[placed - 1].top() == 1 + (kMaxRows - 1) * h &&
+           out.rects[placed - 1].right() + 1 + moreWidth > width && out.rects[placed - 1].left() > 4)
+      --placed;
+    const int moreX = placed > 0 ? out.rects[placed - 1].right() + 1 : 4;
+    out.more = QRect(moreX, 1 + (kMaxRows - 1) * h, moreWidth, h);
+  }
+  out.rects.resize(entries_.size());
+  for (std::size_t i = placed; i < out.rects.size(); ++i) out.rects[i] = QRect();
   return out;
 }
 
 int LegendView::heightForWidth(int width) const {
-  auto r = place(width);
-  return r.empty() ? 0 : r.back().bottom() + 2;
+  const Placement pl = place(width);
+  int bottom = pl.more.isNull() ? 0 : pl.more.bottom();
+  for (const QRect& r : pl.rects)
+    if (!r.isNull()) bottom = std::max(bottom, r.bottom());
+  return pl.rects.empty() ? 0 : bottom + 2;
 }
 
 void LegendView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), Qt::white);
-  auto rects = place(width());
+  const Placement pl = place(width());
+  if (!pl.more.isNull()) {
+    p.setPen(QColor(0x30, 0x30, 0xa0));
+    p.drawText(pl.more, Qt::AlignVCenter | Qt::AlignLeft, kLegendMore);
+  }
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const LegendEntry& e = entries_[i];
-    const QRect r = rects[i];
+    const QRect r = pl.rects[i];
+    if (r.isNull()) continue;
     const QRect sw(r.left(), r.top() + 2, 14, r.height() - 4);
     switch (e.shape) {
       case LegendEntry::Bar: p.fillRect(sw, e.color); break;
@@ -327,12 +352,19 @@ void LegendView::paintEvent(QPaintEvent*) {
 bool LegendView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
-    auto rects = place(width());
-    for (std::size_t i = 0; i < rects.size(); ++i)
-      if (rects[i].contains(he->pos())) {
+    const Placement pl = place(width());
+    for (std::size_t i = 0; i < pl.rects.size(); ++i)
+      if (pl.rects[i].contains(he->pos())) {
         QToolTip::showText(he->globalPos(), entries_[i].name + ": " + entries_[i].meaning, this);
         return true;
       }
+    if (pl.more.contains(he->pos())) {  // the entries there was no room for
+      QStringList rest;
+      for (std::size_t i = 0; i < pl.rects.size(); ++i)
+        if (pl.rects[i].isNull()) rest << "<b>" + entries_[i].name.toHtmlEscaped() + "</b>: " + entries_[i].meaning.toHtmlEscaped();
+      QToolTip::showText(he->globalPos(), rest.join("<br>"), this);
+      return true;
+    }
     QToolTip::hideText();
     return true;
   }

@@ -58,7 +58,7 @@ class DiagramView : public QWidget {
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as
-// the width needs; each entry's tool tip says what it means.
+// the width needs up to kMaxRows; each entry's tool tip says what it means.
 class LegendView : public QWidget {
   Q_OBJECT
  public:
@@ -67,14 +67,21 @@ class LegendView : public QWidget {
   int heightForWidth(int width) const override;
   QSize sizeHint() const override { return {800, heightForWidth(800)}; }
   QSize minimumSizeHint() const override { return {200, heightForWidth(width() > 0 ? width() : 800)}; }
+  // Where each entry goes at this width: at most kMaxRows rows; entries
+  // that do not fit get an empty rectangle and `more` says where the
+  // "more..." box goes (its tool tip lists them).
+  static constexpr int kMaxRows = 3;
+  struct Placement {
+    std::vector<QRect> rects;
+    QRect more;
+  };
+  Placement place(int width) const;
 
  protected:
   void paintEvent(QPaintEvent*) override;
   bool event(QEvent*) override;
 
  private:
-  // Where each entry goes at this width.
-  std::vector<QRect> place(int width) const;
   std::vector<LegendEntry> entries_;
 };
 

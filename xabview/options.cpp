@@ -32,7 +32,8 @@ Keys: Space play/pause (following a running program: pause at the newest
 record), Esc stop (pause and go back to the first record), Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
 live (the diagram follows the newest records again), + or = zoom in, - zoom
 out, 0 fit the whole trace, Shift+Left/Right pan, ] faster, [ slower (the
-rate is shown beside the speed slider), Ctrl+F find, F3 find next, Shift+F3
+rate is shown beside the speed slider), \ speed in trace time or in records
+per second, Ctrl+F find, F3 find next, Shift+F3
 find previous, Ctrl+G go to a time, Ctrl+O open a trace (File > Open
 Recent: the last 8), Ctrl+L event log filter, Ctrl+S save
 the diagram (PNG or SVG), Ctrl+E export (PICL, JSON, OTF2, sound), Ctrl+Q

@@ -464,6 +464,7 @@ namespace {
 // A paragraph as words: roff's \- and line breaks do not count.
 std::string wordsOf(std::string text) {
   for (std::size_t i; (i = text.find("\\-")) != std::string::npos;) text.replace(i, 2, "-");
+  for (std::size_t i; (i = text.find("\\e")) != std::string::npos;) text.replace(i, 2, "\\");  // roff's backslash
   std::istringstream in(text);
   std::string word, out;
   while (in >> word) out += (out.empty() ? "" : " ") + word;
