@@ -3,10 +3,13 @@
 #include "activity.h"
 #include "failure_marks.h"
 #include "record_find.h"
+#include "row_actions.h"
 #include "utilization_words.h"
 
 #include <QElapsedTimer>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
@@ -27,6 +30,8 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::positionChanged, this, repaint);
   connect(state_, &ViewState::rangeChanged, this, repaint);
   connect(state_, &ViewState::selectionChanged, this, repaint);
+  connect(state_, &ViewState::rowsChanged, this, repaint);
+  rowActions_ = xab::view::rowActions(state_, this);
   // Room for a readable name on every row, up to 40 tasks (more get a
   // name every few rows): the window's other parts give way first.
   connect(state_, &ViewState::snapshotChanged, this, [this] {
@@ -95,6 +100,28 @@ void DiagramView::wheelEvent(QWheelEvent* e) {
     state_->zoom(std::pow(0.8, steps), layout.timeAt(e->position().x()));
   }
   e->accept();
+}
+
+std::optional<TaskIndex> DiagramView::rowAt(double y) const {
+  const auto layout = DiagramLayout::make(rect(), *state_);
+  const double r = (y - layout.plot().top() - 2) / layout.rowHeight;
+  if (r < 0 || r >= static_cast<double>(layout.rows)) return std::nullopt;
+  return static_cast<TaskIndex>(r);
+}
+
+void DiagramView::mouseDoubleClickEvent(QMouseEvent* e) {
+  const auto layout = DiagramLayout::make(rect(), *state_);
+  if (e->button() == Qt::LeftButton && e->position().x() < layout.plot().left())
+    if (auto row = rowAt(e->position().y()); row && unfoldRow(state_, *row)) return;
+  QWidget::mouseDoubleClickEvent(e);
+}
+
+void DiagramView::contextMenuEvent(QContextMenuEvent* e) {
+  QMenu menu(this);
+  if (auto row = rowAt(e->pos().y())) addRowMenu(&menu, state_, *row);
+  menu.addSection("Rows");
+  menu.addActions(rowActions_);
+  menu.exec(e->globalPos());
 }
 
 void DiagramView::mousePressEvent(QMouseEvent* e) {

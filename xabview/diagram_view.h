@@ -8,7 +8,10 @@
 #include "diagram_hit.h"
 #include "diagram_painter.h"
 
+#include <QList>
 #include <QWidget>
+
+#include <optional>
 
 namespace xab::view {
 
@@ -23,6 +26,8 @@ class DiagramView : public QWidget {
   // What the diagram draws besides the bars (View > Show: layer_actions.h).
   const DiagramOptions& layers() const { return layers_; }
   void setLayers(const DiagramOptions& layers);
+  // View > Rows: fold, filter, show every task (owned by the view).
+  const QList<QAction*>& rowActions() const { return rowActions_; }
 
  signals:
   void painted(double ms);  // after each repaint, its time
@@ -41,14 +46,18 @@ class DiagramView : public QWidget {
   void mousePressEvent(QMouseEvent*) override;
   void mouseMoveEvent(QMouseEvent*) override;
   void mouseReleaseEvent(QMouseEvent*) override;
+  void mouseDoubleClickEvent(QMouseEvent*) override;  // on a folded row's name: unfold it
+  void contextMenuEvent(QContextMenuEvent*) override;  // the row's actions and View > Rows
   bool event(QEvent*) override;
 
  private:
   QString describe(const DiagramHit& hit) const;
   QString describeName(TaskIndex task) const;
+  std::optional<TaskIndex> rowAt(double y) const;  // the row (not task) at y
 
   ViewState* state_;
   DiagramOptions layers_;
+  QList<QAction*> rowActions_;  // View > Rows (row_actions.h), in the context menu too
   double lastPaintMs_ = 0;
   QPoint dragFrom_;
   bool dragging_ = false;

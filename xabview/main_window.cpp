@@ -143,6 +143,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
       m->menu()->addSection("Show");
       m->menu()->addAction(overview->toggleAction());
       m->menu()->addActions(diagramLayerActions(diagram_));
+      m->menu()->addSection("Rows");
+      m->menu()->addActions(diagram_->rowActions());
     }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);

@@ -16,6 +16,7 @@
 // setLive(true) or fitAll().
 #pragma once
 
+#include "row_plan.h"
 #include "trace_loader.h"
 
 #include <QElapsedTimer>
@@ -78,6 +79,10 @@ class ViewState : public QObject {
   const EventFilter& filter() const { return filter_; }
   std::optional<std::size_t> selected() const { return selected_; }
   const std::vector<Highlight>& highlights() const { return highlights_; }
+  // The rows the user chose (row_plan.h) and the diagram's rows under it,
+  // computed once per snapshot and choice.
+  const RowChoice& rowChoice() const { return rowChoice_; }
+  const RowPlan& rowPlan() const;
 
   // Milliseconds since the last snapshot that brought new task records
   // (abmon's own, such as its samples, are no progress of the program).
@@ -99,6 +104,7 @@ class ViewState : public QObject {
   void setFilter(const xab::view::EventFilter& f);
   void select(std::optional<std::size_t> position);
   void setHighlights(std::vector<xab::view::Highlight> h);
+  void setRowChoice(const xab::view::RowChoice& c);
 
  signals:
   void snapshotChanged();
@@ -107,6 +113,7 @@ class ViewState : public QObject {
   void filterChanged();
   void selectionChanged();
   void highlightsChanged();
+  void rowsChanged();
   void liveChanged(bool live);
 
  private:
@@ -124,6 +131,10 @@ class ViewState : public QObject {
   EventFilter filter_;
   std::optional<std::size_t> selected_;
   std::vector<Highlight> highlights_;
+  RowChoice rowChoice_;
+  mutable RowPlan rowPlan_;
+  mutable const ViewSnapshot* rowPlanOf_ = nullptr;  // the snapshot rowPlan_ is of
+  mutable bool rowPlanStale_ = true;
   std::vector<std::uint32_t> shown_;
   TimeNs cursorTime_ = 0;
   QElapsedTimer progressClock_;

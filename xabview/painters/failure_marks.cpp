@@ -36,7 +36,7 @@ std::size_t paintOutcomeMarks(QPainter& p, const DiagramLayout& layout, const Vi
   const auto [firstRow, lastRow] = layout.visibleRows();
   for (TaskIndex row = firstRow; row < lastRow; ++row) {
     const TaskIndex t = layout.taskOfRow(row);
-    if (t >= f.marked.size() || f.marked[t].empty()) continue;
+    if (t >= f.marked.size() || f.marked[t].empty() || layout.groupOfRow(row)) continue;
     const auto& events = trace.events(t);
     const auto& marks = f.marked[t];
     // A task's records are in its own time order: the first in view by binary search.
