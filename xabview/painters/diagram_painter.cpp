@@ -192,39 +192,68 @@ void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
 
 // The names, on the colour of what the task does now (kNameBlocked,
 // kNameBarrier).  Rows lower than the font get a smaller font, down to 7
-// pixels; rows lower than kMinLabelRow get a name every few rows.
+// pixels; rows lower than kMinLabelRow get a name every few rows, counted
+// from the first row of each host's group.  A name hangs from the top of
+// its row and is clipped to the rows it labels, inside its group: nothing
+// crosses a host's line.
 void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   p.save();
   QFont font = p.font();
   const int every = layout.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / layout.rowHeight));
-  font.setPixelSize(std::clamp(static_cast<int>(layout.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
+  const double room = layout.rowHeight * every;
+  int pixels = std::clamp(static_cast<int>(room) - 2, 7, std::max(7, QFontMetrics(font).height() - 3));
+  font.setPixelSize(pixels);
+  while (pixels > 6 && QFontMetrics(font).height() > room) font.setPixelSize(--pixels);
   p.setFont(font);
   QFontMetrics fm(font);
   const auto [first, last] = layout.visibleRows();
+  // The group of a row: [groupFirst, groupEnd).
+  auto group = [&](TaskIndex row) {
+    auto it = std::upper_bound(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    TaskIndex from = it == layout.hostFirstRows.begin() ? 0 : *std::prev(it);
+    TaskIndex to = it == layout.hostFirstRows.end() ? static_cast<TaskIndex>(layout.tasks) : *it;
+    return std::pair{from, to};
+  };
   for (TaskIndex row = first; row < last; ++row) {
     const TaskIndex t = layout.taskOfRow(row);
     QRectF r(layout.area.left(), layout.rowTopOfRow(row), layout.labelWidth - 4, layout.rowHeight);
     auto a = describeTask(st, t).kind;
     if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
     if (a == Activity::Barrier) p.fillRect(r, kNameBarrier);
+    const auto [groupFirst, groupEnd] = group(row);
+    if ((row - groupFirst) % static_cast<TaskIndex>(every) != 0) continue;
+    // The rows this name labels, within its group; the line above a group
+    // is on the first row's top pixel, the names start below it.
+    const TaskIndex rows = std::min<TaskIndex>(static_cast<TaskIndex>(every), groupEnd - row);
+    const double top = std::floor(r.top()) + 1;
+    const QRectF box(r.left(), top, r.width(), layout.rowTopOfRow(row + rows) - top);
+    if (box.height() < fm.ascent()) continue;  // no room for a name above the group's end
+    const Qt::Alignment valign = box.height() >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop;
+    p.save();
+    p.setClipRect(box);
     // A host's group: a line above it and the host's name on its first row.
-    const bool hostFirst = std::binary_search(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    const bool hostFirst = row == groupFirst && !layout.hostFirstRows.empty();
     double hostWidth = 0;
     if (hostFirst) {
       p.setPen(Qt::darkGray);
-      p.drawLine(QPointF(layout.area.left(), r.top()), QPointF(layout.area.right(), r.top()));
       QString host = QString::fromUtf8(s.trace->str(s.trace->task(t).host)) + QStringLiteral(" ");
       hostWidth = fm.horizontalAdvance(host);
-      p.drawText(QRectF(r.left(), r.center().y() - fm.height() / 2.0, r.width(), fm.height()), Qt::AlignVCenter | Qt::AlignRight, host);
+      p.drawText(box, valign | Qt::AlignRight, host);
     }
-    if (row % static_cast<TaskIndex>(every) != 0) continue;
     p.setPen(Qt::black);
     QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight,
                                  static_cast<int>(layout.labelWidth - 8 - hostWidth));
-    QRectF line(r.left() + 4, r.center().y() - fm.height() / 2.0, r.width() - 4, fm.height());
-    p.drawText(line, Qt::AlignVCenter | Qt::AlignLeft, text);
+    p.drawText(box.adjusted(4, 0, 0, 0), valign | Qt::AlignLeft, text);
+    p.restore();
   }
+  // The hosts' lines last: over the names' backgrounds, under nothing.
+  p.setPen(Qt::darkGray);
+  for (TaskIndex row : layout.hostFirstRows)
+    if (row >= first && row < last) {
+      const double y = std::floor(layout.rowTopOfRow(row));
+      p.drawLine(QPointF(layout.area.left(), y), QPointF(layout.area.right(), y));
+    }
   p.restore();
 }
 
