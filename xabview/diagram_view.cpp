@@ -142,7 +142,8 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
   const ViewSnapshot* s = state_->snapshot();
-  if (hit.message && s) state_->select(s->positionOf(s->messages().messages[*hit.message].send));
+  if (hit.mark && s) state_->select(s->positionOf({s->marks()[*hit.mark].task, s->marks()[*hit.mark].index}));
+  else if (hit.message && s) state_->select(s->positionOf(s->messages().messages[*hit.message].send));
   else if (hit.position) state_->select(hit.position);
 }
 
@@ -158,6 +159,14 @@ QString DiagramView::describe(const DiagramHit& hit) const {
           << QStringLiteral("tag %1, %2 bytes, serial %3").arg(QString::fromStdString(formatTag(m.tag))).arg(m.bytes).arg(m.serial);
     if (!m.receives.empty())
       lines << "in transit " + formatDuration(std::max<TimeNs>(0, m.receives.front().time - m.time));
+  }
+  if (hit.mark) {  // a mark's tip is the mark's alone
+    const MarkAt& m = s->marks()[*hit.mark];
+    const Event& e = s->trace->events(m.task)[m.index];
+    lines << QStringLiteral("mark \"%1\" by %2")
+                 .arg(QString::fromUtf8(s->trace->str(e.get(Key::Text, -1))), QString::fromStdString(s->trace->label(m.task)));
+    lines << "t = " + QString::fromStdString(formatSeconds(m.time, s->firstTime())) + " s";
+    return lines.join('\n');
   }
   if (hit.task && hit.span && !hit.message) {  // a message's tip is the message's alone
     lines << QString::fromStdString(s->trace->label(*hit.task)) + ": " +
@@ -305,6 +314,14 @@ void LegendView::paintEvent(QPaintEvent*) {
       case LegendEntry::Cursor:
         p.setPen(QPen(e.color, 2));
         p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
+        break;
+      case LegendEntry::Mark:
+        p.setPen(QPen(e.color, 0));
+        p.setBrush(e.color);
+        p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
+        p.drawPolygon(QPolygon({QPoint(sw.center().x() - 4, sw.top()), QPoint(sw.center().x() + 4, sw.top()),
+                                QPoint(sw.center().x(), sw.top() + 4)}));
+        p.setBrush(Qt::NoBrush);
         break;
       case LegendEntry::Dot:
         p.setPen(QPen(Qt::black, 1));

@@ -1,5 +1,8 @@
-// The diagram's rows with many tasks: names within their rows and groups.
+// The diagram's rows: with many tasks, names within their rows and groups;
+// user marks on their task's row.
+#include "diagram_hit.h"
 #include "diagram_painter.h"
+#include "marks.h"
 #include "support.h"
 
 #include <QImage>
@@ -71,4 +74,47 @@ TEST_CASE("rows: with 63 tasks on three hosts no name crosses a host's line, eac
     CHECK(ink(4, 40) > 0);
     CHECK(ink(layout.labelWidth - 40, layout.labelWidth - 4) > 0);
   }
+}
+
+TEST_CASE("marks: the demo's xab_mark is drawn on its task's row, in the legend, under the pointer, and can be hidden") {
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));
+  const ViewSnapshot& s = *state.snapshot();
+  REQUIRE(s.marks().size() == 1);
+  const MarkAt mark = s.marks().front();
+  CHECK(s.trace->label(mark.task) == "(xabdemo, 0)");
+  CHECK(s.trace->str(s.trace->events(mark.task)[mark.index].get(Key::Text, -1)) == "round 1");
+  state.setViewRange(mark.time - 1'000'000, mark.time + 1'000'000);  // 2 ms around it
+  auto markPixels = [&](const DiagramOptions& o, DiagramLayout* out = nullptr) {
+    QImage img(800, 300, QImage::Format_RGB32);
+    QPainter p(&img);
+    const auto layout = DiagramLayout::make(img.rect(), state);
+    paintDiagram(p, layout, state, o);
+    p.end();
+    if (out) *out = layout;
+    int n = 0;
+    const int x = static_cast<int>(layout.xOf(mark.time));
+    for (int y = static_cast<int>(layout.rowTop(mark.task)); y < layout.rowTop(mark.task) + layout.rowHeight; ++y)
+      for (int dx = -3; dx <= 3; ++dx) n += QColor(img.pixel(x + dx, y)) == kMarkColor;
+    return n;
+  };
+  DiagramLayout layout;
+  CHECK(markPixels({}, &layout) > 5);
+  DiagramOptions hidden;
+  hidden.marks = false;
+  CHECK(markPixels(hidden) == 0);  // View > Show > Marks off
+  // Under the pointer: the mark, on its row.
+  const QPointF at(layout.xOf(mark.time) + 1, layout.rowTop(mark.task) + layout.rowHeight / 2);
+  const auto hit = hitTest(layout, state, at);
+  REQUIRE(hit.mark);
+  CHECK(*hit.mark == 0);
+  // Before its record the replay does not show it.
+  state.setPosition(s.positionOf({mark.task, mark.index}));
+  CHECK(markPixels({}) == 0);
+  CHECK_FALSE(hitTest(layout, state, at).mark);
+  // The legend names it, in its colour.
+  const auto legend = diagramLegend();
+  CHECK(std::any_of(legend.begin(), legend.end(), [](const LegendEntry& e) {
+    return e.shape == LegendEntry::Mark && e.color == kMarkColor && e.name == "mark";
+  }));
 }

@@ -1,5 +1,6 @@
 #include "diagram_hit.h"
 
+#include "marks.h"
 #include "span_search.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
     }
   }
   if (!hit.task) return hit;
+  hit.mark = markAt(layout, st, at);
   const auto& spans = s->spans[*hit.task];
   if (spans.empty()) return hit;
   std::size_t i = spanAtOrBefore(spans, hit.time);

@@ -2,6 +2,7 @@
 
 #include "dangling_messages.h"
 #include "highlights.h"
+#include "marks.h"
 #include "span_search.h"
 #include "utilization.h"
 
@@ -424,6 +425,7 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Band, kHighlightWait, "wait of a cause", "a wait of the cause chosen in the Why slow tab"},
       {LegendEntry::Band, kHighlightCause, "its cause's work", "the chosen cause's work while the others waited for it"},
       {LegendEntry::Line, kHighlightCritical, "critical path", "the chain of work and messages that decides the run's end (Why slow tab)"},
+      {LegendEntry::Mark, kMarkColor, "mark", "a user mark (xab_mark): a flag and a tick on the task's row at its time; hover it for its text"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
       {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
@@ -526,6 +528,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);
   if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h
+  if (o.marks) paintMarks(p, layout, st);          // marks.h
   paintHighlights(p, layout, st);                  // highlights.h: the Why-slow panel's
   paintCursor(p, layout, st);
   p.restore();

@@ -77,6 +77,7 @@ struct DiagramStats {
 struct DiagramOptions {
   bool messages = true;
   bool barriers = true;
+  bool marks = true;    // user marks (marks.h)
   bool labels = true;
   bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
 };
@@ -106,7 +107,7 @@ inline constexpr double kMinLabelRow = 8.0;
 // The key to every colour and mark the diagram draws (the on-screen legend
 // and the documentation read it; the painter draws with the same colours).
 struct LegendEntry {
-  enum Shape { Bar, Name, Band, Line, Cursor, Dot } shape;
+  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Mark } shape;
   QColor color;
   QString name;     // "receiving"
   QString meaning;  // one sentence, for the tool tip
