@@ -142,9 +142,17 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
   const ViewSnapshot* s = state_->snapshot();
-  if (hit.mark && s) state_->select(s->positionOf({s->marks()[*hit.mark].task, s->marks()[*hit.mark].index}));
-  else if (hit.message && s) state_->select(s->positionOf(s->messages().messages[*hit.message].send));
-  else if (hit.position) state_->select(hit.position);
+  if (!s) return;
+  // Marked where clicked: a bar at the pointer's time, a message at its send.
+  if (hit.mark) {
+    const MarkAt& m = s->marks()[*hit.mark];
+    state_->selectAt(s->positionOf({m.task, m.index}), m.time);
+  } else if (hit.message) {
+    const Message& m = s->messages().messages[*hit.message];
+    state_->selectAt(s->positionOf(m.send), m.time, *hit.message);
+  } else if (hit.position) {
+    state_->selectAt(*hit.position, hit.time);
+  }
 }
 
 QString DiagramView::describe(const DiagramHit& hit) const {

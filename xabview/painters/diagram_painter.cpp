@@ -384,22 +384,13 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
 }
 
 void paintCursor(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
-  const ViewSnapshot& s = *st.snapshot();
   QRectF plot = layout.plot();
   if (!st.atEnd()) {
     double x = layout.xOf(st.cursorTime());
     p.setPen(QPen(kReplayLine, 2));
     if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
-  if (auto sel = st.selected()) {
-    const OrderEntry oe = s.order[*sel];
-    if (oe.task == kMonitorTask) return;
-    double x = layout.xOf(s.event(oe).time), y = layout.rowTop(oe.task) + layout.rowHeight / 2;
-    p.setPen(QPen(Qt::black, 2));
-    p.setBrush(Qt::yellow);
-    p.drawEllipse(QPointF(x, y), 5, 5);
-    p.setBrush(Qt::NoBrush);
-  }
+  paintSelection(p, layout, st);  // selection_painter.cpp
 }
 
 }  // namespace
@@ -428,7 +419,8 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Mark, kMarkColor, "mark", "a user mark (xab_mark): a flag and a tick on the task's row at its time; hover it for its text"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
-      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
+      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log, or where a click on the diagram selected it"},
+      {LegendEntry::Line, kSelectedMessage, "selected message", "a message whose line was clicked: its line from the send to each receive, each receive with a dot"},
   };
 }
 

@@ -94,6 +94,13 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
 // (cpu_wait_painter.cpp; paintDiagram calls it).
 void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& state);
 
+// The selected record's dot (where it was clicked, ViewState::selectedTime)
+// and a clicked message: its lines to each receive shown, highlighted in
+// kSelectedMessage, a dot at each receive (selection_painter.cpp;
+// paintDiagram calls it).
+inline const QColor kSelectedMessage{0xff, 0xab, 0x00};
+void paintSelection(QPainter& p, const DiagramLayout& layout, const ViewState& state);
+
 // Tasks computing / communicating / blocked / in a barrier per pixel column
 // (utilization.h counts them).
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& state);
