@@ -9,6 +9,7 @@
 #include "overview_view.h"
 #include "network_view.h"
 #include "output_panel.h"
+#include "panel_tabs.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "compare_view.h"
@@ -111,11 +112,18 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
   });
+  // The tabs in as many lines as the width needs (panel_tabs.h).
+  auto* panels = new QWidget;
+  auto* panelBox = new QVBoxLayout(panels);
+  panelBox->setContentsMargins(0, 0, 0, 0);
+  panelBox->setSpacing(0);
+  panelBox->addWidget(new PanelTabs(tabs_, panelNames()));
+  panelBox->addWidget(tabs_, 1);
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");
   bottom->addWidget(taskTable_);
-  bottom->addWidget(tabs_);
+  bottom->addWidget(panels);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 1);
   bottom->setSizes({options_.size.width() / 2, options_.size.width() / 2});

@@ -20,9 +20,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSlider>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QToolBar>
+#include <QToolButton>
 #include <QToolTip>
 
 #include <catch2/catch.hpp>
@@ -294,6 +297,34 @@ TEST_CASE("window: the legend is on screen, whole, at the default size and at 80
     CHECK(legend->height() >= legend->heightForWidth(legend->width()));
     QImage img = legend->grab().toImage();
     CHECK(inkIn(img, img.rect()) > 100);  // the words
+  }
+}
+
+TEST_CASE("window: every panel's tab is whole on screen and one click away, at the default size and at 800x500") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    auto* tabs = w.window.findChild<QTabWidget*>("panels");
+    REQUIRE(tabs);
+    REQUIRE(tabs->count() == panelNames().size());
+    for (int i = 0; i < tabs->count(); ++i) {
+      const QString name = panelNames()[i];
+      INFO(name.toStdString());
+      if (tabs->tabBar()->isVisible()) {  // a tab bar: every tab on it whole, none behind its arrows
+        CHECK(tabs->tabBar()->rect().contains(tabs->tabBar()->tabRect(i)));
+        continue;
+      }
+      auto* b = w.window.findChild<QToolButton*>("panelTab-" + name);
+      REQUIRE(b);
+      CHECK(b->isVisible());
+      CHECK(b->width() >= b->sizeHint().width());  // its whole name
+      const QRect inWindow(b->mapTo(&w.window, QPoint(0, 0)), b->size());
+      CHECK(w.window.rect().contains(inWindow));
+      CHECK(b->visibleRegion().boundingRect() == b->rect());  // nothing over it
+      QTest::mouseClick(b, Qt::LeftButton);
+      CHECK(tabs->currentIndex() == i);
+      CHECK(w.window.currentTab() == name);
+    }
   }
 }
 
