@@ -9,6 +9,7 @@
 #include "overview_view.h"
 #include "network_view.h"
 #include "output_panel.h"
+#include "panel_tabs.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "compare_view.h"
@@ -24,6 +25,7 @@
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QKeyEvent>
+#include <QResizeEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -43,6 +45,13 @@
 #include <cstdio>
 
 namespace xab::view {
+namespace {
+
+// The legend's lines: three, one in a window too short for the diagram to
+// spare them (800x500).
+int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
+
+}  // namespace
 
 MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent)
     : QMainWindow(parent), state_(state), options_(options) {
@@ -85,7 +94,9 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
-  pbox->addWidget(new LegendView);
+  legend_ = new LegendView;
+  legend_->setMaxRows(legendRowsFor(options_.size.height()));
+  pbox->addWidget(legend_);
   split->addWidget(picture);
 
   tabs_ = new QTabWidget;
@@ -111,11 +122,18 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
   });
+  // The tabs in as many lines as the width needs (panel_tabs.h).
+  auto* panels = new QWidget;
+  auto* panelBox = new QVBoxLayout(panels);
+  panelBox->setContentsMargins(0, 0, 0, 0);
+  panelBox->setSpacing(0);
+  panelBox->addWidget(new PanelTabs(tabs_, panelNames()));
+  panelBox->addWidget(tabs_, 1);
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");
   bottom->addWidget(taskTable_);
-  bottom->addWidget(tabs_);
+  bottom->addWidget(panels);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 1);
   bottom->setSizes({options_.size.width() / 2, options_.size.width() / 2});
@@ -220,6 +238,11 @@ void MainWindow::fitTaskTable() {
   const int total = split_->height() - split_->handleWidth();
   const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
   split_->setSizes({total - table, table});
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  legend_->setMaxRows(legendRowsFor(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

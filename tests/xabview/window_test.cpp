@@ -20,6 +20,8 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSlider>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QElapsedTimer>
 #include <QTest>
@@ -340,7 +342,7 @@ TEST_CASE("window: a narrow legend keeps to three lines, the entries without roo
   const auto all = diagramLegend();
   for (int width : {1200, 600, 300}) {
     INFO("width " << width);
-    CHECK(legend.heightForWidth(width) <= LegendView::kMaxRows * line + 3);
+    CHECK(legend.heightForWidth(width) <= legend.maxRows() * line + 3);
     const auto pl = legend.place(width);
     REQUIRE(pl.rects.size() == all.size());
     std::size_t shown = 0;
@@ -356,6 +358,34 @@ TEST_CASE("window: a narrow legend keeps to three lines, the entries without roo
   }
   CHECK(legend.place(300).rects.size() > 0);
   CHECK_FALSE(legend.place(300).more.isNull());  // 300 px cannot hold every entry in three lines
+}
+
+TEST_CASE("window: every panel's tab is whole on screen and one click away, at the default size and at 800x500") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    auto* tabs = w.window.findChild<QTabWidget*>("panels");
+    REQUIRE(tabs);
+    REQUIRE(tabs->count() == panelNames().size());
+    for (int i = 0; i < tabs->count(); ++i) {
+      const QString name = panelNames()[i];
+      INFO(name.toStdString());
+      if (tabs->tabBar()->isVisible()) {  // a tab bar: every tab on it whole, none behind its arrows
+        CHECK(tabs->tabBar()->rect().contains(tabs->tabBar()->tabRect(i)));
+        continue;
+      }
+      auto* b = w.window.findChild<QToolButton*>("panelTab-" + name);
+      REQUIRE(b);
+      CHECK(b->isVisible());
+      CHECK(b->width() >= b->sizeHint().width());  // its whole name
+      const QRect inWindow(b->mapTo(&w.window, QPoint(0, 0)), b->size());
+      CHECK(w.window.rect().contains(inWindow));
+      CHECK(b->visibleRegion().boundingRect() == b->rect());  // nothing over it
+      QTest::mouseClick(b, Qt::LeftButton);
+      CHECK(tabs->currentIndex() == i);
+      CHECK(w.window.currentTab() == name);
+    }
+  }
 }
 
 TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {
