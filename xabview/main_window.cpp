@@ -35,7 +35,6 @@
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -89,41 +88,36 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->addWidget(new LegendView);
   split->addWidget(picture);
 
-  tabs_ = new QTabWidget;
+  tabs_ = new PanelTabs;  // the tabs in as many lines as the width needs
+  // In the order of panelNames() (--tab's names).
+  auto addPanel = [this](QWidget* panel, const QString& text) { tabs_->addTab(panel, text, panelNames().value(tabs_->count())); };
   tabs_->setObjectName("panels");
   log_ = new EventLogPanel(state_);
   hang_ = new HangPanel(state_, options_.hangAfter);
   input_ = new InputPanel(state_);
-  tabs_->addTab(log_, "Event &log");
-  tabs_->addTab(hang_, "&Hang && mismatch");
-  tabs_->addTab(new BarrierPanel(state_), "&Barriers");
+  addPanel(log_, "Event &log");
+  addPanel(hang_, "&Hang && mismatch");
+  addPanel(new BarrierPanel(state_), "&Barriers");
   why_ = new WhyPanel(state_);
-  tabs_->addTab(why_, "&Why slow");
-  tabs_->addTab(new MessagesPanel(state_), "&Messages");
-  tabs_->addTab(new NetworkPanel(state_), "Net&work");
-  tabs_->addTab(input_, "&Input");
+  addPanel(why_, "&Why slow");
+  addPanel(new MessagesPanel(state_), "&Messages");
+  addPanel(new NetworkPanel(state_), "Net&work");
+  addPanel(input_, "&Input");
   output_ = new OutputPanel(state_);
-  tabs_->addTab(output_, "&Output");
+  addPanel(output_, "&Output");
   auto* details = new DetailsPanel(state_);  // the selection and a measured range
-  tabs_->addTab(details, "&Details");
+  addPanel(details, "&Details");
   compare_ = new ComparePanel(state_);
-  tabs_->addTab(compare_, "Com&pare");
+  addPanel(compare_, "Com&pare");
   connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
   });
-  // The tabs in as many lines as the width needs (panel_tabs.h).
-  auto* panels = new QWidget;
-  auto* panelBox = new QVBoxLayout(panels);
-  panelBox->setContentsMargins(0, 0, 0, 0);
-  panelBox->setSpacing(0);
-  panelBox->addWidget(new PanelTabs(tabs_, panelNames()));
-  panelBox->addWidget(tabs_, 1);
   // Under the diagram, side by side: the tasks in words, and the panels.
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->setObjectName("bottomSplit");
   bottom->addWidget(taskTable_);
-  bottom->addWidget(panels);
+  bottom->addWidget(tabs_);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 1);
   bottom->setSizes({options_.size.width() / 2, options_.size.width() / 2});

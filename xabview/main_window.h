@@ -17,13 +17,13 @@ class QLabel;
 class QMenu;
 class QFrame;
 class QSplitter;
-class QTabWidget;
 class QTableView;
 class QVBoxLayout;
 
 namespace xab::view {
 
 class DiagramView;
+class PanelTabs;
 class EventLogPanel;
 class FindBar;
 class HangPanel;
@@ -118,7 +118,7 @@ class MainWindow : public QMainWindow {
   QVBoxLayout* picture_ = nullptr;  // the overview, the diagram(s), the utilization, the legend
   InputPanel* input_ = nullptr;
   OutputPanel* output_ = nullptr;
-  QTabWidget* tabs_ = nullptr;
+  PanelTabs* tabs_ = nullptr;  // panel_tabs.h
   QLabel* banner_ = nullptr;
   QFrame* hangBanner_ = nullptr;
   QLabel* hangBannerText_ = nullptr;

@@ -21,7 +21,6 @@
 #include <QPlainTextEdit>
 #include <QSlider>
 #include <QTabBar>
-#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QToolBar>
@@ -300,18 +299,16 @@ TEST_CASE("window: the legend is on screen, whole, at the default size and at 80
   }
 }
 
-TEST_CASE("window: every panel's tab is whole on screen and one click away, at the default size and at 800x500") {
+TEST_CASE("window: every panel's tab is whole on screen and one click away at the default size and at 800x500") {
   for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
     INFO(size.width() << "x" << size.height());
     Window w(size);
-    auto* tabs = w.window.findChild<QTabWidget*>("panels");
-    REQUIRE(tabs);
-    REQUIRE(tabs->count() == panelNames().size());
-    for (int i = 0; i < tabs->count(); ++i) {
+    CHECK(w.window.size() == size);  // the window itself whole on such a screen
+    for (int i = 0; i < panelNames().size(); ++i) {
       const QString name = panelNames()[i];
       INFO(name.toStdString());
-      if (tabs->tabBar()->isVisible()) {  // a tab bar: every tab on it whole, none behind its arrows
-        CHECK(tabs->tabBar()->rect().contains(tabs->tabBar()->tabRect(i)));
+      if (auto* bar = w.window.findChild<QTabBar*>(); bar && bar->isVisible()) {  // a tab bar: every tab on it whole, none behind its arrows
+        CHECK(bar->rect().contains(bar->tabRect(i)));
         continue;
       }
       auto* b = w.window.findChild<QToolButton*>("panelTab-" + name);
@@ -322,8 +319,8 @@ TEST_CASE("window: every panel's tab is whole on screen and one click away, at t
       CHECK(w.window.rect().contains(inWindow));
       CHECK(b->visibleRegion().boundingRect() == b->rect());  // nothing over it
       QTest::mouseClick(b, Qt::LeftButton);
-      CHECK(tabs->currentIndex() == i);
       CHECK(w.window.currentTab() == name);
+      CHECK(b->isChecked());
     }
   }
 }

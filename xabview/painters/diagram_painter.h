@@ -77,9 +77,9 @@ struct DiagramStats {
 struct DiagramOptions {
   bool messages = true;
   bool barriers = true;
-  bool marks = true;    // user marks (marks.h)
   bool labels = true;
   bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
+  bool marks = true;    // user marks (marks.h)
 };
 
 // A tick's label on the time axis: `rel` ns after the trace's first record,
