@@ -126,6 +126,8 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
+  // A narrow column cuts the fields short: whole in the tool tip.
+  if (role == Qt::ToolTipRole && index.column() == FieldsCol) return eventArgs(tr, e);
   if (role == Qt::ForegroundRole && p >= state_->position()) return QBrush(QColor(0xb0, 0xb0, 0xb0));
   if (role == Qt::BackgroundRole && state_->position() > 0 && p == state_->position() - 1)
     return QBrush(QColor(0xff, 0xf5, 0x9d));
