@@ -130,6 +130,9 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
 
   status_ = new QLabel;
   status_->setObjectName("status");
+  // As wide as the status bar leaves it, not as its text: updateStatus
+  // fits the text to it.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(status_, 1);
   // The hang banner is in the status bar, which is as high as it from the
   // start: it comes and goes without moving anything.
@@ -467,7 +470,34 @@ void MainWindow::logFrame(double paintMs) {
   frameLog_->write(f);
 }
 
-void MainWindow::updateStatus() { status_->setText(statusText()); }
+namespace {
+
+// The status text's parts (" | " between them) that fit in `width`: the
+// least needed go first (repaint time, lag, arrival rate, ...); a part is
+// whole or absent, and the position, the trace time and the mode stay.
+QString fitStatusText(const QString& full, const QFontMetrics& fm, int width) {
+  QStringList parts = full.split(QStringLiteral(" | "));
+  static const char* const dropFirst[] = {"repaint ", "behind ", "arriving ", "analysing ", " tasks", " bad lines",
+                                          " events", "task clocks", "global time", "trace time "};
+  for (const char* what : dropFirst) {
+    if (fm.horizontalAdvance(parts.join(QStringLiteral(" | "))) <= width) break;
+    for (qsizetype i = parts.size() - 1; i >= 0 && parts.size() > 1; --i)
+      if (parts[i].contains(QLatin1String(what)) && !parts[i].startsWith(QLatin1String("record "))) {
+        parts.removeAt(i);
+        break;
+      }
+  }
+  return fm.elidedText(parts.join(QStringLiteral(" | ")), Qt::ElideRight, width);
+}
+
+}  // namespace
+
+// What fits of the status text, the whole of it in the tool tip.
+void MainWindow::updateStatus() {
+  const QString full = statusText();
+  status_->setToolTip(full);
+  status_->setText(status_->width() > 0 ? fitStatusText(full, status_->fontMetrics(), status_->width() - 4) : full);
+}
 
 QString MainWindow::statusText() const {
   const ViewSnapshot* s = state_->snapshot();

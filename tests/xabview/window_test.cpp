@@ -325,6 +325,25 @@ TEST_CASE("window: every panel's tab is whole on screen and one click away at th
   }
 }
 
+TEST_CASE("window: the status bar's words fit at the default size and at 800x500 with the position and the mode kept") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    w.state.setPosition(10);  // paused: the mode says so
+    auto* status = w.window.findChild<QLabel*>("status");
+    REQUIRE(status);
+    REQUIRE(test::waitUntil([&] { return status->text().contains("paused"); }));
+    const QString shown = status->text();
+    INFO(shown.toStdString());
+    CHECK(status->fontMetrics().horizontalAdvance(shown) <= status->width());
+    CHECK(shown.contains("record 10 of"));
+    CHECK(shown.contains("paused"));
+    // Whatever is left out is a whole part of the full text.
+    for (const QString& part : shown.split(" | ")) CHECK(w.window.statusText().contains(part));
+    CHECK(status->toolTip().contains("record 10 of"));  // the whole text
+  }
+}
+
 TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {
   Window w;
   auto* tag = w.window.findChild<QLineEdit*>("logTag");
