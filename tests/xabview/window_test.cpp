@@ -344,6 +344,29 @@ TEST_CASE("window: the status bar's words fit at the default size and at 800x500
   }
 }
 
+TEST_CASE("window: the barrier chart's title wraps in a narrow panel instead of being cut") {
+  ViewState state;
+  state.setSnapshot(test::snapshotOf(test::dataPath("barrier.trace")));
+  // The title's ink: dark pixels above the first bar.
+  auto titleInk = [&](int width) {
+    BarrierChart chart(&state);
+    chart.resize(width, 240);
+    const QImage img = chart.grab().toImage();
+    int firstBar = img.height();
+    for (int y = 0; y < img.height() && firstBar == img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x)
+        if (QColor(img.pixel(x, y)) == activityColor(Activity::Barrier)) {
+          firstBar = y;
+          break;
+        }
+    return inkIn(img, QRect(0, 0, img.width(), firstBar - 3));
+  };
+  const int wide = titleInk(1200), narrow = titleInk(260);
+  INFO("title ink at 1200 px " << wide << ", at 260 px " << narrow);
+  REQUIRE(wide > 100);
+  CHECK(narrow >= wide * 9 / 10);  // every word, on more lines
+}
+
 TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {
   Window w;
   auto* tag = w.window.findChild<QLineEdit*>("logTag");
