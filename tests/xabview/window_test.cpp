@@ -367,6 +367,24 @@ TEST_CASE("window: the barrier chart's title wraps in a narrow panel instead of 
   CHECK(narrow >= wide * 9 / 10);  // every word, on more lines
 }
 
+TEST_CASE("window: the Messages matrix shows every column of a four-task run at the default size") {
+  ViewState state;
+  MainWindow window(&state, Window::optionsOfSize({1280, 800}));
+  state.setSnapshot(test::snapshotOf(test::dataPath("ge.trace")));
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  window.showTab("messages");
+  auto* matrix = window.findChild<QTableView*>("messageMatrix");
+  REQUIRE(matrix);
+  REQUIRE(test::waitUntil([&] { return matrix->model()->columnCount() == 4 && matrix->isVisible(); }));
+  QApplication::processEvents();
+  for (int c = 0; c < matrix->model()->columnCount(); ++c) {
+    INFO("column " << c);
+    CHECK(matrix->columnViewportPosition(c) >= 0);
+    CHECK(matrix->columnViewportPosition(c) + matrix->columnWidth(c) <= matrix->viewport()->width());
+  }
+}
+
 TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {
   Window w;
   auto* tag = w.window.findChild<QLineEdit*>("logTag");
