@@ -71,10 +71,12 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
   taskTable_->horizontalHeader()->setStretchLastSection(true);
-  taskTable_->setColumnWidth(TaskTableModel::TaskCol, 150);
-  taskTable_->setColumnWidth(TaskTableModel::TidCol, 70);
-  taskTable_->setColumnWidth(TaskTableModel::HostCol, 90);
-  taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
+  // Doing now's end says for how long: a narrow column cuts the middle.
+  taskTable_->setTextElideMode(Qt::ElideMiddle);
+  // The short columns as wide as their contents (the rows in view), the
+  // rest to Doing now.
+  for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol})
+    taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   auto* picture = new QWidget;
   auto* pbox = picture_ = new QVBoxLayout(picture);
