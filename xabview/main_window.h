@@ -17,7 +17,6 @@ class QLabel;
 class QMenu;
 class QFrame;
 class QSplitter;
-class QTabWidget;
 class QTableView;
 class QVBoxLayout;
 
@@ -25,6 +24,7 @@ namespace xab::view {
 
 class DiagramView;
 class LegendView;
+class PanelTabs;
 class EventLogPanel;
 class FindBar;
 class HangPanel;
@@ -121,7 +121,7 @@ class MainWindow : public QMainWindow {
   QVBoxLayout* picture_ = nullptr;  // the overview, the diagram(s), the utilization, the legend
   InputPanel* input_ = nullptr;
   OutputPanel* output_ = nullptr;
-  QTabWidget* tabs_ = nullptr;
+  PanelTabs* tabs_ = nullptr;  // panel_tabs.h
   QLabel* banner_ = nullptr;
   QFrame* hangBanner_ = nullptr;
   QLabel* hangBannerText_ = nullptr;

@@ -97,7 +97,8 @@ TEST_CASE("the event log shows failed calls in red and timeouts in orange, the e
   CHECK(colour(psend) == kFailedCall);
   CHECK(colour(trecv) == kTimedOutCall.darker(130));
   CHECK_FALSE(log.data(log.index(initsend, EventLogModel::EventCol), Qt::ForegroundRole).isValid());
-  CHECK(log.data(log.index(psend, EventLogModel::FieldsCol), Qt::ToolTipRole).toString() == "failed: PvmBadParam (-2)");
+  CHECK(log.data(log.index(psend, EventLogModel::EventCol), Qt::ToolTipRole).toString() == "failed: PvmBadParam (-2)");
+  CHECK(log.data(log.index(psend, EventLogModel::FieldsCol), Qt::ToolTipRole).toString().endsWith("\nfailed: PvmBadParam (-2)"));
   CHECK(log.data(log.index(trecv, EventLogModel::EventCol), Qt::ToolTipRole).toString().startsWith("timed out"));
 }
 

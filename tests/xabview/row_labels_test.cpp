@@ -43,7 +43,7 @@ std::string manyTasksOnHosts(int tasks, int hosts) {
 
 }  // namespace
 
-TEST_CASE("rows: with 63 tasks on three hosts no name crosses a host's line, each group's first row is named") {
+TEST_CASE("rows: with 63 tasks on three hosts no name crosses a host's line and each group's first row is named") {
   ViewState state;
   state.setSnapshot(snapshotOfText(manyTasksOnHosts(63, 3)));
   REQUIRE(state.snapshot()->trace->taskCount() == 63);
@@ -76,7 +76,7 @@ TEST_CASE("rows: with 63 tasks on three hosts no name crosses a host's line, eac
   }
 }
 
-TEST_CASE("marks: the demo's xab_mark is drawn on its task's row, in the legend, under the pointer, and can be hidden") {
+TEST_CASE("marks: the demo's xab_mark is drawn on its task's row and in the legend and under the pointer and can be hidden") {
   ViewState state;
   state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));
   const ViewSnapshot& s = *state.snapshot();

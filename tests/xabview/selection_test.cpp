@@ -45,7 +45,7 @@ bool yellowNear(const QImage& img, QPointF at) {
 
 }  // namespace
 
-TEST_CASE("selection: a bar clicked is marked where it was clicked, a message clicked is highlighted, its receive marked") {
+TEST_CASE("selection: a bar clicked is marked where it was clicked and a message clicked is highlighted with its receive marked") {
   ViewState state;
   state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
   const ViewSnapshot& s = *state.snapshot();
