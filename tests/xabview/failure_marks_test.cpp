@@ -51,13 +51,7 @@ TEST_CASE("failed calls and timeouts are marked on their rows where they returne
   const ViewSnapshot& s = *state.snapshot();
   const TaskIndex ring = taskNamed(s, "ring", 0), ok = taskNamed(s, "ok", 0);
   const TimeNs t0 = 1'000'000'000;
-  auto paint = [&](QImage& img, DiagramStats& stats) {
-    img.fill(Qt::white);
-    QPainter p(&img);
-    auto layout = DiagramLayout::make(img.rect(), state);
-    stats = paintDiagram(p, layout, state);
-    return layout;
-  };
+  auto paint = [&](QImage& img, DiagramStats& stats) { return paintDiagramInto(img, state, &stats); };
   state.setPosition(s.size());
   QImage img(900, 200, QImage::Format_RGB32);
   DiagramStats stats;
