@@ -253,6 +253,11 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName("xabview");
   ViewState state;
+  if (options.fold) {
+    RowChoice rows;
+    rows.fold = *options.fold;
+    state.setRowChoice(rows);
+  }
   MainWindow window(&state, options);
   InputSession input(&state, {options.input, options.follow, 100, options.rawTime, options.compensate, record});
   input.setRemember(!options.scripted());  // tests and pictures leave the recent files alone

@@ -25,6 +25,7 @@
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QKeyEvent>
+#include <QResizeEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -43,6 +44,13 @@
 #include <cstdio>
 
 namespace xab::view {
+namespace {
+
+// The legend's lines: three, one in a window too short for the diagram to
+// spare them (800x500).
+int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
+
+}  // namespace
 
 MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent)
     : QMainWindow(parent), state_(state), options_(options) {
@@ -87,7 +95,9 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
-  pbox->addWidget(new LegendView);
+  legend_ = new LegendView;
+  legend_->setMaxRows(legendRowsFor(options_.size.height()));
+  pbox->addWidget(legend_);
   split->addWidget(picture);
 
   tabs_ = new PanelTabs;  // the tabs in as many lines as the width needs
@@ -150,6 +160,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
       m->menu()->addSection("Show");
       m->menu()->addAction(overview->toggleAction());
       m->menu()->addActions(diagramLayerActions(diagram_));
+      m->menu()->addSection("Rows");
+      m->menu()->addActions(diagram_->rowActions());
     }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
@@ -225,6 +237,11 @@ void MainWindow::fitTaskTable() {
   const int total = split_->height() - split_->handleWidth();
   const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
   split_->setSizes({total - table, table});
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  legend_->setMaxRows(legendRowsFor(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

@@ -24,6 +24,7 @@ namespace xab::view {
 
 class DiagramView;
 class PanelTabs;
+class LegendView;
 class EventLogPanel;
 class FindBar;
 class HangPanel;
@@ -89,6 +90,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;  // a short window: a one-line legend
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
@@ -110,6 +112,7 @@ class MainWindow : public QMainWindow {
   TaskTableModel* tasks_ = nullptr;
   QTableView* taskTable_ = nullptr;
   DiagramView* diagram_ = nullptr;
+  LegendView* legend_ = nullptr;
   EventLogPanel* log_ = nullptr;
   HangPanel* hang_ = nullptr;
   WhyPanel* why_ = nullptr;

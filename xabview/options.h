@@ -1,6 +1,8 @@
 // options.h -- xabview's command line.
 #pragma once
 
+#include "row_plan.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -30,6 +32,7 @@ struct ViewerOptions {
   QString tab;                      // panel to show (panelNames())
   std::optional<int> whyCause;      // --why-cause N: the Why slow tab's N-th cause chosen (1: the costliest)
   bool criticalPath = false;        // --critical-path: drawn on the diagram
+  std::optional<RowFold> fold;      // --fold name|host|none: the diagram's rows (row_plan.h)
   QString compare;                  // --compare FILE: a second run beside the first
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up

@@ -464,6 +464,7 @@ namespace {
 // A paragraph as words: roff's \- and line breaks do not count.
 std::string wordsOf(std::string text) {
   for (std::size_t i; (i = text.find("\\-")) != std::string::npos;) text.replace(i, 2, "-");
+  for (std::size_t i; (i = text.find("\\e")) != std::string::npos;) text.replace(i, 2, "\\");  // roff's backslash
   std::istringstream in(text);
   std::string word, out;
   while (in >> word) out += (out.empty() ? "" : " ") + word;
@@ -508,5 +509,26 @@ TEST_CASE("dump state: each host with its load at the cursor", "[xabview][e2e]")
   CHECK(node1["load"].toDouble() == 3.2);
   CHECK(node1["cpus"].toInt() == 1);
   CHECK(node1["busy"].isNull());
+  fs::remove_all(dir);
+}
+
+// --fold: the rows as View > Rows makes them, in the state dump; a bad
+// value is refused.
+TEST_CASE("xabview --fold host: one row per host in the state dump", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string trace = std::string(XAB_MODEL_DATA) + "/why_overload.trace";
+  auto r = run({xabview(), "--play-to-end", "--fold", "host", "--dump-state", dir + "/state.json", trace}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  QJsonObject rows = readJson(dir + "/state.json")["rows"].toObject();
+  INFO(QJsonDocument(rows).toJson().toStdString());
+  CHECK(rows["fold"].toString() == "host");
+  CHECK(rows["count"].toInt() == 2);  // vm (2 tasks, folded) and node1 (1 task, its own row)
+  REQUIRE(rows["folded"].toArray().size() == 1);
+  CHECK(rows["folded"].toArray()[0].toObject()["label"].toString() == "vm: 2 tasks");
+  CHECK(rows["not_drawn"].toInt() == 0);
+  auto bad = run({xabview(), "--fold", "program", trace}, x.env(), 60s);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--fold: one of name, host, none"));
   fs::remove_all(dir);
 }

@@ -113,6 +113,9 @@ TEST_CASE("the diagram paints only the rows in its area: 20,000 tasks cost the r
   const int tasks = 20000;
   ViewState state;
   state.setSnapshot(snapshotOfText(syntheticTrace(tasks, 1)));
+  RowChoice unfolded;  // a row per task (by default so many fold by name)
+  unfolded.fold = RowFold::None;
+  state.setRowChoice(unfolded);
   QImage img(800, 300, QImage::Format_RGB32);
   QPainter p(&img);
   auto layout = DiagramLayout::make(img.rect(), state);
@@ -433,7 +436,7 @@ TEST_CASE("the diagram groups task rows by host, each group labelled with its ho
   ViewState one;
   one.setSnapshot(snapshotOfText(syntheticTrace(3, 1)));
   auto flat = DiagramLayout::make(img.rect(), one);
-  CHECK(flat.rowTask.empty());
+  CHECK(flat.rowTask == std::vector<TaskIndex>{0, 1, 2});
   CHECK(flat.hostFirstRows.empty());
   CHECK(flat.rowOf(2) == 2);
 }

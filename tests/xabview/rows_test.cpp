@@ -1,16 +1,16 @@
-// The diagram's rows: with many tasks, names within their rows and groups;
-// user marks on their task's row.
-#include "diagram_hit.h"
+// Rows you control (row_plan.h): folding by name and by host, unfolding one
+// group, hiding and filtering tasks, the automatic fold of big traces; a
+// folded row drawn as its members' shares, lines within it and to hidden
+// tasks left out.
 #include "diagram_painter.h"
-#include "marks.h"
+#include "row_plan.h"
 #include "support.h"
 
 #include <QImage>
 
-#include <cstdio>
-#include <string>
-
 #include <catch2/catch.hpp>
+
+#include <string>
 
 using namespace xab;
 using namespace xab::view;
@@ -18,103 +18,159 @@ using namespace xab::view::test;
 
 namespace {
 
-// `tasks` workers spread over `hosts` hosts (round robin, as pvm_spawn
-// places them), each starting, packing and exiting a millisecond apart.
-std::string manyTasksOnHosts(int tasks, int hosts) {
-  std::string text = "#xab-trace 1 abmon=t40001 host=node0 pid=1 start=1000.0\n";
-  char line[256];
-  for (int t = 0; t < tasks; ++t) {
-    const int tid = ((t % hosts) + 1) * 0x40000 + 2 + t;
-    for (int r = 0; r < 3; ++r) {
-      long long time = 1'000'000'000'000LL + r * 1'000'000 + t * 1000;
-      std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x ", time / 1000000000, time % 1000000000,
-                    time / 1000000000, time % 1000000000, tid);
-      text += line;
-      if (r == 0)
-        std::snprintf(line, sizeof line, "mytid rc=t%x name=worker host=node%d parent=none lang=c pid=%d\n", tid,
-                      t % hosts, 100 + t);
-      else
-        std::snprintf(line, sizeof line, "%s\n", r == 1 ? "initsend enc=0 rc=1" : "exit rc=0");
-      text += line;
-    }
+// On vm: master (t40002), work x3 (t40003..5); on node1: work x2
+// (t80002, t80003), helper (t80004).  The master sends each worker one
+// message; from 1.5 s worker t40003 computes while t40004 and t40005
+// wait in a receive until 3 s.
+std::string twoHosts() {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.000000000\n";
+  auto rec = [&](const char* time, const char* tid, const std::string& rest) {
+    out += std::string(time) + " " + time + " " + tid + " " + rest + "\n";
+  };
+  rec("1.0", "t40002", "mytid rc=t40002 name=master host=vm parent=none lang=c pid=10");
+  const char* workers[] = {"t40003", "t40004", "t40005", "t80002", "t80003"};
+  int pid = 11;
+  for (const char* w : workers) {
+    const std::string host = w[1] == '8' ? "node1" : "vm";
+    rec("1.0", w, std::string("mytid rc=") + w + " name=work host=" + host + " parent=t40002 lang=c pid=" + std::to_string(pid++));
   }
-  return text;
+  rec("1.0", "t80004", "mytid rc=t80004 name=helper host=node1 parent=t40002 lang=c pid=20");
+  int serial = 0;
+  for (const char* w : workers) {
+    const std::string s = std::to_string(++serial);
+    rec("1.1", "t40002", std::string("send dst=") + w + " tag=1 bytes=4 serial=" + s + " rc=0");
+    rec("1.2", w, "recv src=t40002 tag=1 bytes=4 serial=" + s + " rc=1");
+  }
+  rec("1.5", "t40004", "recv.begin src=t40003 tag=2");
+  rec("1.5", "t40005", "recv.begin src=t40003 tag=2");
+  rec("3.0", "t40003", "send dst=t40004 tag=2 bytes=4 serial=9 rc=0");
+  rec("3.0", "t40003", "send dst=t40005 tag=2 bytes=4 serial=10 rc=0");
+  rec("3.0", "t40004", "recv src=t40003 tag=2 bytes=4 serial=9 rc=1");
+  rec("3.0", "t40005", "recv src=t40003 tag=2 bytes=4 serial=10 rc=1");
+  for (const char* t : {"t40002", "t40003", "t40004", "t40005", "t80002", "t80003", "t80004"}) rec("4.0", t, "exit rc=0");
+  return out;
+}
+
+std::vector<std::string> labels(const Trace& trace, const RowPlan& plan) {
+  std::vector<std::string> out;
+  for (TaskIndex row = 0; row < plan.rows(); ++row) {
+    const std::uint32_t g = plan.groupOfRow(row);
+    out.push_back(g == kNoGroup ? trace.label(plan.rowTask[row]) : plan.groups[g].label);
+  }
+  return out;
 }
 
 }  // namespace
 
-TEST_CASE("rows: with 63 tasks on three hosts no name crosses a host's line and each group's first row is named") {
-  ViewState state;
-  state.setSnapshot(snapshotOfText(manyTasksOnHosts(63, 3)));
-  REQUIRE(state.snapshot()->trace->taskCount() == 63);
-  // Rows of 5 pixels: the axis (22), 2, then 63 rows.
-  QImage img(800, 22 + 2 + 63 * 5, QImage::Format_RGB32);
-  QPainter p(&img);
-  const auto layout = DiagramLayout::make(img.rect(), state);
-  paintDiagram(p, layout, state);
-  p.end();
-  REQUIRE(layout.rowHeight == 5.0);
-  REQUIRE(layout.hostFirstRows == std::vector<TaskIndex>{0, 21, 42});
-  const QRgb line = QColor(Qt::darkGray).rgb();
-  for (TaskIndex row : layout.hostFirstRows) {
-    INFO("host group from row " << row);
-    const int y = static_cast<int>(layout.rowTopOfRow(row));
-    // The line above the group, whole across the names: no glyph on it.
-    int crossed = 0;
-    for (int x = 0; x < layout.labelWidth - 4; ++x) crossed += img.pixel(x, y) != line;
-    CHECK(crossed == 0);
-    // The group's first task is named on its first rows (ink on the left),
-    // and the host's name on the right.
-    auto ink = [&](int x0, int x1) {
-      int n = 0;
-      for (int yy = y + 1; yy < y + 10; ++yy)
-        for (int x = x0; x < x1; ++x) n += qGray(img.pixel(x, yy)) < 160;
-      return n;
-    };
-    CHECK(ink(4, 40) > 0);
-    CHECK(ink(layout.labelWidth - 40, layout.labelWidth - 4) > 0);
-  }
+TEST_CASE("rows: by default a row per task, grouped by host") {
+  auto s = snapshotOfText(twoHosts());
+  const Trace& trace = *s->trace;
+  RowPlan plan = planRows(trace, RowChoice{});
+  CHECK(plan.rows() == 7);
+  CHECK(plan.groups.empty());
+  CHECK(plan.hostFirstRows == std::vector<TaskIndex>{0, 4});
+  CHECK(labels(trace, plan) ==
+        std::vector<std::string>{"(master, 0)", "(work, 0)", "(work, 1)", "(work, 2)", "(work, 3)", "(work, 4)", "(helper, 0)"});
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) CHECK(plan.rowTask[plan.taskRow[t]] == t);
 }
 
-TEST_CASE("marks: the demo's xab_mark is drawn on its task's row and in the legend and under the pointer and can be hidden") {
+TEST_CASE("rows: folded by name, a program's tasks on a host are one row, one task stays itself") {
+  auto s = snapshotOfText(twoHosts());
+  const Trace& trace = *s->trace;
+  RowChoice c;
+  c.fold = RowFold::ByName;
+  RowPlan plan = planRows(trace, c);
+  CHECK(labels(trace, plan) == std::vector<std::string>{"(master, 0)", "work \u00d73", "work \u00d72", "(helper, 0)"});
+  REQUIRE(plan.groups.size() == 2);
+  CHECK(plan.groups[0].key == "name:work@vm");
+  CHECK(plan.groups[1].key == "name:work@node1");
+  for (TaskIndex t : plan.groups[0].members) CHECK(plan.taskRow[t] == 1);
+  CHECK(plan.hostFirstRows == std::vector<TaskIndex>{0, 2});
+
+  // One group unfolded again: its tasks get their rows back, the other stays folded.
+  c.unfolded.insert("name:work@vm");
+  plan = planRows(trace, c);
+  CHECK(labels(trace, plan) ==
+        std::vector<std::string>{"(master, 0)", "(work, 0)", "(work, 1)", "(work, 2)", "work \u00d72", "(helper, 0)"});
+}
+
+TEST_CASE("rows: folded by host, one row per host") {
+  auto s = snapshotOfText(twoHosts());
+  RowChoice c;
+  c.fold = RowFold::ByHost;
+  RowPlan plan = planRows(*s->trace, c);
+  CHECK(labels(*s->trace, plan) == std::vector<std::string>{"vm: 4 tasks", "node1: 3 tasks"});
+  CHECK(plan.groups[1].key == "host:node1");
+}
+
+TEST_CASE("rows: hidden tasks and a filter leave out rows, a filter matches name, host or tid in any case") {
+  auto s = snapshotOfText(twoHosts());
+  const Trace& trace = *s->trace;
+  RowChoice c;
+  c.hidden = {0x40004, 0x80004};
+  RowPlan plan = planRows(trace, c);
+  CHECK(labels(trace, plan) == std::vector<std::string>{"(master, 0)", "(work, 0)", "(work, 2)", "(work, 3)", "(work, 4)"});
+  CHECK(plan.taskRow[*trace.findTask(0x40004)] == kNoRow);
+  c.hidden.clear();
+  c.filter = "NODE1";
+  CHECK(labels(trace, planRows(trace, c)) == std::vector<std::string>{"(work, 3)", "(work, 4)", "(helper, 0)"});
+  c.filter = "t40002";
+  CHECK(labels(trace, planRows(trace, c)) == std::vector<std::string>{"(master, 0)"});
+  c.filter = "help";
+  CHECK(planRows(trace, c).hostFirstRows.empty());  // one host left: no host lines
+}
+
+TEST_CASE("rows: a trace of more tasks than kAutoFoldTasks opens folded by name unless the user chose") {
+  CHECK(effectiveFold(RowChoice{}, kAutoFoldTasks) == RowFold::None);
+  CHECK(effectiveFold(RowChoice{}, kAutoFoldTasks + 1) == RowFold::ByName);
+  RowChoice none;
+  none.fold = RowFold::None;
+  CHECK(effectiveFold(none, 100000) == RowFold::None);
+}
+
+TEST_CASE("rows: a folded row draws its members' shares, lines within it and to hidden tasks are left out") {
   ViewState state;
-  state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));
-  const ViewSnapshot& s = *state.snapshot();
-  REQUIRE(s.marks().size() == 1);
-  const MarkAt mark = s.marks().front();
-  CHECK(s.trace->label(mark.task) == "(xabdemo, 0)");
-  CHECK(s.trace->str(s.trace->events(mark.task)[mark.index].get(Key::Text, -1)) == "round 1");
-  state.setViewRange(mark.time - 1'000'000, mark.time + 1'000'000);  // 2 ms around it
-  auto markPixels = [&](const DiagramOptions& o, DiagramLayout* out = nullptr) {
-    QImage img(800, 300, QImage::Format_RGB32);
+  state.setSnapshot(snapshotOfText(twoHosts()));
+  state.setPosition(state.snapshot()->size());
+  const TimeNs t0 = 1'000'000'000;
+  state.setViewRange(t0, t0 + 3'000'000'000);
+  auto paint = [&](QImage& img, DiagramStats& stats) {
+    img.fill(Qt::white);
     QPainter p(&img);
-    const auto layout = DiagramLayout::make(img.rect(), state);
-    paintDiagram(p, layout, state, o);
-    p.end();
-    if (out) *out = layout;
-    int n = 0;
-    const int x = static_cast<int>(layout.xOf(mark.time));
-    for (int y = static_cast<int>(layout.rowTop(mark.task)); y < layout.rowTop(mark.task) + layout.rowHeight; ++y)
-      for (int dx = -3; dx <= 3; ++dx) n += QColor(img.pixel(x + dx, y)) == kMarkColor;
-    return n;
+    auto layout = DiagramLayout::make(img.rect(), state);
+    stats = paintDiagram(p, layout, state);
+    return layout;
   };
-  DiagramLayout layout;
-  CHECK(markPixels({}, &layout) > 5);
-  DiagramOptions hidden;
-  hidden.marks = false;
-  CHECK(markPixels(hidden) == 0);  // View > Show > Marks off
-  // Under the pointer: the mark, on its row.
-  const QPointF at(layout.xOf(mark.time) + 1, layout.rowTop(mark.task) + layout.rowHeight / 2);
-  const auto hit = hitTest(layout, state, at);
-  REQUIRE(hit.mark);
-  CHECK(*hit.mark == 0);
-  // Before its record the replay does not show it.
-  state.setPosition(s.positionOf({mark.task, mark.index}));
-  CHECK(markPixels({}) == 0);
-  CHECK_FALSE(hitTest(layout, state, at).mark);
-  // The legend names it, in its colour.
-  const auto legend = diagramLegend();
-  CHECK(std::any_of(legend.begin(), legend.end(), [](const LegendEntry& e) {
-    return e.shape == LegendEntry::Mark && e.color == kMarkColor && e.name == "mark";
-  }));
+  QImage img(900, 300, QImage::Format_RGB32);
+  DiagramStats all;
+  paint(img, all);
+  CHECK(all.messageLines == 7);
+
+  RowChoice c;
+  c.fold = RowFold::ByName;
+  state.setRowChoice(c);
+  DiagramStats folded;
+  auto layout = paint(img, folded);
+  REQUIRE(layout.rows == 4);
+  REQUIRE(layout.groupOfRow(1));
+  // The two lines within vm's work row are gone; the master's five remain, to its two rows.
+  CHECK(folded.messageLines == 5);
+  // At 2 s vm's work row is a third computing (t40003) and two thirds receiving.
+  const int x = static_cast<int>(layout.xOf(t0 + 1'000'000'000));
+  int computing = 0, receiving = 0;
+  for (int y = static_cast<int>(layout.rowTopOfRow(1)); y < static_cast<int>(layout.rowTopOfRow(2)); ++y) {
+    computing += QColor(img.pixel(x, y)) == activityColor(Activity::Computing);
+    receiving += QColor(img.pixel(x, y)) == activityColor(Activity::Blocked);
+  }
+  CHECK(computing > 0);
+  CHECK(receiving > computing);
+
+  // Hidden: the master's lines go with it.
+  c = RowChoice{};
+  c.fold = RowFold::None;
+  c.hidden = {0x40002};
+  state.setRowChoice(c);
+  DiagramStats hidden;
+  paint(img, hidden);
+  CHECK(hidden.messageLines == 2);
 }

@@ -22,9 +22,10 @@
 #include <QSlider>
 #include <QTabBar>
 #include <QTableView>
+#include <QElapsedTimer>
 #include <QTest>
-#include <QToolBar>
 #include <QToolButton>
+#include <QToolBar>
 #include <QToolTip>
 
 #include <catch2/catch.hpp>
@@ -238,7 +239,7 @@ TEST_CASE("window: Play/Pause does not move the other buttons, and Stop stops an
 
 TEST_CASE("window: the replay speed is shown in records per second and follows [ and ]") {
   Window w;
-  auto* speed = w.replay()->findChild<QLabel*>("speedValue");
+  auto* speed = w.replay()->findChild<QToolButton*>("speedValue");
   REQUIRE(speed);
   CHECK(speed->text().contains(QString::number(std::lround(w.replay()->recordsPerSecond()))));
   CHECK(speed->text().contains("/s"));
@@ -246,6 +247,41 @@ TEST_CASE("window: the replay speed is shown in records per second and follows [
   QTest::keyClick(&w.window, Qt::Key_BracketRight);
   CHECK(speed->text() != before);
   CHECK(speed->text().contains(QString::number(std::lround(w.replay()->recordsPerSecond()))));
+}
+
+TEST_CASE("window: the replay speed in trace time: x1 plays the run as fast as it went, the backslash key and a click switch units") {
+  // 2 workers x 20 rounds: the records are 1 ms apart, 0.4 s of run.
+  Window w({1280, 800}, 2, 20);
+  auto* speed = w.replay()->findChild<QToolButton*>("speedValue");
+  REQUIRE(speed);
+  CHECK_FALSE(w.replay()->speedInTraceTime());
+  QTest::keyClick(&w.window, Qt::Key_Backslash);
+  REQUIRE(w.replay()->speedInTraceTime());
+  CHECK(w.replay()->timeFactor() == Approx(1.0));
+  CHECK(speed->text().trimmed() == QString::fromUtf8("\u00d71"));
+  QTest::keyClick(&w.window, Qt::Key_BracketRight);
+  CHECK(speed->text().trimmed() == QString::fromUtf8("\u00d73.16"));
+  QTest::keyClick(&w.window, Qt::Key_BracketLeft);
+  // At x1, 0.4 s of run takes 0.4 s at least: after 0.15 s it is not done,
+  // and the trace time shown never runs ahead of the real time played.
+  w.state.setPosition(0);
+  QElapsedTimer clock;
+  clock.start();
+  QTest::keyClick(&w.window, Qt::Key_Space);
+  REQUIRE(w.replay()->playing());
+  const TimeNs first = w.state.snapshot()->event(w.state.snapshot()->order[0]).time;
+  QTest::qWait(150);
+  CHECK(w.state.position() > 0);
+  CHECK_FALSE(w.state.atEnd());
+  CHECK(w.state.cursorTime() - first <= clock.elapsed() * 1'000'000 + 2'000'000);
+  REQUIRE(QTest::qWaitFor([&] { return w.state.atEnd(); }, 20000));
+  CHECK(clock.elapsed() >= 390);
+  CHECK_FALSE(w.replay()->playing());
+  // Back to records per second by a click: the rate it had.
+  const double rate = w.replay()->recordsPerSecond();
+  speed->click();
+  CHECK_FALSE(w.replay()->speedInTraceTime());
+  CHECK(speed->text().contains(QString::number(std::lround(rate)) + " rec/s"));
 }
 
 TEST_CASE("window: at 800x500 every task is labelled and the position slider is on the bar") {
@@ -297,6 +333,30 @@ TEST_CASE("window: the legend is on screen, whole, at the default size and at 80
     QImage img = legend->grab().toImage();
     CHECK(inkIn(img, img.rect()) > 100);  // the words
   }
+}
+
+TEST_CASE("window: a narrow legend keeps to three lines, the entries without room under more...") {
+  LegendView legend;
+  const int line = QFontMetrics(legend.font()).height() + 1;
+  const auto all = diagramLegend();
+  for (int width : {1200, 600, 300}) {
+    INFO("width " << width);
+    CHECK(legend.heightForWidth(width) <= legend.maxRows() * line + 3);
+    const auto pl = legend.place(width);
+    REQUIRE(pl.rects.size() == all.size());
+    std::size_t shown = 0;
+    for (const QRect& r : pl.rects) {
+      if (r.isNull()) continue;
+      ++shown;
+      CHECK(r.right() < width);
+      CHECK_FALSE(r.intersects(pl.more));
+    }
+    // Whatever has no room is under "more...", which is inside the width.
+    CHECK((shown == all.size()) == pl.more.isNull());
+    if (!pl.more.isNull()) CHECK(pl.more.right() < width);
+  }
+  CHECK(legend.place(300).rects.size() > 0);
+  CHECK_FALSE(legend.place(300).more.isNull());  // 300 px cannot hold every entry in three lines
 }
 
 TEST_CASE("window: every panel's tab is whole on screen and one click away at the default size and at 800x500") {

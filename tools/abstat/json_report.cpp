@@ -347,6 +347,13 @@ struct Json {
       w.field("unpacks", x.unpacks).field("rc", x.rc).field("firstUnpack", t.event(x.firstUnpack).seq);
       w.field("text", describe(t, x)).endObject();
     }
+    w.endArray().field("timedOutCount", f.timedOutCount).key("timedOut").beginArray();
+    for (const TimedOutReceives& x : f.timedOut) {
+      w.beginObject();
+      taskRef("task", x.task);
+      w.field("count", x.count).field("first", at(x.firstTime)).field("record", t.event(x.first).seq);
+      w.field("waited", durationSeconds(x.waited)).field("text", describe(t, x)).endObject();
+    }
     w.endArray().endObject();
   }
 

@@ -26,7 +26,8 @@ Sections (all of them when none is named):
                  unpacks, psend and precv)
   --failures     calls that returned an error: task, call, PVM's error
                  name, how often, the first; a receive's timeout taken
-                 for a message (unpacks that failed after it)
+                 for a message (unpacks that failed after it); the
+                 pvm_trecv calls that timed out, per task
   --races        message races: receives from any task that could have
                  taken another task's message in another run (harmless
                  when every order is handled alike; a bug when the program

@@ -126,9 +126,18 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  // A narrow column cuts the fields short: whole in the tool tip.
-  if (role == Qt::ToolTipRole && index.column() == FieldsCol) return eventArgs(tr, e);
   if (role == Qt::ForegroundRole && p >= state_->position()) return QBrush(QColor(0xb0, 0xb0, 0xb0));
+  // Failed and timed-out calls in the colours of their marks in the diagram.
+  const CallOutcome outcome = oe.task == kMonitorTask ? CallOutcome::Ok : outcomeOf(e);
+  if (role == Qt::ForegroundRole && outcome == CallOutcome::Failed) return QBrush(kFailedCall);
+  if (role == Qt::ForegroundRole && outcome == CallOutcome::TimedOut) return QBrush(kTimedOutCall.darker(130));  // readable as text
+  if (role == Qt::ToolTipRole && outcome == CallOutcome::Failed)
+    return QStringLiteral("failed: %1").arg(QString::fromStdString(errorWords(e.rc)));
+  if (role == Qt::ToolTipRole && outcome == CallOutcome::TimedOut)
+    return QStringLiteral("timed out: no message came within the timeout (rc=0)");
+  // A narrow column cuts the fields short: whole in the tool tip (a failed
+  // call's says why it failed).
+  if (role == Qt::ToolTipRole && index.column() == FieldsCol) return eventArgs(tr, e);
   if (role == Qt::BackgroundRole && state_->position() > 0 && p == state_->position() - 1)
     return QBrush(QColor(0xff, 0xf5, 0x9d));
   if (role == Qt::FontRole && e.isBegin() && isBlocking(e.kind)) {

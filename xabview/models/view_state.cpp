@@ -220,4 +220,20 @@ void ViewState::setHighlights(std::vector<Highlight> h) {
   emit highlightsChanged();
 }
 
+const RowPlan& ViewState::rowPlan() const {
+  if (rowPlanStale_ || rowPlanOf_ != snapshot_.get()) {
+    rowPlan_ = snapshot_ ? planRows(*snapshot_->trace, rowChoice_) : RowPlan{};
+    rowPlanOf_ = snapshot_.get();
+    rowPlanStale_ = false;
+  }
+  return rowPlan_;
+}
+
+void ViewState::setRowChoice(const RowChoice& c) {
+  if (c == rowChoice_) return;
+  rowChoice_ = c;
+  rowPlanStale_ = true;
+  emit rowsChanged();
+}
+
 }  // namespace xab::view

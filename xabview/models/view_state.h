@@ -16,6 +16,7 @@
 // setLive(true) or fitAll().
 #pragma once
 
+#include "row_plan.h"
 #include "trace_loader.h"
 
 #include <QElapsedTimer>
@@ -84,6 +85,10 @@ class ViewState : public QObject {
   std::optional<TimeNs> selectedTime() const { return selectedTime_; }
   std::optional<std::uint32_t> selectedMessage() const { return selectedMessage_; }
   const std::vector<Highlight>& highlights() const { return highlights_; }
+  // The rows the user chose (row_plan.h) and the diagram's rows under it,
+  // computed once per snapshot and choice.
+  const RowChoice& rowChoice() const { return rowChoice_; }
+  const RowPlan& rowPlan() const;
 
   // Milliseconds since the last snapshot that brought new task records
   // (abmon's own, such as its samples, are no progress of the program).
@@ -106,6 +111,7 @@ class ViewState : public QObject {
   void select(std::optional<std::size_t> position);
   void selectAt(std::size_t position, xab::TimeNs time, std::optional<std::uint32_t> message = std::nullopt);
   void setHighlights(std::vector<xab::view::Highlight> h);
+  void setRowChoice(const xab::view::RowChoice& c);
 
  signals:
   void snapshotChanged();
@@ -114,6 +120,7 @@ class ViewState : public QObject {
   void filterChanged();
   void selectionChanged();
   void highlightsChanged();
+  void rowsChanged();
   void liveChanged(bool live);
 
  private:
@@ -133,6 +140,10 @@ class ViewState : public QObject {
   std::optional<TimeNs> selectedTime_;
   std::optional<std::uint32_t> selectedMessage_;
   std::vector<Highlight> highlights_;
+  RowChoice rowChoice_;
+  mutable RowPlan rowPlan_;
+  mutable const ViewSnapshot* rowPlanOf_ = nullptr;  // the snapshot rowPlan_ is of
+  mutable bool rowPlanStale_ = true;
   std::vector<std::uint32_t> shown_;
   TimeNs cursorTime_ = 0;
   QElapsedTimer progressClock_;

@@ -108,6 +108,27 @@ QJsonArray hostLoads(const ViewState& st) {
 
 }  // namespace
 
+namespace {
+
+// The diagram's rows: how many, the folded ones with their tasks, the
+// tasks not drawn.
+QJsonObject rowsDump(const ViewState& st) {
+  const RowPlan& plan = st.rowPlan();
+  const std::size_t tasks = st.snapshot()->trace->taskCount();
+  const RowFold fold = effectiveFold(st.rowChoice(), tasks);
+  QJsonArray folded;
+  for (const RowGroup& g : plan.groups)
+    folded.append(QJsonObject{{"label", qstr(g.label)}, {"tasks", static_cast<qint64>(g.members.size())}});
+  std::size_t drawn = 0;
+  for (TaskIndex row : plan.taskRow) drawn += row != kNoRow;
+  return QJsonObject{{"count", static_cast<qint64>(plan.rows())},
+                     {"fold", fold == RowFold::ByName ? "name" : fold == RowFold::ByHost ? "host" : "none"},
+                     {"folded", folded},
+                     {"not_drawn", static_cast<qint64>(tasks - drawn)}};
+}
+
+}  // namespace
+
 QJsonObject dumpState(const ViewState& st) {
   const ViewSnapshot* s = st.snapshot();
   if (!s) return QJsonObject{{"loaded", false}};
@@ -160,6 +181,7 @@ QJsonObject dumpState(const ViewState& st) {
       {"why", why},  // the Why slow tab's report
       {"network", QJsonObject{{"hosts", netHosts}, {"links", netLinks}}},  // the Network tab at the position
       {"highlights", static_cast<qint64>(st.highlights().size())},
+      {"rows", rowsDump(st)},  // the diagram's rows (View > Rows)
       {"utilization_at_cursor", u},
       {"errors", errors},
       {"error_count", static_cast<qint64>(s->errorCount)},

@@ -19,7 +19,7 @@ void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& st
   const auto [firstRow, lastRow] = layout.visibleRows();
   for (TaskIndex row = firstRow; row < lastRow; ++row) {
     TaskIndex t = layout.taskOfRow(row);
-    if (t >= samples.tasks.size()) continue;
+    if (t >= samples.tasks.size() || layout.groupOfRow(row)) continue;  // a folded row: its members differ
     const TaskSamples& ts = samples.tasks[t];
     for (std::size_t k = 1; k < ts.at.size() && ts.at[k] <= st.cursorTime(); ++k) {
       TimeNs span = ts.at[k] - ts.at[k - 1];

@@ -8,13 +8,13 @@ namespace xab::view {
 
 std::size_t paintHighlights(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const auto& all = st.highlights();
-  if (all.empty() || layout.tasks == 0) return 0;
+  if (all.empty() || layout.rows == 0) return 0;
   const QRectF plot = layout.plot();
   const auto rows = layout.visibleRows();
   const TaskIndex firstRow = rows.first, lastRow = rows.second;
   auto rowShown = [&](TaskIndex task) {
     const TaskIndex row = layout.rowOf(task);
-    return task < layout.tasks && row >= firstRow && row < lastRow;
+    return row != kNoRow && row >= firstRow && row < lastRow;
   };
   p.save();
   p.setClipRect(plot);

@@ -26,6 +26,7 @@ void paintSelection(QPainter& p, const DiagramLayout& layout, const ViewState& s
     const QPointF from(layout.xOf(msg.time), mid(msg.sender));
     for (const MessageReceive& r : msg.receives) {
       if (s.positionOf(r.recv) >= st.position()) continue;  // not received yet at the replay position
+      if (!layout.drawn(msg.sender) || !layout.drawn(r.receiver)) continue;  // hidden (View > Rows)
       const QPointF to(layout.xOf(r.time), mid(r.receiver));
       p.setPen(QPen(Qt::black, 5, Qt::SolidLine, Qt::RoundCap));
       p.drawLine(from, to);
@@ -35,7 +36,7 @@ void paintSelection(QPainter& p, const DiagramLayout& layout, const ViewState& s
     }
   }
   for (const QPointF& r : receives) dot(r, 4);
-  dot(QPointF(layout.xOf(st.selectedTime().value_or(s.event(oe).time)), mid(oe.task)), 5);
+  if (layout.drawn(oe.task)) dot(QPointF(layout.xOf(st.selectedTime().value_or(s.event(oe).time)), mid(oe.task)), 5);
   p.restore();
 }
 
