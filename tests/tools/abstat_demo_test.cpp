@@ -292,7 +292,9 @@ TEST_CASE("abstat --compensate: xab's measured cost comes out of a master/worker
   for (const Json& t : c["tasks"].arr()) {
     INFO(t["tid"].str() << " record cost " << t["recordCost"].num());
     CHECK(t["recordCost"].num() >= 20e-6);
-    CHECK(t["recordCost"].num() < 40e-6);
+    // The knob's 20 us and libab's own: under ASan beside a build a burst's
+    // records are preempted too (65 us seen); a unit or sum error is 1000x.
+    CHECK(t["recordCost"].num() < 100e-6);
   }
   double raw = m["run"].num(), comp = m["compensatedRun"].num();
   INFO("master: " << m["records"].num() << " records, raw " << raw << " s, compensated " << comp << " s");
