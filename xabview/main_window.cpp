@@ -7,9 +7,11 @@
 #include "find_bar.h"
 #include "layer_actions.h"
 #include "overview_view.h"
+#include "network_view.h"
 #include "output_panel.h"
 #include "panels.h"
 #include "replay_bar.h"
+#include "compare_view.h"
 #include "control_panel.h"
 #include "task_table_model.h"
 
@@ -17,11 +19,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QKeyEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QActionGroup>
@@ -73,7 +77,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
 
   auto* picture = new QWidget;
-  auto* pbox = new QVBoxLayout(picture);
+  auto* pbox = picture_ = new QVBoxLayout(picture);
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
@@ -92,12 +96,17 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   tabs_->addTab(log_, "Event &log");
   tabs_->addTab(hang_, "&Hang && mismatch");
   tabs_->addTab(new BarrierPanel(state_), "&Barriers");
+  why_ = new WhyPanel(state_);
+  tabs_->addTab(why_, "&Why slow");
   tabs_->addTab(new MessagesPanel(state_), "&Messages");
+  tabs_->addTab(new NetworkPanel(state_), "Net&work");
   tabs_->addTab(input_, "&Input");
   output_ = new OutputPanel(state_);
   tabs_->addTab(output_, "&Output");
   auto* details = new DetailsPanel(state_);  // the selection and a measured range
   tabs_->addTab(details, "&Details");
+  compare_ = new ComparePanel(state_);
+  tabs_->addTab(compare_, "Com&pare");
   connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
@@ -134,6 +143,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
       m->menu()->addSection("Show");
       m->menu()->addAction(overview->toggleAction());
       m->menu()->addActions(diagramLayerActions(diagram_));
+      m->menu()->addSection("Rows");
+      m->menu()->addActions(diagram_->rowActions());
     }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
@@ -152,8 +163,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   });
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-    EventFilter f;
-    f.libabRecords = state_->filter().libabRecords;
+    EventFilter f = state_->filter();  // narrows to the task, keeps Call and Tag
+    f.tasks.clear();
     f.tasks.insert(static_cast<TaskIndex>(i.row()));
     state_->setFilter(f);
     tabs_->setCurrentWidget(log_);
@@ -216,11 +227,22 @@ void MainWindow::showEvent(QShowEvent* event) {
   QTimer::singleShot(0, this, [this] { fitTaskTable(); });
 }
 
+void MainWindow::compareWith(const QString& file) {
+  delete compareView_;
+  compareView_ = new CompareView(state_, {file, false, 100, options_.rawTime, options_.compensate, nullptr});
+  picture_->insertWidget(picture_->indexOf(diagram_) + 1, compareView_, 1);
+  compare_->setSecond(compareView_->second());
+}
+
 void MainWindow::buildActions() {
   struct Item { const char* menu; const char* text; QKeySequence key; std::function<void()> run; };
   const Item items[] = {
       {"&File", "Save diagram as PNG or SVG...", QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
       {"&File", "Export (PICL, JSON, OTF2, sound)...", QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportDialog(); }},
+      {"&File", "Compare with another run...", QKeySequence(), [this] {
+         QString f = QFileDialog::getOpenFileName(this, "Compare with another run");
+         if (!f.isEmpty()) compareWith(f);
+       }},
       {"&File", "Quit", QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
       {"&View", "Zoom in", QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
       {nullptr, "Zoom in", QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},
@@ -275,12 +297,8 @@ void MainWindow::buildTimeActions(QMenu* view) {
   connect(compensated, &QAction::triggered, this, chosen);
 }
 
-namespace {
-const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output", "details"};
-}
-
 void MainWindow::showTab(const QString& name) {
-  int i = static_cast<int>(kTabNames.indexOf(name));
+  int i = static_cast<int>(panelNames().indexOf(name));
   if (i >= 0) tabs_->setCurrentIndex(i);
 }
 
@@ -324,19 +342,44 @@ void MainWindow::showHangAlarm(bool on) {
 bool MainWindow::hangBannerShown() const { return !hangBanner_->isHidden(); }
 QString MainWindow::hangBannerText() const { return hangBannerText_->text(); }
 
-QString MainWindow::currentTab() const { return kTabNames.value(tabs_->currentIndex()); }
+QString MainWindow::currentTab() const { return panelNames().value(tabs_->currentIndex()); }
 
 bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
 
 void MainWindow::saveDiagramDialog() {
-  QString file = QFileDialog::getSaveFileName(this, "Save diagram", "diagram.png", "Images (*.png *.svg)");
-  if (file.isEmpty()) return;
+  const ViewSnapshot* s = state_->snapshot();
+  QString file = QFileDialog::getSaveFileName(this, "Save diagram", suggestedName(s ? s->source : "", ".png"),
+                                              "Images (*.png *.svg)");
+  if (!file.isEmpty()) saveDiagramTo(file);
+}
+
+bool MainWindow::saveDiagramTo(const QString& file) {
   QString error;
-  if (!saveDiagram(file, &error)) QMessageBox::warning(this, "xabview", error);
+  if (!saveDiagram(file, &error)) {
+    QMessageBox::warning(this, "xabview", error);
+    return false;
+  }
+  statusBar()->showMessage("Saved the diagram to " + file, 10000);
+  return true;
 }
 
 void MainWindow::exportDialog() {
-  if (state_->snapshot()) runExportDialog(this, *state_->snapshot());
+  const ViewSnapshot* s = state_->snapshot();
+  QString file;
+  SoundOptions sound;
+  if (s && askExport(this, *s, &file, &sound)) exportTo(file, sound);
+}
+
+bool MainWindow::exportTo(const QString& file, const SoundOptions& sound) {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) return false;
+  QString why = exportTrace(*s, file, sound);
+  if (!why.isEmpty()) {
+    QMessageBox::warning(this, "xabview", why);
+    return false;
+  }
+  statusBar()->showMessage(QStringLiteral("Exported %1 records to %2").arg(s->trace->eventCount()).arg(file), 10000);
+  return true;
 }
 
 void MainWindow::onLoadFailed(const QString& message) {
@@ -398,6 +441,10 @@ void MainWindow::onSnapshot() {
   reportNewErrors();
   fitTaskTable();
   updateStatus();
+  const std::string& source = state_->snapshot()->source;
+  setWindowTitle((source == "stdin" ? QStringLiteral("standard input")
+                                    : QFileInfo(QString::fromStdString(source)).fileName()) +
+                 QStringLiteral(" — xabview"));
 }
 
 void MainWindow::watchReader(ArrivalMeter::Counter recordsRead) { arrival_->setCounter(std::move(recordsRead)); }

@@ -126,4 +126,28 @@ bool waitUntil(const std::function<bool()>& done, int ms) {
   return true;
 }
 
+static std::string atMs(int ms, int task, const std::string& rest) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%d.%09d", 1000 + ms / 1000, (ms % 1000) * 1'000'000);
+  return std::string(buf) + " " + buf + " t" + std::to_string(40000 + task) + " " + rest + "\n";
+}
+static std::string tidOf(int task) { return "t" + std::to_string(40000 + task); }
+
+std::string lateWorkersTrace() {
+  std::string t = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.000000000\n";
+  t += atMs(0, 2, "mytid rc=t40002 name=master host=vm parent=none lang=c pid=102");
+  t += atMs(0, 3, "mytid rc=t40003 name=a host=vm parent=t40002 lang=c pid=103");
+  t += atMs(0, 4, "mytid rc=t40004 name=b host=vm parent=t40002 lang=c pid=104");
+  t += atMs(1000, 2, "recv.begin src=" + tidOf(3) + " tag=1");
+  t += atMs(1100, 3, "send dst=" + tidOf(2) + " tag=1 bytes=4 serial=1 rc=0");
+  t += atMs(1100, 2, "recv src=" + tidOf(3) + " tag=1 bytes=4 serial=1 rc=1");
+  t += atMs(1100, 2, "recv.begin src=" + tidOf(4) + " tag=1");
+  t += atMs(3000, 4, "send dst=" + tidOf(2) + " tag=1 bytes=4 serial=2 rc=0");
+  t += atMs(3000, 2, "recv src=" + tidOf(4) + " tag=1 bytes=4 serial=2 rc=1");
+  t += atMs(3200, 3, "exit rc=0");
+  t += atMs(3200, 4, "exit rc=0");
+  t += atMs(3500, 2, "exit rc=0");
+  return t;
+}
+
 }  // namespace xab::view::test

@@ -19,6 +19,10 @@ std::string dataPath(const std::string& name);
 // A snapshot of a whole trace file (errors included), input ended.
 std::shared_ptr<ViewSnapshot> snapshotOf(const std::string& path);
 std::shared_ptr<ViewSnapshot> snapshotOfText(std::string_view text);
+// A master (t40002) kept waiting by its workers (a, 0) from 1.0 s to 1.1 s
+// and (b, 0) from 1.1 s to 3.0 s after 1000 s, each computing until it
+// sends: late senders whose causes are known (the Why-slow tab's tests).
+std::string lateWorkersTrace();
 // The first task with this name and instance.
 TaskIndex taskNamed(const ViewSnapshot& s, std::string_view name, int instance);
 

@@ -295,6 +295,7 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   // mipmaps (the diagram's own) alongside on this one.
   AnalyseOptions options;
   options.breakdown = false;
+  options.why = true;  // the Why-slow panel's (about a third of the analysis's time)
   options.parallel = true;
   options.alongside = [&] {
     auto t = Clock::now();

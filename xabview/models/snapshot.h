@@ -203,6 +203,7 @@ struct ViewSnapshot {
   const HangText& hangText() const { return analysis->hangText; }
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const FailureReport& failures() const { return analysis->model.failures; }
+  const WhyReport& why() const { return analysis->model.why; }
   const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
   const std::vector<MessageLine>& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }
