@@ -170,8 +170,17 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
   const ViewSnapshot* s = state_->snapshot();
-  if (hit.message && s) state_->select(s->positionOf(s->messages().messages[*hit.message].send));
-  else if (hit.position) state_->select(hit.position);
+  if (!s) return;
+  // Marked where clicked: a bar at the pointer's time, a message at its send.
+  if (hit.mark) {
+    const MarkAt& m = s->marks()[*hit.mark];
+    state_->selectAt(s->positionOf({m.task, m.index}), m.time);
+  } else if (hit.message) {
+    const Message& m = s->messages().messages[*hit.message];
+    state_->selectAt(s->positionOf(m.send), m.time, *hit.message);
+  } else if (hit.position) {
+    state_->selectAt(*hit.position, hit.time);
+  }
 }
 
 QString DiagramView::describe(const DiagramHit& hit) const {
@@ -186,6 +195,14 @@ QString DiagramView::describe(const DiagramHit& hit) const {
           << QStringLiteral("tag %1, %2 bytes, serial %3").arg(QString::fromStdString(formatTag(m.tag))).arg(m.bytes).arg(m.serial);
     if (!m.receives.empty())
       lines << "in transit " + formatDuration(std::max<TimeNs>(0, m.receives.front().time - m.time));
+  }
+  if (hit.mark) {  // a mark's tip is the mark's alone
+    const MarkAt& m = s->marks()[*hit.mark];
+    const Event& e = s->trace->events(m.task)[m.index];
+    lines << QStringLiteral("mark \"%1\" by %2")
+                 .arg(QString::fromUtf8(s->trace->str(e.get(Key::Text, -1))), QString::fromStdString(s->trace->label(m.task)));
+    lines << "t = " + QString::fromStdString(formatSeconds(m.time, s->firstTime())) + " s";
+    return lines.join('\n');
   }
   if (hit.task && hit.span && !hit.message) {  // a message's tip is the message's alone
     lines << QString::fromStdString(s->trace->label(*hit.task)) + ": " +
@@ -299,22 +316,30 @@ LegendView::Placement LegendView::place(int width) const {
       x = 4;
       ++row;
     }
-    if (row >= kMaxRows) break;
+    if (row >= maxRows_) break;
     out.rects.emplace_back(x, 1 + row * h, w, h);
     x += w;
     ++placed;
   }
   if (placed < entries_.size()) {
     // The last row makes room for "more...".
-    while (placed > 0 && out.rects[placed - 1].top() == 1 + (kMaxRows - 1) * h &&
+    while (placed > 0 && out.rects[placed - 1].top() == 1 + (maxRows_ - 1) * h &&
            out.rects[placed - 1].right() + 1 + moreWidth > width && out.rects[placed - 1].left() > 4)
       --placed;
     const int moreX = placed > 0 ? out.rects[placed - 1].right() + 1 : 4;
-    out.more = QRect(moreX, 1 + (kMaxRows - 1) * h, moreWidth, h);
+    out.more = QRect(moreX, 1 + (maxRows_ - 1) * h, moreWidth, h);
   }
   out.rects.resize(entries_.size());
   for (std::size_t i = placed; i < out.rects.size(); ++i) out.rects[i] = QRect();
   return out;
+}
+
+void LegendView::setMaxRows(int rows) {
+  rows = std::max(rows, 1);
+  if (rows == maxRows_) return;
+  maxRows_ = rows;
+  setFixedHeight(heightForWidth(width()));
+  update();
 }
 
 int LegendView::heightForWidth(int width) const {
@@ -362,6 +387,14 @@ void LegendView::paintEvent(QPaintEvent*) {
       case LegendEntry::Failed:
       case LegendEntry::TimedOut:
         drawOutcomeGlyph(p, QRectF(sw).center(), 4.5, e.shape == LegendEntry::Failed ? CallOutcome::Failed : CallOutcome::TimedOut);
+        break;
+      case LegendEntry::Mark:
+        p.setPen(QPen(e.color, 0));
+        p.setBrush(e.color);
+        p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
+        p.drawPolygon(QPolygon({QPoint(sw.center().x() - 4, sw.top()), QPoint(sw.center().x() + 4, sw.top()),
+                                QPoint(sw.center().x(), sw.top() + 4)}));
+        p.setBrush(Qt::NoBrush);
         break;
       case LegendEntry::Dot:
         p.setPen(QPen(Qt::black, 1));

@@ -67,7 +67,7 @@ class DiagramView : public QWidget {
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as
-// the width needs up to kMaxRows; each entry's tool tip says what it means.
+// the width needs up to maxRows(); each entry's tool tip says what it means.
 class LegendView : public QWidget {
   Q_OBJECT
  public:
@@ -76,10 +76,12 @@ class LegendView : public QWidget {
   int heightForWidth(int width) const override;
   QSize sizeHint() const override { return {800, heightForWidth(800)}; }
   QSize minimumSizeHint() const override { return {200, heightForWidth(width() > 0 ? width() : 800)}; }
-  // Where each entry goes at this width: at most kMaxRows rows; entries
+  // Where each entry goes at this width: at most maxRows() rows; entries
   // that do not fit get an empty rectangle and `more` says where the
-  // "more..." box goes (its tool tip lists them).
-  static constexpr int kMaxRows = 3;
+  // "more..." box goes (its tool tip lists them).  Three rows, one in a
+  // short window (the main window says: MainWindow::resizeEvent).
+  int maxRows() const { return maxRows_; }
+  void setMaxRows(int rows);
   struct Placement {
     std::vector<QRect> rects;
     QRect more;
@@ -92,6 +94,7 @@ class LegendView : public QWidget {
 
  private:
   std::vector<LegendEntry> entries_;
+  int maxRows_ = 3;
 };
 
 class UtilizationView : public QWidget {

@@ -9,6 +9,7 @@
 #include "overview_view.h"
 #include "network_view.h"
 #include "output_panel.h"
+#include "panel_tabs.h"
 #include "panels.h"
 #include "replay_bar.h"
 #include "compare_view.h"
@@ -24,6 +25,7 @@
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QKeyEvent>
+#include <QResizeEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -34,7 +36,6 @@
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -43,6 +44,13 @@
 #include <cstdio>
 
 namespace xab::view {
+namespace {
+
+// The legend's lines: three, one in a window too short for the diagram to
+// spare them (800x500).
+int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
+
+}  // namespace
 
 MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent)
     : QMainWindow(parent), state_(state), options_(options) {
@@ -71,10 +79,12 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
   taskTable_->horizontalHeader()->setStretchLastSection(true);
-  taskTable_->setColumnWidth(TaskTableModel::TaskCol, 150);
-  taskTable_->setColumnWidth(TaskTableModel::TidCol, 70);
-  taskTable_->setColumnWidth(TaskTableModel::HostCol, 90);
-  taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
+  // Doing now's end says for how long: a narrow column cuts the middle.
+  taskTable_->setTextElideMode(Qt::ElideMiddle);
+  // The short columns as wide as their contents (the rows in view), the
+  // rest to Doing now.
+  for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol})
+    taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   auto* picture = new QWidget;
   auto* pbox = picture_ = new QVBoxLayout(picture);
@@ -85,28 +95,32 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
-  pbox->addWidget(new LegendView);
+  legend_ = new LegendView;
+  legend_->setMaxRows(legendRowsFor(options_.size.height()));
+  pbox->addWidget(legend_);
   split->addWidget(picture);
 
-  tabs_ = new QTabWidget;
+  tabs_ = new PanelTabs;  // the tabs in as many lines as the width needs
+  // In the order of panelNames() (--tab's names).
+  auto addPanel = [this](QWidget* panel, const QString& text) { tabs_->addTab(panel, text, panelNames().value(tabs_->count())); };
   tabs_->setObjectName("panels");
   log_ = new EventLogPanel(state_);
   hang_ = new HangPanel(state_, options_.hangAfter);
   input_ = new InputPanel(state_);
-  tabs_->addTab(log_, "Event &log");
-  tabs_->addTab(hang_, "&Hang && mismatch");
-  tabs_->addTab(new BarrierPanel(state_), "&Barriers");
+  addPanel(log_, "Event &log");
+  addPanel(hang_, "&Hang && mismatch");
+  addPanel(new BarrierPanel(state_), "&Barriers");
   why_ = new WhyPanel(state_);
-  tabs_->addTab(why_, "&Why slow");
-  tabs_->addTab(new MessagesPanel(state_), "&Messages");
-  tabs_->addTab(new NetworkPanel(state_), "Net&work");
-  tabs_->addTab(input_, "&Input");
+  addPanel(why_, "&Why slow");
+  addPanel(new MessagesPanel(state_), "&Messages");
+  addPanel(new NetworkPanel(state_), "Net&work");
+  addPanel(input_, "&Input");
   output_ = new OutputPanel(state_);
-  tabs_->addTab(output_, "&Output");
+  addPanel(output_, "&Output");
   auto* details = new DetailsPanel(state_);  // the selection and a measured range
-  tabs_->addTab(details, "&Details");
+  addPanel(details, "&Details");
   compare_ = new ComparePanel(state_);
-  tabs_->addTab(compare_, "Com&pare");
+  addPanel(compare_, "Com&pare");
   connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
@@ -128,6 +142,9 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
 
   status_ = new QLabel;
   status_->setObjectName("status");
+  // As wide as the status bar leaves it, not as its text: updateStatus
+  // fits the text to it.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(status_, 1);
   // The hang banner is in the status bar, which is as high as it from the
   // start: it comes and goes without moving anything.
@@ -220,6 +237,11 @@ void MainWindow::fitTaskTable() {
   const int total = split_->height() - split_->handleWidth();
   const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
   split_->setSizes({total - table, table});
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  legend_->setMaxRows(legendRowsFor(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -467,7 +489,34 @@ void MainWindow::logFrame(double paintMs) {
   frameLog_->write(f);
 }
 
-void MainWindow::updateStatus() { status_->setText(statusText()); }
+namespace {
+
+// The status text's parts (" | " between them) that fit in `width`: the
+// least needed go first (repaint time, lag, arrival rate, ...); a part is
+// whole or absent, and the position, the trace time and the mode stay.
+QString fitStatusText(const QString& full, const QFontMetrics& fm, int width) {
+  QStringList parts = full.split(QStringLiteral(" | "));
+  static const char* const dropFirst[] = {"repaint ", "behind ", "arriving ", "analysing ", " tasks", " bad lines",
+                                          " events", "task clocks", "global time", "trace time "};
+  for (const char* what : dropFirst) {
+    if (fm.horizontalAdvance(parts.join(QStringLiteral(" | "))) <= width) break;
+    for (qsizetype i = parts.size() - 1; i >= 0 && parts.size() > 1; --i)
+      if (parts[i].contains(QLatin1String(what)) && !parts[i].startsWith(QLatin1String("record "))) {
+        parts.removeAt(i);
+        break;
+      }
+  }
+  return fm.elidedText(parts.join(QStringLiteral(" | ")), Qt::ElideRight, width);
+}
+
+}  // namespace
+
+// What fits of the status text, the whole of it in the tool tip.
+void MainWindow::updateStatus() {
+  const QString full = statusText();
+  status_->setToolTip(full);
+  status_->setText(status_->width() > 0 ? fitStatusText(full, status_->fontMetrics(), status_->width() - 4) : full);
+}
 
 QString MainWindow::statusText() const {
   const ViewSnapshot* s = state_->snapshot();

@@ -17,13 +17,14 @@ class QLabel;
 class QMenu;
 class QFrame;
 class QSplitter;
-class QTabWidget;
 class QTableView;
 class QVBoxLayout;
 
 namespace xab::view {
 
 class DiagramView;
+class LegendView;
+class PanelTabs;
 class EventLogPanel;
 class FindBar;
 class HangPanel;
@@ -89,6 +90,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;  // a short window: a one-line legend
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
@@ -110,6 +112,7 @@ class MainWindow : public QMainWindow {
   TaskTableModel* tasks_ = nullptr;
   QTableView* taskTable_ = nullptr;
   DiagramView* diagram_ = nullptr;
+  LegendView* legend_ = nullptr;
   EventLogPanel* log_ = nullptr;
   HangPanel* hang_ = nullptr;
   WhyPanel* why_ = nullptr;
@@ -118,7 +121,7 @@ class MainWindow : public QMainWindow {
   QVBoxLayout* picture_ = nullptr;  // the overview, the diagram(s), the utilization, the legend
   InputPanel* input_ = nullptr;
   OutputPanel* output_ = nullptr;
-  QTabWidget* tabs_ = nullptr;
+  PanelTabs* tabs_ = nullptr;  // panel_tabs.h
   QLabel* banner_ = nullptr;
   QFrame* hangBanner_ = nullptr;
   QLabel* hangBannerText_ = nullptr;

@@ -27,6 +27,7 @@ OverviewView::OverviewView(ViewState* state, QWidget* parent) : QWidget(parent),
   connect(state_, &ViewState::positionChanged, this, &OverviewView::follow);
   connect(state_, &ViewState::rangeChanged, this, [this] { update(); });
   connect(state_, &ViewState::selectionChanged, this, [this] { update(); });
+  whole_.setRowChoice(state_->rowChoice());
   connect(state_, &ViewState::rowsChanged, this, [this] {  // the same rows as the diagram
     whole_.setRowChoice(state_->rowChoice());
     update();

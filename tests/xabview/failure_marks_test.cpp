@@ -51,13 +51,7 @@ TEST_CASE("failed calls and timeouts are marked on their rows where they returne
   const ViewSnapshot& s = *state.snapshot();
   const TaskIndex ring = taskNamed(s, "ring", 0), ok = taskNamed(s, "ok", 0);
   const TimeNs t0 = 1'000'000'000;
-  auto paint = [&](QImage& img, DiagramStats& stats) {
-    img.fill(Qt::white);
-    QPainter p(&img);
-    auto layout = DiagramLayout::make(img.rect(), state);
-    stats = paintDiagram(p, layout, state);
-    return layout;
-  };
+  auto paint = [&](QImage& img, DiagramStats& stats) { return paintDiagramInto(img, state, &stats); };
   state.setPosition(s.size());
   QImage img(900, 200, QImage::Format_RGB32);
   DiagramStats stats;
@@ -97,7 +91,8 @@ TEST_CASE("the event log shows failed calls in red and timeouts in orange, the e
   CHECK(colour(psend) == kFailedCall);
   CHECK(colour(trecv) == kTimedOutCall.darker(130));
   CHECK_FALSE(log.data(log.index(initsend, EventLogModel::EventCol), Qt::ForegroundRole).isValid());
-  CHECK(log.data(log.index(psend, EventLogModel::FieldsCol), Qt::ToolTipRole).toString() == "failed: PvmBadParam (-2)");
+  CHECK(log.data(log.index(psend, EventLogModel::EventCol), Qt::ToolTipRole).toString() == "failed: PvmBadParam (-2)");
+  CHECK(log.data(log.index(psend, EventLogModel::FieldsCol), Qt::ToolTipRole).toString().endsWith("\nfailed: PvmBadParam (-2)"));
   CHECK(log.data(log.index(trecv, EventLogModel::EventCol), Qt::ToolTipRole).toString().startsWith("timed out"));
 }
 

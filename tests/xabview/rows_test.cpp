@@ -134,13 +134,7 @@ TEST_CASE("rows: a folded row draws its members' shares, lines within it and to 
   state.setPosition(state.snapshot()->size());
   const TimeNs t0 = 1'000'000'000;
   state.setViewRange(t0, t0 + 3'000'000'000);
-  auto paint = [&](QImage& img, DiagramStats& stats) {
-    img.fill(Qt::white);
-    QPainter p(&img);
-    auto layout = DiagramLayout::make(img.rect(), state);
-    stats = paintDiagram(p, layout, state);
-    return layout;
-  };
+  auto paint = [&](QImage& img, DiagramStats& stats) { return paintDiagramInto(img, state, &stats); };
   QImage img(900, 300, QImage::Format_RGB32);
   DiagramStats all;
   paint(img, all);

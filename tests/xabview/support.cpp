@@ -44,6 +44,15 @@ std::string dataPath(const std::string& name) { return std::string(XAB_MODEL_DAT
 std::shared_ptr<ViewSnapshot> snapshotOf(const std::string& path) { return finish(loadTraceFile(path), path); }
 std::shared_ptr<ViewSnapshot> snapshotOfText(std::string_view text) { return finish(loadTraceText(text), "text"); }
 
+DiagramLayout paintDiagramInto(QImage& img, const ViewState& state, DiagramStats* stats) {
+  img.fill(Qt::white);
+  QPainter p(&img);
+  auto layout = DiagramLayout::make(img.rect(), state);
+  const DiagramStats drawn = paintDiagram(p, layout, state);
+  if (stats) *stats = drawn;
+  return layout;
+}
+
 TaskIndex taskNamed(const ViewSnapshot& s, std::string_view name, int instance) {
   for (TaskIndex t = 0; t < s.trace->taskCount(); ++t)
     if (s.trace->taskName(t) == name && s.trace->task(t).instance == instance) return t;

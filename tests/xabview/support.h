@@ -1,10 +1,12 @@
 // Helpers shared by the xabview tests.
 #pragma once
 
+#include "diagram_painter.h"
 #include "snapshot.h"
 #include "view_state.h"
 
 #include <QAbstractItemModel>
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
@@ -23,6 +25,8 @@ std::shared_ptr<ViewSnapshot> snapshotOfText(std::string_view text);
 // and (b, 0) from 1.1 s to 3.0 s after 1000 s, each computing until it
 // sends: late senders whose causes are known (the Why-slow tab's tests).
 std::string lateWorkersTrace();
+// The whole diagram of `state` painted into `img` (white first); its layout.
+DiagramLayout paintDiagramInto(QImage& img, const ViewState& state, DiagramStats* stats = nullptr);
 // The first task with this name and instance.
 TaskIndex taskNamed(const ViewSnapshot& s, std::string_view name, int instance);
 

@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSlider>
+#include <QTabBar>
 #include <QTableView>
 #include <QElapsedTimer>
 #include <QTest>
@@ -340,7 +341,7 @@ TEST_CASE("window: a narrow legend keeps to three lines, the entries without roo
   const auto all = diagramLegend();
   for (int width : {1200, 600, 300}) {
     INFO("width " << width);
-    CHECK(legend.heightForWidth(width) <= LegendView::kMaxRows * line + 3);
+    CHECK(legend.heightForWidth(width) <= legend.maxRows() * line + 3);
     const auto pl = legend.place(width);
     REQUIRE(pl.rects.size() == all.size());
     std::size_t shown = 0;
@@ -356,6 +357,92 @@ TEST_CASE("window: a narrow legend keeps to three lines, the entries without roo
   }
   CHECK(legend.place(300).rects.size() > 0);
   CHECK_FALSE(legend.place(300).more.isNull());  // 300 px cannot hold every entry in three lines
+}
+
+TEST_CASE("window: every panel's tab is whole on screen and one click away at the default size and at 800x500") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    CHECK(w.window.size() == size);  // the window itself whole on such a screen
+    for (int i = 0; i < panelNames().size(); ++i) {
+      const QString name = panelNames()[i];
+      INFO(name.toStdString());
+      if (auto* bar = w.window.findChild<QTabBar*>(); bar && bar->isVisible()) {  // a tab bar: every tab on it whole, none behind its arrows
+        CHECK(bar->rect().contains(bar->tabRect(i)));
+        continue;
+      }
+      auto* b = w.window.findChild<QToolButton*>("panelTab-" + name);
+      REQUIRE(b);
+      CHECK(b->isVisible());
+      CHECK(b->width() >= b->sizeHint().width());  // its whole name
+      const QRect inWindow(b->mapTo(&w.window, QPoint(0, 0)), b->size());
+      CHECK(w.window.rect().contains(inWindow));
+      CHECK(b->visibleRegion().boundingRect() == b->rect());  // nothing over it
+      QTest::mouseClick(b, Qt::LeftButton);
+      CHECK(w.window.currentTab() == name);
+      CHECK(b->isChecked());
+    }
+  }
+}
+
+TEST_CASE("window: the status bar's words fit at the default size and at 800x500 with the position and the mode kept") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    w.state.setPosition(10);  // paused: the mode says so
+    auto* status = w.window.findChild<QLabel*>("status");
+    REQUIRE(status);
+    REQUIRE(test::waitUntil([&] { return status->text().contains("paused"); }));
+    const QString shown = status->text();
+    INFO(shown.toStdString());
+    CHECK(status->fontMetrics().horizontalAdvance(shown) <= status->width());
+    CHECK(shown.contains("record 10 of"));
+    CHECK(shown.contains("paused"));
+    // Whatever is left out is a whole part of the full text.
+    for (const QString& part : shown.split(" | ")) CHECK(w.window.statusText().contains(part));
+    CHECK(status->toolTip().contains("record 10 of"));  // the whole text
+  }
+}
+
+TEST_CASE("window: the barrier chart's title wraps in a narrow panel instead of being cut") {
+  ViewState state;
+  state.setSnapshot(test::snapshotOf(test::dataPath("barrier.trace")));
+  // The title's ink: dark pixels above the first bar.
+  auto titleInk = [&](int width) {
+    BarrierChart chart(&state);
+    chart.resize(width, 240);
+    const QImage img = chart.grab().toImage();
+    int firstBar = img.height();
+    for (int y = 0; y < img.height() && firstBar == img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x)
+        if (QColor(img.pixel(x, y)) == activityColor(Activity::Barrier)) {
+          firstBar = y;
+          break;
+        }
+    return inkIn(img, QRect(0, 0, img.width(), firstBar - 3));
+  };
+  const int wide = titleInk(1200), narrow = titleInk(260);
+  INFO("title ink at 1200 px " << wide << ", at 260 px " << narrow);
+  REQUIRE(wide > 100);
+  CHECK(narrow >= wide * 9 / 10);  // every word, on more lines
+}
+
+TEST_CASE("window: the Messages matrix shows every column of a four-task run at the default size") {
+  ViewState state;
+  MainWindow window(&state, Window::optionsOfSize({1280, 800}));
+  state.setSnapshot(test::snapshotOf(test::dataPath("ge.trace")));
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  window.showTab("messages");
+  auto* matrix = window.findChild<QTableView*>("messageMatrix");
+  REQUIRE(matrix);
+  REQUIRE(test::waitUntil([&] { return matrix->model()->columnCount() == 4 && matrix->isVisible(); }));
+  QApplication::processEvents();
+  for (int c = 0; c < matrix->model()->columnCount(); ++c) {
+    INFO("column " << c);
+    CHECK(matrix->columnViewportPosition(c) >= 0);
+    CHECK(matrix->columnViewportPosition(c) + matrix->columnWidth(c) <= matrix->viewport()->width());
+  }
 }
 
 TEST_CASE("window: typing a tag (digits, minus) in the Tag field neither zooms nor steps") {

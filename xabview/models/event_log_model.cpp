@@ -131,10 +131,14 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
   const CallOutcome outcome = oe.task == kMonitorTask ? CallOutcome::Ok : outcomeOf(e);
   if (role == Qt::ForegroundRole && outcome == CallOutcome::Failed) return QBrush(kFailedCall);
   if (role == Qt::ForegroundRole && outcome == CallOutcome::TimedOut) return QBrush(kTimedOutCall.darker(130));  // readable as text
-  if (role == Qt::ToolTipRole && outcome == CallOutcome::Failed)
-    return QStringLiteral("failed: %1").arg(QString::fromStdString(errorWords(e.rc)));
-  if (role == Qt::ToolTipRole && outcome == CallOutcome::TimedOut)
-    return QStringLiteral("timed out: no message came within the timeout (rc=0)");
+  if (role == Qt::ToolTipRole) {
+    const QString said = outcome == CallOutcome::Failed ? QStringLiteral("failed: %1").arg(QString::fromStdString(errorWords(e.rc)))
+                         : outcome == CallOutcome::TimedOut ? QStringLiteral("timed out: no message came within the timeout (rc=0)")
+                                                            : QString();
+    // A narrow column cuts the fields short: whole in the tool tip.
+    if (index.column() == FieldsCol) return said.isEmpty() ? eventArgs(tr, e) : eventArgs(tr, e) + "\n" + said;
+    if (!said.isEmpty()) return said;
+  }
   if (role == Qt::BackgroundRole && state_->position() > 0 && p == state_->position() - 1)
     return QBrush(QColor(0xff, 0xf5, 0x9d));
   if (role == Qt::FontRole && e.isBegin() && isBlocking(e.kind)) {

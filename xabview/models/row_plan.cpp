@@ -8,7 +8,7 @@
 namespace xab::view {
 namespace {
 
-std::string lower(std::string_view s) {
+std::string lowerCopy(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
@@ -23,8 +23,8 @@ std::string tidText(Tid tid) {
 bool matchesFilter(const Trace& trace, TaskIndex t, const std::string& needle) {
   if (needle.empty()) return true;
   const TaskInfo& info = trace.task(t);
-  return lower(trace.label(t)).find(needle) != std::string::npos ||
-         lower(trace.str(info.host)).find(needle) != std::string::npos || tidText(info.tid).find(needle) != std::string::npos;
+  return lowerCopy(trace.label(t)).find(needle) != std::string::npos ||
+         lowerCopy(trace.str(info.host)).find(needle) != std::string::npos || tidText(info.tid).find(needle) != std::string::npos;
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ RowPlan planRows(const Trace& trace, const RowChoice& choice) {
   RowPlan plan;
   const TaskIndex n = trace.taskCount();
   plan.taskRow.assign(n, kNoRow);
-  const std::string needle = lower(choice.filter);
+  const std::string needle = lowerCopy(choice.filter);
   // The tasks drawn, by host: hosts in the order of their first task.
   std::unordered_map<StrId, std::size_t> hostIndex;
   std::vector<std::vector<TaskIndex>> byHost;

@@ -64,7 +64,11 @@ void ViewState::setSnapshot(SnapshotPtr s) {
   snapshot_ = std::move(s);
   if (taskRecords() > before) progressClock_.restart();
   if (live_ || position_ > size()) position_ = size();
-  if (selected_ && *selected_ >= size()) selected_.reset();
+  if (selected_ && *selected_ >= size()) {
+    selected_.reset();
+    selectedTime_.reset();
+    selectedMessage_.reset();
+  }
   refreshShown();
   emit snapshotChanged();
   if (follow_ == Follow::WholeTrace) fitAll();
@@ -194,8 +198,19 @@ void ViewState::setFilter(const EventFilter& f) {
 
 void ViewState::select(std::optional<std::size_t> position) {
   if (position && *position >= size()) position.reset();
-  if (position == selected_) return;
+  if (position == selected_ && !selectedTime_ && !selectedMessage_) return;
   selected_ = position;
+  selectedTime_.reset();
+  selectedMessage_.reset();
+  emit selectionChanged();
+}
+
+void ViewState::selectAt(std::size_t position, TimeNs time, std::optional<std::uint32_t> message) {
+  if (position >= size()) return select(std::nullopt);
+  if (selected_ == position && selectedTime_ == time && selectedMessage_ == message) return;
+  selected_ = position;
+  selectedTime_ = time;
+  selectedMessage_ = message;
   emit selectionChanged();
 }
 

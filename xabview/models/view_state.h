@@ -78,6 +78,12 @@ class ViewState : public QObject {
 
   const EventFilter& filter() const { return filter_; }
   std::optional<std::size_t> selected() const { return selected_; }
+  // Chosen on the diagram (selectAt): the time clicked on the selected
+  // record's row, where the diagram marks it (a bar is marked where it was
+  // clicked, not at its start); the message whose line was clicked, drawn
+  // highlighted with its receives marked.  Any other select() clears them.
+  std::optional<TimeNs> selectedTime() const { return selectedTime_; }
+  std::optional<std::uint32_t> selectedMessage() const { return selectedMessage_; }
   const std::vector<Highlight>& highlights() const { return highlights_; }
   // The rows the user chose (row_plan.h) and the diagram's rows under it,
   // computed once per snapshot and choice.
@@ -103,6 +109,7 @@ class ViewState : public QObject {
   void followPresent();
   void setFilter(const xab::view::EventFilter& f);
   void select(std::optional<std::size_t> position);
+  void selectAt(std::size_t position, xab::TimeNs time, std::optional<std::uint32_t> message = std::nullopt);
   void setHighlights(std::vector<xab::view::Highlight> h);
   void setRowChoice(const xab::view::RowChoice& c);
 
@@ -130,6 +137,8 @@ class ViewState : public QObject {
   TimeNs viewBegin_ = 0, viewEnd_ = 1'000'000'000;
   EventFilter filter_;
   std::optional<std::size_t> selected_;
+  std::optional<TimeNs> selectedTime_;
+  std::optional<std::uint32_t> selectedMessage_;
   std::vector<Highlight> highlights_;
   RowChoice rowChoice_;
   mutable RowPlan rowPlan_;

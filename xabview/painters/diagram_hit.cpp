@@ -1,5 +1,6 @@
 #include "diagram_hit.h"
 
+#include "marks.h"
 #include "span_search.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
     }
   }
   if (!hit.task) return hit;
+  hit.mark = markAt(layout, st, at);
   // A folded row: no one task's span under the pointer.
   if (layout.groupOfRow(layout.rowOf(*hit.task))) return hit;
   const auto& spans = s->spans[*hit.task];

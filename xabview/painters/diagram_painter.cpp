@@ -3,6 +3,7 @@
 #include "dangling_messages.h"
 #include "failure_marks.h"
 #include "highlights.h"
+#include "marks.h"
 #include "span_search.h"
 #include "utilization.h"
 
@@ -193,42 +194,71 @@ void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
 
 // The names, on the colour of what the task does now (kNameBlocked,
 // kNameBarrier).  Rows lower than the font get a smaller font, down to 7
-// pixels; rows lower than kMinLabelRow get a name every few rows.
+// pixels; rows lower than kMinLabelRow get a name every few rows, counted
+// from the first row of each host's group.  A name hangs from the top of
+// its row and is clipped to the rows it labels, inside its group: nothing
+// crosses a host's line.
 void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   p.save();
   QFont font = p.font();
   const int every = layout.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / layout.rowHeight));
-  font.setPixelSize(std::clamp(static_cast<int>(layout.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
+  const double room = layout.rowHeight * every;
+  int pixels = std::clamp(static_cast<int>(room) - 2, 7, std::max(7, QFontMetrics(font).height() - 3));
+  font.setPixelSize(pixels);
+  while (pixels > 6 && QFontMetrics(font).height() > room) font.setPixelSize(--pixels);
   p.setFont(font);
   QFontMetrics fm(font);
   const auto [first, last] = layout.visibleRows();
+  // The group of a row: [groupFirst, groupEnd).
+  auto group = [&](TaskIndex row) {
+    auto it = std::upper_bound(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    TaskIndex from = it == layout.hostFirstRows.begin() ? 0 : *std::prev(it);
+    TaskIndex to = it == layout.hostFirstRows.end() ? static_cast<TaskIndex>(layout.rows) : *it;
+    return std::pair{from, to};
+  };
   for (TaskIndex row = first; row < last; ++row) {
     const TaskIndex t = layout.taskOfRow(row);
-    const RowGroup* group = layout.groupOfRow(row);
+    const RowGroup* folded = layout.groupOfRow(row);
     QRectF r(layout.area.left(), layout.rowTopOfRow(row), layout.labelWidth - 4, layout.rowHeight);
-    auto a = group ? Activity::Computing : describeTask(st, t).kind;  // a group's members differ: no colour
+    auto a = folded ? Activity::Computing : describeTask(st, t).kind;  // a folded row's tasks differ: no colour
     if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
     if (a == Activity::Barrier) p.fillRect(r, kNameBarrier);
+    const auto [groupFirst, groupEnd] = group(row);
+    if ((row - groupFirst) % static_cast<TaskIndex>(every) != 0) continue;
+    // The rows this name labels, within its group; the line above a group
+    // is on the first row's top pixel, the names start below it.
+    const TaskIndex rows = std::min<TaskIndex>(static_cast<TaskIndex>(every), groupEnd - row);
+    const double top = std::floor(r.top()) + 1;
+    const QRectF box(r.left(), top, r.width(), layout.rowTopOfRow(row + rows) - top);
+    if (box.height() < fm.ascent()) continue;  // no room for a name above the group's end
+    const Qt::Alignment valign = box.height() >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop;
+    p.save();
+    p.setClipRect(box);
     // A host's group: a line above it and the host's name on its first row.
-    const bool hostFirst = std::binary_search(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    const bool hostFirst = row == groupFirst && !layout.hostFirstRows.empty();
     double hostWidth = 0;
     if (hostFirst) {
       p.setPen(Qt::darkGray);
-      p.drawLine(QPointF(layout.area.left(), r.top()), QPointF(layout.area.right(), r.top()));
       QString host = QString::fromUtf8(s.trace->str(s.trace->task(t).host)) + QStringLiteral(" ");
       hostWidth = fm.horizontalAdvance(host);
-      p.drawText(QRectF(r.left(), r.center().y() - fm.height() / 2.0, r.width(), fm.height()), Qt::AlignVCenter | Qt::AlignRight, host);
+      p.drawText(box, valign | Qt::AlignRight, host);
     }
-    if (row % static_cast<TaskIndex>(every) != 0) continue;
     p.setPen(Qt::black);
     // A folded row: its members' name and count, a sign that it opens (double-click).
-    QString text = fm.elidedText(group ? QStringLiteral("\u25b8 ") + QString::fromStdString(group->label)
+    QString text = fm.elidedText(folded ? QStringLiteral("\u25b8 ") + QString::fromStdString(folded->label)
                                        : QString::fromStdString(s.trace->label(t)), Qt::ElideRight,
                                  static_cast<int>(layout.labelWidth - 8 - hostWidth));
-    QRectF line(r.left() + 4, r.center().y() - fm.height() / 2.0, r.width() - 4, fm.height());
-    p.drawText(line, Qt::AlignVCenter | Qt::AlignLeft, text);
+    p.drawText(box.adjusted(4, 0, 0, 0), valign | Qt::AlignLeft, text);
+    p.restore();
   }
+  // The hosts' lines last: over the names' backgrounds, under nothing.
+  p.setPen(Qt::darkGray);
+  for (TaskIndex row : layout.hostFirstRows)
+    if (row >= first && row < last) {
+      const double y = std::floor(layout.rowTopOfRow(row));
+      p.drawLine(QPointF(layout.area.left(), y), QPointF(layout.area.right(), y));
+    }
   p.restore();
 }
 
@@ -361,22 +391,13 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
 }
 
 void paintCursor(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
-  const ViewSnapshot& s = *st.snapshot();
   QRectF plot = layout.plot();
   if (!st.atEnd()) {
     double x = layout.xOf(st.cursorTime());
     p.setPen(QPen(kReplayLine, 2));
     if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
-  if (auto sel = st.selected()) {
-    const OrderEntry oe = s.order[*sel];
-    if (oe.task == kMonitorTask) return;
-    double x = layout.xOf(s.event(oe).time), y = layout.rowTop(oe.task) + layout.rowHeight / 2;
-    p.setPen(QPen(Qt::black, 2));
-    p.setBrush(Qt::yellow);
-    p.drawEllipse(QPointF(x, y), 5, 5);
-    p.setBrush(Qt::NoBrush);
-  }
+  paintSelection(p, layout, st);  // selection_painter.cpp
 }
 
 }  // namespace
@@ -404,9 +425,11 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Line, kHighlightCritical, "critical path", "the chain of work and messages that decides the run's end (Why slow tab)"},
       {LegendEntry::Failed, kFailedCall, "failed call", "a PVM call that returned an error (rc < 0), where it returned; the log lists it in red"},
       {LegendEntry::TimedOut, kTimedOutCall, "timed out", "a pvm_trecv that waited its whole timeout and got no message"},
+      {LegendEntry::Mark, kMarkColor, "mark", "a user mark (xab_mark): a flag and a tick on the task's row at its time; hover it for its text"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
-      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
+      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log, or where a click on the diagram selected it"},
+      {LegendEntry::Line, kSelectedMessage, "selected message", "a message whose line was clicked: its line from the send to each receive, each receive with a dot"},
   };
 }
 
@@ -494,6 +517,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   if (o.messages) paintMessages(p, layout, st, stats);
   if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h
   stats.outcomeMarks = paintOutcomeMarks(p, layout, st);  // failure_marks.h
+  if (o.marks) paintMarks(p, layout, st);          // marks.h
   paintHighlights(p, layout, st);                  // highlights.h: the Why-slow panel's
   paintCursor(p, layout, st);
   p.restore();

@@ -88,6 +88,7 @@ struct DiagramOptions {
   bool barriers = true;
   bool labels = true;
   bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
+  bool marks = true;    // user marks (marks.h)
 };
 
 // A tick's label on the time axis: `rel` ns after the trace's first record,
@@ -101,6 +102,13 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
 // Where a task's samples show it waiting for a CPU, hatched over its row
 // (cpu_wait_painter.cpp; paintDiagram calls it).
 void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& state);
+
+// The selected record's dot (where it was clicked, ViewState::selectedTime)
+// and a clicked message: its lines to each receive shown, highlighted in
+// kSelectedMessage, a dot at each receive (selection_painter.cpp;
+// paintDiagram calls it).
+inline const QColor kSelectedMessage{0xff, 0xab, 0x00};
+void paintSelection(QPainter& p, const DiagramLayout& layout, const ViewState& state);
 
 // Tasks computing / communicating / blocked / in a barrier per pixel column
 // (utilization.h counts them).
@@ -123,7 +131,7 @@ inline constexpr double kMinLabelRow = 8.0;
 // The key to every colour and mark the diagram draws (the on-screen legend
 // and the documentation read it; the painter draws with the same colours).
 struct LegendEntry {
-  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Failed, TimedOut } shape;
+  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Failed, TimedOut, Mark } shape;
   QColor color;
   QString name;     // "receiving"
   QString meaning;  // one sentence, for the tool tip
