@@ -7,3 +7,8 @@ if(TARGET ab2picl)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/translators_bench.sh ${XAB_BENCH_DIR}/translators_bench.sh COPYONLY)
   add_dependencies(bench translators_gentrace)
 endif()
+# The scale benchmark (docs/performance.md, "Scale"): every reader's time and
+# peak memory on traces of millions of records with clock records.
+if(TARGET translators_gentrace)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/scale_bench.sh ${XAB_BENCH_DIR}/scale_bench.sh COPYONLY)
+endif()

@@ -88,6 +88,94 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
   return b.take();
 }
 
+}  // namespace
+
+// The same re-dating without a second copy, for a trace its caller alone
+// holds: each event's time changes where it is stored, and what the
+// builder derives from times (each task's first, last and exit times, the
+// trace's first and last) is derived again.  Order, strings, lists and
+// arrival numbers stay as they are: the result is what retime() builds.
+struct TraceRedate {
+  // The trace to change when `p` is its only owner and no snapshot shares
+  // its events' storage; null otherwise.  Every Trace is made as a mutable
+  // object (TraceBuilder::take, freeze), so changing it through the sole
+  // reference is sound.
+  static Trace* sole(const std::shared_ptr<const Trace>& p) {
+    if (!p || p.use_count() != 1) return nullptr;
+    for (const auto& ev : p->events_)
+      if (!ev.sole()) return nullptr;
+    return const_cast<Trace*>(p.get());
+  }
+
+  static void redate(Trace& trace, const std::vector<ClockFit>& fits, const std::vector<ClockFit>& hostFits,
+                     const std::vector<std::vector<TimeNs>>* shift, const std::unordered_map<Tid, ClockFit>* relays) {
+    for (std::size_t i = 0; i < trace.monitor_.size() && relays; ++i) {
+      Event& e = trace.monitor_[i];
+      if (relayRecord(e.kind))
+        if (auto it = relays->find(trace.monitorTid(i)); it != relays->end()) e.time = it->second.toReference(e.time);
+    }
+    const int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+      trace.events_[t].rewrite([&](Event& e, std::size_t i) {
+        if (!monitorWritten(e))
+          e.time = fits[t].toReference(e.time);
+        else if (t < hostFits.size() && !writtenByAbmon(trace, e, how))
+          e.time = hostFits[t].toReference(e.time);
+        if (shift) e.time = addTime(e.time, (*shift)[t][i]);
+      });
+    rederive(trace);
+  }
+
+  // What TraceBuilder::append and noteTime derive from the times.
+  static void rederive(Trace& trace) {
+    bool any = false;
+    auto note = [&](TimeNs t) {
+      trace.firstTime_ = any ? std::min(trace.firstTime_, t) : t;
+      trace.lastTime_ = any ? std::max(trace.lastTime_, t) : t;
+      any = true;
+    };
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      TaskInfo& info = trace.tasks_[t];
+      bool exitSeen = false;
+      trace.events_[t].forEach([&](const Event& e) {
+        note(e.time);
+        bool exitCall = e.kind == Kind::EXIT && e.phase == Phase::End;
+        if (!exitSeen && (exitCall || e.kind == Kind::TASK_EXIT)) {
+          exitSeen = true;
+          if (info.exit != ExitHow::None) info.exitTime = e.time;
+        }
+      });
+      const auto& ev = trace.events_[t];
+      if (ev.empty()) continue;
+      info.firstTime = info.lastTime = ev[0].time;
+      ev.forEach([&](const Event& e) { info.lastTime = std::max(info.lastTime, e.time); });
+    }
+    for (const Event& e : trace.monitor_) note(e.time);
+  }
+
+  static bool monitorWritten(const Event& e) {
+    return e.kind == Kind::TASK_EXIT || e.kind == Kind::ABMON_LOST || e.kind == Kind::ABMON_BAD || e.kind == Kind::OUTPUT;
+  }
+  // As writtenByAbmon() reads it through a Record (the slot's string, present or not).
+  static bool writtenByAbmon(const Trace& trace, const Event& e, int how) {
+    return e.kind == Kind::OUTPUT || (e.kind == Kind::TASK_EXIT && how >= 0 && trace.str(e.a[how]) == "host");
+  }
+};
+
+namespace {
+
+// retime(), in place when the caller handed over the only reference.
+std::shared_ptr<const Trace> retimeOwned(std::shared_ptr<const Trace> trace, const std::vector<ClockFit>& fits,
+                                         const std::vector<ClockFit>& hostFits,
+                                         const std::vector<std::vector<TimeNs>>* shift,
+                                         const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
+  if (Trace* own = TraceRedate::sole(trace)) {
+    TraceRedate::redate(*own, fits, hostFits, shift, relays);
+    return trace;
+  }
+  return retime(*trace, fits, hostFits, shift, relays);
+}
+
 // Receives earlier than their send plus minTransfer.
 std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::uint64_t* checked) {
   std::uint64_t n = 0, c = 0;
@@ -192,6 +280,12 @@ std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<st
   return retime(trace, none, {}, &shift);
 }
 
+std::shared_ptr<const Trace> shiftTimes(std::shared_ptr<const Trace> trace,
+                                        const std::vector<std::vector<TimeNs>>& shift) {
+  std::vector<ClockFit> none(trace->taskCount());
+  return retimeOwned(std::move(trace), none, {}, &shift);
+}
+
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
   std::vector<ClockFit> perTask(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
@@ -220,26 +314,33 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   }
   // One way of the fastest exchange: no message can travel faster.
   report.minTransfer = minTransit / 2;
-  MessageTable raw = matchMessages(trace);
-  report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
-  report.fitsRefused = refuseWorseFits(trace, raw, report.minTransfer, fits);
-  auto fitted = retime(trace, fits, hostFits, nullptr, &relays);
+  {
+    MessageTable raw = matchMessages(trace);
+    report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
+    report.fitsRefused = refuseWorseFits(trace, raw, report.minTransfer, fits);
+  }
+  const std::size_t taskCount = trace.taskCount();
+  // From here on `trace` may be re-dated in place: only `fitted` is read.
+  auto fitted = retimeOwned(std::move(input), fits, hostFits, nullptr, &relays);
   MessageTable m = matchMessages(*fitted);
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
-  std::shared_ptr<const Trace> out = fitted;
-  if (report.violationsFit > 0) {
+  std::shared_ptr<const Trace> out;
+  if (report.violationsFit == 0) {
+    out = std::move(fitted);
+  } else {
     auto shift = causalShifts(*fitted, m, report.minTransfer, report);
+    m = MessageTable{};
     std::vector<ClockFit> none(fitted->taskCount());
-    out = retime(*fitted, none, {}, &shift);
+    out = retimeOwned(std::move(fitted), none, {}, &shift);
     report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
   }
   report.fits.assign(out->taskCount(), ClockFit{});
-  for (TaskIndex t = 0; t < trace.taskCount() && t < out->taskCount(); ++t) report.fits[t] = fits[t];
+  for (TaskIndex t = 0; t < taskCount && t < out->taskCount(); ++t) report.fits[t] = fits[t];
   std::size_t fittedCount = 0;
   for (const ClockFit& f : fits) fittedCount += f.valid;
   char buf[256];
   std::snprintf(buf, sizeof buf, "global time: %zu of %zu tasks fitted to the reference clock", fittedCount,
-                trace.taskCount());
+                taskCount);
   report.note = buf;
   return out;
 }

@@ -239,7 +239,10 @@ std::shared_ptr<const Trace> compensate(std::shared_ptr<const Trace> input, Comp
                 static_cast<unsigned long long>(report.collectivesRebased),
                 static_cast<unsigned long long>(report.spawnsRebased));
   report.note = buf;
-  return shiftTimes(trace, shift);
+  w.comm = {};
+  w.contention = {};
+  w.coll = {};
+  return shiftTimes(std::move(input), shift);  // in place when the caller handed over the only reference
 }
 
 }  // namespace xab

@@ -89,7 +89,7 @@ int compareMain(const Options& o) {
     if (!inputUsable(one, source)) return kExitError;
     TraceReader& reader = source.reader();
     std::shared_ptr<const Trace> trace = reader.take();
-    runs.push_back(analyseReader(one, reader, trace));
+    runs.push_back(analyseReader(one, reader, std::move(trace)));
   }
   std::vector<const Analysis*> views;
   for (const Report& r : runs) views.push_back(&r);

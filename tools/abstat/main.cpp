@@ -73,7 +73,10 @@ int main(int argc, char** argv) {
   if (!inputUsable(o, source)) return kExitError;
   TraceReader& reader = source.reader();
   std::shared_ptr<const Trace> trace = reader.take();
-  Report a = analyseReader(o, reader, trace);
+  // The output section merges the tasks' lines by their times as recorded:
+  // it keeps the trace as read (else global time re-dates it in place).
+  std::shared_ptr<const Trace> recorded = o.sections.output ? trace : nullptr;
+  Report a = analyseReader(o, reader, std::move(trace));
   if (!a.messages.consistent())
     std::fprintf(stderr, "abstat: %s: warning: %s\n", source.name().c_str(), inconsistencyWarning(a.messages).c_str());
   Sections rest = o.sections;
@@ -85,7 +88,7 @@ int main(int argc, char** argv) {
   }
   if (o.sections.output) {
     bool found = false;
-    std::string out = outputReport(*trace, o.outputTask, found);
+    std::string out = outputReport(*recorded, o.outputTask, found);
     if (!found) {
       std::fprintf(stderr, "abstat: no task %s in %s\n", o.outputTask.c_str(), source.name().c_str());
       return kExitError;

@@ -8,7 +8,8 @@
 // one event costs one slot and one with five costs at most eight: a trace
 // that names 100,000 tasks once each must not cost 100,000 blocks.  A chunk that is full is never written
 // again; freeze() shares it and copies only the last, partial chunk.
-// There is no mutable element access, so a shared chunk cannot change.
+// Elements change only through rewrite(), on a vector that shares no chunk
+// (sole()), so a shared chunk cannot change.
 // Never push_back() on a frozen copy: its last chunk is exact-size.
 #pragma once
 
@@ -67,6 +68,22 @@ class ChunkedVector {
     std::size_t n = 0;
     for (const auto& c : chunks_) n += c->capacity() * sizeof(T);
     return n;
+  }
+
+  // Whether no other vector shares a chunk with this one (none was frozen
+  // from it, nor it from another): then its elements may change in place.
+  bool sole() const {
+    for (const auto& c : chunks_)
+      if (c.use_count() != 1) return false;
+    return true;
+  }
+  // f(element, index) on every element, which it may change: only on a
+  // sole() vector.
+  template <class F>
+  void rewrite(F&& f) {
+    std::size_t i = 0;
+    for (auto& c : chunks_)
+      for (T& v : *c) f(v, i++);
   }
 
   template <class F>

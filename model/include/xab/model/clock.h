@@ -112,8 +112,11 @@ struct ClockReport {
 // of its messages' receives before their sends than its clock as recorded
 // keeps its times too: the fit is refused), each relay's own records
 // through the relay's (the trace's first and last times are global too),
-// then the causality correction: a new trace, and `report` says what was
-// done.  A trace without clock records
+// then the causality correction, and `report` says what was done.  The
+// times change in place when the caller hands over the only reference to
+// `trace` and no snapshot shares its events (abstat and the translators
+// after reading a file: no second copy); otherwise the result is a new,
+// re-timed trace.  A trace without clock records
 // (an old one, an importer's) is handed back as it is (report.note says so).
 std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> trace, ClockReport& report);
 
@@ -154,6 +157,10 @@ class LiveClockFit {
 };
 // The trace with shift[task][index] added to each event's time (same shape as the trace).
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift);
+// The same, re-dating `trace` in place when the caller hands over its only
+// reference and no snapshot shares its events (else a re-timed copy).
+std::shared_ptr<const Trace> shiftTimes(std::shared_ptr<const Trace> trace,
+                                        const std::vector<std::vector<TimeNs>>& shift);
 
 // The trace with each task's times through fits[its tid] (others as they are).
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits);

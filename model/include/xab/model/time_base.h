@@ -39,7 +39,10 @@ struct TimeBaseReport {
   bool corrected = false;           // the last pass ran
 };
 
-// The trace on `base` (a new trace, or the same one when nothing applies).
+// The trace on `base`: re-dated in place when the caller hands over the
+// only reference (std::move) and no snapshot shares its events, else a new
+// trace; the same one when nothing applies.  The last pass is the caller's
+// function and may copy.
 TracePtr prepare(TracePtr trace, const TimeBase& base, TimeBaseReport& report);
 
 // The live variant, for a growing trace read again and again (xabview):

@@ -143,6 +143,7 @@ class Trace {
 
  private:
   friend class TraceBuilder;
+  friend struct TraceRedate;  // re-dates a trace its caller alone holds (clock_retime.cpp)
   TraceHeader header_;
   std::vector<TaskInfo> tasks_;
   std::vector<ChunkedVector<Event>> events_;

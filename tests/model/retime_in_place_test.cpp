@@ -1,0 +1,112 @@
+// Global time without a second copy (xab/model/time_base.h): a trace whose
+// caller hands over the only reference is re-dated where it is stored, and
+// comes out as the re-timed copy would; a trace someone else still reads
+// (a snapshot sharing its events) is copied and left as it was.
+#include <xab/model/model.h>
+
+#include <catch2/catch.hpp>
+
+#include "clock_synth.h"
+
+using namespace xab;
+using namespace xab::clocktest;
+
+namespace {
+
+// B's clock skewed, a message the fit leaves too early (the causality
+// correction runs too), a mark after it and both tasks' exits.
+Synth skewedRun() {
+  Synth s;
+  sampleBoth(s, 0);
+  TimeNs t = kT0 + 3'000'000'000;
+  s.send(kA, kNone, t, kB, 1);
+  s.recv(kB, kSkewB, t + 1'000, kA, 1);
+  s.line(t + 50'000, kSkewB.at(t + 50'000), kB, "mark text=after rc=0");
+  s.line(t + 60'000, kNone.at(t + 60'000), kA, "exit rc=0");
+  s.line(t + 70'000, kSkewB.at(t + 70'000), kB, "exit rc=0");
+  return s;
+}
+
+void checkSame(const Trace& a, const Trace& b) {
+  REQUIRE(a.taskCount() == b.taskCount());
+  REQUIRE(a.eventCount() == b.eventCount());
+  CHECK(a.firstTime() == b.firstTime());
+  CHECK(a.lastTime() == b.lastTime());
+  for (TaskIndex t = 0; t < a.taskCount(); ++t) {
+    INFO("task " << a.label(t));
+    CHECK(a.task(t).firstTime == b.task(t).firstTime);
+    CHECK(a.task(t).lastTime == b.task(t).lastTime);
+    CHECK(a.task(t).exitTime == b.task(t).exitTime);
+    REQUIRE(a.events(t).size() == b.events(t).size());
+    for (std::size_t i = 0; i < a.events(t).size(); ++i) {
+      const Event &x = a.events(t)[i], &y = b.events(t)[i];
+      CHECK(x.time == y.time);
+      CHECK(x.seq == y.seq);
+      CHECK(x.present == y.present);
+    }
+  }
+  REQUIRE(a.monitorEvents().size() == b.monitorEvents().size());
+  for (std::size_t i = 0; i < a.monitorEvents().size(); ++i) CHECK(a.monitorEvents()[i].time == b.monitorEvents()[i].time);
+}
+
+}  // namespace
+
+TEST_CASE("global time re-dates a trace its caller alone holds in place, as the copy would", "[clock]") {
+  Synth s = skewedRun();
+  // The copy: a second reference keeps the trace as read.
+  auto read = s.trace();
+  auto kept = read;
+  TimeBaseReport copyReport;
+  auto copied = prepare(std::move(read), TimeBase{}, copyReport);
+  REQUIRE(copyReport.clock.receivesMoved == 1);  // the fit and the correction both re-dated
+  CHECK(copied.get() != kept.get());
+
+  // In place: the only reference handed over.
+  auto alone = s.trace();
+  const Trace* object = alone.get();
+  TaskIndex b = *alone->findTask(kB);
+  const Event* first = &alone->events(b)[0];
+  const TimeNs recorded = first->time;
+  TimeBaseReport report;
+  auto global = prepare(std::move(alone), TimeBase{}, report);
+  CHECK(global.get() == object);          // no second trace
+  CHECK(&global->events(b)[0] == first);  // nor a second copy of the events
+  CHECK(global->events(b)[0].time != recorded);
+  CHECK(report.clock.receivesMoved == copyReport.clock.receivesMoved);
+  CHECK(report.clock.note == copyReport.clock.note);
+  checkSame(*global, *copied);
+}
+
+TEST_CASE("global time copies a trace a snapshot still shares, and leaves the snapshot as it was", "[clock]") {
+  Synth s = skewedRun();
+  TraceReader r;
+  r.feed(s.text);
+  r.finish();
+  auto snapshot = r.snapshot();  // shares every full chunk of the events
+  auto taken = r.take();
+  const Trace* object = taken.get();
+  TaskIndex b = *snapshot->findTask(kB);
+  const TimeNs recorded = snapshot->events(b)[0].time;
+  TimeBaseReport report;
+  auto global = prepare(std::move(taken), TimeBase{}, report);
+  CHECK(global.get() != object);
+  CHECK(snapshot->events(b)[0].time == recorded);
+  CHECK(global->events(b)[0].time != recorded);
+}
+
+TEST_CASE("compensation re-dates a trace its caller alone holds in place", "[compensate]") {
+  Synth s = skewedRun();
+  // B's record cost: compensation has something to take out.
+  s.line(kT0 + 1'000, kSkewB.at(kT0 + 1'000), kB, "cost rc=2000");
+  auto read = s.trace();
+  auto kept = read;
+  TimeBaseReport copyReport;
+  auto copied = prepare(std::move(read), TimeBase{.globalTime = false, .compensate = true, .correct = {}}, copyReport);
+  REQUIRE(copyReport.compensation.costRecords);
+  auto alone = s.trace();
+  const Trace* object = alone.get();
+  TimeBaseReport report;
+  auto out = prepare(std::move(alone), TimeBase{.globalTime = false, .compensate = true, .correct = {}}, report);
+  CHECK(out.get() == object);
+  checkSame(*out, *copied);
+}
