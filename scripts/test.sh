@@ -141,7 +141,9 @@ bg_step() {  # name command...
   BG_START=$SECONDS
   echo
   echo "==== test.sh: $BG_NAME (runs beside the next build; its output follows when it ends)"
-  "$@" >"$BG_LOG" 2>&1 &
+  # Its time is its own, up to its end, not up to the end of the build
+  # beside it.
+  { "$@"; local rc=$?; echo "$SECONDS" >"$BG_LOG.end"; exit "$rc"; } >"$BG_LOG" 2>&1 &
   BG_PID=$!
 }
 
@@ -152,8 +154,10 @@ bg_wait() {
   echo
   echo "==== test.sh: $BG_NAME (output)"
   cat "$BG_LOG"
-  rm -f "$BG_LOG"
-  record "$BG_NAME" "$rc" $((SECONDS - BG_START))
+  local end=$SECONDS
+  [[ -s $BG_LOG.end ]] && end=$(<"$BG_LOG.end")
+  rm -f "$BG_LOG" "$BG_LOG.end"
+  record "$BG_NAME" "$rc" $((end - BG_START))
   BG_PID=""
   return "$rc"
 }
