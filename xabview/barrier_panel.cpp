@@ -32,11 +32,15 @@ void BarrierChart::paintEvent(QPaintEvent*) {
   if (!s) return;
   const BarrierChartData chart = barrierChartData(*s, instance_);
   const auto& bars = chart.bars;
-  p.drawText(QRect(6, 2, width() - 12, 18), Qt::AlignLeft | Qt::AlignVCenter, chart.title);
+  // The title in as many lines as the width needs, the bars under it.
+  const QRect title = fontMetrics().boundingRect(QRect(6, 2, std::max(1, width() - 12), 1000),
+                                                 Qt::AlignLeft | Qt::TextWordWrap, chart.title);
+  p.drawText(QRect(6, 2, width() - 12, std::max(18, title.height())), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+             chart.title);
   if (bars.empty()) return;
   // A bar is never lower than a line of text: the bars that do not fit are
   // counted at the bottom instead of drawn over each other.
-  const int labelW = 140, top = 22, valueW = 80, line = fontMetrics().height();
+  const int labelW = 140, top = std::max(22, title.height() + 6), valueW = 80, line = fontMetrics().height();
   const double h = std::max<double>(line, std::min(22.0, (height() - top - 4) / static_cast<double>(bars.size())));
   std::size_t fit = bars.size();
   if (top + static_cast<double>(bars.size()) * h > height())

@@ -1,11 +1,15 @@
 #include "diagram_view.h"
 
 #include "activity.h"
+#include "failure_marks.h"
 #include "record_find.h"
+#include "row_actions.h"
 #include "utilization_words.h"
 
 #include <QElapsedTimer>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
@@ -26,6 +30,8 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::positionChanged, this, repaint);
   connect(state_, &ViewState::rangeChanged, this, repaint);
   connect(state_, &ViewState::selectionChanged, this, repaint);
+  connect(state_, &ViewState::rowsChanged, this, repaint);
+  rowActions_ = xab::view::rowActions(state_, this);
   // Room for a readable name on every row, up to 40 tasks (more get a
   // name every few rows): the window's other parts give way first.
   connect(state_, &ViewState::snapshotChanged, this, [this] {
@@ -96,6 +102,28 @@ void DiagramView::wheelEvent(QWheelEvent* e) {
   e->accept();
 }
 
+std::optional<TaskIndex> DiagramView::rowAt(double y) const {
+  const auto layout = DiagramLayout::make(rect(), *state_);
+  const double r = (y - layout.plot().top() - 2) / layout.rowHeight;
+  if (r < 0 || r >= static_cast<double>(layout.rows)) return std::nullopt;
+  return static_cast<TaskIndex>(r);
+}
+
+void DiagramView::mouseDoubleClickEvent(QMouseEvent* e) {
+  const auto layout = DiagramLayout::make(rect(), *state_);
+  if (e->button() == Qt::LeftButton && e->position().x() < layout.plot().left())
+    if (auto row = rowAt(e->position().y()); row && unfoldRow(state_, *row)) return;
+  QWidget::mouseDoubleClickEvent(e);
+}
+
+void DiagramView::contextMenuEvent(QContextMenuEvent* e) {
+  QMenu menu(this);
+  if (auto row = rowAt(e->pos().y())) addRowMenu(&menu, state_, *row);
+  menu.addSection("Rows");
+  menu.addActions(rowActions_);
+  menu.exec(e->globalPos());
+}
+
 void DiagramView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
   if (const auto l = DiagramLayout::make(rect(), *state_); state_->snapshot() && e->position().y() < l.plot().top() &&
@@ -142,8 +170,17 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   if (dragged_ || e->button() != Qt::LeftButton) return;
   auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
   const ViewSnapshot* s = state_->snapshot();
-  if (hit.message && s) state_->select(s->positionOf(s->messages().messages[*hit.message].send));
-  else if (hit.position) state_->select(hit.position);
+  if (!s) return;
+  // Marked where clicked: a bar at the pointer's time, a message at its send.
+  if (hit.mark) {
+    const MarkAt& m = s->marks()[*hit.mark];
+    state_->selectAt(s->positionOf({m.task, m.index}), m.time);
+  } else if (hit.message) {
+    const Message& m = s->messages().messages[*hit.message];
+    state_->selectAt(s->positionOf(m.send), m.time, *hit.message);
+  } else if (hit.position) {
+    state_->selectAt(*hit.position, hit.time);
+  }
 }
 
 QString DiagramView::describe(const DiagramHit& hit) const {
@@ -159,13 +196,24 @@ QString DiagramView::describe(const DiagramHit& hit) const {
     if (!m.receives.empty())
       lines << "in transit " + formatDuration(std::max<TimeNs>(0, m.receives.front().time - m.time));
   }
-  if (hit.task && hit.span) {
+  if (hit.mark) {  // a mark's tip is the mark's alone
+    const MarkAt& m = s->marks()[*hit.mark];
+    const Event& e = s->trace->events(m.task)[m.index];
+    lines << QStringLiteral("mark \"%1\" by %2")
+                 .arg(QString::fromUtf8(s->trace->str(e.get(Key::Text, -1))), QString::fromStdString(s->trace->label(m.task)));
+    lines << "t = " + QString::fromStdString(formatSeconds(m.time, s->firstTime())) + " s";
+    return lines.join('\n');
+  }
+  if (hit.task && hit.span && !hit.message) {  // a message's tip is the message's alone
     lines << QString::fromStdString(s->trace->label(*hit.task)) + ": " +
                  QString::fromStdString(std::string(stateName(hit.span->state)));
     const Event& e = s->eventAt(*hit.position);
-    lines << QStringLiteral("from %1 s: %2%3 %4")
+    lines << QStringLiteral("from %1 s to %2 s (%3)")
                  .arg(QString::fromStdString(formatSeconds(hit.span->begin, s->firstTime())),
-                      QString::fromStdString(std::string(kindName(e.kind))), e.isBegin() ? ".begin" : "",
+                      QString::fromStdString(formatSeconds(hit.spanEnd, s->firstTime())),
+                      formatDuration(hit.spanEnd - hit.span->begin));
+    lines << QStringLiteral("opened by %1%2 %3")
+                 .arg(QString::fromStdString(std::string(kindName(e.kind))), e.isBegin() ? ".begin" : "",
                       eventArgs(*s->trace, e));
   }
   lines << "t = " + QString::fromStdString(formatSeconds(hit.time, s->firstTime())) + " s";
@@ -252,35 +300,68 @@ LegendView::LegendView(QWidget* parent) : QWidget(parent), entries_(diagramLegen
   setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
-std::vector<QRect> LegendView::place(int width) const {
+// The box in the legend for the entries without room ("more...").
+const QString kLegendMore = QStringLiteral("more\u2026");
+
+LegendView::Placement LegendView::place(int width) const {
   QFontMetrics fm(font());
   const int h = fm.height() + 1, swatch = 14;
-  std::vector<QRect> out;
-  int x = 4, y = 1;
+  const int moreWidth = fm.horizontalAdvance(kLegendMore) + 8;
+  Placement out;
+  int x = 4, row = 0;
+  std::size_t placed = 0;
   for (const auto& e : entries_) {
     int w = swatch + 4 + fm.horizontalAdvance(e.name) + 8;
     if (x > 4 && x + w > width) {
       x = 4;
-      y += h;
+      ++row;
     }
-    out.emplace_back(x, y, w, h);
+    if (row >= maxRows_) break;
+    out.rects.emplace_back(x, 1 + row * h, w, h);
     x += w;
+    ++placed;
   }
+  if (placed < entries_.size()) {
+    // The last row makes room for "more...".
+    while (placed > 0 && out.rects[placed - 1].top() == 1 + (maxRows_ - 1) * h &&
+           out.rects[placed - 1].right() + 1 + moreWidth > width && out.rects[placed - 1].left() > 4)
+      --placed;
+    const int moreX = placed > 0 ? out.rects[placed - 1].right() + 1 : 4;
+    out.more = QRect(moreX, 1 + (maxRows_ - 1) * h, moreWidth, h);
+  }
+  out.rects.resize(entries_.size());
+  for (std::size_t i = placed; i < out.rects.size(); ++i) out.rects[i] = QRect();
   return out;
 }
 
+void LegendView::setMaxRows(int rows) {
+  rows = std::max(rows, 1);
+  if (rows == maxRows_) return;
+  maxRows_ = rows;
+  setFixedHeight(heightForWidth(width()));
+  update();
+}
+
 int LegendView::heightForWidth(int width) const {
-  auto r = place(width);
-  return r.empty() ? 0 : r.back().bottom() + 2;
+  const Placement pl = place(width);
+  int bottom = pl.more.isNull() ? 0 : pl.more.bottom();
+  for (const QRect& r : pl.rects)
+    if (!r.isNull()) bottom = std::max(bottom, r.bottom());
+  return pl.rects.empty() ? 0 : bottom + 2;
 }
 
 void LegendView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), Qt::white);
-  auto rects = place(width());
+  const Placement pl = place(width());
+  if (!pl.more.isNull()) {
+    p.setPen(QColor(0x30, 0x30, 0xa0));
+    p.drawText(pl.more, Qt::AlignVCenter | Qt::AlignLeft, kLegendMore);
+  }
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const LegendEntry& e = entries_[i];
-    const QRect r = rects[i];
+    const QRect r = pl.rects[i];
+    if (r.isNull()) continue;
     const QRect sw(r.left(), r.top() + 2, 14, r.height() - 4);
     switch (e.shape) {
       case LegendEntry::Bar: p.fillRect(sw, e.color); break;
@@ -303,6 +384,18 @@ void LegendView::paintEvent(QPaintEvent*) {
         p.setPen(QPen(e.color, 2));
         p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
         break;
+      case LegendEntry::Failed:
+      case LegendEntry::TimedOut:
+        drawOutcomeGlyph(p, QRectF(sw).center(), 4.5, e.shape == LegendEntry::Failed ? CallOutcome::Failed : CallOutcome::TimedOut);
+        break;
+      case LegendEntry::Mark:
+        p.setPen(QPen(e.color, 0));
+        p.setBrush(e.color);
+        p.drawLine(QPoint(sw.center().x(), sw.top()), QPoint(sw.center().x(), sw.bottom()));
+        p.drawPolygon(QPolygon({QPoint(sw.center().x() - 4, sw.top()), QPoint(sw.center().x() + 4, sw.top()),
+                                QPoint(sw.center().x(), sw.top() + 4)}));
+        p.setBrush(Qt::NoBrush);
+        break;
       case LegendEntry::Dot:
         p.setPen(QPen(Qt::black, 1));
         p.setBrush(e.color);
@@ -319,12 +412,19 @@ void LegendView::paintEvent(QPaintEvent*) {
 bool LegendView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
-    auto rects = place(width());
-    for (std::size_t i = 0; i < rects.size(); ++i)
-      if (rects[i].contains(he->pos())) {
+    const Placement pl = place(width());
+    for (std::size_t i = 0; i < pl.rects.size(); ++i)
+      if (pl.rects[i].contains(he->pos())) {
         QToolTip::showText(he->globalPos(), entries_[i].name + ": " + entries_[i].meaning, this);
         return true;
       }
+    if (pl.more.contains(he->pos())) {  // the entries there was no room for
+      QStringList rest;
+      for (std::size_t i = 0; i < pl.rects.size(); ++i)
+        if (pl.rects[i].isNull()) rest << "<b>" + entries_[i].name.toHtmlEscaped() + "</b>: " + entries_[i].meaning.toHtmlEscaped();
+      QToolTip::showText(he->globalPos(), rest.join("<br>"), this);
+      return true;
+    }
     QToolTip::hideText();
     return true;
   }

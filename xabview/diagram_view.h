@@ -8,7 +8,10 @@
 #include "diagram_hit.h"
 #include "diagram_painter.h"
 
+#include <QList>
 #include <QWidget>
+
+#include <optional>
 
 namespace xab::view {
 
@@ -23,6 +26,8 @@ class DiagramView : public QWidget {
   // What the diagram draws besides the bars (View > Show: layer_actions.h).
   const DiagramOptions& layers() const { return layers_; }
   void setLayers(const DiagramOptions& layers);
+  // View > Rows: fold, filter, show every task (owned by the view).
+  const QList<QAction*>& rowActions() const { return rowActions_; }
 
  signals:
   void painted(double ms);  // after each repaint, its time
@@ -41,14 +46,18 @@ class DiagramView : public QWidget {
   void mousePressEvent(QMouseEvent*) override;
   void mouseMoveEvent(QMouseEvent*) override;
   void mouseReleaseEvent(QMouseEvent*) override;
+  void mouseDoubleClickEvent(QMouseEvent*) override;  // on a folded row's name: unfold it
+  void contextMenuEvent(QContextMenuEvent*) override;  // the row's actions and View > Rows
   bool event(QEvent*) override;
 
  private:
   QString describe(const DiagramHit& hit) const;
   QString describeName(TaskIndex task) const;
+  std::optional<TaskIndex> rowAt(double y) const;  // the row (not task) at y
 
   ViewState* state_;
   DiagramOptions layers_;
+  QList<QAction*> rowActions_;  // View > Rows (row_actions.h), in the context menu too
   double lastPaintMs_ = 0;
   QPoint dragFrom_;
   bool dragging_ = false;
@@ -58,7 +67,7 @@ class DiagramView : public QWidget {
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as
-// the width needs; each entry's tool tip says what it means.
+// the width needs up to maxRows(); each entry's tool tip says what it means.
 class LegendView : public QWidget {
   Q_OBJECT
  public:
@@ -67,15 +76,25 @@ class LegendView : public QWidget {
   int heightForWidth(int width) const override;
   QSize sizeHint() const override { return {800, heightForWidth(800)}; }
   QSize minimumSizeHint() const override { return {200, heightForWidth(width() > 0 ? width() : 800)}; }
+  // Where each entry goes at this width: at most maxRows() rows; entries
+  // that do not fit get an empty rectangle and `more` says where the
+  // "more..." box goes (its tool tip lists them).  Three rows, one in a
+  // short window (the main window says: MainWindow::resizeEvent).
+  int maxRows() const { return maxRows_; }
+  void setMaxRows(int rows);
+  struct Placement {
+    std::vector<QRect> rects;
+    QRect more;
+  };
+  Placement place(int width) const;
 
  protected:
   void paintEvent(QPaintEvent*) override;
   bool event(QEvent*) override;
 
  private:
-  // Where each entry goes at this width.
-  std::vector<QRect> place(int width) const;
   std::vector<LegendEntry> entries_;
+  int maxRows_ = 3;
 };
 
 class UtilizationView : public QWidget {

@@ -31,12 +31,7 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   call_->setObjectName("logCall");
   call_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   call_->setMinimumContentsLength(9);
-  call_->addItem("any call", -1);
-  for (int k = 0; k < kKindCount; ++k) {
-    if (static_cast<Kind>(k) == Kind::TIDS) continue;
-    auto n = kindName(static_cast<Kind>(k));
-    call_->addItem(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size())), k);
-  }
+  call_->addItem("any call", -1);  // then the calls the trace has (refillCalls)
   tag_ = new QLineEdit;
   tag_->setObjectName("logTag");
   tag_->setPlaceholderText("any tag");
@@ -63,12 +58,14 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   table_->setColumnWidth(EventLogModel::EventCol, 100);
   box->addWidget(table_);
   refillTasks();
+  refillCalls();
 
   connect(task_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
   connect(call_, &QComboBox::currentIndexChanged, this, &EventLogPanel::applyFilter);
-  connect(tag_, &QLineEdit::editingFinished, this, &EventLogPanel::applyFilter);
+  connect(tag_, &QLineEdit::textEdited, this, &EventLogPanel::applyFilter);  // as typed, as the boxes do
   connect(libab_, &QCheckBox::toggled, this, &EventLogPanel::applyFilter);
   connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillTasks);
+  connect(state_, &ViewState::snapshotChanged, this, &EventLogPanel::refillCalls);
   connect(state_, &ViewState::selectionChanged, this, &EventLogPanel::showSelection);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
     if (selecting_ || !i.isValid()) return;
@@ -81,22 +78,33 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   });
   connect(state_, &ViewState::positionChanged, this, &EventLogPanel::followPosition);
   connect(state_, &ViewState::filterChanged, this, &EventLogPanel::showFilter);
+  connect(state_, &ViewState::filterChanged, this, &EventLogPanel::followPosition);  // after the model's reset
   connect(model_, &QAbstractItemModel::rowsInserted, this, [this] {
     if (state_->live() && !selecting_) table_->scrollToBottom();
   });
 }
 
+// The Tag box's text as a filter: a number, "any" (-1), else none.
+std::optional<int> EventLogPanel::tagOf(const QString& text) {
+  QString tag = text.trimmed();
+  if (tag == "any") return -1;
+  bool ok = false;
+  int v = tag.toInt(&ok);
+  return ok ? std::optional<int>(v) : std::nullopt;
+}
+
 void EventLogPanel::focusFilter() { task_->setFocus(); }
 
 // Keeps the current record in sight: the first rows at the first record,
-// the newest in live mode, else the row of the record last shown.
+// the newest in live mode, else the row of the record last shown (filtered:
+// the last row before it).
 void EventLogPanel::followPosition() {
   if (state_->live()) {
     table_->scrollToBottom();
   } else if (state_->position() == 0) {
     table_->scrollToTop();
   } else {
-    int row = model_->rowOfPosition(state_->position() - 1);
+    int row = model_->rowAtOrBefore(state_->position() - 1);
     if (row >= 0) table_->scrollTo(model_->index(row, 0), QAbstractItemView::EnsureVisible);
   }
 }
@@ -110,8 +118,9 @@ void EventLogPanel::showFilter() {
   int task = f.tasks.size() == 1 ? static_cast<int>(*f.tasks.begin()) : -1;
   task_->setCurrentIndex(std::max(0, task_->findData(task)));
   call_->setCurrentIndex(std::max(0, call_->findData(f.kind ? static_cast<int>(*f.kind) : -1)));
-  QString tag = !f.tag ? QString() : *f.tag == -1 ? QStringLiteral("any") : QString::number(*f.tag);
-  if (tag_->text().trimmed() != tag) tag_->setText(tag);
+  // What is typed stays while it means the filter's tag ("-" on the way to "-10").
+  if (tagOf(tag_->text()) != f.tag)
+    tag_->setText(!f.tag ? QString() : *f.tag == -1 ? QStringLiteral("any") : QString::number(*f.tag));
 }
 
 void EventLogPanel::refillTasks() {
@@ -123,14 +132,51 @@ void EventLogPanel::refillTasks() {
     task_->addItem(QString::fromStdString(s->trace->label(t)), static_cast<int>(t));
 }
 
+// The Call box lists the calls the trace has, by name, each with its count
+// ("send (640)"); the counts grow with the trace, one pass over new records.
+void EventLogPanel::refillCalls() {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s || s->size() < counted_) {  // another input (File > Open)
+    callCounts_.fill(0);
+    counted_ = 0;
+  }
+  if (s && s->size() > counted_) {
+    s->order.forEach(counted_, s->size(), [&](std::size_t, const OrderEntry& e) {
+      ++callCounts_[static_cast<std::size_t>(s->event(e).kind)];
+    });
+    counted_ = s->size();
+  } else if (s || call_->count() == 1) {
+    return;
+  }
+  QSignalBlocker block(call_);
+  const int current = call_->currentData().toInt();
+  std::vector<std::pair<QString, int>> calls;
+  for (int k = 0; k < kKindCount; ++k) {
+    if (static_cast<Kind>(k) == Kind::TIDS || callCounts_[static_cast<std::size_t>(k)] == 0) continue;
+    auto n = kindName(static_cast<Kind>(k));
+    calls.emplace_back(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size())), k);
+  }
+  std::sort(calls.begin(), calls.end());
+  auto text = [&](const std::pair<QString, int>& c) {
+    return QStringLiteral("%1 (%2)").arg(c.first).arg(callCounts_[static_cast<std::size_t>(c.second)]);
+  };
+  bool same = call_->count() == static_cast<int>(calls.size()) + 1;
+  for (std::size_t i = 0; same && i < calls.size(); ++i)
+    same = call_->itemData(static_cast<int>(i) + 1).toInt() == calls[i].second;
+  if (same) {  // new counts only: the items stay (an open list does not jump)
+    for (std::size_t i = 0; i < calls.size(); ++i) call_->setItemText(static_cast<int>(i) + 1, text(calls[i]));
+    return;
+  }
+  while (call_->count() > 1) call_->removeItem(1);
+  for (const auto& c : calls) call_->addItem(text(c), c.second);
+  call_->setCurrentIndex(std::max(0, call_->findData(current)));
+}
+
 void EventLogPanel::applyFilter() {
   EventFilter f;
   if (int t = task_->currentData().toInt(); t >= 0) f.tasks.insert(static_cast<TaskIndex>(t));
   if (int k = call_->currentData().toInt(); k >= 0) f.kind = static_cast<Kind>(k);
-  QString tag = tag_->text().trimmed();
-  bool ok = false;
-  int v = tag == "any" ? -1 : tag.toInt(&ok);
-  if (ok || tag == "any") f.tag = v;
+  f.tag = tagOf(tag_->text());
   f.libabRecords = libab_->isChecked();
   state_->setFilter(f);
 }

@@ -59,21 +59,18 @@ QString firstExtension(const QString& filter) {
 
 }  // namespace
 
-void runExportDialog(QWidget* parent, const ViewSnapshot& s) {
+bool askExport(QWidget* parent, const ViewSnapshot& s, QString* file, SoundOptions* sound) {
   QStringList filters = exportFilters();
   if (filters.isEmpty()) {
     QMessageBox::information(parent, "xabview", "This xabview was built without the translators.");
-    return;
+    return false;
   }
   QString filter;
-  QString file = QFileDialog::getSaveFileName(parent, "Export trace", "trace.trf", filters.join(";;"), &filter);
-  if (file.isEmpty()) return;
-  if (exportFormatOf(file) == ExportFormat::Unknown) file += firstExtension(filter);
-  SoundOptions sound;
-  ExportFormat f = exportFormatOf(file);
-  if ((f == ExportFormat::Au || f == ExportFormat::Wav) && !askSoundOptions(parent, sound)) return;
-  QString why = exportTrace(s, file, sound);
-  if (!why.isEmpty()) QMessageBox::warning(parent, "xabview", why);
+  *file = QFileDialog::getSaveFileName(parent, "Export trace", suggestedName(s.source, ".trf"), filters.join(";;"), &filter);
+  if (file->isEmpty()) return false;
+  if (exportFormatOf(*file) == ExportFormat::Unknown) *file += firstExtension(filter);
+  ExportFormat f = exportFormatOf(*file);
+  return !((f == ExportFormat::Au || f == ExportFormat::Wav) && !askSoundOptions(parent, *sound));
 }
 
 }  // namespace xab::view

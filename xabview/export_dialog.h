@@ -3,12 +3,15 @@
 // missing), and sound asks for its mode, nb, length and scale first.
 #pragma once
 
+#include "export.h"
 #include "snapshot.h"
 
 class QWidget;
 
 namespace xab::view {
 
-void runExportDialog(QWidget* parent, const ViewSnapshot& s);
+// Asks for the file (offering the input's name with ".trf") and, for
+// sound, its settings.  False when the user cancelled.
+bool askExport(QWidget* parent, const ViewSnapshot& s, QString* file, SoundOptions* sound);
 
 }  // namespace xab::view

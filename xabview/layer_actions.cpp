@@ -12,6 +12,7 @@ QList<QAction*> diagramLayerActions(DiagramView* diagram) {
       {"Message lines", "showMessages", &DiagramOptions::messages,
        "Lines from each send to its receive, and dashed arrows for messages not received at the replay position"},
       {"Barrier bands", "showBarriers", &DiagramOptions::barriers, "A translucent band per barrier instance"},
+      {"Marks", "showMarks", &DiagramOptions::marks, "User marks (xab_mark): a flag and a tick on the task's row"},
   };
   QList<QAction*> out;
   for (const auto& l : layers) {

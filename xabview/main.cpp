@@ -3,6 +3,7 @@
 //   abmon | tee evfile | xabview        (Beguelin, Xab, §3.3)
 //   xabview evfile
 //   xabview --step 40 --screenshot shot.png evfile
+#include "compare_view.h"
 #include "control_panel.h"
 #include "diagram_view.h"
 #include "export.h"
@@ -21,6 +22,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <QTableView>
 #include <QTimer>
 
 #include <sys/stat.h>
@@ -32,6 +34,22 @@
 using namespace xab::view;
 
 namespace {
+
+// --why-cause and --critical-path: as chosen in the Why slow tab.  False
+// when the trace has no such cause.
+bool chooseWhy(MainWindow* window, const ViewerOptions& o) {
+  WhyPanel* why = window->whyPanel();
+  if (o.criticalPath) why->setCriticalPath(true);
+  if (!o.whyCause) return true;
+  const int causes = why->causes()->model()->rowCount();
+  if (*o.whyCause <= causes) {
+    why->causes()->setCurrentIndex(why->causes()->model()->index(*o.whyCause - 1, 0));
+    return true;
+  }
+  std::fprintf(stderr, "xabview: --why-cause %d: the trace has %d root cause%s of waiting\n", *o.whyCause, causes,
+               causes == 1 ? "" : "s");
+  return false;
+}
 
 // --goto and --find: the replay moved as Ctrl+G and Ctrl+F would (the bar
 // shown with what was asked).  False when --find matches no record.
@@ -57,6 +75,7 @@ class Script : public QObject {
     if (o_.controlSteps && window_->controlPanel())
       connect(window_->controlPanel(), &ControlPanel::changed, this, [this] { controlStep(); });
     connect(state_, &ViewState::snapshotChanged, this, [this] { check(); });
+    connect(window_->comparePanel(), &ComparePanel::compared, this, [this] { check(); });
     if (!o_.dumpOnHang.isEmpty())  // live: the panel speaks once progress stops
       connect(window_->hangPanel(), &HangPanel::alarm, this, [this] {
         if (!finished_ && !writeState(o_.dumpOnHang)) std::fprintf(stderr, "xabview: cannot write %s\n", qPrintable(o_.dumpOnHang));
@@ -101,6 +120,8 @@ class Script : public QObject {
     // Live, a snapshot may carry the analysis of fewer records; what the
     // script writes is of a complete one (the next snapshot brings it).
     if (!s || !s->analysisComplete()) return;
+    // --compare: the outputs hold the comparison of the two runs read whole.
+    if (!o_.compare.isEmpty() && !window_->comparePanel()->ready()) return;
     // A followed file read up to what is written counts as its end for the
     // one-shot modes (a finished evfile); --dump-on-hang follows the input
     // to its real end (abmon.stop, the pipe closed).
@@ -127,7 +148,7 @@ class Script : public QObject {
     // --goto/--find once the state has taken this snapshot whole (its range
     // follows it after this signal), then let every view paint.
     QTimer::singleShot(0, this, [this] {
-      if (!goAndFind(window_, o_)) {
+      if (!goAndFind(window_, o_) || !chooseWhy(window_, o_)) {
         inputFailed_ = true;  // said why: not a timeout
         finish(2);
         return;
@@ -174,6 +195,7 @@ class Script : public QObject {
     state["hang_banner"] = QJsonObject{{"shown", window_->hangBannerShown()}, {"text", window_->hangBannerText()}};
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
+    state["compare_panel"] = window_->comparePanel()->text();  // --compare: what differs, a row a line
     if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
       state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
                                    static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
@@ -231,6 +253,11 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName("xabview");
   ViewState state;
+  if (options.fold) {
+    RowChoice rows;
+    rows.fold = *options.fold;
+    state.setRowChoice(rows);
+  }
   MainWindow window(&state, options);
   InputSession input(&state, {options.input, options.follow, 100, options.rawTime, options.compensate, record});
   input.setRemember(!options.scripted());  // tests and pictures leave the recent files alone
@@ -239,6 +266,7 @@ int main(int argc, char** argv) {
   QObject::connect(&window, &MainWindow::timeBaseChosen, &input, &InputSession::setTimeBase);
   window.watchReader([&input] { return input.loader() ? input.loader()->recordsRead() : 0; });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
+  if (!options.compare.isEmpty()) window.compareWith(options.compare);
   window.show();
 
   std::unique_ptr<Script> script;
@@ -246,12 +274,13 @@ int main(int argc, char** argv) {
     script = std::make_unique<Script>(&state, &window, options);
     QObject::connect(&input, &InputSession::loadFailed, script.get(), [&] { script->failed(); });
   }
-  if (!options.scripted() && (options.goTo || !options.find.isEmpty()))  // once the file is in
+  if (!options.scripted() && (options.goTo || !options.find.isEmpty() || options.whyCause || options.criticalPath))  // once the file is in
     QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
       const ViewSnapshot* s = state.snapshot();
       if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
       done = true;
       goAndFind(&window, options);
+      chooseWhy(&window, options);
     }, Qt::QueuedConnection);  // after the state has taken the snapshot whole
   input.start();
   int rc = app.exec();

@@ -7,9 +7,12 @@
 #include "find_bar.h"
 #include "layer_actions.h"
 #include "overview_view.h"
+#include "network_view.h"
 #include "output_panel.h"
+#include "panel_tabs.h"
 #include "panels.h"
 #include "replay_bar.h"
+#include "compare_view.h"
 #include "control_panel.h"
 #include "task_table_model.h"
 
@@ -17,11 +20,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QKeyEvent>
+#include <QResizeEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QActionGroup>
@@ -30,7 +36,6 @@
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -39,6 +44,13 @@
 #include <cstdio>
 
 namespace xab::view {
+namespace {
+
+// The legend's lines: three, one in a window too short for the diagram to
+// spare them (800x500).
+int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
+
+}  // namespace
 
 MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* parent)
     : QMainWindow(parent), state_(state), options_(options) {
@@ -67,13 +79,15 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
   taskTable_->horizontalHeader()->setStretchLastSection(true);
-  taskTable_->setColumnWidth(TaskTableModel::TaskCol, 150);
-  taskTable_->setColumnWidth(TaskTableModel::TidCol, 70);
-  taskTable_->setColumnWidth(TaskTableModel::HostCol, 90);
-  taskTable_->setColumnWidth(TaskTableModel::RecordsCol, 70);
+  // Doing now's end says for how long: a narrow column cuts the middle.
+  taskTable_->setTextElideMode(Qt::ElideMiddle);
+  // The short columns as wide as their contents (the rows in view), the
+  // rest to Doing now.
+  for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol})
+    taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   auto* picture = new QWidget;
-  auto* pbox = new QVBoxLayout(picture);
+  auto* pbox = picture_ = new QVBoxLayout(picture);
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
@@ -81,23 +95,32 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
   pbox->addWidget(new UtilizationView(state_));
-  pbox->addWidget(new LegendView);
+  legend_ = new LegendView;
+  legend_->setMaxRows(legendRowsFor(options_.size.height()));
+  pbox->addWidget(legend_);
   split->addWidget(picture);
 
-  tabs_ = new QTabWidget;
+  tabs_ = new PanelTabs;  // the tabs in as many lines as the width needs
+  // In the order of panelNames() (--tab's names).
+  auto addPanel = [this](QWidget* panel, const QString& text) { tabs_->addTab(panel, text, panelNames().value(tabs_->count())); };
   tabs_->setObjectName("panels");
   log_ = new EventLogPanel(state_);
   hang_ = new HangPanel(state_, options_.hangAfter);
   input_ = new InputPanel(state_);
-  tabs_->addTab(log_, "Event &log");
-  tabs_->addTab(hang_, "&Hang && mismatch");
-  tabs_->addTab(new BarrierPanel(state_), "&Barriers");
-  tabs_->addTab(new MessagesPanel(state_), "&Messages");
-  tabs_->addTab(input_, "&Input");
+  addPanel(log_, "Event &log");
+  addPanel(hang_, "&Hang && mismatch");
+  addPanel(new BarrierPanel(state_), "&Barriers");
+  why_ = new WhyPanel(state_);
+  addPanel(why_, "&Why slow");
+  addPanel(new MessagesPanel(state_), "&Messages");
+  addPanel(new NetworkPanel(state_), "Net&work");
+  addPanel(input_, "&Input");
   output_ = new OutputPanel(state_);
-  tabs_->addTab(output_, "&Output");
+  addPanel(output_, "&Output");
   auto* details = new DetailsPanel(state_);  // the selection and a measured range
-  tabs_->addTab(details, "&Details");
+  addPanel(details, "&Details");
+  compare_ = new ComparePanel(state_);
+  addPanel(compare_, "Com&pare");
   connect(diagram_, &DiagramView::rangeMeasured, this, [this, details](TimeNs from, TimeNs to) {
     details->setRange(from, to);
     tabs_->setCurrentWidget(details);
@@ -119,6 +142,9 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
 
   status_ = new QLabel;
   status_->setObjectName("status");
+  // As wide as the status bar leaves it, not as its text: updateStatus
+  // fits the text to it.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(status_, 1);
   // The hang banner is in the status bar, which is as high as it from the
   // start: it comes and goes without moving anything.
@@ -134,6 +160,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
       m->menu()->addSection("Show");
       m->menu()->addAction(overview->toggleAction());
       m->menu()->addActions(diagramLayerActions(diagram_));
+      m->menu()->addSection("Rows");
+      m->menu()->addActions(diagram_->rowActions());
     }
   if (!options_.control.isEmpty()) {  // stepping the live program
     control_ = new ControlPanel(options_.control, this);
@@ -152,8 +180,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   });
   qApp->installEventFilter(this);
   connect(taskTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-    EventFilter f;
-    f.libabRecords = state_->filter().libabRecords;
+    EventFilter f = state_->filter();  // narrows to the task, keeps Call and Tag
+    f.tasks.clear();
     f.tasks.insert(static_cast<TaskIndex>(i.row()));
     state_->setFilter(f);
     tabs_->setCurrentWidget(log_);
@@ -211,9 +239,21 @@ void MainWindow::fitTaskTable() {
   split_->setSizes({total - table, table});
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  legend_->setMaxRows(legendRowsFor(height()));
+}
+
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
   QTimer::singleShot(0, this, [this] { fitTaskTable(); });
+}
+
+void MainWindow::compareWith(const QString& file) {
+  delete compareView_;
+  compareView_ = new CompareView(state_, {file, false, 100, options_.rawTime, options_.compensate, nullptr});
+  picture_->insertWidget(picture_->indexOf(diagram_) + 1, compareView_, 1);
+  compare_->setSecond(compareView_->second());
 }
 
 void MainWindow::buildActions() {
@@ -221,6 +261,10 @@ void MainWindow::buildActions() {
   const Item items[] = {
       {"&File", "Save diagram as PNG or SVG...", QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDiagramDialog(); }},
       {"&File", "Export (PICL, JSON, OTF2, sound)...", QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportDialog(); }},
+      {"&File", "Compare with another run...", QKeySequence(), [this] {
+         QString f = QFileDialog::getOpenFileName(this, "Compare with another run");
+         if (!f.isEmpty()) compareWith(f);
+       }},
       {"&File", "Quit", QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); }},
       {"&View", "Zoom in", QKeySequence(Qt::Key_Plus), [this] { diagram_->zoomIn(); }},
       {nullptr, "Zoom in", QKeySequence(Qt::Key_Equal), [this] { diagram_->zoomIn(); }},
@@ -275,12 +319,8 @@ void MainWindow::buildTimeActions(QMenu* view) {
   connect(compensated, &QAction::triggered, this, chosen);
 }
 
-namespace {
-const QStringList kTabNames{"log", "hang", "barriers", "messages", "input", "output", "details"};
-}
-
 void MainWindow::showTab(const QString& name) {
-  int i = static_cast<int>(kTabNames.indexOf(name));
+  int i = static_cast<int>(panelNames().indexOf(name));
   if (i >= 0) tabs_->setCurrentIndex(i);
 }
 
@@ -324,19 +364,44 @@ void MainWindow::showHangAlarm(bool on) {
 bool MainWindow::hangBannerShown() const { return !hangBanner_->isHidden(); }
 QString MainWindow::hangBannerText() const { return hangBannerText_->text(); }
 
-QString MainWindow::currentTab() const { return kTabNames.value(tabs_->currentIndex()); }
+QString MainWindow::currentTab() const { return panelNames().value(tabs_->currentIndex()); }
 
 bool MainWindow::saveDiagram(const QString& file, QString* error) const { return diagram_->save(file, error); }
 
 void MainWindow::saveDiagramDialog() {
-  QString file = QFileDialog::getSaveFileName(this, "Save diagram", "diagram.png", "Images (*.png *.svg)");
-  if (file.isEmpty()) return;
+  const ViewSnapshot* s = state_->snapshot();
+  QString file = QFileDialog::getSaveFileName(this, "Save diagram", suggestedName(s ? s->source : "", ".png"),
+                                              "Images (*.png *.svg)");
+  if (!file.isEmpty()) saveDiagramTo(file);
+}
+
+bool MainWindow::saveDiagramTo(const QString& file) {
   QString error;
-  if (!saveDiagram(file, &error)) QMessageBox::warning(this, "xabview", error);
+  if (!saveDiagram(file, &error)) {
+    QMessageBox::warning(this, "xabview", error);
+    return false;
+  }
+  statusBar()->showMessage("Saved the diagram to " + file, 10000);
+  return true;
 }
 
 void MainWindow::exportDialog() {
-  if (state_->snapshot()) runExportDialog(this, *state_->snapshot());
+  const ViewSnapshot* s = state_->snapshot();
+  QString file;
+  SoundOptions sound;
+  if (s && askExport(this, *s, &file, &sound)) exportTo(file, sound);
+}
+
+bool MainWindow::exportTo(const QString& file, const SoundOptions& sound) {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) return false;
+  QString why = exportTrace(*s, file, sound);
+  if (!why.isEmpty()) {
+    QMessageBox::warning(this, "xabview", why);
+    return false;
+  }
+  statusBar()->showMessage(QStringLiteral("Exported %1 records to %2").arg(s->trace->eventCount()).arg(file), 10000);
+  return true;
 }
 
 void MainWindow::onLoadFailed(const QString& message) {
@@ -398,6 +463,10 @@ void MainWindow::onSnapshot() {
   reportNewErrors();
   fitTaskTable();
   updateStatus();
+  const std::string& source = state_->snapshot()->source;
+  setWindowTitle((source == "stdin" ? QStringLiteral("standard input")
+                                    : QFileInfo(QString::fromStdString(source)).fileName()) +
+                 QStringLiteral(" — xabview"));
 }
 
 void MainWindow::watchReader(ArrivalMeter::Counter recordsRead) { arrival_->setCounter(std::move(recordsRead)); }
@@ -420,7 +489,34 @@ void MainWindow::logFrame(double paintMs) {
   frameLog_->write(f);
 }
 
-void MainWindow::updateStatus() { status_->setText(statusText()); }
+namespace {
+
+// The status text's parts (" | " between them) that fit in `width`: the
+// least needed go first (repaint time, lag, arrival rate, ...); a part is
+// whole or absent, and the position, the trace time and the mode stay.
+QString fitStatusText(const QString& full, const QFontMetrics& fm, int width) {
+  QStringList parts = full.split(QStringLiteral(" | "));
+  static const char* const dropFirst[] = {"repaint ", "behind ", "arriving ", "analysing ", " tasks", " bad lines",
+                                          " events", "task clocks", "global time", "trace time "};
+  for (const char* what : dropFirst) {
+    if (fm.horizontalAdvance(parts.join(QStringLiteral(" | "))) <= width) break;
+    for (qsizetype i = parts.size() - 1; i >= 0 && parts.size() > 1; --i)
+      if (parts[i].contains(QLatin1String(what)) && !parts[i].startsWith(QLatin1String("record "))) {
+        parts.removeAt(i);
+        break;
+      }
+  }
+  return fm.elidedText(parts.join(QStringLiteral(" | ")), Qt::ElideRight, width);
+}
+
+}  // namespace
+
+// What fits of the status text, the whole of it in the tool tip.
+void MainWindow::updateStatus() {
+  const QString full = statusText();
+  status_->setToolTip(full);
+  status_->setText(status_->width() > 0 ? fitStatusText(full, status_->fontMetrics(), status_->width() - 4) : full);
+}
 
 QString MainWindow::statusText() const {
   const ViewSnapshot* s = state_->snapshot();

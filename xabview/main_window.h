@@ -3,6 +3,7 @@
 // banner.  Every part talks to the shared ViewState only.
 #pragma once
 
+#include "export.h"
 #include "live_meter.h"
 #include "options.h"
 #include "view_state.h"
@@ -16,17 +17,22 @@ class QLabel;
 class QMenu;
 class QFrame;
 class QSplitter;
-class QTabWidget;
 class QTableView;
+class QVBoxLayout;
 
 namespace xab::view {
 
 class DiagramView;
+class LegendView;
+class PanelTabs;
 class EventLogPanel;
 class FindBar;
 class HangPanel;
 class InputPanel;
 class OutputPanel;
+class WhyPanel;
+class ComparePanel;
+class CompareView;
 class ReplayBar;
 class ControlPanel;
 class TaskTableModel;
@@ -39,6 +45,13 @@ class MainWindow : public QMainWindow {
   void showTab(const QString& name);  // log, hang, barriers, messages, input, output
   QString currentTab() const;         // the same names
   HangPanel* hangPanel() const { return hang_; }
+  WhyPanel* whyPanel() const { return why_; }
+  ComparePanel* comparePanel() const { return compare_; }
+  // A second run beside this one (--compare, File > Compare with...): its
+  // diagram under this one's, aligned at the first task records, and the
+  // Compare tab ranking what differs.  Another call replaces it.
+  void compareWith(const QString& file);
+  CompareView* compareView() const { return compareView_; }
   OutputPanel* outputPanel() const { return output_; }
   InputPanel* inputPanel() const { return input_; }
   // The hang banner: shown while the hang panel reports a hang (or a pack
@@ -50,6 +63,11 @@ class MainWindow : public QMainWindow {
   ControlPanel* controlPanel() const { return control_; }  // with --control only
   FindBar* findBar() const { return find_; }
   bool saveDiagram(const QString& file, QString* error) const;
+  // Ctrl+S and Ctrl+E once the file is chosen: write it, then say so in the
+  // status bar ("Saved the diagram to FILE", "Exported N records to FILE")
+  // or why not in a message box.  True when written.
+  bool saveDiagramTo(const QString& file);
+  bool exportTo(const QString& file, const SoundOptions& sound = {});
   // "FILE: no records read (...why...)": for an input that ended without
   // one record (the banner, and the scripted modes' error).
   static QString noRecordsText(const ViewSnapshot& s);
@@ -72,6 +90,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;  // a short window: a one-line legend
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
@@ -93,11 +112,16 @@ class MainWindow : public QMainWindow {
   TaskTableModel* tasks_ = nullptr;
   QTableView* taskTable_ = nullptr;
   DiagramView* diagram_ = nullptr;
+  LegendView* legend_ = nullptr;
   EventLogPanel* log_ = nullptr;
   HangPanel* hang_ = nullptr;
+  WhyPanel* why_ = nullptr;
+  ComparePanel* compare_ = nullptr;
+  CompareView* compareView_ = nullptr;
+  QVBoxLayout* picture_ = nullptr;  // the overview, the diagram(s), the utilization, the legend
   InputPanel* input_ = nullptr;
   OutputPanel* output_ = nullptr;
-  QTabWidget* tabs_ = nullptr;
+  PanelTabs* tabs_ = nullptr;  // panel_tabs.h
   QLabel* banner_ = nullptr;
   QFrame* hangBanner_ = nullptr;
   QLabel* hangBannerText_ = nullptr;

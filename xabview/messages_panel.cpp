@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -34,6 +35,8 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   auto* mt = makeTable(matrix_, left);
   mt->setObjectName("messageMatrix");
   mt->horizontalHeader()->setStretchLastSection(false);
+  // Columns as wide as their names and counts, not a default 100 pixels.
+  mt->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   lbox->addWidget(mt);
   auto* right = new QWidget;
   auto* rbox = new QVBoxLayout(right);
@@ -47,6 +50,8 @@ MessagesPanel::MessagesPanel(ViewState* state, QWidget* parent)
   auto* split = new QSplitter(Qt::Horizontal);
   split->addWidget(left);
   split->addWidget(right);
+  split->setStretchFactor(0, 3);  // the matrix first: the queue is a list
+  split->setStretchFactor(1, 1);
   box->addWidget(split);
   connect(metric, &QComboBox::currentIndexChanged, this,
           [this](int i) { matrix_->setMetric(static_cast<MessageMatrixModel::Metric>(i)); });

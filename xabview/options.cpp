@@ -32,7 +32,8 @@ Keys: Space play/pause (following a running program: pause at the newest
 record), Esc stop (pause and go back to the first record), Right step, Left step back, PgDn/PgUp 100 records, Home first record, End
 live (the diagram follows the newest records again), + or = zoom in, - zoom
 out, 0 fit the whole trace, Shift+Left/Right pan, ] faster, [ slower (the
-rate is shown beside the speed slider), Ctrl+F find, F3 find next, Shift+F3
+rate is shown beside the speed slider), \ speed in trace time or in records
+per second, Ctrl+F find, F3 find next, Shift+F3
 find previous, Ctrl+G go to a time, Ctrl+O open a trace (File > Open
 Recent: the last 8), Ctrl+L event log filter, Ctrl+S save
 the diagram (PNG or SVG), Ctrl+E export (PICL, JSON, OTF2, sound), Ctrl+Q
@@ -58,6 +59,11 @@ bool parseSize(const QString& s, QSize& out) {
 
 }  // namespace
 
+const QStringList& panelNames() {
+  static const QStringList names{"log", "hang", "barriers", "why", "messages", "network", "input", "output", "details", "compare"};
+  return names;
+}
+
 ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   exitCode = -1;
   QCommandLineParser p;
@@ -80,7 +86,23 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption find("find", "Then go to the first record matching TEXT from the position, wrapping at the end "
                           "(a call, tag=N, a task's name or tid, any text of its fields): as Ctrl+F. No match: status 2.",
                           "TEXT");
-  QCommandLineOption tab("tab", "Panel to show: log, hang, barriers, messages, input, output, details.", "NAME");
+  QCommandLineOption tab("tab", "Panel to show: " + panelNames().join(", ") + ".", "NAME");
+  QCommandLineOption whyCause("why-cause",
+                              "Choose the N-th root cause of the Why slow tab (1: the costliest) once the input is "
+                              "read: its waits and its work highlighted on the diagram; shows that tab. No such "
+                              "cause: status 2.",
+                              "N");
+  QCommandLineOption criticalPath("critical-path", "Draw the critical path on the diagram (Why slow tab).");
+  QCommandLineOption foldOpt("fold",
+                             "The diagram's rows: name (one row for the tasks of a program on a host), host (one "
+                             "row per host) or none (a row per task): as View > Rows. Default: by name over " +
+                                 QString::number(kAutoFoldTasks) + " tasks, else none.",
+                             "HOW");
+  QCommandLineOption compare("compare",
+                             "Open a second run of the program beside the first: its diagram under the first's, "
+                             "aligned at their first task records, and the Compare tab ranking what differs "
+                             "(as abstat --compare).",
+                             "FILE");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -100,7 +122,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, size,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, foldOpt, compare, size,
                         hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -160,8 +182,23 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.find = p.value(find);
   if (p.isSet(find) && o.find.trimmed().isEmpty()) return fail("--find needs a text");
   o.tab = p.value(tab);
-  if (!o.tab.isEmpty() && !QStringList{"log", "hang", "barriers", "messages", "input", "output", "details"}.contains(o.tab))
-    return fail("--tab: one of log, hang, barriers, messages, input, output, details");
+  if (p.isSet(whyCause)) {
+    bool ok = false;
+    int n = p.value(whyCause).toInt(&ok);
+    if (!ok || n < 1) return fail("--why-cause needs a cause's rank, 1 or more");
+    o.whyCause = n;
+    if (o.tab.isEmpty()) o.tab = "why";
+  }
+  o.criticalPath = p.isSet(criticalPath);
+  if (p.isSet(foldOpt)) {
+    const QString how = p.value(foldOpt);
+    if (how == "name") o.fold = RowFold::ByName;
+    else if (how == "host") o.fold = RowFold::ByHost;
+    else if (how == "none") o.fold = RowFold::None;
+    else return fail("--fold: one of name, host, none");
+  }
+  o.compare = p.value(compare);
+  if (!o.tab.isEmpty() && !panelNames().contains(o.tab)) return fail("--tab: one of " + panelNames().join(", "));
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);

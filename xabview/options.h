@@ -1,6 +1,8 @@
 // options.h -- xabview's command line.
 #pragma once
 
+#include "row_plan.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -27,7 +29,11 @@ struct ViewerOptions {
   std::optional<int> controlSteps;   // scripted: press Step all N times, outputs at the next hold
   std::optional<double> goTo;       // --goto SECONDS: the replay at that trace time (after --step/--play-to-end)
   QString find;                     // --find TEXT: then at the first record matching TEXT from there
-  QString tab;                      // panel to show: log, hang, barriers, messages, input, output
+  QString tab;                      // panel to show (panelNames())
+  std::optional<int> whyCause;      // --why-cause N: the Why slow tab's N-th cause chosen (1: the costliest)
+  bool criticalPath = false;        // --critical-path: drawn on the diagram
+  std::optional<RowFold> fold;      // --fold name|host|none: the diagram's rows (row_plan.h)
+  QString compare;                  // --compare FILE: a second run beside the first
   QSize size{1280, 800};
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long
@@ -39,5 +45,9 @@ struct ViewerOptions {
 // Parses argv; on --help/--version prints and sets `exitCode` >= 0; on a
 // bad option prints the reason and sets exitCode = 2.
 ViewerOptions parseOptions(const QStringList& args, int& exitCode);
+
+// The panels under the diagram, in their tab order: the names --tab and
+// MainWindow::showTab take.
+const QStringList& panelNames();
 
 }  // namespace xab::view

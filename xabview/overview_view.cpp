@@ -27,6 +27,11 @@ OverviewView::OverviewView(ViewState* state, QWidget* parent) : QWidget(parent),
   connect(state_, &ViewState::positionChanged, this, &OverviewView::follow);
   connect(state_, &ViewState::rangeChanged, this, [this] { update(); });
   connect(state_, &ViewState::selectionChanged, this, [this] { update(); });
+  whole_.setRowChoice(state_->rowChoice());
+  connect(state_, &ViewState::rowsChanged, this, [this] {  // the same rows as the diagram
+    whole_.setRowChoice(state_->rowChoice());
+    update();
+  });
 }
 
 void OverviewView::follow() {
@@ -41,7 +46,7 @@ DiagramLayout OverviewView::layout() const {
   DiagramLayout l = DiagramLayout::make(rect(), whole_);
   l.axisHeight = kAxis;
   // Every row in the strip while rows get a pixel; more tasks: the first ones.
-  if (l.tasks) l.rowHeight = std::max(1.0, (height() - kAxis - 2) / static_cast<double>(l.tasks));
+  if (l.rows) l.rowHeight = std::max(1.0, (height() - kAxis - 2) / static_cast<double>(l.rows));
   return l;
 }
 
@@ -66,7 +71,7 @@ void OverviewView::paintEvent(QPaintEvent*) {
   o.barriers = false;
   o.labels = false;
   paintDiagram(p, l, whole_, o);
-  if (!whole_.snapshot() || l.tasks == 0) return;
+  if (!whole_.snapshot() || l.rows == 0) return;
   const QRectF plot = l.plot(), b = box();
   p.fillRect(QRectF(plot.left(), plot.top(), b.left() - plot.left(), plot.height()), QColor(0, 0, 0, 60));
   p.fillRect(QRectF(b.right(), plot.top(), plot.right() - b.right(), plot.height()), QColor(0, 0, 0, 60));

@@ -8,8 +8,14 @@
 #include "event_log_model.h"
 #include "event_log_view.h"
 #include "panel_models.h"
+#include "why_models.h"
 
 #include <QWidget>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
@@ -30,10 +36,14 @@ class EventLogPanel : public QWidget {
  private slots:
   void applyFilter();
   void refillTasks();
+  void refillCalls();
   void showSelection();
   void followPosition();
   void showFilter();
  private:
+  static std::optional<int> tagOf(const QString& text);
+  std::array<std::uint64_t, kKindCount> callCounts_{};  // records per call, of the first counted_
+  std::size_t counted_ = 0;
   ViewState* state_;
   EventLogModel* model_;
   EventLogView* table_;
@@ -98,6 +108,32 @@ class MessagesPanel : public QWidget {
   void setActive(bool active);
   MessageMatrixModel* matrix_;
   PendingQueueModel* pending_;
+};
+
+// Why slow: the root causes of the waiting ranked, the report in words;
+// a chosen cause's waits and its work during them, and the critical path,
+// highlighted on the diagram (why_models.h, highlights.h).
+class WhyPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit WhyPanel(ViewState* state, QWidget* parent = nullptr);
+  QString text() const;  // the report as shown (--dump-state's why_panel)
+  QTableView* causes() const { return table_; }
+ public slots:
+  void refresh();
+  void setCriticalPath(bool on);
+  void zoomToCause();  // the view to the chosen cause's waits
+ private:
+  void chooseCause(int row);
+  void highlight();
+  ViewState* state_;
+  WhyCauseModel* model_;
+  QTableView* table_;
+  QPlainTextEdit* text_;
+  QCheckBox* critical_;
+  // The chosen cause, kept across snapshots by task and pattern (the
+  // ranking may change as records come).
+  std::optional<std::pair<TaskIndex, WaitPattern>> chosen_;
 };
 
 class InputPanel : public QWidget {

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QProxyStyle>
 #include <QSlider>
+#include <QToolButton>
 
 #include <cmath>
 
@@ -57,6 +58,7 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
       {"100 records forward", Qt::Key_PageDown, [this] { pause(); state_->step(100); }},
       {"Play faster", Qt::Key_BracketRight, [this] { faster(); }},
       {"Play slower", Qt::Key_BracketLeft, [this] { slower(); }},
+      {"Speed in trace time", Qt::Key_Backslash, [this] { setSpeedInTraceTime(!traceTime_); }},
   };
   for (const auto& m : menuOnly) {
     auto* a = new QAction(m.text, this);
@@ -76,14 +78,16 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   addWidget(new QLabel(" Speed "));
   speed_ = new QSlider(Qt::Horizontal);
   speed_->setObjectName("speed");
-  speed_->setRange(0, 50);  // 10^(v/10) records per second: 1 .. 100000
-  speed_->setValue(15);
+  speed_->setRange(0, 50);  // 10^(v/10) records per second: 1 .. 100000; or 10^((v-30)/10): x0.001 .. x100
+  speed_->setValue(recordsValue_);
   speed_->setFixedWidth(90);
-  speed_->setToolTip("Records per second while playing ([ slower, ] faster)");
   addWidget(speed_);
-  speedValue_ = new QLabel;
+  // The value, and the switch between the units: a click (or \\).
+  speedValue_ = new QToolButton;
   speedValue_->setObjectName("speedValue");
-  speedValue_->setToolTip(speed_->toolTip());
+  speedValue_->setAutoRaise(true);
+  speedValue_->setCheckable(true);
+  connect(speedValue_, &QToolButton::clicked, this, [this](bool on) { setSpeedInTraceTime(on); });
   // Wide enough for the widest value: the position slider does not jump.
   speedValue_->setMinimumWidth(QFontMetrics(speedValue_->font()).horizontalAdvance(" 100000 rec/s "));
   addWidget(speedValue_);
@@ -97,8 +101,10 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   position_->setStyle(jump);
   addWidget(position_);
 
-  auto showSpeed = [this] { speedValue_->setText(QStringLiteral(" %1 rec/s").arg(std::lround(recordsPerSecond()))); };
-  connect(speed_, &QSlider::valueChanged, this, showSpeed);
+  connect(speed_, &QSlider::valueChanged, this, [this](int v) {
+    (traceTime_ ? timeValue_ : recordsValue_) = v;
+    showSpeed();
+  });
   showSpeed();
   connect(position_, &QSlider::valueChanged, this, [this](int v) {
     if (syncing_) return;
@@ -112,11 +118,45 @@ ReplayBar::ReplayBar(ViewState* state, QWidget* parent) : QToolBar("Replay", par
   sync();
 }
 
-double ReplayBar::recordsPerSecond() const { return std::pow(10.0, speed_->value() / 10.0); }
+double ReplayBar::recordsPerSecond() const { return std::pow(10.0, recordsValue_ / 10.0); }
+double ReplayBar::timeFactor() const { return std::pow(10.0, (timeValue_ - 30) / 10.0); }
+
+void ReplayBar::showSpeed() {
+  QString factor = QString::number(timeFactor(), 'g', timeFactor() < 1 ? 1 : 3);
+  speedValue_->setText(traceTime_ ? QStringLiteral(" \u00d7%1 ").arg(factor)
+                                  : QStringLiteral(" %1 rec/s").arg(std::lround(recordsPerSecond())));
+  const QString tip = traceTime_ ? QStringLiteral("Play in trace time: \u00d71 replays the run as fast as it went, "
+                                                   "\u00d710 ten times faster ([ slower, ] faster). "
+                                                   "Click (or \\) for records per second.")
+                                 : QStringLiteral("Records per second while playing ([ slower, ] faster). "
+                                                  "Click (or \\) for trace time (\u00d71: as fast as the run went).");
+  speed_->setToolTip(tip);
+  speedValue_->setToolTip(tip);
+  speedValue_->setChecked(traceTime_);
+}
+
+void ReplayBar::setSpeedInTraceTime(bool on) {
+  traceTime_ = on;
+  speed_->setValue(on ? timeValue_ : recordsValue_);
+  if (playing()) play();  // the new unit from here
+  showSpeed();
+}
+
+std::size_t ReplayBar::recordsUntil(TimeNs until, std::size_t most) const {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!s) return 0;
+  std::size_t n = 0;
+  for (std::size_t p = state_->position(); p < s->size() && n < most && s->event(s->order[p]).time <= until; ++p) ++n;
+  return n;
+}
 
 void ReplayBar::play() {
   if (state_->atEnd()) state_->setPosition(0);
   carry_ = 0;
+  const ViewSnapshot* s = state_->snapshot();
+  // Trace time starts at the record shown last (or the first to come).
+  playTime_ = static_cast<double>(!s || s->size() == 0 ? 0
+                                  : s->event(s->order[state_->position() > 0 ? state_->position() - 1 : 0]).time);
   clock_.start();
   timer_.start(30);
   sync();
@@ -144,16 +184,24 @@ void ReplayBar::togglePlay() {
   else if (following()) state_->setPosition(state_->size());
   else play();
 }
-void ReplayBar::faster() { speed_->setValue(speed_->value() + 5); }
+void ReplayBar::faster() { speed_->setValue(speed_->value() + 5); }  // x3.16 in either unit
 void ReplayBar::slower() { speed_->setValue(speed_->value() - 5); }
 
 void ReplayBar::tick() {
   // Advance by real elapsed time, so a slow repaint does not slow the replay.
-  carry_ += recordsPerSecond() * static_cast<double>(clock_.restart()) / 1000.0;
-  auto n = static_cast<long>(carry_);
-  if (n <= 0) return;
-  carry_ -= static_cast<double>(n);
-  state_->step(n);
+  const auto elapsedMs = static_cast<double>(clock_.restart());
+  long n = 0;
+  if (traceTime_) {
+    // Every record up to the trace time reached (at most a million a tick:
+    // the window stays responsive on a dense stretch).
+    playTime_ += timeFactor() * elapsedMs * 1e6;
+    n = static_cast<long>(recordsUntil(static_cast<TimeNs>(playTime_), 1'000'000));
+  } else {
+    carry_ += recordsPerSecond() * elapsedMs / 1000.0;
+    n = static_cast<long>(carry_);
+    carry_ -= static_cast<double>(std::max(n, 0L));
+  }
+  if (n > 0) state_->step(n);
   if (state_->atEnd()) pause();
 }
 

@@ -1,7 +1,9 @@
 // replay_bar.h -- Play/Pause, Stop, Step, Step back, First, Live, speed
 // and position (Beguelin, Xab, §3.3: continuous play or single step, a slider for
 // the speed).  As on a tape deck: Pause keeps the place, Stop goes back to
-// the first record.
+// the first record.  The speed is in records per second or in trace time
+// (x1: the records come as fast as the run made them; a click on the
+// speed's value or \ switches).
 #pragma once
 
 #include "view_state.h"
@@ -13,8 +15,8 @@
 #include <functional>
 
 class QAction;
-class QLabel;
 class QSlider;
+class QToolButton;
 
 namespace xab::view {
 
@@ -24,6 +26,9 @@ class ReplayBar : public QToolBar {
   explicit ReplayBar(ViewState* state, QWidget* parent = nullptr);
   bool playing() const { return timer_.isActive(); }
   double recordsPerSecond() const;
+  // The speed in trace time: seconds of the run per second of play.
+  double timeFactor() const;
+  bool speedInTraceTime() const { return traceTime_; }
   // Live, and the input still growing: the position follows a running program.
   bool following() const;
   // Actions without a button (PgUp/PgDn, [ and ]): for the Replay menu.
@@ -37,6 +42,7 @@ class ReplayBar : public QToolBar {
   void togglePlay();
   void faster();
   void slower();
+  void setSpeedInTraceTime(bool on);
 
  private slots:
   void tick();
@@ -44,16 +50,22 @@ class ReplayBar : public QToolBar {
 
  private:
   QAction* addButton(const QString& text, const QString& tip, const QKeySequence& key, std::function<void()> run);
+  void showSpeed();
+  // The records up to `until` in trace time, from the position on (at most `most`).
+  std::size_t recordsUntil(TimeNs until, std::size_t most) const;
 
   ViewState* state_;
   QTimer timer_;
   QElapsedTimer clock_;
   double carry_ = 0;
+  bool traceTime_ = false;
+  int recordsValue_ = 15, timeValue_ = 30;  // each unit keeps its slider value
+  double playTime_ = 0;                     // trace time reached, while playing in trace time
   QAction* playAction_ = nullptr;
   QAction* liveAction_ = nullptr;
   QList<QAction*> menuOnly_;
   QSlider* speed_ = nullptr;
-  QLabel* speedValue_ = nullptr;
+  QToolButton* speedValue_ = nullptr;
   QSlider* position_ = nullptr;
   bool syncing_ = false;
 };

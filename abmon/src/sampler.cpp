@@ -2,24 +2,32 @@
 
 #include <xab/traceformat/record.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <string_view>
 
 namespace xab::abmon {
 namespace {
 
-// A small /proc file whole (they are read in one call); "" when it is gone.
+// A small /proc file whole (they are read in one call, without stdio's
+// buffer: a round reads two per task); "" when it is gone.
 std::string slurp(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (!f) return {};
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
   char buf[4096];
-  std::size_t n = std::fread(buf, 1, sizeof buf, f);
-  std::fclose(f);
-  return std::string(buf, n);
+  ssize_t n = ::read(fd, buf, sizeof buf);
+  ::close(fd);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string{};
+}
+
+// An open /proc file again from its start; "" when its process has gone.
+std::string reread(int fd) {
+  char buf[4096];
+  ssize_t n = ::pread(fd, buf, sizeof buf, 0);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string{};
 }
 
 // The next space-separated field of `s`, moved past.
@@ -48,14 +56,12 @@ std::int32_t clampMs(std::int64_t ns) { return static_cast<std::int32_t>(std::mi
 
 }  // namespace
 
-std::optional<TaskSample> readTaskSample(pid_t pid, const std::string& proc) {
-  std::string dir = proc + "/" + std::to_string(pid);
-  std::string stat = slurp(dir + "/stat");
+std::optional<TaskSample> parseTaskSample(std::string_view stat, std::string_view sched) {
   // "PID (COMM) STATE f4 ... utime(14) stime(15)": COMM may hold spaces and
   // parentheses, so the fields count from its last ')'.
   auto paren = stat.rfind(')');
-  if (paren == std::string::npos) return std::nullopt;
-  std::string_view rest = std::string_view(stat).substr(paren + 1);
+  if (paren == std::string_view::npos) return std::nullopt;
+  std::string_view rest = stat.substr(paren + 1);
   TaskSample s;
   std::string_view f = field(rest);
   if (f.size() != 1) return std::nullopt;
@@ -67,12 +73,15 @@ std::optional<TaskSample> readTaskSample(pid_t pid, const std::string& proc) {
   }
   s.cpuNs = ticksToNs(utime + stime);
   // "sum_exec_runtime run_delay timeslices", in ns (sched-stats.rst).
-  std::string sched = slurp(dir + "/schedstat");
-  std::string_view sv = sched;
-  field(sv);
+  field(sched);
   std::int64_t delay = 0;
-  if (number(field(sv), delay)) s.runnableNs = delay;
+  if (number(field(sched), delay)) s.runnableNs = delay;
   return s;
+}
+
+std::optional<TaskSample> readTaskSample(pid_t pid, const std::string& proc) {
+  std::string dir = proc + "/" + std::to_string(pid);
+  return parseTaskSample(slurp(dir + "/stat"), slurp(dir + "/schedstat"));
 }
 
 std::optional<HostSample> readHostSample(const std::string& proc) {
@@ -97,11 +106,41 @@ std::optional<HostSample> readHostSample(const std::string& proc) {
   return h;
 }
 
+Sampler::~Sampler() {
+  for (auto& [pid, t] : open_) close(t);
+}
+
+void Sampler::close(OpenTask& t) {
+  if (t.stat >= 0) ::close(t.stat);
+  if (t.sched >= 0) ::close(t.sched);
+  t.stat = t.sched = -1;
+}
+
+std::optional<TaskSample> Sampler::readOpen(pid_t pid) {
+  auto [it, added] = open_.try_emplace(pid);
+  OpenTask& t = it->second;
+  if (added) {
+    std::string dir = proc_ + "/" + std::to_string(pid);
+    t.stat = ::open((dir + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+    t.sched = ::open((dir + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC);
+  }
+  t.round = round_;
+  std::optional<TaskSample> s;
+  if (t.stat >= 0) s = parseTaskSample(reread(t.stat), t.sched >= 0 ? reread(t.sched) : std::string{});
+  if (!s) {  // gone (or never there): opened afresh if it is asked for again
+    close(t);
+    open_.erase(it);
+  }
+  return s;
+}
+
 int Sampler::sample(std::string& out, std::int64_t nowNs, std::span<const SampledTask> tasks) {
   // No task of the program here: nothing to explain, nothing written (an
   // idle abmon's trace stays as it is); the next busy share starts afresh.
   if (tasks.empty()) {
     last_.reset();
+    for (auto& [pid, t] : open_) close(t);
+    open_.clear();
     return 0;
   }
   int written = 0;
@@ -126,8 +165,9 @@ int Sampler::sample(std::string& out, std::int64_t nowNs, std::span<const Sample
     ++written;
   }
   r.kind = Kind::SAMPLE;
+  ++round_;
   for (const SampledTask& t : tasks) {
-    auto s = readTaskSample(t.pid, proc_);
+    auto s = readOpen(t.pid);
     if (!s) continue;
     r.clearFields();
     r.set(Key::Tid, t.tid);
@@ -137,6 +177,14 @@ int Sampler::sample(std::string& out, std::int64_t nowNs, std::span<const Sample
     text::appendRecord(out, r);
     out.push_back('\n');
     ++written;
+  }
+  for (auto it = open_.begin(); it != open_.end();) {
+    if (it->second.round == round_) {
+      ++it;
+      continue;
+    }
+    close(it->second);
+    it = open_.erase(it);
   }
   return written;
 }

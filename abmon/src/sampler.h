@@ -17,6 +17,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace xab::abmon {
 
@@ -29,6 +31,8 @@ struct TaskSample {
 // Reads /proc/PID/stat and /proc/PID/schedstat (the root is for tests);
 // nothing when the process has gone.
 std::optional<TaskSample> readTaskSample(pid_t pid, const std::string& proc = "/proc");
+// The same from the two files' text.
+std::optional<TaskSample> parseTaskSample(std::string_view stat, std::string_view schedstat);
 
 // The host: CPUs online, the 1-minute load average, the CPU time counters
 // of /proc/stat's first line (busy: everything but idle and iowait).
@@ -50,6 +54,9 @@ class Sampler {
   // its host's name.
   Sampler(std::int32_t samplerTid, std::string host, std::string proc = "/proc")
       : samplerTid_(samplerTid), host_(std::move(host)), proc_(std::move(proc)) {}
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
   // One round, stamped nowNs: a host.load record, then a sample record per
   // task still running; nothing when there is no task.  Returns the
   // records written.
@@ -60,6 +67,18 @@ class Sampler {
   std::string host_;
   std::string proc_;
   std::optional<HostSample> last_;  // busy_permille is since the last round
+  // Each task's stat and schedstat, kept open from round to round and read
+  // again from their start: no path walk, open and close per task and
+  // round (most of a round's cost). A file of a process that has gone
+  // reads nothing; a pid no longer sampled is closed after the round.
+  struct OpenTask {
+    int stat = -1, sched = -1;
+    std::uint64_t round = 0;
+  };
+  std::unordered_map<pid_t, OpenTask> open_;
+  std::uint64_t round_ = 0;
+  std::optional<TaskSample> readOpen(pid_t pid);
+  static void close(OpenTask& t);
 };
 
 }  // namespace xab::abmon

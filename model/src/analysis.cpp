@@ -37,7 +37,10 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     a.samples = samples(t);
     if (second.valid()) second.get();
     timed(a.ms.hang, [&] { a.hang = diagnoseHang(t, a.messages, a.barriers); });
-    if (options.why) timed(a.ms.why, [&] { a.why = analyseWaits(t, a.messages); });
+    if (options.why) timed(a.ms.why, [&] {
+      a.why = analyseWaits(t, a.messages);
+      addCpuWaits(a.why, t, a.samples);
+    });
   });
   return a;
 }

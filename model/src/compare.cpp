@@ -147,23 +147,17 @@ void differences(const Analysis& runA, const Analysis& runB, const Figures& fa, 
     base.task = std::get<0>(key);
     base.what = "messages to " + std::get<1>(key) + " tag " + std::to_string(std::get<2>(key));
     auto bw = [](const Figures::Pair& p) { return p.transit > 0 ? static_cast<double>(p.bytes) / secs(p.transit) : 0.0; };
-    RunDifference d = base;
-    d.what += ": count";
-    d.unit = "messages";
-    d.a = static_cast<double>(pa.count);
-    d.b = static_cast<double>(pb.count);
-    add(other, d);
-    d = base;
-    d.what += ": bytes";
-    d.unit = "bytes";
-    d.a = static_cast<double>(pa.bytes);
-    d.b = static_cast<double>(pb.bytes);
-    add(other, d);
-    d = base;
-    d.what += ": bandwidth";
-    d.unit = "B/s";
-    d.a = bw(pa);
-    d.b = bw(pb);
+    auto pairFigure = [&](const char* what, const char* unit, double x, double y) {
+      RunDifference d = base;
+      d.what += what;
+      d.unit = unit;
+      d.a = x;
+      d.b = y;
+      return d;
+    };
+    add(other, pairFigure(": count", "messages", static_cast<double>(pa.count), static_cast<double>(pb.count)));
+    add(other, pairFigure(": bytes", "bytes", static_cast<double>(pa.bytes), static_cast<double>(pb.bytes)));
+    RunDifference d = pairFigure(": bandwidth", "B/s", bw(pa), bw(pb));
     if (d.a > 0 && d.b > 0 && std::fabs(d.b - d.a) > 0.1 * std::max(d.a, d.b)) add(other, d);
   }
   // A compute that grew explains the growth of the waits its task is the

@@ -32,20 +32,38 @@ std::string callName(Kind k) { return "pvm_" + std::string(kindName(k)); }
 
 }  // namespace
 
+CallOutcome outcomeOf(const Event& e) {
+  if (e.phase != Phase::End || !isCall(e.kind) || !e.hasRc()) return CallOutcome::Ok;
+  if (e.kind == Kind::TRECV && e.rc == 0) return CallOutcome::TimedOut;
+  return e.rc < 0 && !usual(e) ? CallOutcome::Failed : CallOutcome::Ok;
+}
+
 FailureReport findFailedCalls(const Trace& trace) {
   FailureReport out;
+  std::vector<std::vector<std::uint32_t>> marked(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     std::map<std::pair<Kind, std::int32_t>, std::size_t> at;  // (call, rc) -> index in out.calls
     const auto& ev = trace.events(t);
     std::int64_t emptyReceive = -1;  // the last receive that got nothing, while no other followed
+    TimeNs trecvBegin = -1;          // the open pvm_trecv's begin
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
+      if (e.kind == Kind::TRECV && e.isBegin()) trecvBegin = e.time;
       if (e.phase != Phase::End || !isCall(e.kind)) continue;
       if (isMsgIn(e.kind) || e.kind == Kind::SETRBUF) {
         bool none = (e.kind == Kind::TRECV || e.kind == Kind::NRECV) && e.hasRc() && e.rc == 0;
         emptyReceive = none ? static_cast<std::int64_t>(i) : -1;
       }
-      if (!e.hasRc() || e.rc >= 0 || usual(e)) continue;
+      const CallOutcome outcome = outcomeOf(e);
+      if (outcome != CallOutcome::Ok) marked[t].push_back(i);
+      if (outcome == CallOutcome::TimedOut) {
+        if (out.timedOut.empty() || out.timedOut.back().task != t) out.timedOut.push_back({t, 0, {t, i}, e.time, 0});
+        ++out.timedOut.back().count;
+        ++out.timedOutCount;
+        if (trecvBegin >= 0 && trecvBegin <= e.time) out.timedOut.back().waited += e.time - trecvBegin;
+      }
+      if (e.kind == Kind::TRECV) trecvBegin = -1;
+      if (outcome != CallOutcome::Failed) continue;
       ++out.failed;
       auto [it, added] = at.try_emplace({e.kind, e.rc}, out.calls.size());
       if (added) out.calls.push_back({t, e.kind, e.rc, 0, {t, i}, e.time});
@@ -58,6 +76,7 @@ FailureReport findFailedCalls(const Trace& trace) {
       }
     }
   }
+  if (out.any()) out.marked = std::move(marked);
   return out;
 }
 
@@ -71,6 +90,12 @@ std::string describe(const Trace& trace, const FailedCall& f) {
   std::string times = f.count == 1 ? "once" : std::to_string(f.count) + " times";
   return trace.label(f.task) + ": " + callName(f.call) + " failed " + times + " with " + errorWords(f.rc) +
          (f.count == 1 ? ", at " : ", first at ") + seconds(trace, f.firstTime) + " s";
+}
+
+std::string describe(const Trace& trace, const TimedOutReceives& t) {
+  std::string times = t.count == 1 ? "once" : std::to_string(t.count) + " times";
+  return trace.label(t.task) + ": pvm_trecv timed out " + times + ", waiting " + formatSeconds(t.waited, 0) +
+         " s" + (t.count == 1 ? ", at " : " in all, first at ") + seconds(trace, t.firstTime) + " s";
 }
 
 std::string describe(const Trace& trace, const TimeoutUnpacks& t) {

@@ -145,7 +145,7 @@ struct Suffixes {
   }
 };
 
-bool receivesFromAnyTask(Kind k) { return k == Kind::RECV || k == Kind::TRECV || k == Kind::PRECV; }
+bool mayReceiveFromAnyTask(Kind k) { return k == Kind::RECV || k == Kind::TRECV || k == Kind::PRECV; }
 
 // A receive from any task that took a message.
 struct AnySource {
@@ -160,7 +160,7 @@ std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, cons
     const auto& ev = trace.events(t);
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
-      if (e.isBegin() || !receivesFromAnyTask(e.kind) || !gotMessage(e)) continue;
+      if (e.isBegin() || !mayReceiveFromAnyTask(e.kind) || !gotMessage(e)) continue;
       const auto b = detail::beginOf(ev, i);
       if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
       const std::int64_t m = table.messageOf({t, i});

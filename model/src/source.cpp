@@ -230,7 +230,10 @@ struct TraceSource::Impl {
   }
 
   SourceStep fed(std::string_view piece) {
-    caughtUp = false;
+    // A piece shorter than asked for is all the input held: caught up, even
+    // while abmon's own records (its samples, every 100 ms) keep coming
+    // more often than waitMs.
+    caughtUp = piece.size() < options.pieceBytes;
     std::uint64_t before = reader.eventCount();
     bool more = reader.feed(piece);
     noteTrace();

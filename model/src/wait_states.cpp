@@ -226,4 +226,15 @@ std::vector<WaitState> findWaitStates(const Trace& trace, const MessageTable& me
   return out;
 }
 
+void addCpuWaits(WhyReport& w, const Trace& trace, const SampleReport& samples) {
+  for (TaskIndex k = 0; k < w.perTask.size() && k < samples.tasks.size(); ++k) {
+    if (samples.tasks[k].empty()) continue;
+    const TaskInfo& i = trace.task(k);
+    TimeNs life = std::max(i.lastTime, samples.tasks[k].at.back()) - std::min(i.firstTime, samples.tasks[k].at.front());
+    TaskWaiting& p = w.perTask[k];
+    p.cpuWait = samples.whole(trace, k).runnable;
+    p.hostOverload = life > 0 ? static_cast<double>(p.cpuWait) / static_cast<double>(life) : 0;
+  }
+}
+
 }  // namespace xab

@@ -38,7 +38,7 @@ std::string where(const Trace& t, const WaitCause& c) {
     case WaitPattern::WrongOrder: return "waiting for its messages with others' already there (wrong order)";
     case WaitPattern::Barrier: return "at barrier " + group;
     case WaitPattern::Collective: return "in a collective of group " + group;
-    case WaitPattern::Spawn: return "waiting for a task it had not spawned yet (spawn)";
+    case WaitPattern::Spawn: return "waiting for a task that had not started yet (spawn)";
     case WaitPattern::Join: return "waiting for it to join group " + group + " (join)";
   }
   return {};
@@ -66,6 +66,30 @@ std::string lastAtBarriers(const Analysis& a, TaskIndex k) {
   const BarrierTaskTotals& b = a.barriers.perTask[k];
   if (b.lastToArrive == 0) return {};
   return "was the last to arrive at " + std::to_string(b.lastToArrive) + " of its " + times(b.visits, "barrier", "barriers");
+}
+
+// "host node1 overloaded (load 3.1 on 1 CPU): (w, 1) waited 1.500 s for a
+// CPU (75.0 % of its time)" when the samples say it waited that much; the
+// load is the mean of its host's points over the task's life.
+std::string overloadedHost(const Analysis& a, TaskIndex k) {
+  const Trace& t = *a.trace;
+  const TaskWaiting& p = a.why.perTask[k];
+  if (!p.hostOverloaded()) return {};
+  const TaskInfo& i = t.task(k);
+  std::string host = i.host >= 0 ? std::string(t.str(i.host)) : std::string("?");
+  std::string s = "host " + host + " overloaded";
+  if (const HostLoad* h = a.samples.host(host); h && !h->points.empty()) {
+    double sum = 0;
+    int n = 0, cpus = h->points.back().cpus;
+    for (const LoadPoint& x : h->points)
+      if (x.at >= i.firstTime && x.at <= i.lastTime) sum += x.load, ++n, cpus = x.cpus;
+    if (n == 0) sum = h->points.back().load, n = 1;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (load %.1f on %d %s)", sum / n, cpus, cpus == 1 ? "CPU" : "CPUs");
+    s += buf;
+  }
+  return s + ": " + t.label(k) + " waited " + shortDuration(p.cpuWait) + " for a CPU (" + percent(p.hostOverload) +
+         " of its time)";
 }
 
 }  // namespace
@@ -96,6 +120,7 @@ WhyText whyText(const Analysis& a) {
     std::string what = computesLonger(a, k);
     std::string last = lastAtBarriers(a, k);
     if (!what.empty() || !last.empty()) s += " " + what + (what.empty() || last.empty() ? "" : " and ") + last + ":";
+    if (std::string busy = overloadedHost(a, k); !busy.empty()) s += " " + busy + ";";
     s += " its own work cost others " + shortDuration(p.rootCost) + " of waiting (" + percent(share) + "): ";
     std::string parts;
     for (const WaitCause* c : byTask[k]) {

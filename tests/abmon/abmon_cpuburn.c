@@ -1,5 +1,6 @@
-/* abmon_cpuburn [WORKERS [SECONDS [sleep]]]: the parent spawns WORKERS (2) copies
- * of itself (argv[0], which must be a path), each pinned to one CPU of its
+/* abmon_cpuburn [WORKERS [SECONDS [burn|sleep [HOST,HOST...]]]]: the parent
+ * spawns WORKERS (2) copies of itself (argv[0], which must be a path; worker
+ * i on the i-th HOST, round robin, where they are given), each pinned to one CPU of its
  * own (the i-th CPU it may run on, round robin) and given the highest
  * priority it may take (nice -20 as root, for itself and its autogroup;
  * other processes of the machine then barely compete), that burns CPU for SECONDS (1.2) of wall time,
@@ -79,6 +80,10 @@ int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 2;
   const char *seconds = argc > 2 ? argv[2] : "1.2";
   char *mode = argc > 3 ? argv[3] : NULL;
+  char *hosts[64];
+  int nhosts = 0;
+  if (argc > 4)
+    for (char *h = strtok(argv[4], ","); h && nhosts < 64; h = strtok(NULL, ",")) hosts[nhosts++] = h;
   if (n < 1 || n > 64) return 2;
   pvm_mytid();
   int tids[64];
@@ -86,7 +91,8 @@ int main(int argc, char **argv) {
     char index[16];
     snprintf(index, sizeof index, "%d", i);
     char *args[] = {"worker", index, (char *)seconds, mode, NULL};
-    if (pvm_spawn(argv[0], args, PvmTaskDefault, "", 1, &tids[i]) != 1) {
+    char *where = nhosts ? hosts[i % nhosts] : "";
+    if (pvm_spawn(argv[0], args, nhosts ? PvmTaskHost : PvmTaskDefault, where, 1, &tids[i]) != 1) {
       fprintf(stderr, "cannot spawn worker %d\n", i);
       pvm_exit();
       return 1;

@@ -5,7 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -81,7 +84,7 @@ TEST_CASE("a task's CPU time, its wait for a CPU and its state, from /proc") {
   CHECK(self->cpuNs >= 0);
 }
 
-TEST_CASE("the host: CPUs, load average, busy share between two rounds; records as the reader reads them") {
+TEST_CASE("the host: CPUs, load average, busy share between two rounds, and records as the reader reads them") {
   FakeProc proc;
   proc.host("1.21", 100, 100);
   proc.task(10, 'R', 30, 0, 40'000'000);
@@ -114,7 +117,7 @@ TEST_CASE("the host: CPUs, load average, busy share between two rounds; records 
   CHECK(idle.find("busy_permille") == std::string::npos);
 }
 
-TEST_CASE("--sample-ms: 100 by default, 0 turns sampling off") {
+TEST_CASE("abmon --sample-ms: 100 by default, 0 turns sampling off") {
   Options o;
   REQUIRE(parseOptions({}, o).empty());
   CHECK(o.sampleMs == 100);
@@ -123,4 +126,34 @@ TEST_CASE("--sample-ms: 100 by default, 0 turns sampling off") {
   REQUIRE(parseOptions({"--sample-ms=250"}, o).empty());
   CHECK(o.sampleMs == 250);
   CHECK_FALSE(parseOptions({"--sample-ms", "-1"}, o).empty());
+}
+
+TEST_CASE("a task's files stay open from round to round: each round reads them again, a gone task reads nothing") {
+  FakeProc proc;
+  proc.host("1.00", 100, 100);
+  proc.task(10, 'R', 30, 0, 40'000'000);
+  Sampler sampler(0x40001, "node1", proc.root.string());
+  std::vector<SampledTask> tasks = {{0x40003, 10}};
+  std::string out;
+  CHECK(sampler.sample(out, 1'000'000'000, tasks) == 2);
+  proc.task(10, 'R', 60, 0, 90'000'000);  // the kernel's figures move on
+  CHECK(sampler.sample(out, 1'100'000'000, tasks) == 2);
+  CHECK(out.find(" sample tid=t40003 cpu_ms=" + std::to_string(60 * (1000 / sysconf(_SC_CLK_TCK))) +
+                 " runnable_ms=90 state=R") != std::string::npos);
+  // A real process: sampled while it runs; once it has exited and been
+  // reaped, its open files read nothing (and a new process given its pid
+  // would be another's files, opened afresh).
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  Sampler real(0x40001, "vm");
+  std::vector<SampledTask> one = {{0x40004, child}};
+  std::string live;
+  CHECK(real.sample(live, 1'000'000'000, one) == 2);
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  CHECK(real.sample(live, 1'100'000'000, one) == 1);  // the host only
 }

@@ -100,6 +100,7 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-liba
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --quick
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --checks-only
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --pairs 15 --nice -10
+skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/sample-bench.sh build-test 20 3
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --pairs 15 --nice -10 --abmon-args --pvm-only
 skip:a benchmark build with a placeholder path (/path/to/libab.a)	cc -O2 -Ilibab/include bench/pingpong.c /path/to/libab.a -lgpvm3 -lpvm3 -o build/bench/pingpong-mine
 skip:a benchmark build with a placeholder path (/path/to/libab.a)	cc -O2 -Ilibab/include bench/libab_record_bench.c /path/to/libab.a -lgpvm3 -lpvm3 -o build/bench/libab_record_bench-mine

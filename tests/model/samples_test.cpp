@@ -1,6 +1,8 @@
 // The clock-driven samples in the model (xab/model/samples.h).
 #include "fixtures.h"
 
+#include <xab/model/why_text.h>
+
 #include <catch2/catch.hpp>
 
 using namespace xab;
@@ -44,4 +46,25 @@ TEST_CASE("samples: a task's CPU and runnable time over any interval, a host's l
   // analyse() carries them.
   Analysis a = analyse(trace);
   CHECK(a.samples.whole(*trace, t).cpu == 100 * kMs);
+}
+
+TEST_CASE("samples: why-slow names the overloaded host of a cause that waited for a CPU") {
+  auto trace = loadFixture("why_overload.trace");
+  AnalyseOptions o;
+  o.why = true;
+  Analysis a = analyse(trace, o);
+  TaskIndex busy = *trace->findTask(0x80002), quiet = *trace->findTask(0x40003);
+  // Its 2.3 s runnable without a CPU over its 3.0 s of life.
+  CHECK(a.why.perTask[busy].cpuWait == 2300 * kMs);
+  CHECK(a.why.perTask[busy].hostOverloaded());
+  CHECK(a.why.perTask[quiet].cpuWait == 10 * kMs);
+  CHECK_FALSE(a.why.perTask[quiet].hostOverloaded());
+  CHECK(a.why.perTask[*trace->findTask(0x40002)].hostOverload < 0);  // never sampled
+  WhyText w = whyText(a);
+  REQUIRE(w.causes.size() == 2);
+  std::string node1 = w.causes[0], vm = w.causes[1];
+  INFO(node1 << "\n" << vm);
+  CHECK(node1.find("host node1 overloaded (load 3.1 on 1 CPU): " + trace->label(busy) +
+                   " waited 2.300 s for a CPU (76.7 % of its time);") != std::string::npos);
+  CHECK(vm.find("overloaded") == std::string::npos);
 }

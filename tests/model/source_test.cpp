@@ -196,6 +196,36 @@ TEST_CASE("source: standard input from a pipe written in pieces by another threa
   checkSameTrace(*s.reader().take(), text);
 }
 
+TEST_CASE("source: abmon's own records coming faster than waitMs leave a silent program quiet and the pipe caught up") {
+  // abmon samples every 100 ms: records arrive more often than the reader
+  // waits, yet no task has done anything since its blocking receive.
+  PipeAsStdin in;
+  SourceOptions o;
+  o.waitMs = 400;
+  TraceSource s("-", o);
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    bool ok = writeAll(in.writer, "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.0\n"
+                                  "1.1 1.1 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n"
+                                  "1.2 1.2 t40002 recv.begin src=any tag=1\n");
+    for (int i = 0; ok && !done; ++i) {
+      ok = writeAll(in.writer, "1.3 1.3 t40001 sample tid=t40002 cpu_ms=" + std::to_string(i) + " runnable_ms=0 state=S\n");
+      std::this_thread::sleep_for(30ms);
+    }
+    in.closeWriter();
+  });
+  bool quietAndCaughtUp = false;
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!quietAndCaughtUp && std::chrono::steady_clock::now() < deadline) {
+    s.next();
+    quietAndCaughtUp = s.caughtUp() && s.quietSeconds() >= 0.5 && s.reader().lineCount() > 6;
+  }
+  done = true;
+  readAll(s);
+  writer.join();
+  CHECK(quietAndCaughtUp);
+}
+
 TEST_CASE("source: a FIFO is read until its writer closes it, even when following") {
   TempDir d;
   const std::string fifo = d.file("trace.fifo");

@@ -4,6 +4,8 @@
 // program that never waits.
 #include "fixtures.h"
 
+#include <xab/model/why_text.h>
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -256,6 +258,25 @@ TEST_CASE("why: a scatter's members wait for the root") {
   checkExact(w);
 }
 
+TEST_CASE("why: a wait longer than a clock period is found, libab's clock records inside it") {
+  // (a) arrives at the barrier at 1.0 s, (b) at 3.0 s; while (a) waits,
+  // libab records a clock exchange (16 records) and a flush.
+  std::string clocks;
+  for (int k = 0; k < 16; ++k)
+    clocks += at(2000, 2, "clock ref=t40001 ref_s=1002 ref_ns=0 turn_ns=50 rtt_ns=7000 phase=1 rc=" + std::to_string(k));
+  clocks += at(2000, 2, "flush dur_ns=3000 blocked=1 own_ns=0 own_calls=0 rc=16");
+  auto t = load(hello(0, 2, "a") + at(5, 2, "joingroup group=g rc=0") + at(1000, 2, "barrier.begin group=g count=2") +
+                clocks + at(3000, 2, "barrier group=g count=2 rc=0") + exitAt(3100, 2) + hello(0, 3, "b") +
+                at(5, 3, "joingroup group=g rc=1") + at(3000, 3, "barrier.begin group=g count=2") +
+                at(3000, 3, "barrier group=g count=2 rc=0") + exitAt(3100, 3));
+  WhyReport w = why(*t);
+  REQUIRE(w.waits.size() == 1);
+  CHECK(w.waits[0].pattern == WaitPattern::Barrier);
+  CHECK(w.waits[0].task == taskNamed(*t, "a", 0));
+  CHECK(w.waits[0].wait() == 2000 * kMs);
+  checkExact(w);
+}
+
 TEST_CASE("why: waiting for a task spawned late is charged to its spawner") {
   // (a) waits for (b) from 1.0 s; (c) computes until 2.0 s, then spawns (b),
   // which starts at 2.2 s and sends at 2.5 s.
@@ -279,6 +300,27 @@ TEST_CASE("why: waiting for a task spawned late is charged to its spawner") {
   CHECK(late->cost == 1000 * kMs);
   CHECK(w.perTask[b].rootCost == (200 + 300) * kMs);
   checkExact(w);
+}
+
+TEST_CASE("why: waiting for a task one spawned itself is its start-up, in words that fit") {
+  // (a) spawns (b) at 1.0 s and waits for it from 1.1 s; (b) starts at
+  // 1.5 s and sends at 2.0 s.
+  auto t = load(hello(0, 2, "a") + at(1000, 2, "spawn.begin file=b where=vm flags=0 count=1") +
+                at(1050, 2, "spawn file=b count=1 tids=" + tid(3) + " rc=1") + recv(1100, 2000, 2, 3, 7, 1) +
+                exitAt(2100, 2) + hello(1500, 3, "b", 2) + send(2000, 3, 2, 7, 1) + exitAt(2100, 3));
+  AnalyseOptions o;
+  o.why = true;
+  Analysis a = analyse(t, o);
+  TaskIndex b = taskNamed(*t, "b", 0);
+  REQUIRE_FALSE(a.why.waits.empty());
+  CHECK(a.why.waits[0].pattern == WaitPattern::Spawn);
+  CHECK(a.why.waits[0].cause == b);  // not the waiter: it had spawned b already
+  WhyText words = whyText(a);
+  REQUIRE_FALSE(words.causes.empty());
+  INFO(words.causes[0]);
+  CHECK(words.causes[0].find("waiting for a task that had not started yet (spawn)") != std::string::npos);
+  CHECK(words.causes[0].find("not spawned") == std::string::npos);
+  checkExact(a.why);
 }
 
 TEST_CASE("why: gettid in a loop waits for the task to join") {

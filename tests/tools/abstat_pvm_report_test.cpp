@@ -77,6 +77,8 @@ TEST_CASE("abstat on a real token ring whose tasks take a trecv timeout for a me
   CHECK(j["exitStatus"].num() == 0);
   CHECK_FALSE(j["hang"]["hung"].boolean());
   CHECK_THAT(text, Catch::Contains("took a timeout for a message: pvm_trecv timed out (rc=0)"));
+  CHECK(f["timedOut"].arr().size() == 4);  // and each task's timeout listed as one
+  CHECK(f["timedOutCount"].num() >= 4);
 }
 
 // Unmodified, under abrun: PVM's own trace events carry no pack types or

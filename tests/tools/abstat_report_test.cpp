@@ -121,6 +121,13 @@ TEST_CASE("abstat: every failed call, with PVM's error name, and a timeout taken
   REQUIRE(f["timeouts"].arr().size() == 1);
   CHECK(f["timeouts"][0]["call"].str() == "trecv");
   CHECK(f["timeouts"][0]["unpacks"].num() == 2);
+  // The timeout itself is listed too, with the time it waited.
+  CHECK_THAT(r.out, Catch::Contains("Receives that timed out (1)\n  (ring, 0): pvm_trecv timed out once, waiting 0.100000 s, at 0.300000 s"));
+  CHECK(f["timedOutCount"].num() == 1);
+  REQUIRE(f["timedOut"].arr().size() == 1);
+  CHECK(f["timedOut"][0]["count"].num() == 1);
+  CHECK(f["timedOut"][0]["record"].num() == 3);
+  CHECK(f["timedOut"][0]["waited"].num() == Approx(0.1));
 }
 
 TEST_CASE("abstat: a task killed while blocked is not counted among the blocked") {

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <QStringList>
 
 #include <catch2/catch.hpp>
 
@@ -257,10 +258,58 @@ TEST_CASE("xabview --goto and --find move the replay as Ctrl+G and Ctrl+F, and -
   fs::remove_all(dir);
 }
 
+TEST_CASE("xabview --why-cause and --critical-path choose as the Why slow tab does, and --dump-state says so", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string trace = std::string(XAB_MODEL_DATA) + "/barrier.trace";  // (worker, 2) last at the barrier
+  auto r = run({xabview(), "--no-follow", "--play-to-end", "--why-cause", "1", "--critical-path", "--dump-state",
+                dir + "/state.json", "--screenshot", dir + "/shot.png", trace},
+               x.env(), 60s);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto state = readJson(dir + "/state.json");
+  CHECK(state["panel"].toString() == "why");
+  CHECK(state["highlights"].toInt() >= 3);  // the cause's waits, its work, the path
+  QStringList why;
+  for (const auto& line : state["why"].toArray()) why << line.toString();
+  CHECK(why.join('\n').contains("(worker, 2)"));
+  checkScreenshot(dir + "/shot.png", 1280, 800);
+  // Without them nothing is highlighted; a cause the trace lacks is status 2.
+  r = run({xabview(), "--no-follow", "--play-to-end", "--dump-state", dir + "/plain.json", trace}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(readJson(dir + "/plain.json")["highlights"].toInt() == 0);
+  r = run({xabview(), "--no-follow", "--play-to-end", "--why-cause", "9", "--dump-state", dir + "/none.json", trace},
+          x.env(), 60s);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--why-cause 9: the trace has") != std::string::npos);
+  CHECK(run({xabview(), "--why-cause", "0", trace}).exit_code == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("xabview --compare: the scripted outputs wait for the comparison, which --dump-state holds", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string a = std::string(XAB_MODEL_DATA) + "/barrier.trace", b = std::string(XAB_MODEL_DATA) + "/deadlock.trace";
+  auto r = run({xabview(), "--no-follow", "--play-to-end", "--compare", a, "--tab", "compare", "--dump-state",
+                dir + "/same.json", a},
+               x.env(), 60s);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto state = readJson(dir + "/same.json");
+  CHECK(state["panel"].toString() == "compare");
+  CHECK(state["compare_panel"].toString() == "The two runs do not differ.");
+  // Another program: told apart, not ranked.
+  r = run({xabview(), "--no-follow", "--play-to-end", "--compare", b, "--dump-state", dir + "/other.json", a}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(readJson(dir + "/other.json")["compare_panel"].toString().startsWith("Runs of a different program shape"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("xabview --help names every option and has examples", "[xabview]") {
   auto r = run({xabview(), "--help"});
   CHECK(r.exit_code == 0);
-  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--screenshot", "--dump-state", "--save-diagram", "Examples:"})
+  for (const char* opt : {"--step", "--play-to-end", "--goto", "--find", "--why-cause", "--critical-path", "--compare", "--screenshot",
+                          "--dump-state", "--save-diagram", "Examples:"})
     CHECK(r.out.find(opt) != std::string::npos);
   CHECK(run({xabview(), "--step", "x"}).exit_code == 2);
 }
@@ -415,6 +464,7 @@ namespace {
 // A paragraph as words: roff's \- and line breaks do not count.
 std::string wordsOf(std::string text) {
   for (std::size_t i; (i = text.find("\\-")) != std::string::npos;) text.replace(i, 2, "-");
+  for (std::size_t i; (i = text.find("\\e")) != std::string::npos;) text.replace(i, 2, "\\");  // roff's backslash
   std::istringstream in(text);
   std::string word, out;
   while (in >> word) out += (out.empty() ? "" : " ") + word;
@@ -435,4 +485,50 @@ TEST_CASE("xabview --help and the man page list the same keys") {
   CHECK(help == wordsOf(page.substr(a + 9, b - a - 9)));
   CHECK(help.find("PgDn/PgUp") != std::string::npos);
   CHECK(help.find("Esc stop (pause and go back to the first record)") != std::string::npos);
+}
+
+// The hosts of the tasks and of the samples, each with its load at the
+// cursor: node1's relay sampled it at load 3.2 last, vm at 0.5.
+TEST_CASE("dump state: each host with its load at the cursor", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  auto r = run({xabview(), "--play-to-end", "--dump-state", dir + "/state.json",
+                std::string(XAB_MODEL_DATA) + "/why_overload.trace"},
+               x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  QJsonArray hosts = readJson(dir + "/state.json")["hosts"].toArray();
+  INFO(QJsonDocument(hosts).toJson().toStdString());
+  REQUIRE(hosts.size() == 2);
+  QJsonObject vm = hosts[0].toObject(), node1 = hosts[1].toObject();
+  CHECK(vm["name"].toString() == "vm");
+  CHECK(vm["tasks"].toInt() == 2);
+  CHECK(vm["load"].toDouble() == 0.5);
+  CHECK(vm["cpus"].toInt() == 2);
+  CHECK(node1["name"].toString() == "node1");
+  CHECK(node1["tasks"].toInt() == 1);
+  CHECK(node1["load"].toDouble() == 3.2);
+  CHECK(node1["cpus"].toInt() == 1);
+  CHECK(node1["busy"].isNull());
+  fs::remove_all(dir);
+}
+
+// --fold: the rows as View > Rows makes them, in the state dump; a bad
+// value is refused.
+TEST_CASE("xabview --fold host: one row per host in the state dump", "[xabview][e2e]") {
+  std::string dir = tempDir();
+  Xvfb x(dir);
+  const std::string trace = std::string(XAB_MODEL_DATA) + "/why_overload.trace";
+  auto r = run({xabview(), "--play-to-end", "--fold", "host", "--dump-state", dir + "/state.json", trace}, x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  QJsonObject rows = readJson(dir + "/state.json")["rows"].toObject();
+  INFO(QJsonDocument(rows).toJson().toStdString());
+  CHECK(rows["fold"].toString() == "host");
+  CHECK(rows["count"].toInt() == 2);  // vm (2 tasks, folded) and node1 (1 task, its own row)
+  REQUIRE(rows["folded"].toArray().size() == 1);
+  CHECK(rows["folded"].toArray()[0].toObject()["label"].toString() == "vm: 2 tasks");
+  CHECK(rows["not_drawn"].toInt() == 0);
+  auto bad = run({xabview(), "--fold", "program", trace}, x.env(), 60s);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--fold: one of name, host, none"));
+  fs::remove_all(dir);
 }

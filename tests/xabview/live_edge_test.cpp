@@ -60,7 +60,7 @@ struct LiveWindow {
     trace.workerCalls();
     REQUIRE(waitUntil([&] { return state.size() == static_cast<std::size_t>(trace.records()); }, 20000));
   }
-  QString status() const { return window.findChild<QLabel*>("status")->text(); }
+  QString status() const { return window.findChild<QLabel*>("status")->toolTip(); }  // the whole text
   QFrame* banner() const { return window.findChild<QFrame*>("hangBanner"); }
   bool bannerShown() const { return banner() && !banner()->isHidden(); }
 };

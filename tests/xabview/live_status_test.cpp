@@ -52,7 +52,8 @@ struct Watched {
   }
   ~Watched() { loader.stop(); }
   void connectLoader() { shown = QObject::connect(&loader, &TraceLoader::snapshotReady, &state, &ViewState::setSnapshot); }
-  QString status() const { return window.findChild<QLabel*>("status")->text(); }
+  // The whole status text (the bar shows what fits of it).
+  QString status() const { return window.findChild<QLabel*>("status")->toolTip(); }
   double arriving() const {
     auto m = QRegularExpression("arriving (\\d+) records/s").match(status());
     return m.hasMatch() ? m.captured(1).toDouble() : -1;

@@ -75,6 +75,12 @@ TEST_CASE("event log model: every record, filterable, rows appended as records a
   REQUIRE(model.rowCount() == 33);
   CHECK(model.data(model.index(32, EventLogModel::EventCol), Qt::DisplayRole).toString() == "recv.begin");
   CHECK(model.data(model.index(0, EventLogModel::TaskCol), Qt::DisplayRole).toString() == "abmon");
+  // The fields, cut short in a narrow column, are whole in the tool tip.
+  for (int r : {1, 20, 32}) {
+    const QString fields = model.data(model.index(r, EventLogModel::FieldsCol), Qt::DisplayRole).toString();
+    CHECK_FALSE(fields.isEmpty());
+    CHECK(model.data(model.index(r, EventLogModel::FieldsCol), Qt::ToolTipRole).toString() == fields);
+  }
 
   EventFilter byTag;
   byTag.tag = 16004;

@@ -3,10 +3,12 @@
 #include "diagram_view.h"
 #include "main_window.h"
 #include "replay_bar.h"
+#include "row_actions.h"
 #include "support.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QMenu>
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionSlider>
@@ -134,4 +136,38 @@ TEST_CASE("navigation: panning and zooming out stay on the trace, with a margin"
   CHECK(w.state.viewBegin() >= s.tasksBegin - span / 10);
   CHECK(w.state.viewEnd() <= s.tasksEnd + span / 10);
   CHECK(w.state.viewEnd() - w.state.viewBegin() >= span);  // the whole trace, not less
+}
+
+TEST_CASE("navigation: View > Rows folds tasks by name, a double-click on a folded name opens it, a row's menu hides it") {
+  NavWindow w;
+  const std::size_t tasks = w.layout().rows;
+  REQUIRE(tasks >= 3);
+  auto* byName = w.window.findChild<QAction*>("foldByName");
+  REQUIRE(byName);
+  CHECK(w.window.findChild<QAction*>("foldNone")->isChecked());  // a small trace: a row per task
+  byName->trigger();
+  CHECK(byName->isChecked());
+  const DiagramLayout folded = w.layout();
+  REQUIRE(folded.rows < tasks);
+  TaskIndex row = 0;
+  while (row < folded.rows && !folded.groupOfRow(row)) ++row;
+  REQUIRE(row < folded.rows);
+  // A double-click on the folded row's name opens it.
+  DiagramView* d = w.window.diagram();
+  const QPoint at(20, static_cast<int>(folded.rowTopOfRow(row) + folded.rowHeight / 2));
+  QTest::mouseDClick(d, Qt::LeftButton, Qt::NoModifier, at);
+  CHECK(w.state.rowChoice().unfolded.count(folded.groupOfRow(row)->key) == 1);
+  CHECK(w.layout().rows == tasks);
+  // A row's menu hides its task; Show every task brings it back.
+  QMenu menu;
+  addRowMenu(&menu, &w.state, 0);
+  QAction* hide = nullptr;
+  for (QAction* a : menu.actions())
+    if (a->text().startsWith("Hide ")) hide = a;
+  REQUIRE(hide);
+  hide->trigger();
+  CHECK(w.layout().rows == tasks - 1);
+  CHECK(w.state.rowChoice().hidden.size() == 1);
+  w.window.findChild<QAction*>("showEveryTask")->trigger();
+  CHECK(w.layout().rows == tasks);
 }

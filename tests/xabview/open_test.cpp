@@ -8,8 +8,11 @@
 
 #include <QAction>
 #include <QMenu>
+#include <QDir>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -90,4 +93,40 @@ TEST_CASE("File > Open is off while the input is standard input, and a scripted 
   REQUIRE(waitUntil([&] { return other.snapshot() && other.snapshot()->inputEnded; }));
   CHECK(InputSession::recentFiles().isEmpty());
   scripted.stop();
+}
+
+TEST_CASE("The title names the file shown, and Save diagram and Export say where they wrote, under the input's name") {
+  QTemporaryDir out;
+  REQUIRE(out.isValid());
+  const QString cholesky = QString::fromStdString(dataPath("cholesky_hang.trace"));
+  const QString deadlock = QString::fromStdString(dataPath("deadlock.trace"));
+  ViewState state;
+  MainWindow window(&state, ViewerOptions{});
+  InputSession input(&state, {cholesky, false, 100, false, false, nullptr});
+  input.setRemember(false);
+  input.addFileActions(&window);
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  input.start();
+  REQUIRE(waitUntil([&] { return state.snapshot() && state.snapshot()->inputEnded; }));
+  CHECK(window.windowTitle() == QStringLiteral("cholesky_hang.trace \u2014 xabview"));
+  input.open(deadlock);
+  REQUIRE(waitUntil([&] { return state.snapshot() && state.snapshot()->inputEnded && state.size() == 7; }));
+  CHECK(window.windowTitle() == QStringLiteral("deadlock.trace \u2014 xabview"));
+
+  // The dialogs offer the input's name with the format's extension.
+  CHECK(suggestedName(state.snapshot()->source, ".trf") == QFileInfo(deadlock).dir().filePath("deadlock.trf"));
+  CHECK(suggestedName("/tmp/evfile", ".png").toStdString() == "/tmp/evfile.png");
+  CHECK(suggestedName("/tmp/run.trf", ".trf") == "/tmp/run-xabview.trf");
+  CHECK(suggestedName("stdin", ".json") == "trace.json");
+
+  const QString png = out.filePath("deadlock.png");
+  REQUIRE(window.saveDiagramTo(png));
+  CHECK(QFileInfo(png).size() > 0);
+  CHECK(window.statusBar()->currentMessage() == "Saved the diagram to " + png);
+  const QString json = out.filePath("deadlock.json");
+  REQUIRE(window.exportTo(json));
+  CHECK(QFileInfo(json).size() > 0);
+  CHECK(window.statusBar()->currentMessage() == "Exported 7 records to " + json);
+  input.stop();
 }

@@ -113,6 +113,9 @@ TEST_CASE("the diagram paints only the rows in its area: 20,000 tasks cost the r
   const int tasks = 20000;
   ViewState state;
   state.setSnapshot(snapshotOfText(syntheticTrace(tasks, 1)));
+  RowChoice unfolded;  // a row per task (by default so many fold by name)
+  unfolded.fold = RowFold::None;
+  state.setRowChoice(unfolded);
   QImage img(800, 300, QImage::Format_RGB32);
   QPainter p(&img);
   auto layout = DiagramLayout::make(img.rect(), state);
@@ -433,7 +436,7 @@ TEST_CASE("the diagram groups task rows by host, each group labelled with its ho
   ViewState one;
   one.setSnapshot(snapshotOfText(syntheticTrace(3, 1)));
   auto flat = DiagramLayout::make(img.rect(), one);
-  CHECK(flat.rowTask.empty());
+  CHECK(flat.rowTask == std::vector<TaskIndex>{0, 1, 2});
   CHECK(flat.hostFirstRows.empty());
   CHECK(flat.rowOf(2) == 2);
 }
@@ -501,4 +504,41 @@ TEST_CASE("the time axis speaks in the unit of its zoom (s, ms, µs) and marks z
   CHECK(axisLabel(3'500, 500) == QString::fromUtf8("3.5 µs"));
   CHECK(axisLabel(120, 20) == "120 ns");
   CHECK(axisLabel(-1'000'000'000, 1'000'000'000) == "-1 s");
+}
+
+TEST_CASE("the time a task waited for a CPU is hatched over its row, up to the replay position") {
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("why_overload.trace")));
+  const ViewSnapshot& s = *state.snapshot();
+  TaskIndex busy = *s.trace->findTask(0x80002), quiet = *s.trace->findTask(0x40003), master = *s.trace->findTask(0x40002);
+  // Pixels of the hatching's colour in task t's row over [from, to] s after 1000 s.
+  auto hatched = [&](const QImage& img, const DiagramLayout& layout, TaskIndex t, double from, double to) {
+    int n = 0;
+    const TimeNs s0 = 1000LL * 1'000'000'000;
+    for (int x = static_cast<int>(layout.xOf(s0 + static_cast<TimeNs>(from * 1e9)));
+         x < static_cast<int>(layout.xOf(s0 + static_cast<TimeNs>(to * 1e9))); ++x)
+      for (int y = static_cast<int>(layout.rowTop(t)) + 2; y < static_cast<int>(layout.rowTop(t) + layout.rowHeight) - 2; ++y)
+        n += img.pixel(x, y) == qRgb(0x21, 0x21, 0x21);
+    return n;
+  };
+  auto paint = [&](QImage& img) {
+    QPainter p(&img);
+    auto layout = DiagramLayout::make(img.rect(), state);
+    paintDiagram(p, layout, state);
+    return layout;
+  };
+  state.setPosition(s.size());
+  QImage img(800, 300, QImage::Format_RGB32);
+  img.fill(Qt::white);
+  auto layout = paint(img);
+  // node1's worker was runnable without a CPU most of 1001..1003 s (1..3 s after 1000 s).
+  CHECK(hatched(img, layout, busy, 1.1, 2.9) > 20);
+  CHECK(hatched(img, layout, quiet, 0.2, 0.9) == 0);
+  CHECK(hatched(img, layout, master, 1.1, 2.9) == 0);
+  // Replayed to before the samples' second round: nothing hatched yet.
+  state.setPosition(8);
+  QImage early(800, 300, QImage::Format_RGB32);
+  early.fill(Qt::white);
+  auto earlyLayout = paint(early);
+  CHECK(hatched(early, earlyLayout, busy, 1.1, 2.9) == 0);
 }

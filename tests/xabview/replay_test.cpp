@@ -3,6 +3,7 @@
 #include "support.h"
 
 #include <QSignalSpy>
+#include <QTest>
 
 #include <fstream>
 
@@ -38,6 +39,25 @@ TEST_CASE("live mode follows new records, stepping pauses, setLive returns") {
   state.setLive(true);
   CHECK(state.position() == all->size());
   CHECK(state.live());
+}
+
+TEST_CASE("progress is a task's record: abmon's samples arriving do not make a silent program look busy") {
+  const std::string head =
+      "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1.0\n"
+      "1.1 1.1 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n"
+      "1.2 1.2 t40002 recv.begin src=any tag=1\n";
+  const std::string samples =
+      "1.3 1.3 t40001 host.load host=vm cpus=2 load_milli=100 busy_permille=10\n"
+      "1.3 1.3 t40001 sample tid=t40002 cpu_ms=10 runnable_ms=0 state=S\n";
+  ViewState state;
+  state.setSnapshot(snapshotOfText(head));
+  QTest::qWait(120);
+  state.setSnapshot(snapshotOfText(head + samples));
+  CHECK(state.size() > 2);              // the samples are records of the trace ...
+  CHECK(state.msSinceProgress() >= 120);  // ... but no progress of the program
+  const qint64 before = state.msSinceProgress();
+  state.setSnapshot(snapshotOfText(head + samples + "1.4 1.4 t40002 recv src=t40003 tag=1 bytes=4 serial=1 rc=1\n"));
+  CHECK(state.msSinceProgress() < before);
 }
 
 TEST_CASE("the position decides what each task has shown and the cursor time") {

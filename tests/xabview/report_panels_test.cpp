@@ -48,6 +48,8 @@ TEST_CASE("window: failed calls are listed in the Hang panel, each a link to its
   CHECK(text.contains("(ring, 0): pvm_psend failed once with PvmBadParam (-2), at 0.100000 s"));
   CHECK(text.contains("(ring, 0): pvm_upkint failed 2 times with PvmNoBuf (-15), first at 0.400000 s"));
   CHECK(text.contains("(ring, 0) took a timeout for a message: pvm_trecv timed out (rc=0)"));
+  CHECK(text.contains("Receives that timed out (1)"));
+  CHECK(text.contains("(ring, 0): pvm_trecv timed out once, waiting 0.100000 s, at 0.300000 s"));
   // The upkint line's link selects the first failed upkint record.
   QString html = hangReportHtml(w.state);
   auto m = QRegularExpression("<a href=\"event:(\\d+)\">\\(ring, 0\\): pvm_upkint").match(html);

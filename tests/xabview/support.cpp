@@ -44,6 +44,15 @@ std::string dataPath(const std::string& name) { return std::string(XAB_MODEL_DAT
 std::shared_ptr<ViewSnapshot> snapshotOf(const std::string& path) { return finish(loadTraceFile(path), path); }
 std::shared_ptr<ViewSnapshot> snapshotOfText(std::string_view text) { return finish(loadTraceText(text), "text"); }
 
+DiagramLayout paintDiagramInto(QImage& img, const ViewState& state, DiagramStats* stats) {
+  img.fill(Qt::white);
+  QPainter p(&img);
+  auto layout = DiagramLayout::make(img.rect(), state);
+  const DiagramStats drawn = paintDiagram(p, layout, state);
+  if (stats) *stats = drawn;
+  return layout;
+}
+
 TaskIndex taskNamed(const ViewSnapshot& s, std::string_view name, int instance) {
   for (TaskIndex t = 0; t < s.trace->taskCount(); ++t)
     if (s.trace->taskName(t) == name && s.trace->task(t).instance == instance) return t;
@@ -124,6 +133,30 @@ bool waitUntil(const std::function<bool()>& done, int ms) {
     QTest::qWait(20);
   }
   return true;
+}
+
+static std::string atMs(int ms, int task, const std::string& rest) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%d.%09d", 1000 + ms / 1000, (ms % 1000) * 1'000'000);
+  return std::string(buf) + " " + buf + " t" + std::to_string(40000 + task) + " " + rest + "\n";
+}
+static std::string tidOf(int task) { return "t" + std::to_string(40000 + task); }
+
+std::string lateWorkersTrace() {
+  std::string t = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.000000000\n";
+  t += atMs(0, 2, "mytid rc=t40002 name=master host=vm parent=none lang=c pid=102");
+  t += atMs(0, 3, "mytid rc=t40003 name=a host=vm parent=t40002 lang=c pid=103");
+  t += atMs(0, 4, "mytid rc=t40004 name=b host=vm parent=t40002 lang=c pid=104");
+  t += atMs(1000, 2, "recv.begin src=" + tidOf(3) + " tag=1");
+  t += atMs(1100, 3, "send dst=" + tidOf(2) + " tag=1 bytes=4 serial=1 rc=0");
+  t += atMs(1100, 2, "recv src=" + tidOf(3) + " tag=1 bytes=4 serial=1 rc=1");
+  t += atMs(1100, 2, "recv.begin src=" + tidOf(4) + " tag=1");
+  t += atMs(3000, 4, "send dst=" + tidOf(2) + " tag=1 bytes=4 serial=2 rc=0");
+  t += atMs(3000, 2, "recv src=" + tidOf(4) + " tag=1 bytes=4 serial=2 rc=1");
+  t += atMs(3200, 3, "exit rc=0");
+  t += atMs(3200, 4, "exit rc=0");
+  t += atMs(3500, 2, "exit rc=0");
+  return t;
 }
 
 }  // namespace xab::view::test

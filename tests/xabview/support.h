@@ -1,10 +1,12 @@
 // Helpers shared by the xabview tests.
 #pragma once
 
+#include "diagram_painter.h"
 #include "snapshot.h"
 #include "view_state.h"
 
 #include <QAbstractItemModel>
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
@@ -19,6 +21,12 @@ std::string dataPath(const std::string& name);
 // A snapshot of a whole trace file (errors included), input ended.
 std::shared_ptr<ViewSnapshot> snapshotOf(const std::string& path);
 std::shared_ptr<ViewSnapshot> snapshotOfText(std::string_view text);
+// A master (t40002) kept waiting by its workers (a, 0) from 1.0 s to 1.1 s
+// and (b, 0) from 1.1 s to 3.0 s after 1000 s, each computing until it
+// sends: late senders whose causes are known (the Why-slow tab's tests).
+std::string lateWorkersTrace();
+// The whole diagram of `state` painted into `img` (white first); its layout.
+DiagramLayout paintDiagramInto(QImage& img, const ViewState& state, DiagramStats* stats = nullptr);
 // The first task with this name and instance.
 TaskIndex taskNamed(const ViewSnapshot& s, std::string_view name, int instance);
 

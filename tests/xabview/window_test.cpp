@@ -1,6 +1,8 @@
 // The window's controls, headless (every control clicked while
 // 16 workers did round trips with a master).  Each case drives the real
 // MainWindow with keys, clicks and tool tips, as a user does.
+#include "activity.h"
+#include "diagram_hit.h"
 #include "diagram_view.h"
 #include "event_log_view.h"
 #include "main_window.h"
@@ -18,14 +20,18 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSlider>
+#include <QTabBar>
 #include <QTableView>
+#include <QElapsedTimer>
 #include <QTest>
+#include <QToolButton>
 #include <QToolBar>
 #include <QToolTip>
 
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 using namespace xab;
@@ -233,7 +239,7 @@ TEST_CASE("window: Play/Pause does not move the other buttons, and Stop stops an
 
 TEST_CASE("window: the replay speed is shown in records per second and follows [ and ]") {
   Window w;
-  auto* speed = w.replay()->findChild<QLabel*>("speedValue");
+  auto* speed = w.replay()->findChild<QToolButton*>("speedValue");
   REQUIRE(speed);
   CHECK(speed->text().contains(QString::number(std::lround(w.replay()->recordsPerSecond()))));
   CHECK(speed->text().contains("/s"));
@@ -241,6 +247,41 @@ TEST_CASE("window: the replay speed is shown in records per second and follows [
   QTest::keyClick(&w.window, Qt::Key_BracketRight);
   CHECK(speed->text() != before);
   CHECK(speed->text().contains(QString::number(std::lround(w.replay()->recordsPerSecond()))));
+}
+
+TEST_CASE("window: the replay speed in trace time: x1 plays the run as fast as it went, the backslash key and a click switch units") {
+  // 2 workers x 20 rounds: the records are 1 ms apart, 0.4 s of run.
+  Window w({1280, 800}, 2, 20);
+  auto* speed = w.replay()->findChild<QToolButton*>("speedValue");
+  REQUIRE(speed);
+  CHECK_FALSE(w.replay()->speedInTraceTime());
+  QTest::keyClick(&w.window, Qt::Key_Backslash);
+  REQUIRE(w.replay()->speedInTraceTime());
+  CHECK(w.replay()->timeFactor() == Approx(1.0));
+  CHECK(speed->text().trimmed() == QString::fromUtf8("\u00d71"));
+  QTest::keyClick(&w.window, Qt::Key_BracketRight);
+  CHECK(speed->text().trimmed() == QString::fromUtf8("\u00d73.16"));
+  QTest::keyClick(&w.window, Qt::Key_BracketLeft);
+  // At x1, 0.4 s of run takes 0.4 s at least: after 0.15 s it is not done,
+  // and the trace time shown never runs ahead of the real time played.
+  w.state.setPosition(0);
+  QElapsedTimer clock;
+  clock.start();
+  QTest::keyClick(&w.window, Qt::Key_Space);
+  REQUIRE(w.replay()->playing());
+  const TimeNs first = w.state.snapshot()->event(w.state.snapshot()->order[0]).time;
+  QTest::qWait(150);
+  CHECK(w.state.position() > 0);
+  CHECK_FALSE(w.state.atEnd());
+  CHECK(w.state.cursorTime() - first <= clock.elapsed() * 1'000'000 + 2'000'000);
+  REQUIRE(QTest::qWaitFor([&] { return w.state.atEnd(); }, 20000));
+  CHECK(clock.elapsed() >= 390);
+  CHECK_FALSE(w.replay()->playing());
+  // Back to records per second by a click: the rate it had.
+  const double rate = w.replay()->recordsPerSecond();
+  speed->click();
+  CHECK_FALSE(w.replay()->speedInTraceTime());
+  CHECK(speed->text().contains(QString::number(std::lround(rate)) + " rec/s"));
 }
 
 TEST_CASE("window: at 800x500 every task is labelled and the position slider is on the bar") {
@@ -291,6 +332,116 @@ TEST_CASE("window: the legend is on screen, whole, at the default size and at 80
     CHECK(legend->height() >= legend->heightForWidth(legend->width()));
     QImage img = legend->grab().toImage();
     CHECK(inkIn(img, img.rect()) > 100);  // the words
+  }
+}
+
+TEST_CASE("window: a narrow legend keeps to three lines, the entries without room under more...") {
+  LegendView legend;
+  const int line = QFontMetrics(legend.font()).height() + 1;
+  const auto all = diagramLegend();
+  for (int width : {1200, 600, 300}) {
+    INFO("width " << width);
+    CHECK(legend.heightForWidth(width) <= legend.maxRows() * line + 3);
+    const auto pl = legend.place(width);
+    REQUIRE(pl.rects.size() == all.size());
+    std::size_t shown = 0;
+    for (const QRect& r : pl.rects) {
+      if (r.isNull()) continue;
+      ++shown;
+      CHECK(r.right() < width);
+      CHECK_FALSE(r.intersects(pl.more));
+    }
+    // Whatever has no room is under "more...", which is inside the width.
+    CHECK((shown == all.size()) == pl.more.isNull());
+    if (!pl.more.isNull()) CHECK(pl.more.right() < width);
+  }
+  CHECK(legend.place(300).rects.size() > 0);
+  CHECK_FALSE(legend.place(300).more.isNull());  // 300 px cannot hold every entry in three lines
+}
+
+TEST_CASE("window: every panel's tab is whole on screen and one click away at the default size and at 800x500") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    CHECK(w.window.size() == size);  // the window itself whole on such a screen
+    for (int i = 0; i < panelNames().size(); ++i) {
+      const QString name = panelNames()[i];
+      INFO(name.toStdString());
+      if (auto* bar = w.window.findChild<QTabBar*>(); bar && bar->isVisible()) {  // a tab bar: every tab on it whole, none behind its arrows
+        CHECK(bar->rect().contains(bar->tabRect(i)));
+        continue;
+      }
+      auto* b = w.window.findChild<QToolButton*>("panelTab-" + name);
+      REQUIRE(b);
+      CHECK(b->isVisible());
+      CHECK(b->width() >= b->sizeHint().width());  // its whole name
+      const QRect inWindow(b->mapTo(&w.window, QPoint(0, 0)), b->size());
+      CHECK(w.window.rect().contains(inWindow));
+      CHECK(b->visibleRegion().boundingRect() == b->rect());  // nothing over it
+      QTest::mouseClick(b, Qt::LeftButton);
+      CHECK(w.window.currentTab() == name);
+      CHECK(b->isChecked());
+    }
+  }
+}
+
+TEST_CASE("window: the status bar's words fit at the default size and at 800x500 with the position and the mode kept") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Window w(size);
+    w.state.setPosition(10);  // paused: the mode says so
+    auto* status = w.window.findChild<QLabel*>("status");
+    REQUIRE(status);
+    REQUIRE(test::waitUntil([&] { return status->text().contains("paused"); }));
+    const QString shown = status->text();
+    INFO(shown.toStdString());
+    CHECK(status->fontMetrics().horizontalAdvance(shown) <= status->width());
+    CHECK(shown.contains("record 10 of"));
+    CHECK(shown.contains("paused"));
+    // Whatever is left out is a whole part of the full text.
+    for (const QString& part : shown.split(" | ")) CHECK(w.window.statusText().contains(part));
+    CHECK(status->toolTip().contains("record 10 of"));  // the whole text
+  }
+}
+
+TEST_CASE("window: the barrier chart's title wraps in a narrow panel instead of being cut") {
+  ViewState state;
+  state.setSnapshot(test::snapshotOf(test::dataPath("barrier.trace")));
+  // The title's ink: dark pixels above the first bar.
+  auto titleInk = [&](int width) {
+    BarrierChart chart(&state);
+    chart.resize(width, 240);
+    const QImage img = chart.grab().toImage();
+    int firstBar = img.height();
+    for (int y = 0; y < img.height() && firstBar == img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x)
+        if (QColor(img.pixel(x, y)) == activityColor(Activity::Barrier)) {
+          firstBar = y;
+          break;
+        }
+    return inkIn(img, QRect(0, 0, img.width(), firstBar - 3));
+  };
+  const int wide = titleInk(1200), narrow = titleInk(260);
+  INFO("title ink at 1200 px " << wide << ", at 260 px " << narrow);
+  REQUIRE(wide > 100);
+  CHECK(narrow >= wide * 9 / 10);  // every word, on more lines
+}
+
+TEST_CASE("window: the Messages matrix shows every column of a four-task run at the default size") {
+  ViewState state;
+  MainWindow window(&state, Window::optionsOfSize({1280, 800}));
+  state.setSnapshot(test::snapshotOf(test::dataPath("ge.trace")));
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  window.showTab("messages");
+  auto* matrix = window.findChild<QTableView*>("messageMatrix");
+  REQUIRE(matrix);
+  REQUIRE(test::waitUntil([&] { return matrix->model()->columnCount() == 4 && matrix->isVisible(); }));
+  QApplication::processEvents();
+  for (int c = 0; c < matrix->model()->columnCount(); ++c) {
+    INFO("column " << c);
+    CHECK(matrix->columnViewportPosition(c) >= 0);
+    CHECK(matrix->columnViewportPosition(c) + matrix->columnWidth(c) <= matrix->viewport()->width());
   }
 }
 
@@ -388,4 +539,107 @@ TEST_CASE("window: the Messages panel does no work while hidden and catches up w
   w.state.setSnapshot(test::snapshotOfText(roundTrips(16, 26)));
   w.state.setPosition(3);
   CHECK(panel->computations() == again);
+}
+
+TEST_CASE("window: the log's filters apply as typed, keep the current record in view, and a double click keeps Call and Tag") {
+  Window w;
+  auto* log = w.window.findChild<EventLogView*>("eventLog");
+  auto* call = w.window.findChild<QComboBox*>("logCall");
+  auto* tag = w.window.findChild<QLineEdit*>("logTag");
+  REQUIRE((log && call && tag));
+  w.window.showTab("log");
+  const std::size_t at = w.state.size() / 2;
+  w.state.setPosition(at);
+  QApplication::processEvents();
+  // The row shown for the current record: the last one the filter keeps at or before it.
+  auto currentInView = [&] {
+    QApplication::processEvents();
+    const auto* m = log->model();
+    int row = -1;
+    for (int r = 0; r < m->rowCount(); ++r)
+      if (m->index(r, 0).data(EventLogModel::PositionRole).toULongLong() < at) row = r;
+    INFO("row " << row << " first visible " << log->firstVisibleRow() << " visible " << log->visibleRows());
+    return row >= 0 && row >= log->firstVisibleRow() && row < log->firstVisibleRow() + log->visibleRows();
+  };
+  REQUIRE(currentInView());
+  call->setCurrentIndex(call->findData(static_cast<int>(Kind::SEND)));
+  CHECK(currentInView());
+  w.taskBox()->setCurrentIndex(w.taskBox()->findData(3));
+  CHECK(currentInView());
+  w.taskBox()->setCurrentIndex(0);
+  // The tag applies as it is typed, as the boxes do, without Enter.
+  tag->setFocus();
+  QTest::keyClicks(tag, "2");
+  CHECK(w.state.filter().tag == 2);
+  CHECK(w.state.filter().kind == Kind::SEND);
+  CHECK(currentInView());
+  // A double click on a task narrows to it and keeps the Call and Tag filters.
+  auto* table = w.window.findChild<QTableView*>("taskTable");
+  const QPoint row3 = table->visualRect(table->model()->index(3, 0)).center();
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, row3);
+  QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, row3);
+  CHECK(w.state.filter().tasks == std::set<TaskIndex>{3});
+  CHECK(w.state.filter().kind == Kind::SEND);
+  CHECK(w.state.filter().tag == 2);
+  CHECK(call->currentData().toInt() == static_cast<int>(Kind::SEND));
+  CHECK(tag->text() == "2");
+  CHECK(currentInView());
+}
+
+TEST_CASE("window: the Call box lists the calls the trace has, by name, with their counts") {
+  Window w(QSize(1280, 800), 4, 5);  // 4 workers, 5 rounds: 40 sends; recv counts recv.begin too
+  auto* call = w.window.findChild<QComboBox*>("logCall");
+  REQUIRE(call);
+  QStringList items;
+  for (int i = 0; i < call->count(); ++i) items << call->itemText(i);
+  CHECK(items.join(", ").toStdString() == QStringList{"any call", "initsend (40)", "mytid (5)", "pkint (20)", "recv (80)",
+                             "send (40)", "upkint (20)"}.join(", ").toStdString());
+  call->setCurrentIndex(call->findData(static_cast<int>(Kind::SEND)));
+  CHECK(w.state.filter().kind == Kind::SEND);
+  CHECK(w.window.findChild<EventLogView*>("eventLog")->model()->rowCount() == 40);
+}
+
+TEST_CASE("window: a state's tip says its start, end and duration, and a message's tip only the message") {
+  Window w(QSize(1280, 800), 4, 5);
+  DiagramView* d = w.window.diagram();
+  w.state.fitAll();
+  QApplication::processEvents();
+  auto layout = DiagramLayout::make(d->rect(), w.state);
+  auto tipAt = [&](QPointF at) {
+    QHelpEvent e(QEvent::ToolTip, at.toPoint(), d->mapToGlobal(at.toPoint()));
+    QApplication::sendEvent(d, &e);
+    return QToolTip::text();
+  };
+  // The middle of the master's row, half way through the run.
+  const ViewSnapshot& s = *w.state.snapshot();
+  const TimeNs mid = s.firstTime() + (s.lastTime() - s.firstTime()) / 2;
+  const QPointF bar(layout.xOf(mid), layout.rowTop(0) + layout.rowHeight / 2);
+  const DiagramHit hit = hitTest(layout, w.state, bar);
+  REQUIRE(hit.span);
+  REQUIRE_FALSE(hit.message);
+  const QString state = tipAt(bar);
+  INFO(state.toStdString());
+  CHECK(state.contains(QStringLiteral("from %1 s to %2 s (%3)")
+                           .arg(QString::fromStdString(formatSeconds(hit.span->begin, s.firstTime())),
+                                QString::fromStdString(formatSeconds(hit.spanEnd, s.firstTime())),
+                                formatDuration(hit.spanEnd - hit.span->begin))));
+  CHECK(hit.spanEnd > hit.span->begin);
+  // Over a message line (the middle of the first one between two rows apart).
+  std::optional<QPointF> onLine;
+  for (const MessageLine& m : s.lines()) {
+    if (m.sender == m.receiver) continue;
+    QPointF a(layout.xOf(m.send), layout.rowTop(m.sender) + layout.rowHeight / 2);
+    QPointF b(layout.xOf(m.recv), layout.rowTop(m.receiver) + layout.rowHeight / 2);
+    QPointF c = (a + b) / 2;
+    if (hitTest(layout, w.state, c).message) {
+      onLine = c;
+      break;
+    }
+  }
+  REQUIRE(onLine);
+  const QString message = tipAt(*onLine);
+  INFO(message.toStdString());
+  CHECK(message.startsWith("message "));
+  CHECK_FALSE(message.contains("from "));
+  QToolTip::hideText();
 }

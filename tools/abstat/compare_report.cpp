@@ -86,19 +86,8 @@ int compareMain(const Options& o) {
     one.input = file;
     TraceSource source = openInput(one);
     readInput(one, source, [](const TraceReader&, double) {});
-    if (!source.error().empty()) {
-      std::fprintf(stderr, "abstat: %s\n", source.error().c_str());
-      return kExitError;
-    }
+    if (!inputUsable(one, source)) return kExitError;
     TraceReader& reader = source.reader();
-    if (reader.stoppedReading()) {
-      std::fprintf(stderr, "abstat: %s: %s\n", source.name().c_str(), reader.fatal().c_str());
-      return kExitError;
-    }
-    if (std::string why = source.notATrace(); !why.empty()) {
-      std::fprintf(stderr, "abstat: %s\n", why.c_str());
-      return kExitError;
-    }
     std::shared_ptr<const Trace> trace = reader.take();
     runs.push_back(analyseReader(one, reader, trace));
   }

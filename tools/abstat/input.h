@@ -24,4 +24,10 @@ TraceSource openInput(const Options& o);
 // record), or until SIGINT/SIGTERM.
 void readInput(const Options& o, TraceSource& source, const StallHandler& onStall);
 
+// After readInput: says on stderr why the input gives no trace (it could
+// not be opened or read, --strict stopped at a malformed line, or it is no
+// trace: empty, or every line malformed) and returns false; otherwise
+// lists its malformed lines (at most --errors of them) and returns true.
+bool inputUsable(const Options& o, const TraceSource& source);
+
 }  // namespace xab::abstat

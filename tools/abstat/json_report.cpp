@@ -347,6 +347,13 @@ struct Json {
       w.field("unpacks", x.unpacks).field("rc", x.rc).field("firstUnpack", t.event(x.firstUnpack).seq);
       w.field("text", describe(t, x)).endObject();
     }
+    w.endArray().field("timedOutCount", f.timedOutCount).key("timedOut").beginArray();
+    for (const TimedOutReceives& x : f.timedOut) {
+      w.beginObject();
+      taskRef("task", x.task);
+      w.field("count", x.count).field("first", at(x.firstTime)).field("record", t.event(x.first).seq);
+      w.field("waited", durationSeconds(x.waited)).field("text", describe(t, x)).endObject();
+    }
     w.endArray().endObject();
   }
 
@@ -431,7 +438,10 @@ struct Json {
       w.field("waited", durationSeconds(p.waited)).field("caused", durationSeconds(p.caused));
       w.field("rootCost", durationSeconds(p.rootCost)).field("passedOn", durationSeconds(p.passedOn));
       w.field("rootCause", p.rootCause()).field("symptom", p.symptom());
-      w.field("critical", durationSeconds(p.critical)).field("slack", durationSeconds(p.slack)).endObject();
+      w.field("critical", durationSeconds(p.critical)).field("slack", durationSeconds(p.slack));
+      if (p.hostOverload >= 0) w.field("cpuWait", durationSeconds(p.cpuWait));
+      else w.key("cpuWait").null();
+      w.endObject();
     }
     w.endArray().endObject();
     const WhyText words = whyText(a);

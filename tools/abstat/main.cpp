@@ -44,17 +44,6 @@ void print(const Options& o, const Report& a, bool live) {
   std::fflush(stdout);
 }
 
-void reportErrors(const Options& o, const TraceSource& source) {
-  const TraceReader& r = source.reader();
-  std::size_t shown = 0;
-  for (const ReadError& e : r.errors()) {
-    if (shown++ == o.showErrors) break;
-    std::fprintf(stderr, "abstat: %s\n", source.describe(e).c_str());
-  }
-  if (r.errorCount() > shown)
-    std::fprintf(stderr, "abstat: %llu malformed lines in all\n", static_cast<unsigned long long>(r.errorCount()));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,22 +70,8 @@ int main(int argc, char** argv) {
     print(so, a, true);
   };
   readInput(o, source, onStall);
-  if (!source.error().empty()) {  // could not open or read it
-    std::fprintf(stderr, "abstat: %s\n", source.error().c_str());
-    return kExitError;
-  }
+  if (!inputUsable(o, source)) return kExitError;
   TraceReader& reader = source.reader();
-  if (reader.stoppedReading()) {
-    std::fprintf(stderr, "abstat: %s: %s\n", source.name().c_str(), reader.fatal().c_str());
-    return kExitError;
-  }
-  reportErrors(o, source);
-  if (std::string why = source.notATrace(); !why.empty()) {
-    // Not a trace (empty, or every line malformed): a report of "0 events"
-    // would pass for a quiet program.  A header alone is a trace of nothing.
-    std::fprintf(stderr, "abstat: %s\n", why.c_str());
-    return kExitError;
-  }
   std::shared_ptr<const Trace> trace = reader.take();
   Report a = analyseReader(o, reader, trace);
   if (!a.messages.consistent())

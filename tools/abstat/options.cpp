@@ -26,7 +26,8 @@ Sections (all of them when none is named):
                  unpacks, psend and precv)
   --failures     calls that returned an error: task, call, PVM's error
                  name, how often, the first; a receive's timeout taken
-                 for a message (unpacks that failed after it)
+                 for a message (unpacks that failed after it); the
+                 pvm_trecv calls that timed out, per task
   --races        message races: receives from any task that could have
                  taken another task's message in another run (harmless
                  when every order is handled alike; a bug when the program
@@ -37,7 +38,9 @@ Sections (all of them when none is named):
   --why          why the run is slow: every wait state (late sender, wrong
                  order, barrier, collective, spawn, join) traced back to
                  the work that caused it, the causes ranked by the waiting
-                 they cost others, the critical path and the others' slack
+                 they cost others (a cause's host named overloaded where
+                 the samples show it waiting for a CPU), the critical path
+                 and the others' slack
                  (docs/why-slow.md; not among the sections shown by default)
   --output       every line the tasks wrote (output records, abrun(1)),
                  in time order (not among the sections shown by default)

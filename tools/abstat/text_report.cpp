@@ -294,10 +294,12 @@ std::string mismatch(const Report& a) {
 
 std::string failures(const Report& a) {
   const FailureReport& f = a.failures;
-  if (f.calls.empty()) return "\nFailed calls\n  none\n";
-  std::string out = "\nFailed calls (" + std::to_string(f.failed) + ")\n";
+  std::string out = f.calls.empty() ? "\nFailed calls\n  none\n" : "\nFailed calls (" + std::to_string(f.failed) + ")\n";
   for (const TimeoutUnpacks& t : f.timeouts) out += "  " + describe(*a.trace, t) + "\n";
   for (const FailedCall& c : f.calls) out += "  " + describe(*a.trace, c) + "\n";
+  if (f.timedOut.empty()) return out;
+  out += "\nReceives that timed out (" + std::to_string(f.timedOutCount) + ")\n";
+  for (const TimedOutReceives& t : f.timedOut) out += "  " + describe(*a.trace, t) + "\n";
   return out;
 }
 

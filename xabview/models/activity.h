@@ -36,6 +36,10 @@ Activity activityOf(TaskState state);
 QString activityName(Activity a);
 QColor activityColor(Activity a);
 QColor stateColor(TaskState s);
+// A call that failed (rc < 0) and a pvm_trecv that timed out: their marks
+// in the diagram (failure_marks.h) and their rows in the event log.
+inline const QColor kFailedCall{0xc6, 0x28, 0x28};
+inline const QColor kTimedOutCall{0xef, 0x6c, 0x00};
 
 // "12.4 s", "3.1 ms", "250 µs"
 QString formatDuration(TimeNs d);

@@ -40,6 +40,12 @@ int EventLogModel::rowOfPosition(std::size_t position) const {
   return it != rows_.end() && *it == position ? static_cast<int>(it - rows_.begin()) : -1;
 }
 
+int EventLogModel::rowAtOrBefore(std::size_t position) const {
+  if (!filtered_) return known_ == 0 ? -1 : static_cast<int>(std::min(position, known_ - 1));
+  auto it = std::upper_bound(rows_.begin(), rows_.end(), position);
+  return static_cast<int>(it - rows_.begin()) - 1;
+}
+
 void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
   const ViewSnapshot* s = state_->snapshot();
   if (!s || from >= to) return;  // no trace yet (libab's records are left out from the start)
@@ -121,6 +127,18 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (role == Qt::ForegroundRole && p >= state_->position()) return QBrush(QColor(0xb0, 0xb0, 0xb0));
+  // Failed and timed-out calls in the colours of their marks in the diagram.
+  const CallOutcome outcome = oe.task == kMonitorTask ? CallOutcome::Ok : outcomeOf(e);
+  if (role == Qt::ForegroundRole && outcome == CallOutcome::Failed) return QBrush(kFailedCall);
+  if (role == Qt::ForegroundRole && outcome == CallOutcome::TimedOut) return QBrush(kTimedOutCall.darker(130));  // readable as text
+  if (role == Qt::ToolTipRole) {
+    const QString said = outcome == CallOutcome::Failed ? QStringLiteral("failed: %1").arg(QString::fromStdString(errorWords(e.rc)))
+                         : outcome == CallOutcome::TimedOut ? QStringLiteral("timed out: no message came within the timeout (rc=0)")
+                                                            : QString();
+    // A narrow column cuts the fields short: whole in the tool tip.
+    if (index.column() == FieldsCol) return said.isEmpty() ? eventArgs(tr, e) : eventArgs(tr, e) + "\n" + said;
+    if (!said.isEmpty()) return said;
+  }
   if (role == Qt::BackgroundRole && state_->position() > 0 && p == state_->position() - 1)
     return QBrush(QColor(0xff, 0xf5, 0x9d));
   if (role == Qt::FontRole && e.isBegin() && isBlocking(e.kind)) {

@@ -29,6 +29,9 @@ class EventLogModel : public QAbstractTableModel {
 
   std::size_t positionOfRow(int row) const;
   int rowOfPosition(std::size_t position) const;  // -1 if filtered out
+  // The last row at or before `position` (what the filter keeps of the
+  // records up to it); -1 if none.
+  int rowAtOrBefore(std::size_t position) const;
 
  private slots:
   void onSnapshot();

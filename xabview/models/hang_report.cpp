@@ -98,6 +98,12 @@ QString hangReportHtml(const ViewState& state) {
     for (const auto& c : f.calls) html += "<li>" + link(c.first, QString::fromStdString(describe(analysed, c))) + "</li>";
     html += "</ul>";
   }
+  if (!f.timedOut.empty()) {  // each links to the task's first timeout
+    const Trace& analysed = *s->analysis->model.trace;
+    html += QStringLiteral("<h3>Receives that timed out (%1)</h3><ul>").arg(f.timedOutCount);
+    for (const auto& t : f.timedOut) html += "<li>" + link(t.first, QString::fromStdString(describe(analysed, t))) + "</li>";
+    html += "</ul>";
+  }
   return html;
 }
 

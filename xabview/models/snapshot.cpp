@@ -295,6 +295,7 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   // mipmaps (the diagram's own) alongside on this one.
   AnalyseOptions options;
   options.breakdown = false;
+  options.why = true;  // the Why-slow panel's (about a third of the analysis's time)
   options.parallel = true;
   options.alongside = [&] {
     auto t = Clock::now();
@@ -302,6 +303,12 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
     for (TaskIndex i = 0; i < tr.taskCount() && i < s.spans.size(); ++i)
       a->mipmaps[i] = buildMipmap(s.spans[i], s.tasksBegin, s.tasksEnd);
     a->timing.mipmaps = msSince(t);
+    for (TaskIndex i = 0; i < tr.taskCount(); ++i) {  // the marks: one pass over the kinds
+      const auto& events = tr.events(i);
+      for (std::uint32_t k = 0; k < events.size(); ++k)
+        if (events[k].kind == Kind::MARK) a->marks.push_back({events[k].time, i, k});
+    }
+    std::stable_sort(a->marks.begin(), a->marks.end(), [](const MarkAt& x, const MarkAt& y) { return x.time < y.time; });
   };
   a->model = analyse(s.trace, options);
   a->timing.messages = a->model.ms.messages;

@@ -173,6 +173,13 @@ struct Undelivered {
   std::int32_t bytes = 0;
 };
 
+// A user mark (xab_mark: a `mark` record) of the diagram, by time.
+struct MarkAt {
+  TimeNs time = 0;
+  TaskIndex task = 0;
+  std::uint32_t index = 0;  // the record, in the task's records
+};
+
 // What costs the whole trace, built on its own thread (see the top): the
 // model's one chain of analyses (xab::analyse) and what the diagram draws
 // from its results.
@@ -183,6 +190,7 @@ struct Analysis {
   std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
   std::vector<MessageLine> lines;         // by send time
   std::vector<Undelivered> undelivered;   // by message
+  std::vector<MarkAt> marks;              // by time
   TimeNs maxTransit = 0;                  // the longest line (visible-range search)
   struct Timing { double messages = 0, barriers = 0, hang = 0, mismatches = 0, mipmaps = 0; } timing;
   double buildMs = 0;
@@ -203,10 +211,12 @@ struct ViewSnapshot {
   const HangText& hangText() const { return analysis->hangText; }
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const FailureReport& failures() const { return analysis->model.failures; }
+  const WhyReport& why() const { return analysis->model.why; }
   const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
   const std::vector<MessageLine>& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }
   TimeNs maxTransit() const { return analysis->maxTransit; }
+  const std::vector<MarkAt>& marks() const { return analysis->marks; }
 
   std::vector<ReadError> errors;          // malformed lines (kept ones)
   std::uint64_t errorCount = 0;

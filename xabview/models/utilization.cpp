@@ -46,7 +46,7 @@ void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, Ti
 }  // namespace
 
 std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& st, TimeNs begin, double ns,
-                                                                int columns) {
+                                                                int columns, const std::vector<TaskIndex>* only) {
   columns = std::max(columns, 0);
   std::vector<std::array<int, kActivityCount>> diff(static_cast<std::size_t>(columns) + 1);
   const ViewSnapshot* s = st.snapshot();
@@ -61,7 +61,10 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
     return x;
   };
   const TimeNs last = center(columns - 1);
-  for (TaskIndex task = 0; task < s->spans.size(); ++task) {
+  const std::size_t n = only ? only->size() : s->spans.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const TaskIndex task = only ? (*only)[k] : static_cast<TaskIndex>(k);
+    if (task >= s->spans.size()) continue;
     const auto& spans = s->spans[task];
     if (spans.empty() || spans[0].begin > last) continue;
     const std::uint32_t shown = st.shownOf(task);

@@ -16,7 +16,9 @@ std::array<int, kActivityCount> utilizationAt(const ViewState& state, TimeNs t);
 // utilizationAt(begin + (x + 0.5) * nsPerColumn) for each column x, in one
 // pass over the shown spans in view: O(spans in view + tasks + columns),
 // not O(columns x tasks) (100,000 tasks x 1,100 columns per repaint).
+// `tasks`: only those (a folded row's members); nullptr: every task.
 std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState& state, TimeNs begin,
-                                                                double nsPerColumn, int columns);
+                                                                double nsPerColumn, int columns,
+                                                                const std::vector<TaskIndex>* tasks = nullptr);
 
 }  // namespace xab::view

@@ -57,11 +57,18 @@ void ViewState::refreshShown() {
 }
 
 void ViewState::setSnapshot(SnapshotPtr s) {
-  std::size_t before = size();
+  // Progress is a task's record: abmon's own (its samples, every 100 ms)
+  // say nothing about whether the program moves.
+  auto taskRecords = [this] { return snapshot_ && snapshot_->trace ? snapshot_->trace->eventCount() : 0; };
+  const std::uint64_t before = taskRecords();
   snapshot_ = std::move(s);
-  if (size() > before) progressClock_.restart();
+  if (taskRecords() > before) progressClock_.restart();
   if (live_ || position_ > size()) position_ = size();
-  if (selected_ && *selected_ >= size()) selected_.reset();
+  if (selected_ && *selected_ >= size()) {
+    selected_.reset();
+    selectedTime_.reset();
+    selectedMessage_.reset();
+  }
   refreshShown();
   emit snapshotChanged();
   if (follow_ == Follow::WholeTrace) fitAll();
@@ -191,9 +198,42 @@ void ViewState::setFilter(const EventFilter& f) {
 
 void ViewState::select(std::optional<std::size_t> position) {
   if (position && *position >= size()) position.reset();
-  if (position == selected_) return;
+  if (position == selected_ && !selectedTime_ && !selectedMessage_) return;
   selected_ = position;
+  selectedTime_.reset();
+  selectedMessage_.reset();
   emit selectionChanged();
+}
+
+void ViewState::selectAt(std::size_t position, TimeNs time, std::optional<std::uint32_t> message) {
+  if (position >= size()) return select(std::nullopt);
+  if (selected_ == position && selectedTime_ == time && selectedMessage_ == message) return;
+  selected_ = position;
+  selectedTime_ = time;
+  selectedMessage_ = message;
+  emit selectionChanged();
+}
+
+void ViewState::setHighlights(std::vector<Highlight> h) {
+  if (h == highlights_) return;
+  highlights_ = std::move(h);
+  emit highlightsChanged();
+}
+
+const RowPlan& ViewState::rowPlan() const {
+  if (rowPlanStale_ || rowPlanOf_ != snapshot_.get()) {
+    rowPlan_ = snapshot_ ? planRows(*snapshot_->trace, rowChoice_) : RowPlan{};
+    rowPlanOf_ = snapshot_.get();
+    rowPlanStale_ = false;
+  }
+  return rowPlan_;
+}
+
+void ViewState::setRowChoice(const RowChoice& c) {
+  if (c == rowChoice_) return;
+  rowChoice_ = c;
+  rowPlanStale_ = true;
+  emit rowsChanged();
 }
 
 }  // namespace xab::view

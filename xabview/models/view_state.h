@@ -16,6 +16,7 @@
 // setLive(true) or fitAll().
 #pragma once
 
+#include "row_plan.h"
 #include "trace_loader.h"
 
 #include <QElapsedTimer>
@@ -38,6 +39,16 @@ struct EventFilter {
   // No task, call or tag chosen (libab's records may still be left out).
   bool empty() const { return tasks.empty() && !kind && !tag; }
   bool all() const { return empty() && libabRecords; }  // every record matches
+};
+
+// An interval of a task's row the diagram draws over its states: a wait
+// of the cause chosen in the Why-slow panel, the work of the task that
+// caused it, a step of the critical path (docs/why-slow.md).
+struct Highlight {
+  enum Kind : std::uint8_t { Wait, CauseWork, Critical } kind = Wait;
+  TaskIndex task = 0;
+  TimeNs begin = 0, end = 0;
+  friend bool operator==(const Highlight&, const Highlight&) = default;
 };
 
 class ViewState : public QObject {
@@ -67,8 +78,20 @@ class ViewState : public QObject {
 
   const EventFilter& filter() const { return filter_; }
   std::optional<std::size_t> selected() const { return selected_; }
+  // Chosen on the diagram (selectAt): the time clicked on the selected
+  // record's row, where the diagram marks it (a bar is marked where it was
+  // clicked, not at its start); the message whose line was clicked, drawn
+  // highlighted with its receives marked.  Any other select() clears them.
+  std::optional<TimeNs> selectedTime() const { return selectedTime_; }
+  std::optional<std::uint32_t> selectedMessage() const { return selectedMessage_; }
+  const std::vector<Highlight>& highlights() const { return highlights_; }
+  // The rows the user chose (row_plan.h) and the diagram's rows under it,
+  // computed once per snapshot and choice.
+  const RowChoice& rowChoice() const { return rowChoice_; }
+  const RowPlan& rowPlan() const;
 
-  // Milliseconds since the last snapshot that brought new records.
+  // Milliseconds since the last snapshot that brought new task records
+  // (abmon's own, such as its samples, are no progress of the program).
   qint64 msSinceProgress() const { return progressClock_.elapsed(); }
 
  public slots:
@@ -86,6 +109,9 @@ class ViewState : public QObject {
   void followPresent();
   void setFilter(const xab::view::EventFilter& f);
   void select(std::optional<std::size_t> position);
+  void selectAt(std::size_t position, xab::TimeNs time, std::optional<std::uint32_t> message = std::nullopt);
+  void setHighlights(std::vector<xab::view::Highlight> h);
+  void setRowChoice(const xab::view::RowChoice& c);
 
  signals:
   void snapshotChanged();
@@ -93,6 +119,8 @@ class ViewState : public QObject {
   void rangeChanged();
   void filterChanged();
   void selectionChanged();
+  void highlightsChanged();
+  void rowsChanged();
   void liveChanged(bool live);
 
  private:
@@ -109,6 +137,13 @@ class ViewState : public QObject {
   TimeNs viewBegin_ = 0, viewEnd_ = 1'000'000'000;
   EventFilter filter_;
   std::optional<std::size_t> selected_;
+  std::optional<TimeNs> selectedTime_;
+  std::optional<std::uint32_t> selectedMessage_;
+  std::vector<Highlight> highlights_;
+  RowChoice rowChoice_;
+  mutable RowPlan rowPlan_;
+  mutable const ViewSnapshot* rowPlanOf_ = nullptr;  // the snapshot rowPlan_ is of
+  mutable bool rowPlanStale_ = true;
   std::vector<std::uint32_t> shown_;
   TimeNs cursorTime_ = 0;
   QElapsedTimer progressClock_;

@@ -1,5 +1,6 @@
 #include "export.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <xab/translators/audio.h>
@@ -67,6 +68,16 @@ QString exportTrace(const ViewSnapshot& s, const QString& file, const SoundOptio
   }
   if (std::string why = out.finish(); !why.empty()) return QString::fromStdString(why);
   return {};
+}
+
+QString suggestedName(const std::string& source, const QString& extension) {
+  if (source.empty() || source == "stdin") return "trace" + extension;
+  QFileInfo input(QString::fromStdString(source));
+  QString base = input.completeBaseName().isEmpty() ? input.fileName() : input.completeBaseName();
+  QString name = input.dir().filePath(base + extension);
+  if (QFileInfo(name).absoluteFilePath() == input.absoluteFilePath())  // never the input itself
+    name = input.dir().filePath(base + "-xabview" + extension);
+  return name;
 }
 
 }  // namespace xab::view

@@ -33,5 +33,10 @@ ExportFormat exportFormatOf(const QString& fileOrFilter);
 // Writes `s` to `file` in the format its name says (an OTF2 archive: into
 // the directory `file`, created if missing).  Returns "" or why it failed.
 QString exportTrace(const ViewSnapshot& s, const QString& file, const SoundOptions& sound = {});
+// The name a save dialog offers for the input `source` (a file name or
+// "stdin"): the input's path with `extension` (".trf", ".png") for its own,
+// "evfile" -> "evfile.trf", "/tmp/run.trace" -> "/tmp/run.trf"; standard
+// input: "trace" and the extension.
+QString suggestedName(const std::string& source, const QString& extension);
 
 }  // namespace xab::view

@@ -3,8 +3,12 @@
 #include "activity.h"
 #include "utilization.h"
 #include "panel_models.h"
+#include "network_model.h"
+#include "why_models.h"
 
 #include <QJsonArray>
+
+#include <algorithm>
 
 namespace xab::view {
 namespace {
@@ -68,6 +72,61 @@ QJsonArray barriers(const ViewSnapshot& s) {
   return out;
 }
 
+// Each host of a task or of the samples, with its load at the cursor (its
+// last host.load point there; null before one or without samples).
+QJsonArray hostLoads(const ViewState& st) {
+  const ViewSnapshot& s = *st.snapshot();
+  const SampleReport& samples = s.analysis->model.samples;
+  std::vector<std::string> names;
+  std::vector<qint64> taskCount;
+  auto slot = [&](const std::string& name) {
+    auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+    names.push_back(name);
+    taskCount.push_back(0);
+    return names.size() - 1;
+  };
+  for (TaskIndex t = 0; t < s.trace->taskCount(); ++t)
+    if (s.trace->task(t).host >= 0) ++taskCount[slot(std::string(s.trace->str(s.trace->task(t).host)))];
+  for (const HostLoad& h : samples.hosts) slot(h.host);
+  QJsonArray out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    QJsonObject o{{"name", qstr(names[i])}, {"tasks", taskCount[i]}, {"load", QJsonValue()}, {"cpus", QJsonValue()},
+                  {"busy", QJsonValue()}};
+    const HostLoad* h = samples.host(names[i]);
+    const LoadPoint* at = nullptr;
+    for (std::size_t k = 0; h && k < h->points.size() && h->points[k].at <= st.cursorTime(); ++k) at = &h->points[k];
+    if (at) {
+      o["load"] = at->load;
+      o["cpus"] = at->cpus;
+      if (at->busyPermille >= 0) o["busy"] = at->busyPermille / 1000.0;
+    }
+    out.append(o);
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+// The diagram's rows: how many, the folded ones with their tasks, the
+// tasks not drawn.
+QJsonObject rowsDump(const ViewState& st) {
+  const RowPlan& plan = st.rowPlan();
+  const std::size_t tasks = st.snapshot()->trace->taskCount();
+  const RowFold fold = effectiveFold(st.rowChoice(), tasks);
+  QJsonArray folded;
+  for (const RowGroup& g : plan.groups)
+    folded.append(QJsonObject{{"label", qstr(g.label)}, {"tasks", static_cast<qint64>(g.members.size())}});
+  std::size_t drawn = 0;
+  for (TaskIndex row : plan.taskRow) drawn += row != kNoRow;
+  return QJsonObject{{"count", static_cast<qint64>(plan.rows())},
+                     {"fold", fold == RowFold::ByName ? "name" : fold == RowFold::ByHost ? "host" : "none"},
+                     {"folded", folded},
+                     {"not_drawn", static_cast<qint64>(tasks - drawn)}};
+}
+
 }  // namespace
 
 QJsonObject dumpState(const ViewState& st) {
@@ -78,6 +137,17 @@ QJsonObject dumpState(const ViewState& st) {
     errors.append(QJsonObject{{"line", static_cast<qint64>(e.line)}, {"reason", qstr(e.reason)}});
   QJsonArray hang;
   for (const auto& line : hangReportLines(*s)) hang.append(line);
+  QJsonArray why;
+  for (const auto& line : whyReportLines(*s)) why.append(line);
+  const NetworkPicture net = networkAt(st);
+  QJsonArray netHosts, netLinks;
+  for (const NetworkHost& h : net.hosts)
+    netHosts.append(QJsonObject{{"name", h.name}, {"tasks", static_cast<qint64>(h.tasks.size())},
+                                {"state", activityName(h.state())}, {"load", h.load}, {"cpus", h.cpus}});
+  for (const NetworkLink& l : net.links)
+    netLinks.append(QJsonObject{{"from", net.hosts[l.from].name}, {"to", net.hosts[l.to].name},
+                                {"messages", static_cast<qint64>(l.messages)}, {"bytes", static_cast<qint64>(l.bytes)},
+                                {"bandwidth", l.bandwidth}});
   auto util = utilizationAt(st, st.cursorTime());
   QJsonObject u;
   for (int a = 0; a < kActivityCount; ++a) u[activityName(static_cast<Activity>(a))] = util[static_cast<std::size_t>(a)];
@@ -102,11 +172,16 @@ QJsonObject dumpState(const ViewState& st) {
       {"time", qstr(s->timeNote)},  // what the times are: global time, task clocks, a replay on its record's dates
       {"current", current},
       {"tasks", tasks(st)},
+      {"hosts", hostLoads(st)},
       {"messages", messages(st)},
       {"barriers", barriers(*s)},
       {"hung", s->hang().hung},
       {"hang", hang},
       {"mismatches", static_cast<qint64>(s->mismatches().mismatches.size())},
+      {"why", why},  // the Why slow tab's report
+      {"network", QJsonObject{{"hosts", netHosts}, {"links", netLinks}}},  // the Network tab at the position
+      {"highlights", static_cast<qint64>(st.highlights().size())},
+      {"rows", rowsDump(st)},  // the diagram's rows (View > Rows)
       {"utilization_at_cursor", u},
       {"errors", errors},
       {"error_count", static_cast<qint64>(s->errorCount)},

@@ -52,7 +52,7 @@ std::size_t paintDangling(QPainter& p, const DiagramLayout& layout, const ViewSt
   for (const DanglingMessage& d : all) {
     if (drawn >= static_cast<std::size_t>(kMaxMessageLines)) break;
     const double x0 = layout.xOf(d.send);
-    if (x0 > plot.right()) continue;
+    if (x0 > plot.right() || !layout.drawn(d.sender) || !layout.drawn(d.receiver)) continue;
     const QPointF a(x0, layout.rowTop(d.sender) + layout.rowHeight / 2);
     const QPointF b(std::max(xEnd, x0 + 6), layout.rowTop(d.receiver) + layout.rowHeight / 2);
     p.setPen(pen);

@@ -1,5 +1,6 @@
 #include "diagram_hit.h"
 
+#include "marks.h"
 #include "span_search.h"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
   auto [lo, hi] = visibleLines(*s, layout.timeAt(at.x() - 4), layout.timeAt(at.x() + 4));
   for (std::size_t i = lo; i < hi; ++i) {
     const MessageLine& m = s->lines()[i];
-    if (m.sendPos >= pos || m.recvPos >= pos) continue;
+    if (m.sendPos >= pos || m.recvPos >= pos || !layout.drawn(m.sender) || !layout.drawn(m.receiver)) continue;
     QPointF a(layout.xOf(m.send), layout.rowTop(m.sender) + layout.rowHeight / 2);
     QPointF b(layout.xOf(m.recv), layout.rowTop(m.receiver) + layout.rowHeight / 2);
     QPointF d = b - a;
@@ -32,13 +33,18 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
     }
   }
   if (!hit.task) return hit;
+  hit.mark = markAt(layout, st, at);
+  // A folded row: no one task's span under the pointer.
+  if (layout.groupOfRow(layout.rowOf(*hit.task))) return hit;
   const auto& spans = s->spans[*hit.task];
   if (spans.empty()) return hit;
   std::size_t i = spanAtOrBefore(spans, hit.time);
   const std::uint32_t shown = st.shownOf(*hit.task);
   if (spans[i].begin > hit.time || spans[i].first >= shown) return hit;
-  if (hit.time >= shownEnd(spans, i, shown, shownLimit(st, *hit.task))) return hit;
+  const TimeNs end = shownEnd(spans, i, shown, shownLimit(st, *hit.task));
+  if (hit.time >= end) return hit;
   hit.span = spans[i];
+  hit.spanEnd = end;
   hit.position = s->positionOf({*hit.task, spans[i].first});
   return hit;
 }

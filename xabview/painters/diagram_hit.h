@@ -13,8 +13,10 @@ struct DiagramHit {
   std::optional<TaskIndex> task;
   TimeNs time = 0;
   std::optional<Span> span;
+  TimeNs spanEnd = 0;                    // where the span ends as drawn (the present if open)
   std::optional<std::size_t> position;   // the record that opened the span
   std::optional<std::uint32_t> message;  // a message line within a few pixels
+  std::optional<std::size_t> mark;       // a user mark within a few pixels on the row (ViewSnapshot::marks)
 };
 DiagramHit hitTest(const DiagramLayout& layout, const ViewState& state, QPointF at);
 

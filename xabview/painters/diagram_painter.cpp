@@ -1,6 +1,9 @@
 #include "diagram_painter.h"
 
 #include "dangling_messages.h"
+#include "failure_marks.h"
+#include "highlights.h"
+#include "marks.h"
 #include "span_search.h"
 #include "utilization.h"
 
@@ -191,39 +194,71 @@ void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
 
 // The names, on the colour of what the task does now (kNameBlocked,
 // kNameBarrier).  Rows lower than the font get a smaller font, down to 7
-// pixels; rows lower than kMinLabelRow get a name every few rows.
+// pixels; rows lower than kMinLabelRow get a name every few rows, counted
+// from the first row of each host's group.  A name hangs from the top of
+// its row and is clipped to the rows it labels, inside its group: nothing
+// crosses a host's line.
 void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
   const ViewSnapshot& s = *st.snapshot();
   p.save();
   QFont font = p.font();
   const int every = layout.rowHeight >= kMinLabelRow ? 1 : static_cast<int>(std::ceil(kMinLabelRow / layout.rowHeight));
-  font.setPixelSize(std::clamp(static_cast<int>(layout.rowHeight * every) - 2, 7, std::max(7, QFontMetrics(font).height() - 3)));
+  const double room = layout.rowHeight * every;
+  int pixels = std::clamp(static_cast<int>(room) - 2, 7, std::max(7, QFontMetrics(font).height() - 3));
+  font.setPixelSize(pixels);
+  while (pixels > 6 && QFontMetrics(font).height() > room) font.setPixelSize(--pixels);
   p.setFont(font);
   QFontMetrics fm(font);
   const auto [first, last] = layout.visibleRows();
+  // The group of a row: [groupFirst, groupEnd).
+  auto group = [&](TaskIndex row) {
+    auto it = std::upper_bound(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    TaskIndex from = it == layout.hostFirstRows.begin() ? 0 : *std::prev(it);
+    TaskIndex to = it == layout.hostFirstRows.end() ? static_cast<TaskIndex>(layout.rows) : *it;
+    return std::pair{from, to};
+  };
   for (TaskIndex row = first; row < last; ++row) {
     const TaskIndex t = layout.taskOfRow(row);
+    const RowGroup* folded = layout.groupOfRow(row);
     QRectF r(layout.area.left(), layout.rowTopOfRow(row), layout.labelWidth - 4, layout.rowHeight);
-    auto a = describeTask(st, t).kind;
+    auto a = folded ? Activity::Computing : describeTask(st, t).kind;  // a folded row's tasks differ: no colour
     if (a == Activity::Blocked) p.fillRect(r, kNameBlocked);
     if (a == Activity::Barrier) p.fillRect(r, kNameBarrier);
+    const auto [groupFirst, groupEnd] = group(row);
+    if ((row - groupFirst) % static_cast<TaskIndex>(every) != 0) continue;
+    // The rows this name labels, within its group; the line above a group
+    // is on the first row's top pixel, the names start below it.
+    const TaskIndex rows = std::min<TaskIndex>(static_cast<TaskIndex>(every), groupEnd - row);
+    const double top = std::floor(r.top()) + 1;
+    const QRectF box(r.left(), top, r.width(), layout.rowTopOfRow(row + rows) - top);
+    if (box.height() < fm.ascent()) continue;  // no room for a name above the group's end
+    const Qt::Alignment valign = box.height() >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop;
+    p.save();
+    p.setClipRect(box);
     // A host's group: a line above it and the host's name on its first row.
-    const bool hostFirst = std::binary_search(layout.hostFirstRows.begin(), layout.hostFirstRows.end(), row);
+    const bool hostFirst = row == groupFirst && !layout.hostFirstRows.empty();
     double hostWidth = 0;
     if (hostFirst) {
       p.setPen(Qt::darkGray);
-      p.drawLine(QPointF(layout.area.left(), r.top()), QPointF(layout.area.right(), r.top()));
       QString host = QString::fromUtf8(s.trace->str(s.trace->task(t).host)) + QStringLiteral(" ");
       hostWidth = fm.horizontalAdvance(host);
-      p.drawText(QRectF(r.left(), r.center().y() - fm.height() / 2.0, r.width(), fm.height()), Qt::AlignVCenter | Qt::AlignRight, host);
+      p.drawText(box, valign | Qt::AlignRight, host);
     }
-    if (row % static_cast<TaskIndex>(every) != 0) continue;
     p.setPen(Qt::black);
-    QString text = fm.elidedText(QString::fromStdString(s.trace->label(t)), Qt::ElideRight,
+    // A folded row: its members' name and count, a sign that it opens (double-click).
+    QString text = fm.elidedText(folded ? QStringLiteral("\u25b8 ") + QString::fromStdString(folded->label)
+                                       : QString::fromStdString(s.trace->label(t)), Qt::ElideRight,
                                  static_cast<int>(layout.labelWidth - 8 - hostWidth));
-    QRectF line(r.left() + 4, r.center().y() - fm.height() / 2.0, r.width() - 4, fm.height());
-    p.drawText(line, Qt::AlignVCenter | Qt::AlignLeft, text);
+    p.drawText(box.adjusted(4, 0, 0, 0), valign | Qt::AlignLeft, text);
+    p.restore();
   }
+  // The hosts' lines last: over the names' backgrounds, under nothing.
+  p.setPen(Qt::darkGray);
+  for (TaskIndex row : layout.hostFirstRows)
+    if (row >= first && row < last) {
+      const double y = std::floor(layout.rowTopOfRow(row));
+      p.drawLine(QPointF(layout.area.left(), y), QPointF(layout.area.right(), y));
+    }
   p.restore();
 }
 
@@ -264,6 +299,9 @@ void paintMessages(QPainter& p, const DiagramLayout& layout, const ViewState& st
       continue;
     }
     if (m.sendPos >= pos || m.recvPos >= pos || m.recv < layout.begin) continue;
+    // To or from a task not drawn; or within one folded row: no line.
+    const TaskIndex rs = layout.rowOf(m.sender), rr = layout.rowOf(m.receiver);
+    if (rs == kNoRow || rr == kNoRow || (rs == rr && m.sender != m.receiver)) continue;
     double xs = xOf(m.send);
     auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
     if (!added && xs - it->second < kFoldPixels) continue;
@@ -353,22 +391,13 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
 }
 
 void paintCursor(QPainter& p, const DiagramLayout& layout, const ViewState& st) {
-  const ViewSnapshot& s = *st.snapshot();
   QRectF plot = layout.plot();
   if (!st.atEnd()) {
     double x = layout.xOf(st.cursorTime());
     p.setPen(QPen(kReplayLine, 2));
     if (x >= plot.left() && x <= plot.right()) p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
-  if (auto sel = st.selected()) {
-    const OrderEntry oe = s.order[*sel];
-    if (oe.task == kMonitorTask) return;
-    double x = layout.xOf(s.event(oe).time), y = layout.rowTop(oe.task) + layout.rowHeight / 2;
-    p.setPen(QPen(Qt::black, 2));
-    p.setBrush(Qt::yellow);
-    p.drawEllipse(QPointF(x, y), 5, 5);
-    p.setBrush(Qt::NoBrush);
-  }
+  paintSelection(p, layout, st);  // selection_painter.cpp
 }
 
 }  // namespace
@@ -391,37 +420,18 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::Name, kNameBarrier, "name on orange", "the task waits in a barrier now"},
       {LegendEntry::Band, QColor(0xe6, 0x51, 0x00), "barrier band", "one barrier, first arrival to last departure"},
       {LegendEntry::Line, QColor(0x50, 0x50, 0x50), "message", "a line from the send to the receive"},
+      {LegendEntry::Band, kHighlightWait, "wait of a cause", "a wait of the cause chosen in the Why slow tab"},
+      {LegendEntry::Band, kHighlightCause, "its cause's work", "the chosen cause's work while the others waited for it"},
+      {LegendEntry::Line, kHighlightCritical, "critical path", "the chain of work and messages that decides the run's end (Why slow tab)"},
+      {LegendEntry::Failed, kFailedCall, "failed call", "a PVM call that returned an error (rc < 0), where it returned; the log lists it in red"},
+      {LegendEntry::TimedOut, kTimedOutCall, "timed out", "a pvm_trecv that waited its whole timeout and got no message"},
+      {LegendEntry::Mark, kMarkColor, "mark", "a user mark (xab_mark): a flag and a tick on the task's row at its time; hover it for its text"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
-      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log or by a click"},
+      {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log, or where a click on the diagram selected it"},
+      {LegendEntry::Line, kSelectedMessage, "selected message", "a message whose line was clicked: its line from the send to each receive, each receive with a dot"},
   };
 }
-
-namespace {
-
-// Hosts in the order of their first task; nothing on one host (or none
-// known).  O(tasks): it runs at every paint.
-void groupRowsByHost(DiagramLayout& layout, const Trace& trace) {
-  std::unordered_map<StrId, std::size_t> group;  // host -> its index in `members`
-  std::vector<std::vector<TaskIndex>> members;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    auto [it, added] = group.try_emplace(trace.task(t).host, members.size());
-    if (added) members.emplace_back();
-    members[it->second].push_back(t);
-  }
-  if (members.size() < 2) return;
-  layout.taskRow.resize(trace.taskCount());
-  layout.rowTask.reserve(trace.taskCount());
-  for (const auto& tasks : members) {
-    layout.hostFirstRows.push_back(static_cast<TaskIndex>(layout.rowTask.size()));
-    for (TaskIndex t : tasks) {
-      layout.taskRow[t] = static_cast<TaskIndex>(layout.rowTask.size());
-      layout.rowTask.push_back(t);
-    }
-  }
-}
-
-}  // namespace
 
 DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
   DiagramLayout layout;
@@ -429,9 +439,17 @@ DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
   layout.begin = st.viewBegin();
   layout.end = std::max(st.viewEnd(), layout.begin + 1);
   layout.tasks = st.snapshot() ? st.snapshot()->trace->taskCount() : 0;
+  if (st.snapshot()) {
+    const RowPlan& plan = st.rowPlan();
+    layout.rows = plan.rows();
+    layout.rowTask = plan.rowTask;
+    layout.taskRow = plan.taskRow;
+    layout.hostFirstRows = plan.hostFirstRows;
+    layout.rowGroup = plan.rowGroup;
+    layout.groups = plan.groups;
+  }
   double h = area.height() - layout.axisHeight - 2;
-  layout.rowHeight = layout.tasks ? std::clamp(h / static_cast<double>(layout.tasks), 2.0, 28.0) : 20.0;
-  if (st.snapshot()) groupRowsByHost(layout, *st.snapshot()->trace);
+  layout.rowHeight = layout.rows ? std::clamp(h / static_cast<double>(layout.rows), 2.0, 28.0) : 20.0;
   return layout;
 }
 
@@ -444,18 +462,21 @@ double DiagramLayout::xOf(TimeNs t) const { return plot().left() + static_cast<d
 TimeNs DiagramLayout::timeAt(double x) const {
   return begin + static_cast<TimeNs>((x - plot().left()) * nsPerPixel());
 }
-double DiagramLayout::rowTop(std::size_t task) const { return rowTopOfRow(rowOf(static_cast<TaskIndex>(task))); }
+double DiagramLayout::rowTop(std::size_t task) const {
+  const TaskIndex row = rowOf(static_cast<TaskIndex>(task));
+  return row == kNoRow ? -1e7 : rowTopOfRow(row);  // not drawn: far above (callers check drawn())
+}
 double DiagramLayout::rowTopOfRow(TaskIndex row) const { return plot().top() + 2 + static_cast<double>(row) * rowHeight; }
 std::pair<TaskIndex, TaskIndex> DiagramLayout::visibleRows() const {
   const double top = plot().top() + 2;
   double first = std::floor((area.top() - top) / rowHeight), last = std::ceil((area.bottom() + 1 - top) / rowHeight);
-  auto clampRow = [&](double r) { return static_cast<TaskIndex>(std::clamp(r, 0.0, static_cast<double>(tasks))); };
+  auto clampRow = [&](double r) { return static_cast<TaskIndex>(std::clamp(r, 0.0, static_cast<double>(rows))); };
   return {clampRow(first), clampRow(last)};
 }
 
 std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
   double r = (y - plot().top() - 2) / rowHeight;
-  if (r < 0 || r >= static_cast<double>(tasks)) return std::nullopt;
+  if (r < 0 || r >= static_cast<double>(rows)) return std::nullopt;
   return taskOfRow(static_cast<TaskIndex>(r));
 }
 
@@ -463,11 +484,12 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   DiagramStats stats;
   p.fillRect(layout.area, Qt::white);
   const ViewSnapshot* s = st.snapshot();
-  if (!s || layout.tasks == 0) {
+  if (!s || layout.rows == 0) {
     p.setPen(Qt::gray);
     // At the end of the input nothing more will come: not "waiting".
     p.drawText(layout.area, Qt::AlignCenter,
-               s && s->inputEnded ? QStringLiteral("No task records in the input") : QStringLiteral("Waiting for records..."));
+               layout.tasks > 0 ? QStringLiteral("Every task is hidden or filtered out (View > Rows > Show every task)")
+               : s && s->inputEnded ? QStringLiteral("No task records in the input") : QStringLiteral("Waiting for records..."));
     return stats;
   }
   QRectF plot = layout.plot();
@@ -480,7 +502,8 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
   p.setClipRect(plot);
   std::array<std::vector<QRect>, kStates> buckets;
   for (TaskIndex row = firstRow; row < lastRow; ++row)
-    stats.spansVisited += paintRowSpans(layout, st, layout.taskOfRow(row), buckets, stats.rects, o.mipmaps);
+    if (const RowGroup* g = layout.groupOfRow(row)) stats.rects += paintGroupRow(p, layout, st, row, *g);
+    else stats.spansVisited += paintRowSpans(layout, st, layout.taskOfRow(row), buckets, stats.rects, o.mipmaps);
   p.setPen(Qt::NoPen);
   for (int i = 0; i < kStates; ++i) {
     auto& rs = buckets[static_cast<std::size_t>(i)];
@@ -489,9 +512,13 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
     p.drawRects(rs.data(), static_cast<int>(rs.size()));
   }
   p.setBrush(Qt::NoBrush);
+  paintCpuWaits(p, layout, st);
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);
   if (o.messages) paintDangling(p, layout, st);  // dangling_messages.h
+  stats.outcomeMarks = paintOutcomeMarks(p, layout, st);  // failure_marks.h
+  if (o.marks) paintMarks(p, layout, st);          // marks.h
+  paintHighlights(p, layout, st);                  // highlights.h: the Why-slow panel's
   paintCursor(p, layout, st);
   p.restore();
   return stats;
@@ -504,26 +531,8 @@ void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const View
   QRectF plot(area.left() + labelWidth, area.top() + 2, area.width() - labelWidth, area.height() - 4);
   const double tasks = static_cast<double>(s->trace->taskCount());
   const double ns = static_cast<double>(st.viewEnd() - st.viewBegin()) / plot.width();
-  static constexpr Activity order[] = {Activity::Computing, Activity::Communicating, Activity::Blocked,
-                                       Activity::Barrier};
-  std::array<std::vector<QRect>, 4> bars;
   const auto counts = utilizationColumns(st, st.viewBegin(), ns, static_cast<int>(plot.width()));
-  for (int x = 0; x < static_cast<int>(plot.width()); ++x) {
-    const auto& n = counts[static_cast<std::size_t>(x)];
-    double y = plot.bottom();
-    for (std::size_t k = 0; k < 4; ++k) {
-      double h = plot.height() * n[static_cast<std::size_t>(order[k])] / tasks;
-      if (h <= 0) continue;
-      y -= h;
-      bars[k].push_back(QRect(static_cast<int>(plot.left()) + x, static_cast<int>(std::lround(y)), 1,
-                              std::max(1, static_cast<int>(std::lround(h)))));
-    }
-  }
-  p.setPen(Qt::NoPen);
-  for (std::size_t k = 0; k < 4; ++k) {
-    p.setBrush(activityColor(order[k]));
-    p.drawRects(bars[k].data(), static_cast<int>(bars[k].size()));
-  }
+  paintStackedColumns(p, plot, counts, tasks);
   p.setBrush(Qt::NoBrush);
   p.setPen(Qt::black);
   p.drawText(QRectF(area.left() + 4, area.top(), labelWidth - 8, area.height()), Qt::AlignVCenter | Qt::AlignLeft,

@@ -43,13 +43,16 @@ struct DiagramLayout {
   int axisHeight = 22;    // time axis on top
   double rowHeight = 20;
   TimeNs begin = 0, end = 1;
-  std::size_t tasks = 0;
-  // Rows grouped by host: the tasks of a host together, hosts in
-  // the order their first task came, tasks of a host in trace order.  Empty
-  // on one host: row = task index.
-  std::vector<TaskIndex> rowTask;          // row -> task
-  std::vector<TaskIndex> taskRow;          // task -> row
+  std::size_t tasks = 0;  // in the trace
+  std::size_t rows = 0;   // drawn: the state's row plan (row_plan.h)
+  // The rows (ViewState::rowPlan): grouped by host, hosts in the order
+  // their first task came, tasks of a host in trace order; tasks hidden or
+  // filtered out have no row, folded ones share their group's.
+  std::vector<TaskIndex> rowTask;          // row -> task (a folded row: its first member)
+  std::vector<TaskIndex> taskRow;          // task -> row, kNoRow when not drawn
   std::vector<TaskIndex> hostFirstRows;    // the first row of each host's group
+  std::vector<std::uint32_t> rowGroup;     // row -> group in `groups`; empty: nothing folded
+  std::vector<RowGroup> groups;
 
   static DiagramLayout make(const QRect& area, const ViewState& state);
   QRectF plot() const;                     // where the bars go
@@ -57,8 +60,13 @@ struct DiagramLayout {
   TimeNs timeAt(double x) const;
   double rowTop(std::size_t task) const;  // the row of a task
   double rowTopOfRow(TaskIndex row) const;
-  TaskIndex rowOf(TaskIndex task) const { return task < taskRow.size() ? taskRow[task] : task; }
-  TaskIndex taskOfRow(TaskIndex row) const { return row < rowTask.size() ? rowTask[row] : row; }
+  TaskIndex rowOf(TaskIndex task) const { return task < taskRow.size() ? taskRow[task] : kNoRow; }
+  bool drawn(TaskIndex task) const { return rowOf(task) != kNoRow; }
+  // The folded group a row stands for, or nullptr (a task's own row).
+  const RowGroup* groupOfRow(TaskIndex row) const {
+    return row < rowGroup.size() && rowGroup[row] != kNoGroup ? &groups[rowGroup[row]] : nullptr;
+  }
+  TaskIndex taskOfRow(TaskIndex row) const { return row < rowTask.size() ? rowTask[row] : kNoRow; }
   std::optional<TaskIndex> taskAt(double y) const;
   // The rows (not tasks: taskOfRow) [first, last) that fall in the area: rows are at least 2 px,
   // so 100,000 tasks reach far below it, and painting them all (clipped)
@@ -72,6 +80,7 @@ struct DiagramStats {
   std::size_t rects = 0;
   std::size_t messageLines = 0;
   std::size_t messagesSkipped = 0;  // over kMaxMessageLines (zoom in to see them)
+  std::size_t outcomeMarks = 0;     // failed and timed-out calls marked (failure_marks.h)
 };
 
 struct DiagramOptions {
@@ -79,6 +88,7 @@ struct DiagramOptions {
   bool barriers = true;
   bool labels = true;
   bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
+  bool marks = true;    // user marks (marks.h)
 };
 
 // A tick's label on the time axis: `rel` ns after the trace's first record,
@@ -89,9 +99,28 @@ QString axisLabel(TimeNs rel, TimeNs step);
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& state,
                           const DiagramOptions& options = {});
 
+// Where a task's samples show it waiting for a CPU, hatched over its row
+// (cpu_wait_painter.cpp; paintDiagram calls it).
+void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& state);
+
+// The selected record's dot (where it was clicked, ViewState::selectedTime)
+// and a clicked message: its lines to each receive shown, highlighted in
+// kSelectedMessage, a dot at each receive (selection_painter.cpp;
+// paintDiagram calls it).
+inline const QColor kSelectedMessage{0xff, 0xab, 0x00};
+void paintSelection(QPainter& p, const DiagramLayout& layout, const ViewState& state);
+
 // Tasks computing / communicating / blocked / in a barrier per pixel column
 // (utilization.h counts them).
 void paintUtilization(QPainter& p, const QRect& area, int labelWidth, const ViewState& state);
+// The counts of each column of `box` as shares of `total`, stacked from the
+// bottom (computing, communicating, blocked, barrier); runs of equal columns
+// are one rectangle.  Returns the rectangles drawn (stacked_columns.cpp).
+std::size_t paintStackedColumns(QPainter& p, const QRectF& box, const std::vector<std::array<int, kActivityCount>>& counts,
+                                double total);
+// A folded row (row_plan.h): its members' activities per column, stacked.
+std::size_t paintGroupRow(QPainter& p, const DiagramLayout& layout, const ViewState& state, TaskIndex row,
+                          const RowGroup& group);
 // Task names on a colour: what the task does at the replay position.
 inline const QColor kNameBlocked{0xff, 0xcd, 0xd2};  // blocked (receiving or another blocking call)
 inline const QColor kNameBarrier{0xff, 0xe0, 0xb2};  // waiting in a barrier
@@ -102,7 +131,7 @@ inline constexpr double kMinLabelRow = 8.0;
 // The key to every colour and mark the diagram draws (the on-screen legend
 // and the documentation read it; the painter draws with the same colours).
 struct LegendEntry {
-  enum Shape { Bar, Name, Band, Line, Cursor, Dot } shape;
+  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Failed, TimedOut, Mark } shape;
   QColor color;
   QString name;     // "receiving"
   QString meaning;  // one sentence, for the tool tip

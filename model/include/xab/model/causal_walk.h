@@ -24,13 +24,19 @@ namespace xab::detail {
 inline constexpr TimeNs kWaitSlack = 10'000;
 
 // The begin record of the call that ends at index i of a task's events,
-// if it has one: the nearest begin record before it, within the few
-// records (pokes' flush records) a call can hold, of the same kind.
+// if it has one: the nearest begin record before it not made inside the
+// call, of the same kind, within a few other records.
 inline std::optional<std::uint32_t> beginOf(const ChunkedVector<Event>& ev, std::uint32_t i) {
+  // Records made while the call waited do not count toward the bound:
+  // libab's clock exchanges (16 records each, one a period, so any wait
+  // longer than a period holds some) and a handler's records.
   constexpr std::uint32_t kLookBack = 8;
-  for (std::uint32_t k = 1; k <= kLookBack && k <= i; ++k) {
-    const Event& b = ev[i - k];
-    if (b.isBegin()) return b.kind == ev[i].kind ? std::optional(i - k) : std::nullopt;
+  std::uint32_t looked = 0;
+  for (std::uint32_t k = i; k-- > 0;) {
+    const Event& b = ev[k];
+    if (b.insideCall() || isLibabRecord(b.kind)) continue;
+    if (b.isBegin()) return b.kind == ev[i].kind ? std::optional(k) : std::nullopt;
+    if (++looked == kLookBack) break;
   }
   return std::nullopt;
 }

@@ -42,6 +42,7 @@
 #pragma once
 
 #include <xab/model/messages.h>
+#include <xab/model/samples.h>
 #include <xab/model/trace.h>
 
 #include <string_view>
@@ -91,10 +92,14 @@ struct TaskWaiting {
   TimeNs passedOn = 0;     // of `caused`, the part due to its own waiting (a symptom)
   TimeNs critical = 0;     // its time on the critical path
   TimeNs slack = 0;        // off the critical path: its waiting and its idle end
-  // Reserved for a host load figure (CPU samples): the share of the
-  // task's own work during which its host was overloaded; < 0 unknown.
+  // From the clock-driven samples (samples.h, addCpuWaits): the time it
+  // was ready to run but waited for a CPU over its life, and that as a
+  // share of its life; hostOverload < 0: never sampled.
+  TimeNs cpuWait = 0;
   double hostOverload = -1;
   bool rootCause() const { return rootCost > 0; }
+  // Its host was overloaded: it waited for a CPU a tenth of its life or more.
+  bool hostOverloaded() const { return hostOverload >= 0.10; }
   bool symptom() const { return passedOn > 0; }
 };
 
@@ -119,5 +124,9 @@ std::vector<WaitState> findWaitStates(const Trace& trace, const MessageTable& me
 
 // Wait states, root causes and the critical path.
 WhyReport analyseWaits(const Trace& trace, const MessageTable& messages);
+
+// Each task's waiting for a CPU from the samples into w.perTask (cpuWait,
+// hostOverload); analyse() does it after analyseWaits.
+void addCpuWaits(WhyReport& w, const Trace& trace, const SampleReport& samples);
 
 }  // namespace xab
