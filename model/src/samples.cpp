@@ -2,6 +2,7 @@
 #include <xab/model/samples.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace xab {
 namespace {
@@ -70,6 +71,11 @@ CpuTime SampleReport::whole(const Trace& trace, TaskIndex t) const {
   if (t >= tasks.size() || tasks[t].empty()) return {};
   const TaskInfo& i = trace.task(t);
   return between(trace, t, std::min(i.firstTime, tasks[t].at.front()), std::max(i.lastTime, tasks[t].at.back()));
+}
+
+const LoadPoint* HostLoad::at(TimeNs t) const {
+  auto after = std::upper_bound(points.begin(), points.end(), t, [](TimeNs v, const LoadPoint& p) { return v < p.at; });
+  return after == points.begin() ? nullptr : &*std::prev(after);
 }
 
 const HostLoad* SampleReport::host(std::string_view name) const {

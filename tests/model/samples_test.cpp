@@ -43,6 +43,11 @@ TEST_CASE("samples: a task's CPU and runnable time over any interval, a host's l
   CHECK(vm->points[1].load == 3.0);
   CHECK(vm->points[1].cpus == 2);
   CHECK(vm->points[1].busyPermille == 1000);
+  // The load at a time: the last point there.
+  CHECK(vm->at(vm->points[0].at - 1) == nullptr);
+  CHECK(vm->at(vm->points[0].at) == &vm->points[0]);
+  CHECK(vm->at(vm->points[1].at - 1) == &vm->points[0]);
+  CHECK(vm->at(vm->points[1].at + kMs) == &vm->points[1]);
   // analyse() carries them.
   Analysis a = analyse(trace);
   CHECK(a.samples.whole(*trace, t).cpu == 100 * kMs);

@@ -38,12 +38,10 @@ NetworkPicture networkAt(const ViewState& st) {
   const SampleReport& samples = s->analysis->model.samples;
   for (NetworkHost& h : out.hosts) {
     const HostLoad* load = samples.host(h.name.toStdString());
-    if (!load) continue;
-    auto after = std::upper_bound(load->points.begin(), load->points.end(), now,
-                                  [](TimeNs t, const LoadPoint& p) { return t < p.at; });
-    if (after == load->points.begin()) continue;
-    h.load = std::prev(after)->load;
-    h.cpus = std::prev(after)->cpus;
+    const LoadPoint* at = load ? load->at(now) : nullptr;
+    if (!at) continue;
+    h.load = at->load;
+    h.cpus = at->cpus;
   }
   std::map<std::pair<std::size_t, std::size_t>, std::pair<NetworkLink, TimeNs>> links;  // with the transit
   for (const auto& [pair, at] : pairsAt(*s, st.position())) {

@@ -94,8 +94,7 @@ QJsonArray hostLoads(const ViewState& st) {
     QJsonObject o{{"name", qstr(names[i])}, {"tasks", taskCount[i]}, {"load", QJsonValue()}, {"cpus", QJsonValue()},
                   {"busy", QJsonValue()}};
     const HostLoad* h = samples.host(names[i]);
-    const LoadPoint* at = nullptr;
-    for (std::size_t k = 0; h && k < h->points.size() && h->points[k].at <= st.cursorTime(); ++k) at = &h->points[k];
+    const LoadPoint* at = h ? h->at(st.cursorTime()) : nullptr;
     if (at) {
       o["load"] = at->load;
       o["cpus"] = at->cpus;

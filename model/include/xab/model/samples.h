@@ -36,6 +36,8 @@ struct LoadPoint {
 struct HostLoad {
   std::string host;
   std::vector<LoadPoint> points;  // in time order
+  // The last point at or before t (the load there), or null before the first.
+  const LoadPoint* at(TimeNs t) const;
 };
 
 struct SampleReport {
