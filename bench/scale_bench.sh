@@ -17,7 +17,7 @@
 # to wc -l's.  --before BIN_DIR runs the readers of BIN_DIR (an older
 # build's bin/) too, row by row, on the same file.
 set -euo pipefail
-BUILD=build TASKS=16 BEFORE= SIZES=()
+BUILD=build TASKS=16 BEFORE='' SIZES=()
 while [ $# -gt 0 ]; do
   case $1 in
     -b) BUILD=$2; shift 2 ;;
