@@ -92,7 +92,6 @@ skip:fuzzing: CI runs scripts/fuzz.sh	scripts/fuzz.sh
 skip:fuzzing for 10 minutes, by hand	scripts/fuzz.sh --seconds 600 --only fuzz_trace_reader
 skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && cmake --build build --target bench abmon
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build -o /tmp/libab-bench
-skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build trace_compress_bench model_read_bench
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/model_read_bench --events 2000000 --file /tmp/synthetic.trace --keep
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/trace_compress_bench /tmp/synthetic.trace
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/trace_compress_bench run.trace
@@ -102,20 +101,10 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-liba
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --pairs 15 --nice -10
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/sample-bench.sh build-test 20 3
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --pairs 15 --nice -10 --abmon-args --pvm-only
-skip:a benchmark build with a placeholder path (/path/to/libab.a)	cc -O2 -Ilibab/include bench/pingpong.c /path/to/libab.a -lgpvm3 -lpvm3 -o build/bench/pingpong-mine
-skip:a benchmark build with a placeholder path (/path/to/libab.a)	cc -O2 -Ilibab/include bench/libab_record_bench.c /path/to/libab.a -lgpvm3 -lpvm3 -o build/bench/libab_record_bench-mine
-skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/run-libab-bench.sh -b build --variant mine
-skip:a benchmark (minutes; docs/performance.md gives its figures)	taskset -c 0 build/bench/pingpong-plain roundtrip -n 5000 -r 7
-skip:a benchmark (minutes; docs/performance.md gives its figures)	taskset -c 1 build/bin/abmon -o /tmp/t.xab -- taskset -c 0 build/bench/pingpong-xab roundtrip -n 5000 -r 7
-skip:a benchmark (minutes; docs/performance.md gives its figures)	XAB_BATCH=4096 XAB_FLUSH_MS=1000000 taskset -c 0 build/bench/libab_record_bench-xab -r 300
 run	scripts/pvm-vm.sh start /tmp/vm build/bin && source /tmp/vm/env
 skip:a benchmark (minutes; docs/performance.md gives its figures)	XAB_BATCH=4096 XAB_FLUSH_MS=1000000 build/bin/abmon -o /tmp/f2x.trace -- build/bench/f2x_call_bench -w 1000 -r 300
 run	scripts/pvm-vm.sh stop /tmp/vm
-skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && ninja -C build abmon_format_bench
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/abmon_format_bench --events 10000000
-skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bin/abmon -o /tmp/e2e.trace -- build/bin/abmon_fake_task $(for i in $(seq 400); do echo good 500; done)
-skip:a benchmark (minutes; docs/performance.md gives its figures)	grep -c ' send ' /tmp/e2e.trace
-skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && ninja -C build model_read_bench
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/model_read_bench
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/model_read_bench --events 2000000
 skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B build -G Ninja && ninja -C build translators_gentrace ab2picl picl2ab ab2json ab2otf2 ab2au
@@ -126,9 +115,6 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	/usr/bin/time 
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/readers_memory.sh -b build
 skip:a benchmark (minutes; docs/performance.md gives its figures)	WORKLOAD=packloop bench/xabview_live.sh build-test 8 100000 both
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build-test 8 40000 both
-skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build xabview abmon bench/pingpong-xab
-skip:a benchmark (minutes; docs/performance.md gives its figures)	ninja -C build-test xabview abmon bench/pingpong-xab
-skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build 8 40000 both
 run	ab2picl --nodes run.nodes run.trace > run.trf
 live	abmon | tee run.trace | ab2picl --quiet > run.trf
 run	picl2ab mpicl.trf | abstat
