@@ -33,7 +33,6 @@ struct RowChoice {
   std::set<Tid> hidden;             // tasks not drawn
   std::string filter;               // only tasks whose label, host or tid contains it (any case)
   bool operator==(const RowChoice&) const = default;
-  bool isDefault() const { return *this == RowChoice{}; }
 };
 
 struct RowGroup {
