@@ -33,6 +33,9 @@ class Decoder {
   // frame: a truncated file, or a writer killed between its flushes).
   std::string end();
 
+  // Compressed data taken that does not end on a frame's end yet (a writer
+  // between a block and its frame's end, or a truncated file).
+  bool insideFrame() const { return compressed() && error_.empty() && (midFrame_ || at_ < held_.size()); }
   Format format() const { return format_; }
   bool compressed() const { return format_ == Format::Zstd || format_ == Format::Gzip; }
   const std::string& error() const { return error_; }

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <optional>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -95,6 +96,7 @@ class Input {
   }
 
   const std::string& decodeError() const { return decoder_.error(); }
+  bool insideFrame() const { return decoder_.insideFrame(); }
   bool compressed() const { return decoder_.compressed(); }
   std::uint64_t rawBytes() const { return raw_; }
 
@@ -197,6 +199,8 @@ struct TraceSource::Impl {
   bool ended = false;
   bool caughtUp = false;
   bool sawTrace = false;
+  std::optional<Clock::time_point> frameEndDue;  // following: when to stop waiting for the last frame's end
+  static constexpr std::chrono::seconds kFrameEndWait{2};
   std::uint64_t linesChecked = 0;
 
   bool following() const { return options.follow && input.regularFile(); }
@@ -275,6 +279,17 @@ struct TraceSource::Impl {
         caughtUp = true;
         return SourceStep::Waiting;
       case Input::Got::End:
+        // abmon's stop can be read from a frame whose end its writer has not
+        // written yet: following, wait for that end (kFrameEndWait at most)
+        // rather than call a whole trace cut short.
+        if (following() && reader.monitorStopped() && input.insideFrame()) {
+          if (!frameEndDue) frameEndDue = Clock::now() + kFrameEndWait;
+          if (Clock::now() < *frameEndDue) {
+            caughtUp = true;
+            pause();
+            return SourceStep::Waiting;
+          }
+        }
         if (!following() || reader.monitorStopped()) return inputEnded();
         caughtUp = true;
         pause();

@@ -203,6 +203,34 @@ TEST_CASE("compressed: a growing zstd file written in flushed blocks is followed
   checkSameTrace(*s.reader().take(), text + stop);
 }
 
+TEST_CASE("compressed: followed, abmon's stop read before its frame's end waits for that end, no cut reported") {
+  TempDir d;
+  const std::string path = d.file("stop.trace.zst");
+  const std::string text = slurp(dataPath("cholesky_hang.trace"));
+  const std::string stop = "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=32\n";
+  ZstdWriter w;
+  // The stop record in a flushed block, the frame not ended: abmon between
+  // its last write and closing the file.
+  spit(path, w.piece(text + stop, false));
+  const std::string frameEnd = w.piece("", true);
+  REQUIRE_FALSE(frameEnd.empty());
+  SourceOptions o;
+  o.follow = true;
+  o.waitMs = 50;
+  TraceSource s(path, o);
+  REQUIRE(s.error().empty());
+  int waits = 0;
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (s.next() != SourceStep::Ended) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    if (s.caughtUp() && s.reader().monitorStopped() && ++waits == 3) spit(path, frameEnd, std::ios::app);
+  }
+  CHECK(waits >= 3);  // it waited for the frame's end after reading the stop
+  CHECK(s.reader().monitorStopped());
+  CHECK(s.reader().errorCount() == 0);  // no "ends inside a frame"
+  checkSameTrace(*s.reader().take(), text + stop);
+}
+
 TEST_CASE("compressed: invalid data after a zstd or gzip magic is an error that names the file, not a crash") {
   TempDir d;
   const std::string text = slurp(dataPath("barrier.trace"));
