@@ -124,7 +124,11 @@ static inline void xab_rec(int kind, int phase, int64_t t, int rc, const int a[6
 
 /* ---------------------------------------------------------------- ab_step.c */
 
+/* At the start of a call that reads the network (a send, a receive, a
+ * spawn, a barrier): a send through PVM that waits for one goes now
+ * (xab_flush_auto), then control mode's step. */
 static inline void xab_step(int kind, int peer, int tag) {
+  if (xab_st.net_flush_wanted) xab_flush_waiting();
   if (xab_st.step_on) xab_step_wait(kind, peer, tag);
 }
 
@@ -142,6 +146,7 @@ static inline void xab_step(int kind, int peer, int tag) {
 static inline void xab_block_begin(void) {
   if (xab_st.mode == XAB_MODE_UNATTACHED) xab_attach(); /* every blocking call enrolls */
   if (xab_st.mode != XAB_MODE_ACTIVE) return;
+  if (xab_st.net_flush_wanted) xab_flush_waiting();
   if (xab_st.mhid >= 0)
     xab_st.waiting = 1;
   else if (xab_st.n > 0)

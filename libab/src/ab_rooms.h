@@ -29,8 +29,10 @@ void xab_filter_set(unsigned omit);
 
 /* Send what waits, now (no-op unless attached and something waits). */
 void xab_flush_now(int final);
-/* A record found it is time to send: sends if attached. */
+/* A record found it is time to send: sends if attached (through PVM, at
+ * the start of the next call that reads the network: xab_flush_waiting). */
 void xab_flush_auto(void);
+void xab_flush_waiting(void); /* the send xab_flush_auto left for a network call */
 
 /* ---------------------------------------------------------------- ab_attach.c */
 

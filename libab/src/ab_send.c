@@ -46,6 +46,7 @@ void xab_message_done(int ok) {
 
 void xab_flush_now(int final) {
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return;
+  xab_st.net_flush_wanted = 0;
   if (xab_st.n == 0 && !final && xab_st.lost == 0) return;
   if (!final) {
     xab_cost_calibrate_due();
@@ -61,11 +62,31 @@ void xab_flush_now(int final) {
   xab_pvm_flush(final, 0);
 }
 
+/* Records left free in the buffer when a send through PVM waits. */
+#define XAB_WAIT_ROOM 256
+
 void xab_flush_auto(void) {
-  if (xab_st.mode == XAB_MODE_ACTIVE)
-    xab_flush_now(0);
-  else
+  if (xab_st.mode != XAB_MODE_ACTIVE) {
     xab_st.last_flush_ns = xab_clock(); /* not attached: keep, check again later */
+    return;
+  }
+  /* A send through PVM takes in the messages that have arrived (libpvm
+   * reads its sockets at every send).  After a call that does not read
+   * them itself (initsend, a pack, ...) or once it has returned, that is
+   * earlier than without libab, and they would take buffer ids the
+   * program's next pvm_mkbuf gets without it.  So the send waits for the
+   * start of the program's next call that reads anyway (xab_before_net),
+   * unless the buffer is close to full. */
+  if (!xab_st.have_sock && xab_st.n < XAB_MAX_BATCH - XAB_WAIT_ROOM) {
+    xab_st.net_flush_wanted = 1;
+    return;
+  }
+  xab_flush_now(0);
+}
+
+void xab_flush_waiting(void) {
+  xab_st.net_flush_wanted = 0;
+  xab_flush_now(0);
 }
 
 void xab_flush(void) { xab_flush_now(0); }

@@ -50,6 +50,7 @@ struct xab_state {
   /* pokes (ab_poke.c) */
   int mhid;               /* our poke handler (pvm_addmhf), -1: none */
   int waiting;            /* inside a call that may block for long */
+  int net_flush_wanted;   /* a send through PVM waits for the next call that reads the network */
   int final_seq;          /* seq of the final message sent by the poke handler, -1: none */
   /* the end of the task (ab_end.c) */
   int in_call;            /* inside a real PVM call (for the SIGTERM handler) */

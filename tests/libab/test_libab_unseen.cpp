@@ -146,6 +146,21 @@ TEST_CASE("bcast records the members it went to, and every receive matches one",
   CHECK(split_list(alone->get("dst")).empty());
 }
 
+TEST_CASE("a message that arrives while the program makes buffers takes the id it takes without libab",
+          "[libab][pvm]") {
+  auto& vm = PrivateVm::shared();
+  auto plain = run({prog("xabt_late_plain")});
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.out.find("recv=") != std::string::npos);
+  Monitor mon(vm.dir() + "/late.trace");
+  auto r = run({prog("xabt_late")});
+  REQUIRE(mon.wait_exits(2));
+  auto rs = mon.finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == plain.out);  // libab's sends take nothing in before the program reads
+  CHECK(find(rs, "recv", {{"tag", "71"}}));
+}
+
 TEST_CASE("message handlers: the program sees PVM's table as without libab, and their messages are received",
           "[libab][pvm]") {
   auto& vm = PrivateVm::shared();
