@@ -42,7 +42,7 @@ RecordQuery::RecordQuery(const ViewSnapshot& s, const QString& text, bool libabR
   if (words.size() > kMaxWords) words.resize(kMaxWords);
   for (const QString& w : words) {
     std::string u = lowered(w.toStdString());
-    words_.push_back(u.find('=') != std::string::npos ? ' ' + u + ' ' : u);
+    words_.push_back(std::ranges::find(u, '=') != u.end() ? ' ' + u + ' ' : u);
   }
   all_ = allOf(static_cast<qsizetype>(words_.size()));
   const TaskIndex n = s.trace ? s.trace->taskCount() : 0;
