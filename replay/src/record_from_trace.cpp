@@ -193,7 +193,10 @@ class Converter {
     rec_ = RecordedTask{};
     const auto& ev = trace_.events(t);
     std::uint32_t ended = 0;
-    std::optional<std::uint32_t> open;  // a numbered call's begin, not ended yet
+    // A numbered call's begin, not ended yet (kNone: none).  An index, not
+    // a std::optional: GCC's -Wmaybe-uninitialized misreads one at -O1.
+    constexpr std::uint32_t kNone = UINT32_MAX;
+    std::uint32_t open = kNone;
     std::size_t openAt = 0;              // the entries before it began
     std::optional<TimeNs> start;
     std::set<Tid> named;
@@ -207,8 +210,8 @@ class Converter {
           openAt = rec_.entries.size();
           continue;
         }
-        const Event* begin = open && ev[*open].kind == e.kind ? &ev[*open] : nullptr;
-        open.reset();
+        const Event* begin = open != kNone && ev[open].kind == e.kind ? &ev[open] : nullptr;
+        open = kNone;
         if (e.kind == Kind::SPAWN) spawn(++ended, e, begin, named);
         else receive(++ended, e, begin, i, begin ? openAt : rec_.entries.size());
         continue;
@@ -216,7 +219,7 @@ class Converter {
       if (e.isBegin()) continue;
       // Not numbered: the number of the call they came in or after (a
       // handler runs inside the receive that was waiting).
-      std::uint32_t seq = open ? ended + 1 : ended;
+      std::uint32_t seq = open != kNone ? ended + 1 : ended;
       if (e.kind == Kind::CONFIG)
         add(seq, e.time, e.kind, XAB_REC_RESULT, {XAB_REC_V_CONFIG(e.get(kNhost), e.get(kNarch), e.rc)});
       else if (e.kind == Kind::TASKS)
@@ -227,8 +230,8 @@ class Converter {
       }
     }
     if (!start) return std::nullopt;  // libab writes no record for such a task
-    if (open) {
-      const Event& b = ev[*open];
+    if (open != kNone) {
+      const Event& b = ev[open];
       ++ended;
       if (xab_record_wanted(static_cast<int>(b.kind), b.get(Key::Src), b.get(Key::Tag)) && b.kind != Kind::SPAWN)
         add(ended, b.time, b.kind, XAB_REC_PENDING, {XAB_REC_V_PENDING(b.get(Key::Src), b.get(Key::Tag))}, openAt);
@@ -243,7 +246,7 @@ class Converter {
     h.pid = info.pid;
     h.count = static_cast<std::uint32_t>(rec_.entries.size());
     h.last_seq = ended;
-    h.exited = !open && info.exit != ExitHow::None;
+    h.exited = open == kNone && info.exit != ExitHow::None;
     std::string_view name = trace_.taskName(t);
     // The replay checks the program by name: a task whose first record
     // (name=) is missing cannot be checked.
