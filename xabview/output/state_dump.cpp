@@ -1,6 +1,7 @@
 #include "state_dump.h"
 
 #include "activity.h"
+#include "load_strips.h"
 #include "utilization.h"
 #include "panel_models.h"
 #include "network_model.h"
@@ -120,10 +121,15 @@ QJsonObject rowsDump(const ViewState& st) {
     folded.append(QJsonObject{{"label", qstr(g.label)}, {"tasks", static_cast<qint64>(g.members.size())}});
   std::size_t drawn = 0;
   for (TaskIndex row : plan.taskRow) drawn += row != kNoRow;
+  QJsonArray strips;  // each host's load strip under its rows (load_strips.h)
+  for (const LoadStrip& l : loadStrips(plan, *st.snapshot()->trace, st.snapshot()->analysis->model.samples))
+    strips.append(QJsonObject{{"host", qstr(l.host)}, {"first_row", static_cast<qint64>(l.firstRow)},
+                              {"last_row", static_cast<qint64>(l.lastRow)}});
   return QJsonObject{{"count", static_cast<qint64>(plan.rows())},
                      {"fold", fold == RowFold::ByName ? "name" : fold == RowFold::ByHost ? "host" : "none"},
                      {"folded", folded},
-                     {"not_drawn", static_cast<qint64>(tasks - drawn)}};
+                     {"not_drawn", static_cast<qint64>(tasks - drawn)},
+                     {"load_strips", strips}};
 }
 
 }  // namespace
