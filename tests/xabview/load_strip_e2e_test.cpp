@@ -1,7 +1,8 @@
 // The load strips of a real run: abmon_cpuburn's workers burning CPU in a
 // private PVM under abmon, which samples them and the host (its default
 // --sample-ms); `xabview --play-to-end --dump-state` on that trace gives
-// the host's strip under all its rows, and the host's load.
+// the host's strip under all its rows, the host's load, and each task's
+// CPU share (the task table's CPU column).
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
@@ -12,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,4 +53,13 @@ TEST_CASE("a real run's samples give its host a load strip under its rows", "[xa
   const QJsonObject load = state["hosts"].toArray()[0].toObject();
   CHECK(load["name"].toString() == host);
   CHECK(load["cpus"].toInt() >= 1);
+  // The task table's CPU column: every task sampled, the workers burning.
+  double most = 0;
+  for (const QJsonValue& t : state["tasks"].toArray()) {
+    INFO(QJsonDocument(t.toObject()).toJson().toStdString());
+    CHECK(t.toObject()["cpu_share"].isDouble());
+    CHECK(t.toObject()["cpu_wait_share"].isDouble());
+    most = std::max(most, t.toObject()["cpu_share"].toDouble() + t.toObject()["cpu_wait_share"].toDouble());
+  }
+  CHECK(most > 0.2);
 }

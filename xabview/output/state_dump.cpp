@@ -4,6 +4,7 @@
 #include "load_strips.h"
 #include "utilization.h"
 #include "panel_models.h"
+#include "task_table_model.h"
 #include "network_model.h"
 #include "why_models.h"
 
@@ -22,6 +23,7 @@ QJsonArray tasks(const ViewState& st) {
   for (TaskIndex t = 0; t < s.trace->taskCount(); ++t) {
     const TaskInfo& info = s.trace->task(t);
     auto a = describeTask(st, t);
+    const std::optional<CpuShare> cpu = cpuShareAt(st, t);
     out.append(QJsonObject{{"task", qstr(s.trace->label(t))},
                            {"tid", qstr(formatTid(info.tid))},
                            {"host", qstr(std::string(s.trace->str(info.host)))},
@@ -29,7 +31,10 @@ QJsonArray tasks(const ViewState& st) {
                            {"activity", activityName(a.kind)},
                            {"records", static_cast<qint64>(st.shownOf(t))},
                            // its last record's time, from the trace's first (the time base's: View > Time)
-                           {"last_s", static_cast<double>(info.lastTime - s.firstTime()) / 1e9}});
+                           {"last_s", static_cast<double>(info.lastTime - s.firstTime()) / 1e9},
+                           // the task table's CPU column: shares of its life up to the position, null without samples
+                           {"cpu_share", cpu ? QJsonValue(cpu->cpuShare()) : QJsonValue()},
+                           {"cpu_wait_share", cpu ? QJsonValue(cpu->waitingShare()) : QJsonValue()}});
   }
   return out;
 }
