@@ -5,8 +5,9 @@
 # abmon_cpuburn (a test program: two workers, each pinned to a CPU of its
 # own, burning it for 1.5 s) runs under abmon, sampled every 50 ms, in a
 # private PVM virtual machine, while a CPU hog (a shell loop, at the
-# workers' priority) is pinned to worker 0's CPU; xabview saves the
-# diagram: worker 0 hatched where it waited for its CPU, the host's load
+# workers' priority) is pinned to the first worker's CPU; xabview
+# screenshots the window: that worker hatched where it waited for its CPU
+# (and its share waiting in the task table's CPU column), the host's load
 # strip under the rows.
 #
 #   docs/img/make-cpu-wait-picture.sh [BUILD_DIR]      (default: build-test: abmon_cpuburn is a test program)
@@ -21,7 +22,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$ROOT/docs/img/pictures.sh"
 pictures_begin cpu-wait-picture "${1:-build-test}" abmon abmon_cpuburn xabview
 
-# Worker i runs on the i-th CPU this process may use: the hog takes the first.
+# Worker i runs on the i-th CPU this process may use: the hog takes the first worker's.
 cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 # Its own session (autogroup) at -20, as the workers' (abmon_cpuburn.c).
 setsid nice -n -20 taskset -c "$cpu" sh -c 'echo -20 >/proc/self/autogroup 2>/dev/null; while :; do :; done' &
