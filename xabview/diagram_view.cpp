@@ -92,7 +92,7 @@ void DiagramView::panLeft() { state_->pan(-0.25); }
 void DiagramView::panRight() { state_->pan(0.25); }
 
 void DiagramView::wheelEvent(QWheelEvent* e) {
-  auto layout = DiagramLayout::make(rect(), *state_, layers_.loadStrips);
+  auto layout = DiagramLayout::make(rect(), *state_);
   double steps = e->angleDelta().y() / 120.0;
   if (e->modifiers() & Qt::ShiftModifier) {
     state_->pan(-0.1 * steps);
@@ -109,7 +109,7 @@ std::optional<TaskIndex> DiagramView::rowAt(double y) const {
 }
 
 void DiagramView::mouseDoubleClickEvent(QMouseEvent* e) {
-  const auto layout = DiagramLayout::make(rect(), *state_, layers_.loadStrips);
+  const auto layout = DiagramLayout::make(rect(), *state_);
   if (e->button() == Qt::LeftButton && e->position().x() < layout.plot().left())
     if (auto row = rowAt(e->position().y()); row && unfoldRow(state_, *row)) return;
   QWidget::mouseDoubleClickEvent(e);
@@ -125,14 +125,14 @@ void DiagramView::contextMenuEvent(QContextMenuEvent* e) {
 
 void DiagramView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
-  if (const auto l = DiagramLayout::make(rect(), *state_, layers_.loadStrips); state_->snapshot() && e->position().y() < l.plot().top() &&
+  if (const auto l = DiagramLayout::make(rect(), *state_); state_->snapshot() && e->position().y() < l.plot().top() &&
       e->position().x() >= l.plot().left()) {  // the time axis: the replay shows what happened up to there
     state_->setPosition(positionAtTime(*state_->snapshot(), l.timeAt(e->position().x()) + 1) - 1);
     return;
   }
   measure_.reset();
   if (e->modifiers() & Qt::ShiftModifier) {  // measure, not pan
-    const TimeNs t = DiagramLayout::make(rect(), *state_, layers_.loadStrips).timeAt(e->position().x());
+    const TimeNs t = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     measure_ = {t, t};
     measuring_ = true;
     return;
@@ -144,7 +144,7 @@ void DiagramView::mousePressEvent(QMouseEvent* e) {
 
 void DiagramView::mouseMoveEvent(QMouseEvent* e) {
   if (measuring_ && measure_) {
-    measure_->second = DiagramLayout::make(rect(), *state_, layers_.loadStrips).timeAt(e->position().x());
+    measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     update();
     return;
   }
@@ -152,7 +152,7 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
   int dx = e->pos().x() - dragFrom_.x();
   if (std::abs(dx) < 3 && !dragged_) return;
   dragged_ = true;
-  auto layout = DiagramLayout::make(rect(), *state_, layers_.loadStrips);
+  auto layout = DiagramLayout::make(rect(), *state_);
   state_->pan(-dx / layout.plot().width());
   dragFrom_ = e->pos();
 }
@@ -160,7 +160,7 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
 void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   if (measuring_ && measure_) {
     measuring_ = false;
-    measure_->second = DiagramLayout::make(rect(), *state_, layers_.loadStrips).timeAt(e->position().x());
+    measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     update();
     emit rangeMeasured(std::min(measure_->first, measure_->second), std::max(measure_->first, measure_->second));
     return;
