@@ -18,11 +18,9 @@ BIN=$BUILD/bin BENCH=$BUILD/bench
 for p in "$BENCH/pingpong-plain" "$BENCH/pingpong-xab" "$BIN/abmon" "$BIN/abrun"; do
   [[ -x $p ]] || { echo "run-abrun-bench.sh: no $p (build the bench and abmon targets)" >&2; exit 2; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/xab-abrun-bench.XXXXXX")
-trap 'XAB_VM_QUIET=1 "$HERE/../scripts/pvm-vm.sh" stop "$work/vm" >/dev/null 2>&1; rm -rf "$work"' EXIT
-XAB_VM_QUIET=1 "$HERE/../scripts/pvm-vm.sh" start "$work/vm" "$BENCH" >/dev/null
-# shellcheck disable=SC1091  # written by pvm-vm.sh at run time
-source "$work/vm/env"
+# shellcheck source=bench/vm.sh
+source "$HERE/vm.sh"
+bench_vm abrun-bench "$BENCH"
 cd "$BENCH"
 args=(roundtrip -n 2000 -r 5)
 field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" | tail -1; }

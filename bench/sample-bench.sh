@@ -18,11 +18,9 @@ BIN=$BUILD/bin
 for p in "$BIN/abmon" "$BIN/abstat" "$BIN/abmon_cpuburn"; do
   [[ -x $p ]] || { echo "sample-bench.sh: no $p (build abmon, abstat, abmon_cpuburn)" >&2; exit 2; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/xab-sample-bench.XXXXXX")
-trap 'XAB_VM_QUIET=1 "$HERE/../scripts/pvm-vm.sh" stop "$work/vm" >/dev/null 2>&1; rm -rf "$work"' EXIT
-XAB_VM_QUIET=1 "$HERE/../scripts/pvm-vm.sh" start "$work/vm" "$BIN" >/dev/null
-# shellcheck disable=SC1091  # written by pvm-vm.sh at run time
-source "$work/vm/env"
+# shellcheck source=bench/vm.sh
+source "$HERE/vm.sh"
+bench_vm sample-bench "$BIN"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 # pvmd's CPU time in clock ticks: it answers each round's pvm_tasks.
 pvmd_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$(cat "$work/vm/pvmd.pid")/stat"; }

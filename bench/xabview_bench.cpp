@@ -134,7 +134,7 @@ PaintFigure paintTimes(ViewState& state, TimeNs begin, TimeNs end, int repeats, 
     auto t = Clock::now();
     double cpu = threadCpuMs();
     QPainter p(&img);
-    fig.stats = paintDiagram(p, DiagramLayout::make(img.rect(), state), state, options);
+    fig.stats = paintDiagram(p, DiagramLayout::make(img.rect(), state, options.loadStrips), state, options);
     p.end();
     double ms = msSince(t);
     fig.cpuMs += (threadCpuMs() - cpu) / repeats;

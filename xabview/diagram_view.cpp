@@ -47,7 +47,7 @@ void DiagramView::paintEvent(QPaintEvent*) {
   QElapsedTimer clock;
   clock.start();
   QPainter p(this);
-  const DiagramLayout layout = DiagramLayout::make(rect(), *state_);
+  const DiagramLayout layout = DiagramLayout::make(rect(), *state_, layers_.loadStrips);
   paintDiagram(p, layout, *state_, layers_);
   if (measure_) {  // the range measured, shaded over the rows
     const QRectF plot = layout.plot();
@@ -67,7 +67,7 @@ void DiagramView::setLayers(const DiagramOptions& layers) {
 bool DiagramView::save(const QString& file, QString* error) const {
   auto paintInto = [&](QPaintDevice& dev, const QRect& r) {
     QPainter p(&dev);
-    paintDiagram(p, DiagramLayout::make(r, *state_), *state_, layers_);
+    paintDiagram(p, DiagramLayout::make(r, *state_, layers_.loadStrips), *state_, layers_);
   };
   QRect r(QPoint(0, 0), size().expandedTo(QSize(800, 300)));
   if (file.endsWith(".svg", Qt::CaseInsensitive)) {
@@ -103,10 +103,9 @@ void DiagramView::wheelEvent(QWheelEvent* e) {
 }
 
 std::optional<TaskIndex> DiagramView::rowAt(double y) const {
-  const auto layout = DiagramLayout::make(rect(), *state_);
-  const double r = (y - layout.plot().top() - 2) / layout.rowHeight;
-  if (r < 0 || r >= static_cast<double>(layout.rows)) return std::nullopt;
-  return static_cast<TaskIndex>(r);
+  const TaskIndex row = DiagramLayout::make(rect(), *state_, layers_.loadStrips).rowAt(y);
+  if (row == kNoRow) return std::nullopt;
+  return row;
 }
 
 void DiagramView::mouseDoubleClickEvent(QMouseEvent* e) {
@@ -168,7 +167,7 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
   }
   dragging_ = false;
   if (dragged_ || e->button() != Qt::LeftButton) return;
-  auto hit = hitTest(DiagramLayout::make(rect(), *state_), *state_, e->position());
+  auto hit = hitTest(DiagramLayout::make(rect(), *state_, layers_.loadStrips), *state_, e->position());
   const ViewSnapshot* s = state_->snapshot();
   if (!s) return;
   // Marked where clicked: a bar at the pointer's time, a message at its send.
@@ -234,9 +233,12 @@ QString DiagramView::describeName(TaskIndex task) const {
 bool DiagramView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
-    auto layout = DiagramLayout::make(rect(), *state_);
+    auto layout = DiagramLayout::make(rect(), *state_, layers_.loadStrips);
     QString text;
-    if (he->pos().x() < layout.plot().left()) {
+    if (auto strip = layout.stripAt(he->pos().y()); strip && state_->snapshot()) {  // a host's load: under the pointer, or now
+      const TimeNs t = he->pos().x() < layout.plot().left() ? state_->cursorTime() : layout.timeAt(he->pos().x());
+      text = loadStripText(layout.strips[*strip], t, state_->snapshot()->firstTime());
+    } else if (he->pos().x() < layout.plot().left()) {
       if (auto task = layout.taskAt(he->pos().y())) text = describeName(*task);
     } else if (layout.plot().contains(he->pos())) {
       text = describe(hitTest(layout, *state_, he->pos()));
@@ -395,6 +397,14 @@ void LegendView::paintEvent(QPaintEvent*) {
         p.drawPolygon(QPolygon({QPoint(sw.center().x() - 4, sw.top()), QPoint(sw.center().x() + 4, sw.top()),
                                 QPoint(sw.center().x(), sw.top() + 4)}));
         p.setBrush(Qt::NoBrush);
+        break;
+      case LegendEntry::Strip:  // the load strip's scale: idle, one per CPU, two or more
+        for (int i = 0; i < 3; ++i)
+          p.fillRect(QRect(sw.left() + i * sw.width() / 3, sw.top() + sw.height() / 3, sw.width() / 3 + 1, sw.height() / 3 + 1),
+                     loadColor(i));
+        break;
+      case LegendEntry::Hatch:
+        p.fillRect(sw, QBrush(e.color, Qt::BDiagPattern));
         break;
       case LegendEntry::Dot:
         p.setPen(QPen(Qt::black, 1));

@@ -13,6 +13,8 @@ QList<QAction*> diagramLayerActions(DiagramView* diagram) {
        "Lines from each send to its receive, and dashed arrows for messages not received at the replay position"},
       {"Barrier bands", "showBarriers", &DiagramOptions::barriers, "A translucent band per barrier instance"},
       {"Marks", "showMarks", &DiagramOptions::marks, "User marks (xab_mark): a flag and a tick on the task's row"},
+      {"Load strips", "showLoadStrips", &DiagramOptions::loadStrips,
+       "Under each host's rows, its load per CPU from the clock-driven samples (none without them)"},
   };
   QList<QAction*> out;
   for (const auto& l : layers) {

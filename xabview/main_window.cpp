@@ -83,7 +83,8 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->setTextElideMode(Qt::ElideMiddle);
   // The short columns as wide as their contents (the rows in view), the
   // rest to Doing now.
-  for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol})
+  for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol,
+                TaskTableModel::CpuCol})
     taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   auto* picture = new QWidget;

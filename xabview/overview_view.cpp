@@ -43,7 +43,7 @@ void OverviewView::follow() {
 }
 
 DiagramLayout OverviewView::layout() const {
-  DiagramLayout l = DiagramLayout::make(rect(), whole_);
+  DiagramLayout l = DiagramLayout::make(rect(), whole_, false);  // no load strips: a row may be a pixel
   l.axisHeight = kAxis;
   // Every row in the strip while rows get a pixel; more tasks: the first ones.
   if (l.rows) l.rowHeight = std::max(1.0, (height() - kAxis - 2) / static_cast<double>(l.rows));

@@ -67,6 +67,39 @@ TEST_CASE("task table model: one row per task, words follow the replay position"
   CHECK(checker.messages().isEmpty());
 }
 
+TEST_CASE("task table model: the CPU column, each task's CPU and waiting-for-a-CPU share of its life up to the position") {
+  ViewState state;
+  TaskTableModel model(&state);
+  ModelChecker checker(&model);
+  state.setSnapshot(snapshotOf(dataPath("why_overload.trace")));
+  const Trace& trace = *state.snapshot()->trace;
+  const int busy = static_cast<int>(*trace.findTask(0x80002)), quick = static_cast<int>(*trace.findTask(0x40003)),
+            master = static_cast<int>(*trace.findTask(0x40002));
+  auto cpu = [&](int row) { return model.data(model.index(row, TaskTableModel::CpuCol), Qt::DisplayRole).toString(); };
+  state.setPosition(state.size());
+  // node1's worker, 1000.1 s to 1003.1 s: 0.7 s of CPU, 2.3 s ready without one.
+  CHECK(cpu(busy) == "23 %, 77 % waiting");
+  CHECK(model.data(model.index(busy, TaskTableModel::CpuCol), Qt::ToolTipRole).toString().contains("(76.7 %)"));
+  CHECK(cpu(quick) == "88 %, 1 % waiting");  // vm's: 0.88 s of its 1.0 s
+  CHECK(cpu(master).isEmpty());              // never sampled
+  REQUIRE(cpuShareAt(state, static_cast<TaskIndex>(busy)));
+  CHECK(cpuShareAt(state, static_cast<TaskIndex>(busy))->alive == 3'000'000'000);
+  // Replayed to vm's worker's exit (1001.1 s): between node1's samples at
+  // 1001 s (0.3 s, 0.6 s) and 1002 s (0.5 s, 1.4 s), 0.32 s and 0.68 s in 1.0 s.
+  std::size_t at = 0;
+  state.setPosition(at);
+  while (at < state.size() && state.cursorTime() < 1001'100'000'000) state.setPosition(++at);
+  REQUIRE(state.cursorTime() == 1001'100'000'000);
+  CHECK(cpu(busy) == "32 %, 68 % waiting");
+  state.setPosition(3);  // before the worker's first record
+  CHECK(cpu(busy).isEmpty());
+  // A trace without samples: the column is empty.
+  state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  state.setPosition(state.size());
+  for (int row = 0; row < model.rowCount(); ++row) CHECK(cpu(row).isEmpty());
+  CHECK(checker.messages().isEmpty());
+}
+
 TEST_CASE("event log model: every record, filterable, rows appended as records arrive") {
   ViewState state;
   EventLogModel model(&state);

@@ -81,8 +81,15 @@ TEST_CASE("window: the Network tab draws the hosts, a click lists a host's tasks
   CHECK(panel->tasksText().startsWith("node1: 2 tasks"));
   CHECK(panel->tasksText().contains("(worker, 1) t80003"));
   CHECK(panel->tasksText().contains("to node0: 1 messages, 10 bytes"));
-  QJsonObject dump = dumpState(state)["network"].toObject();
-  REQUIRE(dump["hosts"].toArray().size() == 2);
-  CHECK(dump["hosts"].toArray()[1].toObject()["load"].toDouble() == Approx(3.1));
-  CHECK(dump["links"].toArray().size() == 2);
+  // One list of hosts (`hosts`), each with its state and load; `network` has the links.
+  const QJsonObject dump = dumpState(state);
+  const QJsonArray hosts = dump["hosts"].toArray();
+  REQUIRE(hosts.size() == 2);
+  CHECK(hosts[1].toObject()["name"].toString() == "node1");
+  CHECK(hosts[1].toObject()["tasks"].toInt() == 2);
+  CHECK(hosts[1].toObject()["load"].toDouble() == Approx(3.1));
+  CHECK(hosts[1].toObject()["cpus"].toInt() == 1);
+  CHECK(hosts[0].toObject()["state"].toString() == activityName(Activity::Blocked));
+  CHECK_FALSE(dump["network"].toObject().contains("hosts"));
+  CHECK(dump["network"].toObject()["links"].toArray().size() == 2);
 }

@@ -3,7 +3,43 @@
 #include <QBrush>
 #include <QFont>
 
+#include <algorithm>
+#include <cmath>
+
 namespace xab::view {
+
+std::optional<CpuShare> cpuShareAt(const ViewState& st, TaskIndex t) {
+  const ViewSnapshot* s = st.snapshot();
+  if (!s || !s->analysis || t >= s->trace->taskCount()) return std::nullopt;
+  const SampleReport& samples = s->analysis->model.samples;
+  if (t >= samples.tasks.size() || samples.tasks[t].empty()) return std::nullopt;
+  const TaskInfo& info = s->trace->task(t);
+  const TimeNs end = std::min(st.cursorTime(), info.lastTime);
+  if (end <= info.firstTime) return std::nullopt;
+  const CpuTime used = samples.between(*s->trace, t, info.firstTime, end);
+  return CpuShare{end - info.firstTime, used.cpu, used.runnable};
+}
+
+namespace {
+
+// "62 %, 31 % waiting": the CPU column; empty without samples.
+QString cpuText(const std::optional<CpuShare>& c) {
+  if (!c) return {};
+  QString out = QStringLiteral("%1 %").arg(std::lround(100 * c->cpuShare()));
+  if (c->waiting > 0) out += QStringLiteral(", %1 % waiting").arg(std::lround(100 * c->waitingShare()));
+  return out;
+}
+
+QString cpuTip(const std::optional<CpuShare>& c) {
+  if (!c) return QStringLiteral("No clock-driven samples of this task (abmon --sample-ms)");
+  return QStringLiteral("CPU time %1 of %2 alive up to the replay position (%3 %); ready to run without a CPU %4 (%5 %)")
+      .arg(formatDuration(c->cpu), formatDuration(c->alive))
+      .arg(100 * c->cpuShare(), 0, 'f', 1)
+      .arg(formatDuration(c->waiting))
+      .arg(100 * c->waitingShare(), 0, 'f', 1);
+}
+
+}  // namespace
 
 TaskTableModel::TaskTableModel(ViewState* state, QObject* parent)
     : GrowingTableModel(parent), state_(state) {
@@ -31,6 +67,8 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
   const Trace& tr = *s->trace;
   const TaskInfo& info = tr.task(t);
   if (role == TaskIndexRole) return static_cast<uint>(t);
+  if (index.column() == CpuCol && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+    return role == Qt::DisplayRole ? cpuText(cpuShareAt(*state_, t)) : cpuTip(cpuShareAt(*state_, t));
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     switch (index.column()) {
       case TaskCol: return QString::fromStdString(tr.label(t));
@@ -57,14 +95,17 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
       return f;
     }
   }
-  if (role == Qt::TextAlignmentRole && index.column() == RecordsCol)
+  if (role == Qt::TextAlignmentRole && (index.column() == RecordsCol || index.column() == CpuCol))
     return int(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }
 
 QVariant TaskTableModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == CpuCol)
+    return QStringLiteral("The task's CPU time as a share of its life up to the replay position, and the share it was "
+                          "ready to run without a CPU (abmon's clock-driven samples; empty without them)");
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* names[] = {"Task", "Tid", "Host", "Records", "Doing now"};
+  static const char* names[] = {"Task", "Tid", "Host", "Records", "CPU", "Doing now"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

@@ -6,14 +6,28 @@
 
 #include <QAbstractTableModel>
 
+#include <optional>
+
 #include "growing_table_model.h"
 
 namespace xab::view {
 
+// A task's CPU time and time waiting for a CPU (runnable, no CPU), from the
+// clock-driven samples (xab/model/samples.h), over its life up to the
+// replay position: from its first record to the position (or its last
+// record, if earlier).  Null without samples of the task or before its
+// first record.
+struct CpuShare {
+  TimeNs alive = 0, cpu = 0, waiting = 0;
+  double cpuShare() const { return static_cast<double>(cpu) / static_cast<double>(alive); }
+  double waitingShare() const { return static_cast<double>(waiting) / static_cast<double>(alive); }
+};
+std::optional<CpuShare> cpuShareAt(const ViewState& state, TaskIndex task);
+
 class TaskTableModel : public GrowingTableModel {
   Q_OBJECT
  public:
-  enum Column { TaskCol, TidCol, HostCol, RecordsCol, DoingCol, ColumnCount };
+  enum Column { TaskCol, TidCol, HostCol, RecordsCol, CpuCol, DoingCol, ColumnCount };
   enum Role { TaskIndexRole = Qt::UserRole + 1, ActivityRole };
 
   explicit TaskTableModel(ViewState* state, QObject* parent = nullptr);

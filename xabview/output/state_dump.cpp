@@ -1,8 +1,10 @@
 #include "state_dump.h"
 
 #include "activity.h"
+#include "load_strips.h"
 #include "utilization.h"
 #include "panel_models.h"
+#include "task_table_model.h"
 #include "network_model.h"
 #include "why_models.h"
 
@@ -21,6 +23,7 @@ QJsonArray tasks(const ViewState& st) {
   for (TaskIndex t = 0; t < s.trace->taskCount(); ++t) {
     const TaskInfo& info = s.trace->task(t);
     auto a = describeTask(st, t);
+    const std::optional<CpuShare> cpu = cpuShareAt(st, t);
     out.append(QJsonObject{{"task", qstr(s.trace->label(t))},
                            {"tid", qstr(formatTid(info.tid))},
                            {"host", qstr(std::string(s.trace->str(info.host)))},
@@ -28,7 +31,10 @@ QJsonArray tasks(const ViewState& st) {
                            {"activity", activityName(a.kind)},
                            {"records", static_cast<qint64>(st.shownOf(t))},
                            // its last record's time, from the trace's first (the time base's: View > Time)
-                           {"last_s", static_cast<double>(info.lastTime - s.firstTime()) / 1e9}});
+                           {"last_s", static_cast<double>(info.lastTime - s.firstTime()) / 1e9},
+                           // the task table's CPU column: shares of its life up to the position, null without samples
+                           {"cpu_share", cpu ? QJsonValue(cpu->cpuShare()) : QJsonValue()},
+                           {"cpu_wait_share", cpu ? QJsonValue(cpu->waitingShare()) : QJsonValue()}});
   }
   return out;
 }
@@ -72,35 +78,30 @@ QJsonArray barriers(const ViewSnapshot& s) {
   return out;
 }
 
-// Each host of a task or of the samples, with its load at the cursor (its
-// last host.load point there; null before one or without samples).
-QJsonArray hostLoads(const ViewState& st) {
-  const ViewSnapshot& s = *st.snapshot();
-  const SampleReport& samples = s.analysis->model.samples;
-  std::vector<std::string> names;
-  std::vector<qint64> taskCount;
-  auto slot = [&](const std::string& name) {
-    auto it = std::find(names.begin(), names.end(), name);
-    if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
-    names.push_back(name);
-    taskCount.push_back(0);
-    return names.size() - 1;
-  };
-  for (TaskIndex t = 0; t < s.trace->taskCount(); ++t)
-    if (s.trace->task(t).host >= 0) ++taskCount[slot(std::string(s.trace->str(s.trace->task(t).host)))];
-  for (const HostLoad& h : samples.hosts) slot(h.host);
+// Each host: the Network tab's (the hosts of the tasks, in the order of
+// their first, with what most of their tasks do), then any host only the
+// samples name; each with its last host.load point at the cursor (null
+// before one or without samples).  The one list of hosts: `network` has
+// only the links, by these names.
+QJsonArray hostsDump(const ViewState& st, const NetworkPicture& net) {
+  const SampleReport& samples = st.snapshot()->analysis->model.samples;
   QJsonArray out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    QJsonObject o{{"name", qstr(names[i])}, {"tasks", taskCount[i]}, {"load", QJsonValue()}, {"cpus", QJsonValue()},
+  auto add = [&](const QString& name, qint64 tasks, const QJsonValue& state) {
+    QJsonObject o{{"name", name}, {"tasks", tasks}, {"state", state}, {"load", QJsonValue()}, {"cpus", QJsonValue()},
                   {"busy", QJsonValue()}};
-    const HostLoad* h = samples.host(names[i]);
-    const LoadPoint* at = h ? h->at(st.cursorTime()) : nullptr;
-    if (at) {
+    const HostLoad* h = samples.host(name.toStdString());
+    if (const LoadPoint* at = h ? h->at(st.cursorTime()) : nullptr) {
       o["load"] = at->load;
       o["cpus"] = at->cpus;
       if (at->busyPermille >= 0) o["busy"] = at->busyPermille / 1000.0;
     }
     out.append(o);
+  };
+  for (const NetworkHost& h : net.hosts) add(h.name, static_cast<qint64>(h.tasks.size()), activityName(h.state()));
+  for (const HostLoad& h : samples.hosts) {
+    const QString name = qstr(h.host);
+    if (std::none_of(net.hosts.begin(), net.hosts.end(), [&](const NetworkHost& n) { return n.name == name; }))
+      add(name, 0, QJsonValue());
   }
   return out;
 }
@@ -120,10 +121,15 @@ QJsonObject rowsDump(const ViewState& st) {
     folded.append(QJsonObject{{"label", qstr(g.label)}, {"tasks", static_cast<qint64>(g.members.size())}});
   std::size_t drawn = 0;
   for (TaskIndex row : plan.taskRow) drawn += row != kNoRow;
+  QJsonArray strips;  // each host's load strip under its rows (load_strips.h)
+  for (const LoadStrip& l : loadStrips(plan, *st.snapshot()->trace, st.snapshot()->analysis->model.samples))
+    strips.append(QJsonObject{{"host", qstr(l.host)}, {"first_row", static_cast<qint64>(l.firstRow)},
+                              {"last_row", static_cast<qint64>(l.lastRow)}});
   return QJsonObject{{"count", static_cast<qint64>(plan.rows())},
                      {"fold", fold == RowFold::ByName ? "name" : fold == RowFold::ByHost ? "host" : "none"},
                      {"folded", folded},
-                     {"not_drawn", static_cast<qint64>(tasks - drawn)}};
+                     {"not_drawn", static_cast<qint64>(tasks - drawn)},
+                     {"load_strips", strips}};
 }
 
 }  // namespace
@@ -139,10 +145,7 @@ QJsonObject dumpState(const ViewState& st) {
   QJsonArray why;
   for (const auto& line : whyReportLines(*s)) why.append(line);
   const NetworkPicture net = networkAt(st);
-  QJsonArray netHosts, netLinks;
-  for (const NetworkHost& h : net.hosts)
-    netHosts.append(QJsonObject{{"name", h.name}, {"tasks", static_cast<qint64>(h.tasks.size())},
-                                {"state", activityName(h.state())}, {"load", h.load}, {"cpus", h.cpus}});
+  QJsonArray netLinks;
   for (const NetworkLink& l : net.links)
     netLinks.append(QJsonObject{{"from", net.hosts[l.from].name}, {"to", net.hosts[l.to].name},
                                 {"messages", static_cast<qint64>(l.messages)}, {"bytes", static_cast<qint64>(l.bytes)},
@@ -171,14 +174,14 @@ QJsonObject dumpState(const ViewState& st) {
       {"time", qstr(s->timeNote)},  // what the times are: global time, task clocks, a replay on its record's dates
       {"current", current},
       {"tasks", tasks(st)},
-      {"hosts", hostLoads(st)},
+      {"hosts", hostsDump(st, net)},  // the Network tab's hosts with their load
       {"messages", messages(st)},
       {"barriers", barriers(*s)},
       {"hung", s->hang().hung},
       {"hang", hang},
       {"mismatches", static_cast<qint64>(s->mismatches().mismatches.size())},
       {"why", why},  // the Why slow tab's report
-      {"network", QJsonObject{{"hosts", netHosts}, {"links", netLinks}}},  // the Network tab at the position
+      {"network", QJsonObject{{"links", netLinks}}},  // the Network tab's traffic at the position (its hosts: `hosts`)
       {"highlights", static_cast<qint64>(st.highlights().size())},
       {"rows", rowsDump(st)},  // the diagram's rows (View > Rows)
       {"utilization_at_cursor", u},

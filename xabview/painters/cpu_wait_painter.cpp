@@ -15,7 +15,7 @@ void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& st
   if (!samples.anyTask) return;
   p.save();
   p.setPen(Qt::NoPen);
-  p.setBrush(QBrush(QColor(0x21, 0x21, 0x21), Qt::BDiagPattern));
+  p.setBrush(QBrush(kCpuWaitHatch, Qt::BDiagPattern));
   const auto [firstRow, lastRow] = layout.visibleRows();
   for (TaskIndex row = firstRow; row < lastRow; ++row) {
     TaskIndex t = layout.taskOfRow(row);

@@ -230,7 +230,7 @@ void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) 
     // is on the first row's top pixel, the names start below it.
     const TaskIndex rows = std::min<TaskIndex>(static_cast<TaskIndex>(every), groupEnd - row);
     const double top = std::floor(r.top()) + 1;
-    const QRectF box(r.left(), top, r.width(), layout.rowTopOfRow(row + rows) - top);
+    const QRectF box(r.left(), top, r.width(), layout.rowTopOfRow(row + rows - 1) + layout.rowHeight - top);
     if (box.height() < fm.ascent()) continue;  // no room for a name above the group's end
     const Qt::Alignment valign = box.height() >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop;
     p.save();
@@ -427,13 +427,18 @@ std::vector<LegendEntry> diagramLegend() {
       {LegendEntry::TimedOut, kTimedOutCall, "timed out", "a pvm_trecv that waited its whole timeout and got no message"},
       {LegendEntry::Mark, kMarkColor, "mark", "a user mark (xab_mark): a flag and a tick on the task's row at its time; hover it for its text"},
       {LegendEntry::Line, kDanglingMessage, "not received", "a message sent and not received at the replay position: a dashed arrow to the receiver at the position's time"},
+      {LegendEntry::Hatch, kCpuWaitHatch, "waiting for a CPU",
+       "hatched over a task's row: ready to run but without a CPU (clock-driven samples)"},
+      {LegendEntry::Strip, loadColor(2), "host load",
+       "a strip under each host's rows: its load per CPU (host.load samples), pale green idle, amber one runnable "
+       "task per CPU, red two or more"},
       {LegendEntry::Cursor, kReplayLine, "replay position", "the time of the record the replay shows last"},
       {LegendEntry::Dot, Qt::yellow, "selected record", "the record selected in the log, or where a click on the diagram selected it"},
       {LegendEntry::Line, kSelectedMessage, "selected message", "a message whose line was clicked: its line from the send to each receive, each receive with a dot"},
   };
 }
 
-DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
+DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st, bool withLoadStrips) {
   DiagramLayout layout;
   layout.area = area;
   layout.begin = st.viewBegin();
@@ -447,8 +452,11 @@ DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st) {
     layout.hostFirstRows = plan.hostFirstRows;
     layout.rowGroup = plan.rowGroup;
     layout.groups = plan.groups;
+    if (withLoadStrips && st.snapshot()->analysis)
+      layout.strips = loadStrips(plan, *st.snapshot()->trace, st.snapshot()->analysis->model.samples);
+    if (!layout.strips.empty()) layout.stripHeight = kLoadStripHeight;
   }
-  double h = area.height() - layout.axisHeight - 2;
+  double h = area.height() - layout.axisHeight - 2 - layout.stripHeight * static_cast<double>(layout.strips.size());
   layout.rowHeight = layout.rows ? std::clamp(h / static_cast<double>(layout.rows), 2.0, 28.0) : 20.0;
   return layout;
 }
@@ -466,18 +474,22 @@ double DiagramLayout::rowTop(std::size_t task) const {
   const TaskIndex row = rowOf(static_cast<TaskIndex>(task));
   return row == kNoRow ? -1e7 : rowTopOfRow(row);  // not drawn: far above (callers check drawn())
 }
-double DiagramLayout::rowTopOfRow(TaskIndex row) const { return plot().top() + 2 + static_cast<double>(row) * rowHeight; }
+double DiagramLayout::rowTopOfRow(TaskIndex row) const {
+  return plot().top() + 2 + static_cast<double>(row) * rowHeight + stripHeight * static_cast<double>(stripsAbove(row));
+}
 std::pair<TaskIndex, TaskIndex> DiagramLayout::visibleRows() const {
+  // The strips above a point take no row: at most stripsAbove more rows fit.
   const double top = plot().top() + 2;
-  double first = std::floor((area.top() - top) / rowHeight), last = std::ceil((area.bottom() + 1 - top) / rowHeight);
+  double first = std::floor((area.top() - top) / rowHeight) - static_cast<double>(strips.size()),
+         last = std::ceil((area.bottom() + 1 - top) / rowHeight);
   auto clampRow = [&](double r) { return static_cast<TaskIndex>(std::clamp(r, 0.0, static_cast<double>(rows))); };
   return {clampRow(first), clampRow(last)};
 }
 
 std::optional<TaskIndex> DiagramLayout::taskAt(double y) const {
-  double r = (y - plot().top() - 2) / rowHeight;
-  if (r < 0 || r >= static_cast<double>(rows)) return std::nullopt;
-  return taskOfRow(static_cast<TaskIndex>(r));
+  const TaskIndex row = rowAt(y);
+  if (row == kNoRow) return std::nullopt;
+  return taskOfRow(row);
 }
 
 DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewState& st, const DiagramOptions& o) {
@@ -512,6 +524,7 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
     p.drawRects(rs.data(), static_cast<int>(rs.size()));
   }
   p.setBrush(Qt::NoBrush);
+  if (o.loadStrips) stats.rects += paintLoadStrips(p, layout, st);  // load_strip_painter.cpp
   paintCpuWaits(p, layout, st);
   if (o.barriers) paintBarriers(p, layout, st);
   if (o.messages) paintMessages(p, layout, st, stats);

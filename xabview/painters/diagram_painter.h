@@ -16,6 +16,7 @@
 #pragma once
 
 #include "activity.h"
+#include "load_strips.h"
 #include "view_state.h"
 
 #include <QPainter>
@@ -36,6 +37,8 @@ inline constexpr int kMaxMessageLines = 20000;
 // column shows a line per pair at most (lines of a pair closer than
 // kFoldPixels fold).  Bounds the work of a repaint by the width.
 inline constexpr int kMaxMessagesPerColumn = 64;
+// The height of a host's load strip, under its rows (load_strips.h).
+inline constexpr double kLoadStripHeight = 6;
 
 struct DiagramLayout {
   QRect area;             // the whole widget
@@ -53,8 +56,13 @@ struct DiagramLayout {
   std::vector<TaskIndex> hostFirstRows;    // the first row of each host's group
   std::vector<std::uint32_t> rowGroup;     // row -> group in `groups`; empty: nothing folded
   std::vector<RowGroup> groups;
+  // The load strips (load_strips.h), each stripHeight pixels high under its
+  // host's last row: none without samples or with the layer off
+  // (DiagramOptions::loadStrips, the `withLoadStrips` of make()).
+  std::vector<LoadStrip> strips;
+  double stripHeight = 0;
 
-  static DiagramLayout make(const QRect& area, const ViewState& state);
+  static DiagramLayout make(const QRect& area, const ViewState& state, bool withLoadStrips = true);
   QRectF plot() const;                     // where the bars go
   double xOf(TimeNs t) const;
   TimeNs timeAt(double x) const;
@@ -68,6 +76,13 @@ struct DiagramLayout {
   }
   TaskIndex taskOfRow(TaskIndex row) const { return row < rowTask.size() ? rowTask[row] : kNoRow; }
   std::optional<TaskIndex> taskAt(double y) const;
+  // The row at y: kNoRow above the rows, below them and on a strip.
+  TaskIndex rowAt(double y) const;
+  // The strip at y (an index into `strips`), and where one starts
+  // (load_strip_painter.cpp).
+  std::optional<std::size_t> stripAt(double y) const;
+  double stripTop(std::size_t strip) const;
+  std::size_t stripsAbove(TaskIndex row) const;  // the strips over a row
   // The rows (not tasks: taskOfRow) [first, last) that fall in the area: rows are at least 2 px,
   // so 100,000 tasks reach far below it, and painting them all (clipped)
   // would cost per task, not per pixel.
@@ -89,6 +104,7 @@ struct DiagramOptions {
   bool labels = true;
   bool mipmaps = true;  // false: always fold from the spans (tests, the bench's comparison)
   bool marks = true;    // user marks (marks.h)
+  bool loadStrips = true;  // a host's load under its rows (load_strip_painter.cpp)
 };
 
 // A tick's label on the time axis: `rel` ns after the trace's first record,
@@ -101,7 +117,13 @@ DiagramStats paintDiagram(QPainter& p, const DiagramLayout& layout, const ViewSt
 
 // Where a task's samples show it waiting for a CPU, hatched over its row
 // (cpu_wait_painter.cpp; paintDiagram calls it).
+inline const QColor kCpuWaitHatch{0x21, 0x21, 0x21};
 void paintCpuWaits(QPainter& p, const DiagramLayout& layout, const ViewState& state);
+
+// Each host's load strip (layout.strips), per pixel column the colour of
+// its load per CPU (loadColor) at that time, up to the replay position
+// (load_strip_painter.cpp; paintDiagram calls it).  Returns the rectangles drawn.
+std::size_t paintLoadStrips(QPainter& p, const DiagramLayout& layout, const ViewState& state);
 
 // The selected record's dot (where it was clicked, ViewState::selectedTime)
 // and a clicked message: its lines to each receive shown, highlighted in
@@ -131,7 +153,7 @@ inline constexpr double kMinLabelRow = 8.0;
 // The key to every colour and mark the diagram draws (the on-screen legend
 // and the documentation read it; the painter draws with the same colours).
 struct LegendEntry {
-  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Failed, TimedOut, Mark } shape;
+  enum Shape { Bar, Name, Band, Line, Cursor, Dot, Failed, TimedOut, Mark, Strip, Hatch } shape;
   QColor color;
   QString name;     // "receiving"
   QString meaning;  // one sentence, for the tool tip
