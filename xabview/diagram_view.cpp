@@ -250,7 +250,7 @@ bool DiagramView::event(QEvent* e) {
 
 UtilizationView::UtilizationView(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
   setObjectName("utilization");
-  setMinimumHeight(40);
+  setMinimumHeight(34);  // its two lines of words: at 800x500 the rest goes to the event log
   auto repaint = [this] { update(); };
   connect(state_, &ViewState::snapshotChanged, this, repaint);
   connect(state_, &ViewState::positionChanged, this, repaint);

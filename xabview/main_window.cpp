@@ -78,13 +78,15 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->setMinimumHeight(60);
   taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
-  taskTable_->horizontalHeader()->setStretchLastSection(true);
   // Doing now's end says for how long: a narrow column cuts the middle.
   taskTable_->setTextElideMode(Qt::ElideMiddle);
   // The short columns as wide as their contents (the rows in view), the
   // rest to Doing now.
   for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol})
     taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  // Stretched (not the stretched last section, which keeps at least the
+  // default width: Doing now went past the table's edge at 800x500).
+  taskTable_->horizontalHeader()->setSectionResizeMode(TaskTableModel::DoingCol, QHeaderView::Stretch);
 
   auto* picture = new QWidget;
   auto* pbox = picture_ = new QVBoxLayout(picture);
@@ -132,7 +134,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   bottom->addWidget(tabs_);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 1);
-  bottom->setSizes({options_.size.width() / 2, options_.size.width() / 2});
+  // A narrow window: a little more to the table, for Doing now's start and
+  // end (the panels' tabs take two lines either way).
+  const int tableWidth = options_.size.width() * (options_.size.width() < 1000 ? 23 : 25) / 50;
+  bottom->setSizes({tableWidth, options_.size.width() - tableWidth});
   split->addWidget(bottom);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -235,7 +240,11 @@ void MainWindow::fitTaskTable() {
   const int want = taskTable_->horizontalHeader()->height() + rows * taskTable_->verticalHeader()->defaultSectionSize() +
                    2 * taskTable_->frameWidth() + 2;
   const int total = split_->height() - split_->handleWidth();
-  const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
+  int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
+  // A short window (800x500): the picture at its smallest (a readable row
+  // per task) and the rest to the table and the panels, so that the event
+  // log shows more than two rows.
+  if (height() < 640) table = std::max(table, total - split_->widget(0)->minimumSizeHint().height());
   split_->setSizes({total - table, table});
 }
 
