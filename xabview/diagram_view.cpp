@@ -32,15 +32,23 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::selectionChanged, this, repaint);
   connect(state_, &ViewState::rowsChanged, this, repaint);
   rowActions_ = xab::view::rowActions(state_, this);
-  // Room for a readable name on every row, up to 40 tasks (more get a
-  // name every few rows): the window's other parts give way first.
-  connect(state_, &ViewState::snapshotChanged, this, [this] {
-    const ViewSnapshot* s = state_->snapshot();
-    std::size_t tasks = s ? std::min<std::size_t>(s->trace->taskCount(), 40) : 0;
-    DiagramLayout layout;
-    int want = std::max(120, layout.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(tasks) * kMinLabelRow)));
-    if (want != minimumHeight()) setMinimumHeight(want);
-  });
+  connect(state_, &ViewState::snapshotChanged, this, &DiagramView::fitMinimumHeight);
+  connect(state_, &ViewState::rowsChanged, this, &DiagramView::fitMinimumHeight);
+}
+
+void DiagramView::setLabelledRows(int rows) {
+  labelledRows_ = rows;
+  fitMinimumHeight();
+}
+
+// Room for a readable name on every row (folded rows count once), up to
+// labelledRows_ rows (more get a name every few rows): the window's other
+// parts give way first.
+void DiagramView::fitMinimumHeight() {
+  const std::size_t rows = state_->snapshot() ? std::min<std::size_t>(state_->rowPlan().rows(), labelledRows_) : 0;
+  DiagramLayout layout;
+  int want = std::max(120, layout.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(rows) * kMinLabelRow)));
+  if (want != minimumHeight()) setMinimumHeight(want);
 }
 
 void DiagramView::paintEvent(QPaintEvent*) {

@@ -49,6 +49,9 @@ namespace {
 // The legend's lines: three, one in a window too short for the diagram to
 // spare them (800x500).
 int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
+// The diagram's rows with room for a name: fewer in a short window, which
+// would grow past 500 pixels to hold 40.
+int labelledRowsFor(int windowHeight) { return windowHeight < 640 ? 20 : 40; }
 
 }  // namespace
 
@@ -93,6 +96,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
+  diagram_->setLabelledRows(labelledRowsFor(options_.size.height()));
   auto* overview = new OverviewView(state_);
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
@@ -251,6 +255,7 @@ void MainWindow::fitTaskTable() {
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   legend_->setMaxRows(legendRowsFor(height()));
+  diagram_->setLabelledRows(labelledRowsFor(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

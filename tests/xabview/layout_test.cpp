@@ -75,3 +75,45 @@ TEST_CASE("layout: at 800x500 the event log shows five rows and Doing now ends i
     CHECK(window.diagram()->height() >= window.diagram()->minimumHeight());
   }
 }
+
+namespace {
+
+// `tasks` tasks on one host, each starting and exiting.
+std::string manyTasks(int tasks) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n";
+  char line[256];
+  for (int i = 0; i < tasks; ++i) {
+    const long long t = 1763680000'100000000LL + i * 1'000'000LL;
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x mytid rc=t%x name=w host=vm parent=none lang=c pid=%d\n",
+                  t / 1000000000, t % 1000000000, t / 1000000000, t % 1000000000, 0x40002 + i, 0x40002 + i, 100 + i);
+    out += line;
+  }
+  for (int i = 0; i < tasks; ++i) {
+    const long long t = 1763680001'100000000LL + i * 1'000'000LL;
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x exit rc=0\n", t / 1000000000, t % 1000000000,
+                  t / 1000000000, t % 1000000000, 0x40002 + i);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("layout: at 800x500 a window of many tasks stays 800x500, folded rows leave the log its rows") {
+  for (int tasks : {40, 600}) {  // 600: folded by name (over 512), one row
+    INFO(tasks << " tasks");
+    ViewState state;
+    ViewerOptions o;
+    o.size = {800, 500};
+    MainWindow window(&state, o);
+    state.setSnapshot(snapshotOfText(manyTasks(tasks)));
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    CHECK(window.height() <= 500);
+    auto* log = window.findChild<EventLogView*>("eventLog");
+    INFO("log viewport " << log->viewport()->height() << " px, rows of " << log->rowHeight() << " px");
+    // 40 rows: 20 of them with room for a name, the log what is left.
+    CHECK(log->viewport()->height() >= (tasks > 512 ? 5 : 1.8) * log->rowHeight());
+  }
+}
