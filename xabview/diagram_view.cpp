@@ -63,6 +63,10 @@ void DiagramView::paintEvent(QPaintEvent*) {
     const double b = std::clamp(layout.xOf(std::max(measure_->first, measure_->second)), plot.left(), plot.right());
     p.fillRect(QRectF(a, plot.top(), std::max(1.0, b - a), plot.height()), QColor(0x15, 0x65, 0xc0, 50));
   }
+  if (rowDrag_ && rowDrop_ && *rowDrop_ != *rowDrag_) {  // where a dragged row goes: a line at that edge
+    const double y = layout.rowTopOfRow(*rowDrop_ + (*rowDrop_ > *rowDrag_ ? 1 : 0));
+    p.fillRect(QRectF(layout.area.left(), y - 1, layout.area.width(), 3), QColor(0x15, 0x65, 0xc0));
+  }
   lastPaintMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit painted(lastPaintMs_);
 }
@@ -140,6 +144,11 @@ void DiagramView::mousePressEvent(QMouseEvent* e) {
     return;
   }
   measure_.reset();
+  if (const auto l = DiagramLayout::make(rect(), *state_); e->position().x() < l.plot().left()) {
+    rowDrag_ = rowAt(e->position().y());  // a name: drag it to move its row
+    rowDrop_.reset();
+    return;
+  }
   if (e->modifiers() & Qt::ShiftModifier) {  // measure, not pan
     const TimeNs t = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     measure_ = {t, t};
@@ -152,6 +161,13 @@ void DiagramView::mousePressEvent(QMouseEvent* e) {
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* e) {
+  if (rowDrag_) {  // the row goes where the pointer is, within the rows
+    const auto l = DiagramLayout::make(rect(), *state_);
+    const double y = std::clamp(e->position().y(), l.plot().top() + 2, l.plot().top() + 2 + l.rowHeight * static_cast<double>(l.rows) - 1);
+    rowDrop_ = rowAt(y);
+    update();
+    return;
+  }
   if (measuring_ && measure_) {
     measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     update();
@@ -167,6 +183,15 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
+  if (rowDrag_) {
+    const auto from = *rowDrag_;
+    const auto to = rowDrop_;
+    rowDrag_.reset();
+    rowDrop_.reset();
+    if (to) moveRow(state_, from, *to);
+    update();
+    return;
+  }
   if (measuring_ && measure_) {
     measuring_ = false;
     measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());

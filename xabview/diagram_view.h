@@ -68,6 +68,8 @@ class DiagramView : public QWidget {
   bool dragged_ = false;
   std::optional<std::pair<TimeNs, TimeNs>> measure_;  // Shift+drag: shaded until the next press
   bool measuring_ = false;
+  std::optional<TaskIndex> rowDrag_;  // a row's name pressed: dragged, it moves the row
+  std::optional<TaskIndex> rowDrop_;  // where it goes if released now
   int labelledRows_ = 40;
 };
 

@@ -109,7 +109,8 @@ QJsonArray hostLoads(const ViewState& st) {
 
 namespace {
 
-// The diagram's rows: how many, the folded ones with their tasks, the
+// The diagram's rows: how many, their order (keys: "task:t40003",
+// "name:worker@vm", "host:vm"), the folded ones with their tasks, the
 // tasks not drawn.
 QJsonObject rowsDump(const ViewState& st) {
   const RowPlan& plan = st.rowPlan();
@@ -120,7 +121,10 @@ QJsonObject rowsDump(const ViewState& st) {
     folded.append(QJsonObject{{"label", qstr(g.label)}, {"tasks", static_cast<qint64>(g.members.size())}});
   std::size_t drawn = 0;
   for (TaskIndex row : plan.taskRow) drawn += row != kNoRow;
+  QJsonArray order;  // the rows top to bottom, by key (moved by the user or not)
+  for (TaskIndex row = 0; row < plan.rows(); ++row) order.append(qstr(rowKey(*st.snapshot()->trace, plan, row)));
   return QJsonObject{{"count", static_cast<qint64>(plan.rows())},
+                     {"order", order},
                      {"fold", fold == RowFold::ByName ? "name" : fold == RowFold::ByHost ? "host" : "none"},
                      {"folded", folded},
                      {"not_drawn", static_cast<qint64>(tasks - drawn)}};
