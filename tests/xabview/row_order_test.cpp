@@ -54,7 +54,7 @@ std::vector<std::string> dumpedOrder(const ViewState& st) {
 
 }  // namespace
 
-TEST_CASE("row order: a row's name dragged onto another row moves it there; the dump says so") {
+TEST_CASE("row order: a row's name dragged onto another row moves it there, and the dump says so") {
   ViewState st;
   ViewerOptions o;
   MainWindow window{&st, o};
