@@ -83,6 +83,9 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
   // Doing now's end says for how long: a narrow column cuts the middle.
   taskTable_->setTextElideMode(Qt::ElideMiddle);
+  // One line a cell: wrapped, only the row's last visible line is cut, at
+  // its end ("blocked in …": how long was lost at 800x500).
+  taskTable_->setWordWrap(false);
   // The short columns as wide as their contents (the rows in view), the
   // rest to Doing now.
   for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol})

@@ -33,7 +33,9 @@ TEST_CASE("layout: Doing now is on screen and keeps its end (how long) when its 
     const QString full = table->model()->index(static_cast<int>(worker), TaskTableModel::DoingCol).data().toString();
     INFO(full.toStdString());
     REQUIRE(full.contains(" for "));
-    // What the view draws in the cell: the text elided as the view elides it.
+    // What the view draws in the cell: the text elided as the view elides it,
+    // on one line (wrapped text is cut at the end of its last visible line).
+    CHECK_FALSE(table->wordWrap());
     const int width = table->columnWidth(TaskTableModel::DoingCol) - 2 * table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) - 8;
     const QString shown = table->fontMetrics().elidedText(full, table->textElideMode(), width);
     INFO(shown.toStdString());
