@@ -32,15 +32,23 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::selectionChanged, this, repaint);
   connect(state_, &ViewState::rowsChanged, this, repaint);
   rowActions_ = xab::view::rowActions(state_, this);
-  // Room for a readable name on every row, up to 40 tasks (more get a
-  // name every few rows): the window's other parts give way first.
-  connect(state_, &ViewState::snapshotChanged, this, [this] {
-    const ViewSnapshot* s = state_->snapshot();
-    std::size_t tasks = s ? std::min<std::size_t>(s->trace->taskCount(), 40) : 0;
-    DiagramLayout layout;
-    int want = std::max(120, layout.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(tasks) * kMinLabelRow)));
-    if (want != minimumHeight()) setMinimumHeight(want);
-  });
+  connect(state_, &ViewState::snapshotChanged, this, &DiagramView::fitMinimumHeight);
+  connect(state_, &ViewState::rowsChanged, this, &DiagramView::fitMinimumHeight);
+}
+
+void DiagramView::setLabelledRows(int rows) {
+  labelledRows_ = rows;
+  fitMinimumHeight();
+}
+
+// Room for a readable name on every row (folded rows count once), up to
+// labelledRows_ rows (more get a name every few rows): the window's other
+// parts give way first.
+void DiagramView::fitMinimumHeight() {
+  const std::size_t rows = state_->snapshot() ? std::min<std::size_t>(state_->rowPlan().rows(), labelledRows_) : 0;
+  DiagramLayout layout;
+  int want = std::max(120, layout.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(rows) * kMinLabelRow)));
+  if (want != minimumHeight()) setMinimumHeight(want);
 }
 
 void DiagramView::paintEvent(QPaintEvent*) {
@@ -54,6 +62,10 @@ void DiagramView::paintEvent(QPaintEvent*) {
     const double a = std::clamp(layout.xOf(std::min(measure_->first, measure_->second)), plot.left(), plot.right());
     const double b = std::clamp(layout.xOf(std::max(measure_->first, measure_->second)), plot.left(), plot.right());
     p.fillRect(QRectF(a, plot.top(), std::max(1.0, b - a), plot.height()), QColor(0x15, 0x65, 0xc0, 50));
+  }
+  if (rowDrag_ && rowDrop_ && *rowDrop_ != *rowDrag_) {  // where a dragged row goes: a line at that edge
+    const double y = layout.rowTopOfRow(*rowDrop_ + (*rowDrop_ > *rowDrag_ ? 1 : 0));
+    p.fillRect(QRectF(layout.area.left(), y - 1, layout.area.width(), 3), QColor(0x15, 0x65, 0xc0));
   }
   lastPaintMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit painted(lastPaintMs_);
@@ -131,6 +143,11 @@ void DiagramView::mousePressEvent(QMouseEvent* e) {
     return;
   }
   measure_.reset();
+  if (const auto l = DiagramLayout::make(rect(), *state_); e->position().x() < l.plot().left()) {
+    rowDrag_ = rowAt(e->position().y());  // a name: drag it to move its row
+    rowDrop_.reset();
+    return;
+  }
   if (e->modifiers() & Qt::ShiftModifier) {  // measure, not pan
     const TimeNs t = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     measure_ = {t, t};
@@ -143,6 +160,13 @@ void DiagramView::mousePressEvent(QMouseEvent* e) {
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* e) {
+  if (rowDrag_) {  // the row goes where the pointer is, within the rows
+    const auto l = DiagramLayout::make(rect(), *state_);
+    const double y = std::clamp(e->position().y(), l.plot().top() + 2, l.plot().top() + 2 + l.rowHeight * static_cast<double>(l.rows) - 1);
+    rowDrop_ = rowAt(y);
+    update();
+    return;
+  }
   if (measuring_ && measure_) {
     measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
     update();
@@ -158,6 +182,15 @@ void DiagramView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void DiagramView::mouseReleaseEvent(QMouseEvent* e) {
+  if (rowDrag_) {
+    const auto from = *rowDrag_;
+    const auto to = rowDrop_;
+    rowDrag_.reset();
+    rowDrop_.reset();
+    if (to) moveRow(state_, from, *to);
+    update();
+    return;
+  }
   if (measuring_ && measure_) {
     measuring_ = false;
     measure_->second = DiagramLayout::make(rect(), *state_).timeAt(e->position().x());
@@ -252,7 +285,7 @@ bool DiagramView::event(QEvent* e) {
 
 UtilizationView::UtilizationView(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
   setObjectName("utilization");
-  setMinimumHeight(40);
+  setMinimumHeight(34);  // its two lines of words: at 800x500 the rest goes to the event log
   auto repaint = [this] { update(); };
   connect(state_, &ViewState::snapshotChanged, this, repaint);
   connect(state_, &ViewState::positionChanged, this, repaint);

@@ -28,6 +28,9 @@ class DiagramView : public QWidget {
   void setLayers(const DiagramOptions& layers);
   // View > Rows: fold, filter, show every task (owned by the view).
   const QList<QAction*>& rowActions() const { return rowActions_; }
+  // How many rows get room for a readable name (40; fewer in a short
+  // window, which must not grow past its size to hold them).
+  void setLabelledRows(int rows);
 
  signals:
   void painted(double ms);  // after each repaint, its time
@@ -51,6 +54,7 @@ class DiagramView : public QWidget {
   bool event(QEvent*) override;
 
  private:
+  void fitMinimumHeight();  // room for a readable name on up to labelledRows_ rows
   QString describe(const DiagramHit& hit) const;
   QString describeName(TaskIndex task) const;
   std::optional<TaskIndex> rowAt(double y) const;  // the row (not task) at y
@@ -64,6 +68,9 @@ class DiagramView : public QWidget {
   bool dragged_ = false;
   std::optional<std::pair<TimeNs, TimeNs>> measure_;  // Shift+drag: shaded until the next press
   bool measuring_ = false;
+  std::optional<TaskIndex> rowDrag_;  // a row's name pressed: dragged, it moves the row
+  std::optional<TaskIndex> rowDrop_;  // where it goes if released now
+  int labelledRows_ = 40;
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as

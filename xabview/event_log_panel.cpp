@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,11 +27,11 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   // Narrow boxes (the lists open wider): at 800 pixels the task table
   // beside the panels keeps its columns.
   task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  task_->setMinimumContentsLength(12);
+  task_->setMinimumContentsLength(10);
   call_ = new QComboBox;
   call_->setObjectName("logCall");
   call_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  call_->setMinimumContentsLength(9);
+  call_->setMinimumContentsLength(8);
   call_->addItem("any call", -1);  // then the calls the trace has (refillCalls)
   tag_ = new QLineEdit;
   tag_->setObjectName("logTag");
@@ -52,10 +53,14 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   table_->setModel(model_);
   table_->setObjectName("eventLog");
   table_->setMinimumHeight(2 * table_->rowHeight());  // a small window keeps the diagram readable
-  table_->setColumnWidth(EventLogModel::SeqCol, 70);
+  table_->setColumnWidth(EventLogModel::SeqCol, 60);
   table_->setColumnWidth(EventLogModel::TimeCol, 90);
-  table_->setColumnWidth(EventLogModel::TaskCol, 130);
-  table_->setColumnWidth(EventLogModel::EventCol, 100);
+  table_->setColumnWidth(EventLogModel::TaskCol, 115);
+  table_->setColumnWidth(EventLogModel::EventCol, 90);
+  // Fields as wide as the rest leaves (cut, whole in its tool tip): no
+  // scroll bar under a narrow log (800x500), where it took a row's room.
+  table_->horizontalHeader()->setStretchLastSection(false);  // it keeps at least its default width
+  table_->horizontalHeader()->setSectionResizeMode(EventLogModel::FieldsCol, QHeaderView::Stretch);
   box->addWidget(table_);
   refillTasks();
   refillCalls();

@@ -49,6 +49,9 @@ namespace {
 // The legend's lines: three, one in a window too short for the diagram to
 // spare them (800x500).
 int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
+// The diagram's rows with room for a name: fewer in a short window, which
+// would grow past 500 pixels to hold 40.
+int labelledRowsFor(int windowHeight) { return windowHeight < 640 ? 20 : 40; }
 
 }  // namespace
 
@@ -78,20 +81,26 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   taskTable_->setMinimumHeight(60);
   taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
-  taskTable_->horizontalHeader()->setStretchLastSection(true);
   // Doing now's end says for how long: a narrow column cuts the middle.
   taskTable_->setTextElideMode(Qt::ElideMiddle);
+  // One line a cell: wrapped, only the row's last visible line is cut, at
+  // its end ("blocked in …": how long was lost at 800x500).
+  taskTable_->setWordWrap(false);
   // The short columns as wide as their contents (the rows in view), the
   // rest to Doing now.
   for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol,
                 TaskTableModel::CpuCol})
     taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  // Stretched (not the stretched last section, which keeps at least the
+  // default width: Doing now went past the table's edge at 800x500).
+  taskTable_->horizontalHeader()->setSectionResizeMode(TaskTableModel::DoingCol, QHeaderView::Stretch);
 
   auto* picture = new QWidget;
   auto* pbox = picture_ = new QVBoxLayout(picture);
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
+  diagram_->setLabelledRows(labelledRowsFor(options_.size.height()));
   auto* overview = new OverviewView(state_);
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
@@ -133,7 +142,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   bottom->addWidget(tabs_);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 1);
-  bottom->setSizes({options_.size.width() / 2, options_.size.width() / 2});
+  // A narrow window: a little more to the table, for Doing now's start and
+  // end (the panels' tabs take two lines either way).
+  const int tableWidth = options_.size.width() * (options_.size.width() < 1000 ? 23 : 25) / 50;
+  bottom->setSizes({tableWidth, options_.size.width() - tableWidth});
   split->addWidget(bottom);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -236,13 +248,18 @@ void MainWindow::fitTaskTable() {
   const int want = taskTable_->horizontalHeader()->height() + rows * taskTable_->verticalHeader()->defaultSectionSize() +
                    2 * taskTable_->frameWidth() + 2;
   const int total = split_->height() - split_->handleWidth();
-  const int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
+  int table = std::clamp(want, total * 2 / 5, total / 2);  // the panels beside it need room too
+  // A short window (800x500): the picture at its smallest (a readable row
+  // per task) and the rest to the table and the panels, so that the event
+  // log shows more than two rows.
+  if (height() < 640) table = std::max(table, total - split_->widget(0)->minimumSizeHint().height());
   split_->setSizes({total - table, table});
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   legend_->setMaxRows(legendRowsFor(height()));
+  diagram_->setLabelledRows(labelledRowsFor(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

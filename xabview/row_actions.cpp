@@ -86,6 +86,14 @@ QList<QAction*> rowActions(ViewState* state, QWidget* parent) {
   return out;
 }
 
+bool moveRow(ViewState* state, TaskIndex from, TaskIndex to) {
+  const ViewSnapshot* s = state->snapshot();
+  const RowPlan& plan = state->rowPlan();
+  if (!s || from >= plan.rows() || to >= plan.rows() || from == to) return false;
+  state->setRowChoice(movedRow(*s->trace, plan, state->rowChoice(), from, to));
+  return true;
+}
+
 bool unfoldRow(ViewState* state, TaskIndex row) {
   const RowGroup* g = groupOf(*state, row);
   if (!g) return false;
@@ -100,6 +108,14 @@ void addRowMenu(QMenu* menu, ViewState* state, TaskIndex row) {
   const RowPlan& plan = state->rowPlan();
   if (!s || row >= plan.rows()) return;
   const Trace& trace = *s->trace;
+  QAction* up = menu->addAction("Move up");
+  up->setObjectName("moveRowUp");
+  up->setEnabled(row > 0);
+  QObject::connect(up, &QAction::triggered, menu, [state, row] { moveRow(state, row, row - 1); });
+  QAction* down = menu->addAction("Move down");
+  down->setObjectName("moveRowDown");
+  down->setEnabled(row + 1 < plan.rows());
+  QObject::connect(down, &QAction::triggered, menu, [state, row] { moveRow(state, row, row + 1); });
   if (const RowGroup* g = groupOf(*state, row)) {
     const QString label = QString::fromStdString(g->label);
     QObject::connect(menu->addAction("Unfold " + label), &QAction::triggered, menu, [state, row] { unfoldRow(state, row); });

@@ -2,7 +2,8 @@
 # make-network-picture.sh -- docs/img/xabview-network.png: xabview's Network
 # tab over a real run on three pseudo-hosts (scripts/pvm-hosts.sh: network,
 # UTS and mount namespaces on this machine; root), the demo's workers on
-# every host under one abmon with a relay per host, sampled.
+# every host under one abmon with a relay per host, sampled; and
+# docs/img/xabview-folded.png: the same run's rows folded by name.
 #
 #   docs/img/make-network-picture.sh [BUILD_DIR]      (default: build)
 #
@@ -35,3 +36,7 @@ n=$(grep -vc '^#' "$WORK/demo.trace")
 QT_QPA_PLATFORM=offscreen "$BIN/xabview" --no-follow --step $((n / 2)) --tab network --size 1280x800 \
   --screenshot "$ROOT/docs/img/xabview-network.png" "$WORK/demo.trace" 2>/dev/null
 echo "wrote docs/img/xabview-network.png"
+# The rows folded by name: a row per program on each host.
+QT_QPA_PLATFORM=offscreen "$BIN/xabview" --no-follow --step $((n / 2)) --fold name --tab log --size 1280x800 \
+  --screenshot "$ROOT/docs/img/xabview-folded.png" "$WORK/demo.trace" 2>/dev/null
+echo "wrote docs/img/xabview-folded.png"

@@ -44,5 +44,8 @@ shot xabview-messages.png --step $((n / 2)) --tab messages "$WORK/run.trace"
 shot xabview-hang.png --play-to-end --tab hang "$WORK/hang.trace"
 # Find (the Find bar, the overview, the record found in the Details tab)
 shot xabview-find.png --goto 0.1 --find "tag=16004" --tab details "$WORK/run.trace"
+# Failed calls: PVM's group example ge (a real run kept as a test fixture):
+# the red cross where pvm_getinst and pvm_gettid failed, listed in the Hang tab
+shot xabview-failures.png --no-follow --play-to-end --tab hang "$ROOT/tests/model/data/ge.trace"
 "$BIN/xabview" --play-to-end --save-diagram "$OUT/xabview-diagram.svg" "$WORK/run.trace" 2>>"$WORK/xabview.err"
 echo "wrote docs/img/xabview-diagram.svg"

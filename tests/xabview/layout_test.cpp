@@ -1,9 +1,12 @@
 // The window's words at the default size and at 800x500: what a narrow
 // column cannot hold is cut in the middle, its end kept.
+#include "diagram_view.h"
+#include "event_log_view.h"
 #include "main_window.h"
 #include "support.h"
 #include "task_table_model.h"
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QTableView>
 #include <QTest>
@@ -30,7 +33,9 @@ TEST_CASE("layout: Doing now is on screen and keeps its end (how long) when its 
     const QString full = table->model()->index(static_cast<int>(worker), TaskTableModel::DoingCol).data().toString();
     INFO(full.toStdString());
     REQUIRE(full.contains(" for "));
-    // What the view draws in the cell: the text elided as the view elides it.
+    // What the view draws in the cell: the text elided as the view elides it,
+    // on one line (wrapped text is cut at the end of its last visible line).
+    CHECK_FALSE(table->wordWrap());
     const int width = table->columnWidth(TaskTableModel::DoingCol) - 2 * table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) - 8;
     const QString shown = table->fontMetrics().elidedText(full, table->textElideMode(), width);
     INFO(shown.toStdString());
@@ -42,5 +47,75 @@ TEST_CASE("layout: Doing now is on screen and keeps its end (how long) when its 
     if (size.width() >= 1280)
       CHECK(table->columnViewportPosition(TaskTableModel::DoingCol) + table->columnWidth(TaskTableModel::DoingCol) <=
             table->viewport()->width());
+  }
+}
+
+TEST_CASE("layout: at 800x500 the event log shows five rows and Doing now ends inside the table") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    ViewState state;
+    ViewerOptions o;
+    o.size = size;
+    MainWindow window(&state, o);
+    state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    auto* log = window.findChild<EventLogView*>("eventLog");
+    REQUIRE(log);
+    REQUIRE(log->isVisible());
+    INFO("log viewport " << log->viewport()->height() << " px, rows of " << log->rowHeight() << " px");
+    CHECK(log->viewport()->height() >= 5 * log->rowHeight());
+    auto* table = window.findChild<QTableView*>("taskTable");
+    const int end = table->columnViewportPosition(TaskTableModel::DoingCol) + table->columnWidth(TaskTableModel::DoingCol);
+    std::string widths;
+    for (int c = 0; c < table->model()->columnCount(); ++c) widths += std::to_string(table->columnWidth(c)) + " ";
+    INFO("columns " << widths);
+    INFO("Doing now ends at " << end << ", the table's viewport is " << table->viewport()->width() << " px wide");
+    CHECK(end <= table->viewport()->width());
+    // The diagram keeps a readable row per task.
+    CHECK(window.diagram()->height() >= window.diagram()->minimumHeight());
+  }
+}
+
+namespace {
+
+// `tasks` tasks on one host, each starting and exiting.
+std::string manyTasks(int tasks) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n";
+  char line[256];
+  for (int i = 0; i < tasks; ++i) {
+    const long long t = 1763680000'100000000LL + i * 1'000'000LL;
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x mytid rc=t%x name=w host=vm parent=none lang=c pid=%d\n",
+                  t / 1000000000, t % 1000000000, t / 1000000000, t % 1000000000, 0x40002 + i, 0x40002 + i, 100 + i);
+    out += line;
+  }
+  for (int i = 0; i < tasks; ++i) {
+    const long long t = 1763680001'100000000LL + i * 1'000'000LL;
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x exit rc=0\n", t / 1000000000, t % 1000000000,
+                  t / 1000000000, t % 1000000000, 0x40002 + i);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("layout: at 800x500 a window of many tasks stays 800x500, folded rows leave the log its rows") {
+  for (int tasks : {40, 600}) {  // 600: folded by name (over 512), one row
+    INFO(tasks << " tasks");
+    ViewState state;
+    ViewerOptions o;
+    o.size = {800, 500};
+    MainWindow window(&state, o);
+    state.setSnapshot(snapshotOfText(manyTasks(tasks)));
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    CHECK(window.height() <= 500);
+    auto* log = window.findChild<EventLogView*>("eventLog");
+    INFO("log viewport " << log->viewport()->height() << " px, rows of " << log->rowHeight() << " px");
+    // 40 rows: 20 of them with room for a name, the log what is left.
+    CHECK(log->viewport()->height() >= (tasks > 512 ? 5 : 1.8) * log->rowHeight());
   }
 }

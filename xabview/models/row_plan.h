@@ -9,7 +9,8 @@
 // communicate, wait or sit in a barrier (the utilization strip's counts,
 // over those tasks only), and messages to or from a member end on it.  A
 // group can be unfolded again by itself.  A trace of more than
-// kAutoFoldTasks tasks opens folded by name unless the user chose.
+// kAutoFoldTasks tasks opens folded by name unless the user chose.  The
+// user may move a row (a task's or a folded one) to another place.
 #pragma once
 
 #include <xab/model/trace.h>
@@ -32,6 +33,10 @@ struct RowChoice {
   std::set<std::string> unfolded;   // keys of groups unfolded again (RowGroup::key)
   std::set<Tid> hidden;             // tasks not drawn
   std::string filter;               // only tasks whose label, host or tid contains it (any case)
+  // The rows in the user's order, by key (rowKey): rows not in it (a new
+  // task, a group folded or unfolded) follow the row before them in the
+  // plain order; a task of a group in it takes the group's place.
+  std::vector<std::string> order;
   bool operator==(const RowChoice&) const = default;
 };
 
@@ -51,8 +56,18 @@ struct RowPlan {
   std::uint32_t groupOfRow(TaskIndex row) const { return row < rowGroup.size() ? rowGroup[row] : kNoGroup; }
 };
 
-// The rows of `trace` under `choice`: O(tasks) (and the filter's text per task).
+// The rows of `trace` under `choice`: O(tasks) (and the filter's text per
+// task), O(rows log rows) more in a user's order.  On two hosts or more a
+// host's rows follow each other unless the user moved them apart.
 RowPlan planRows(const Trace& trace, const RowChoice& choice);
+
+// A row's key in RowChoice::order: a folded row's group key, else
+// "task:" and its tid ("task:t40003").
+std::string rowKey(const Trace& trace, const RowPlan& plan, TaskIndex row);
+
+// The choice with the row `from` moved to `to` (rows of `plan`, the plan of
+// `choice`): the order of every row as shown, the moved one at `to`.
+RowChoice movedRow(const Trace& trace, const RowPlan& plan, RowChoice choice, TaskIndex from, TaskIndex to);
 
 // The fold a choice means for a trace of `tasks` tasks (Auto resolved).
 RowFold effectiveFold(const RowChoice& choice, std::size_t tasks);

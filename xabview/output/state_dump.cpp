@@ -110,7 +110,8 @@ QJsonArray hostsDump(const ViewState& st, const NetworkPicture& net) {
 
 namespace {
 
-// The diagram's rows: how many, the folded ones with their tasks, the
+// The diagram's rows: how many, their order (keys: "task:t40003",
+// "name:worker@vm", "host:vm"), the folded ones with their tasks, the
 // tasks not drawn.
 QJsonObject rowsDump(const ViewState& st) {
   const RowPlan& plan = st.rowPlan();
@@ -125,7 +126,10 @@ QJsonObject rowsDump(const ViewState& st) {
   for (const LoadStrip& l : loadStrips(plan, *st.snapshot()->trace, st.snapshot()->analysis->model.samples))
     strips.append(QJsonObject{{"host", qstr(l.host)}, {"first_row", static_cast<qint64>(l.firstRow)},
                               {"last_row", static_cast<qint64>(l.lastRow)}});
+  QJsonArray order;  // the rows top to bottom, by key (moved by the user or not)
+  for (TaskIndex row = 0; row < plan.rows(); ++row) order.append(qstr(rowKey(*st.snapshot()->trace, plan, row)));
   return QJsonObject{{"count", static_cast<qint64>(plan.rows())},
+                     {"order", order},
                      {"fold", fold == RowFold::ByName ? "name" : fold == RowFold::ByHost ? "host" : "none"},
                      {"folded", folded},
                      {"not_drawn", static_cast<qint64>(tasks - drawn)},
