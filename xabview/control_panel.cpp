@@ -1,6 +1,7 @@
 #include "control_panel.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <xab/control_protocol.h>
+#include <xab/filter.h>
 
 #include <cerrno>
 #include <cstring>
@@ -92,6 +94,28 @@ ControlPanel::ControlPanel(const QString& socketPath, QWidget* parent)
   connect(remove, &QPushButton::clicked, this, &ControlPanel::removeBreakpoint);
   listRow->addWidget(remove, 0, Qt::AlignTop);
   box->addLayout(listRow);
+  auto* filterRow = new QHBoxLayout;  // filtering at the source, changed live
+  filterRow->addWidget(new QLabel("Omit"));
+  filterPack_ = new QCheckBox(XAB_FILTER_NAME_PACK);
+  filterPack_->setObjectName("controlFilterPack");
+  filterPack_->setToolTip("Pack and unpack records: the pack/unpack check then skips the messages concerned");
+  filterRow->addWidget(filterPack_);
+  filterClock_ = new QCheckBox(XAB_FILTER_NAME_CLOCK);
+  filterClock_->setObjectName("controlFilterClock");
+  filterClock_->setToolTip("Clock records while running (the start and end exchanges stay)");
+  filterRow->addWidget(filterClock_);
+  filterTarget_ = new QComboBox;
+  filterTarget_->setObjectName("controlFilterTarget");
+  filterTarget_->addItems({"all tasks", "selected task"});
+  filterTarget_->setToolTip("Every task that sends to abmon, or the held task selected above");
+  filterRow->addWidget(filterTarget_);
+  auto* setFilterButton = new QPushButton("Set filter");
+  setFilterButton->setObjectName("controlFilterButton");
+  setFilterButton->setToolTip("Tell the task(s) which families of records to omit from now on (filtering at the "
+                              "source); their filter records say so in the trace");
+  connect(setFilterButton, &QPushButton::clicked, this, &ControlPanel::setFilter);
+  filterRow->addWidget(setFilterButton);
+  box->addLayout(filterRow);
   setWidget(body);
 
   retry_.setInterval(1000);
@@ -186,6 +210,8 @@ void ControlPanel::handleLine(const QString& line) {
   } else if (line.startsWith(XAB_CONTROL_WAIT " ")) {
     auto [tid, what] = heldOf(afterWord(line, XAB_CONTROL_WAIT));
     if (!tid.isEmpty()) listing_[tid] = what;
+  } else if (line.startsWith(XAB_CONTROL_FILTER " ")) {
+    filterTold_ << afterWord(line, XAB_CONTROL_FILTER);  // "TID WORDS", before filter's "ok COUNT"
   } else if (line.startsWith(XAB_CONTROL_OK) || line.startsWith(XAB_CONTROL_ERROR)) {
     QString req = sent_.isEmpty() ? QString() : sent_.takeFirst();
     if (line.startsWith(XAB_CONTROL_ERROR)) status_ = req + ": " + line;
@@ -199,7 +225,11 @@ void ControlPanel::handleLine(const QString& line) {
       waiting_.clear();
       status_ = "running to the next breakpoint";
     } else if (req == XAB_CONTROL_STOP) status_ = "stopped: tasks wait before each communicating call";
+    else if (req.startsWith(XAB_CONTROL_FILTER " "))
+      status_ = filterTold_.isEmpty() ? "filter: no task sends to abmon yet"
+                                      : "filter set: " + filterTold_.join(", ");
     listing_.clear();
+    filterTold_.clear();
   }
   refresh();
 }
@@ -223,6 +253,26 @@ void ControlPanel::stepSelected() {
 void ControlPanel::stepAll() { request(XAB_CONTROL_STEP " " XAB_CONTROL_ALL); }
 void ControlPanel::continueRun() { request(XAB_CONTROL_CONTINUE); }
 void ControlPanel::stopRun() { request(XAB_CONTROL_STOP); }
+
+// The families ticked, for the selected held task or every task; abmon's
+// answer (the tasks told, or an error) goes to the status line.
+void ControlPanel::setFilter() {
+  QString words;
+  if (filterPack_->isChecked()) words += XAB_FILTER_NAME_PACK;
+  if (filterClock_->isChecked()) words += QString(words.isEmpty() ? "" : ",") + XAB_FILTER_NAME_CLOCK;
+  if (words.isEmpty()) words = XAB_FILTER_NAME_NONE;
+  QString target = XAB_CONTROL_ALL;
+  if (filterTarget_->currentIndex() == 1) {
+    QListWidgetItem* item = list_->currentItem();
+    if (!item) {
+      status_ = "filter: select a held task first";
+      refresh();
+      return;
+    }
+    target = item->data(Qt::UserRole).toString();
+  }
+  request(XAB_CONTROL_FILTER " " + target + " " + words);
+}
 
 QString ControlPanel::breakInFields() const {
   QString kind = breakKind_->currentText(), value = breakValue_->text().trimmed();

@@ -3,7 +3,8 @@
 // is in docs/abmon.md, "Control mode").  Shows which call each held task
 // is about to make; steps the selected task or all, continues, stops, and
 // runs to breakpoints on call names, tags and tasks (a list of them, added
-// and removed in the panel).  Talks to abmon only, never to the
+// and removed in the panel), and sets what the tasks omit (filtering at the
+// source: pack, clock) for the selected task or all.  Talks to abmon only, never to the
 // trace: the diagram shows the stepped calls as they come through the pipe.
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <QTimer>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -46,6 +48,7 @@ class ControlPanel : public QDockWidget {
   void runToBreakpoint();  // adds the breakpoint in the fields (if any), continues
   void addBreakpoint();    // the kind and value in the fields (task: the selected one if empty)
   void removeBreakpoint(); // the selected breakpoint
+  void setFilter();        // the families ticked, omitted from now on by all tasks or the selected one
 
  signals:
   void changed();  // the held tasks or the connection changed
@@ -76,6 +79,10 @@ class ControlPanel : public QDockWidget {
   QListWidget* breakList_ = nullptr;
   QStringList breaks_;
   QList<QAction*> actions_;
+  QCheckBox* filterPack_ = nullptr;
+  QCheckBox* filterClock_ = nullptr;
+  QComboBox* filterTarget_ = nullptr;
+  QStringList filterTold_;  // a filter answer's "TID WORDS" lines being read
 };
 
 }  // namespace xab::view

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <xab/control_protocol.h>
 #include <xab/events.h>
+#include <xab/filter.h>
 #include <xab/wire.h>
 
 #include <sys/socket.h>
@@ -14,6 +15,7 @@
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -278,10 +280,44 @@ std::string Control::breakCmd(bool set, const std::string& what, const std::stri
          (set ? "" : " | " XAB_CONTROL_ALL);
 }
 
+// "filter TID|all WORDS": every word is checked before any task is told.
+std::string Control::filterCmd(const std::string& target, std::istream& words) {
+  static const std::string kUsage = XAB_CONTROL_ERROR " usage: " XAB_CONTROL_FILTER " TID|" XAB_CONTROL_ALL
+                                    " " XAB_FILTER_NAME_PACK "|" XAB_FILTER_NAME_CLOCK "|" XAB_FILTER_NAME_NONE "...";
+  std::string list, w;
+  while (words >> w) list += (list.empty() ? "" : ",") + w;
+  std::int32_t tid = kAllTasks;
+  if (list.empty() || (target != XAB_CONTROL_ALL && !parseTid(target, tid))) return kUsage;
+  unsigned omit = 0;
+  for (std::size_t at = 0; at <= list.size();) {
+    std::size_t end = std::min(list.find(',', at), list.size());
+    std::string word = list.substr(at, end - at);
+    unsigned ignored = 0;
+    if (!word.empty() && xab_filter_parse(word.c_str(), &ignored) != 0)
+      return XAB_CONTROL_ERROR " unknown filter word \"" + word.substr(0, 40) + "\" (" XAB_FILTER_NAME_PACK
+             ", " XAB_FILTER_NAME_CLOCK " or " XAB_FILTER_NAME_NONE ")";
+    at = end + 1;
+  }
+  xab_filter_parse(list.c_str(), &omit);
+  if (!filter_) return XAB_CONTROL_ERROR " this abmon cannot filter";
+  std::vector<std::int32_t> told;
+  std::string error = filter_(tid, omit, told);
+  if (!error.empty()) return XAB_CONTROL_ERROR " " + error;
+  std::string names;
+  if (omit & XAB_FILTER_PACK) names += " " XAB_FILTER_NAME_PACK;
+  if (omit & XAB_FILTER_CLOCK) names += " " XAB_FILTER_NAME_CLOCK;
+  if (names.empty()) names = " " XAB_FILTER_NAME_NONE;
+  for (std::int32_t t : told) send(XAB_CONTROL_FILTER " " + tidText(t) + names);
+  spdlog::info("control: filter{} sent to {} task(s)", names, told.size());
+  return XAB_CONTROL_OK " " + std::to_string(told.size());
+}
+
 std::string Control::handle(const std::string& line) {
   std::istringstream in(line);
   std::string cmd, a, b;
-  in >> cmd >> a >> b;
+  in >> cmd >> a;
+  if (cmd == XAB_CONTROL_FILTER) return filterCmd(a, in);
+  in >> b;
   if (cmd == XAB_CONTROL_LIST) {
     for (const auto& [tid, p] : waiting_) send(XAB_CONTROL_WAIT " " + describe(tid, p));
     return XAB_CONTROL_OK " " + std::to_string(waiting_.size());

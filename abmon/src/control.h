@@ -26,10 +26,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 struct xab_step_ask;
 
@@ -41,6 +43,13 @@ class Control {
   using Go = std::function<bool(std::int32_t tid, std::int32_t seq)>;
 
   Control(boost::asio::io_context& io, Go go);
+  // The "filter" request (xab/control_protocol.h): tells task `tid`
+  // (kAllTasks: every task that takes pokes) to omit the XAB_FILTER_*
+  // families `omit` from now on.  Fills `told` with the tasks told; an
+  // error's text (no "error " prefix), or empty.
+  static constexpr std::int32_t kAllTasks = -1;
+  using Filter = std::function<std::string(std::int32_t tid, unsigned omit, std::vector<std::int32_t>& told)>;
+  void onFilter(Filter filter) { filter_ = std::move(filter); }
   ~Control();
   Control(const Control&) = delete;
   Control& operator=(const Control&) = delete;
@@ -73,12 +82,14 @@ class Control {
   void writeQueued();
   std::string handle(const std::string& line);
   std::string breakCmd(bool set, const std::string& what, const std::string& arg);
+  std::string filterCmd(const std::string& target, std::istream& words);
   bool holds(std::int32_t tid, const Pending& p) const;
   bool release(std::int32_t tid);
   std::string describe(std::int32_t tid, const Pending& p) const;
 
   boost::asio::io_context& io_;
   Go go_;
+  Filter filter_;
   std::string path_;
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> acceptor_;
   std::unique_ptr<boost::asio::local::stream_protocol::socket> client_;

@@ -101,6 +101,9 @@ int Monitor::run() {
   local_.start(setup_.localFd);
   control_.start(setup_.controlFd, setup_.opts.control);
   if (control_.on()) {
+    control_.onFilter([this](std::int32_t tid, unsigned omit, std::vector<std::int32_t>& told) {
+      return filterTasks(tid, omit, told);
+    });
     local_.onStep([this](std::int32_t tid, const xab_step_ask& a) { control_.ask(tid, a); },
                   [this](std::int32_t tid) { control_.gone(tid); });
     if (hub_) hub_->onStep([this](const StepAskFields& a) { control_.ask(a.tid, {XAB_STEP_MAGIC, a.seq, a.kind, a.peer, a.tag}); },

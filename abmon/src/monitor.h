@@ -85,6 +85,8 @@ class Monitor {
   void armPokeTimer();
   void onPokeTimer(const boost::system::error_code& ec);
   void poke(int tid, const int* finalSeq);
+  std::string filterTasks(std::int32_t tid, unsigned omit, std::vector<std::int32_t>& told);
+  void pokeFilter(std::int32_t tid, unsigned omit);
   bool writeOut();
   void finish(int code);
   void report(const Problem& p);

@@ -1,5 +1,7 @@
 #include "sessions.h"
 
+#include <algorithm>
+
 namespace xab::abmon {
 
 bool Sessions::finalSeen(std::int32_t tid) const {
@@ -20,6 +22,13 @@ std::array<std::int32_t, 2> Sessions::pokeKey(std::int32_t tid) const {
 std::int32_t Sessions::lastSeq(std::int32_t tid) const {
   const Session* s = find(tid);
   return s && s->lastSeq ? *s->lastSeq : -1;
+}
+
+std::vector<std::int32_t> Sessions::tids() const {
+  std::vector<std::int32_t> out;
+  for (const auto& [tid, s] : sessions_) out.push_back(tid);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace xab::abmon

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 namespace xab::abmon {
 
@@ -38,6 +39,10 @@ class Sessions {
   bool takesPokes(std::int32_t tid) const;
   std::array<std::int32_t, 2> pokeKey(std::int32_t tid) const;
   std::int32_t lastSeq(std::int32_t tid) const;
+  // Whether a message of the task has come (and it has not gone), and
+  // every such task, in tid order.
+  bool known(std::int32_t tid) const { return find(tid) != nullptr; }
+  std::vector<std::int32_t> tids() const;
 
  private:
   const Session* find(std::int32_t tid) const {

@@ -46,11 +46,13 @@ void xab_poke_key(int key[2]) {
 }
 
 /* What a message with abmon's tid, context and poke tag says. */
-enum poke_kind { POKE_FORGED, POKE_SEND, POKE_FINAL };
+enum poke_kind { POKE_FORGED, POKE_SEND, POKE_FINAL, POKE_FILTER };
 
 /* The poke in the receive buffer: POKE_SEND "send what you have" (the key
  * alone), POKE_FINAL "your final message has come" (the key, then its
- * seq in *seq), POKE_FORGED without the task's key (not abmon's).
+ * seq in *seq), POKE_FILTER "omit these families" (the key,
+ * XAB_POKE_FILTER, then the mask in *seq), POKE_FORGED without the
+ * task's key (not abmon's).
  * Unpacked with PvmAutoErr off and pvm_errno as it was: the program sees
  * nothing. */
 static enum poke_kind read_poke(int *seq) {
@@ -60,6 +62,8 @@ static enum poke_kind read_poke(int *seq) {
   if (pvm_upkint(body, 2, 1) >= 0 && xab_st.pokes_wanted &&
       ((body[0] ^ poke_key[0]) | (body[1] ^ poke_key[1])) == 0)
     kind = pvm_upkint(seq, 1, 1) >= 0 ? POKE_FINAL : POKE_SEND;
+  if (kind == POKE_FINAL && *seq == XAB_POKE_FILTER)
+    kind = pvm_upkint(seq, 1, 1) >= 0 ? POKE_FILTER : POKE_FORGED;
   pvm_setopt(PvmAutoErr, autoerr);
   pvm_errno = err;
   return kind;
@@ -69,6 +73,19 @@ static enum poke_kind read_poke(int *seq) {
  * kill may go on. */
 static void final_message_arrived(int seq) {
   if (xab_st.term_pending && xab_st.final_seq >= 0 && seq == xab_st.final_seq) xab_die_by_sigterm();
+}
+
+/* abmon's control channel changes the filter (xab/filter.h).  Nothing
+ * goes out from here: the record waits in the buffer, and PVM frees the
+ * poke when this returns, as any poke handled outside a blocked call.
+ * Inside libab's own send the buffer is being emptied: the change waits
+ * for the next send (xab_flush_auto). */
+static void filter_from_abmon(unsigned omit) {
+  if (xab_st.mode != XAB_MODE_ACTIVE) return;
+  if (xab_st.flushing)
+    xab_st.filter_wanted = XAB_FILTER_WANTED | (omit & XAB_FILTER_ALL);
+  else
+    xab_filter_set(omit);
 }
 
 /* From inside a blocked call.  A send from here is queued by PVM and
@@ -98,8 +115,9 @@ static void send_from_blocked_call(int mid) {
   }
 }
 
-/* abmon's poke: "send what you have" (the key alone), or "your final
- * message has come" (the key and its seq).  Anything else is dropped. */
+/* abmon's poke: "send what you have" (the key alone), "your final
+ * message has come" (the key and its seq), or "omit these families" (the
+ * key, XAB_POKE_FILTER and the mask).  Anything else is dropped. */
 int xab_poke(int mid) {
   int bytes = 0, tag = 0, src = 0, seq = 0;
   if (pvm_bufinfo(mid, &bytes, &tag, &src) < 0 || src != xab_st.abmon_tid) return 0;
@@ -107,6 +125,10 @@ int xab_poke(int mid) {
   if (kind == POKE_FORGED) return 0;
   if (kind == POKE_FINAL) {
     final_message_arrived(seq);
+    return 0;
+  }
+  if (kind == POKE_FILTER) {
+    filter_from_abmon((unsigned)seq);
     return 0;
   }
   if (xab_st.mode != XAB_MODE_ACTIVE || xab_st.flushing) return 0;

@@ -66,6 +66,10 @@ void xab_flush_now(int final) {
 #define XAB_WAIT_ROOM 256
 
 void xab_flush_auto(void) {
+  if (xab_st.filter_wanted && !xab_st.flushing) { /* abmon's filter poke came inside a send (ab_poke.c) */
+    xab_filter_set(xab_st.filter_wanted & XAB_FILTER_ALL);
+    xab_st.filter_wanted = 0;
+  }
   if (xab_st.mode != XAB_MODE_ACTIVE) {
     xab_st.last_flush_ns = xab_clock(); /* not attached: keep, check again later */
     return;

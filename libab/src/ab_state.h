@@ -16,6 +16,7 @@
 #include "xab/filter.h"
 #include "xab/wire.h"
 
+#define XAB_FILTER_WANTED 0x100 /* xab_state.filter_wanted: a change waits */
 #define XAB_MAX_BATCH 4096     /* physical buffer: records */
 
 enum xab_mode {
@@ -60,6 +61,7 @@ struct xab_state {
   int step_seq;           /* asks made */
   /* filtering at the source (xab/filter.h): XAB_FILTER_* families not recorded */
   unsigned filter;
+  unsigned filter_wanted;  /* XAB_FILTER_WANTED | the families abmon asked for inside a send; 0: none */
   /* libab's own time on the task (ab_cost.c): the wrappers' time outside
    * the program's real PVM call, less what records already tell, in one
    * call out of XAB_OWN_EVERY */

@@ -23,12 +23,16 @@ bool typed(const Event& e) {
 }
 PackItem typedItem(const Event& e) { return {e.get(Key::Type), e.get(Key::N)}; }
 
+// A `filter` record that turns pack records off (xab/filter.h).
+bool packFilter(const Event& e) { return (static_cast<std::uint32_t>(e.get(Key::Omit)) & XAB_FILTER_PACK) != 0; }
+
 // What each sender packed before each send, in one flat store (no map or
 // vector per message: a 10-million-event trace has a million messages).
 struct PackedStore {
   struct Range {
     std::uint32_t begin = 0, size = 0;
-    bool known = false;  // an initsend/mkbuf was seen: the pack list is complete
+    bool known = false;     // an initsend/mkbuf was seen: the pack list is complete
+    bool filtered = false;  // the sender's pack records were filtered for it
   };
   std::vector<PackItem> items;
   std::vector<Range> ofMessage;  // indexed like MessageTable::messages
@@ -39,13 +43,18 @@ struct PackedStore {
   void task(const Trace& trace, TaskIndex t, const MessageTable& table) {
     Seq packs;
     bool known = false;
+    bool filtering = false, missed = false;  // packs are filtered now; some were since the buffer began
     const auto& ev = trace.events(t);
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
       if (e.phase != Phase::End) continue;
-      if (e.kind == Kind::INITSEND || e.kind == Kind::MKBUF) {
+      if (e.kind == Kind::FILTER) {
+        filtering = packFilter(e);
+        missed = missed || filtering;
+      } else if (e.kind == Kind::INITSEND || e.kind == Kind::MKBUF) {
         packs.clear();
         known = true;
+        missed = filtering;
       } else if (e.kind == Kind::SETSBUF || e.kind == Kind::PACKF) {
         known = false;  // another buffer, or packs we cannot itemise
       } else if (isPack(e.kind) && itemKind(e.kind)) {
@@ -61,6 +70,9 @@ struct PackedStore {
         ++records;
         ofMessage[static_cast<std::size_t>(m)] = {static_cast<std::uint32_t>(items.size()), 1, true};
         items.push_back(typedItem(e));
+      } else if (isMsgOut(e.kind) && missed) {
+        std::int64_t m = table.messageOf({t, i});
+        if (m >= 0) ofMessage[static_cast<std::size_t>(m)].filtered = true;
       } else if (isMsgOut(e.kind) && known) {
         std::int64_t m = table.messageOf({t, i});
         if (m < 0) continue;
@@ -125,8 +137,13 @@ struct Checker {
   const PackedStore& packed;
   MismatchReport out;
 
-  void close(std::int64_t m, EventRef recv, const Seq& unpacks, bool precv = false) {
-    if (m < 0 || !packed.ofMessage[static_cast<std::size_t>(m)].known) return;
+  void close(std::int64_t m, EventRef recv, const Seq& unpacks, bool precv = false, bool filtered = false) {
+    if (m < 0) return;
+    if (filtered || packed.ofMessage[static_cast<std::size_t>(m)].filtered) {
+      ++out.filteredReceives;
+      return;
+    }
+    if (!packed.ofMessage[static_cast<std::size_t>(m)].known) return;
     auto mi = static_cast<std::uint32_t>(m);
     if (packed.of(mi).empty() && unpacks.empty()) return;  // nothing to compare: no pack records
     ++out.checked;
@@ -142,17 +159,24 @@ struct Checker {
     Seq unpacks;
     std::int64_t open = -1;  // message whose unpacks are being collected
     EventRef recv;
+    bool filtering = false, missed = false;  // unpacks are filtered now; some of the open message's were
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
       const Event& e = ev[i];
+      if (e.kind == Kind::FILTER) {
+        filtering = packFilter(e);
+        missed = missed || filtering;
+        continue;
+      }
       if (e.phase != Phase::End) continue;
       bool got = gotMessage(e);
       // A receive that got nothing (trecv timed out, nrecv found none) ends
       // the last message's unpacks too: PVM freed its buffer.
       bool untyped = isUnpack(e.kind) && (!itemKind(e.kind) || !typed(e));  // unpacks we cannot itemise
       if (got || isMsgIn(e.kind) || e.kind == Kind::SETRBUF || untyped) {
-        close(open, recv, unpacks);
+        close(open, recv, unpacks, false, missed);
         open = -1;
         unpacks.clear();
+        missed = filtering;
       }
       if (got && e.kind == Kind::PRECV) {  // unpacks its message itself
         if (!typed(e)) continue;
@@ -167,7 +191,7 @@ struct Checker {
         if (open >= 0 && !failed) unpacks.push_back({e.get(Key::Type), e.get(Key::N)});
       }
     }
-    close(open, recv, unpacks);
+    close(open, recv, unpacks, false, missed);
   }
 };
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "xab/control_path.h"
+#include "xab/test/control_client.h"
 #include "xab/test/private_vm.h"
 #include "xab/test/process.h"
 #include "xab/test/records.h"
@@ -36,88 +37,6 @@ std::string result_of(const std::string& out) {
     if (line.rfind("xabdemo: result ", 0) == 0) return line;
   return "";
 }
-
-// One connection to abmon's control socket: lines in, lines out.
-class ControlClient {
- public:
-  explicit ControlClient(const std::string& path) {
-    for (auto end = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < end;
-         std::this_thread::sleep_for(100ms)) {
-      fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-      sockaddr_un addr{};
-      addr.sun_family = AF_UNIX;
-      std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
-      if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return;
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-  ~ControlClient() { close(); }
-  ControlClient(const ControlClient&) = delete;
-  ControlClient& operator=(const ControlClient&) = delete;
-  bool connected() const { return fd_ >= 0; }
-  void close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  // The next line, or nothing within `wait`.
-  std::optional<std::string> line(std::chrono::milliseconds wait) {
-    auto end = std::chrono::steady_clock::now() + wait;
-    for (;;) {
-      if (auto nl = buf_.find('\n'); nl != std::string::npos) {
-        std::string l = buf_.substr(0, nl);
-        buf_.erase(0, nl + 1);
-        return l;
-      }
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
-      pollfd p{fd_, POLLIN, 0};
-      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;
-      char chunk[4096];
-      ssize_t n = read(fd_, chunk, sizeof chunk);
-      if (n <= 0) {
-        eof = true;
-        return std::nullopt;
-      }
-      buf_.append(chunk, static_cast<std::size_t>(n));
-    }
-  }
-  // Sends a request; its answer ("ok ..." or "error ..."); events met on the
-  // way go to events_.
-  std::string request(const std::string& req) {
-    std::string out = req + "\n";
-    if (write(fd_, out.data(), out.size()) != static_cast<ssize_t>(out.size())) return "write failed";
-    while (auto l = line(30s)) {
-      if (l->rfind("event ", 0) == 0)
-        events.push_back(*l);
-      else if (l->rfind("ok", 0) == 0 || l->rfind("error", 0) == 0)
-        return *l;
-    }
-    return "no answer";
-  }
-  // The next "event wait ..." line (from events first), or nothing.
-  std::optional<std::string> nextWait(std::chrono::milliseconds wait) {
-    for (auto it = events.begin(); it != events.end(); ++it)
-      if (it->rfind("event wait ", 0) == 0) {
-        std::string e = *it;
-        events.erase(it);
-        return e;
-      }
-    while (auto l = line(wait))
-      if (l->rfind("event wait ", 0) == 0) return l;
-    return std::nullopt;
-  }
-  // Bytes as they are: partial lines, several lines, no waiting for answers.
-  bool raw(const std::string& bytes) {
-    return write(fd_, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
-  }
-  int fd() const { return fd_; }
-  std::vector<std::string> events;
-  bool eof = false;  // abmon closed the connection
-
- private:
-  int fd_ = -1;
-  std::string buf_;
-};
 
 // "event wait t40002 seq 3 call send peer t40001 tag 16004" -> {tid, call}.
 std::pair<std::string, std::string> waitOf(const std::string& e) {

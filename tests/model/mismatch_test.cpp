@@ -127,3 +127,40 @@ TEST_CASE("pack records without type and count (PVM's own trace events, abrun) a
   CHECK(x.checked == 0);
   CHECK(x.mismatches.empty());
 }
+
+TEST_CASE("a filter changed mid-run: messages with filtered packs or unpacks are not checked, the others are") {
+  // t1 sends 3 messages; its packs are filtered from before the second
+  // (no false "unpacked past the end"); t2's unpacks are filtered from
+  // inside the third's receive (not checked either, though t1 packed
+  // nothing).  The first is checked in full.
+  auto r = loadTraceText(
+      "1.0 1.0 t1 initsend enc=0 rc=1\n"
+      "1.1 1.1 t1 pkint type=int n=2 stride=1 rc=0\n"
+      "1.2 1.2 t1 send dst=t2 tag=1 bytes=8 serial=1 rc=0\n"
+      "1.3 1.3 t2 recv src=t1 tag=1 bytes=8 serial=1 rc=3\n"
+      "1.4 1.4 t2 upkint type=int n=3 stride=1 rc=0\n"
+      "2.0 2.0 t1 filter omit=1 rc=0\n"
+      "2.1 2.1 t1 initsend enc=0 rc=1\n"
+      "2.2 2.2 t1 send dst=t2 tag=1 bytes=8 serial=2 rc=0\n"
+      "2.3 2.3 t2 recv src=t1 tag=1 bytes=8 serial=2 rc=3\n"
+      "2.4 2.4 t2 upkint type=int n=2 stride=1 rc=0\n"
+      "3.0 3.0 t1 filter omit=0 rc=0\n"
+      "3.1 3.1 t1 initsend enc=0 rc=1\n"
+      "3.2 3.2 t1 pkint type=int n=2 stride=1 rc=0\n"
+      "3.3 3.3 t1 send dst=t2 tag=1 bytes=8 serial=3 rc=0\n"
+      "3.4 3.4 t2 filter omit=1 rc=0\n"
+      "3.5 3.5 t2 recv src=t1 tag=1 bytes=8 serial=3 rc=3\n"
+      "4.0 4.0 t1 initsend enc=0 rc=1\n"
+      "4.1 4.1 t1 pkint type=int n=1 stride=1 rc=0\n"
+      "4.2 4.2 t1 send dst=t2 tag=1 bytes=4 serial=4 rc=0\n"
+      "4.3 4.3 t2 filter omit=0 rc=0\n"
+      "4.4 4.4 t2 recv src=t1 tag=1 bytes=4 serial=4 rc=3\n"
+      "4.5 4.5 t2 upkint type=int n=1 stride=1 rc=0\n");
+  MessageTable m = matchMessages(*r.trace);
+  MismatchReport x = findPackMismatches(*r.trace, m);
+  CHECK(x.packFiltered);
+  CHECK(x.filteredReceives == 2);  // serial 2 (packs filtered), serial 3 (unpacks filtered)
+  CHECK(x.checked == 2);           // serials 1 and 4
+  REQUIRE(x.mismatches.size() == 1);  // serial 1 unpacks 3 of 2: the real one
+  CHECK(m.messages[x.mismatches[0].message].serial == 1);
+}

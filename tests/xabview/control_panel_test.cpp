@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -11,6 +12,7 @@
 #include <QPushButton>
 #include <QTest>
 
+#include <set>
 #include <sstream>
 
 #include <sys/un.h>
@@ -170,6 +172,63 @@ TEST_CASE("the Control panel steps the live demo and runs it to call, tag and ta
     click(panel, "continueButton");
     CHECK(prog.wait(std::chrono::seconds(60)) == 0);
     CHECK(resultOf(prog.read_stdout()) == resultOf(ref.out));
+  }
+  CHECK(mon.process().stop(SIGINT) == 0);
+}
+
+TEST_CASE("the Control panel sets the filter at the source of the selected task, then of all", "[control][pvm]") {
+  PrivateVm vm;
+  const std::vector<std::string> args = {bin_dir() + "/xabdemo", "-n", "2", "--rounds", "2"};
+  std::vector<std::string> plain = args;
+  plain[0] = bin_dir() + "/xabdemo-plain";
+  auto ref = run(plain, {}, std::chrono::seconds(120));
+  REQUIRE(ref.exit_code == 0);
+  const std::string sock = vm.dir() + "/control";
+  Monitor mon(vm.dir() + "/trace", {"--control", sock});
+  ControlPanel panel(QString::fromStdString(sock));
+  REQUIRE(waitFor([&] { return panel.connected(); }, 20000));
+  setBreak(panel, "call", "barrier");
+  click(panel, "runToBreakButton");
+  BackgroundProcess prog(args, vm.dir() + "/filter.out");
+  REQUIRE(waitFor([&] { return panel.waiting().size() == 3; }, 30000));  // all at the first barrier
+  auto* pack = panel.findChild<QCheckBox*>("controlFilterPack");
+  auto* clock = panel.findChild<QCheckBox*>("controlFilterClock");
+  auto* target = panel.findChild<QComboBox*>("controlFilterTarget");
+  REQUIRE((pack && clock && target));
+  // The selected held task: pack.
+  QString one = panel.waiting().first().section(' ', 0, 0);
+  panel.selectTask(one);
+  pack->setChecked(true);
+  target->setCurrentIndex(1);
+  click(panel, "controlFilterButton");
+  REQUIRE(waitFor([&] { return panel.statusText().startsWith("filter set: "); }, 10000));
+  CHECK(panel.statusText() == "filter set: " + one + " pack");
+  // All: pack and clock.
+  clock->setChecked(true);
+  target->setCurrentIndex(0);
+  click(panel, "controlFilterButton");
+  REQUIRE(waitFor([&] { return panel.statusText().count(" pack clock") == 3; }, 10000));
+  REQUIRE(removeBreak(panel, "call barrier"));
+  click(panel, "continueButton");
+  CHECK(prog.wait(std::chrono::seconds(60)) == 0);
+  CHECK(resultOf(prog.read_stdout()) == resultOf(ref.out));
+  REQUIRE(mon.wait_exits(3));
+  auto records = parse_records(mon.process().read_stdout());
+  std::set<std::string> tasks;
+  for (const auto& r : records)
+    if (r.event == "filter") tasks.insert(r.tid);
+  CHECK(tasks.size() == 3);
+  for (const auto& tid : tasks) {
+    INFO("task " << tid);
+    auto mine = records_of(records, tid);
+    std::vector<std::string> omits;
+    std::size_t after = 0;
+    for (const auto& r : mine) {
+      if (r.event == "filter") omits.push_back(r.get("omit"));
+      else if (!omits.empty() && (r.event.rfind("pk", 0) == 0 || r.event.rfind("upk", 0) == 0)) ++after;
+    }
+    CHECK(omits == (tid == one.toStdString() ? std::vector<std::string>{"1", "3"} : std::vector<std::string>{"3"}));
+    CHECK(after == 0);
   }
   CHECK(mon.process().stop(SIGINT) == 0);
 }

@@ -313,6 +313,7 @@ struct Json {
   void mismatch() {
     const MismatchReport& r = a.mismatch;
     w.key("mismatch").beginObject().field("checked", r.checked).field("records", r.records);
+    w.field("filteredReceives", r.filteredReceives);
     w.field("status", mismatchStatus(r)).key("mismatches").beginArray();
     for (const PackMismatch& x : r.mismatches) {
       const Message& m = a.messages.messages[x.message];

@@ -280,7 +280,9 @@ std::string mismatch(const Report& a) {
            (r.packFiltered ? "pack records filtered at the source (XAB_FILTER)" : "no pack records") + "\n";
   std::string out = "\nPack/unpack mismatches\n  " + std::to_string(r.checked) + " receives checked, " +
                     std::to_string(r.mismatches.size()) + " mismatched\n";
-  if (r.packFiltered) out += "  incomplete: some tasks' pack records were filtered at the source (XAB_FILTER)\n";
+  if (r.packFiltered)
+    out += "  incomplete: " + std::to_string(r.filteredReceives) +
+           " receives not checked: pack records filtered at the source (XAB_FILTER or the control channel)\n";
   for (const PackMismatch& x : r.mismatches) {
     const Message& m = a.messages.messages[x.message];
     out += "  " + t.label(x.sender) + " -> " + t.label(x.receiver) + " tag " + std::to_string(m.tag) +

@@ -51,8 +51,12 @@ QString hangReportHtml(const ViewState& state) {
                 ? QStringLiteral("<p>No task is blocked; pack/unpack not checked: %1.</p>")
                       .arg(s->mismatches().packFiltered ? QStringLiteral("pack records filtered at the source")
                                                         : QStringLiteral("no pack records"))
-                : QStringLiteral("<p>No task is blocked; no pack/unpack mismatch (%1 receives checked).</p>")
-                      .arg(s->mismatches().checked);
+                : QStringLiteral("<p>No task is blocked; no pack/unpack mismatch (%1 receives checked%2).</p>")
+                      .arg(s->mismatches().checked)
+                      .arg(s->mismatches().filteredReceives
+                               ? QStringLiteral("; %1 not checked: pack records filtered at the source")
+                                     .arg(s->mismatches().filteredReceives)
+                               : QString());
   if (s->hang().hung) {
     qint64 idle = state.msSinceProgress();
     if (!s->inputEnded)  // at the newest record of an input that goes on, live or paused

@@ -95,10 +95,21 @@ enum xab_hdr {
  *   key, int    the seq of a message with XAB_HDRF_FINAL that abmon has
  *               received: a task killed while blocked waits for this
  *               before it dies, so pvmd has read its last message.
+ *   key, XAB_POKE_FILTER, int
+ *               filtering at the source (xab/filter.h): from now on omit
+ *               the XAB_FILTER_* families in the int (0: none), as
+ *               XAB_FILTER at attach does; the task's `filter` record
+ *               (events.h) says so.  abmon sends it for its control
+ *               socket's "filter" request (xab/control_protocol.h).
+ *               XAB_POKE_FILTER is negative, never a seq (seqs count
+ *               from 0), so a libab that does not know this form takes
+ *               it for a confirmation of no message and does nothing.
  * The key is 64 random bits the task draws when it attaches (getrandom)
  * and sends only to abmon: a poke without it is not abmon's.  The source
  * tid cannot tell: libpvm believes the one a direct route's peer writes
  * in its fragment headers, so any task may claim to be abmon. */
+
+#define XAB_POKE_FILTER (-0x58414246) /* -"XABF": a filter poke (above) */
 
 /* The tags abmon and its relays use: the mailbox tag (event messages)
  * plus one of these offsets each, all in abmon's context.  The one table:

@@ -56,6 +56,10 @@ struct MismatchReport {
   // Some task omitted its pack records (filtered at the source, XAB_FILTER=pack):
   // its messages cannot be checked, whatever `records` says.
   bool packFiltered = false;
+  // Receives not checked because the sender's packs or the receiver's
+  // unpacks of that message were filtered at the source (a `filter`
+  // record turned pack records off before or while they were made).
+  std::uint64_t filteredReceives = 0;
 };
 
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& messages);
