@@ -79,7 +79,7 @@ void xab_flush_auto(void) {
    * them itself (initsend, a pack, ...) or once it has returned, that is
    * earlier than without libab, and they would take buffer ids the
    * program's next pvm_mkbuf gets without it.  So the send waits for the
-   * start of the program's next call that reads anyway (xab_before_net),
+   * start of the program's next call that reads anyway (xab_flush_waiting),
    * unless the buffer is close to full. */
   if (!xab_st.have_sock && xab_st.n < XAB_MAX_BATCH - XAB_WAIT_ROOM) {
     xab_st.net_flush_wanted = 1;
