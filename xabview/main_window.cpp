@@ -479,6 +479,10 @@ void MainWindow::onSnapshot() {
     return updateStatus();
   }
   reportNewErrors();
+  // The CPU column only for a trace with samples: empty, it took Doing
+  // now's room (at 800x500, all but "bloc…").
+  const bool sampled = state_->snapshot()->analysis && state_->snapshot()->analysis->model.samples.anyTask;
+  taskTable_->setColumnHidden(TaskTableModel::CpuCol, !sampled);
   fitTaskTable();
   updateStatus();
   const std::string& source = state_->snapshot()->source;

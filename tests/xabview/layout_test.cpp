@@ -119,3 +119,21 @@ TEST_CASE("layout: at 800x500 a window of many tasks stays 800x500, folded rows 
     CHECK(log->viewport()->height() >= (tasks > 512 ? 5 : 1.8) * log->rowHeight());
   }
 }
+
+TEST_CASE("layout: the task table's CPU column only for a trace with samples") {
+  for (const char* name : {"demo_hang_killed.trace", "why_overload.trace"}) {
+    INFO(name);
+    ViewState state;
+    ViewerOptions o;
+    o.size = QSize(800, 500);
+    MainWindow window(&state, o);
+    state.setSnapshot(snapshotOf(dataPath(name)));
+    window.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    auto* table = window.findChild<QTableView*>("taskTable");
+    REQUIRE(table);
+    const bool sampled = state.snapshot()->analysis->model.samples.anyTask;
+    CHECK(sampled == (std::string(name) == "why_overload.trace"));
+    CHECK(table->isColumnHidden(TaskTableModel::CpuCol) == !sampled);
+  }
+}
