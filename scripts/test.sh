@@ -32,6 +32,11 @@ TEST_TIMEOUT=${XAB_TEST_TIMEOUT:-600}
 RUN_PLAIN=1 RUN_ASAN=1 RUN_TSAN=1 RUN_FUZZ=1 RUN_LINT=1
 CTEST_ARGS=()
 ONLY=0
+# --cpu: every step alone, one after the other, its CPU time (its processes'
+# and their children's, pvmd's and the tasks' included) read from a cgroup
+# of its own (cgroup v1 cpuacct): where CI's time goes, whatever the load.
+CPU_REPORT=0
+CPUACCT=/sys/fs/cgroup/cpuacct
 # Debug information: line tables only (-g1).  Sanitizer reports and
 # backtraces keep their file:line; full -g costs a third more compile time
 # at -O2 (6.5 s against 4.6 s for main_window.cpp) in builds that are only
@@ -55,7 +60,7 @@ UNITY=(-DCMAKE_UNITY_BUILD=ON)
 
 usage() {
   cat <<EOF
-Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz] [--no-lint]
+Usage: scripts/test.sh [--no-asan] [--no-tsan] [--no-fuzz] [--no-lint] [--cpu]
                        [--asan-only | --tsan-only | --fuzz-only] [-- CTEST_ARGS...]
 Install what is missing (scripts/setup.sh --no-build), build xab with
 -DXAB_WERROR=ON in build-test/ and run ctest -j$CTEST_JOBS, with scripts/lint.sh
@@ -73,6 +78,8 @@ lint steps are left out unless asked for with --tsan-only or --fuzz-only.
   --asan-only   only the AddressSanitizer build
   --tsan-only   only the ThreadSanitizer build
   --fuzz-only   only fuzzing
+  --cpu         every step alone, one after the other, and the CPU seconds
+                each took (a cpuacct cgroup a step; needs root)
   -h, --help    this text
 Environment: XAB_TEST_BUILD_DIR, XAB_ASAN_BUILD_DIR, XAB_TSAN_BUILD_DIR
 (build directories), XAB_JOBS (build jobs, default 2), XAB_CTEST_JOBS (tests
@@ -94,6 +101,7 @@ parse_args() {
       --no-tsan) RUN_TSAN=0 ;;
       --no-fuzz) RUN_FUZZ=0 ;;
       --no-lint) RUN_LINT=0 ;;
+      --cpu) CPU_REPORT=1 ;;
       --asan-only) RUN_PLAIN=0 RUN_TSAN=0 RUN_FUZZ=0 ONLY=1 ;;
       --tsan-only) RUN_PLAIN=0 RUN_ASAN=0 RUN_FUZZ=0 ONLY=1 ;;
       --fuzz-only) RUN_PLAIN=0 RUN_ASAN=0 RUN_TSAN=0 ONLY=1 ;;
@@ -105,19 +113,39 @@ parse_args() {
   done
   if ((${#CTEST_ARGS[@]} && !ONLY)); then RUN_TSAN=0 RUN_FUZZ=0; fi
   if ((${#CTEST_ARGS[@]} || !RUN_PLAIN)); then RUN_LINT=0; fi
+  if ((CPU_REPORT)) && ! [[ -w $CPUACCT ]]; then
+    echo "test.sh: --cpu needs a writable cgroup v1 cpuacct at $CPUACCT (root)" >&2
+    exit 2
+  fi
 }
 
 # ---- steps and the summary ----
 STEP_NAMES=() STEP_RESULTS=() FAILED=0
 
-record() {  # name rc seconds
+record() {  # name rc seconds [cpu-seconds]
   STEP_NAMES+=("$1")
+  local cpu=${4:+, ${4}s CPU}
   if (($2 == 0)); then
-    STEP_RESULTS+=("ok      ${3}s")
+    STEP_RESULTS+=("ok      ${3}s$cpu")
   else
-    STEP_RESULTS+=("FAILED  ${3}s (exit $2)")
+    STEP_RESULTS+=("FAILED  ${3}s$cpu (exit $2)")
     FAILED=1
   fi
+}
+
+# With --cpu: run the command in a cpuacct cgroup of its own; its CPU
+# seconds in CPU_SECONDS.
+CPU_SECONDS=""
+in_cgroup() {  # command...
+  local group=$CPUACCT/xab-test.$$ rc=0
+  mkdir "$group" || return 1
+  (echo "$BASHPID" >"$group/tasks" && "$@") || rc=$?
+  # What the step left running (a pvmd it did not stop) counts until here.
+  CPU_SECONDS=$(($(cat "$group/cpuacct.usage") / 1000000000))
+  local pid
+  while read -r pid; do echo "$pid" >"$CPUACCT/tasks"; done <"$group/tasks"
+  rmdir "$group"
+  return "$rc"
 }
 
 step() {  # name command...
@@ -125,8 +153,9 @@ step() {  # name command...
   echo
   echo "==== test.sh: $name"
   local start=$SECONDS rc=0
-  "$@" || rc=$?
-  record "$name" "$rc" $((SECONDS - start))
+  CPU_SECONDS=""
+  if ((CPU_REPORT)); then in_cgroup "$@" || rc=$?; else "$@" || rc=$?; fi
+  record "$name" "$rc" $((SECONDS - start)) "$CPU_SECONDS"
   return "$rc"
 }
 
@@ -136,6 +165,7 @@ step() {  # name command...
 BG_PID="" BG_NAME="" BG_LOG="" BG_START=0
 
 bg_step() {  # name command...
+  if ((CPU_REPORT)); then step "$@"; return; fi
   BG_NAME=$1; shift
   BG_LOG=$(mktemp "${TMPDIR:-/tmp}/xab-test-step.XXXXXX")
   BG_START=$SECONDS
@@ -225,6 +255,7 @@ fuzz_run() { nice -n 10 "$ROOT/scripts/fuzz.sh" --run-only --seconds "$FUZZ_SECO
 # ASan tests.
 LINT_PID="" LINT_LOG=""
 start_lint() {
+  if ((CPU_REPORT)); then return; fi  # a step of its own after the builds
   LINT_LOG=$TEST_DIR/lint.log
   nice -n 15 "$ROOT/scripts/lint.sh" "$TEST_DIR" >"$LINT_LOG" 2>&1 &
   LINT_PID=$!
@@ -269,6 +300,7 @@ main() {
   fi
   bg_wait
   [[ -n $LINT_PID ]] && step "lint (beside the builds and tests)" wait_lint
+  ((CPU_REPORT && RUN_LINT && RUN_PLAIN)) && step "lint" "$ROOT/scripts/lint.sh" "$TEST_DIR"
   # The ThreadSanitizer tests mostly wait, the fuzzers compute for a fixed
   # time: side by side, the tests first in the CPU.
   ((tsan_built)) && bg_step "tsan: ctest" tsan_ctest
