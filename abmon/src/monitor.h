@@ -84,6 +84,7 @@ class Monitor {
   void heardFrom(int tid, std::int64_t nowNs, bool throughPvm);
   void armPokeTimer();
   void onPokeTimer(const boost::system::error_code& ec);
+  int sendPoke(int tid, std::span<const int> words);  // the key, then words
   void poke(int tid, const int* finalSeq);
   std::string filterTasks(std::int32_t tid, unsigned omit, std::vector<std::int32_t>& told);
   void pokeFilter(std::int32_t tid, unsigned omit);

@@ -32,19 +32,9 @@ std::string Monitor::filterTasks(std::int32_t tid, unsigned omit, std::vector<st
 
 // The key, XAB_POKE_FILTER, the families; through pvmd like every poke.
 void Monitor::pokeFilter(std::int32_t tid, unsigned omit) {
-  auto key = sessions_.pokeKey(tid);
-  int body[2] = {XAB_POKE_FILTER, static_cast<int>(omit)};
-  int buf = pvm_mkbuf(PvmDataDefault);
-  int old = pvm_setsbuf(buf);
-  pvm_pkint(key.data(), 2, 1);
-  pvm_pkint(body, 2, 1);
-  int rc = pvm_send(tid, setup_.opts.tag + XAB_POKE_TAG_OFFSET);
-  pvm_setsbuf(old);
-  pvm_freebuf(buf);
-  if (rc < 0)
-    spdlog::warn("filter poke to t{:x}: {}", tid, pvmErrorName(rc));
-  else
-    ++pokesSent_;
+  const int words[2] = {XAB_POKE_FILTER, static_cast<int>(omit)};
+  int rc = sendPoke(tid, words);
+  if (rc < 0) spdlog::warn("filter poke to t{:x}: {}", tid, pvmErrorName(rc));
 }
 
 }  // namespace xab::abmon

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 
 #include "mailbox.h"
 
@@ -64,23 +65,27 @@ void Monitor::onPokeTimer(const boost::system::error_code& ec) {
   armPokeTimer();
 }
 
-// The task's poke key (wire.h, Pokes), then, for a confirmation, the seq
-// of its final message.  Always through pvmd (main.cpp refuses direct
-// routes), and PvmDataDefault: libab packs its answer into the poke's own
-// buffer, over the key (ab_poke.c).
-void Monitor::poke(int tid, const int* finalSeq) {
+// A poke (wire.h, Pokes): the task's poke key, then the form's words (none
+// for "send what you have", the seq of its final message for a
+// confirmation, XAB_POKE_FILTER and the families for a filter).  Always
+// through pvmd (main.cpp refuses direct routes), and PvmDataDefault: libab
+// packs its answer into the poke's own buffer, over the key (ab_poke.c).
+int Monitor::sendPoke(int tid, std::span<const int> words) {
   auto key = sessions_.pokeKey(tid);
   int buf = pvm_mkbuf(PvmDataDefault);
   int old = pvm_setsbuf(buf);
   pvm_pkint(key.data(), 2, 1);
-  if (finalSeq) pvm_pkint(const_cast<int*>(finalSeq), 1, 1);
+  if (!words.empty()) pvm_pkint(const_cast<int*>(words.data()), static_cast<int>(words.size()), 1);
   int rc = pvm_send(tid, setup_.opts.tag + XAB_POKE_TAG_OFFSET);
   pvm_setsbuf(old);
   pvm_freebuf(buf);
-  if (rc < 0)
-    spdlog::debug("poking t{:x}: {}", tid, pvmErrorName(rc));
-  else
-    ++pokesSent_;
+  if (rc >= 0) ++pokesSent_;
+  return rc;
+}
+
+void Monitor::poke(int tid, const int* finalSeq) {
+  int rc = sendPoke(tid, finalSeq ? std::span<const int>(finalSeq, 1) : std::span<const int>());
+  if (rc < 0) spdlog::debug("poking t{:x}: {}", tid, pvmErrorName(rc));
   spdlog::trace("poked t{:x}{}", tid, finalSeq ? " (final message received)" : "");
 }
 
