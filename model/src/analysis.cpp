@@ -22,8 +22,13 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
   timed(a.ms.total, [&] {
     a.trace = std::move(trace);
     const Trace& t = *a.trace;
+    // The messages are ready before the chain's end: the wait states (which
+    // read only them) run on this thread alongside mismatches and races.
+    std::promise<void> matched;
+    std::future<void> messagesReady = matched.get_future();
     auto messageChain = [&] {
       timed(a.ms.messages, [&] { a.messages = matchMessages(t); });
+      matched.set_value();
       timed(a.ms.mismatch, [&] { a.mismatch = findPackMismatches(t, a.messages); });
       timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
     };
@@ -35,12 +40,15 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     timed(a.ms.failures, [&] { a.failures = findFailedCalls(t); });
     if (options.breakdown) timed(a.ms.breakdown, [&] { a.breakdown = timeBreakdown(t); });
     a.samples = samples(t);
+    if (options.why) {
+      messagesReady.wait();
+      timed(a.ms.why, [&] {
+        a.why = analyseWaits(t, a.messages);
+        addCpuWaits(a.why, t, a.samples);
+      });
+    }
     if (second.valid()) second.get();
     timed(a.ms.hang, [&] { a.hang = diagnoseHang(t, a.messages, a.barriers); });
-    if (options.why) timed(a.ms.why, [&] {
-      a.why = analyseWaits(t, a.messages);
-      addCpuWaits(a.why, t, a.samples);
-    });
   });
   return a;
 }

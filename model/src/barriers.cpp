@@ -30,21 +30,23 @@ struct Collector {
   void task(const Trace& trace, TaskIndex t) {
     std::map<std::pair<StrId, std::int32_t>, std::uint32_t> uses;
     BarrierInstance* open = nullptr;
-    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
-      const Event& e = trace.events(t)[i];
-      if (e.kind != kind) continue;
+    std::uint32_t next = 0;
+    // Chunk by chunk: this pass reads every record (once per collective kind).
+    trace.events(t).forEach([&](const Event& e) {
+      const std::uint32_t i = next++;
+      if (e.kind != kind) return;
       if (e.isBegin() || !open) {  // an end without its begin (lost): arrival unknown, use the end
         StrId g = e.get(Key::Group, -1);
         std::int32_t c = e.get(Key::Count, -1);
         open = &instance(g, c, uses[{g, c}]++);
         open->root = e.get(Key::Root, -1);
         open->visits.push_back({t, e.isBegin() ? i : kNoRecord, kNoRecord, e.time, kOpenEnd});
-        if (e.isBegin()) continue;
+        if (e.isBegin()) return;
       }
       open->visits.back().depart = e.time;
       open->visits.back().departAt = i;
       open = nullptr;
-    }
+    });
   }
 };
 

@@ -53,8 +53,8 @@ void TraceBuilder::record(const text::Record& r) {
   TaskIndex t = taskFor(r.tid);
   if (r.id.any()) identity(t, r.id);
   if (r.kind == Kind::INFO) identity(t, infoIdentity(r));
-  if (int s = slotOf(r.kind, r.phase, Key::Omit); r.kind == Kind::FILTER && r.has(s))
-    trace_.omitted_ |= static_cast<std::uint32_t>(r.a[s]);
+  if (r.kind == Kind::FILTER)
+    if (int s = slotOf(r.kind, r.phase, Key::Omit); r.has(s)) trace_.omitted_ |= static_cast<std::uint32_t>(r.a[s]);
   append(t, e);
 }
 

@@ -2,6 +2,8 @@
 // it (xab/model/causal_walk.h).
 #include <xab/model/causal_walk.h>
 
+#include <iterator>
+
 namespace xab::detail {
 
 Communication measureCommunication(const Trace& trace, const MessageTable& m,
@@ -31,13 +33,20 @@ Communication measureCommunication(const Trace& trace, const MessageTable& m,
 
 namespace {
 
+constexpr Kind kCollectiveKinds[] = {Kind::BARRIER, Kind::REDUCE, Kind::GATHER, Kind::SCATTER};
+
 // Each task's instance number in each group it joined (joingroup's rc):
-// whom a reduce, gather or scatter names as its root.
-std::map<StrId, std::map<std::int32_t, TaskIndex>> groupInstances(const Trace& trace) {
+// whom a reduce, gather or scatter names as its root.  `present`: which
+// of kCollectiveKinds some record has (bit k for kCollectiveKinds[k]),
+// found in the same pass so that an absent kind costs no pass of its own.
+std::map<StrId, std::map<std::int32_t, TaskIndex>> groupInstances(const Trace& trace, unsigned& present) {
   std::map<StrId, std::map<std::int32_t, TaskIndex>> out;
+  present = 0;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     trace.events(t).forEach([&](const Event& e) {
       if (e.kind == Kind::JOINGROUP && !e.isBegin() && e.hasRc() && e.rc >= 0) out[e.get(Key::Group, -1)][e.rc] = t;
+      for (unsigned k = 0; k < std::size(kCollectiveKinds); ++k)
+        if (e.kind == kCollectiveKinds[k]) present |= 1u << k;
     });
   return out;
 }
@@ -61,8 +70,11 @@ Collectives measureCollectives(const Trace& trace, const std::vector<std::vector
   Collectives c;
   c.syncOf.resize(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.syncOf[t].assign(trace.events(t).size(), kNoRecord);
-  auto instances = groupInstances(trace);
-  for (Kind kind : {Kind::BARRIER, Kind::REDUCE, Kind::GATHER, Kind::SCATTER})
+  unsigned present = 0;
+  auto instances = groupInstances(trace, present);
+  for (unsigned k = 0; k < std::size(kCollectiveKinds); ++k) {
+    if (!(present & (1u << k))) continue;
+    const Kind kind = kCollectiveKinds[k];
     for (const BarrierInstance& b : collectiveInstances(trace, kind)) {
       std::optional<TaskIndex> root;
       if (auto g = instances.find(b.group); g != instances.end() && b.root >= 0)
@@ -85,6 +97,7 @@ Collectives measureCollectives(const Trace& trace, const std::vector<std::vector
         c.syncs.push_back(std::move(s));
       }
     }
+  }
   return c;
 }
 

@@ -46,10 +46,11 @@ FailureReport findFailedCalls(const Trace& trace) {
     const auto& ev = trace.events(t);
     std::int64_t emptyReceive = -1;  // the last receive that got nothing, while no other followed
     TimeNs trecvBegin = -1;          // the open pvm_trecv's begin
-    for (std::uint32_t i = 0; i < ev.size(); ++i) {
-      const Event& e = ev[i];
+    std::uint32_t next = 0;
+    ev.forEach([&](const Event& e) {  // chunk by chunk: every record is read
+      const std::uint32_t i = next++;
       if (e.kind == Kind::TRECV && e.isBegin()) trecvBegin = e.time;
-      if (e.phase != Phase::End || !isCall(e.kind)) continue;
+      if (e.phase != Phase::End || !isCall(e.kind)) return;
       if (isMsgIn(e.kind) || e.kind == Kind::SETRBUF) {
         bool none = (e.kind == Kind::TRECV || e.kind == Kind::NRECV) && e.hasRc() && e.rc == 0;
         emptyReceive = none ? static_cast<std::int64_t>(i) : -1;
@@ -63,7 +64,7 @@ FailureReport findFailedCalls(const Trace& trace) {
         if (trecvBegin >= 0 && trecvBegin <= e.time) out.timedOut.back().waited += e.time - trecvBegin;
       }
       if (e.kind == Kind::TRECV) trecvBegin = -1;
-      if (outcome != CallOutcome::Failed) continue;
+      if (outcome != CallOutcome::Failed) return;
       ++out.failed;
       auto [it, added] = at.try_emplace({e.kind, e.rc}, out.calls.size());
       if (added) out.calls.push_back({t, e.kind, e.rc, 0, {t, i}, e.time});
@@ -74,7 +75,7 @@ FailureReport findFailedCalls(const Trace& trace) {
           out.timeouts.push_back({t, {t, r}, {t, i}, 0, e.rc});
         ++out.timeouts.back().unpacks;
       }
-    }
+    });
   }
   if (out.any()) out.marked = std::move(marked);
   return out;

@@ -94,9 +94,8 @@ struct Blame {
 // The critical path: back from the run's end along the last task's own
 // work; at the end of a wait, on to its cause at the record that ended it.
 void criticalPath(const Trace& trace, const std::vector<WaitState>& waits, const std::vector<std::uint32_t>& first,
-                  WhyReport& r) {
+                  const std::vector<std::optional<EventRef>>& spawned, WhyReport& r) {
   if (trace.taskCount() == 0) return;
-  auto spawned = detail::spawnedAt(trace);
   TaskIndex cur = 0;
   for (TaskIndex t = 1; t < trace.taskCount(); ++t)
     if (trace.task(t).lastTime > trace.task(cur).lastTime) cur = t;
@@ -166,7 +165,7 @@ WhyReport analyseWaits(const Trace& trace, const MessageTable& messages) {
     }
   std::stable_sort(r.causes.begin(), r.causes.end(), [](const WaitCause& a, const WaitCause& b) { return a.cost > b.cost; });
 
-  criticalPath(trace, r.waits, b.first, r);
+  criticalPath(trace, r.waits, b.first, b.spawned, r);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     if (r.perTask[t].critical == 0 && trace.events(t).size() > 0)
       r.perTask[t].slack = r.perTask[t].waited + (r.end - trace.task(t).lastTime);

@@ -161,16 +161,21 @@ struct Finder {
   // the task they name has joined.
   void joins() {
     std::map<std::pair<StrId, std::int32_t>, EventRef> joinedAs;  // (group, instance) -> its joingroup
-    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-      for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
-        const Event& e = trace.events(t)[i];
+    // Chunk by chunk (forEach): every record is read, at no index's cost.
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      std::uint32_t i = 0;
+      trace.events(t).forEach([&](const Event& e) {
         if (e.kind == Kind::JOINGROUP && e.hasRc() && e.rc >= 0) joinedAs.emplace(std::pair{e.get(Key::Group, -1), e.rc}, EventRef{t, i});
-      }
+        ++i;
+      });
+    }
+    if (joinedAs.empty()) return;  // no group joined: nothing to wait for
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       const ChunkedVector<Event>& ev = trace.events(t);
-      for (std::uint32_t i = 0; i < ev.size(); ++i) {
-        const Event& e = ev[i];
-        if ((e.kind != Kind::GETTID && e.kind != Kind::GETINST) || !e.hasRc() || e.rc < 0) continue;
+      std::uint32_t next = 0;
+      ev.forEach([&](const Event& e) {
+        const std::uint32_t i = next++;
+        if ((e.kind != Kind::GETTID && e.kind != Kind::GETINST) || !e.hasRc() || e.rc < 0) return;
         Key which = e.kind == Kind::GETTID ? Key::Inst : Key::Tid;
         auto same = [&](const Event& p) {
           return p.kind == e.kind && p.hasRc() && p.rc < 0 && p.get(Key::Group, -1) == e.get(Key::Group, -1) &&
@@ -182,10 +187,10 @@ struct Finder {
           --k;
           if (!xabOwn(ev[k])) begin = ev[k].time;
         }
-        if (begin == e.time) continue;
+        if (begin == e.time) return;
         std::int32_t inst = e.kind == Kind::GETTID ? e.get(Key::Inst, -1) : e.rc;
         auto j = joinedAs.find({e.get(Key::Group, -1), inst});
-        if (j == joinedAs.end() || j->second.task == t) continue;
+        if (j == joinedAs.end() || j->second.task == t) return;
         WaitState w;
         w.task = t;
         w.at = i;
@@ -195,7 +200,7 @@ struct Finder {
         w.begin = begin;
         w.end = std::min(e.time, trace.event(j->second).time);
         add(w, j->second.task, j->second);
-      }
+      });
     }
   }
 };

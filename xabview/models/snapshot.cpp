@@ -303,10 +303,12 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
     for (TaskIndex i = 0; i < tr.taskCount() && i < s.spans.size(); ++i)
       a->mipmaps[i] = buildMipmap(s.spans[i], s.tasksBegin, s.tasksEnd);
     a->timing.mipmaps = msSince(t);
-    for (TaskIndex i = 0; i < tr.taskCount(); ++i) {  // the marks: one pass over the kinds
-      const auto& events = tr.events(i);
-      for (std::uint32_t k = 0; k < events.size(); ++k)
-        if (events[k].kind == Kind::MARK) a->marks.push_back({events[k].time, i, k});
+    for (TaskIndex i = 0; i < tr.taskCount(); ++i) {  // the marks: one pass over the kinds, chunk by chunk
+      std::uint32_t k = 0;
+      tr.events(i).forEach([&](const Event& e) {
+        if (e.kind == Kind::MARK) a->marks.push_back({e.time, i, k});
+        ++k;
+      });
     }
     std::stable_sort(a->marks.begin(), a->marks.end(), [](const MarkAt& x, const MarkAt& y) { return x.time < y.time; });
   };

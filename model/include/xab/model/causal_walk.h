@@ -47,12 +47,14 @@ inline std::optional<std::uint32_t> beginOf(const ChunkedVector<Event>& ev, std:
 // pass moved the parent by before the spawn, it moves the child by too.
 inline std::vector<std::optional<EventRef>> spawnedAt(const Trace& trace) {
   std::map<Tid, EventRef> spawnOf;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-    for (std::uint32_t i = 0; i < trace.events(t).size(); ++i) {
-      const Event& e = trace.events(t)[i];
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+    std::uint32_t i = 0;  // chunk by chunk: every record is read, at no index's cost
+    trace.events(t).forEach([&](const Event& e) {
       if (e.kind == Kind::SPAWN && !e.isBegin())
         for (Tid c : trace.list(e.get(Key::Tids, -1))) spawnOf.emplace(c, EventRef{t, i});
-    }
+      ++i;
+    });
+  }
   std::vector<std::optional<EventRef>> out(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t)
     if (auto it = spawnOf.find(trace.task(t).tid); it != spawnOf.end() && it->second.task != t) out[t] = it->second;
