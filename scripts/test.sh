@@ -117,6 +117,11 @@ parse_args() {
     echo "test.sh: --cpu needs a writable cgroup v1 cpuacct at $CPUACCT (root)" >&2
     exit 2
   fi
+  if ((CPU_REPORT)); then
+    trap cgroup_remove EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+  fi
 }
 
 # ---- steps and the summary ----
@@ -142,10 +147,20 @@ in_cgroup() {  # command...
   (echo "$BASHPID" >"$group/tasks" && "$@") || rc=$?
   # What the step left running (a pvmd it did not stop) counts until here.
   CPU_SECONDS=$(($(cat "$group/cpuacct.usage") / 1000000000))
-  local pid
-  while read -r pid; do echo "$pid" >"$CPUACCT/tasks"; done <"$group/tasks"
-  rmdir "$group"
+  cgroup_remove
   return "$rc"
+}
+# The step's cgroup goes, what it left running back to the root's (also on
+# an interrupted run: main's trap).
+cgroup_remove() {
+  local group=$CPUACCT/xab-test.$$ pid try
+  for ((try = 0; try < 50; try++)); do  # an interrupted step's processes may still be ending
+    [[ -d $group ]] || return 0
+    while read -r pid; do echo "$pid" >"$CPUACCT/tasks"; done <"$group/tasks" 2>/dev/null
+    rmdir "$group" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "test.sh: could not remove $group" >&2
 }
 
 step() {  # name command...
