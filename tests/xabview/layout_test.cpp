@@ -17,15 +17,32 @@ using namespace xab;
 using namespace xab::view;
 using namespace xab::view::test;
 
+namespace {
+
+ViewerOptions optionsAt(QSize size) {
+  ViewerOptions o;
+  o.size = size;
+  return o;
+}
+
+// The main window at a size, shown with a trace of the tests' data.
+struct Shown {
+  ViewState state;
+  MainWindow window;
+  Shown(QSize size, const char* trace) : window(&state, optionsAt(size)) {
+    state.setSnapshot(snapshotOf(dataPath(trace)));
+    window.show();
+  }
+};
+
+}  // namespace
+
 TEST_CASE("layout: Doing now is on screen and keeps its end (how long) when its column is narrow") {
   for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
     INFO(size.width() << "x" << size.height());
-    ViewState state;
-    ViewerOptions o;
-    o.size = size;
-    MainWindow window(&state, o);
-    state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));
-    window.show();
+    Shown w(size, "demo_hang_killed.trace");
+    ViewState& state = w.state;
+    MainWindow& window = w.window;
     REQUIRE(QTest::qWaitForWindowExposed(&window));
     auto* table = window.findChild<QTableView*>("taskTable");
     REQUIRE(table);
@@ -53,12 +70,8 @@ TEST_CASE("layout: Doing now is on screen and keeps its end (how long) when its 
 TEST_CASE("layout: at 800x500 the event log shows five rows and Doing now ends inside the table") {
   for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
     INFO(size.width() << "x" << size.height());
-    ViewState state;
-    ViewerOptions o;
-    o.size = size;
-    MainWindow window(&state, o);
-    state.setSnapshot(snapshotOf(dataPath("demo_hang_killed.trace")));
-    window.show();
+    Shown w(size, "demo_hang_killed.trace");
+    MainWindow& window = w.window;
     REQUIRE(QTest::qWaitForWindowExposed(&window));
     QApplication::processEvents();
     auto* log = window.findChild<EventLogView*>("eventLog");
@@ -123,12 +136,9 @@ TEST_CASE("layout: at 800x500 a window of many tasks stays 800x500, folded rows 
 TEST_CASE("layout: the task table's CPU column only for a trace with samples") {
   for (const char* name : {"demo_hang_killed.trace", "why_overload.trace"}) {
     INFO(name);
-    ViewState state;
-    ViewerOptions o;
-    o.size = QSize(800, 500);
-    MainWindow window(&state, o);
-    state.setSnapshot(snapshotOf(dataPath(name)));
-    window.show();
+    Shown w(QSize(800, 500), name);
+    ViewState& state = w.state;
+    MainWindow& window = w.window;
     REQUIRE(QTest::qWaitForWindowExposed(&window));
     auto* table = window.findChild<QTableView*>("taskTable");
     REQUIRE(table);
