@@ -33,7 +33,7 @@ TimeNs capped(TimeNs v, TimeNs cap) { return cap > 0 ? std::min(v, cap) : v; }
 // begin record's put is in it); an older one charges each record of a
 // call the calibrated cost of one record.  measured: the calls libab
 // timed (0: none, the calibrated cost is charged).
-std::vector<TimeNs> recordCharges(const ChunkedVector<Event>& ev, TimeNs recordCost, std::uint64_t& measured) {
+std::vector<TimeNs> recordCharges(const EventStore& ev, TimeNs recordCost, std::uint64_t& measured) {
   TimeNs own = 0, calls = 0;
   ev.forEach([&](const Event& e) {
     if (e.kind == Kind::FLUSH && e.has(kOwnCalls)) {

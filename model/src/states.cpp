@@ -3,6 +3,8 @@
 
 #include <xab/model/messages.h>
 
+#include <optional>
+
 namespace xab {
 namespace {
 
@@ -35,7 +37,7 @@ void blockingState(const Event& e, StateInterval& iv) {
   }
 }
 
-TaskState gapState(const Event& e, const Event* next) {
+TaskState gapState(const Event& e, const std::optional<Event>& next) {
   if (e.kind == Kind::EXIT || e.kind == Kind::TASK_EXIT) return TaskState::Exited;
   if (!next) return TaskState::Computing;
   if (fillsSendBuffer(e.kind)) {
@@ -56,7 +58,7 @@ bool isNote(Kind k) {
 
 // Index of the last record with time <= t, or -1.  Records of a task are
 // in call order, so their times do not decrease.
-std::int64_t lastAtOrBefore(const ChunkedVector<Event>& ev, TimeNs t) {
+std::int64_t lastAtOrBefore(const EventStore& ev, TimeNs t) {
   std::size_t lo = 0, hi = ev.size();
   while (lo < hi) {
     std::size_t mid = lo + (hi - lo) / 2;
@@ -91,8 +93,8 @@ StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i)
   while (call > 0 && isNote(ev[call].kind)) --call;
   std::uint32_t after = i + 1;
   while (after < ev.size() && isNote(ev[after].kind)) ++after;
-  const Event& e = ev[call];
-  const Event* next = after < ev.size() ? &ev[after] : nullptr;
+  const Event e = ev[call];
+  const std::optional<Event> next = after < ev.size() ? std::optional<Event>(ev[after]) : std::nullopt;
   if (e.isBegin() && isBlocking(e.kind)) {
     blockingState(e, iv);
   } else if (e.insideCall()) {

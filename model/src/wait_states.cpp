@@ -52,7 +52,7 @@ bool poll(const Event& e) {
 
 // Where the waiting of the receive at record i began: its begin record
 // (or itself, an nrecv), extended back over the polls just before it.
-TimeNs waitBegin(const ChunkedVector<Event>& ev, std::uint32_t i) {
+TimeNs waitBegin(const EventStore& ev, std::uint32_t i) {
   std::uint32_t k = i;
   if (auto b = detail::beginOf(ev, i)) k = *b;
   TimeNs begin = ev[k].time;
@@ -104,7 +104,7 @@ struct Finder {
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       auto& list = taken[t];
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      const ChunkedVector<Event>& ev = trace.events(t);
+      const EventStore& ev = trace.events(t);
       // earliest[j]: the earliest send among the messages taken after list[j].
       std::vector<std::pair<TimeNs, Tid>> later(list.size() + 1, {INT64_MAX, kNoTid});
       for (std::size_t j = list.size(); j-- > 0;) {
@@ -171,7 +171,7 @@ struct Finder {
     }
     if (joinedAs.empty()) return;  // no group joined: nothing to wait for
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-      const ChunkedVector<Event>& ev = trace.events(t);
+      const EventStore& ev = trace.events(t);
       std::uint32_t next = 0;
       ev.forEach([&](const Event& e) {
         const std::uint32_t i = next++;

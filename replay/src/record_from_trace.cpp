@@ -210,7 +210,8 @@ class Converter {
           openAt = rec_.entries.size();
           continue;
         }
-        const Event* begin = open != kNone && ev[open].kind == e.kind ? &ev[open] : nullptr;
+        const Event beginEvent = open != kNone ? ev[open] : Event{};
+        const Event* begin = open != kNone && beginEvent.kind == e.kind ? &beginEvent : nullptr;
         open = kNone;
         if (e.kind == Kind::SPAWN) spawn(++ended, e, begin, named);
         else receive(++ended, e, begin, i, begin ? openAt : rec_.entries.size());

@@ -51,7 +51,7 @@ struct Window {
   }
   FindBar* bar() { return window.findBar(); }
   QLineEdit* field(const char* name) { return window.findChild<QLineEdit*>(name); }
-  const Event& current() { return state.snapshot()->eventAt(state.position() - 1); }
+  Event current() { return state.snapshot()->eventAt(state.position() - 1); }
 };
 
 }  // namespace

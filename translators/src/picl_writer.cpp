@@ -188,7 +188,7 @@ class NodeStream {
 
   Context& c_;
   TaskIndex t_;
-  const ChunkedVector<Event>& ev_;
+  const EventStore& ev_;
   std::uint32_t i_ = 0;
   bool started_ = false, ended_ = false;
   bool open_ = false;

@@ -104,16 +104,16 @@ void TraceStream::feed(const Trace& piece) {
 void TraceStream::assemble(const Record& r, TaskIndex pieceTask, std::uint32_t index) {
   Open& o = open_[r.task];
   const Event& e = r.e;
-  if (o.pending && (e.kind != o.e->kind || e.isBegin())) flushOpen(r.task, e.time);
+  if (o.pending && (e.kind != o.e.kind || e.isBegin())) flushOpen(r.task, e.time);
   if (e.isBegin()) {
     o.pending = true;
     o.trace = &r.trace;
-    o.e = &e;
+    o.e = e;
     o.pieceTask = pieceTask;
     o.index = index;
     o.kept.reset();
   } else if (o.pending) {
-    Record b{*o.trace, *o.e, r.task};
+    Record b{*o.trace, o.e, r.task};
     w_.call(*this, StreamCall{b, r, b.e.time, std::max(b.e.time, e.time), false});
     o.pending = false;
     o.kept.reset();
@@ -124,7 +124,7 @@ void TraceStream::assemble(const Record& r, TaskIndex pieceTask, std::uint32_t i
 
 void TraceStream::flushOpen(TaskIndex t, TimeNs until) {
   Open& o = open_[t];
-  Record b{*o.trace, *o.e, t};
+  Record b{*o.trace, o.e, t};
   w_.call(*this, StreamCall{b, b, b.e.time, std::max(b.e.time, until), true});
   o.pending = false;
   o.kept.reset();
@@ -140,7 +140,7 @@ void TraceStream::keepOpenCalls(const Trace& piece) {
     one.record(toRecord(piece, o.pieceTask, o.index, o.index == 0));
     o.kept = one.take();
     o.trace = o.kept.get();
-    o.e = &o.kept->events(0)[0];
+    o.e = o.kept->events(0)[0];
   }
 }
 

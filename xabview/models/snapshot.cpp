@@ -136,7 +136,7 @@ OrderEntry ArrivalOrder::operator[](std::size_t p) const {
   return {t, i};
 }
 
-const Event& ViewSnapshot::event(const OrderEntry& e) const {
+Event ViewSnapshot::event(const OrderEntry& e) const {
   if (e.task == kMonitorTask) return trace->monitorEvents()[e.index];
   return trace->events(e.task)[e.index];
 }

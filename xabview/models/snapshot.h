@@ -237,8 +237,8 @@ struct ViewSnapshot {
   TimeNs newestArrival = 0;               // the latest recvTime: when abmon got the newest record
 
   std::size_t size() const { return order.size(); }
-  const Event& event(const OrderEntry& e) const;
-  const Event& eventAt(std::size_t position) const { return event(order[position]); }
+  Event event(const OrderEntry& e) const;
+  Event eventAt(std::size_t position) const { return event(order[position]); }
   // Events of `task` among the first `position` records of the arrival order.
   std::uint32_t prefixAt(TaskIndex task, std::size_t position) const;
   // The latest task time among the first `position` records: "now" at that

@@ -26,7 +26,7 @@ inline constexpr TimeNs kWaitSlack = 10'000;
 // The begin record of the call that ends at index i of a task's events,
 // if it has one: the nearest begin record before it not made inside the
 // call, of the same kind, within a few other records.
-inline std::optional<std::uint32_t> beginOf(const ChunkedVector<Event>& ev, std::uint32_t i) {
+inline std::optional<std::uint32_t> beginOf(const EventStore& ev, std::uint32_t i) {
   // Records made while the call waited do not count toward the bound:
   // libab's clock exchanges (16 records each, one a period, so any wait
   // longer than a period holds some) and a handler's records.

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <xab/model/chunked_vector.h>
+#include <xab/model/event.h>
+#include <xab/model/event_store.h>
 #include <xab/model/kinds.h>
 
 #include <cstdint>
@@ -17,55 +19,6 @@
 #include <vector>
 
 namespace xab {
-
-using TimeNs = std::int64_t;  // nanoseconds since the Unix epoch
-using Tid = std::int32_t;     // a PVM tid; kAnyTid for "any task"
-using StrId = std::int32_t;   // index into Trace's string table
-using ListId = std::int32_t;  // index into Trace's tid-list table
-using TaskIndex = std::uint32_t;
-
-inline constexpr Tid kAnyTid = -1;
-inline constexpr Tid kNoTid = 0;  // parent=none
-inline constexpr std::int32_t kAnyTag = -1;
-inline constexpr TimeNs kOpenEnd = INT64_MAX;  // an interval still open at the end of the trace
-
-// Sums of durations saturate instead of overflowing: a corrupt trace can
-// hold times 290 years apart, and summing those must not be undefined.
-inline TimeNs addTime(TimeNs a, TimeNs b) {
-  TimeNs r;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
-  return r;
-}
-
-// One record, 56 bytes.  The meaning of a[] is kindSlots(kind, phase);
-// rarely-used payload (strings, tid lists) lives in the trace's tables.
-struct Event {
-  TimeNs time;          // the task's clock
-  TimeNs recvTime;      // abmon's clock when the record arrived (Beguelin, Xab, §3.3)
-  std::uint32_t seq;    // record number in the input (0-based): arrival order
-  Kind kind;
-  Phase phase;
-  std::uint8_t present; // bit i: a[i] was in the record; bit 6: kInsideCall; bit 7: rc was
-  std::int32_t rc;
-  std::int32_t a[kMaxSlots];
-
-  bool has(int slot) const { return slot >= 0 && slot < kMaxSlots && (present >> slot) & 1; }
-  bool hasRc() const { return present & 0x80; }
-  // Made inside a blocking call the task had begun and not yet ended: by a
-  // pvm_addmhf handler, a pvm_recvf matching function, or libpvm itself
-  // under PVM's tracer.  Set by the TraceBuilder, never written out.
-  static constexpr std::uint8_t kInsideCall = 0x40;
-  bool insideCall() const { return present & kInsideCall; }
-  bool isBegin() const { return phase == Phase::Begin; }
-  // The slot named by key, or fallback when this kind has no such slot or
-  // the record did not carry it.
-  std::int32_t get(Key key, std::int32_t fallback = 0) const {
-    int s = slotOf(kind, phase, key);
-    return has(s) ? a[s] : fallback;
-  }
-};
-static_assert(sizeof(Event) == 56, "Event stays compact: <= 64 bytes per event with overhead");
-static_assert(kMaxSlots <= 6, "present's bit 6 is Event::kInsideCall");
 
 // Where an event lives: task index and index in that task's event sequence.
 struct EventRef {
@@ -113,8 +66,8 @@ class Trace {
   const TaskInfo& task(TaskIndex t) const { return tasks_[t]; }
   std::optional<TaskIndex> findTask(Tid tid) const;
   // Events of one task in the order the task made its calls.
-  const ChunkedVector<Event>& events(TaskIndex t) const { return events_[t]; }
-  const Event& event(EventRef r) const { return events_[r.task][r.index]; }
+  const EventStore& events(TaskIndex t) const { return events_[t]; }
+  Event event(EventRef r) const { return events_[r.task][r.index]; }
   // abmon.start / abmon.stop records (they belong to no task).
   const std::vector<Event>& monitorEvents() const { return monitor_; }
   // The tid that wrote monitorEvents()[i] (abmon, or a relay).
@@ -146,7 +99,7 @@ class Trace {
   friend struct TraceRedate;  // re-dates a trace its caller alone holds (clock_retime.cpp)
   TraceHeader header_;
   std::vector<TaskInfo> tasks_;
-  std::vector<ChunkedVector<Event>> events_;
+  std::vector<EventStore> events_;
   std::vector<Event> monitor_;
   std::vector<Tid> monitorTids_;  // parallel to monitor_
   std::unordered_map<Tid, std::vector<Event>> refClocks_;

@@ -101,7 +101,7 @@ class TraceStream {
   struct Open {
     bool pending = false;
     const Trace* trace = nullptr;
-    const Event* e = nullptr;
+    Event e{};
     TaskIndex pieceTask = 0;
     std::uint32_t index = 0;
     std::shared_ptr<const Trace> kept;

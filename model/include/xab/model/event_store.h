@@ -1,0 +1,128 @@
+// xab/model/event_store.h -- one task's events, stored compactly.
+//
+// A trace of a busy hour holds billions of records; at 56 bytes an Event
+// the store would not fit.  Here a task's events are kept as bytes, in
+// blocks of kBlock events: each event's time, arrival time (as its offset
+// from the time) and arrival number as a difference from the event before
+// it, its kind, phase and which fields it has as one byte naming a shape
+// of the task's shape table, then its rc and the fields it has, all as
+// variable-length integers (LEB128 of the zigzag value).  A ring of 16
+// tasks sending, receiving, packing and synchronizing clocks takes about
+// 12 bytes an event (docs/model.md "The event store").
+//
+// Reading is by value: operator[] decodes the event's block into a small
+// per-thread cache of decoded blocks, so a walk in order decodes each block
+// once; forEach() decodes as it goes and is the fastest walk.
+//
+// Like ChunkedVector, the store is append-only and freeze() gives an
+// independent copy that shares every byte written so far: bytes are never
+// written twice and never move while a copy may read them, so the reader
+// thread may keep appending while snapshots are read on other threads.
+// Events change only through rewrite(), on a store that shares nothing
+// (sole()): it encodes the changed events afresh.
+#pragma once
+
+#include <xab/model/chunked_vector.h>
+#include <xab/model/event.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace xab {
+
+class EventStore {
+ public:
+  static constexpr std::uint32_t kBlock = 32;  // events per block
+
+  std::size_t size() const { return blocks_.size() * kBlock + open_.count; }
+  bool empty() const { return size() == 0; }
+
+  Event operator[](std::size_t i) const {
+    const std::size_t b = i / kBlock;
+    const Block& block = b < blocks_.size() ? blocks_[b] : open_;
+    return decoded(block, static_cast<std::uint32_t>(i % kBlock) + 1)[i % kBlock];
+  }
+  Event back() const { return (*this)[size() - 1]; }
+
+  // Never on a frozen copy.
+  void push_back(const Event& e);
+
+  EventStore() = default;
+  EventStore(EventStore&&) = default;
+  EventStore& operator=(EventStore&&) = default;
+  EventStore(const EventStore&) = delete;  // freeze() makes the copies
+  EventStore& operator=(const EventStore&) = delete;
+
+  // An independent copy that shares every byte written so far.
+  EventStore freeze() const;
+
+  // Bytes held (pages, block table, shape table): for the memory figures.
+  std::size_t capacityBytes() const;
+
+  // Whether no other store shares this one's bytes: then rewrite() may run.
+  bool sole() const;
+
+  // f(event, index) on every event, which it may change: only on a sole()
+  // store.  The events are encoded again.
+  template <class F>
+  void rewrite(F&& f) {
+    EventStore out;
+    std::size_t i = 0;
+    forEach([&](const Event& e) {
+      Event c = e;
+      f(c, i++);
+      out.push_back(c);
+    });
+    *this = std::move(out);
+  }
+
+  // f(event) on every event in order.
+  template <class F>
+  void forEach(F&& f) const {
+    Event buf[kBlock];
+    auto each = [&](const Block& b) {
+      decode(b, b.count, buf);
+      for (std::uint32_t k = 0; k < b.count; ++k) f(static_cast<const Event&>(buf[k]));
+    };
+    blocks_.forEach(each);
+    if (open_.count) each(open_);
+  }
+
+ private:
+  struct Block {
+    const std::uint8_t* bytes = nullptr;  // its first event's first byte, in one of pages_
+    std::uint32_t id = 0;                 // the cache's key: unique among the first 2^32 blocks made
+    std::uint32_t count = 0;              // events encoded so far (kBlock when full)
+  };
+
+  // The first `count` events of block b.
+  void decode(const Block& b, std::uint32_t count, Event* out) const;
+  // Block b decoded up to at least `need` events, from this thread's cache.
+  const Event* decoded(const Block& b, std::uint32_t need) const;
+  // Room for `bytes` more in the current page, moving the open block to a
+  // new page when there is none.
+  void reserve(std::size_t bytes);
+  std::uint8_t shapeOf(const Event& e);
+
+  ChunkedVector<Block, 0, 10> blocks_;  // full blocks
+  Block open_;                          // the block being filled (count < kBlock)
+  // The last event pushed, as far as the next one's differences need it.
+  TimeNs lastTime_ = 0;
+  TimeNs lastOffset_ = 0;  // its recvTime - time
+  std::uint32_t lastSeq_ = 0;
+  // The room left in the last page; the pages hold the bytes.
+  std::uint32_t room_ = 0;
+  std::uint8_t* end_ = nullptr;
+  std::vector<std::shared_ptr<std::uint8_t[]>> pages_;
+  std::size_t pageBytes_ = 0;  // sum of the pages' sizes
+  // (kind, phase, present) of each shape, in order of first use: an
+  // append-only table shared with the copies, replaced by a bigger copy
+  // when full (a copy keeps the table it had).
+  std::shared_ptr<std::uint32_t[]> shapes_;
+  std::uint32_t shapeCount_ = 0;
+  std::uint32_t shapeRoom_ = 0;
+};
+
+}  // namespace xab

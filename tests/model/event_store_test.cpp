@@ -1,0 +1,158 @@
+#include <xab/model/event_store.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+using xab::Event;
+using xab::EventStore;
+using xab::Kind;
+using xab::Phase;
+
+namespace {
+
+bool same(const Event& a, const Event& b) {
+  return a.time == b.time && a.recvTime == b.recvTime && a.seq == b.seq && a.kind == b.kind && a.phase == b.phase &&
+         a.present == b.present && a.rc == b.rc && std::memcmp(a.a, b.a, sizeof a.a) == 0;
+}
+
+// Events as a busy task writes them, with now and then a wild one: times
+// far apart or backwards, extreme fields, a record without rc or fields.
+std::vector<Event> sample(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Event> out;
+  std::int64_t t = 1'700'000'000'000'000'000;
+  std::uint32_t seq = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    Event e{};
+    const bool wild = rng() % 50 == 0;
+    t += wild ? static_cast<std::int64_t>(rng()) : static_cast<std::int64_t>(rng() % 20000);
+    e.time = t;
+    e.recvTime = wild ? static_cast<std::int64_t>(rng()) : t + 300000 + static_cast<std::int64_t>(rng() % 1000);
+    seq += wild ? static_cast<std::uint32_t>(rng()) : static_cast<std::uint32_t>(1 + rng() % 16);
+    e.seq = seq;
+    e.kind = static_cast<Kind>(rng() % static_cast<unsigned>(xab::kKindCount));
+    e.phase = rng() % 2 ? Phase::Begin : Phase::End;
+    e.present = static_cast<std::uint8_t>(rng());
+    e.rc = e.hasRc() ? (wild ? std::numeric_limits<std::int32_t>::min() : -static_cast<std::int32_t>(rng() % 40)) : 0;
+    for (int s = 0; s < xab::kMaxSlots; ++s)
+      if (e.has(s)) e.a[s] = wild ? static_cast<std::int32_t>(rng()) : static_cast<std::int32_t>(0x40000 + rng() % 64);
+    out.push_back(e);
+  }
+  return out;
+}
+
+void requireHolds(const EventStore& s, const std::vector<Event>& want, std::size_t n) {
+  REQUIRE(s.size() == n);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(same(s[i], want[i]));
+  std::size_t i = 0;
+  s.forEach([&](const Event& e) { REQUIRE(same(e, want[i++])); });
+  REQUIRE(i == n);
+  if (n) REQUIRE(same(s.back(), want[n - 1]));
+}
+
+}  // namespace
+
+TEST_CASE("event store: every event comes back as it went in, wild values and all", "[model][store]") {
+  // More (kind, phase, present) shapes than a store numbers: the rest are
+  // spelled out.
+  const auto want = sample(20000, 7);
+  EventStore s;
+  for (const Event& e : want) s.push_back(e);
+  requireHolds(s, want, want.size());
+  // Backwards and at random, through the per-thread cache.
+  for (std::size_t i = want.size(); i-- > 0;) REQUIRE(same(s[i], want[i]));
+  std::mt19937 rng(3);
+  for (int k = 0; k < 5000; ++k) {
+    std::size_t i = rng() % want.size();
+    REQUIRE(same(s[i], want[i]));
+  }
+}
+
+TEST_CASE("event store: a busy task's records take a fraction of an Event", "[model][store]") {
+  // A worker of a ring: pack, send, receive, unpack, microseconds apart.
+  EventStore s;
+  const Kind cycle[] = {Kind::INITSEND, Kind::PKINT, Kind::SEND, Kind::RECV, Kind::UPKINT};
+  std::int64_t t = 1'700'000'000'000'000'000;
+  const std::size_t n = 100000;
+  for (std::size_t i = 0; i < n; ++i) {
+    Event e{};
+    t += 1500 + static_cast<std::int64_t>(i * 7919 % 900);
+    e.time = t;
+    e.recvTime = t + 250000 + static_cast<std::int64_t>(i % 5000);
+    e.seq = static_cast<std::uint32_t>(i * 16 + i % 3);
+    e.kind = cycle[i % 5];
+    e.phase = Phase::End;
+    e.present = 0x80 | 0x3;
+    e.a[0] = 0x40002 + static_cast<std::int32_t>(i % 4);
+    e.a[1] = static_cast<std::int32_t>(i % 7);
+    s.push_back(e);
+  }
+  const double perEvent = static_cast<double>(s.capacityBytes()) / n;
+  INFO("bytes per event: " << perEvent);
+  CHECK(perEvent < 16);
+  CHECK(perEvent > 4);  // it does hold them
+}
+
+TEST_CASE("event store: a frozen copy keeps what it saw while the store grows", "[model][store]") {
+  const auto want = sample(3000, 11);
+  EventStore s;
+  std::vector<EventStore> copies;
+  std::vector<std::size_t> sizes;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    s.push_back(want[i]);
+    if (i % 97 == 0 || i == 31 || i == 32 || i == 33) {
+      copies.push_back(s.freeze());
+      sizes.push_back(i + 1);
+    }
+  }
+  for (std::size_t k = 0; k < copies.size(); ++k) requireHolds(copies[k], want, sizes[k]);
+  requireHolds(s, want, want.size());
+  CHECK_FALSE(s.sole());
+  copies.clear();
+  CHECK(s.sole());
+}
+
+TEST_CASE("event store: copies are read on other threads while the reader appends", "[model][store]") {
+  const auto want = sample(40000, 5);
+  EventStore s;
+  std::vector<std::thread> readers;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    s.push_back(want[i]);
+    if ((i + 1) % 10000 == 0) {
+      readers.emplace_back([copy = s.freeze(), &want, n = i + 1] {
+        std::size_t k = 0;
+        copy.forEach([&](const Event& e) { CHECK(same(e, want[k++])); });
+        CHECK(k == n);
+        for (std::size_t j = 0; j < n; j += 37) CHECK(same(copy[j], want[j]));
+      });
+    }
+  }
+  for (auto& r : readers) r.join();
+}
+
+TEST_CASE("event store: rewrite changes every event, in order, and nothing else", "[model][store]") {
+  auto want = sample(1000, 9);
+  EventStore s;
+  for (const Event& e : want) s.push_back(e);
+  REQUIRE(s.sole());
+  s.rewrite([](Event& e, std::size_t i) { e.time += static_cast<std::int64_t>(i) * 1000; });
+  for (std::size_t i = 0; i < want.size(); ++i) want[i].time += static_cast<std::int64_t>(i) * 1000;
+  requireHolds(s, want, want.size());
+}
+
+TEST_CASE("event store: empty and single-event stores", "[model][store]") {
+  EventStore s;
+  CHECK(s.empty());
+  std::size_t n = 0;
+  s.forEach([&](const Event&) { ++n; });
+  CHECK(n == 0);
+  const auto want = sample(1, 1);
+  s.push_back(want[0]);
+  requireHolds(s, want, 1);
+  CHECK(s.capacityBytes() < 200);
+}
