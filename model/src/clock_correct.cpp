@@ -20,56 +20,57 @@ namespace xab::detail {
 
 namespace {
 
-// One receive of a message: where its send and its receive are, among the
-// receives of their tasks.
+// One receive of a message, as the passes read it: its send's and its
+// receive's times, and the slots (Steps::shift) of their shifts.
 struct Edge {
-  TimeNs sent;                // the send's time
-  TimeNs got;                 // the receive's time
-  TaskIndex sender;
-  std::uint32_t sendIndex;    // the send's record in its task
-  std::int64_t sendAt = -1;        // position in the sender's receives of the last one at or before the send; -1: none
-  TaskIndex receiver;
-  std::uint32_t recvIndex;    // the receive's record in its task
-  std::uint32_t recvAt = 0;   // position of that record in the receiver's receives
+  TimeNs sent;
+  TimeNs got;
+  std::uint32_t sendSlot;  // of the sender's last receive at or before the send; 0: none
+  std::uint32_t recvSlot;
 };
 
-// The receives of every task: their record indexes (sorted, unique) and the
-// shift of each, which holds for the task's records up to its next receive.
+// The receives of every task: their record indexes (sorted, unique), and
+// in one array the shift of each, which holds for the task's records up to
+// its next receive.  Slot 0 is the shift of records before any receive
+// (always 0); task t's receives have the slots from first[t] on.
 struct Steps {
   std::vector<std::vector<std::uint32_t>> index;
-  std::vector<std::vector<TimeNs>> shift;
+  std::vector<std::uint32_t> first;  // per task + 1
+  std::vector<TimeNs> shift;
 
-  TimeNs at(TaskIndex t, std::int64_t pos) const { return pos < 0 ? 0 : shift[t][static_cast<std::size_t>(pos)]; }
+  std::uint32_t slot(TaskIndex t, std::uint32_t record) const {
+    const auto& idx = index[t];
+    const auto after = std::upper_bound(idx.begin(), idx.end(), record) - idx.begin();
+    return after == 0 ? 0 : first[t] + static_cast<std::uint32_t>(after - 1);
+  }
 };
 
-std::int64_t lastAtOrBefore(const std::vector<std::uint32_t>& sorted, std::uint32_t i) {
-  return std::upper_bound(sorted.begin(), sorted.end(), i) - sorted.begin() - 1;
-}
-
 // How late each edge's receive is against this pass's shifts (0: in time).
-void lateness(const std::vector<Edge>& edges, const Steps& s, TimeNs minTransfer, std::vector<TimeNs>& late) {
+void lateness(const std::vector<Edge>& edges, const std::vector<TimeNs>& shift, TimeNs minTransfer,
+              std::vector<TimeNs>& late) {
   for (std::size_t k = 0; k < edges.size(); ++k) {
     const Edge& e = edges[k];
-    const TimeNs sent = addTime(addTime(e.sent, s.at(e.sender, e.sendAt)), minTransfer);
-    const TimeNs got = addTime(e.got, s.at(e.receiver, e.recvAt));
+    const TimeNs sent = addTime(addTime(e.sent, shift[e.sendSlot]), minTransfer);
+    const TimeNs got = addTime(e.got, shift[e.recvSlot]);
     TimeNs by;
     late[k] = got < sent && !__builtin_sub_overflow(sent, got, &by) ? by : 0;
   }
 }
 
-// One task's receives moved by this pass: each by the most any receive at
-// or before it was late.  A receive's amounts are taken in rising order,
-// each above the task's running most counting as a move.
+// One task's receives (slots [from, to), edges [begin, end) in slot
+// order) moved by this pass: each by the most any receive at or before it
+// was late.  A receive's amounts are taken in rising order, each above the
+// task's running most counting as a move.
 void moveTask(const std::vector<Edge>& edges, const std::vector<TimeNs>& late, std::size_t begin, std::size_t end,
-              std::vector<TimeNs>& shift, ClockReport& report) {
+              std::uint32_t from, std::uint32_t to, std::vector<TimeNs>& shift, ClockReport& report) {
   TimeNs added = 0;
-  std::uint32_t pos = 0;
+  std::uint32_t slot = from;
   std::vector<TimeNs> same;
   for (std::size_t k = begin; k < end;) {
-    const std::uint32_t at = edges[k].recvAt;
-    for (; pos < at; ++pos) shift[pos] = addTime(shift[pos], added);
+    const std::uint32_t at = edges[k].recvSlot;
+    for (; slot < at; ++slot) shift[slot] = addTime(shift[slot], added);
     same.clear();
-    for (; k < end && edges[k].recvAt == at; ++k)
+    for (; k < end && edges[k].recvSlot == at; ++k)
       if (late[k] > 0) same.push_back(late[k]);
     if (same.size() > 1) std::sort(same.begin(), same.end());
     for (TimeNs amount : same)
@@ -79,7 +80,7 @@ void moveTask(const std::vector<Edge>& edges, const std::vector<TimeNs>& late, s
         report.largestMove = std::max(report.largestMove, amount);
       }
   }
-  for (; pos < shift.size(); ++pos) shift[pos] = addTime(shift[pos], added);
+  for (; slot < to; ++slot) shift[slot] = addTime(shift[slot], added);
 }
 
 }  // namespace
@@ -88,55 +89,51 @@ CausalCorrection causalShifts(const Trace& trace, const MessageTable& m, TimeNs 
   const TaskIndex tasks = static_cast<TaskIndex>(trace.taskCount());
   Steps steps;
   steps.index.resize(tasks);
-  steps.shift.resize(tasks);
-  std::vector<Edge> edges;
   for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      edges.push_back({trace.event(msg.send).time, trace.event(r.recv).time, msg.send.task, msg.send.index, -1,
-                       r.recv.task, r.recv.index});
-      steps.index[r.recv.task].push_back(r.recv.index);
-    }
+    for (const MessageReceive& r : msg.receives) steps.index[r.recv.task].push_back(r.recv.index);
+  steps.first.assign(tasks + 1, 1);
   for (TaskIndex t = 0; t < tasks; ++t) {
     auto& idx = steps.index[t];
     std::sort(idx.begin(), idx.end());
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
-    steps.shift[t].assign(idx.size(), 0);
+    steps.first[t + 1] = steps.first[t] + static_cast<std::uint32_t>(idx.size());
   }
-  for (Edge& e : edges) {
-    e.sendAt = lastAtOrBefore(steps.index[e.sender], e.sendIndex);
-    e.recvAt = static_cast<std::uint32_t>(lastAtOrBefore(steps.index[e.receiver], e.recvIndex));
-  }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    return a.receiver != b.receiver ? a.receiver < b.receiver : a.recvAt < b.recvAt;
-  });
+  steps.shift.assign(steps.first[tasks], 0);
+  std::vector<Edge> edges;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives)
+      edges.push_back({trace.event(msg.send).time, trace.event(r.recv).time, steps.slot(msg.send.task, msg.send.index),
+                       steps.slot(r.recv.task, r.recv.index)});
+  // By receiver, then record: a task's receives are one range of edges.
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.recvSlot < b.recvSlot; });
   std::vector<std::size_t> begin(tasks + 1, edges.size());
-  for (std::size_t k = edges.size(); k-- > 0;) begin[edges[k].receiver] = k;
-  for (TaskIndex t = tasks; t-- > 0;) begin[t] = std::min(begin[t], begin[t + 1]);
+  for (TaskIndex t = 0, k = 0; t < tasks; ++t) {
+    while (k < edges.size() && edges[k].recvSlot < steps.first[t]) ++k;
+    begin[t] = k;
+  }
 
+  auto anyLate = [](auto from, auto to) { return std::any_of(from, to, [](TimeNs l) { return l > 0; }); };
   std::vector<TimeNs> late(edges.size());
   for (int pass = 0; pass < 64; ++pass) {
-    lateness(edges, steps, minTransfer, late);
-    if (std::none_of(late.begin(), late.end(), [](TimeNs l) { return l > 0; })) break;
+    lateness(edges, steps.shift, minTransfer, late);
+    if (!anyLate(late.begin(), late.end())) break;
     for (TaskIndex t = 0; t < tasks; ++t)
-      if (std::any_of(late.begin() + static_cast<std::ptrdiff_t>(begin[t]),
-                      late.begin() + static_cast<std::ptrdiff_t>(begin[t + 1]), [](TimeNs l) { return l > 0; }))
-        moveTask(edges, late, begin[t], begin[t + 1], steps.shift[t], report);
+      if (anyLate(late.begin() + static_cast<std::ptrdiff_t>(begin[t]), late.begin() + static_cast<std::ptrdiff_t>(begin[t + 1])))
+        moveTask(edges, late, begin[t], begin[t + 1], steps.first[t], steps.first[t + 1], steps.shift, report);
   }
 
   CausalCorrection out;
-  for (std::size_t k = 0; k < edges.size(); ++k) {
-    const Edge& e = edges[k];
-    out.violationsLeft += addTime(e.got, steps.at(e.receiver, e.recvAt)) <
-                          addTime(addTime(e.sent, steps.at(e.sender, e.sendAt)), minTransfer);
-  }
+  for (const Edge& e : edges)
+    out.violationsLeft += addTime(e.got, steps.shift[e.recvSlot]) <
+                          addTime(addTime(e.sent, steps.shift[e.sendSlot]), minTransfer);
   out.shift.resize(tasks);
   for (TaskIndex t = 0; t < tasks; ++t) {
     std::vector<TimeNs>& s = out.shift[t];
     s.assign(trace.events(t).size(), 0);
     const auto& idx = steps.index[t];
     for (std::size_t p = 0; p < idx.size(); ++p) {
-      const std::size_t to = p + 1 < idx.size() ? idx[p + 1] : s.size();
-      std::fill(s.begin() + idx[p], s.begin() + static_cast<std::ptrdiff_t>(std::min(to, s.size())), steps.shift[t][p]);
+      const std::size_t to = std::min<std::size_t>(p + 1 < idx.size() ? idx[p + 1] : s.size(), s.size());
+      std::fill(s.begin() + idx[p], s.begin() + static_cast<std::ptrdiff_t>(to), steps.shift[steps.first[t] + p]);
     }
   }
   return out;
