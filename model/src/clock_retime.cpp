@@ -2,6 +2,8 @@
 // fits (clock_fit.cpp), the causality check, and the correction of the
 // receives the fit leaves too early (xab/model/clock.h,
 // docs/global-time.md).
+#include "clock_correct.h"
+
 #include <xab/model/builder.h>
 #include <xab/model/clock.h>
 #include <xab/model/messages.h>
@@ -188,48 +190,6 @@ std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs 
   return n;
 }
 
-// The conservative correction: a receive that comes too early is moved
-// forward to send + minTransfer, and every later record of its task with
-// it (durations and order within the task stay as recorded,
-// Chassin de Kergommeaux et al., §5.4).  Moving a task may make its later sends too late for others:
-// repeated until nothing moves (bounded).
-std::vector<std::vector<TimeNs>> causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer,
-                                              ClockReport& report) {
-  std::vector<std::vector<TimeNs>> shift(trace.taskCount());
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) shift[t].assign(trace.events(t).size(), 0);
-  for (int pass = 0; pass < 64; ++pass) {
-    // (task, index, needed) of each violation, against this pass's shifts
-    std::vector<std::tuple<TaskIndex, std::uint32_t, TimeNs>> need;
-    for (const Message& msg : m.messages) {
-      TimeNs sent = addTime(addTime(trace.event(msg.send).time, shift[msg.send.task][msg.send.index]), minTransfer);
-      for (const MessageReceive& r : msg.receives) {
-        TimeNs got = addTime(trace.event(r.recv).time, shift[r.recv.task][r.recv.index]);
-        TimeNs late;
-        if (got < sent && !__builtin_sub_overflow(sent, got, &late)) need.emplace_back(r.recv.task, r.recv.index, late);
-      }
-    }
-    if (need.empty()) break;
-    std::sort(need.begin(), need.end());
-    for (std::size_t i = 0; i < need.size();) {
-      TaskIndex t = std::get<0>(need[i]);
-      std::vector<TimeNs>& s = shift[t];
-      TimeNs added = 0;      // moved so far in this task, this pass
-      std::size_t next = 0;  // the first event not yet given `added`
-      for (; i < need.size() && std::get<0>(need[i]) == t; ++i) {
-        auto [task, index, amount] = need[i];
-        for (; next < index; ++next) s[next] = addTime(s[next], added);
-        if (amount > added) {
-          added = amount;
-          ++report.receivesMoved;
-          report.largestMove = std::max(report.largestMove, amount);
-        }
-      }
-      for (; next < s.size(); ++next) s[next] = addTime(s[next], added);
-    }
-  }
-  return shift;
-}
-
 // A fit must not make causality worse than the clock as recorded.  Its
 // samples can be false and still narrow (an exchange that took the late
 // answer to an earlier ping: hundreds of ms off, on a clock that needs no
@@ -314,25 +274,29 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   }
   // One way of the fastest exchange: no message can travel faster.
   report.minTransfer = minTransit / 2;
-  {
-    MessageTable raw = matchMessages(trace);
-    report.violationsRaw = countViolations(trace, raw, report.minTransfer, &report.messagesChecked);
-    report.fitsRefused = refuseWorseFits(trace, raw, report.minTransfer, fits);
-  }
+  MessageTable m = matchMessages(trace);
+  report.violationsRaw = countViolations(trace, m, report.minTransfer, &report.messagesChecked);
+  report.fitsRefused = refuseWorseFits(trace, m, report.minTransfer, fits);
   const std::size_t taskCount = trace.taskCount();
+  const Trace* const raw = input.get();
   // From here on `trace` may be re-dated in place: only `fitted` is read.
   auto fitted = retimeOwned(std::move(input), fits, hostFits, nullptr, &relays);
-  MessageTable m = matchMessages(*fitted);
+  // Matching reads no times: the table of the trace re-dated in place is
+  // the one already made.  A re-timed copy is matched again.
+  if (fitted.get() != raw) m = matchMessages(*fitted);
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
   std::shared_ptr<const Trace> out;
   if (report.violationsFit == 0) {
     out = std::move(fitted);
   } else {
-    auto shift = causalShifts(*fitted, m, report.minTransfer, report);
+    auto correction = detail::causalShifts(*fitted, m, report.minTransfer, report);
     m = MessageTable{};
     std::vector<ClockFit> none(fitted->taskCount());
-    out = retimeOwned(std::move(fitted), none, {}, &shift);
-    report.violationsCorrected = countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
+    const Trace* const before = fitted.get();
+    out = retimeOwned(std::move(fitted), none, {}, &correction.shift);
+    report.violationsCorrected = out.get() == before
+                                     ? correction.violationsLeft
+                                     : countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
   }
   report.fits.assign(out->taskCount(), ClockFit{});
   for (TaskIndex t = 0; t < taskCount && t < out->taskCount(); ++t) report.fits[t] = fits[t];

@@ -169,6 +169,26 @@ std::int64_t MessageTable::messageOf(EventRef r) const {
   return -1;
 }
 
+MessageLookup::MessageLookup(const MessageTable& table)
+    : table_(table), send_(table.sendBegin_), recv_(table.recvBegin_) {}
+
+std::int64_t MessageLookup::messageOf(EventRef r) {
+  const MessageTable& t = table_;
+  if (r.task + 1 >= t.sendBegin_.size()) return -1;
+  std::uint32_t& s = send_[r.task];
+  std::uint32_t& v = recv_[r.task];
+  const bool sent = s > t.sendBegin_[r.task], got = v > t.recvBegin_[r.task];
+  if (sent && t.messages[s - 1].send.index == r.index) return s - 1;  // asked again
+  if (got && t.recvIndex_[v - 1].index == r.index) return t.recvIndex_[v - 1].message;
+  if ((sent && t.messages[s - 1].send.index > r.index) || (got && t.recvIndex_[v - 1].index > r.index))
+    return t.messageOf(r);  // out of order
+  for (const std::uint32_t end = t.sendBegin_[r.task + 1]; s < end && t.messages[s].send.index <= r.index; ++s)
+    if (t.messages[s].send.index == r.index) return s++;
+  for (const std::uint32_t end = t.recvBegin_[r.task + 1]; v < end && t.recvIndex_[v].index <= r.index; ++v)
+    if (t.recvIndex_[v].index == r.index) return t.recvIndex_[v++].message;
+  return -1;
+}
+
 std::size_t MessageTable::memoryBytes() const {
   return messages.capacity() * sizeof(Message) + unmatched.capacity() * sizeof(UnmatchedReceive) +
          receiveStore_.capacity() * sizeof(MessageReceive) +

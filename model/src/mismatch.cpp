@@ -40,7 +40,7 @@ struct PackedStore {
 
   Items of(std::uint32_t m) const { return {items.data() + ofMessage[m].begin, ofMessage[m].size}; }
 
-  void task(const Trace& trace, TaskIndex t, const MessageTable& table) {
+  void task(const Trace& trace, TaskIndex t, MessageLookup& lookup) {
     Seq packs;
     bool known = false;
     bool filtering = false, missed = false;  // packs are filtered now; some were since the buffer began
@@ -65,16 +65,16 @@ struct PackedStore {
         ++records;
         packs.push_back({e.get(Key::Type), e.get(Key::N)});
       } else if (e.kind == Kind::PSEND) {  // its own buffer: the user's stays as it was
-        std::int64_t m = table.messageOf({t, i});
+        std::int64_t m = lookup.messageOf({t, i});
         if (m < 0 || !typed(e)) continue;
         ++records;
         ofMessage[static_cast<std::size_t>(m)] = {static_cast<std::uint32_t>(items.size()), 1, true};
         items.push_back(typedItem(e));
       } else if (isMsgOut(e.kind) && missed) {
-        std::int64_t m = table.messageOf({t, i});
+        std::int64_t m = lookup.messageOf({t, i});
         if (m >= 0) ofMessage[static_cast<std::size_t>(m)].filtered = true;
       } else if (isMsgOut(e.kind) && known) {
-        std::int64_t m = table.messageOf({t, i});
+        std::int64_t m = lookup.messageOf({t, i});
         if (m < 0) continue;
         ofMessage[static_cast<std::size_t>(m)] = {static_cast<std::uint32_t>(items.size()),
                                                   static_cast<std::uint32_t>(packs.size()), true};
@@ -136,6 +136,7 @@ struct Checker {
   const MessageTable& table;
   const PackedStore& packed;
   MismatchReport out;
+  MessageLookup lookup{table};
 
   void close(std::int64_t m, EventRef recv, const Seq& unpacks, bool precv = false, bool filtered = false) {
     if (m < 0) return;
@@ -181,9 +182,9 @@ struct Checker {
       if (got && e.kind == Kind::PRECV) {  // unpacks its message itself
         if (!typed(e)) continue;
         ++out.records;
-        close(table.messageOf({t, i}), {t, i}, Seq{typedItem(e)}, true);
+        close(lookup.messageOf({t, i}), {t, i}, Seq{typedItem(e)}, true);
       } else if (got) {
-        open = table.messageOf({t, i});
+        open = lookup.messageOf({t, i});
         recv = {t, i};
       } else if (isUnpack(e.kind) && !untyped) {
         ++out.records;
@@ -200,8 +201,9 @@ struct Checker {
 MismatchReport findPackMismatches(const Trace& trace, const MessageTable& table) {
   PackedStore packed;
   packed.ofMessage.resize(table.messages.size());
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) packed.task(trace, t, table);
-  Checker c{trace, table, packed, {}};
+  MessageLookup lookup(table);
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t) packed.task(trace, t, lookup);
+  Checker c{trace, table, packed, {}, MessageLookup(table)};
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.task(t);
   c.out.records += packed.records;
   c.out.packFiltered = (trace.omitted() & XAB_FILTER_PACK) != 0;

@@ -49,6 +49,7 @@ Order causalOrder(const Trace& trace, const MessageTable& table) {
   out.atSend.assign(out.first.back(), kNever);
   std::vector<Clock> clock(n, Clock(n, 0));
   std::vector<std::uint32_t> cursor(n, 0);
+  MessageLookup lookup(table);  // the walk takes each task's records in order
   // Clocks of sends some receive has yet to take in, with how many.
   std::unordered_map<std::uint32_t, std::pair<Clock, std::size_t>> pending;
   std::map<EventRef, Clock, decltype([](EventRef a, EventRef b) {
@@ -71,7 +72,7 @@ Order causalOrder(const Trace& trace, const MessageTable& table) {
       if (const auto it = atSpawn.find(s); it != atSpawn.end() && !it->second.empty()) join(clock[t], it->second);
     }
     std::int64_t m = -1;
-    if (!e.isBegin() && (isMsgOut(e.kind) || gotMessage(e))) m = table.messageOf(here);
+    if (!e.isBegin() && (isMsgOut(e.kind) || gotMessage(e))) m = lookup.messageOf(here);
     if (m >= 0 && gotMessage(e)) {
       const Message& msg = table.messages[static_cast<std::size_t>(m)];
       if (cursor[msg.send.task] <= msg.send.index && !force) return false;
@@ -156,6 +157,7 @@ struct AnySource {
 
 std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, const MessageTable& table) {
   std::vector<std::vector<AnySource>> out(trace.taskCount());
+  MessageLookup lookup(table);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     const auto& ev = trace.events(t);
     for (std::uint32_t i = 0; i < ev.size(); ++i) {
@@ -163,7 +165,7 @@ std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, cons
       if (e.isBegin() || !mayReceiveFromAnyTask(e.kind) || !gotMessage(e)) continue;
       const auto b = detail::beginOf(ev, i);
       if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
-      const std::int64_t m = table.messageOf({t, i});
+      const std::int64_t m = lookup.messageOf({t, i});
       if (m >= 0) out[t].push_back({i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
     }
   }

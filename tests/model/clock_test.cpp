@@ -142,6 +142,52 @@ TEST_CASE("causality correction: a receive the fit leaves too early moves forwar
   CHECK(std::llabs(mark - got - 49'000) < 100);
 }
 
+TEST_CASE("causality correction: a move reaches a partner through the task's later send, in a second pass", "[clock]") {
+  Synth s;
+  sampleBoth(s, 0);
+  // B's receive claims 1 us of transit: moved.  B's send after it moves
+  // with it, which makes A's receive of that send (25 us after it as
+  // recorded) too early in turn: moved in the next pass.  B's record
+  // before its receive stays where the fit put it.
+  TimeNs t = kT0 + 3'000'000'000;
+  s.line(t - 10'000, kSkewB.at(t - 10'000), kB, "mark text=before rc=0");
+  s.send(kA, kNone, t, kB, 1);
+  s.recv(kB, kSkewB, t + 1'000, kA, 1);
+  s.send(kB, kSkewB, t + 20'000, kA, 1);
+  s.recv(kA, kNone, t + 45'000, kB, 1);
+  s.line(t + 60'000, t + 60'000, kA, "mark text=after rc=0");
+  auto raw = s.trace();
+  const TaskIndex rawB = *raw->findTask(kB);
+  TimeNs before = 0;
+  for (std::size_t i = 0; i < raw->events(rawB).size(); ++i)
+    if (raw->events(rawB)[i].kind == Kind::MARK) before = raw->events(rawB)[i].time;
+  ClockReport rep;
+  auto global = toGlobalTime(raw, rep);
+  CHECK(rep.violationsFit == 1);
+  CHECK(rep.receivesMoved == 2);
+  CHECK(rep.violationsCorrected == 0);
+  auto timesOf = [&](Tid tid, Kind kind) {
+    std::vector<TimeNs> out;
+    const auto& ev = global->events(*global->findTask(tid));
+    for (std::size_t i = 0; i < ev.size(); ++i)
+      if (ev[i].kind == kind) out.push_back(ev[i].time);
+    return out;
+  };
+  const auto sendsA = timesOf(kA, Kind::SEND), recvsB = timesOf(kB, Kind::RECV), sendsB = timesOf(kB, Kind::SEND);
+  const auto recvsA = timesOf(kA, Kind::RECV), marksB = timesOf(kB, Kind::MARK), marksA = timesOf(kA, Kind::MARK);
+  REQUIRE(sendsA.size() == 1);
+  REQUIRE(recvsB.size() == 1);
+  REQUIRE(sendsB.size() == 1);
+  REQUIRE(recvsA.size() == 1);
+  REQUIRE(marksB.size() == 1);
+  REQUIRE(marksA.size() == 1);
+  CHECK(recvsB[0] - sendsA[0] == rep.minTransfer);
+  CHECK(recvsA[0] - sendsB[0] == rep.minTransfer);
+  CHECK(std::llabs(sendsB[0] - recvsB[0] - 19'000) < 100);  // B's own distances stay
+  CHECK(marksA[0] - recvsA[0] == 15'000);                   // A's too
+  CHECK(marksB[0] == rep.fits[*global->findTask(kB)].toReference(before));
+}
+
 TEST_CASE("global time: a trace without clock records keeps its times, and says so", "[clock]") {
   Synth s;
   s.send(kB, kSkewB, kT0, kA, 1);

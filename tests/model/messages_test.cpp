@@ -122,6 +122,26 @@ TEST_CASE("serials out of order or repeated are still found, and every record ma
   CHECK(moved.messageOf(moved.messages[4].receives[0].recv) == 4);
 }
 
+TEST_CASE("MessageLookup answers as messageOf, in each task's order, asked again and out of order") {
+  for (const char* name : {"mismatch.trace", "mcast.trace", "ge.trace", "cholesky_hang.trace", "handler.trace",
+                           "psend_precv.trace", "bcast_left.trace"}) {
+    INFO(name);
+    auto trace = loadFixture(name);
+    MessageTable m = matchMessages(*trace);
+    MessageLookup inOrder(m), twice(m), backwards(m);
+    for (TaskIndex t = 0; t < trace->taskCount(); ++t)
+      for (std::uint32_t i = 0; i < trace->events(t).size(); ++i) {
+        CHECK(inOrder.messageOf({t, i}) == m.messageOf({t, i}));
+        CHECK(twice.messageOf({t, i}) == m.messageOf({t, i}));
+        CHECK(twice.messageOf({t, i}) == m.messageOf({t, i}));
+      }
+    for (TaskIndex t = 0; t < trace->taskCount(); ++t)
+      for (std::uint32_t i = static_cast<std::uint32_t>(trace->events(t).size()); i-- > 0;)
+        CHECK(backwards.messageOf({t, i}) == m.messageOf({t, i}));
+    CHECK(inOrder.messageOf({static_cast<TaskIndex>(trace->taskCount()), 0}) == -1);
+  }
+}
+
 TEST_CASE("an empty table finds nothing") {
   MessageTable m;
   CHECK(m.find(0, 1) == -1);

@@ -23,6 +23,7 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   a.clock = std::move(timeBase.clock);
   a.compensation = std::move(timeBase.compensation);
   AnalyseOptions options;
+  options.parallel = true;  // the messages' chain on a second core
   options.why = o.sections.why || !o.compare.empty();
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace), options);
   if (a.globalTime) a.clockQuality = assessClocks(*a.trace, a.clock);

@@ -104,6 +104,7 @@ class MessageTable {
  private:
   friend struct MessageMatching;  // matchMessages' steps fill the arrays below
   friend struct ReceiveMatcher;
+  friend class MessageLookup;
   // Positions [first, last) in the sender's serial order of its sends with
   // this serial (several only when it repeated the serial).
   std::pair<std::uint32_t, std::uint32_t> serialRange(TaskIndex sender, std::int32_t serial) const;
@@ -143,6 +144,19 @@ std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const E
 };
 
 MessageTable matchMessages(const Trace& trace);
+
+// MessageTable::messageOf for an analysis that asks about each task's
+// records in rising order: each answer starts where the task's last one
+// ended, without a search.  A record asked out of order is searched for.
+class MessageLookup {
+ public:
+  explicit MessageLookup(const MessageTable& table);
+  std::int64_t messageOf(EventRef r);
+
+ private:
+  const MessageTable& table_;
+  std::vector<std::uint32_t> send_, recv_;  // per task: its next message, its next matched receive
+};
 
 // The one rule for "this record took a message", for every reader: the end
 // record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call

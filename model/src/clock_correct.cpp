@@ -1,0 +1,142 @@
+// Global time's causality correction (clock_correct.h, docs/global-time.md).
+//
+// A receive that comes too early is moved forward to send + minTransfer,
+// and every later record of its task with it (durations and order within
+// the task stay as recorded, Chassin de Kergommeaux et al., §5.4).  Moving
+// a task may make its later sends too late for others: repeated until
+// nothing moves (bounded), each pass against the shifts of the pass
+// before.
+//
+// A task's shift only ever grows at its receives: between two of them every
+// record moves alike.  So a pass costs one look at each receive (its
+// sender's shift is that of the sender's last receive at or before the
+// send), not one at each record, and each task's records get their shift
+// once, at the end.
+#include "clock_correct.h"
+
+#include <algorithm>
+
+namespace xab::detail {
+
+namespace {
+
+// One receive of a message, as the passes read it: its send's and its
+// receive's times, and the slots (Steps::shift) of their shifts.
+struct Edge {
+  TimeNs sent;
+  TimeNs got;
+  std::uint32_t sendSlot;  // of the sender's last receive at or before the send; 0: none
+  std::uint32_t recvSlot;
+};
+
+// The receives of every task: their record indexes (sorted, unique), and
+// in one array the shift of each, which holds for the task's records up to
+// its next receive.  Slot 0 is the shift of records before any receive
+// (always 0); task t's receives have the slots from first[t] on.
+struct Steps {
+  std::vector<std::vector<std::uint32_t>> index;
+  std::vector<std::uint32_t> first;  // per task + 1
+  std::vector<TimeNs> shift;
+
+  std::uint32_t slot(TaskIndex t, std::uint32_t record) const {
+    const auto& idx = index[t];
+    const auto after = std::upper_bound(idx.begin(), idx.end(), record) - idx.begin();
+    return after == 0 ? 0 : first[t] + static_cast<std::uint32_t>(after - 1);
+  }
+};
+
+// How late each edge's receive is against this pass's shifts (0: in time).
+void lateness(const std::vector<Edge>& edges, const std::vector<TimeNs>& shift, TimeNs minTransfer,
+              std::vector<TimeNs>& late) {
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    const Edge& e = edges[k];
+    const TimeNs sent = addTime(addTime(e.sent, shift[e.sendSlot]), minTransfer);
+    const TimeNs got = addTime(e.got, shift[e.recvSlot]);
+    TimeNs by;
+    late[k] = got < sent && !__builtin_sub_overflow(sent, got, &by) ? by : 0;
+  }
+}
+
+// One task's receives (slots [from, to), edges [begin, end) in slot
+// order) moved by this pass: each by the most any receive at or before it
+// was late.  A receive's amounts are taken in rising order, each above the
+// task's running most counting as a move.
+void moveTask(const std::vector<Edge>& edges, const std::vector<TimeNs>& late, std::size_t begin, std::size_t end,
+              std::uint32_t from, std::uint32_t to, std::vector<TimeNs>& shift, ClockReport& report) {
+  TimeNs added = 0;
+  std::uint32_t slot = from;
+  std::vector<TimeNs> same;
+  for (std::size_t k = begin; k < end;) {
+    const std::uint32_t at = edges[k].recvSlot;
+    for (; slot < at; ++slot) shift[slot] = addTime(shift[slot], added);
+    same.clear();
+    for (; k < end && edges[k].recvSlot == at; ++k)
+      if (late[k] > 0) same.push_back(late[k]);
+    if (same.size() > 1) std::sort(same.begin(), same.end());
+    for (TimeNs amount : same)
+      if (amount > added) {
+        added = amount;
+        ++report.receivesMoved;
+        report.largestMove = std::max(report.largestMove, amount);
+      }
+  }
+  for (; slot < to; ++slot) shift[slot] = addTime(shift[slot], added);
+}
+
+}  // namespace
+
+CausalCorrection causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer, ClockReport& report) {
+  const TaskIndex tasks = static_cast<TaskIndex>(trace.taskCount());
+  Steps steps;
+  steps.index.resize(tasks);
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives) steps.index[r.recv.task].push_back(r.recv.index);
+  steps.first.assign(tasks + 1, 1);
+  for (TaskIndex t = 0; t < tasks; ++t) {
+    auto& idx = steps.index[t];
+    std::sort(idx.begin(), idx.end());
+    idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+    steps.first[t + 1] = steps.first[t] + static_cast<std::uint32_t>(idx.size());
+  }
+  steps.shift.assign(steps.first[tasks], 0);
+  std::vector<Edge> edges;
+  for (const Message& msg : m.messages)
+    for (const MessageReceive& r : msg.receives)
+      edges.push_back({trace.event(msg.send).time, trace.event(r.recv).time, steps.slot(msg.send.task, msg.send.index),
+                       steps.slot(r.recv.task, r.recv.index)});
+  // By receiver, then record: a task's receives are one range of edges.
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.recvSlot < b.recvSlot; });
+  std::vector<std::size_t> begin(tasks + 1, edges.size());
+  for (TaskIndex t = 0, k = 0; t < tasks; ++t) {
+    while (k < edges.size() && edges[k].recvSlot < steps.first[t]) ++k;
+    begin[t] = k;
+  }
+
+  auto anyLate = [](auto from, auto to) { return std::any_of(from, to, [](TimeNs l) { return l > 0; }); };
+  std::vector<TimeNs> late(edges.size());
+  for (int pass = 0; pass < 64; ++pass) {
+    lateness(edges, steps.shift, minTransfer, late);
+    if (!anyLate(late.begin(), late.end())) break;
+    for (TaskIndex t = 0; t < tasks; ++t)
+      if (anyLate(late.begin() + static_cast<std::ptrdiff_t>(begin[t]), late.begin() + static_cast<std::ptrdiff_t>(begin[t + 1])))
+        moveTask(edges, late, begin[t], begin[t + 1], steps.first[t], steps.first[t + 1], steps.shift, report);
+  }
+
+  CausalCorrection out;
+  for (const Edge& e : edges)
+    out.violationsLeft += addTime(e.got, steps.shift[e.recvSlot]) <
+                          addTime(addTime(e.sent, steps.shift[e.sendSlot]), minTransfer);
+  out.shift.resize(tasks);
+  for (TaskIndex t = 0; t < tasks; ++t) {
+    std::vector<TimeNs>& s = out.shift[t];
+    s.assign(trace.events(t).size(), 0);
+    const auto& idx = steps.index[t];
+    for (std::size_t p = 0; p < idx.size(); ++p) {
+      const std::size_t to = std::min<std::size_t>(p + 1 < idx.size() ? idx[p + 1] : s.size(), s.size());
+      std::fill(s.begin() + idx[p], s.begin() + static_cast<std::ptrdiff_t>(to), steps.shift[steps.first[t] + p]);
+    }
+  }
+  return out;
+}
+
+}  // namespace xab::detail
