@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 
 namespace xab {
@@ -9,7 +10,7 @@ namespace {
 
 // One event's bytes at most: its shape (escaped: 1 + kind + phase +
 // present), time, arrival offset, arrival number, rc and six fields.
-constexpr std::size_t kMaxEventBytes = 1 + 2 + 1 + 2 + 10 + 10 + 5 + 5 + 6 * 5;
+constexpr std::size_t kMaxEventBytes = 1 + 3 * 9 + 3 * 9 + 7 * 9;
 constexpr std::size_t kFirstPage = 32;
 constexpr std::size_t kMaxPage = 64 * 1024;
 constexpr std::uint8_t kEscape = 255;  // a shape spelled out, the table being full
@@ -28,23 +29,45 @@ std::uint64_t zigzag(std::int64_t v) {
 }
 std::int64_t unzigzag(std::uint64_t u) { return static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1); }
 
+// Prefix varints: a value of at most 7n bits takes n bytes (n <= 8), the
+// first byte's n-1 low bits zero and the next one set; a bigger value takes
+// a zero byte and 8 bytes as they are.  The length is in the first byte,
+// so reading one is a load, a count of trailing zeros and two shifts, with
+// no branch a value's size decides (varints of LEB128 mispredict on every
+// other byte).  The load may read kSlack bytes past a block's last event:
+// a full block is followed by kSlack zero bytes, the open block of a
+// frozen copy is a copy of its own with them, and every page ends with
+// them; so no byte read ahead is one the writer may still write.
+constexpr std::size_t kSlack = 8;
+
+std::uint64_t load64(const std::uint8_t* p) {
+  std::uint64_t x;
+  std::memcpy(&x, p, sizeof x);
+  return x;  // little-endian, as every machine PVM runs xab on here
+}
+
 std::uint8_t* put(std::uint8_t* p, std::uint64_t u) {
-  while (u >= 0x80) {
-    *p++ = static_cast<std::uint8_t>(u | 0x80);
-    u >>= 7;
+  const int bits = 64 - std::countl_zero(u | 1);
+  const int n = (bits + 6) / 7;
+  if (n > 8) {
+    *p++ = 0;
+    std::memcpy(p, &u, 8);
+    return p + 8;
   }
-  *p++ = static_cast<std::uint8_t>(u);
-  return p;
+  const std::uint64_t x = (u << n) | (std::uint64_t{1} << (n - 1));
+  std::memcpy(p, &x, static_cast<std::size_t>(n));
+  return p + n;
 }
 std::uint64_t get(const std::uint8_t*& p) {
-  std::uint64_t u = *p++;
-  if (u < 0x80) return u;
-  u &= 0x7f;
-  for (int shift = 7;; shift += 7) {
-    std::uint64_t b = *p++;
-    u |= (b & 0x7f) << shift;
-    if (b < 0x80) return u;
+  const std::uint64_t x = load64(p);
+  if ((x & 0xff) == 0) [[unlikely]] {
+    const std::uint64_t u = load64(p + 1);
+    p += 9;
+    return u;
   }
+  const int n = std::countr_zero(x) + 1;
+  p += n;
+  return (x << (64 - 8 * n)) >> (64 - 7 * n);
 }
 
 // Differences wrap: a corrupt trace may hold times 290 years apart.
@@ -71,15 +94,17 @@ struct CachedBlock {
   std::uint32_t count;
   Event ev[EventStore::kBlock];
 };
-constexpr std::size_t kCacheWays = 16;
-thread_local CachedBlock cache[kCacheWays];
+// 32 sets of two: the blocks a walk over several tasks at once reads.
+constexpr std::size_t kCacheSets = 32;
+thread_local CachedBlock cache[kCacheSets][2];
+thread_local std::uint8_t cacheRecent[kCacheSets];  // the way read last, per set
 
 }  // namespace
 
 void EventStore::push_back(const Event& e) {
   const std::uint8_t shape = shapeOf(e);
   const bool first = open_.count == 0;  // a block's first event is taken from zero
-  std::uint8_t buf[kMaxEventBytes];
+  std::uint8_t buf[kMaxEventBytes + 8];
   std::uint8_t* p = buf;
   *p++ = shape;
   if (shape == kEscape) {
@@ -94,7 +119,7 @@ void EventStore::push_back(const Event& e) {
   if (e.hasRc()) p = put(p, zigzag(e.rc));
   for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1) p = put(p, zigzag(e.a[__builtin_ctz(bits)]));
   const auto n = static_cast<std::uint32_t>(p - buf);
-  reserve(n);
+  reserve(n + kSlack);
   if (first) {
     open_.bytes = end_;
     open_.id = newBlockId();
@@ -108,6 +133,9 @@ void EventStore::push_back(const Event& e) {
   if (++open_.count == kBlock) {
     blocks_.push_back(open_);
     open_ = Block{};
+    std::memset(end_, 0, kSlack);
+    end_ += kSlack;
+    room_ -= kSlack;
   }
 }
 
@@ -134,12 +162,13 @@ void EventStore::reserve(std::size_t bytes) {
   // Pages double, from a few events' worth (a task may make one call) to
   // kMaxPage.
   const std::size_t carried = open_.count ? static_cast<std::size_t>(end_ - open_.bytes) : 0;
-  const std::size_t size = std::max(std::clamp(pageBytes_, kFirstPage, kMaxPage), carried + bytes);
+  const std::size_t size = std::max(std::clamp(pageBytes_, kFirstPage, kMaxPage), carried + bytes + kSlack);
   auto page = std::make_shared_for_overwrite<std::uint8_t[]>(size);
+  std::memset(page.get() + size - kSlack, 0, kSlack);
   if (carried) std::memcpy(page.get(), open_.bytes, carried);
   if (open_.count) open_.bytes = page.get();
   end_ = page.get() + carried;
-  room_ = static_cast<std::uint32_t>(size - carried);
+  room_ = static_cast<std::uint32_t>(size - carried - kSlack);
   pageBytes_ += size;
   pages_.push_back(std::move(page));
 }
@@ -169,13 +198,19 @@ void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
 }
 
 const Event* EventStore::decoded(const Block& b, std::uint32_t need) const {
-  CachedBlock& c = cache[b.id % kCacheWays];
-  if (c.id != b.id || c.count < need) {
-    decode(b, b.count, c.ev);
-    c.id = b.id;
-    c.count = b.count;
-  }
-  return c.ev;
+  const std::size_t set = (b.id * 0x9E3779B1u) >> 27;  // Fibonacci hashing: a task's blocks spread over the sets
+  CachedBlock* ways = cache[set];
+  for (std::uint8_t w = 0; w < 2; ++w)
+    if (ways[w].id == b.id && ways[w].count >= need) {
+      cacheRecent[set] = w;
+      return ways[w].ev;
+    }
+  const std::uint8_t w = cacheRecent[set] ^ 1;
+  decode(b, b.count, ways[w].ev);
+  ways[w].id = b.id;
+  ways[w].count = b.count;
+  cacheRecent[set] = w;
+  return ways[w].ev;
 }
 
 EventStore EventStore::freeze() const {
@@ -187,6 +222,16 @@ EventStore EventStore::freeze() const {
   out.lastSeq_ = lastSeq_;
   out.pages_ = pages_;
   out.pageBytes_ = pageBytes_;
+  if (open_.count) {
+    // The writer goes on writing right after the open block's bytes.
+    const auto n = static_cast<std::size_t>(end_ - open_.bytes);
+    auto own = std::make_shared_for_overwrite<std::uint8_t[]>(n + kSlack);
+    std::memcpy(own.get(), open_.bytes, n);
+    std::memset(own.get() + n, 0, kSlack);
+    out.open_.bytes = own.get();
+    out.pages_.push_back(std::move(own));
+    out.pageBytes_ += n + kSlack;
+  }
   out.shapes_ = shapes_;
   out.shapeCount_ = shapeCount_;
   out.shapeRoom_ = shapeRoom_;
