@@ -133,6 +133,9 @@ class Script : public QObject {
       finish(2);
       return;
     }
+    // The Why slow tab shown, a cause or the critical path chosen: its
+    // analysis, made once asked for (lazy_why.h), comes in a later snapshot.
+    if (state_->whyWanted() && !s->whyReady()) return;
     if (o_.step) {
       if (state_->size() < static_cast<std::size_t>(*o_.step) && !ended) return;
       state_->setPosition(0);
@@ -269,6 +272,7 @@ int main(int argc, char** argv) {
   if (!options.compare.isEmpty()) window.compareWith(options.compare);
   window.show();
 
+  if (options.whyCause || options.criticalPath) state.wantWhy();
   std::unique_ptr<Script> script;
   if (options.scripted()) {
     script = std::make_unique<Script>(&state, &window, options);
@@ -278,6 +282,7 @@ int main(int argc, char** argv) {
     QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
       const ViewSnapshot* s = state.snapshot();
       if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
+      if (state.whyWanted() && !s->whyReady()) return;
       done = true;
       goAndFind(&window, options);
       chooseWhy(&window, options);

@@ -52,6 +52,11 @@ WhyPanel::WhyPanel(ViewState* state, QWidget* parent)
 
 QString WhyPanel::text() const { return text_->toPlainText(); }
 
+void WhyPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  state_->wantWhy();
+}
+
 void WhyPanel::refresh() {
   const ViewSnapshot* s = state_->snapshot();
   const QString t = s && s->analysis ? whyReportLines(*s).join('\n') : QString("No trace yet.");
@@ -60,6 +65,7 @@ void WhyPanel::refresh() {
 }
 
 void WhyPanel::setCriticalPath(bool on) {
+  if (on) state_->wantWhy();
   if (critical_->isChecked() != on) critical_->setChecked(on);  // toggled() comes back here
   else highlight();
 }

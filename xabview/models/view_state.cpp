@@ -20,7 +20,18 @@ bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
   return true;
 }
 
-ViewState::ViewState(QObject* parent) : QObject(parent) { progressClock_.start(); }
+ViewState::ViewState(QObject* parent) : QObject(parent), why_(new LazyWhy(this)) {
+  progressClock_.start();
+  connect(why_, &LazyWhy::made, this, [this] {
+    if (snapshot_) setSnapshot(snapshot_);  // with the new one, or the next begun
+  });
+}
+
+void ViewState::wantWhy() {
+  if (why_->wanted()) return;
+  why_->want();
+  if (snapshot_) why_->attach(snapshot_);  // begins it
+}
 
 std::uint32_t ViewState::shownOf(TaskIndex task) const {
   return task < shown_.size() ? shown_[task] : 0;
@@ -61,7 +72,7 @@ void ViewState::setSnapshot(SnapshotPtr s) {
   // say nothing about whether the program moves.
   auto taskRecords = [this] { return snapshot_ && snapshot_->trace ? snapshot_->trace->eventCount() : 0; };
   const std::uint64_t before = taskRecords();
-  snapshot_ = std::move(s);
+  snapshot_ = why_->attach(std::move(s));
   if (taskRecords() > before) progressClock_.restart();
   if (live_ || position_ > size()) position_ = size();
   if (selected_ && *selected_ >= size()) {

@@ -94,8 +94,9 @@ std::vector<Highlight> criticalPathHighlights(const ViewSnapshot& s) {
 QStringList whyReportLines(const ViewSnapshot& s) {
   QStringList lines;
   if (!s.analysis || !s.analysis->model.trace) return {"Analysing: the report comes when the analysis has run."};
-  if (!s.analysisComplete()) lines << "Analysing: the report covers the records read before the newest.";
-  const WhyText t = whyText(s.analysis->model);
+  if (!s.whyAnalysis) return {"Computing the wait states, their causes and the critical path\u2026"};
+  if (!s.analysisComplete() || !s.whyReady()) lines << "Analysing: the report covers the records read before the newest.";
+  const WhyText t = whyText(s.analysis->model, s.why());
   auto add = [&](const std::string& line) {
     if (!line.empty()) lines << QString::fromStdString(line);
   };
