@@ -8,6 +8,8 @@
 
 #include <QApplication>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTest>
 
@@ -145,5 +147,35 @@ TEST_CASE("layout: the task table's CPU column only for a trace with samples") {
     const bool sampled = state.snapshot()->analysis->model.samples.anyTask;
     CHECK(sampled == (std::string(name) == "why_overload.trace"));
     CHECK(table->isColumnHidden(TaskTableModel::CpuCol) == !sampled);
+  }
+}
+
+TEST_CASE("layout: at 800x500 the Tag box shows its placeholder whole and the Why slow causes fit their table") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Shown w(size, "why_overload.trace");
+    MainWindow& window = w.window;
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    auto* tag = window.findChild<QLineEdit*>("logTag");
+    REQUIRE(tag);
+    // QLineEdit draws its text inside the frame and a margin of 2 pixels a side.
+    const int room = tag->width() - 2 * tag->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) - 4 -
+                     tag->textMargins().left() - tag->textMargins().right();
+    INFO("Tag box " << tag->width() << " px, room " << room << " px");
+    CHECK(tag->fontMetrics().horizontalAdvance(tag->placeholderText()) <= room);
+
+    window.showTab("why");
+    REQUIRE(waitUntil([&] { return w.state.snapshot()->whyReady(); }));
+    QApplication::processEvents();
+    auto* causes = window.findChild<QTableView*>("whyCauses");
+    REQUIRE(causes);
+    REQUIRE(causes->model()->rowCount() > 0);
+    std::string widths;
+    for (int c = 0; c < causes->model()->columnCount(); ++c) widths += std::to_string(causes->columnWidth(c)) + " ";
+    INFO("causes " << causes->horizontalHeader()->length() << " px (" << widths << ") in a viewport of "
+                   << causes->viewport()->width());
+    CHECK_FALSE(causes->horizontalScrollBar()->isVisible());
+    CHECK(window.width() <= size.width());
   }
 }

@@ -47,8 +47,10 @@ QVariant WhyCauseModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant WhyCauseModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == CostCol)
+    return QStringLiteral("The waiting the cause's own work cost others");
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* names[] = {"Cause", "Pattern", "Waiting caused", "Share", "Waits"};
+  static const char* names[] = {"Cause", "Pattern", "Cost", "Share", "Waits"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 
