@@ -50,8 +50,10 @@ namespace {
 // spare them (800x500).
 int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
 // The diagram's rows with room for a name: fewer in a short window, which
-// would grow past 500 pixels to hold 40.
+// would grow past 500 pixels to hold 40; there a trace of more gets none
+// (names every few rows) and the event log keeps five rows.
 int labelledRowsFor(int windowHeight) { return windowHeight < 640 ? 20 : 40; }
+bool shortWindow(int windowHeight) { return windowHeight < 640; }
 
 }  // namespace
 
@@ -100,7 +102,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
-  diagram_->setLabelledRows(labelledRowsFor(options_.size.height()));
+  diagram_->setLabelledRows(labelledRowsFor(options_.size.height()), shortWindow(options_.size.height()));
   auto* overview = new OverviewView(state_);
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
@@ -259,7 +261,7 @@ void MainWindow::fitTaskTable() {
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   legend_->setMaxRows(legendRowsFor(height()));
-  diagram_->setLabelledRows(labelledRowsFor(height()));
+  diagram_->setLabelledRows(labelledRowsFor(height()), shortWindow(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
