@@ -7,6 +7,14 @@
 
 namespace xab::view {
 
+namespace {
+
+// The room beside a trace of this span: 1/50 of it, at least 1 us (a run
+// of tens of microseconds fills the diagram, not 3 % of a millisecond).
+TimeNs marginOf(TimeNs span) { return std::max<TimeNs>(span / 50, 1000); }
+
+}  // namespace
+
 bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
   if (!tasks.empty() && !tasks.count(e.task)) return false;
   if (!kind && !tag && libabRecords) return true;
@@ -174,7 +182,7 @@ void ViewState::pan(double fraction) {
 void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
   if (size() > 0) {
     TimeNs lo = snapshot_->tasksBegin, hi = newestTime();
-    const TimeNs pad = std::max<TimeNs>((hi - lo) / 50, 1'000'000);
+    const TimeNs pad = marginOf(hi - lo);
     lo -= pad;
     hi += pad;
     const TimeNs width = end - begin;
@@ -195,7 +203,7 @@ void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
 void ViewState::fitAll() {
   TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
   TimeNs e = newestTime();
-  TimeNs pad = std::max<TimeNs>((e - b) / 50, 1'000'000);
+  TimeNs pad = marginOf(e - b);
   viewBegin_ = b;
   viewEnd_ = e + pad;
   follow_ = Follow::WholeTrace;
