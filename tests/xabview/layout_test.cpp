@@ -179,3 +179,17 @@ TEST_CASE("layout: at 800x500 the Tag box shows its placeholder whole and the Wh
     CHECK(window.width() <= size.width());
   }
 }
+
+TEST_CASE("layout: at 1280x800 the rows of a trace of few tasks fill most of the diagram") {
+  Shown w(QSize(1280, 800), "deadlock.trace");
+  REQUIRE(QTest::qWaitForWindowExposed(&w.window));
+  QApplication::processEvents();
+  DiagramView* d = w.window.diagram();
+  const auto layout = DiagramLayout::make(d->rect(), w.state);
+  const double plot = d->height() - layout.axisHeight - 2;
+  INFO(layout.rows << " rows of " << layout.rowHeight << " px in a diagram of " << plot << " px");
+  REQUIRE(layout.rows >= 2);
+  REQUIRE(layout.rows <= 4);
+  CHECK(layout.rowHeight * static_cast<double>(layout.rows) >= 0.6 * plot);
+  CHECK(layout.rowHeight <= kMaxRowHeight);
+}
