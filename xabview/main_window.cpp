@@ -93,6 +93,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol,
                 TaskTableModel::CpuCol})
     taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  // Measured on the rows in view only: every Step changes every cell, and
+  // Qt's default (1,000 rows laid out as text) made a Step of a trace of
+  // 10,000 tasks cost tens of milliseconds.
+  taskTable_->horizontalHeader()->setResizeContentsPrecision(0);
   // Stretched (not the stretched last section, which keeps at least the
   // default width: Doing now went past the table's edge at 800x500).
   taskTable_->horizontalHeader()->setSectionResizeMode(TaskTableModel::DoingCol, QHeaderView::Stretch);

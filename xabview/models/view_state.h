@@ -135,6 +135,7 @@ class ViewState : public QObject {
 
  private:
   void refreshShown();
+  void moveShown(std::size_t from);  // refreshShown() after the position moved from `from`
   TimeNs newestTime() const;  // where the whole trace's range ends
   void showNewest(TimeNs width);
   void clampToTrace(TimeNs begin, TimeNs end);  // setViewRange, kept on the trace
