@@ -13,6 +13,7 @@
 #include "output_panel.h"
 #include "options.h"
 #include "panels.h"
+#include "replay_bar.h"
 #include "state_dump.h"
 #include "trace_loader.h"
 
@@ -199,6 +200,7 @@ class Script : public QObject {
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
     state["compare_panel"] = window_->comparePanel()->text();  // --compare: what differs, a row a line
+    state["replay_speed"] = window_->replayBar()->speedText();  // as the replay bar shows it: "x1", "15 rec/s"
     if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
       state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
                                    static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
@@ -269,6 +271,7 @@ int main(int argc, char** argv) {
   QObject::connect(&window, &MainWindow::timeBaseChosen, &input, &InputSession::setTimeBase);
   window.watchReader([&input] { return input.loader() ? input.loader()->recordsRead() : 0; });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
+  if (options.speedInTraceTime) window.replayBar()->setSpeedInTraceTime(true);
   if (!options.compare.isEmpty()) window.compareWith(options.compare);
   window.show();
 

@@ -52,5 +52,7 @@ shot xabview-find.png --goto 0.1 --find "tag=16004" --tab details "$WORK/run.tra
 shot xabview-failures.png --no-follow --play-to-end --tab hang "$ROOT/tests/model/data/ge.trace"
 # The timeout marked on the diagram and in the Failed calls list
 shot xabview-timeout.png --no-follow --play-to-end --tab hang "$WORK/timeout.trace"
+# Replay speed in trace time: x1 plays the run at its own pace
+shot xabview-speed.png --step $((n / 4)) --speed-in-trace-time --tab log "$WORK/run.trace"
 "$BIN/xabview" --play-to-end --save-diagram "$OUT/xabview-diagram.svg" "$WORK/run.trace" 2>>"$WORK/xabview.err"
 echo "wrote docs/img/xabview-diagram.svg"
