@@ -63,6 +63,7 @@ TEST_CASE("lazy why: opening a trace leaves the wait states until the Why slow t
   auto* panel = window.findChild<WhyPanel*>();
   REQUIRE(panel);
   CHECK(state.whyRuns() == 1);
+  CHECK(panel->text().startsWith("Computing the wait states"));  // until its result is handed over
   REQUIRE(waitUntil([&] { return state.snapshot()->whyReady(); }));
   CHECK(state.whyRuns() == 1);
   CHECK(causesOf(*state.snapshot()) == causesOf(*eager));
