@@ -36,8 +36,9 @@ DiagramView::DiagramView(ViewState* state, QWidget* parent) : QWidget(parent), s
   connect(state_, &ViewState::rowsChanged, this, &DiagramView::fitMinimumHeight);
 }
 
-void DiagramView::setLabelledRows(int rows) {
+void DiagramView::setLabelledRows(int rows, bool allOrNone) {
   labelledRows_ = rows;
+  allOrNone_ = allOrNone;
   fitMinimumHeight();
 }
 
@@ -45,7 +46,8 @@ void DiagramView::setLabelledRows(int rows) {
 // labelledRows_ rows (more get a name every few rows): the window's other
 // parts give way first.
 void DiagramView::fitMinimumHeight() {
-  const std::size_t rows = state_->snapshot() ? std::min<std::size_t>(state_->rowPlan().rows(), labelledRows_) : 0;
+  std::size_t rows = state_->snapshot() ? std::min<std::size_t>(state_->rowPlan().rows(), labelledRows_) : 0;
+  if (allOrNone_ && state_->snapshot() && state_->rowPlan().rows() > static_cast<std::size_t>(labelledRows_)) rows = 0;
   DiagramLayout layout;
   int want = std::max(120, layout.axisHeight + 4 + static_cast<int>(std::ceil(static_cast<double>(rows) * kMinLabelRow)));
   if (want != minimumHeight()) setMinimumHeight(want);

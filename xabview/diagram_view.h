@@ -29,8 +29,10 @@ class DiagramView : public QWidget {
   // View > Rows: fold, filter, show every task (owned by the view).
   const QList<QAction*>& rowActions() const { return rowActions_; }
   // How many rows get room for a readable name (40; fewer in a short
-  // window, which must not grow past its size to hold them).
-  void setLabelledRows(int rows);
+  // window, which must not grow past its size to hold them).  allOrNone:
+  // a trace of more rows than that gets none (the least height, a name
+  // every few rows), so that a short window's event log keeps its rows.
+  void setLabelledRows(int rows, bool allOrNone = false);
 
  signals:
   void painted(double ms);  // after each repaint, its time
@@ -71,6 +73,7 @@ class DiagramView : public QWidget {
   std::optional<TaskIndex> rowDrag_;  // a row's name pressed: dragged, it moves the row
   std::optional<TaskIndex> rowDrop_;  // where it goes if released now
   int labelledRows_ = 40;
+  bool allOrNone_ = false;
 };
 
 // The key to the diagram's colours (diagramLegend()), in as many lines as

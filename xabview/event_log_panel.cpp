@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -35,8 +36,13 @@ EventLogPanel::EventLogPanel(ViewState* state, QWidget* parent)
   call_->addItem("any call", -1);  // then the calls the trace has (refillCalls)
   tag_ = new QLineEdit;
   tag_->setObjectName("logTag");
-  tag_->setPlaceholderText("any tag");
-  tag_->setMaximumWidth(70);
+  tag_->setPlaceholderText("all");  // typed "any": the records of tag -1 (any tag)
+  // Wide enough for its placeholder whole (QLineEdit draws inside its frame
+  // and 2 pixels a side), even where the row is squeezed (800x500).
+  const int tagWidth = tag_->fontMetrics().horizontalAdvance(tag_->placeholderText() + " ") +
+                       2 * tag_->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) + 4;
+  tag_->setMinimumWidth(tagWidth);
+  tag_->setMaximumWidth(std::max(70, tagWidth));
   row->addWidget(new QLabel("Task"));
   row->addWidget(task_);
   row->addWidget(new QLabel("Call"));

@@ -13,6 +13,7 @@
 #include "output_panel.h"
 #include "options.h"
 #include "panels.h"
+#include "replay_bar.h"
 #include "state_dump.h"
 #include "trace_loader.h"
 
@@ -133,6 +134,9 @@ class Script : public QObject {
       finish(2);
       return;
     }
+    // The Why slow tab shown, a cause or the critical path chosen: its
+    // analysis, made once asked for (lazy_why.h), comes in a later snapshot.
+    if (state_->whyWanted() && !s->whyReady()) return;
     if (o_.step) {
       if (state_->size() < static_cast<std::size_t>(*o_.step) && !ended) return;
       state_->setPosition(0);
@@ -196,6 +200,7 @@ class Script : public QObject {
     state["output_panel"] = QJsonArray::fromStringList(window_->outputPanel()->lines());  // its lines as shown
     state["input_panel"] = window_->inputPanel()->text();  // source, malformed lines, per-host figures
     state["compare_panel"] = window_->comparePanel()->text();  // --compare: what differs, a row a line
+    state["replay_speed"] = window_->replayBar()->speedText();  // as the replay bar shows it: "x1", "15 rec/s"
     if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
       state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
                                    static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
@@ -266,9 +271,11 @@ int main(int argc, char** argv) {
   QObject::connect(&window, &MainWindow::timeBaseChosen, &input, &InputSession::setTimeBase);
   window.watchReader([&input] { return input.loader() ? input.loader()->recordsRead() : 0; });
   if (!options.tab.isEmpty()) window.showTab(options.tab);
+  if (options.speedInTraceTime) window.replayBar()->setSpeedInTraceTime(true);
   if (!options.compare.isEmpty()) window.compareWith(options.compare);
   window.show();
 
+  if (options.whyCause || options.criticalPath) state.wantWhy();
   std::unique_ptr<Script> script;
   if (options.scripted()) {
     script = std::make_unique<Script>(&state, &window, options);
@@ -278,6 +285,7 @@ int main(int argc, char** argv) {
     QObject::connect(&state, &ViewState::snapshotChanged, &window, [&state, &window, &options, done = false]() mutable {
       const ViewSnapshot* s = state.snapshot();
       if (done || !s || !s->analysisComplete() || !(s->inputEnded || s->caughtUp) || s->size() == 0) return;
+      if (state.whyWanted() && !s->whyReady()) return;
       done = true;
       goAndFind(&window, options);
       chooseWhy(&window, options);

@@ -50,8 +50,10 @@ namespace {
 // spare them (800x500).
 int legendRowsFor(int windowHeight) { return windowHeight < 640 ? 1 : 3; }
 // The diagram's rows with room for a name: fewer in a short window, which
-// would grow past 500 pixels to hold 40.
+// would grow past 500 pixels to hold 40; there a trace of more gets none
+// (names every few rows) and the event log keeps five rows.
 int labelledRowsFor(int windowHeight) { return windowHeight < 640 ? 20 : 40; }
+bool shortWindow(int windowHeight) { return windowHeight < 640; }
 
 }  // namespace
 
@@ -91,6 +93,10 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol,
                 TaskTableModel::CpuCol})
     taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  // Measured on the rows in view only: every Step changes every cell, and
+  // Qt's default (1,000 rows laid out as text) made a Step of a trace of
+  // 10,000 tasks cost tens of milliseconds.
+  taskTable_->horizontalHeader()->setResizeContentsPrecision(0);
   // Stretched (not the stretched last section, which keeps at least the
   // default width: Doing now went past the table's edge at 800x500).
   taskTable_->horizontalHeader()->setSectionResizeMode(TaskTableModel::DoingCol, QHeaderView::Stretch);
@@ -100,7 +106,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
   pbox->setContentsMargins(0, 0, 0, 0);
   pbox->setSpacing(1);
   diagram_ = new DiagramView(state_);
-  diagram_->setLabelledRows(labelledRowsFor(options_.size.height()));
+  diagram_->setLabelledRows(labelledRowsFor(options_.size.height()), shortWindow(options_.size.height()));
   auto* overview = new OverviewView(state_);
   pbox->addWidget(overview);
   pbox->addWidget(diagram_, 1);
@@ -259,7 +265,7 @@ void MainWindow::fitTaskTable() {
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   legend_->setMaxRows(legendRowsFor(height()));
-  diagram_->setLabelledRows(labelledRowsFor(height()));
+  diagram_->setLabelledRows(labelledRowsFor(height()), shortWindow(height()));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

@@ -62,6 +62,7 @@ class MainWindow : public QMainWindow {
   DiagramView* diagram() const { return diagram_; }
   ControlPanel* controlPanel() const { return control_; }  // with --control only
   FindBar* findBar() const { return find_; }
+  ReplayBar* replayBar() const { return replay_; }
   bool saveDiagram(const QString& file, QString* error) const;
   // Ctrl+S and Ctrl+E once the file is chosen: write it, then say so in the
   // status bar ("Saved the diagram to FILE", "Exported N records to FILE")

@@ -93,6 +93,8 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                               "cause: status 2.",
                               "N");
   QCommandLineOption criticalPath("critical-path", "Draw the critical path on the diagram (Why slow tab).");
+  QCommandLineOption speedInTraceTime("speed-in-trace-time",
+                                      "The replay speed in trace time (x1: as fast as the run went), as \\ does.");
   QCommandLineOption foldOpt("fold",
                              "The diagram's rows: name (one row for the tasks of a program on a host), host (one "
                              "row per host) or none (a row per task): as View > Rows. Default: by name over " +
@@ -122,7 +124,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, foldOpt, compare, size,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, speedInTraceTime, foldOpt, compare, size,
                         hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -190,6 +192,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
     if (o.tab.isEmpty()) o.tab = "why";
   }
   o.criticalPath = p.isSet(criticalPath);
+  o.speedInTraceTime = p.isSet(speedInTraceTime);
   if (p.isSet(foldOpt)) {
     const QString how = p.value(foldOpt);
     if (how == "name") o.fold = RowFold::ByName;

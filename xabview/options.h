@@ -32,6 +32,7 @@ struct ViewerOptions {
   QString tab;                      // panel to show (panelNames())
   std::optional<int> whyCause;      // --why-cause N: the Why slow tab's N-th cause chosen (1: the costliest)
   bool criticalPath = false;        // --critical-path: drawn on the diagram
+  bool speedInTraceTime = false;    // --speed-in-trace-time: the replay speed as x1 (the run's own pace)
   std::optional<RowFold> fold;      // --fold name|host|none: the diagram's rows (row_plan.h)
   QString compare;                  // --compare FILE: a second run beside the first
   QSize size{1280, 800};

@@ -123,6 +123,8 @@ class WhyPanel : public QWidget {
   void refresh();
   void setCriticalPath(bool on);
   void zoomToCause();  // the view to the chosen cause's waits
+ protected:
+  void showEvent(QShowEvent* e) override;  // asks for the analysis (ViewState::wantWhy)
  private:
   void chooseCause(int row);
   void highlight();

@@ -135,6 +135,8 @@ void ReplayBar::showSpeed() {
   speedValue_->setChecked(traceTime_);
 }
 
+QString ReplayBar::speedText() const { return speedValue_->text().trimmed(); }
+
 void ReplayBar::setSpeedInTraceTime(bool on) {
   traceTime_ = on;
   speed_->setValue(on ? timeValue_ : recordsValue_);

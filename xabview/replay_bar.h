@@ -29,6 +29,8 @@ class ReplayBar : public QToolBar {
   // The speed in trace time: seconds of the run per second of play.
   double timeFactor() const;
   bool speedInTraceTime() const { return traceTime_; }
+  QString speedText() const;  // as shown beside the slider: "\u00d71", "15 rec/s"
+
   // Live, and the input still growing: the position follows a running program.
   bool following() const;
   // Actions without a button (PgUp/PgDn, [ and ]): for the Replay menu.

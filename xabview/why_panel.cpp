@@ -23,7 +23,13 @@ WhyPanel::WhyPanel(ViewState* state, QWidget* parent)
   table_->setObjectName("whyCauses");
   table_->setToolTip("Select a cause: its waits in red, its work during them in blue on the diagram; "
                      "double-click to zoom to them");
+  // The figures whole; the cause and its pattern take what is left (cut,
+  // whole in the tool tip): no horizontal scroll bar, even at 800x500.
+  table_->horizontalHeader()->setStretchLastSection(false);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(WhyCauseModel::TaskCol, QHeaderView::Stretch);
+  table_->horizontalHeader()->setSectionResizeMode(WhyCauseModel::PatternCol, QHeaderView::Stretch);
+  table_->horizontalHeader()->setMinimumSectionSize(table_->fontMetrics().horizontalAdvance("(xab…"));
   auto* right = new QWidget;
   auto* column = new QVBoxLayout(right);
   column->setContentsMargins(0, 0, 0, 0);
@@ -39,8 +45,8 @@ WhyPanel::WhyPanel(ViewState* state, QWidget* parent)
   column->addWidget(text_, 1);
   split->addWidget(table_);
   split->addWidget(right);
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 3);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
   box->addWidget(split);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& i) { chooseCause(i.isValid() ? i.row() : -1); });
@@ -52,6 +58,11 @@ WhyPanel::WhyPanel(ViewState* state, QWidget* parent)
 
 QString WhyPanel::text() const { return text_->toPlainText(); }
 
+void WhyPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  state_->wantWhy();
+}
+
 void WhyPanel::refresh() {
   const ViewSnapshot* s = state_->snapshot();
   const QString t = s && s->analysis ? whyReportLines(*s).join('\n') : QString("No trace yet.");
@@ -60,6 +71,7 @@ void WhyPanel::refresh() {
 }
 
 void WhyPanel::setCriticalPath(bool on) {
+  if (on) state_->wantWhy();
   if (critical_->isChecked() != on) critical_->setChecked(on);  // toggled() comes back here
   else highlight();
 }

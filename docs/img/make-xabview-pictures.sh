@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=docs/img/pictures.sh
 source "$ROOT/docs/img/pictures.sh"
-pictures_begin xabview-pictures "${1:-build}" abmon xabdemo xabview
+pictures_begin xabview-pictures "${1:-build}" abmon xabdemo xabview xabt_wait
 
 record() {  # record FILE ARGS...: the demo under abmon
   local file=$1; shift
@@ -31,6 +31,9 @@ record "$WORK/run.trace" "$BIN/xabdemo" -n 4 --rounds 6
 hang() { "$BIN/xabdemo" --hang >"$WORK/hang.out" 2>&1 & PICTURE_PIDS+=" $!"; sleep 3; }
 record "$WORK/hang.trace" hang
 kill "${PICTURE_PIDS##* }" 2>/dev/null || true
+# A receive that times out: tests/libab/xabt_wait.c's pvm_trecv of a tag
+# nobody sends, with a timeout of 0.5 s
+record "$WORK/timeout.trace" "$BIN/xabt_wait" 0.5
 
 shot() {  # shot NAME ARGS...
   local name=$1; shift
@@ -47,5 +50,9 @@ shot xabview-find.png --goto 0.1 --find "tag=16004" --tab details "$WORK/run.tra
 # Failed calls: PVM's group example ge (a real run kept as a test fixture):
 # the red cross where pvm_getinst and pvm_gettid failed, listed in the Hang tab
 shot xabview-failures.png --no-follow --play-to-end --tab hang "$ROOT/tests/model/data/ge.trace"
+# The timeout marked on the diagram and in the Failed calls list
+shot xabview-timeout.png --no-follow --play-to-end --tab hang "$WORK/timeout.trace"
+# Replay speed in trace time: x1 plays the run at its own pace
+shot xabview-speed.png --step $((n / 4)) --speed-in-trace-time --tab log "$WORK/run.trace"
 "$BIN/xabview" --play-to-end --save-diagram "$OUT/xabview-diagram.svg" "$WORK/run.trace" 2>>"$WORK/xabview.err"
 echo "wrote docs/img/xabview-diagram.svg"

@@ -30,7 +30,7 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
       timed(a.ms.messages, [&] { a.messages = matchMessages(t); });
       matched.set_value();
       timed(a.ms.mismatch, [&] { a.mismatch = findPackMismatches(t, a.messages); });
-      timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
+      if (options.races) timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
     };
     std::future<void> second;
     if (options.parallel) second = std::async(std::launch::async, messageChain);

@@ -71,9 +71,9 @@ std::string lastAtBarriers(const Analysis& a, TaskIndex k) {
 // "host node1 overloaded (load 3.1 on 1 CPU): (w, 1) waited 1.500 s for a
 // CPU (75.0 % of its time)" when the samples say it waited that much; the
 // load is the mean of its host's points over the task's life.
-std::string overloadedHost(const Analysis& a, TaskIndex k) {
+std::string overloadedHost(const Analysis& a, const WhyReport& w, TaskIndex k) {
   const Trace& t = *a.trace;
-  const TaskWaiting& p = a.why.perTask[k];
+  const TaskWaiting& p = w.perTask[k];
   if (!p.hostOverloaded()) return {};
   const TaskInfo& i = t.task(k);
   std::string host = i.host >= 0 ? std::string(t.str(i.host)) : std::string("?");
@@ -94,9 +94,10 @@ std::string overloadedHost(const Analysis& a, TaskIndex k) {
 
 }  // namespace
 
-WhyText whyText(const Analysis& a) {
+WhyText whyText(const Analysis& a) { return whyText(a, a.why); }
+
+WhyText whyText(const Analysis& a, const WhyReport& w) {
   const Trace& t = *a.trace;
-  const WhyReport& w = a.why;
   WhyText out;
   if (w.waits.empty()) {
     out.headline = "no task waited for another";
@@ -120,7 +121,7 @@ WhyText whyText(const Analysis& a) {
     std::string what = computesLonger(a, k);
     std::string last = lastAtBarriers(a, k);
     if (!what.empty() || !last.empty()) s += " " + what + (what.empty() || last.empty() ? "" : " and ") + last + ":";
-    if (std::string busy = overloadedHost(a, k); !busy.empty()) s += " " + busy + ";";
+    if (std::string busy = overloadedHost(a, w, k); !busy.empty()) s += " " + busy + ";";
     s += " its own work cost others " + shortDuration(p.rootCost) + " of waiting (" + percent(share) + "): ";
     std::string parts;
     for (const WaitCause* c : byTask[k]) {

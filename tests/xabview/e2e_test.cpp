@@ -273,11 +273,22 @@ TEST_CASE("xabview --why-cause and --critical-path choose as the Why slow tab do
   QStringList why;
   for (const auto& line : state["why"].toArray()) why << line.toString();
   CHECK(why.join('\n').contains("(worker, 2)"));
+  CHECK(state["why_made"].toString() == "ready");  // the tab's, waited for
   checkScreenshot(dir + "/shot.png", 1280, 800);
-  // Without them nothing is highlighted; a cause the trace lacks is status 2.
+  // Without them nothing is highlighted, and the viewer made no wait states
+  // (the dump made its report itself); a cause the trace lacks is status 2.
   r = run({xabview(), "--no-follow", "--play-to-end", "--dump-state", dir + "/plain.json", trace}, x.env(), 60s);
   REQUIRE(r.exit_code == 0);
-  CHECK(readJson(dir + "/plain.json")["highlights"].toInt() == 0);
+  const auto plain = readJson(dir + "/plain.json");
+  CHECK(plain["highlights"].toInt() == 0);
+  CHECK(plain["why_made"].toString() == "not asked");
+  CHECK(plain["why"].toArray().size() == state["why"].toArray().size());
+  CHECK(plain["replay_speed"].toString().endsWith("rec/s"));
+  // --speed-in-trace-time: the replay bar's speed as \ switches it, x1 the run's pace.
+  r = run({xabview(), "--no-follow", "--play-to-end", "--speed-in-trace-time", "--dump-state", dir + "/speed.json", trace},
+          x.env(), 60s);
+  REQUIRE(r.exit_code == 0);
+  CHECK(readJson(dir + "/speed.json")["replay_speed"].toString() == QStringLiteral("\u00d71"));
   r = run({xabview(), "--no-follow", "--play-to-end", "--why-cause", "9", "--dump-state", dir + "/none.json", trace},
           x.env(), 60s);
   CHECK(r.exit_code == 2);

@@ -8,6 +8,9 @@
 
 #include <QApplication>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTest>
 
@@ -128,8 +131,8 @@ TEST_CASE("layout: at 800x500 a window of many tasks stays 800x500, folded rows 
     CHECK(window.height() <= 500);
     auto* log = window.findChild<EventLogView*>("eventLog");
     INFO("log viewport " << log->viewport()->height() << " px, rows of " << log->rowHeight() << " px");
-    // 40 rows: 20 of them with room for a name, the log what is left.
-    CHECK(log->viewport()->height() >= (tasks > 512 ? 5 : 1.8) * log->rowHeight());
+    // Folded or not, the log keeps five rows: the diagram its least height.
+    CHECK(log->viewport()->height() >= 5 * log->rowHeight());
   }
 }
 
@@ -146,4 +149,95 @@ TEST_CASE("layout: the task table's CPU column only for a trace with samples") {
     CHECK(sampled == (std::string(name) == "why_overload.trace"));
     CHECK(table->isColumnHidden(TaskTableModel::CpuCol) == !sampled);
   }
+}
+
+TEST_CASE("layout: at 800x500 the Tag box shows its placeholder whole and the Why slow causes fit their table") {
+  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+    INFO(size.width() << "x" << size.height());
+    Shown w(size, "why_overload.trace");
+    MainWindow& window = w.window;
+    REQUIRE(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    auto* tag = window.findChild<QLineEdit*>("logTag");
+    REQUIRE(tag);
+    // QLineEdit draws its text inside the frame and a margin of 2 pixels a side.
+    const int room = tag->width() - 2 * tag->style()->pixelMetric(QStyle::PM_DefaultFrameWidth) - 4 -
+                     tag->textMargins().left() - tag->textMargins().right();
+    INFO("Tag box " << tag->width() << " px, room " << room << " px");
+    CHECK(tag->fontMetrics().horizontalAdvance(tag->placeholderText()) <= room);
+
+    window.showTab("why");
+    REQUIRE(waitUntil([&] { return w.state.snapshot()->whyReady(); }));
+    QApplication::processEvents();
+    auto* causes = window.findChild<QTableView*>("whyCauses");
+    REQUIRE(causes);
+    REQUIRE(causes->model()->rowCount() > 0);
+    std::string widths;
+    for (int c = 0; c < causes->model()->columnCount(); ++c) widths += std::to_string(causes->columnWidth(c)) + " ";
+    INFO("causes " << causes->horizontalHeader()->length() << " px (" << widths << ") in a viewport of "
+                   << causes->viewport()->width());
+    CHECK_FALSE(causes->horizontalScrollBar()->isVisible());
+    CHECK(window.width() <= size.width());
+  }
+}
+
+TEST_CASE("layout: at 1280x800 the rows of a trace of few tasks fill most of the diagram") {
+  Shown w(QSize(1280, 800), "deadlock.trace");
+  REQUIRE(QTest::qWaitForWindowExposed(&w.window));
+  QApplication::processEvents();
+  DiagramView* d = w.window.diagram();
+  const auto layout = DiagramLayout::make(d->rect(), w.state);
+  const double plot = d->height() - layout.axisHeight - 2;
+  INFO(layout.rows << " rows of " << layout.rowHeight << " px in a diagram of " << plot << " px");
+  REQUIRE(layout.rows >= 2);
+  REQUIRE(layout.rows <= 4);
+  CHECK(layout.rowHeight * static_cast<double>(layout.rows) >= 0.6 * plot);
+  CHECK(layout.rowHeight <= kMaxRowHeight);
+}
+
+namespace {
+
+// Counts the cells the view measures to size its columns.
+class CountingDelegate : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    ++measured;
+    return QStyledItemDelegate::sizeHint(option, index);
+  }
+  mutable int measured = 0;
+};
+
+}  // namespace
+
+TEST_CASE("layout: a Step with 10,000 tasks measures only the task table's rows in view") {
+  ViewState state;
+  MainWindow window(&state, optionsAt({1280, 800}));
+  state.setSnapshot(snapshotOfText(manyTasks(10000)));
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  QApplication::processEvents();
+  auto* table = window.findChild<QTableView*>("taskTable");
+  REQUIRE(table);
+  auto* counting = new CountingDelegate(table);
+  table->setItemDelegate(counting);
+  state.setPosition(5000);
+  QApplication::processEvents();
+  counting->measured = 0;
+  state.step(1);
+  QApplication::processEvents();
+  // Qt's default measures 1,000 rows a column at every change (each Step
+  // changes every cell): a Step cost tens of milliseconds.
+  INFO(counting->measured << " cells measured");
+  CHECK(counting->measured <= 5 * 200);
+  // Steps count what each task shows by the records passed over: the same
+  // as counting afresh.
+  for (long d : {1L, 1L, -1L, 30L, -50L}) state.step(d);
+  ViewState fresh;
+  fresh.setSnapshot(state.snapshotPtr());
+  fresh.setPosition(state.position());
+  CHECK(fresh.cursorTime() == state.cursorTime());
+  bool same = true;
+  for (TaskIndex t = 0; t < 10000; ++t) same = same && fresh.shownOf(t) == state.shownOf(t);
+  CHECK(same);
 }

@@ -174,3 +174,28 @@ TEST_CASE("live follow: a zoomed diagram keeps its width and the newest time in 
   CHECK(state.viewBegin() == all->tasksBegin);
   CHECK(state.viewEnd() >= all->tasksEnd);
 }
+
+TEST_CASE("a run of 30 us fills the diagram: the axis fits the trace's span, zoomed out as far as it goes") {
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.000000000\n";
+  char line[160];
+  for (int i = 0; i <= 3; ++i) {  // two tasks, a record each 10 us
+    for (int task : {2, 3}) {
+      std::snprintf(line, sizeof line, "1763680000.1000%02d000 1763680000.1000%02d000 t4000%d %s\n", i * 10, i * 10, task,
+                    i == 0 ? (task == 2 ? "mytid rc=t40002 name=m host=vm parent=none lang=c pid=2"
+                                        : "mytid rc=t40003 name=w host=vm parent=t40002 lang=c pid=3")
+                           : i == 3 ? "exit rc=0" : "initsend enc=0 rc=1");
+      text += line;
+    }
+  }
+  ViewState state;
+  state.setSnapshot(test::snapshotOfText(text));
+  const ViewSnapshot& s = *state.snapshot();
+  const TimeNs span = s.tasksEnd - s.tasksBegin;
+  REQUIRE(span == 30'000);
+  INFO("view " << state.viewEnd() - state.viewBegin() << " ns for a span of " << span);
+  CHECK(state.viewBegin() <= s.tasksBegin);
+  CHECK(state.viewEnd() >= s.tasksEnd);
+  CHECK(state.viewEnd() - state.viewBegin() <= span + span / 10);
+  state.zoom(8.0, s.tasksBegin);  // out: no further than the trace and its margin
+  CHECK(state.viewEnd() - state.viewBegin() <= span + span / 10 + 2 * 1000);
+}

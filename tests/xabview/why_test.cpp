@@ -96,6 +96,7 @@ TEST_CASE("why: a cause that kept others waiting only through a chain shows the 
 TEST_CASE("why: before the analysis has run there is nothing to rank and the report says so") {
   auto s = snapshotOfText(lateWorkersTrace());
   s->analysis = std::make_shared<view::Analysis>();  // as the snapshot thread hands it over first
+  s->whyAnalysis = nullptr;
   ViewState state;
   state.setSnapshot(s);
   WhyCauseModel model(&state);

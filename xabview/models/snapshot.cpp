@@ -295,7 +295,8 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   // mipmaps (the diagram's own) alongside on this one.
   AnalyseOptions options;
   options.breakdown = false;
-  options.why = true;  // the Why-slow panel's (about a third of the analysis's time)
+  options.why = false;    // the Why-slow panel's (about a third of the analysis's time): analyseWhy
+  options.races = false;  // nothing here shows them
   options.parallel = true;
   options.alongside = [&] {
     auto t = Clock::now();
@@ -324,9 +325,29 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   return a;
 }
 
-std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace) {
+const WhyReport& ViewSnapshot::why() const {
+  static const WhyReport none;
+  return whyAnalysis ? whyAnalysis->report : none;
+}
+
+WhyPtr analyseWhy(const ViewSnapshot& s) {
+  auto started = Clock::now();
+  auto w = std::make_shared<WhyAnalysis>();
+  w->timeBase = s.timeBase;
+  w->source = s.source;
+  if (!s.analysis || !s.analysis->model.trace) return w;
+  const xab::Analysis& a = s.analysis->model;
+  w->report = analyseWaits(*a.trace, a.messages);
+  addCpuWaits(w->report, *a.trace, a.samples);
+  w->records = s.analysis->records;
+  w->buildMs = msSince(started);
+  return w;
+}
+
+std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace, bool why) {
   auto s = SnapshotBuilder().update(std::move(trace));
   s->analysis = analyseSnapshot(*s);
+  if (why) s->whyAnalysis = analyseWhy(*s);
   return s;
 }
 

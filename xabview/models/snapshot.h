@@ -197,21 +197,40 @@ struct Analysis {
 };
 using AnalysisPtr = std::shared_ptr<const Analysis>;
 
+// The Why-slow analysis of an Analysis: wait states, their root causes,
+// the critical path (the model's analyseWaits on its messages).  It costs
+// a third of the Analysis, so it is made only once something shows it
+// (ViewState::wantWhy), on a thread of its own, for the newest Analysis.
+struct WhyAnalysis {
+  WhyReport report;
+  std::uint64_t records = 0;  // the Analysis it was made of covered these
+  unsigned timeBase = 0;      // ViewSnapshot::timeBase and source it was made for
+  std::string source;
+  double buildMs = 0;
+};
+using WhyPtr = std::shared_ptr<const WhyAnalysis>;
+
 struct ViewSnapshot {
   std::shared_ptr<const Trace> trace;
   ArrivalOrder order;                     // every record, in the order it arrived
   std::vector<SpanList> spans;            // per task, in time order
   AnalysisPtr analysis;                   // never null once built
+  // Null until asked for (ViewState::wantWhy); may be of an older analysis
+  // (of fewer records) while the newest one's is made.
+  WhyPtr whyAnalysis;
+  unsigned timeBase = 0;  // the loader's count of time-base changes: times of another base are not comparable
 
   // The analysis covers every record of this snapshot.
   bool analysisComplete() const { return analysis && trace && analysis->records == trace->eventCount(); }
+  // whyAnalysis is of this snapshot's analysis.
+  bool whyReady() const { return whyAnalysis && analysis && analysis->model.trace && whyAnalysis->records == analysis->records; }
   const MessageTable& messages() const { return analysis->model.messages; }
   const BarrierAnalysis& barriers() const { return analysis->model.barriers; }
   const HangReport& hang() const { return analysis->model.hang; }
   const HangText& hangText() const { return analysis->hangText; }
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const FailureReport& failures() const { return analysis->model.failures; }
-  const WhyReport& why() const { return analysis->model.why; }
+  const WhyReport& why() const;  // whyAnalysis's report, or an empty one
   const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
   const std::vector<MessageLine>& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }
@@ -293,7 +312,11 @@ class SnapshotBuilder {
 // The whole-trace analyses of a snapshot's trace (its spans: the mipmaps).
 AnalysisPtr analyseSnapshot(const ViewSnapshot& s);
 
-// A complete snapshot in one go (a finished file, a test, the benchmark).
-std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace);
+// The wait states of s.analysis (on the calling thread).
+WhyPtr analyseWhy(const ViewSnapshot& s);
+
+// A complete snapshot in one go (a finished file, a test, the benchmark);
+// with its WhyAnalysis unless `why` is false (as the loader's come).
+std::shared_ptr<ViewSnapshot> buildSnapshot(std::shared_ptr<const Trace> trace, bool why = true);
 
 }  // namespace xab::view

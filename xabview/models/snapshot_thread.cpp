@@ -104,6 +104,7 @@ void TraceLoader::snapshotLoop() {
           s = std::make_shared<ViewSnapshot>(*last);
         }
         s->followingFile = options_.follow && !options_.path.isEmpty() && options_.path != "-";
+        s->timeBase = epoch;
         if (s->inputEnded && analysis->records != s->trace->eventCount()) {  // the last one is complete
           if (running.valid()) running.wait();
           running = {};

@@ -7,6 +7,14 @@
 
 namespace xab::view {
 
+namespace {
+
+// The room beside a trace of this span: 1/50 of it, at least 1 us (a run
+// of tens of microseconds fills the diagram, not 3 % of a millisecond).
+TimeNs marginOf(TimeNs span) { return std::max<TimeNs>(span / 50, 1000); }
+
+}  // namespace
+
 bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
   if (!tasks.empty() && !tasks.count(e.task)) return false;
   if (!kind && !tag && libabRecords) return true;
@@ -20,7 +28,18 @@ bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
   return true;
 }
 
-ViewState::ViewState(QObject* parent) : QObject(parent) { progressClock_.start(); }
+ViewState::ViewState(QObject* parent) : QObject(parent), why_(new LazyWhy(this)) {
+  progressClock_.start();
+  connect(why_, &LazyWhy::made, this, [this] {
+    if (snapshot_) setSnapshot(snapshot_);  // with the new one, or the next begun
+  });
+}
+
+void ViewState::wantWhy() {
+  if (why_->wanted()) return;
+  why_->want();
+  if (snapshot_) why_->attach(snapshot_);  // begins it
+}
 
 std::uint32_t ViewState::shownOf(TaskIndex task) const {
   return task < shown_.size() ? shown_[task] : 0;
@@ -42,6 +61,34 @@ TimeNs ViewState::nowTime() const {
   return t;
 }
 
+// A step (a few records either way) moves the counts of the tasks of the
+// records passed over, not every task's: with 10,000 tasks refreshShown's
+// search per task made each Step cost tens of milliseconds.
+void ViewState::moveShown(std::size_t from) {
+  constexpr std::size_t kFewRecords = 64;
+  const std::size_t to = position_;
+  if (!snapshot_ || shown_.size() != snapshot_->trace->taskCount() || (to > from ? to - from : from - to) > kFewRecords) {
+    refreshShown();
+    return;
+  }
+  const Trace& tr = *snapshot_->trace;
+  for (std::size_t q = std::min(from, to); q < std::max(from, to); ++q) {
+    const TaskIndex t = snapshot_->order.taskAt(q);
+    if (t == kMonitorTask) continue;
+    if (to > from) {
+      ++shown_[t];
+      cursorTime_ = std::max(cursorTime_, tr.events(t)[shown_[t] - 1].time);
+    } else {
+      --shown_[t];
+    }
+  }
+  if (to < from) {  // "now" may be earlier: the latest of what is still shown
+    cursorTime_ = snapshot_->tasksBegin;
+    for (TaskIndex t = 0; t < shown_.size(); ++t)
+      if (shown_[t] > 0) cursorTime_ = std::max(cursorTime_, tr.events(t)[shown_[t] - 1].time);
+  }
+}
+
 void ViewState::refreshShown() {
   shown_.clear();
   cursorTime_ = 0;
@@ -61,7 +108,7 @@ void ViewState::setSnapshot(SnapshotPtr s) {
   // say nothing about whether the program moves.
   auto taskRecords = [this] { return snapshot_ && snapshot_->trace ? snapshot_->trace->eventCount() : 0; };
   const std::uint64_t before = taskRecords();
-  snapshot_ = std::move(s);
+  snapshot_ = why_->attach(std::move(s));
   if (taskRecords() > before) progressClock_.restart();
   if (live_ || position_ > size()) position_ = size();
   if (selected_ && *selected_ >= size()) {
@@ -80,8 +127,9 @@ void ViewState::setPosition(std::size_t p) {
   p = std::min(p, size());
   bool wasLive = live_;
   live_ = false;
+  const std::size_t from = position_;
   position_ = p;
-  refreshShown();
+  moveShown(from);
   if (wasLive) emit liveChanged(false);
   emit positionChanged();
 }
@@ -163,7 +211,7 @@ void ViewState::pan(double fraction) {
 void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
   if (size() > 0) {
     TimeNs lo = snapshot_->tasksBegin, hi = newestTime();
-    const TimeNs pad = std::max<TimeNs>((hi - lo) / 50, 1'000'000);
+    const TimeNs pad = marginOf(hi - lo);
     lo -= pad;
     hi += pad;
     const TimeNs width = end - begin;
@@ -184,7 +232,7 @@ void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
 void ViewState::fitAll() {
   TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
   TimeNs e = newestTime();
-  TimeNs pad = std::max<TimeNs>((e - b) / 50, 1'000'000);
+  TimeNs pad = marginOf(e - b);
   viewBegin_ = b;
   viewEnd_ = e + pad;
   follow_ = Follow::WholeTrace;

@@ -16,6 +16,7 @@
 // setLive(true) or fitAll().
 #pragma once
 
+#include "lazy_why.h"
 #include "row_plan.h"
 #include "trace_loader.h"
 
@@ -90,6 +91,15 @@ class ViewState : public QObject {
   const RowChoice& rowChoice() const { return rowChoice_; }
   const RowPlan& rowPlan() const;
 
+  // The Why-slow analysis (lazy_why.h): made for the shown snapshot and
+  // each newer one once wantWhy() was called (the Why slow tab shown, a
+  // script that writes it); until then snapshots have none.  whyRuns():
+  // how many were begun.
+  void wantWhy();
+  bool whyWanted() const { return why_->wanted(); }
+  bool whyRunning() const { return why_->running(); }
+  std::uint64_t whyRuns() const { return why_->started(); }
+
   // Milliseconds since the last snapshot that brought new task records
   // (abmon's own, such as its samples, are no progress of the program).
   qint64 msSinceProgress() const { return progressClock_.elapsed(); }
@@ -125,11 +135,13 @@ class ViewState : public QObject {
 
  private:
   void refreshShown();
+  void moveShown(std::size_t from);  // refreshShown() after the position moved from `from`
   TimeNs newestTime() const;  // where the whole trace's range ends
   void showNewest(TimeNs width);
   void clampToTrace(TimeNs begin, TimeNs end);  // setViewRange, kept on the trace
 
   SnapshotPtr snapshot_;
+  LazyWhy* why_;
   std::size_t position_ = 0;
   bool live_ = true;
   enum class Follow { WholeTrace, Newest, None };

@@ -47,8 +47,10 @@ QVariant WhyCauseModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant WhyCauseModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == CostCol)
+    return QStringLiteral("The waiting the cause's own work cost others");
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* names[] = {"Cause", "Pattern", "Waiting caused", "Share", "Waits"};
+  static const char* names[] = {"Cause", "Pattern", "Cost", "Share", "Waits"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 
@@ -94,8 +96,9 @@ std::vector<Highlight> criticalPathHighlights(const ViewSnapshot& s) {
 QStringList whyReportLines(const ViewSnapshot& s) {
   QStringList lines;
   if (!s.analysis || !s.analysis->model.trace) return {"Analysing: the report comes when the analysis has run."};
-  if (!s.analysisComplete()) lines << "Analysing: the report covers the records read before the newest.";
-  const WhyText t = whyText(s.analysis->model);
+  if (!s.whyAnalysis) return {"Computing the wait states, their causes and the critical path\u2026"};
+  if (!s.analysisComplete() || !s.whyReady()) lines << "Analysing: the report covers the records read before the newest.";
+  const WhyText t = whyText(s.analysis->model, s.why());
   auto add = [&](const std::string& line) {
     if (!line.empty()) lines << QString::fromStdString(line);
   };

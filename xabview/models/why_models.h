@@ -46,7 +46,8 @@ std::vector<Highlight> criticalPathHighlights(const ViewSnapshot& s);
 
 // The report in words, a line each: the headline, the root causes, the
 // symptoms, the critical path and the slack; while the analysis has not
-// reached the newest records, a line that says so first.
+// reached the newest records, a line that says so first; while s has no
+// WhyAnalysis yet (lazy_why.h), one line that it is being made.
 QStringList whyReportLines(const ViewSnapshot& s);
 
 }  // namespace xab::view

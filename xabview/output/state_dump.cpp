@@ -146,8 +146,16 @@ QJsonObject dumpState(const ViewState& st) {
     errors.append(QJsonObject{{"line", static_cast<qint64>(e.line)}, {"reason", qstr(e.reason)}});
   QJsonArray hang;
   for (const auto& line : hangReportLines(*s)) hang.append(line);
+  // The Why slow report whole: made here when nothing has asked for it yet
+  // (why_made: what the viewer had made before this dump).
+  const QString whyMade = s->whyReady() ? "ready" : st.whyRunning() ? "computing" : st.whyWanted() ? "stale" : "not asked";
   QJsonArray why;
-  for (const auto& line : whyReportLines(*s)) why.append(line);
+  ViewSnapshot withWhy;
+  if (!s->whyReady()) {
+    withWhy = *s;
+    withWhy.whyAnalysis = analyseWhy(*s);
+  }
+  for (const auto& line : whyReportLines(s->whyReady() ? *s : withWhy)) why.append(line);
   const NetworkPicture net = networkAt(st);
   QJsonArray netLinks;
   for (const NetworkLink& l : net.links)
@@ -185,6 +193,7 @@ QJsonObject dumpState(const ViewState& st) {
       {"hang", hang},
       {"mismatches", static_cast<qint64>(s->mismatches().mismatches.size())},
       {"why", why},  // the Why slow tab's report
+      {"why_made", whyMade},  // ready, computing, stale (of fewer records), not asked (the tab never shown)
       {"network", QJsonObject{{"links", netLinks}}},  // the Network tab's traffic at the position (its hosts: `hosts`)
       {"highlights", static_cast<qint64>(st.highlights().size())},
       {"rows", rowsDump(st)},  // the diagram's rows (View > Rows)

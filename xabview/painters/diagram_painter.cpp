@@ -457,7 +457,7 @@ DiagramLayout DiagramLayout::make(const QRect& area, const ViewState& st, bool w
     if (!layout.strips.empty()) layout.stripHeight = kLoadStripHeight;
   }
   double h = area.height() - layout.axisHeight - 2 - layout.stripHeight * static_cast<double>(layout.strips.size());
-  layout.rowHeight = layout.rows ? std::clamp(h / static_cast<double>(layout.rows), 2.0, 28.0) : 20.0;
+  layout.rowHeight = layout.rows ? std::clamp(h / static_cast<double>(layout.rows), 2.0, kMaxRowHeight) : 20.0;
   return layout;
 }
 

@@ -149,6 +149,9 @@ inline const QColor kNameBarrier{0xff, 0xe0, 0xb2};  // waiting in a barrier
 inline const QColor kReplayLine{0xd5, 0x00, 0x00};
 // Below this row height the names are not drawn on every row.
 inline constexpr double kMinLabelRow = 8.0;
+// The tallest row: a trace of few tasks fills the diagram up to this
+// (taller bars would say nothing more).
+inline constexpr double kMaxRowHeight = 80.0;
 
 // The key to every colour and mark the diagram draws (the on-screen legend
 // and the documentation read it; the painter draws with the same colours).

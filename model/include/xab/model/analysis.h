@@ -30,6 +30,7 @@ namespace xab {
 struct AnalyseOptions {
   bool breakdown = true;  // also timeBreakdown (abstat reports it; the viewer does not)
   bool why = false;       // also analyseWaits: wait states, their root causes, the critical path
+  bool races = true;      // also findMessageRaces (the viewer, which shows none, skips them)
   // Match messages and find mismatches on a second thread while barriers,
   // breakdown and `alongside` run on the calling thread (two cores).
   bool parallel = false;

@@ -23,6 +23,9 @@ struct WhyText {
 // there, add how much longer a cause computes than its namesakes and how
 // often it was the last at a barrier.
 WhyText whyText(const Analysis& a);
+// The same with the wait states `w` analysed apart from `a` (analyseWaits
+// on a's messages; the viewer makes them only when they are shown).
+WhyText whyText(const Analysis& a, const WhyReport& w);
 
 // "1.800 s", "12.5 ms", "40 us": a duration in few digits.
 std::string shortDuration(TimeNs d);
