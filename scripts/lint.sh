@@ -9,7 +9,7 @@
 # reconfigures if it is not).  Without FILEs, every .cpp of abmon, model, replay,
 # traceformat, translators, tools and xabview.  Exit 0 when clean, 1 with
 # the warnings listed, each at its own file and line.  The sources of one
-# target are checked XAB_LINT_BATCH (default 16) at a time as one unit
+# target are checked XAB_LINT_BATCH (default 48) at a time as one unit
 # (scripts/lint_batches.py): the headers they share are parsed once a
 # batch.  CI (scripts/test.sh) runs it beside the plain build's ctest.
 set -euo pipefail
@@ -28,7 +28,7 @@ db=$(mktemp -d "${TMPDIR:-/tmp}/xab-lint.XXXXXX")
 trap 'rm -rf "$db"' EXIT
 # A batch of a target's sources at a time (scripts/lint_batches.py).
 out=$(python3 "$ROOT/scripts/lint_batches.py" "$BUILD/compile_commands.json" "$ROOT" "$db" \
-  "${XAB_JOBS:-2}" "${XAB_LINT_BATCH:-16}" "${files[@]}")
+  "${XAB_JOBS:-2}" "${XAB_LINT_BATCH:-48}" "${files[@]}")
 if [[ -n $out ]]; then
   echo "$out"
   echo "lint.sh: $(wc -l <<<"$out") naming problems in ${#files[@]} files" >&2

@@ -11,8 +11,8 @@ once a batch instead of once a source; the header filter names the parts'
 directories, so a diagnostic in an included source or header is reported
 at its own file and line.  A batch that does not compile as one unit (two
 sources define the same name in an anonymous namespace, as in
-cmake/XabUnity.cmake) is split in halves until it does, down to single
-sources.  Prints clang-tidy's diagnostic lines, sorted, each once.
+cmake/XabUnity.cmake) is linted again without the sources its errors are
+in, and those alone.  Prints clang-tidy's diagnostic lines, sorted, each once.
 """
 import concurrent.futures
 import json
@@ -67,10 +67,20 @@ def main():
         command = flags(by_file[members[0]]["command"])
         args = ["clang-tidy", config, "--quiet", f"--header-filter={header_filter}", unity, "--"] + command
         found = diagnostics(run(args, directory))
-        if any(NAMING not in line and "error:" in line for line in found):
-            half = len(members) // 2  # does not compile as one unit: in halves
+        errors = [line for line in found if NAMING not in line and "error:" in line]
+        if not errors:
+            return found
+        # It does not compile as one unit: the sources the errors are in
+        # (those that meet a name an earlier one defined) alone, the rest
+        # again; errors elsewhere (in a header): in halves.
+        alone = [m for m in members if any(line.startswith(m + ":") for line in errors)]
+        if not alone:
+            half = len(members) // 2
             return tidy(directory, members[:half]) | tidy(directory, members[half:])
-        return found
+        result = tidy(directory, [m for m in members if m not in alone])
+        for m in alone:
+            result |= tidy(directory, [m])
+        return result
 
     found = set()
     with concurrent.futures.ThreadPoolExecutor(max(1, int(jobs))) as pool:
