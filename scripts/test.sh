@@ -264,10 +264,10 @@ tsan_ctest() { (tsan_env && run_ctest "$TSAN_DIR" -L tsan); }
 fuzz_build() { nice -n 10 "$ROOT/scripts/fuzz.sh" --build-only; }
 fuzz_run() { nice -n 10 "$ROOT/scripts/fuzz.sh" --run-only --seconds "$FUZZ_SECONDS"; }
 
-# The naming check (clang-tidy, ~200 s of CPU) starts once the plain
-# build is done, at a low priority, beside the builds and tests after it;
-# its step says how long it was still to be waited for at the end of the
-# ASan tests.
+# The naming check (clang-tidy, a batch of a target's sources at a time)
+# starts once the plain build is done, at a low priority, beside the
+# builds and tests after it; its step says how long it was still to be
+# waited for at the end of the ASan tests.
 LINT_PID="" LINT_LOG=""
 start_lint() {
   if ((CPU_REPORT)); then return; fi  # a step of its own after the builds

@@ -304,6 +304,7 @@ bool LocalIntake::readAll(Conn& c, bool& got, std::size_t limit) {
     // connection carries none (so an empty datagram is not mistaken for it).
     const cmsghdr* cm = CMSG_FIRSTHDR(&mh);
     if (n == 0 && !cm) return false;  // the task has closed it (exited)
+    ++datagrams_;
     pid_t sender = 0;
     if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS) {
       ucred cred{};

@@ -88,6 +88,10 @@ class LocalIntake {
   bool sendStepGo(std::int32_t tid, std::int32_t seq);
 
   std::uint64_t messages() const { return messages_; }
+  // Every datagram read so far: messages, hellos, clock pings, step asks.
+  // A task making its clock exchanges sends no message for a while, yet
+  // its last records come right after (ab_clock.c).
+  std::uint64_t datagrams() const { return datagrams_; }
   std::size_t connections() const { return conns_.size(); }
   std::uint64_t refused(Refusal r) const { return refused_[static_cast<std::size_t>(r)]; }
   // One warning line with every refusal counted, if there was any.
@@ -132,6 +136,7 @@ class LocalIntake {
   std::vector<std::shared_ptr<Conn>> conns_;
   std::vector<std::byte> buf_;
   std::uint64_t messages_ = 0;
+  std::uint64_t datagrams_ = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(Refusal::Count_)> refused_{};
   // The most connections kept at once: half the descriptor limit less 16
   // (PVM's own sockets need the rest), 4 .. 4096.

@@ -31,8 +31,9 @@ static_assert(XAB_OUTPUT_TAG_OFFSET == kTracerTagOffset + 1, "PvmTracer takes th
 constexpr std::int64_t kExitGraceNs = 2'000'000'000;
 // On SIGINT/SIGTERM: events still on their way (queued in pvmd behind a
 // busy sender, or in a task's local socket) belong to the trace too.  Read
-// until nothing has come for kStopQuietNs, for kStopMaxNs at most, looking
-// at the local sockets every kStopPollUs.
+// until nothing has come (no message, no clock ping: a task making its last
+// exchanges sends its records next) for kStopQuietNs, for kStopMaxNs at
+// most, looking at the local sockets every kStopPollUs.
 constexpr std::int64_t kStopQuietNs = 100'000'000;
 constexpr int kStopPollUs = 10'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
@@ -208,8 +209,16 @@ bool Monitor::take(int bufid) {
 bool Monitor::drainInFlight() {
   std::int64_t start = realtimeNs();
   std::int64_t last = start;
+  std::uint64_t heard = local_.datagrams();
   for (std::int64_t now = start; now - start < kStopMaxNs; now = realtimeNs()) {
-    if (local_.drainAll() || (hub_ && hub_->pollStreams())) {
+    bool got = local_.drainAll();
+    // A clock ping is no message, but the task's last records follow its
+    // exchanges: it is not quiet.
+    if (local_.datagrams() != heard) {
+      heard = local_.datagrams();
+      last = now;
+    }
+    if (got || (hub_ && hub_->pollStreams())) {
       last = now;
       if (!writeOut()) return false;
     }

@@ -96,6 +96,35 @@ TEST_CASE("abmon --ready-fd tells a script when a program it starts will be trac
   CHECK_THAT(r.err, Contains("--ready-fd 9: Bad file descriptor"));
 }
 
+// A task that ends as abmon is told to stop makes its last clock exchanges
+// with abmon before it sends its records (libab's ab_clock.c): abmon
+// answers them and waits for those records, however long the exchanges
+// take.  Here abmon answers each ping 30 ms late (XAB_TEST_SLOW_PONGS), so
+// the task's end exchanges take half a second, and the script sends SIGINT
+// as soon as the task says it ends, just before its pvm_exit.
+TEST_CASE("abmon stopped while a task makes its last clock exchanges keeps that task's records", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string dir = vm.dir() + "/lastexchange";
+  const std::string script =
+      "set -e; rm -rf \"$1\"; mkdir \"$1\"; cd \"$1\"; mkfifo ready\n"
+      "XAB_TEST_SLOW_PONGS=1000 XAB_TEST_SLOW_PONG_MS=30 \"$2\" -q -o run.trace --ready-fd 3 3>ready &\n"
+      "a=$!; read -r line < ready\n"
+      "\"$3\" | { read -r said; kill -INT $a; echo \"$said\"; }\n"
+      "wait $a\n";
+  auto r = run({"sh", "-c", script, "sh", dir, abmon(), bin_dir() + "/abmon_lastword"}, {}, 120s);
+  REQUIRE_FALSE(r.timed_out);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  std::smatch said;
+  REQUIRE(std::regex_search(r.out, said, std::regex("ending (t[0-9a-f]+)\n")));
+  std::string t = read_file(dir + "/run.trace");
+  INFO(t);
+  CHECK(count(t, " " + said[1].str() + " mytid ") == 1);
+  CHECK(count(t, " " + said[1].str() + " exit ") == 1);
+  CHECK(count(t, " " + said[1].str() + " clock ") > 0);
+  CHECK(count(t, " abmon.stop ") == 1);
+}
+
 // The program's standard output and error are the kind of file they are
 // without abmon (its stdio buffers by that), and what it writes to a file
 // or a pipe is still an output record.
