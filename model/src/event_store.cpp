@@ -55,7 +55,7 @@ std::uint8_t* put(std::uint8_t* p, std::uint64_t u) {
     return p + 8;
   }
   const std::uint64_t x = (u << n) | (std::uint64_t{1} << (n - 1));
-  std::memcpy(p, &x, static_cast<std::size_t>(n));
+  std::memcpy(p, &x, sizeof x);  // all 8: the bytes past n are overwritten or slack
   return p + n;
 }
 std::uint64_t get(const std::uint8_t*& p) {
@@ -141,8 +141,12 @@ void EventStore::push_back(const Event& e) {
 
 std::uint8_t EventStore::shapeOf(const Event& e) {
   const std::uint32_t key = shapeKey(e);
-  for (std::uint32_t i = 0; i < shapeCount_; ++i)
-    if (shapes_[i] == key) return static_cast<std::uint8_t>(i);
+  // A task repeats its calls in a cycle and its shapes are numbered in the
+  // order first used: the next shape is most often the one after the last.
+  for (std::uint32_t k = 0, i = lastShape_ + 1; k < shapeCount_; ++k, ++i) {
+    if (i >= shapeCount_) i = 0;
+    if (shapes_[i] == key) return static_cast<std::uint8_t>(lastShape_ = i);
+  }
   if (shapeCount_ == kMaxShapes) return kEscape;
   if (shapeCount_ == shapeRoom_) {
     std::uint32_t room = std::min(kMaxShapes, std::max<std::uint32_t>(2, shapeRoom_ * 2));
@@ -152,6 +156,7 @@ std::uint8_t EventStore::shapeOf(const Event& e) {
     shapeRoom_ = room;
   }
   shapes_[shapeCount_] = key;
+  lastShape_ = shapeCount_;
   return static_cast<std::uint8_t>(shapeCount_++);
 }
 
@@ -175,16 +180,19 @@ void EventStore::reserve(std::size_t bytes) {
 
 void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
   const std::uint8_t* p = b.bytes;
+  const std::uint32_t* const shapes = shapes_.get();
   Event prev{};
   for (std::uint32_t k = 0; k < count; ++k) {
-    Event e{};
+    Event& e = out[k];
+    std::memset(e.a, 0, sizeof e.a);
+    e.rc = 0;
     std::uint8_t shape = *p++;
     if (shape == kEscape) {
       e.kind = static_cast<Kind>(get(p));
       e.phase = static_cast<Phase>(get(p));
       e.present = static_cast<std::uint8_t>(get(p));
     } else {
-      applyShape(shapes_[shape], e);
+      applyShape(shapes[shape], e);
     }
     e.time = sum(prev.time, unzigzag(get(p)));
     e.recvTime = sum(e.time, sum(diff(prev.recvTime, prev.time), unzigzag(get(p))));
@@ -192,8 +200,9 @@ void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
     if (e.hasRc()) e.rc = static_cast<std::int32_t>(unzigzag(get(p)));
     for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1)
       e.a[__builtin_ctz(bits)] = static_cast<std::int32_t>(unzigzag(get(p)));
-    out[k] = e;
-    prev = e;
+    prev.time = e.time;
+    prev.recvTime = e.recvTime;
+    prev.seq = e.seq;
   }
 }
 

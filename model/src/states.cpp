@@ -59,13 +59,7 @@ bool isNote(Kind k) {
 // Index of the last record with time <= t, or -1.  Records of a task are
 // in call order, so their times do not decrease.
 std::int64_t lastAtOrBefore(const EventStore& ev, TimeNs t) {
-  std::size_t lo = 0, hi = ev.size();
-  while (lo < hi) {
-    std::size_t mid = lo + (hi - lo) / 2;
-    if (ev[mid].time <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return static_cast<std::int64_t>(lo) - 1;
+  return static_cast<std::int64_t>(ev.partitionPoint([t](const Event& e) { return e.time <= t; })) - 1;
 }
 
 bool sameState(const StateInterval& x, const StateInterval& y) {

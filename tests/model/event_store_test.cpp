@@ -156,3 +156,27 @@ TEST_CASE("event store: empty and single-event stores", "[model][store]") {
   requireHolds(s, want, 1);
   CHECK(s.capacityBytes() < 200);
 }
+
+TEST_CASE("event store: partitionPoint finds the end of a prefix as a linear search does", "[model][store]") {
+  EventStore s;
+  std::vector<Event> want;
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    Event e{};
+    e.time = 1000 + (i / 3) * 10;  // runs of three equal times
+    e.seq = i;
+    want.push_back(e);
+    s.push_back(e);
+  }
+  for (std::int64_t t = 900; t < 1000 + 3400; t += 5) {
+    std::size_t linear = 0;
+    while (linear < want.size() && want[linear].time <= t) ++linear;
+    REQUIRE(s.partitionPoint([t](const Event& e) { return e.time <= t; }) == linear);
+  }
+  // Sizes that end inside a block and on its edge.
+  for (std::size_t n : {0, 1, 31, 32, 33, 64, 65}) {
+    EventStore part;
+    for (std::size_t i = 0; i < n; ++i) part.push_back(want[i]);
+    CHECK(part.partitionPoint([](const Event&) { return true; }) == n);
+    CHECK(part.partitionPoint([](const Event&) { return false; }) == 0);
+  }
+}

@@ -43,12 +43,8 @@ QString group(const Trace& t, const Event& e) {
 bool arrivalShown(const ViewSnapshot& s, const BarrierVisit& v, TimeNs now, std::size_t position) {
   if (position == SIZE_MAX) return v.arrive <= now;
   const auto& ev = s.trace->events(v.task);
-  std::size_t lo = 0, hi = ev.size();
-  while (lo < hi) {  // the first record at or after the arrival time
-    std::size_t mid = lo + (hi - lo) / 2;
-    if (ev[mid].time < v.arrive) lo = mid + 1;
-    else hi = mid;
-  }
+  // The first record at or after the arrival time.
+  std::size_t lo = ev.partitionPoint([&v](const Event& e) { return e.time < v.arrive; });
   for (; lo < ev.size() && ev[lo].time == v.arrive; ++lo)
     if (ev[lo].kind == Kind::BARRIER && ev[lo].isBegin()) return ev[lo].seq < position;
   return v.arrive <= now;

@@ -26,6 +26,11 @@ std::uint32_t seqLowerBound(const Seq& records, std::size_t position) {
   return static_cast<std::uint32_t>(lo);
 }
 
+// A task's records: searched block by block (EventStore::partitionPoint).
+std::uint32_t seqLowerBound(const EventStore& ev, std::size_t position) {
+  return static_cast<std::uint32_t>(ev.partitionPoint([position](const Event& e) { return e.seq < position; }));
+}
+
 void buildLines(const Trace& trace, Analysis& a) {
   a.lines.clear();
   a.undelivered.clear();

@@ -78,6 +78,29 @@ class EventStore {
     *this = std::move(out);
   }
 
+  // The number of leading events for which pred holds, pred being true for
+  // a prefix (e.g. time <= t, the events being in time order): a binary
+  // search over the blocks by their first event, then within one block,
+  // so it decodes about log2(blocks) first events and one block.
+  template <class Pred>
+  std::size_t partitionPoint(Pred&& pred) const {
+    const std::size_t blocks = blocks_.size() + (open_.count ? 1 : 0);
+    std::size_t lo = 0, hi = blocks;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      Event first;
+      decode(blockAt(mid), 1, &first);
+      if (pred(static_cast<const Event&>(first))) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == 0) return 0;
+    const Block& b = blockAt(lo - 1);
+    const Event* ev = decoded(b, b.count);
+    std::uint32_t k = 1;
+    while (k < b.count && pred(ev[k])) ++k;
+    return (lo - 1) * kBlock + k;
+  }
+
   // f(event) on every event in order.
   template <class F>
   void forEach(F&& f) const {
@@ -97,6 +120,7 @@ class EventStore {
     std::uint32_t count = 0;              // events encoded so far (kBlock when full)
   };
 
+  const Block& blockAt(std::size_t b) const { return b < blocks_.size() ? blocks_[b] : open_; }
   // The first `count` events of block b.
   void decode(const Block& b, std::uint32_t count, Event* out) const;
   // Block b decoded up to at least `need` events, from this thread's cache.
@@ -123,6 +147,7 @@ class EventStore {
   std::shared_ptr<std::uint32_t[]> shapes_;
   std::uint32_t shapeCount_ = 0;
   std::uint32_t shapeRoom_ = 0;
+  std::uint32_t lastShape_ = 0;  // the shape of the last event pushed
 };
 
 }  // namespace xab
