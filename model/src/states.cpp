@@ -3,8 +3,6 @@
 
 #include <xab/model/messages.h>
 
-#include <optional>
-
 namespace xab {
 namespace {
 
@@ -37,7 +35,7 @@ void blockingState(const Event& e, StateInterval& iv) {
   }
 }
 
-TaskState gapState(const Event& e, const std::optional<Event>& next) {
+TaskState gapState(const Event& e, const Event* next) {
   if (e.kind == Kind::EXIT || e.kind == Kind::TASK_EXIT) return TaskState::Exited;
   if (!next) return TaskState::Computing;
   if (fillsSendBuffer(e.kind)) {
@@ -88,7 +86,12 @@ StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i)
   std::uint32_t after = i + 1;
   while (after < ev.size() && isNote(ev[after].kind)) ++after;
   const Event e = ev[call];
-  const std::optional<Event> next = after < ev.size() ? std::optional<Event>(ev[after]) : std::nullopt;
+  // A copy and a pointer, not a std::optional: GCC's -Wmaybe-uninitialized
+  // misreads one at -O1 (the ThreadSanitizer build).
+  Event nextEvent{};
+  const bool hasNext = after < ev.size();
+  if (hasNext) nextEvent = ev[after];
+  const Event* next = hasNext ? &nextEvent : nullptr;
   if (e.isBegin() && isBlocking(e.kind)) {
     blockingState(e, iv);
   } else if (e.insideCall()) {
