@@ -316,11 +316,8 @@ TEST_CASE("barrier bands drawn as stretched strips look as the rectangles and li
   state.setSnapshot(snapshotOf(dataPath("barrier.trace")));
   REQUIRE(state.snapshot()->barriers().instances.size() == 2);
   // On a raster image: the strips.  Through a QPicture (a vector device, as
-  // SVG is): rectangles and lines, then replayed onto an image.  The image is
-  // low enough that Qt scales the strips on this thread: a bigger one it
-  // scales on a thread pool of its own, whose locks ThreadSanitizer cannot
-  // see (Qt is not instrumented); 200 px rows of this trace are that big.
-  QImage raster(900, 160, QImage::Format_RGB32), vector(900, 160, QImage::Format_RGB32);
+  // SVG is): rectangles and lines, then replayed onto an image.
+  QImage raster(900, 300, QImage::Format_RGB32), vector(900, 300, QImage::Format_RGB32);
   const DiagramOptions bandsOnly{false, true, true};
   {
     QPainter p(&raster);
