@@ -542,3 +542,39 @@ TEST_CASE("the time a task waited for a CPU is hatched over its row, up to the r
   auto earlyLayout = paint(early);
   CHECK(hatched(early, earlyLayout, busy, 1.1, 2.9) == 0);
 }
+
+TEST_CASE("the time axis keeps every label inside the diagram's area, the last one too") {
+  // An area narrower than the image: what is drawn past the area's right
+  // edge lands on the image (in the window it would be cut off, "50 m").
+  // The view's end moves in small steps, so that the last tick passes
+  // every distance from the edge.
+  ViewState state;
+  state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  const TimeNs begin = state.snapshot()->firstTime(), full = state.viewEnd() - state.viewBegin();
+  const int width = 700;
+  int labelsAtEdge = 0;
+  for (int i = 0; i < 80; ++i) {
+    const TimeNs end = begin + full / 5 + full * i / 100;
+    INFO("view " << begin << " to " << end);
+    state.setViewRange(begin, end);
+    QImage img(width + 100, 120, QImage::Format_RGB32);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    auto layout = DiagramLayout::make(QRect(0, 0, width, 120), state);
+    paintDiagram(p, layout, state, {false, false, false});
+    p.end();
+    auto inked = [&](int x0, int x1, int y0, int y1) {
+      int n = 0;
+      for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x) n += img.pixel(x, y) != qRgb(255, 255, 255);
+      return n;
+    };
+    const int labels = layout.axisHeight - 6, ticks = layout.axisHeight - 1;  // label rows, then tick rows
+    CHECK(inked(width, img.width(), 0, layout.axisHeight) == 0);
+    if (inked(width - 30, width - 1, labels, ticks) > 0) {  // a tick within 30 px of the edge
+      ++labelsAtEdge;
+      CHECK(inked(width - 80, width, 0, labels) > 0);  // has its label, left of it
+    }
+  }
+  CHECK(labelsAtEdge > 2);  // some views put a tick at the very edge
+}

@@ -184,10 +184,16 @@ void paintAxis(QPainter& p, const DiagramLayout& layout, TimeNs origin) {
   TimeNs step = std::max<TimeNs>(1, niceStep(layout.nsPerPixel()));
   TimeNs rel0 = layout.begin - origin;
   TimeNs first = (rel0 >= 0 ? (rel0 + step - 1) / step : rel0 / step) * step;
+  const QFontMetricsF metrics(p.font());
   for (TimeNs rel = first; origin + rel < layout.end; rel += step) {
     double x = layout.xOf(origin + rel);
     p.drawLine(QPointF(x, plot.top() - 5), QPointF(x, plot.top()));
-    p.drawText(QPointF(x + 2, layout.area.top() + 13), axisLabel(rel, step));
+    // A label right of its tick, or left of it where it would pass the
+    // area's right edge (ticks are 110 px or more apart: no overlap).
+    const QString label = axisLabel(rel, step);
+    const double w = metrics.horizontalAdvance(label);
+    const double left = x + 2 + w <= layout.area.right() ? x + 2 : x - 2 - w;
+    p.drawText(QPointF(left, layout.area.top() + 13), label);
   }
   p.drawLine(plot.topLeft(), plot.topRight());
 }
