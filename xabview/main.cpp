@@ -23,6 +23,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <QScreen>
 #include <QTableView>
 #include <QTimer>
 
@@ -273,7 +274,11 @@ int main(int argc, char** argv) {
   if (!options.tab.isEmpty()) window.showTab(options.tab);
   if (options.speedInTraceTime) window.replayBar()->setSpeedInTraceTime(true);
   if (!options.compare.isEmpty()) window.compareWith(options.compare);
-  window.show();
+  const QScreen* screen = window.screen();
+  if (startMaximized(options, screen ? screen->availableGeometry().size() : QSize()))
+    window.showMaximized();
+  else
+    window.show();
 
   if (options.whyCause || options.criticalPath) state.wantWhy();
   std::unique_ptr<Script> script;

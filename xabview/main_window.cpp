@@ -14,6 +14,7 @@
 #include "replay_bar.h"
 #include "compare_view.h"
 #include "control_panel.h"
+#include "task_table.h"
 #include "task_table_model.h"
 
 #include <QAbstractSpinBox>
@@ -75,31 +76,7 @@ MainWindow::MainWindow(ViewState* state, const ViewerOptions& options, QWidget* 
 
   auto* split = split_ = new QSplitter(Qt::Vertical);
   tasks_ = new TaskTableModel(state_, this);
-  taskTable_ = new QTableView;
-  taskTable_->setObjectName("taskTable");
-  taskTable_->setModel(tasks_);
-  taskTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  taskTable_->verticalHeader()->hide();
-  taskTable_->setMinimumHeight(60);
-  taskTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-  taskTable_->verticalHeader()->setDefaultSectionSize(taskTable_->fontMetrics().height() + 2);
-  // Doing now's end says for how long: a narrow column cuts the middle.
-  taskTable_->setTextElideMode(Qt::ElideMiddle);
-  // One line a cell: wrapped, only the row's last visible line is cut, at
-  // its end ("blocked in …": how long was lost at 800x500).
-  taskTable_->setWordWrap(false);
-  // The short columns as wide as their contents (the rows in view), the
-  // rest to Doing now.
-  for (int c : {TaskTableModel::TaskCol, TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol,
-                TaskTableModel::CpuCol})
-    taskTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-  // Measured on the rows in view only: every Step changes every cell, and
-  // Qt's default (1,000 rows laid out as text) made a Step of a trace of
-  // 10,000 tasks cost tens of milliseconds.
-  taskTable_->horizontalHeader()->setResizeContentsPrecision(0);
-  // Stretched (not the stretched last section, which keeps at least the
-  // default width: Doing now went past the table's edge at 800x500).
-  taskTable_->horizontalHeader()->setSectionResizeMode(TaskTableModel::DoingCol, QHeaderView::Stretch);
+  taskTable_ = new TaskTable(tasks_);
 
   auto* picture = new QWidget;
   auto* pbox = picture_ = new QVBoxLayout(picture);
@@ -258,7 +235,8 @@ void MainWindow::fitTaskTable() {
   // A short window (800x500): the picture at its smallest (a readable row
   // per task) and the rest to the table and the panels, so that the event
   // log shows more than two rows.
-  if (height() < 640) table = std::max(table, total - split_->widget(0)->minimumSizeHint().height());
+  fittedShort_ = height() < 640;
+  if (fittedShort_) table = std::max(table, total - split_->widget(0)->minimumSizeHint().height());
   split_->setSizes({total - table, table});
 }
 
@@ -266,6 +244,12 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   legend_->setMaxRows(legendRowsFor(height()));
   diagram_->setLabelledRows(labelledRowsFor(height()), shortWindow(height()));
+  // Made short or tall after the first fit: fitted again, once laid out.
+  if (tableFitted_ && (height() < 640) != fittedShort_)
+    QTimer::singleShot(0, this, [this] {
+      tableFitted_ = false;
+      fitTaskTable();
+    });
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -487,8 +471,7 @@ void MainWindow::onSnapshot() {
   reportNewErrors();
   // The CPU column only for a trace with samples: empty, it took Doing
   // now's room (at 800x500, all but "bloc…").
-  const bool sampled = state_->snapshot()->analysis && state_->snapshot()->analysis->model.samples.anyTask;
-  taskTable_->setColumnHidden(TaskTableModel::CpuCol, !sampled);
+  taskTable_->setSampled(state_->snapshot()->analysis && state_->snapshot()->analysis->model.samples.anyTask);
   fitTaskTable();
   updateStatus();
   const std::string& source = state_->snapshot()->source;

@@ -17,7 +17,6 @@ class QLabel;
 class QMenu;
 class QFrame;
 class QSplitter;
-class QTableView;
 class QVBoxLayout;
 
 namespace xab::view {
@@ -35,6 +34,7 @@ class ComparePanel;
 class CompareView;
 class ReplayBar;
 class ControlPanel;
+class TaskTable;
 class TaskTableModel;
 
 class MainWindow : public QMainWindow {
@@ -111,7 +111,7 @@ class MainWindow : public QMainWindow {
   ControlPanel* control_ = nullptr;
   FindBar* find_ = nullptr;
   TaskTableModel* tasks_ = nullptr;
-  QTableView* taskTable_ = nullptr;
+  TaskTable* taskTable_ = nullptr;
   DiagramView* diagram_ = nullptr;
   LegendView* legend_ = nullptr;
   EventLogPanel* log_ = nullptr;
@@ -129,6 +129,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QSplitter* split_ = nullptr;
   bool tableFitted_ = false;
+  bool fittedShort_ = false;  // fitted for a short window (under 640 px)
   std::size_t printedErrors_ = 0;
   QString failure_;
   ArrivalMeter* arrival_ = nullptr;

@@ -105,7 +105,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                              "aligned at their first task records, and the Compare tab ranking what differs "
                              "(as abstat --compare).",
                              "FILE");
-  QCommandLineOption size("size", "Window size, WxH (default 1280x800).", "WxH");
+  QCommandLineOption size("size", "Window size, WxH (default 1280x800, maximized on a screen too small for it).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
   QCommandLineOption dumpOnHang("dump-on-hang",
@@ -203,6 +203,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.compare = p.value(compare);
   if (!o.tab.isEmpty() && !panelNames().contains(o.tab)) return fail("--tab: one of " + panelNames().join(", "));
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
+  o.sizeGiven = p.isSet(size);
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);
   if (!ok || o.hangAfter < 0) return fail("--hang-after needs seconds");
@@ -210,6 +211,13 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   if (o.timeoutGiven) o.timeout = p.value(timeout).toDouble(&ok);
   if (!ok || o.timeout <= 0) return fail("--timeout needs seconds");
   return o;
+}
+
+bool startMaximized(const ViewerOptions& o, QSize available) {
+  // A frame: borders of a few pixels and a title bar of 20 to 30.
+  constexpr int kFrameWidth = 16, kFrameHeight = 48;
+  if (o.sizeGiven || o.scripted() || available.isEmpty()) return false;
+  return o.size.width() + kFrameWidth > available.width() || o.size.height() + kFrameHeight > available.height();
 }
 
 }  // namespace xab::view

@@ -36,6 +36,7 @@ struct ViewerOptions {
   std::optional<RowFold> fold;      // --fold name|host|none: the diagram's rows (row_plan.h)
   QString compare;                  // --compare FILE: a second run beside the first
   QSize size{1280, 800};
+  bool sizeGiven = false;            // --size on the command line: exactly that size, never maximized
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up
   double timeout = 60.0;            // scripted mode gives up after this long
   bool timeoutGiven = false;        // --timeout on the command line (--dump-on-hang has none otherwise)
@@ -46,6 +47,12 @@ struct ViewerOptions {
 // Parses argv; on --help/--version prints and sets `exitCode` >= 0; on a
 // bad option prints the reason and sets exitCode = 2.
 ViewerOptions parseOptions(const QStringList& args, int& exitCode);
+
+// Whether the window opens maximized: when the default size with a window
+// manager's frame would not fit the screen's available area (a 1280x800
+// laptop), so that no part of the window (the status bar) is off-screen.
+// Never for scripted runs or an explicit --size.
+bool startMaximized(const ViewerOptions& o, QSize available);
 
 // The panels under the diagram, in their tab order: the names --tab and
 // MainWindow::showTab take.

@@ -3,6 +3,7 @@
 #include "diagram_view.h"
 #include "event_log_view.h"
 #include "main_window.h"
+#include "options.h"
 #include "support.h"
 #include "task_table_model.h"
 
@@ -70,28 +71,50 @@ TEST_CASE("layout: Doing now is on screen and keeps its end (how long) when its 
   }
 }
 
+namespace {
+
+// The event log shows five rows, Doing now ends inside the task table and
+// the diagram keeps its least height.
+void checkShortLayout(MainWindow& window) {
+  auto* log = window.findChild<EventLogView*>("eventLog");
+  REQUIRE(log);
+  REQUIRE(log->isVisible());
+  INFO("log viewport " << log->viewport()->height() << " px, rows of " << log->rowHeight() << " px");
+  CHECK(log->viewport()->height() >= 5 * log->rowHeight());
+  auto* table = window.findChild<QTableView*>("taskTable");
+  const int end = table->columnViewportPosition(TaskTableModel::DoingCol) + table->columnWidth(TaskTableModel::DoingCol);
+  std::string widths;
+  for (int c = 0; c < table->model()->columnCount(); ++c) widths += std::to_string(table->columnWidth(c)) + " ";
+  INFO("columns " << widths);
+  INFO("Doing now ends at " << end << ", the table's viewport is " << table->viewport()->width() << " px wide");
+  CHECK(end <= table->viewport()->width());
+  CHECK(table->columnWidth(TaskTableModel::DoingCol) >= 100);  // its start and how long, elided between
+  // The diagram keeps a readable row per task.
+  CHECK(window.diagram()->height() >= window.diagram()->minimumHeight());
+}
+
+}  // namespace
+
 TEST_CASE("layout: at 800x500 the event log shows five rows and Doing now ends inside the table") {
-  for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
-    INFO(size.width() << "x" << size.height());
-    Shown w(size, "demo_hang_killed.trace");
-    MainWindow& window = w.window;
-    REQUIRE(QTest::qWaitForWindowExposed(&window));
-    QApplication::processEvents();
-    auto* log = window.findChild<EventLogView*>("eventLog");
-    REQUIRE(log);
-    REQUIRE(log->isVisible());
-    INFO("log viewport " << log->viewport()->height() << " px, rows of " << log->rowHeight() << " px");
-    CHECK(log->viewport()->height() >= 5 * log->rowHeight());
-    auto* table = window.findChild<QTableView*>("taskTable");
-    const int end = table->columnViewportPosition(TaskTableModel::DoingCol) + table->columnWidth(TaskTableModel::DoingCol);
-    std::string widths;
-    for (int c = 0; c < table->model()->columnCount(); ++c) widths += std::to_string(table->columnWidth(c)) + " ";
-    INFO("columns " << widths);
-    INFO("Doing now ends at " << end << ", the table's viewport is " << table->viewport()->width() << " px wide");
-    CHECK(end <= table->viewport()->width());
-    // The diagram keeps a readable row per task.
-    CHECK(window.diagram()->height() >= window.diagram()->minimumHeight());
-  }
+  // why_overload has CPU samples: the task table's CPU column too.
+  for (const char* trace : {"demo_hang_killed.trace", "why_overload.trace"})
+    for (QSize size : {QSize(1280, 800), QSize(800, 500)}) {
+      INFO(trace << " at " << size.width() << "x" << size.height());
+      Shown w(size, trace);
+      REQUIRE(QTest::qWaitForWindowExposed(&w.window));
+      QApplication::processEvents();
+      checkShortLayout(w.window);
+    }
+}
+
+TEST_CASE("layout: a window made 800x500 after it opened at 1280x800 lays out as one opened at 800x500") {
+  Shown w(QSize(1280, 800), "why_overload.trace");
+  REQUIRE(QTest::qWaitForWindowExposed(&w.window));
+  QApplication::processEvents();
+  w.window.resize(800, 500);
+  QApplication::processEvents();
+  REQUIRE(w.window.height() == 500);
+  checkShortLayout(w.window);
 }
 
 namespace {
@@ -240,4 +263,18 @@ TEST_CASE("layout: a Step with 10,000 tasks measures only the task table's rows 
   bool same = true;
   for (TaskIndex t = 0; t < 10000; ++t) same = same && fresh.shownOf(t) == state.shownOf(t);
   CHECK(same);
+}
+
+TEST_CASE("layout: on a screen the default window does not fit with its frame, it opens maximized") {
+  int exitCode = 0;
+  const ViewerOptions plain = parseOptions({"xabview", "run.trace"}, exitCode);
+  REQUIRE(exitCode < 0);  // no error: run
+  CHECK(startMaximized(plain, QSize(1280, 800)));    // a 1280x800 laptop: the status bar would be off-screen
+  CHECK(startMaximized(plain, QSize(1366, 740)));    // a panel takes some height
+  CHECK_FALSE(startMaximized(plain, QSize(1920, 1050)));
+  CHECK_FALSE(startMaximized(plain, QSize()));      // no screen known: as asked
+  const ViewerOptions sized = parseOptions({"xabview", "--size", "1280x800", "run.trace"}, exitCode);
+  CHECK_FALSE(startMaximized(sized, QSize(1280, 800)));  // the size asked for, exactly
+  const ViewerOptions scripted = parseOptions({"xabview", "--screenshot", "a.png", "run.trace"}, exitCode);
+  CHECK_FALSE(startMaximized(scripted, QSize(800, 600)));  // pictures and tests keep their size
 }

@@ -71,7 +71,14 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
     return role == Qt::DisplayRole ? cpuText(cpuShareAt(*state_, t)) : cpuTip(cpuShareAt(*state_, t));
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     switch (index.column()) {
-      case TaskCol: return QString::fromStdString(tr.label(t));
+      case TaskCol:
+        // The tip says what a narrow table's hidden columns would.
+        return role == Qt::DisplayRole ? QString::fromStdString(tr.label(t))
+                                       : QStringLiteral("%1: %2 on %3, %4 records")
+                                             .arg(QString::fromStdString(tr.label(t)),
+                                                  QString::fromStdString(formatTid(info.tid)),
+                                                  QString::fromStdString(std::string(tr.str(info.host))))
+                                             .arg(state_->shownOf(t));
       case TidCol: return QString::fromStdString(formatTid(info.tid));
       case HostCol: return QString::fromStdString(std::string(tr.str(info.host)));
       case DoingCol: return activity(index.row()).text;
