@@ -118,3 +118,48 @@ TEST_CASE("marks: the demo's xab_mark is drawn on its task's row and in the lege
     return e.shape == LegendEntry::Mark && e.color == kMarkColor && e.name == "mark";
   }));
 }
+
+TEST_CASE("marks: a mark every pixel or so folds to a thin strip on the row's top: the states under it stay in sight") {
+  // One task computing for a second with a mark every 100 µs (10,000), and
+  // one lone mark on a second task; at full zoom-out a tick each would
+  // paint the first row solid (the demo's 3,000 marks did).
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.0\n";
+  char line[200];
+  auto add = [&](long long ns, const char* tid, const char* rec) {
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld %s %s\n", ns / 1000000000, ns % 1000000000,
+                  ns / 1000000000, ns % 1000000000, tid, rec);
+    text += line;
+  };
+  const long long t0 = 1'000'000'000'000LL;
+  add(t0, "t40002", "mytid rc=t40002 name=dense host=vm parent=none lang=c pid=2");
+  add(t0, "t40003", "mytid rc=t40003 name=lone host=vm parent=none lang=c pid=3");
+  for (int i = 1; i < 10000; ++i) add(t0 + i * 100'000LL, "t40002", "mark text=m rc=0");
+  add(t0 + 500'000'000LL, "t40003", "mark text=half rc=0");
+  add(t0 + 1'000'000'000LL, "t40002", "exit rc=0");
+  add(t0 + 1'000'000'000LL, "t40003", "exit rc=0");
+  ViewState state;
+  state.setSnapshot(snapshotOfText(text));
+  REQUIRE(state.snapshot()->marks().size() == 10000);
+  QImage img(800, 200, QImage::Format_RGB32);
+  img.fill(Qt::white);
+  QPainter p(&img);
+  const auto layout = DiagramLayout::make(img.rect(), state);
+  paintDiagram(p, layout, state, {false, false, true});
+  p.end();
+  auto count = [&](TaskIndex t, const QColor& c, int x0, int x1) {
+    int n = 0;
+    for (int y = static_cast<int>(layout.rowTop(t)); y < layout.rowTop(t) + layout.rowHeight; ++y)
+      for (int x = x0; x < x1; ++x) n += QColor(img.pixel(x, y)) == c;
+    return n;
+  };
+  const TaskIndex dense = taskNamed(*state.snapshot(), "dense", 0), lone = taskNamed(*state.snapshot(), "lone", 0);
+  const int left = static_cast<int>(layout.xOf(t0 + 10'000'000)), right = static_cast<int>(layout.xOf(t0 + 990'000'000));
+  const int area = (right - left) * static_cast<int>(layout.rowHeight);
+  INFO("row of " << layout.rowHeight << " px, " << right - left << " columns");
+  CHECK(count(dense, kMarkColor, left, right) > 0);                    // the marks are shown
+  CHECK(count(dense, kMarkColor, left, right) * 6 < area);            // as a strip, not over the row
+  CHECK(count(dense, stateColor(TaskState::Computing), left, right) * 4 > area * 3);  // the state shows
+  // A lone mark keeps its tick across the row.
+  const int x = static_cast<int>(layout.xOf(t0 + 500'000'000LL));
+  CHECK(count(lone, kMarkColor, x - 1, x + 2) >= static_cast<int>(layout.rowHeight) - 2);
+}

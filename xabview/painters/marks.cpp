@@ -27,8 +27,7 @@ std::size_t paintMarks(QPainter& p, const DiagramLayout& layout, const ViewState
   const auto [firstRow, lastRow] = layout.visibleRows();
   const double ns = layout.nsPerPixel();
   std::unordered_set<std::uint64_t> drawn;  // (row, pixel column)
-  std::vector<QLineF> ticks;
-  std::vector<QPolygonF> flags;
+  std::vector<std::pair<TaskIndex, int>> shown;  // (row, column) of each mark to draw, in time order
   int column = INT32_MIN, inColumn = 0;
   for (std::size_t i = lo; i < hi; ++i) {
     const MarkAt& m = marks[i];
@@ -46,18 +45,36 @@ std::size_t paintMarks(QPainter& p, const DiagramLayout& layout, const ViewState
     const TaskIndex row = layout.rowOf(m.task);
     if (row < firstRow || row >= lastRow || m.index >= st.shownOf(m.task)) continue;
     if (!drawn.insert((std::uint64_t{row} << 32) | static_cast<std::uint32_t>(c)).second) continue;
-    const double top = layout.rowTopOfRow(row), h = layout.rowHeight;
-    const double px = c + 0.5, flag = std::clamp(h / 2, 2.0, 5.0);
-    ticks.emplace_back(px, top + 1, px, top + h - 1);
-    flags.push_back(QPolygonF({QPointF(px - flag, top), QPointF(px + flag, top), QPointF(px, top + flag)}));
+    shown.emplace_back(row, c);
+  }
+  // Per row, in column order: a mark with no other within kMarkGap pixels
+  // gets its tick and flag; a run of closer ones a strip along the row's
+  // top from its first to its last.
+  std::stable_sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<QLineF> ticks;
+  std::vector<QPolygonF> flags;
+  std::vector<QRectF> strips;
+  for (std::size_t i = 0; i < shown.size();) {
+    std::size_t j = i + 1;
+    while (j < shown.size() && shown[j].first == shown[i].first && shown[j].second - shown[j - 1].second < kMarkGap) ++j;
+    const double top = layout.rowTopOfRow(shown[i].first), h = layout.rowHeight;
+    if (j == i + 1) {
+      const double px = shown[i].second + 0.5, flag = std::clamp(h / 2, 2.0, 5.0);
+      ticks.emplace_back(px, top + 1, px, top + h - 1);
+      flags.push_back(QPolygonF({QPointF(px - flag, top), QPointF(px + flag, top), QPointF(px, top + flag)}));
+    } else {
+      strips.emplace_back(shown[i].second, top, shown[j - 1].second + 1 - shown[i].second, std::clamp(h / 8, 1.0, 3.0));
+    }
+    i = j;
   }
   p.save();
   p.setPen(QPen(kMarkColor, 0));
   p.drawLines(ticks.data(), static_cast<int>(ticks.size()));
+  for (const auto& r : strips) p.fillRect(r, kMarkColor);
   p.setBrush(kMarkColor);
   for (const auto& f : flags) p.drawPolygon(f);
   p.restore();
-  return ticks.size();
+  return shown.size();
 }
 
 std::optional<std::size_t> markAt(const DiagramLayout& layout, const ViewState& st, QPointF at) {
