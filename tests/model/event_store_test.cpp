@@ -184,3 +184,28 @@ TEST_CASE("event store: partitionPoint finds the end of a prefix as a linear sea
     CHECK(part.partitionPoint([](const Event&) { return false; }) == 0);
   }
 }
+
+TEST_CASE("event store: cursors read as operator[] does, forwards, backwards, interleaved, and as the store grows", "[model][store]") {
+  const auto a = sample(3000, 11), b = sample(2000, 12);
+  EventStore sa, sb;
+  for (const Event& e : a) sa.push_back(e);
+  for (const Event& e : b) sb.push_back(e);
+  EventStore::Cursor ca(sa), cb(sb);
+  for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(same(ca[i], a[i]));
+  for (std::size_t i = b.size(); i-- > 0;) REQUIRE(same(cb[i], b[i]));
+  // Two stores' records interleaved in runs, as tasks' records arrive.
+  std::mt19937 rng(5);
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    for (unsigned r = rng() % 9; r > 0 && i < a.size(); --r, ++i) REQUIRE(same(ca[i], a[i]));
+    for (unsigned r = rng() % 9; r > 0 && j < b.size(); --r, ++j) REQUIRE(same(cb[j], b[j]));
+  }
+  // A store that grows under a cursor: its open block is read again.
+  EventStore growing;
+  EventStore::Cursor cg(growing);
+  for (std::size_t k = 0; k < 100; ++k) {
+    growing.push_back(a[k]);
+    REQUIRE(same(cg[k], a[k]));
+    REQUIRE(same(cg[k / 2], a[k / 2]));
+  }
+}

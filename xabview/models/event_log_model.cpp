@@ -49,8 +49,9 @@ int EventLogModel::rowAtOrBefore(std::size_t position) const {
 void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
   const ViewSnapshot* s = state_->snapshot();
   if (!s || from >= to) return;  // no trace yet (libab's records are left out from the start)
-  s->order.forEach(from, to, [&](std::size_t p, const OrderEntry& e) {
-    if (state_->filter().matches(*s, e)) rows_.push_back(static_cast<std::uint32_t>(p));
+  const EventFilter& filter = state_->filter();
+  s->forEachEvent(from, to, [&](std::size_t p, const OrderEntry& e, const Event& ev) {
+    if (filter.matches(e, ev)) rows_.push_back(static_cast<std::uint32_t>(p));
   });
 }
 

@@ -68,9 +68,8 @@ std::uint32_t RecordQuery::nameWords(const Event& e) const {
 
 bool RecordQuery::matches(std::size_t record) const { return record < s_.size() && matches(s_.order[record]); }
 
-bool RecordQuery::matches(const OrderEntry& oe) const {
+bool RecordQuery::matches(const OrderEntry& oe, const Event& e) const {
   if (words_.empty()) return false;
-  const Event& e = s_.event(oe);
   if (!libab_ && isLibabRecord(e.kind)) return false;
   std::uint32_t have = taskWords_[oe.task == kMonitorTask ? taskWords_.size() - 1 : oe.task];
   if (have == all_) return true;
@@ -91,8 +90,9 @@ namespace {
 std::optional<std::size_t> firstIn(const ViewSnapshot& s, const RecordQuery& q, std::size_t from, std::size_t to) {
   for (std::size_t lo = from; lo < to; lo += kBlock) {
     std::optional<std::size_t> hit;
-    s.order.forEach(lo, std::min(to, lo + kBlock), [&](std::size_t p, const OrderEntry& e) {
-      if (!hit && q.matches(e)) hit = p;
+    s.forEachEvent(lo, std::min(to, lo + kBlock), [&](std::size_t p, const OrderEntry& e, const Event& ev) {
+      if (q.matches(e, ev)) hit = p;
+      return !hit;
     });
     if (hit) return hit;
   }
@@ -104,8 +104,8 @@ std::optional<std::size_t> lastIn(const ViewSnapshot& s, const RecordQuery& q, s
   for (std::size_t hi = to; hi > from;) {
     const std::size_t lo = hi - from > kBlock ? hi - kBlock : from;
     std::optional<std::size_t> hit;
-    s.order.forEach(lo, hi, [&](std::size_t p, const OrderEntry& e) {
-      if (q.matches(e)) hit = p;
+    s.forEachEvent(lo, hi, [&](std::size_t p, const OrderEntry& e, const Event& ev) {
+      if (q.matches(e, ev)) hit = p;
     });
     if (hit) return hit;
     hi = lo;
@@ -140,14 +140,16 @@ std::optional<FindResult> findRecord(const ViewSnapshot& s, const RecordQuery& q
 }
 
 std::size_t positionAtTime(const ViewSnapshot& s, TimeNs t) {
-  for (std::size_t lo = 0; lo < s.size(); lo += kBlock) {
-    std::optional<std::size_t> hit;
-    s.order.forEach(lo, std::min(s.size(), lo + kBlock), [&](std::size_t p, const OrderEntry& e) {
-      if (!hit && e.task != kMonitorTask && s.event(e).time >= t) hit = p;
-    });
-    if (hit) return *hit + 1;
+  // Per task, its first record at or after t (a task's records are in time
+  // order: a binary search), the earliest of them to arrive.
+  std::size_t first = s.size();
+  if (!s.trace) return first;
+  for (TaskIndex task = 0; task < s.trace->taskCount(); ++task) {
+    const EventStore& ev = s.trace->events(task);
+    const std::size_t i = ev.partitionPoint([t](const Event& e) { return e.time < t; });
+    if (i < ev.size()) first = std::min<std::size_t>(first, s.positionOf({task, static_cast<std::uint32_t>(i)}));
   }
-  return s.size();
+  return first < s.size() ? first + 1 : s.size();
 }
 
 }  // namespace xab::view

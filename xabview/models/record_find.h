@@ -29,7 +29,8 @@ class RecordQuery {
   RecordQuery(const ViewSnapshot& s, const QString& text, bool libabRecords = false);
   bool empty() const { return words_.empty(); }
   bool matches(std::size_t record) const;  // a record index in arrival order
-  bool matches(const OrderEntry& e) const;
+  bool matches(const OrderEntry& e) const { return matches(e, s_.event(e)); }
+  bool matches(const OrderEntry& e, const Event& ev) const;  // ev: the record e names
 
  private:
   std::uint32_t nameWords(const Event& e) const;

@@ -22,6 +22,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace xab::view {
@@ -258,6 +259,13 @@ struct ViewSnapshot {
   std::size_t size() const { return order.size(); }
   Event event(const OrderEntry& e) const;
   Event eventAt(std::size_t position) const { return event(order[position]); }
+  // f(position, entry, event) for each position in [from, to), in order,
+  // until f returns false (when it returns a bool): each task's events
+  // decoded a block at a time by a cursor of its own, not one by one
+  // through the store's shared cache (a walk of many tasks' interleaved
+  // records reads about twice as fast).
+  template <class F>
+  void forEachEvent(std::size_t from, std::size_t to, F&& f) const;
   // Events of `task` among the first `position` records of the arrival order.
   std::uint32_t prefixAt(TaskIndex task, std::size_t position) const;
   // The latest task time among the first `position` records: "now" at that
@@ -285,6 +293,29 @@ void ArrivalOrder::forEach(std::size_t from, std::size_t to, F&& f) const {
     std::uint32_t& n = next[t == kMonitorTask ? trace_->taskCount() : t];
     f(p, OrderEntry{t, n++});
   }
+}
+
+template <class F>
+void ViewSnapshot::forEachEvent(std::size_t from, std::size_t to, F&& f) const {
+  if (!trace) return;
+  std::vector<std::unique_ptr<EventStore::Cursor>> cursors(trace->taskCount());
+  const auto& monitor = trace->monitorEvents();
+  bool stopped = false;
+  order.forEach(from, to, [&](std::size_t p, const OrderEntry& e) {
+    if (stopped) return;
+    const Event* ev;
+    if (e.task == kMonitorTask) {
+      ev = &monitor[e.index];
+    } else {
+      auto& c = cursors[e.task];
+      if (!c) c = std::make_unique<EventStore::Cursor>(trace->events(e.task));
+      ev = &(*c)[e.index];
+    }
+    if constexpr (std::is_same_v<std::invoke_result_t<F&, std::size_t, const OrderEntry&, const Event&>, bool>)
+      stopped = !f(p, e, *ev);
+    else
+      f(p, e, *ev);
+  });
 }
 
 // Builds the snapshots of one growing trace, each from the last: on the

@@ -15,10 +15,9 @@ TimeNs marginOf(TimeNs span) { return std::max<TimeNs>(span / 50, 1000); }
 
 }  // namespace
 
-bool EventFilter::matches(const ViewSnapshot& s, const OrderEntry& e) const {
+bool EventFilter::matches(const OrderEntry& e, const Event& ev) const {
   if (!tasks.empty() && !tasks.count(e.task)) return false;
   if (!kind && !tag && libabRecords) return true;
-  const Event& ev = s.event(e);
   if (!libabRecords && isLibabRecord(ev.kind) && kind != ev.kind) return false;
   if (kind && ev.kind != *kind) return false;
   if (tag) {

@@ -36,7 +36,8 @@ struct EventFilter {
   // libab's own records (clock, cost, flush: isLibabRecord) are left out
   // unless asked for (or named by `kind`).
   bool libabRecords = false;
-  bool matches(const ViewSnapshot& s, const OrderEntry& e) const;
+  bool matches(const ViewSnapshot& s, const OrderEntry& e) const { return matches(e, s.event(e)); }
+  bool matches(const OrderEntry& e, const Event& ev) const;  // ev: the record e names
   // No task, call or tag chosen (libab's records may still be left out).
   bool empty() const { return tasks.empty() && !kind && !tag; }
   bool all() const { return empty() && libabRecords; }  // every record matches

@@ -6,13 +6,14 @@
 // from the time) and arrival number as a difference from the event before
 // it, its kind, phase and which fields it has as one byte naming a shape
 // of the task's shape table, then its rc and the fields it has, all as
-// variable-length integers (LEB128 of the zigzag value).  A ring of 16
+// variable-length integers (a zigzag value, its length in the first byte).  A ring of 16
 // tasks sending, receiving, packing and synchronizing clocks takes about
 // 12 bytes an event (docs/model.md "The event store").
 //
 // Reading is by value: operator[] decodes the event's block into a small
 // per-thread cache of decoded blocks, so a walk in order decodes each block
-// once; forEach() decodes as it goes and is the fastest walk.
+// once; forEach() decodes as it goes and is the fastest walk; a Cursor holds
+// the block it read last, for walks of several stores at once.
 //
 // Like ChunkedVector, the store is append-only and freeze() gives an
 // independent copy that shares every byte written so far: bytes are never
@@ -100,6 +101,33 @@ class EventStore {
     while (k < b.count && pred(ev[k])) ++k;
     return (lo - 1) * kBlock + k;
   }
+
+  // Reads one store's events by index, holding the block it read last
+  // decoded: a walk in index order, forwards or backwards, decodes each
+  // block once and asks no shared cache.  Several at once (one a task)
+  // walk records of many tasks in their arrival order.  The store must
+  // outlive it; events pushed since it read the open block are read anew.
+  class Cursor {
+   public:
+    explicit Cursor(const EventStore& s) : store_(&s) {}
+    const Event& operator[](std::size_t i) {
+      const std::size_t b = i / kBlock;
+      const auto k = static_cast<std::uint32_t>(i % kBlock);
+      if (b != block_ || k >= count_) {
+        const Block& blk = store_->blockAt(b);
+        store_->decode(blk, blk.count, ev_);
+        block_ = b;
+        count_ = blk.count;
+      }
+      return ev_[k];
+    }
+
+   private:
+    const EventStore* store_;
+    std::size_t block_ = SIZE_MAX;
+    std::uint32_t count_ = 0;
+    Event ev_[kBlock];
+  };
 
   // f(event) on every event in order.
   template <class F>
