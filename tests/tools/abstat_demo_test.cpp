@@ -110,9 +110,12 @@ TEST_CASE("abstat on a demo whose master's clock is skewed: the fit finds the sk
   CHECK(j["time"].str() == "global");
   const Json& c = j["clock"];
   CHECK(c["violationsRaw"].num() > 0);  // the master's sends are two hours late
-  // The fit leaves at most a few, within its error of the minimum transfer
-  // (a loaded machine delays single exchanges); the correction removes them.
-  CHECK(c["violationsFit"].num() * 10 <= c["violationsRaw"].num());
+  // The fit leaves a few, within its error of the minimum transfer; the
+  // correction removes them.  Idle, none of 82 are left; a machine loaded
+  // to 8-11 (CI runs three suites at once) delays single exchanges and
+  // widens the fit's error past the fastest messages: at most a quarter.
+  INFO("violations: raw " << c["violationsRaw"].num() << ", fit " << c["violationsFit"].num());
+  CHECK(c["violationsFit"].num() * 4 <= c["violationsRaw"].num());
   CHECK(c["violationsCorrected"].num() == 0);
   REQUIRE(c["tasks"].arr().size() == 3);
   for (const Json& t : c["tasks"].arr()) {
