@@ -12,7 +12,12 @@
 #include <QApplication>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextLayout>
+#include <QTextTable>
 
 #include <catch2/catch.hpp>
 
@@ -115,4 +120,30 @@ TEST_CASE("details: Shift+drag across the diagram measures the range and shows i
   CHECK(panel->text().contains("Range"));
   CHECK(panel->text().contains("all tasks"));
   CHECK(panel->text().contains("receiving"));
+}
+
+TEST_CASE("details: in a narrow panel the range's table scrolls sideways, no cell breaks over two lines") {
+  ViewState st;
+  st.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
+  const RangeStats r = rangeStats(st, st.snapshot()->firstTime(), st.snapshot()->lastTime());
+  QTextDocument doc;
+  doc.setHtml(rangeHtml(st, r));
+  doc.setTextWidth(250);  // narrower than the table
+  (void)doc.size();       // laid out
+  QTextTable* table = nullptr;
+  for (QTextFrame* f : doc.rootFrame()->childFrames())
+    if ((table = qobject_cast<QTextTable*>(f))) break;
+  REQUIRE(table);
+  REQUIRE(table->columns() >= 6);
+  int cells = 0;
+  for (int row = 0; row < table->rows(); ++row)
+    for (int col = 0; col < table->columns(); ++col) {
+      const QTextBlock block = table->cellAt(row, col).firstCursorPosition().block();
+      INFO("row " << row << " column " << col << ": " << block.text().toStdString());
+      REQUIRE(block.layout());
+      CHECK(block.layout()->lineCount() == 1);
+      ++cells;
+    }
+  CHECK(cells > 10);
+  CHECK(doc.size().width() > 250);  // wider than the panel: it scrolls
 }

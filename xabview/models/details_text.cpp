@@ -71,15 +71,20 @@ QString rangeHtml(const ViewState& st, const RangeStats& r) {
   std::vector<int> states;
   for (int k = 0; k < kStateCount; ++k)
     if (r.total[static_cast<std::size_t>(k)] > 0) states.push_back(k);
-  html += "<table border=1 cellspacing=0 cellpadding=2><tr><th>task</th>";
-  for (int k : states) html += "<th>" + sname(static_cast<TaskState>(k)) + "</th>";
-  html += "<th>sent</th><th>bytes</th><th>received</th><th>bytes</th></tr>";
+  // Cells never wrap: a narrow panel scrolls the table sideways rather than
+  // break "4981632" or "receiving" over two lines.
+  const QString th = QStringLiteral("<th style=\"white-space:nowrap\">"), td = QStringLiteral("<td style=\"white-space:nowrap\">"),
+                number = QStringLiteral("<td align=right style=\"white-space:nowrap\">");
+  html += "<table border=1 cellspacing=0 cellpadding=2><tr>" + th + "task</th>";
+  for (int k : states) html += th + sname(static_cast<TaskState>(k)) + "</th>";
+  for (const char* h : {"sent", "bytes", "received", "bytes"}) html += th + h + "</th>";
+  html += "</tr>";
   auto row = [&](const QString& name, const std::array<TimeNs, kStateCount>& time, std::uint64_t sent, std::uint64_t sb,
                  std::uint64_t rec, std::uint64_t rb) {
-    html += "<tr><td>" + name.toHtmlEscaped() + "</td>";
-    for (int k : states) html += "<td align=right>" + formatDuration(time[static_cast<std::size_t>(k)]) + "</td>";
-    html += QStringLiteral("<td align=right>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
-                .arg(sent).arg(sb).arg(rec).arg(rb);
+    html += "<tr>" + td + name.toHtmlEscaped() + "</td>";
+    for (int k : states) html += number + formatDuration(time[static_cast<std::size_t>(k)]) + "</td>";
+    for (std::uint64_t n : {sent, sb, rec, rb}) html += number + QString::number(n) + "</td>";
+    html += "</tr>";
   };
   for (TaskIndex t = 0; t < r.tasks.size(); ++t) {
     const TaskRangeStats& ts = r.tasks[t];
