@@ -74,33 +74,47 @@ std::string_view stateName(TaskState s) {
   return i < std::size(names) ? names[i] : "?";
 }
 
-StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i) {
-  const auto& ev = trace.events(task);
+namespace {
+
+// intervalAfter on `ev`: the task's store, or a cursor on it.
+template <class Events>
+StateInterval intervalIn(const Trace& trace, TaskIndex task, Events& ev, std::size_t size, std::uint32_t i) {
   StateInterval iv;
-  if (i >= ev.size()) return iv;
+  if (i >= size) return iv;
   iv.begin = ev[i].time;
-  iv.end = i + 1 < ev.size() ? ev[i + 1].time : kOpenEnd;
+  iv.end = i + 1 < size ? ev[i + 1].time : kOpenEnd;
   iv.first = i;
   std::uint32_t call = i;  // the task's own record whose state this is
   while (call > 0 && isNote(ev[call].kind)) --call;
   std::uint32_t after = i + 1;
-  while (after < ev.size() && isNote(ev[after].kind)) ++after;
+  while (after < size && isNote(ev[after].kind)) ++after;
   const Event e = ev[call];
   // A copy and a pointer, not a std::optional: GCC's -Wmaybe-uninitialized
   // misreads one at -O1 (the ThreadSanitizer build).
   Event nextEvent{};
-  const bool hasNext = after < ev.size();
+  const bool hasNext = after < size;
   if (hasNext) nextEvent = ev[after];
   const Event* next = hasNext ? &nextEvent : nullptr;
   if (e.isBegin() && isBlocking(e.kind)) {
     blockingState(e, iv);
   } else if (e.insideCall()) {
-    blockingState(ev[enclosingCall(trace, task, call)], iv);  // back in the call, or still there
+    blockingState(trace.events(task)[enclosingCall(trace, task, call)], iv);  // back in the call, or still there
   } else {
     iv.state = gapState(e, next);
   }
   if (iv.state == TaskState::Exited) iv.end = kOpenEnd;
   return iv;
+}
+
+}  // namespace
+
+StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i) {
+  const auto& ev = trace.events(task);
+  return intervalIn(trace, task, ev, ev.size(), i);
+}
+
+StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i, EventStore::Cursor& cursor) {
+  return intervalIn(trace, task, cursor, trace.events(task).size(), i);
 }
 
 std::uint32_t enclosingCall(const Trace& trace, TaskIndex task, std::uint32_t i) {
@@ -146,8 +160,9 @@ std::vector<StateInterval> stateIntervals(const Trace& trace, TaskIndex task, Ti
   std::vector<StateInterval> out;
   std::int64_t start = lastAtOrBefore(ev, from);
   if (start < 0) start = 0;
+  EventStore::Cursor cursor(ev);
   for (auto i = static_cast<std::size_t>(start); i < ev.size(); ++i) {
-    StateInterval iv = intervalAfter(trace, task, static_cast<std::uint32_t>(i));
+    StateInterval iv = intervalAfter(trace, task, static_cast<std::uint32_t>(i), cursor);
     if (iv.begin >= to) break;
     if (iv.end <= from && iv.end != kOpenEnd) continue;
     // Neighbouring gaps in the same state (marks, lost-event notes) read as one.

@@ -113,8 +113,11 @@ void ArrivalOrder::append(const Trace& trace, std::size_t from) {
   std::vector<TaskIndex> row(total - from, kMonitorTask);
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     const auto& ev = trace.events(t);
-    for (std::size_t i = seqLowerBound(ev, from); i < ev.size(); ++i)
-      if (ev[i].seq < total) row[ev[i].seq - from] = t;
+    EventStore::Cursor cursor(ev);
+    for (std::size_t i = seqLowerBound(ev, from); i < ev.size(); ++i) {
+      const std::uint32_t seq = cursor[i].seq;
+      if (seq < total) row[seq - from] = t;
+    }
   }
   for (TaskIndex t : row) {
     if (isNarrow_) narrow_.push_back(t == kMonitorTask ? kNarrowMonitor : static_cast<std::uint16_t>(t));
@@ -232,8 +235,9 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
   std::vector<Span> tail;
   std::optional<StateInterval> open;  // the last interval, whole (sameState needs all of it)
   bool exited = false;
+  EventStore::Cursor cursor(ev);
   for (auto i = static_cast<std::size_t>(ts.next); i < ev.size() && !exited; ++i) {
-    StateInterval iv = intervalAfter(trace, t, static_cast<std::uint32_t>(i));
+    StateInterval iv = intervalAfter(trace, t, static_cast<std::uint32_t>(i), cursor);
     if (open && sameState(*open, iv) && open->end == iv.begin) {
       open->end = iv.end;
     } else {

@@ -50,6 +50,9 @@ std::vector<StateInterval> stateIntervals(const Trace& trace, TaskIndex task,
 
 // The interval opened by record i of the task (i < events(task).size()).
 StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i);
+// The same through a cursor on the task's events: a walk over a task's
+// records decodes each block once (SnapshotBuilder's spans).
+StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i, EventStore::Cursor& cursor);
 
 // The begin record of the innermost blocking call that event i, made
 // inside a call (Event::insideCall), was made in.
