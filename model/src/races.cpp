@@ -206,7 +206,7 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
       if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
       std::uint32_t at = kNever;
       for (const MessageReceive& r : msg.receives)
-        if (r.receiver == *d) {
+        if (r.recv.task == *d) {
           at = r.recv.index;
           break;
         }
