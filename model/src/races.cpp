@@ -113,36 +113,45 @@ struct Least {
   std::uint32_t otherAt = kNever, otherMessage = 0;
 };
 
-struct Suffixes {
-  std::vector<Incoming> in;   // by receivedAt
-  std::vector<Least> least;   // least[k]: over in[k..]
+// A receive from any task asked about: its record, the sender of what it
+// took, and where its answer goes.
+struct Ask {
+  std::uint32_t record;
+  TaskIndex sender;
+  std::uint32_t slot;
+};
 
-  void build() {
+struct Suffixes {
+  std::size_t count = 0;      // incoming messages, counted before `in` is filled (one allocation)
+  std::vector<Incoming> in;   // by receivedAt
+  std::vector<Ask> asks;      // by record
+
+  // For each ask, a message received after its record, from a sender
+  // other than the one of the message it took, whose send does not happen
+  // after its record (-1 if none), into answers[slot].  One sweep from the
+  // end: the least components of the suffix are kept as it grows, never
+  // stored per message.
+  void answer(std::vector<std::int64_t>& answers) {
     std::stable_sort(in.begin(), in.end(),
                      [](const Incoming& a, const Incoming& b) { return a.receivedAt < b.receivedAt; });
-    least.assign(in.size() + 1, Least{});
-    for (std::size_t k = in.size(); k-- > 0;) {
-      Least l = least[k + 1];
-      const Incoming& x = in[k];
-      if (x.atSend < l.at) {
-        if (x.sender != l.sender) l.otherAt = l.at, l.otherMessage = l.message;
-        l.at = x.atSend, l.message = x.message, l.sender = x.sender;
-      } else if (x.sender != l.sender && x.atSend < l.otherAt) {
-        l.otherAt = x.atSend, l.otherMessage = x.message;
+    Least l;
+    std::size_t k = in.size();
+    for (std::size_t q = asks.size(); q-- > 0;) {
+      const std::uint32_t r = asks[q].record;
+      for (; k > 0 && in[k - 1].receivedAt > r; --k) {
+        const Incoming& x = in[k - 1];
+        if (x.atSend < l.at) {
+          if (x.sender != l.sender) l.otherAt = l.at, l.otherMessage = l.message;
+          l.at = x.atSend, l.message = x.message, l.sender = x.sender;
+        } else if (x.sender != l.sender && x.atSend < l.otherAt) {
+          l.otherAt = x.atSend, l.otherMessage = x.message;
+        }
       }
-      least[k] = l;
+      std::int64_t& out = answers[asks[q].slot];
+      if (l.at != kNever && l.sender != asks[q].sender && l.at <= r + 1) out = l.message;
+      else if (l.otherAt != kNever && l.otherAt <= r + 1) out = l.otherMessage;
+      else out = -1;
     }
-  }
-
-  // A message received after record r, from a sender other than `sender`,
-  // whose send does not happen after record r; -1 if none.
-  std::int64_t racing(std::uint32_t r, TaskIndex sender) const {
-    auto it = std::upper_bound(in.begin(), in.end(), r,
-                               [](std::uint32_t v, const Incoming& x) { return v < x.receivedAt; });
-    const Least& l = least[static_cast<std::size_t>(it - in.begin())];
-    if (l.at != kNever && l.sender != sender && l.at <= r + 1) return l.message;
-    if (l.otherAt != kNever && l.otherAt <= r + 1) return l.otherMessage;
-    return -1;
   }
 };
 
@@ -196,33 +205,54 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
   const Order order = causalOrder(trace, table);
 
   std::vector<Suffixes> all(n);
-  for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
-    const Message& msg = table.messages[m];
-    for (std::uint32_t j = 0; j < msg.destinations.size(); ++j) {
-      const std::uint32_t atSend = order.atSend[order.first[m] + j];
-      const auto d = trace.findTask(msg.destinations[j]);
-      if (!d || atSend == kNever) continue;
-      const auto tagged = byTag[*d].find(msg.tag);
-      if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
-      std::uint32_t at = kNever;
-      for (const MessageReceive& r : msg.receives)
-        if (r.recv.task == *d) {
-          at = r.recv.index;
-          break;
-        }
-      const Incoming x{at, atSend, msg.sender, m};
-      if (tagged != byTag[*d].end()) tagged->second.in.push_back(x);
-      if (anyTag[*d]) all[*d].in.push_back(x);
+  // Twice over the messages: counted, then stored (no growth by doubling).
+  auto incoming = [&](auto&& f) {
+    for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
+      const Message msg = table.messages[m];
+      for (std::uint32_t j = 0; j < msg.destinations.size(); ++j) {
+        const std::uint32_t atSend = order.atSend[order.first[m] + j];
+        const auto d = trace.findTask(msg.destinations[j]);
+        if (!d || atSend == kNever) continue;
+        const auto tagged = byTag[*d].find(msg.tag);
+        if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
+        std::uint32_t at = kNever;
+        for (const MessageReceive& r : msg.receives)
+          if (r.recv.task == *d) {
+            at = r.recv.index;
+            break;
+          }
+        const Incoming x{at, atSend, msg.sender, m};
+        if (tagged != byTag[*d].end()) f(tagged->second, x);
+        if (anyTag[*d]) f(all[*d], x);
+      }
     }
-  }
+  };
+  incoming([](Suffixes& s, const Incoming&) { ++s.count; });
   for (TaskIndex t = 0; t < n; ++t) {
-    all[t].build();
-    for (auto& [tag, s] : byTag[t]) s.build();
+    all[t].in.reserve(all[t].count);
+    for (auto& [tag, s] : byTag[t]) s.in.reserve(s.count);
+  }
+  incoming([](Suffixes& s, const Incoming& x) { s.in.push_back(x); });
+  // Each receive from any task asks its suffix which message could have
+  // come first.
+  std::vector<std::vector<std::int64_t>> racingOf(n);
+  for (TaskIndex t = 0; t < n; ++t) {
+    racingOf[t].resize(anySource[t].size());
+    for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
+      const AnySource& r = anySource[t][k];
+      Suffixes& s = r.tag == kAnyTag ? all[t] : byTag[t].find(r.tag)->second;
+      s.asks.push_back({r.index, table.messages.send(r.message).task, k});
+    }
+    all[t].answer(racingOf[t]);
+    for (auto& [tag, s] : byTag[t]) s.answer(racingOf[t]);
+    all[t] = Suffixes{};
+    byTag[t].clear();
   }
 
   std::map<std::pair<TaskIndex, std::int32_t>, RaceGroup> groups;
   for (TaskIndex t = 0; t < n; ++t)
-    for (const AnySource& r : anySource[t]) {
+    for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
+      const AnySource& r = anySource[t][k];
       const std::uint32_t i = r.index;
       const std::int32_t tag = r.tag;
       const std::uint32_t m = r.message;
@@ -231,8 +261,7 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
       g.task = t;
       g.tag = tag;
       ++g.receives;
-      const Suffixes& s = tag == kAnyTag ? all[t] : byTag[t].find(tag)->second;
-      const std::int64_t other = s.racing(i, table.messages[m].sender);
+      const std::int64_t other = racingOf[t][k];
       if (other < 0) continue;
       ++out.racy;
       if (g.racy++ == 0) g.first = MessageRace{{t, i}, m, other};
