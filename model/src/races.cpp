@@ -113,31 +113,25 @@ struct Least {
   std::uint32_t otherAt = kNever, otherMessage = 0;
 };
 
-// A receive from any task asked about: its record, the sender of what it
-// took, and where its answer goes.
-struct Ask {
-  std::uint32_t record;
-  TaskIndex sender;
-  std::uint32_t slot;
-};
-
 struct Suffixes {
   std::size_t count = 0;      // incoming messages, counted before `in` is filled (one allocation)
   std::vector<Incoming> in;   // by receivedAt
-  std::vector<Ask> asks;      // by record
+  std::vector<std::uint32_t> asks;  // the receives from any task that ask it (positions in their task's list), by record
 
-  // For each ask, a message received after its record, from a sender
-  // other than the one of the message it took, whose send does not happen
-  // after its record (-1 if none), into answers[slot].  One sweep from the
-  // end: the least components of the suffix are kept as it grows, never
-  // stored per message.
-  void answer(std::vector<std::int64_t>& answers) {
+  // For each receive asked about, whether a message received after it,
+  // from a sender other than the one of the message it took, was sent
+  // not after it: a race, counted in g (its first one, by record, kept).
+  // One sweep from the end: the least components of the suffix are kept
+  // as it grows, never stored per message.
+  template <class Receive>
+  void answer(const std::vector<Receive>& receives, const MessageTable& table, TaskIndex t, RaceGroup& g) {
     std::stable_sort(in.begin(), in.end(),
                      [](const Incoming& a, const Incoming& b) { return a.receivedAt < b.receivedAt; });
     Least l;
     std::size_t k = in.size();
     for (std::size_t q = asks.size(); q-- > 0;) {
-      const std::uint32_t r = asks[q].record;
+      const auto& receive = receives[asks[q]];
+      const std::uint32_t r = receive.index;
       for (; k > 0 && in[k - 1].receivedAt > r; --k) {
         const Incoming& x = in[k - 1];
         if (x.atSend < l.at) {
@@ -147,10 +141,14 @@ struct Suffixes {
           l.otherAt = x.atSend, l.otherMessage = x.message;
         }
       }
-      std::int64_t& out = answers[asks[q].slot];
-      if (l.at != kNever && l.sender != asks[q].sender && l.at <= r + 1) out = l.message;
-      else if (l.otherAt != kNever && l.otherAt <= r + 1) out = l.otherMessage;
-      else out = -1;
+      const TaskIndex sender = table.messages.send(receive.message).task;
+      std::int64_t other = -1;
+      if (l.at != kNever && l.sender != sender && l.at <= r + 1) other = l.message;
+      else if (l.otherAt != kNever && l.otherAt <= r + 1) other = l.otherMessage;
+      ++g.receives;
+      if (other < 0) continue;
+      ++g.racy;
+      g.first = MessageRace{{t, r}, receive.message, other};  // the sweep goes back: the last kept is the first
     }
   }
 };
@@ -177,6 +175,7 @@ std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, cons
       const std::int64_t m = lookup.messageOf({t, i});
       if (m >= 0) out[t].push_back({i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
     }
+    out[t].shrink_to_fit();  // the slack of doubling held by one task at a time, not by all
   }
   return out;
 }
@@ -233,39 +232,29 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
     for (auto& [tag, s] : byTag[t]) s.in.reserve(s.count);
   }
   incoming([](Suffixes& s, const Incoming& x) { s.in.push_back(x); });
-  // Each receive from any task asks its suffix which message could have
-  // come first.
-  std::vector<std::vector<std::int64_t>> racingOf(n);
-  for (TaskIndex t = 0; t < n; ++t) {
-    racingOf[t].resize(anySource[t].size());
-    for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
-      const AnySource& r = anySource[t][k];
-      Suffixes& s = r.tag == kAnyTag ? all[t] : byTag[t].find(r.tag)->second;
-      s.asks.push_back({r.index, table.messages.send(r.message).task, k});
-    }
-    all[t].answer(racingOf[t]);
-    for (auto& [tag, s] : byTag[t]) s.answer(racingOf[t]);
-    all[t] = Suffixes{};
-    byTag[t].clear();
-  }
-
+  // Each receive from any task asks its suffix (its task's messages of
+  // the tag it asked for) which message could have come first: a suffix
+  // is one group, (task, tag).
   std::map<std::pair<TaskIndex, std::int32_t>, RaceGroup> groups;
-  for (TaskIndex t = 0; t < n; ++t)
+  for (TaskIndex t = 0; t < n; ++t) {
     for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
       const AnySource& r = anySource[t][k];
-      const std::uint32_t i = r.index;
-      const std::int32_t tag = r.tag;
-      const std::uint32_t m = r.message;
-      ++out.anySource;
+      (r.tag == kAnyTag ? all[t] : byTag[t].find(r.tag)->second).asks.push_back(k);
+    }
+    out.anySource += anySource[t].size();
+    auto group = [&](std::int32_t tag, Suffixes& s) {
+      if (s.asks.empty()) return;
       RaceGroup& g = groups[{t, tag}];
       g.task = t;
       g.tag = tag;
-      ++g.receives;
-      const std::int64_t other = racingOf[t][k];
-      if (other < 0) continue;
-      ++out.racy;
-      if (g.racy++ == 0) g.first = MessageRace{{t, i}, m, other};
-    }
+      s.answer(anySource[t], table, t, g);
+      out.racy += g.racy;
+    };
+    group(kAnyTag, all[t]);
+    for (auto& [tag, s] : byTag[t]) group(tag, s);
+    all[t] = Suffixes{};
+    byTag[t].clear();
+  }
   for (auto& [key, g] : groups)
     if (g.racy > 0) out.groups.push_back(g);
   return out;
