@@ -224,7 +224,7 @@ QString DiagramView::describe(const DiagramHit& hit) const {
   if (hit.message) {
     const Message& m = s->messages().messages[*hit.message];
     QString to;
-    for (const auto& r : m.receives) to += " " + QString::fromStdString(s->trace->label(r.receiver));
+    for (const auto& r : m.receives) to += " " + QString::fromStdString(s->trace->label(r.recv.task));
     lines << QStringLiteral("message %1 -> %2").arg(QString::fromStdString(s->trace->label(m.sender)), to.trimmed())
           << QStringLiteral("tag %1, %2 bytes, serial %3").arg(QString::fromStdString(formatTag(m.tag))).arg(m.bytes).arg(m.serial);
     if (!m.receives.empty())

@@ -85,12 +85,22 @@ void moveTask(const std::vector<Edge>& edges, const std::vector<TimeNs>& late, s
 
 }  // namespace
 
-CausalCorrection causalShifts(const Trace& trace, const MessageTable& m, TimeNs minTransfer, ClockReport& report) {
+TimeNs RecordShift::operator()(TaskIndex t, std::size_t i) const {
+  if (perRecord_) return (*perRecord_)[t][i];
+  const auto& from = steps_->from[t];
+  const auto after = std::upper_bound(from.begin(), from.end(), i) - from.begin();
+  return after == 0 ? 0 : steps_->shift[t][static_cast<std::size_t>(after - 1)];
+}
+
+CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTransfer, ClockReport& report) {
   const TaskIndex tasks = static_cast<TaskIndex>(trace.taskCount());
   Steps steps;
   steps.index.resize(tasks);
-  for (const Message& msg : m.messages)
+  std::size_t receives = 0;
+  for (const Message& msg : m.messages) {
+    receives += msg.receives.size();
     for (const MessageReceive& r : msg.receives) steps.index[r.recv.task].push_back(r.recv.index);
+  }
   steps.first.assign(tasks + 1, 1);
   for (TaskIndex t = 0; t < tasks; ++t) {
     auto& idx = steps.index[t];
@@ -100,10 +110,12 @@ CausalCorrection causalShifts(const Trace& trace, const MessageTable& m, TimeNs 
   }
   steps.shift.assign(steps.first[tasks], 0);
   std::vector<Edge> edges;
+  edges.reserve(receives);  // one allocation: growth by doubling would raise the peak
   for (const Message& msg : m.messages)
     for (const MessageReceive& r : msg.receives)
       edges.push_back({trace.event(msg.send).time, trace.event(r.recv).time, steps.slot(msg.send.task, msg.send.index),
                        steps.slot(r.recv.task, r.recv.index)});
+  m = MessageTable{};  // the edges hold all the passes read
   // By receiver, then record: a task's receives are one range of edges.
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.recvSlot < b.recvSlot; });
   std::vector<std::size_t> begin(tasks + 1, edges.size());
@@ -128,14 +140,10 @@ CausalCorrection causalShifts(const Trace& trace, const MessageTable& m, TimeNs 
                           addTime(addTime(e.sent, steps.shift[e.sendSlot]), minTransfer);
   out.shift.resize(tasks);
   for (TaskIndex t = 0; t < tasks; ++t) {
-    std::vector<TimeNs>& s = out.shift[t];
-    s.assign(trace.events(t).size(), 0);
-    const auto& idx = steps.index[t];
-    for (std::size_t p = 0; p < idx.size(); ++p) {
-      const std::size_t to = std::min<std::size_t>(p + 1 < idx.size() ? idx[p + 1] : s.size(), s.size());
-      std::fill(s.begin() + idx[p], s.begin() + static_cast<std::ptrdiff_t>(to), steps.shift[steps.first[t] + p]);
-    }
+    const auto first = steps.shift.begin() + steps.first[t];
+    out.shift[t].assign(first, first + static_cast<std::ptrdiff_t>(steps.index[t].size()));
   }
+  out.from = std::move(steps.index);
   return out;
 }
 

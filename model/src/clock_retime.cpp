@@ -41,7 +41,7 @@ bool relayRecord(Kind k) {
 // clock); null: those records as they are.
 std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockFit>& fits,
                                     const std::vector<ClockFit>& hostFits,
-                                    const std::vector<std::vector<TimeNs>>* shift,
+                                    const detail::RecordShift* shift,
                                     const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
   struct At {
     std::uint32_t seq;
@@ -84,7 +84,7 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
     else if (t < hostFits.size() && !writtenByAbmon(r))
       r.time = hostFits[t].toReference(r.time);  // the task's relay wrote it, on its clock
     // else abmon's own record, on its clock already
-    if (shift) r.time = addTime(r.time, (*shift)[t][at.index]);
+    if (shift) r.time = addTime(r.time, (*shift)(t, at.index));
     b.record(r);
   }
   return b.take();
@@ -110,7 +110,7 @@ struct TraceRedate {
   }
 
   static void redate(Trace& trace, const std::vector<ClockFit>& fits, const std::vector<ClockFit>& hostFits,
-                     const std::vector<std::vector<TimeNs>>* shift, const std::unordered_map<Tid, ClockFit>* relays) {
+                     const detail::RecordShift* shift, const std::unordered_map<Tid, ClockFit>* relays) {
     for (std::size_t i = 0; i < trace.monitor_.size() && relays; ++i) {
       Event& e = trace.monitor_[i];
       if (relayRecord(e.kind))
@@ -123,7 +123,7 @@ struct TraceRedate {
           e.time = fits[t].toReference(e.time);
         else if (t < hostFits.size() && !writtenByAbmon(trace, e, how))
           e.time = hostFits[t].toReference(e.time);
-        if (shift) e.time = addTime(e.time, (*shift)[t][i]);
+        if (shift) e.time = addTime(e.time, (*shift)(t, i));
       });
     rederive(trace);
   }
@@ -169,7 +169,7 @@ namespace {
 // retime(), in place when the caller handed over the only reference.
 std::shared_ptr<const Trace> retimeOwned(std::shared_ptr<const Trace> trace, const std::vector<ClockFit>& fits,
                                          const std::vector<ClockFit>& hostFits,
-                                         const std::vector<std::vector<TimeNs>>* shift,
+                                         const detail::RecordShift* shift,
                                          const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
   if (Trace* own = TraceRedate::sole(trace)) {
     TraceRedate::redate(*own, fits, hostFits, shift, relays);
@@ -237,13 +237,15 @@ std::uint64_t refuseWorseFits(const Trace& trace, const MessageTable& m, TimeNs 
 
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift) {
   std::vector<ClockFit> none(trace.taskCount());
-  return retime(trace, none, {}, &shift);
+  const detail::RecordShift by(shift);
+  return retime(trace, none, {}, &by);
 }
 
 std::shared_ptr<const Trace> shiftTimes(std::shared_ptr<const Trace> trace,
                                         const std::vector<std::vector<TimeNs>>& shift) {
   std::vector<ClockFit> none(trace->taskCount());
-  return retimeOwned(std::move(trace), none, {}, &shift);
+  const detail::RecordShift by(shift);
+  return retimeOwned(std::move(trace), none, {}, &by);
 }
 
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
@@ -289,11 +291,11 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   if (report.violationsFit == 0) {
     out = std::move(fitted);
   } else {
-    auto correction = detail::causalShifts(*fitted, m, report.minTransfer, report);
-    m = MessageTable{};
+    auto correction = detail::causalShifts(*fitted, std::move(m), report.minTransfer, report);
     std::vector<ClockFit> none(fitted->taskCount());
     const Trace* const before = fitted.get();
-    out = retimeOwned(std::move(fitted), none, {}, &correction.shift);
+    const detail::RecordShift shift(correction);
+    out = retimeOwned(std::move(fitted), none, {}, &shift);
     report.violationsCorrected = out.get() == before
                                      ? correction.violationsLeft
                                      : countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);

@@ -39,7 +39,7 @@ Figures figuresOf(const Analysis& a) {
   }
   for (const Message& m : a.messages.messages)
     for (const MessageReceive& r : m.receives) {
-      auto& p = f.pairs[{t.label(m.sender), t.label(r.receiver), m.tag}];
+      auto& p = f.pairs[{t.label(m.sender), t.label(r.recv.task), m.tag}];
       ++p.count;
       p.bytes += static_cast<std::uint64_t>(std::max(0, m.bytes));
       p.transit += std::max<TimeNs>(0, r.time - m.time);

@@ -62,6 +62,38 @@ void PairStats::add(std::int32_t b, TimeNs t) {
   transit = addTime(transit, std::max<TimeNs>(t, 0));
 }
 
+Message MessageList::operator[](std::size_t i) const {
+  const Stored& s = stored_[i];
+  Message m;
+  m.send = s.send;
+  m.sender = s.send.task;
+  m.kind = s.kind;
+  m.destinationsKnown = s.flags & kDestinationsKnown;
+  m.tag = s.tag;
+  m.bytes = s.bytes;
+  m.serial = s.serial;
+  m.time = s.time;
+  const auto at = static_cast<std::uint32_t>(i);
+  if (s.kind == Kind::BCAST) {
+    auto g = std::lower_bound(groups_.begin(), groups_.end(), std::pair<std::uint32_t, StrId>{at, INT32_MIN});
+    if (g != groups_.end() && g->first == at) m.group = g->second;
+  }
+  m.destinations = {destinations_.data() + s.destinations, endOf(i, &Stored::destinations, destinations_.size()) - s.destinations};
+  m.receives = {receives_.data() + s.receives, endOf(i, &Stored::receives, receives_.size()) - s.receives};
+  if (s.flags & kUnreceived) {
+    auto u = std::lower_bound(unreceivedAt_.begin(), unreceivedAt_.end(), std::pair<std::uint32_t, std::uint32_t>{at, 0});
+    const std::uint32_t end = u + 1 != unreceivedAt_.end() ? (u + 1)->second : static_cast<std::uint32_t>(unreceived_.size());
+    m.unreceived = {unreceived_.data() + u->second, end - u->second};
+  }
+  return m;
+}
+
+std::size_t MessageList::memoryBytes() const {
+  return stored_.capacity() * sizeof(Stored) + receives_.capacity() * sizeof(MessageReceive) +
+         (destinations_.capacity() + unreceived_.capacity()) * sizeof(Tid) +
+         unreceivedAt_.capacity() * sizeof(unreceivedAt_[0]) + groups_.capacity() * sizeof(groups_[0]);
+}
+
 std::uint32_t MessageTable::atSerialPosition(TaskIndex sender, std::uint32_t position) const {
   return serialSorted_[sender] ? position : bySerial_[position];
 }
@@ -69,7 +101,7 @@ std::uint32_t MessageTable::atSerialPosition(TaskIndex sender, std::uint32_t pos
 std::pair<std::uint32_t, std::uint32_t> MessageTable::serialRange(TaskIndex sender, std::int32_t serial) const {
   if (serial <= 0 || sender + 1 >= sendBegin_.size()) return {0, 0};
   const std::uint32_t begin = sendBegin_[sender], end = sendBegin_[sender + 1];
-  auto serialOf = [&](std::uint32_t i) { return messages[atSerialPosition(sender, i)].serial; };
+  auto serialOf = [&](std::uint32_t i) { return messages.serial(atSerialPosition(sender, i)); };
   std::uint32_t lo = begin, hi = end;  // the first position whose serial is >= serial
   while (lo < hi) {
     std::uint32_t mid = lo + (hi - lo) / 2;
@@ -158,9 +190,9 @@ struct ReceiveMatcher {
 
 std::int64_t MessageTable::messageOf(EventRef r) const {
   if (r.task + 1 >= sendBegin_.size()) return -1;
-  auto sends = messages.begin();
+  auto sends = messages.stored_.begin();
   auto s = std::lower_bound(sends + sendBegin_[r.task], sends + sendBegin_[r.task + 1], r.index,
-                            [](const Message& m, std::uint32_t i) { return m.send.index < i; });
+                            [](const MessageList::Stored& m, std::uint32_t i) { return m.send.index < i; });
   if (s != sends + sendBegin_[r.task + 1] && s->send.index == r.index) return s - sends;
   auto recvs = recvIndex_.begin();
   auto v = std::lower_bound(recvs + recvBegin_[r.task], recvs + recvBegin_[r.task + 1], r.index,
@@ -178,21 +210,20 @@ std::int64_t MessageLookup::messageOf(EventRef r) {
   std::uint32_t& s = send_[r.task];
   std::uint32_t& v = recv_[r.task];
   const bool sent = s > t.sendBegin_[r.task], got = v > t.recvBegin_[r.task];
-  if (sent && t.messages[s - 1].send.index == r.index) return s - 1;  // asked again
+  const auto& sends = t.messages.stored_;
+  if (sent && sends[s - 1].send.index == r.index) return s - 1;  // asked again
   if (got && t.recvIndex_[v - 1].index == r.index) return t.recvIndex_[v - 1].message;
-  if ((sent && t.messages[s - 1].send.index > r.index) || (got && t.recvIndex_[v - 1].index > r.index))
+  if ((sent && sends[s - 1].send.index > r.index) || (got && t.recvIndex_[v - 1].index > r.index))
     return t.messageOf(r);  // out of order
-  for (const std::uint32_t end = t.sendBegin_[r.task + 1]; s < end && t.messages[s].send.index <= r.index; ++s)
-    if (t.messages[s].send.index == r.index) return s++;
+  for (const std::uint32_t end = t.sendBegin_[r.task + 1]; s < end && sends[s].send.index <= r.index; ++s)
+    if (sends[s].send.index == r.index) return s++;
   for (const std::uint32_t end = t.recvBegin_[r.task + 1]; v < end && t.recvIndex_[v].index <= r.index; ++v)
     if (t.recvIndex_[v].index == r.index) return t.recvIndex_[v++].message;
   return -1;
 }
 
 std::size_t MessageTable::memoryBytes() const {
-  return messages.capacity() * sizeof(Message) + unmatched.capacity() * sizeof(UnmatchedReceive) +
-         receiveStore_.capacity() * sizeof(MessageReceive) +
-         (destinationStore_.capacity() + unreceivedStore_.capacity()) * sizeof(Tid) +
+  return messages.memoryBytes() + unmatched.capacity() * sizeof(UnmatchedReceive) +
          (sendBegin_.capacity() + recvBegin_.capacity() + bySerial_.capacity()) * sizeof(std::uint32_t) +
          recvIndex_.capacity() * sizeof(RecvIndex) + serialSorted_.capacity() / 8 +
          pairs.size() * (sizeof(PairStats) + 48);
@@ -225,8 +256,8 @@ struct MessageMatching {
   // sends that repeat a serial.
   void makeMessages(const Counts& n) {
     const auto tasks = static_cast<TaskIndex>(trace.taskCount());
-    table.messages.reserve(n.sends);
-    table.destinationStore_.reserve(n.destinations);
+    table.messages.stored_.reserve(n.sends);
+    table.messages.destinations_.reserve(n.destinations);
     table.sendBegin_.assign(tasks + 1, 0);
     table.serialSorted_.assign(tasks, true);
     forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
@@ -239,26 +270,28 @@ struct MessageMatching {
   }
 
   void addMessage(TaskIndex t, std::uint32_t i, const Event& e) {
-    Message m;
+    MessageList& list = table.messages;
+    MessageList::Stored m;
     m.send = {t, i};
-    m.sender = t;
     m.kind = e.kind;
     m.tag = e.get(Key::Tag);
     m.bytes = e.get(Key::Bytes);
     m.serial = e.get(Key::Serial);
     m.time = e.time;
-    if (e.kind == Kind::BCAST) m.group = e.get(Key::Group, -1);
+    if (e.kind == Kind::BCAST) {
+      if (const StrId g = e.get(Key::Group, -1); g != -1)
+        list.groups_.emplace_back(static_cast<std::uint32_t>(list.stored_.size()), g);
+    }
     auto known = sendDestinations(trace, e);
-    m.destinationsKnown = known.has_value();
+    m.flags = known.has_value() ? MessageList::kDestinationsKnown : 0;
     auto d = known.value_or(std::span<const Tid>{});
-    auto at = table.destinationStore_.size();
-    table.destinationStore_.insert(table.destinationStore_.end(), d.begin(), d.end());  // reserved: no reallocation
-    m.destinations = {table.destinationStore_.data() + at, d.size()};
-    if (!table.messages.empty() && table.messages.back().sender == t && m.serial <= table.messages.back().serial)
+    m.destinations = static_cast<std::uint32_t>(list.destinations_.size());
+    list.destinations_.insert(list.destinations_.end(), d.begin(), d.end());  // reserved: no reallocation
+    if (!list.stored_.empty() && list.stored_.back().send.task == t && m.serial <= list.stored_.back().serial)
       table.serialSorted_[t] = false;
     table.messagesSent += d.size();
-    table.messages.push_back(m);
-    table.sendBegin_[t + 1] = static_cast<std::uint32_t>(table.messages.size());
+    list.stored_.push_back(m);
+    table.sendBegin_[t + 1] = static_cast<std::uint32_t>(list.stored_.size());
   }
 
   // A task whose serials do not rise with its sends gets its messages
@@ -269,7 +302,7 @@ struct MessageMatching {
       if (table.bySerial_.empty()) table.bySerial_.resize(table.messages.size());
       auto b = table.bySerial_.begin() + table.sendBegin_[t], e = table.bySerial_.begin() + table.sendBegin_[t + 1];
       for (auto it = b; it != e; ++it) *it = static_cast<std::uint32_t>(it - table.bySerial_.begin());
-      std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages[x].serial < table.messages[y].serial; });
+      std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages.serial(x) < table.messages.serial(y); });
     }
   }
 
@@ -277,8 +310,8 @@ struct MessageMatching {
   void countDuplicateSerials() {
     for (TaskIndex t = 0; t < trace.taskCount(); ++t)
       for (std::uint32_t p = table.sendBegin_[t] + 1; p < table.sendBegin_[t + 1]; ++p)
-        if (const std::int32_t serial = table.messages[table.atSerialPosition(t, p)].serial;
-            serial > 0 && serial == table.messages[table.atSerialPosition(t, p - 1)].serial)  // 0: no serial (match=order)
+        if (const std::int32_t serial = table.messages.serial(table.atSerialPosition(t, p));
+            serial > 0 && serial == table.messages.serial(table.atSerialPosition(t, p - 1)))  // 0: no serial (match=order)
           ++table.duplicateSerials;
   }
 
@@ -324,29 +357,29 @@ struct MessageMatching {
     table.recvIndex_.push_back({i, m});
     table.recvBegin_[t + 1] = static_cast<std::uint32_t>(table.recvIndex_.size());
     ++perMessage[m + 1];
-    const Message& msg = table.messages[m];
+    const MessageList::Stored& msg = table.messages.stored_[m];
     std::int32_t bytes = e.get(Key::Bytes);
     if (bytes <= 0) bytes = msg.bytes;
     // Saturating: a corrupt trace's dates may lie 584 years apart.
     TimeNs transit;
     if (__builtin_sub_overflow(e.time, msg.time, &transit)) transit = e.time > msg.time ? INT64_MAX : INT64_MIN;
-    table.pairs[{msg.sender, t}].add(bytes, transit);
+    table.pairs[{msg.send.task, t}].add(bytes, transit);
     table.total.add(bytes, transit);
   }
 
   // The matched receives stored grouped by message; perMessage[m] is where
   // message m's receives start (a running sum of the counts).
   void groupReceives(std::vector<std::uint32_t>& perMessage) {
-    table.receiveStore_.resize(table.recvIndex_.size());
-    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-      for (std::uint32_t k = table.recvBegin_[t]; k < table.recvBegin_[t + 1]; ++k) {
-        const auto& x = table.recvIndex_[k];
-        table.receiveStore_[perMessage[x.message]++] = {{t, x.index}, t, trace.events(t)[x.index].time};
-      }
-    // perMessage[m] is now the end of message m's receives, the start of m+1's.
-    for (std::size_t m = 0; m < table.messages.size(); ++m) {
-      std::uint32_t begin = m ? perMessage[m - 1] : 0;
-      table.messages[m].receives = {table.receiveStore_.data() + begin, perMessage[m] - begin};
+    MessageList& list = table.messages;
+    for (std::size_t m = 0; m < list.stored_.size(); ++m) list.stored_[m].receives = perMessage[m];
+    list.receives_.resize(table.recvIndex_.size());
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      std::uint32_t k = table.recvBegin_[t];
+      trace.events(t).forEach([&, i = std::uint32_t{0}](const Event& e) mutable {  // in order: no block decoded twice
+        if (k < table.recvBegin_[t + 1] && table.recvIndex_[k].index == i)
+          list.receives_[perMessage[table.recvIndex_[k++].message]++] = {{t, i}, e.time};
+        ++i;
+      });
     }
   }
 
@@ -354,20 +387,25 @@ struct MessageMatching {
   void listUnreceived() {
     auto missing = [&](const Message& m, Tid d) {
       return std::none_of(m.receives.begin(), m.receives.end(),
-                          [&](const MessageReceive& r) { return trace.task(r.receiver).tid == d; });
+                          [&](const MessageReceive& r) { return trace.task(r.recv.task).tid == d; });
     };
     std::size_t unreceived = 0;
-    for (const Message& m : table.messages) unreceived += std::count_if(m.destinations.begin(), m.destinations.end(), [&](Tid d) { return missing(m, d); });
-    table.unreceivedStore_.reserve(unreceived);
-    for (Message& m : table.messages) {
-      auto at = table.unreceivedStore_.size();
+    MessageList& list = table.messages;
+    for (const Message& m : list) unreceived += std::count_if(m.destinations.begin(), m.destinations.end(), [&](Tid d) { return missing(m, d); });
+    list.unreceived_.reserve(unreceived);
+    for (std::uint32_t i = 0; i < list.size(); ++i) {
+      const Message m = list[i];
+      auto at = static_cast<std::uint32_t>(list.unreceived_.size());
       for (Tid d : m.destinations)
-        if (missing(m, d)) table.unreceivedStore_.push_back(d);
-      m.unreceived = {table.unreceivedStore_.data() + at, table.unreceivedStore_.size() - at};
-      if (!m.unreceived.empty()) ++table.neverReceived;
+        if (missing(m, d)) list.unreceived_.push_back(d);
+      if (list.unreceived_.size() > at) {
+        ++table.neverReceived;
+        list.unreceivedAt_.emplace_back(i, at);
+        list.stored_[i].flags |= MessageList::kUnreceived;
+      }
       if (!m.destinationsKnown) table.messagesSent += m.receives.size();  // its receivers stand in
     }
-    table.unreceivedMessages = table.unreceivedStore_.size();
+    table.unreceivedMessages = list.unreceived_.size();
   }
 };
 

@@ -114,35 +114,42 @@ struct Least {
 };
 
 struct Suffixes {
+  std::size_t count = 0;      // incoming messages, counted before `in` is filled (one allocation)
   std::vector<Incoming> in;   // by receivedAt
-  std::vector<Least> least;   // least[k]: over in[k..]
+  std::vector<std::uint32_t> asks;  // the receives from any task that ask it (positions in their task's list), by record
 
-  void build() {
+  // For each receive asked about, whether a message received after it,
+  // from a sender other than the one of the message it took, was sent
+  // not after it: a race, counted in g (its first one, by record, kept).
+  // One sweep from the end: the least components of the suffix are kept
+  // as it grows, never stored per message.
+  template <class Receive>
+  void answer(const std::vector<Receive>& receives, const MessageTable& table, TaskIndex t, RaceGroup& g) {
     std::stable_sort(in.begin(), in.end(),
                      [](const Incoming& a, const Incoming& b) { return a.receivedAt < b.receivedAt; });
-    least.assign(in.size() + 1, Least{});
-    for (std::size_t k = in.size(); k-- > 0;) {
-      Least l = least[k + 1];
-      const Incoming& x = in[k];
-      if (x.atSend < l.at) {
-        if (x.sender != l.sender) l.otherAt = l.at, l.otherMessage = l.message;
-        l.at = x.atSend, l.message = x.message, l.sender = x.sender;
-      } else if (x.sender != l.sender && x.atSend < l.otherAt) {
-        l.otherAt = x.atSend, l.otherMessage = x.message;
+    Least l;
+    std::size_t k = in.size();
+    for (std::size_t q = asks.size(); q-- > 0;) {
+      const auto& receive = receives[asks[q]];
+      const std::uint32_t r = receive.index;
+      for (; k > 0 && in[k - 1].receivedAt > r; --k) {
+        const Incoming& x = in[k - 1];
+        if (x.atSend < l.at) {
+          if (x.sender != l.sender) l.otherAt = l.at, l.otherMessage = l.message;
+          l.at = x.atSend, l.message = x.message, l.sender = x.sender;
+        } else if (x.sender != l.sender && x.atSend < l.otherAt) {
+          l.otherAt = x.atSend, l.otherMessage = x.message;
+        }
       }
-      least[k] = l;
+      const TaskIndex sender = table.messages.send(receive.message).task;
+      std::int64_t other = -1;
+      if (l.at != kNever && l.sender != sender && l.at <= r + 1) other = l.message;
+      else if (l.otherAt != kNever && l.otherAt <= r + 1) other = l.otherMessage;
+      ++g.receives;
+      if (other < 0) continue;
+      ++g.racy;
+      g.first = MessageRace{{t, r}, receive.message, other};  // the sweep goes back: the last kept is the first
     }
-  }
-
-  // A message received after record r, from a sender other than `sender`,
-  // whose send does not happen after record r; -1 if none.
-  std::int64_t racing(std::uint32_t r, TaskIndex sender) const {
-    auto it = std::upper_bound(in.begin(), in.end(), r,
-                               [](std::uint32_t v, const Incoming& x) { return v < x.receivedAt; });
-    const Least& l = least[static_cast<std::size_t>(it - in.begin())];
-    if (l.at != kNever && l.sender != sender && l.at <= r + 1) return l.message;
-    if (l.otherAt != kNever && l.otherAt <= r + 1) return l.otherMessage;
-    return -1;
   }
 };
 
@@ -168,6 +175,7 @@ std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, cons
       const std::int64_t m = lookup.messageOf({t, i});
       if (m >= 0) out[t].push_back({i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
     }
+    out[t].shrink_to_fit();  // the slack of doubling held by one task at a time, not by all
   }
   return out;
 }
@@ -196,47 +204,57 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
   const Order order = causalOrder(trace, table);
 
   std::vector<Suffixes> all(n);
-  for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
-    const Message& msg = table.messages[m];
-    for (std::uint32_t j = 0; j < msg.destinations.size(); ++j) {
-      const std::uint32_t atSend = order.atSend[order.first[m] + j];
-      const auto d = trace.findTask(msg.destinations[j]);
-      if (!d || atSend == kNever) continue;
-      const auto tagged = byTag[*d].find(msg.tag);
-      if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
-      std::uint32_t at = kNever;
-      for (const MessageReceive& r : msg.receives)
-        if (r.receiver == *d) {
-          at = r.recv.index;
-          break;
-        }
-      const Incoming x{at, atSend, msg.sender, m};
-      if (tagged != byTag[*d].end()) tagged->second.in.push_back(x);
-      if (anyTag[*d]) all[*d].in.push_back(x);
+  // Twice over the messages: counted, then stored (no growth by doubling).
+  auto incoming = [&](auto&& f) {
+    for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
+      const Message msg = table.messages[m];
+      for (std::uint32_t j = 0; j < msg.destinations.size(); ++j) {
+        const std::uint32_t atSend = order.atSend[order.first[m] + j];
+        const auto d = trace.findTask(msg.destinations[j]);
+        if (!d || atSend == kNever) continue;
+        const auto tagged = byTag[*d].find(msg.tag);
+        if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
+        std::uint32_t at = kNever;
+        for (const MessageReceive& r : msg.receives)
+          if (r.recv.task == *d) {
+            at = r.recv.index;
+            break;
+          }
+        const Incoming x{at, atSend, msg.sender, m};
+        if (tagged != byTag[*d].end()) f(tagged->second, x);
+        if (anyTag[*d]) f(all[*d], x);
+      }
     }
-  }
+  };
+  incoming([](Suffixes& s, const Incoming&) { ++s.count; });
   for (TaskIndex t = 0; t < n; ++t) {
-    all[t].build();
-    for (auto& [tag, s] : byTag[t]) s.build();
+    all[t].in.reserve(all[t].count);
+    for (auto& [tag, s] : byTag[t]) s.in.reserve(s.count);
   }
-
+  incoming([](Suffixes& s, const Incoming& x) { s.in.push_back(x); });
+  // Each receive from any task asks its suffix (its task's messages of
+  // the tag it asked for) which message could have come first: a suffix
+  // is one group, (task, tag).
   std::map<std::pair<TaskIndex, std::int32_t>, RaceGroup> groups;
-  for (TaskIndex t = 0; t < n; ++t)
-    for (const AnySource& r : anySource[t]) {
-      const std::uint32_t i = r.index;
-      const std::int32_t tag = r.tag;
-      const std::uint32_t m = r.message;
-      ++out.anySource;
+  for (TaskIndex t = 0; t < n; ++t) {
+    for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
+      const AnySource& r = anySource[t][k];
+      (r.tag == kAnyTag ? all[t] : byTag[t].find(r.tag)->second).asks.push_back(k);
+    }
+    out.anySource += anySource[t].size();
+    auto group = [&](std::int32_t tag, Suffixes& s) {
+      if (s.asks.empty()) return;
       RaceGroup& g = groups[{t, tag}];
       g.task = t;
       g.tag = tag;
-      ++g.receives;
-      const Suffixes& s = tag == kAnyTag ? all[t] : byTag[t].find(tag)->second;
-      const std::int64_t other = s.racing(i, table.messages[m].sender);
-      if (other < 0) continue;
-      ++out.racy;
-      if (g.racy++ == 0) g.first = MessageRace{{t, i}, m, other};
-    }
+      s.answer(anySource[t], table, t, g);
+      out.racy += g.racy;
+    };
+    group(kAnyTag, all[t]);
+    for (auto& [tag, s] : byTag[t]) group(tag, s);
+    all[t] = Suffixes{};
+    byTag[t].clear();
+  }
   for (auto& [key, g] : groups)
     if (g.racy > 0) out.groups.push_back(g);
   return out;

@@ -98,9 +98,9 @@ struct Finder {
   void lateSenders() {
     // Per receiver: (its record, the send's time) of each message it took,
     // for the wrong-order test (a later receive's message sent earlier).
-    std::vector<std::vector<std::pair<std::uint32_t, const Message*>>> taken(trace.taskCount());
-    for (const Message& m : messages.messages)
-      for (const MessageReceive& r : m.receives) taken[r.receiver].push_back({r.recv.index, &m});
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> taken(trace.taskCount());  // (record, message)
+    for (std::uint32_t k = 0; k < messages.messages.size(); ++k)
+      for (const MessageReceive& r : messages.messages[k].receives) taken[r.recv.task].push_back({r.recv.index, k});
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       auto& list = taken[t];
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -109,24 +109,26 @@ struct Finder {
       std::vector<std::pair<TimeNs, Tid>> later(list.size() + 1, {INT64_MAX, kNoTid});
       for (std::size_t j = list.size(); j-- > 0;) {
         later[j] = later[j + 1];
-        if (list[j].second->time < later[j].first) later[j] = {list[j].second->time, trace.task(list[j].second->sender).tid};
+        const Message m = messages.messages[list[j].second];
+        if (m.time < later[j].first) later[j] = {m.time, trace.task(m.sender).tid};
       }
       for (std::size_t j = 0; j < list.size(); ++j) {
-        auto [i, m] = list[j];
+        const auto i = list[j].first;
+        const Message m = messages.messages[list[j].second];
         const Event& e = ev[i];
-        if (e.kind == Kind::HANDLER || m->sender == t) continue;
+        if (e.kind == Kind::HANDLER || m.sender == t) continue;
         WaitState w;
         w.task = t;
         w.at = i;
         w.call = e.kind;
         w.begin = waitBegin(ev, i);
-        w.end = std::min(m->time, e.time);
+        w.end = std::min(m.time, e.time);
         if (w.end <= w.begin) continue;
         if (later[j + 1].first < w.begin) {
           w.pattern = WaitPattern::WrongOrder;
           w.other = later[j + 1].second;
         }
-        add(w, m->sender, m->send);
+        add(w, m.sender, m.send);
       }
     }
   }

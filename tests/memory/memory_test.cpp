@@ -74,10 +74,10 @@ struct Child {
   std::string err;   // its stderr
 };
 
-// Runs XAB_BIN_DIR/argv[0] with an address-space limit; stdout and stderr
-// go to files in dir.
+// Runs XAB_BIN_DIR/argv[0] (argv[0] itself when it is a path) with an
+// address-space limit; stdout and stderr go to files in dir.
 Child runLimited(const std::string& dir, std::vector<std::string> argv, long limitMiB) {
-  argv[0] = std::string(XAB_BIN_DIR) + "/" + argv[0];
+  if (argv[0].find('/') == std::string::npos) argv[0] = std::string(XAB_BIN_DIR) + "/" + argv[0];
   std::string errFile = dir + "/stderr";
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -176,6 +176,75 @@ TEST_CASE("ab2otf2: a location costs its events, not an OTF2 chunk", "[memory][o
     CHECK(c.err.find("20001 locations") != std::string::npos);
     CHECK(c.err.find("20000 sends") != std::string::npos);
   }
+  std::filesystem::remove_all(dir);
+}
+#endif
+
+#if defined(XAB_HAVE_ABSTAT) && defined(XAB_GENTRACE)
+// The bound per record, on a trace like a busy program's: 1,000,000
+// records of a ring of 16 tasks packing, sending, receiving, passing
+// barriers and writing libab's clock records, each task on a clock of its
+// own (translators_gentrace --records 1000000 16 --clocks), read by
+// abstat on global time (the default: clocks fitted, causality corrected,
+// every analysis) and by ab2picl (the whole trace in the model, sorted,
+// tachyons corrected).  The limit is on address space, so it holds
+// whatever the allocator keeps resident: the reader's fixed address space
+// (binary, libraries, stacks, malloc's arenas), measured here as the least
+// limit under which it reads a trace of the same kind of 561 records
+// (abstat 17 MiB, ab2picl 10 on the CI machine), plus kBytesPerRecord for
+// each record.  The bound is 40 bytes a record, on the way to the target
+// of 24: abstat needs 35 above its fixed part here (events 12, the message
+// table 11, the analyses' and global time's working arrays the rest),
+// ab2picl 32; with the message table of 124 bytes a message and the
+// correction's shifts kept per record they needed 55 and 48, and fail.
+namespace {
+
+// The least address-space limit (MiB) under which argv exits 0.
+long leastLimit(const std::string& dir, const std::vector<std::string>& argv) {
+  long fits = 1024, fails = 8;
+  REQUIRE(runLimited(dir, argv, fits).exit == 0);
+  while (fits - fails > 1) {
+    const long mid = (fits + fails) / 2;
+    (runLimited(dir, argv, mid).exit == 0 ? fits : fails) = mid;
+  }
+  return fits;
+}
+
+}  // namespace
+
+TEST_CASE("abstat and ab2picl read 1 M records within 40 bytes a record", "[memory][scale]") {
+  constexpr long kRecords = 1000000, kBytesPerRecord = 40;
+  constexpr long kPerRecordMiB = (kBytesPerRecord * kRecords + kMiB - 1) / kMiB;
+  std::string dir = tempDir();
+  auto generate = [&](long records, const std::string& file) {
+    Child gen = runLimited(dir, {XAB_GENTRACE, "--records", std::to_string(records), "16", "--clocks"}, 1024);
+    REQUIRE(gen.exit == 0);
+    std::filesystem::rename(dir + "/stdout", file);
+  };
+  const std::string small = dir + "/small.trace", big = dir + "/big.trace";
+  generate(10, small);
+  generate(kRecords, big);
+  {  // abstat on global time
+    const long fixed = leastLimit(dir, {"abstat", "--json", small});
+    INFO("abstat's fixed address space " << fixed << " MiB, limit " << fixed + kPerRecordMiB << " MiB");
+    Child a = runLimited(dir, {"abstat", "--json", big}, fixed + kPerRecordMiB);
+    INFO("stderr: " << a.err.substr(0, 2000));
+    CHECK(a.exit == 0);
+    std::ifstream json(dir + "/stdout");
+    std::string report(std::istreambuf_iterator<char>(json), {});
+    CHECK(report.find("\"time\": \"global\"") != std::string::npos);
+    CHECK(report.find("\"receivesMoved\"") != std::string::npos);  // the causality correction ran
+  }
+#ifdef XAB_HAVE_AB2PICL
+  {
+    const long fixed = leastLimit(dir, {"ab2picl", "--quiet", "-o", dir + "/small.trf", small});
+    INFO("ab2picl's fixed address space " << fixed << " MiB, limit " << fixed + kPerRecordMiB << " MiB");
+    Child p = runLimited(dir, {"ab2picl", "--quiet", "-o", dir + "/big.trf", big}, fixed + kPerRecordMiB);
+    INFO("stderr: " << p.err.substr(0, 2000));
+    CHECK(p.exit == 0);
+    CHECK(std::filesystem::file_size(dir + "/big.trf") > std::filesystem::file_size(dir + "/small.trf"));
+  }
+#endif
   std::filesystem::remove_all(dir);
 }
 #endif

@@ -286,14 +286,14 @@ Reference reference(const ViewSnapshot& s, std::size_t position) {
     for (const MessageReceive& r : m.receives) {
       const Event& e = tr.event(r.recv);
       auto bytes = static_cast<std::uint64_t>(std::max(e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : m.bytes, 0));
-      PairAt& p = out.pairs[{m.sender, r.receiver}];
+      PairAt& p = out.pairs[{m.sender, r.recv.task}];
       ++p.count;
       p.bytes += bytes;
       if (e.seq < position) {
         p.receivedBytes += bytes;
         p.transit += std::max<TimeNs>(r.time - m.time, 0);
       } else {
-        out.pending.push_back({r.receiver, i});
+        out.pending.push_back({r.recv.task, i});
       }
     }
     for (Tid d : m.unreceived) {

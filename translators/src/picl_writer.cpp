@@ -178,7 +178,7 @@ class NodeStream {
       const Message& msg = c_.mt.messages[static_cast<std::size_t>(m)];
       if (msg.destinationsKnown) dst.assign(msg.destinations.begin(), msg.destinations.end());
       else
-        for (const MessageReceive& r : msg.receives) dst.push_back(c_.trace.task(r.receiver).tid);
+        for (const MessageReceive& r : msg.receives) dst.push_back(c_.trace.task(r.recv.task).tid);
     }
     std::erase_if(dst, [&](Tid d) { return c_.node(d) < 0; });
     emit(time, kEntry, kBcast, {e.get(Key::Bytes), e.get(Key::Tag), static_cast<std::int32_t>(dst.size())});

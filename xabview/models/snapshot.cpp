@@ -45,7 +45,7 @@ void buildLines(const Trace& trace, Analysis& a) {
     for (const auto& r : msg.receives) {
       const Event& e = trace.event(r.recv);
       std::int32_t bytes = e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : msg.bytes;  // as MessageTable::pairs counts
-      a.lines.push_back({msg.time, r.time, sendPos, e.seq, msg.sender, r.receiver, m, bytes});
+      a.lines.push_back({msg.time, r.time, sendPos, e.seq, msg.sender, r.recv.task, m, bytes});
       a.maxTransit = std::max(a.maxTransit, r.time - msg.time);
     }
     for (Tid d : msg.unreceived)

@@ -4,33 +4,37 @@
 // its own serial, counted per sending task.  An mcast or bcast is one send
 // with one serial and several receives.
 //
-// The table is flat: one fixed-size Message per send, and every receive,
-// destination and unreceived destination of all messages in three shared
-// arrays that the messages' spans point into (about 125 bytes per message
-// with one receive).  The lookups by (sender, serial) and by record search
-// those arrays (binary search), so there are no per-message hash nodes.
-// A MessageTable can be moved (the arrays keep their storage) but not
-// copied: the spans would point into the original.
+// The table is flat and compact: one 40-byte record per send, and every
+// receive (16 bytes), destination and unreceived destination of all
+// messages in shared arrays that each message's record points into by a
+// 32-bit position (about 70 bytes per message with one receive, its index
+// by record included).  A Message is handed out BY VALUE, made from those
+// arrays; its spans point into the table.  The lookups by (sender, serial)
+// and by record search those arrays (binary search), so there are no
+// per-message heap nodes.  A MessageTable can be moved (the arrays keep
+// their storage) but not copied: the spans would point into the original.
 #pragma once
 
 #include <xab/model/trace.h>
 
+#include <cstddef>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace xab {
 
 struct MessageReceive {
-  EventRef recv;
-  TaskIndex receiver = 0;
-  TimeNs time = 0;  // receiver's clock at the end of the receive
+  EventRef recv;     // recv.task: the receiver
+  TimeNs time = 0;   // receiver's clock at the end of the receive
 };
 
 struct Message {
   EventRef send;
-  TaskIndex sender = 0;
+  TaskIndex sender = 0;      // send.task
   Kind kind = Kind::SEND;    // SEND, MCAST, PSEND, BCAST
   bool destinationsKnown = true;  // false for a bcast without dst= (an older trace)
   std::int32_t tag = 0;
@@ -46,6 +50,68 @@ struct Message {
   std::span<const MessageReceive> receives;
   // Named destinations that never received it (unknown for a bcast without dst=).
   std::span<const Tid> unreceived;
+};
+
+// The messages of a MessageTable, in order of the senders' records (task,
+// then record): a random-access range of Message values.  It owns the
+// arrays the values' spans point into.
+class MessageList {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Message;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = Message;
+    Iterator() = default;
+    Iterator(const MessageList* list, std::uint32_t i) : list_(list), i_(i) {}
+    Message operator*() const { return (*list_)[i_]; }
+    Iterator& operator++() { ++i_; return *this; }
+    Iterator operator++(int) { Iterator old = *this; ++i_; return old; }
+    friend bool operator==(const Iterator& a, const Iterator& b) { return a.i_ == b.i_; }
+
+   private:
+    const MessageList* list_ = nullptr;
+    std::uint32_t i_ = 0;
+  };
+
+  std::size_t size() const { return stored_.size(); }
+  bool empty() const { return stored_.empty(); }
+  Message operator[](std::size_t i) const;
+  Message back() const { return (*this)[size() - 1]; }
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, static_cast<std::uint32_t>(stored_.size())}; }
+  // The send record of message i, without making the whole value.
+  EventRef send(std::size_t i) const { return stored_[i].send; }
+  std::int32_t serial(std::size_t i) const { return stored_[i].serial; }
+  std::size_t memoryBytes() const;
+
+ private:
+  friend class MessageTable;
+  friend struct MessageMatching;
+  friend class MessageLookup;
+  static constexpr std::uint8_t kDestinationsKnown = 1, kUnreceived = 2;
+  struct Stored {  // 40 bytes
+    EventRef send;
+    TimeNs time = 0;
+    std::int32_t tag = 0, bytes = 0, serial = 0;
+    std::uint32_t destinations = 0;  // its first in destinations_; the next message's first ends them
+    std::uint32_t receives = 0;      // its first in receives_, likewise
+    Kind kind = Kind::SEND;
+    std::uint8_t flags = kDestinationsKnown;
+  };
+  static_assert(sizeof(Stored) == 40, "a message's record stays compact");
+  std::uint32_t endOf(std::size_t i, std::uint32_t Stored::*first, std::size_t all) const {
+    return i + 1 < stored_.size() ? stored_[i + 1].*first : static_cast<std::uint32_t>(all);
+  }
+  std::vector<Stored> stored_;
+  std::vector<MessageReceive> receives_;  // grouped by message
+  std::vector<Tid> destinations_;
+  std::vector<Tid> unreceived_;
+  // (message, its first in unreceived_) of the messages with some, by message.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> unreceivedAt_;
+  std::vector<std::pair<std::uint32_t, StrId>> groups_;  // (message, group) of the bcasts, by message
 };
 
 struct UnmatchedReceive {
@@ -70,7 +136,7 @@ class MessageTable {
   MessageTable(const MessageTable&) = delete;
   MessageTable& operator=(const MessageTable&) = delete;
 
-  std::vector<Message> messages;              // in order of the senders' records (task, then record)
+  MessageList messages;                       // in order of the senders' records (task, then record)
   std::vector<UnmatchedReceive> unmatched;    // receives with no send in the trace
   // Receives of what a pvmd sent (PVM's notify messages: a task's exit, a
   // host added or deleted): no task sent them, so none is unmatched.
@@ -109,31 +175,10 @@ class MessageTable {
   // this serial (several only when it repeated the serial).
   std::pair<std::uint32_t, std::uint32_t> serialRange(TaskIndex sender, std::int32_t serial) const;
   std::uint32_t atSerialPosition(TaskIndex sender, std::uint32_t position) const;
-
-// The one rule for "this record took a message", for every reader: the end
-// record of a receive-like call (XAB_F_MSG_IN) that got one.  Each call
-// says so in its own way (docs/trace-format.md):
-//   recv, trecv, nrecv  rc > 0 (the buffer id); 0 nothing came (trecv timed
-//                       out, nrecv found none); < 0 an error
-//   precv               rc == 0 (PvmOk); < 0 an error
-//   handler             always: PVM handed the message to a pvm_addmhf
-//                       handler (its rc is not a status)
-// probe is not a receive: the message stays queued.
-bool gotMessage(const Event& e);
-
-// The destinations a send record names, for every reader: send/psend its
-// dst=, mcast its dst= list, bcast its dst= list (the group's members the
-// message went to, recorded at the call).  nullopt for a bcast of an older
-// trace, which has no dst=: its destinations (the group's members at the
-// time) must be inferred.  The span points into the event or the trace.
-std::optional<std::span<const Tid>> sendDestinations(const Trace& trace, const Event& send);
   struct RecvIndex {
     std::uint32_t index;    // the receive's record in its task
     std::uint32_t message;
   };
-  std::vector<MessageReceive> receiveStore_;  // grouped by message
-  std::vector<Tid> destinationStore_;
-  std::vector<Tid> unreceivedStore_;
   std::vector<std::uint32_t> sendBegin_;      // per task + 1: its messages are [sendBegin_[t], sendBegin_[t+1])
   std::vector<std::uint32_t> recvBegin_;      // per task + 1: its matched receives in recvIndex_
   std::vector<RecvIndex> recvIndex_;          // by task, then record
