@@ -36,9 +36,9 @@ def main():
     # The build's commands without its precompiled headers
     # (cmake/XabPch.cmake): gcc's .gch is no precompiled header to clang,
     # and what a source uses it includes itself.
-    commands = json.load(open(db_path))
+    commands = sources_of_batches(json.load(open(db_path)))
     for c in commands:
-        c["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx", "", c["command"])
+        c["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx| -Wno-subobject-linkage", "", c["command"])
     json.dump(commands, open(os.path.join(work, "compile_commands.json"), "w"))
     by_file = {os.path.realpath(os.path.join(c["directory"], c["file"])): c for c in commands}
 
@@ -88,6 +88,25 @@ def main():
             found |= result
     for line in sorted(found):
         print(line)
+
+
+def sources_of_batches(commands):
+    """A unity build (cmake/XabUnity.cmake) compiles CMake's
+    Unity/unity_N_cxx.cxx files, each #including some sources: every such
+    source gets its batch's command, with the source in the batch's place."""
+    result = []
+    for c in commands:
+        path = os.path.join(c["directory"], c["file"])
+        if not re.search(r"/Unity/unity_\d+_cxx\.cxx$", path):
+            result.append(c)
+            continue
+        with open(path) as text:
+            sources = re.findall(r'^#include "(.+\.cpp)"$', text.read(), re.M)
+        for source in sources:
+            command = c["command"].replace(c["file"], source)
+            command = re.sub(r"/Unity/unity_\d+_cxx\.cxx\.o", "/" + os.path.basename(source) + ".o", command)
+            result.append({"directory": c["directory"], "command": command, "file": source})
+    return result
 
 
 def flags(command):

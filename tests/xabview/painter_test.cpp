@@ -83,7 +83,7 @@ TEST_CASE("the diagram draws bars, messages and the cursor") {
 }
 
 TEST_CASE("at full zoom-out the diagram folds: bounded rectangles and span visits per row") {
-  const int tasks = 8, rounds = 20000;  // 640k records
+  const int tasks = 8, rounds = 5000;  // 160k records
   ViewState state;
   state.setSnapshot(snapshotOfText(syntheticTrace(tasks, rounds)));
   REQUIRE(state.size() == static_cast<std::size_t>(tasks * (1 + 4 * rounds)));
@@ -277,7 +277,7 @@ double faithfulness(const QImage& img, const DiagramLayout& layout, const ViewSt
 }
 
 TEST_CASE("at full zoom-out the mipmap draws each column's dominant state, reading one bin per column") {
-  const int tasks = 8, rounds = 20000;
+  const int tasks = 8, rounds = 5000;
   ViewState state;
   state.setSnapshot(snapshotOfText(syntheticTrace(tasks, rounds)));
   auto paint = [&](bool mipmaps, DiagramStats& stats) {
