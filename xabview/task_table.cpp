@@ -2,6 +2,8 @@
 
 #include <QHeaderView>
 
+#include <algorithm>
+
 namespace xab::view {
 
 TaskTable::TaskTable(TaskTableModel* model, QWidget* parent) : QTableView(parent) {
@@ -37,7 +39,7 @@ TaskTable::TaskTable(TaskTableModel* model, QWidget* parent) : QTableView(parent
 }
 
 void TaskTable::setSampled(bool sampled) {
-  if (sampled == sampled_ && isColumnHidden(TaskTableModel::CpuCol) == !sampled) return;
+  if (sampled == sampled_) return;
   sampled_ = sampled;
   fitColumns();
 }
@@ -49,8 +51,8 @@ void TaskTable::resizeEvent(QResizeEvent* event) {
 
 void TaskTable::fitColumns() {
   auto needs = [this](int c) { return std::max(horizontalHeader()->sectionSizeHint(c), sizeHintForColumn(c)); };
-  int room = viewport()->width() - kDoingMinWidth;
-  for (int c : {TaskTableModel::TaskCol, TaskTableModel::CpuCol}) room -= c == TaskTableModel::CpuCol && !sampled_ ? 0 : needs(c);
+  int room = viewport()->width() - kDoingMinWidth - needs(TaskTableModel::TaskCol);
+  if (sampled_) room -= needs(TaskTableModel::CpuCol);
   setColumnHidden(TaskTableModel::CpuCol, !sampled_);
   // The rest, most useful first: each shown while it fits.
   for (int c : {TaskTableModel::TidCol, TaskTableModel::HostCol, TaskTableModel::RecordsCol}) {
