@@ -96,11 +96,17 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
   const TaskIndex tasks = static_cast<TaskIndex>(trace.taskCount());
   Steps steps;
   steps.index.resize(tasks);
+  // Counted first: each task's list is allocated once, at its size.
+  std::vector<std::uint32_t> perTask(tasks, 0);
   std::size_t receives = 0;
-  for (const Message& msg : m.messages) {
-    receives += msg.receives.size();
-    for (const MessageReceive& r : msg.receives) steps.index[r.recv.task].push_back(r.recv.index);
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    receives += m.messages.receives(k).size();
+    for (const MessageReceive& r : m.messages.receives(k)) ++perTask[r.recv.task];
   }
+  for (TaskIndex t = 0; t < tasks; ++t) steps.index[t].reserve(perTask[t]);
+  perTask = {};
+  for (std::size_t k = 0; k < m.messages.size(); ++k)
+    for (const MessageReceive& r : m.messages.receives(k)) steps.index[r.recv.task].push_back(r.recv.index);
   steps.first.assign(tasks + 1, 1);
   for (TaskIndex t = 0; t < tasks; ++t) {
     auto& idx = steps.index[t];
@@ -108,14 +114,17 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     steps.first[t + 1] = steps.first[t] + static_cast<std::uint32_t>(idx.size());
   }
-  steps.shift.assign(steps.first[tasks], 0);
   std::vector<Edge> edges;
   edges.reserve(receives);  // one allocation: growth by doubling would raise the peak
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives)
-      edges.push_back({trace.event(msg.send).time, trace.event(r.recv).time, steps.slot(msg.send.task, msg.send.index),
-                       steps.slot(r.recv.task, r.recv.index)});
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    const EventRef send = m.messages.send(k);
+    const TimeNs sent = trace.event(send).time;
+    const std::uint32_t sendSlot = steps.slot(send.task, send.index);
+    for (const MessageReceive& r : m.messages.receives(k))
+      edges.push_back({sent, trace.event(r.recv).time, sendSlot, steps.slot(r.recv.task, r.recv.index)});
+  }
   m = MessageTable{};  // the edges hold all the passes read
+  steps.shift.assign(steps.first[tasks], 0);  // allocated once the table is gone
   // By receiver, then record: a task's receives are one range of edges.
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.recvSlot < b.recvSlot; });
   std::vector<std::size_t> begin(tasks + 1, edges.size());
