@@ -161,21 +161,25 @@ struct AnySource {
   std::uint32_t message;
 };
 
-std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, const MessageTable& table) {
-  std::vector<std::vector<AnySource>> out(trace.taskCount());
-  MessageLookup lookup(table);
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    const auto& ev = trace.events(t);
-    for (std::uint32_t i = 0; i < ev.size(); ++i) {
-      const Event& e = ev[i];
-      if (e.isBegin() || !mayReceiveFromAnyTask(e.kind) || !gotMessage(e)) continue;
-      const auto b = detail::beginOf(ev, i);
-      if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
-      const std::int64_t m = lookup.messageOf({t, i});
-      if (m >= 0) out[t].push_back({i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
-    }
-    out[t].shrink_to_fit();  // the slack of doubling held by one task at a time, not by all
+// f(receive) on each of task t's receives from any task, in record order.
+template <class F>
+void receivesFromAnyTask(const Trace& trace, MessageLookup& lookup, TaskIndex t, F&& f) {
+  const auto& ev = trace.events(t);
+  for (std::uint32_t i = 0; i < ev.size(); ++i) {
+    const Event& e = ev[i];
+    if (e.isBegin() || !mayReceiveFromAnyTask(e.kind) || !gotMessage(e)) continue;
+    const auto b = detail::beginOf(ev, i);
+    if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
+    const std::int64_t m = lookup.messageOf({t, i});
+    if (m >= 0) f(AnySource{i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
   }
+}
+
+// Task t's receives from any task (tasks asked in rising order of the
+// lookup's).
+std::vector<AnySource> receivesFromAnyTask(const Trace& trace, MessageLookup& lookup, TaskIndex t) {
+  std::vector<AnySource> out;
+  receivesFromAnyTask(trace, lookup, t, [&](const AnySource& r) { out.push_back(r); });
   return out;
 }
 
@@ -186,19 +190,21 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
   const std::size_t n = trace.taskCount();
   if (n > kRaceTaskLimit) return out;
   out.checked = true;
-  const auto anySource = receivesFromAnyTask(trace, table);
   // Per receiving task, the tags its receives from any task ask for: only
   // its messages of those tags (all of them for a receive of any tag) are
   // kept below.
   std::vector<std::map<std::int32_t, Suffixes>> byTag(n);
   std::vector<bool> anyTag(n, false);
   bool some = false;
-  for (TaskIndex t = 0; t < n; ++t)
-    for (const AnySource& r : anySource[t]) {
-      some = true;
-      if (r.tag == kAnyTag) anyTag[t] = true;
-      else byTag[t][r.tag];
-    }
+  {
+    MessageLookup lookup(table);
+    for (TaskIndex t = 0; t < n; ++t)
+      receivesFromAnyTask(trace, lookup, t, [&](const AnySource& r) {
+        some = true;
+        if (r.tag == kAnyTag) anyTag[t] = true;
+        else byTag[t][r.tag];
+      });
+  }
   if (!some) return out;
   const Order order = causalOrder(trace, table);
 
@@ -247,18 +253,22 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
   // the tag it asked for) which message could have come first: a suffix
   // is one group, (task, tag).
   std::map<std::pair<TaskIndex, std::int32_t>, RaceGroup> groups;
+  // A task's receives from any task are listed when it is answered (one
+  // task's at a time).
+  MessageLookup answering(table);
   auto answerTask = [&](TaskIndex t) {
-    for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
-      const AnySource& r = anySource[t][k];
+    const std::vector<AnySource> anySource = receivesFromAnyTask(trace, answering, t);
+    for (std::uint32_t k = 0; k < anySource.size(); ++k) {
+      const AnySource& r = anySource[k];
       (r.tag == kAnyTag ? all[t] : byTag[t].find(r.tag)->second).asks.push_back(k);
     }
-    out.anySource += anySource[t].size();
+    out.anySource += anySource.size();
     auto group = [&](std::int32_t tag, Suffixes& s) {
       if (s.asks.empty()) return;
       RaceGroup& g = groups[{t, tag}];
       g.task = t;
       g.tag = tag;
-      s.answer(anySource[t], table, t, g);
+      s.answer(anySource, table, t, g);
       out.racy += g.racy;
     };
     group(kAnyTag, all[t]);
