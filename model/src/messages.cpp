@@ -392,11 +392,8 @@ struct MessageMatching {
     list.receives_.resize(table.recvIndex_.size());
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       std::uint32_t k = table.recvBegin_[t];
-      trace.events(t).forEach([&, i = std::uint32_t{0}](const Event& e) mutable {  // in order: no block decoded twice
-        if (k < table.recvBegin_[t + 1] && table.recvIndex_[k].index == i)
-          list.receives_[stored[table.recvIndex_[k++].message].receives++] = {{t, i}, e.time};
-        ++i;
-      });
+      for (; k < table.recvBegin_[t + 1]; ++k)
+        list.receives_[stored[table.recvIndex_[k].message].receives++] = {{t, table.recvIndex_[k].index}};
     }
     for (std::size_t m = stored.size(); m-- > 1;) stored[m].receives = stored[m - 1].receives;
     if (!stored.empty()) stored[0].receives = 0;

@@ -6,10 +6,10 @@
 //
 // The table is flat and compact: one 16-byte record per send (its record,
 // serial and two positions; what else the send says is read from its
-// record in the trace), and every receive (16 bytes), destination and
-// unreceived destination of all messages in shared arrays that each
-// message's record points into by a 32-bit position (about 44 bytes per
-// message with one receive, its index by record included).  A Message is
+// record in the trace), and every receive (8 bytes: its record),
+// destination and unreceived destination of all messages in shared arrays
+// that each message's record points into by a 32-bit position (36 bytes
+// per message with one receive, its index by record included).  A Message is
 // handed out BY VALUE, made from those arrays and the send record; its
 // spans point into the table.  The table reads the trace it was made of:
 // keep that trace alive (and its records as they were matched) while the
@@ -31,9 +31,10 @@
 
 namespace xab {
 
+// A receive of a message: its record (recv.task is the receiver); its
+// time and fields are the record's, trace.event(recv).
 struct MessageReceive {
-  EventRef recv;     // recv.task: the receiver
-  TimeNs time = 0;   // receiver's clock at the end of the receive
+  EventRef recv;
 };
 
 struct Message {
