@@ -13,10 +13,10 @@ set -uo pipefail
 [ $# -ge 2 ] || { sed -n '2,11p' "$0"; exit 2; }
 OLD=$1 NEW=$2
 shift 2
-cd "$(dirname "$0")/.."
+ROOT=$(dirname "$0")/..
 TRACES=("$@")
 if [ ${#TRACES[@]} -eq 0 ]; then
-  mapfile -t TRACES < <(find tests -name '*.trace' | sort; ls /work/field/*/out/*/trace 2>/dev/null)
+  mapfile -t TRACES < <(find "$ROOT/tests" -name '*.trace' | sort; ls /work/field/*/out/*/trace 2>/dev/null)
 fi
 WORK=$(mktemp -d /tmp/abstat-same-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

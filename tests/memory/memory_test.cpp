@@ -194,7 +194,7 @@ TEST_CASE("ab2otf2: a location costs its events, not an OTF2 chunk", "[memory][o
 // (abstat 17 MiB, ab2picl 10 on the CI machine), plus a number of bytes
 // for each record.  abstat is held to 32 bytes a record: it needs 28 of
 // address space above its fixed part here (its peak RSS on 10 M such
-// records is 22 a record: events 12, the message table of 16 bytes a send
+// records is 23 a record: events 12, the message table of 16 bytes a send
 // and 8 a receive 6, global time's edges and receive lists 4); with the
 // send's fields copied into the table (40 bytes a send, 16 a receive),
 // global time's edges of 24 bytes beside it and glibc's sliding mmap
