@@ -89,13 +89,16 @@ Message MessageList::operator[](std::size_t i) const {
   if (e.kind == Kind::BCAST) m.group = e.get(Key::Group, -1);
   m.destinations = destinations(i);
   m.receives = receives(i);
+  m.unreceived = unreceived(i);
+  return m;
+}
+
+std::span<const Tid> MessageList::unreceived(std::size_t i) const {
   const auto at = static_cast<std::uint32_t>(i);
   auto u = std::lower_bound(unreceivedAt_.begin(), unreceivedAt_.end(), std::pair<std::uint32_t, std::uint32_t>{at, 0});
-  if (u != unreceivedAt_.end() && u->first == at) {
-    const std::uint32_t end = u + 1 != unreceivedAt_.end() ? (u + 1)->second : static_cast<std::uint32_t>(unreceived_.size());
-    m.unreceived = {unreceived_.data() + u->second, end - u->second};
-  }
-  return m;
+  if (u == unreceivedAt_.end() || u->first != at) return {};
+  const std::uint32_t end = u + 1 != unreceivedAt_.end() ? (u + 1)->second : static_cast<std::uint32_t>(unreceived_.size());
+  return {unreceived_.data() + u->second, end - u->second};
 }
 
 std::size_t MessageList::memoryBytes() const {

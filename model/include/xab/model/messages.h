@@ -100,6 +100,13 @@ class MessageList {
             endOf(i, &Stored::destinations, destinations_.size()) - stored_[i].destinations};
   }
   bool destinationsKnown(std::size_t i) const;
+  std::span<const Tid> unreceived(std::size_t i) const;
+  // Whether a report lists message i among those not received: some named
+  // destination never received it, or its destinations are unknown and
+  // nothing received it.
+  bool listedUnreceived(std::size_t i) const {
+    return !unreceived(i).empty() || (!destinationsKnown(i) && receives(i).empty());
+  }
   // Where message i's destinations start among those of all messages, in
   // order (an analysis's array parallel to them needs no index of its own).
   std::uint32_t firstDestination(std::size_t i) const { return stored_[i].destinations; }
