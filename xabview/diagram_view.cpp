@@ -228,7 +228,7 @@ QString DiagramView::describe(const DiagramHit& hit) const {
     lines << QStringLiteral("message %1 -> %2").arg(QString::fromStdString(s->trace->label(m.sender)), to.trimmed())
           << QStringLiteral("tag %1, %2 bytes, serial %3").arg(QString::fromStdString(formatTag(m.tag))).arg(m.bytes).arg(m.serial);
     if (!m.receives.empty())
-      lines << "in transit " + formatDuration(std::max<TimeNs>(0, m.receives.front().time - m.time));
+      lines << "in transit " + formatDuration(std::max<TimeNs>(0, s->trace->event(m.receives.front().recv).time - m.time));
   }
   if (hit.mark) {  // a mark's tip is the mark's alone
     const MarkAt& m = s->marks()[*hit.mark];

@@ -12,18 +12,20 @@ Communication measureCommunication(const Trace& trace, const MessageTable& m,
   c.sendOf.resize(trace.taskCount());
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) c.sendOf[t].assign(trace.events(t).size(), std::nullopt);
   TimeNs transfer = INT64_MAX, duration = INT64_MAX;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      c.sendOf[r.recv.task][r.recv.index] = msg.send;
-      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(msg.send).time));
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    const EventRef send = m.messages.send(k);
+    for (const MessageReceive& r : m.messages.receives(k)) {
+      c.sendOf[r.recv.task][r.recv.index] = send;
+      transfer = std::min(transfer, std::max<TimeNs>(0, trace.event(r.recv).time - trace.event(send).time));
     }
+  }
   c.transfer = transfer == INT64_MAX ? 0 : transfer;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
+  for (std::size_t k = 0; k < m.messages.size(); ++k)
+    for (const MessageReceive& r : m.messages.receives(k)) {
       auto b = beginOf(trace.events(r.recv.task), r.recv.index);
       if (!b) continue;
       TimeNs begin = trace.events(r.recv.task)[*b].time;
-      if (trace.event(msg.send).time + c.transfer > begin) continue;  // it waited for its message
+      if (trace.event(m.messages.send(k)).time + c.transfer > begin) continue;  // it waited for its message
       TimeNs d = trace.event(r.recv).time - begin - (beginCost ? (*beginCost)[r.recv.task][*b] : 0);
       duration = std::min(duration, std::max<TimeNs>(0, d));
     }

@@ -20,14 +20,26 @@ namespace xab::detail {
 
 namespace {
 
-// One receive of a message, as the passes read it: its send's and its
-// receive's times, and the slots (Steps::shift) of their shifts.
-struct Edge {
-  TimeNs sent;
-  TimeNs got;
+// One receive of a message, as the passes read it: its transit (receive's
+// time - send's), and the slots (Steps::shift) of their shifts.
+struct Edge {  // 16 bytes: the passes read the transit, not the two times
+  TimeNs transit;          // receive's time - send's, saturated (never INT64_MIN)
   std::uint32_t sendSlot;  // of the sender's last receive at or before the send; 0: none
   std::uint32_t recvSlot;
 };
+
+TimeNs transitOf(TimeNs sent, TimeNs got) {
+  TimeNs d;
+  if (__builtin_sub_overflow(got, sent, &d)) return got > sent ? INT64_MAX : -INT64_MAX;
+  return std::max(d, -INT64_MAX);
+}
+
+// How much earlier than send + minTransfer the receive is under these
+// shifts: (send + sendShift + minTransfer) - (receive + recvShift), > 0
+// when it is too early.
+TimeNs earliness(const Edge& e, TimeNs sendShift, TimeNs recvShift, TimeNs minTransfer) {
+  return addTime(addTime(addTime(minTransfer, -e.transit), sendShift), -recvShift);
+}
 
 // The receives of every task: their record indexes (sorted, unique), and
 // in one array the shift of each, which holds for the task's records up to
@@ -50,10 +62,7 @@ void lateness(const std::vector<Edge>& edges, const std::vector<TimeNs>& shift, 
               std::vector<TimeNs>& late) {
   for (std::size_t k = 0; k < edges.size(); ++k) {
     const Edge& e = edges[k];
-    const TimeNs sent = addTime(addTime(e.sent, shift[e.sendSlot]), minTransfer);
-    const TimeNs got = addTime(e.got, shift[e.recvSlot]);
-    TimeNs by;
-    late[k] = got < sent && !__builtin_sub_overflow(sent, got, &by) ? by : 0;
+    late[k] = std::max<TimeNs>(0, earliness(e, shift[e.sendSlot], shift[e.recvSlot], minTransfer));
   }
 }
 
@@ -96,11 +105,17 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
   const TaskIndex tasks = static_cast<TaskIndex>(trace.taskCount());
   Steps steps;
   steps.index.resize(tasks);
+  // Counted first: each task's list is allocated once, at its size.
+  std::vector<std::uint32_t> perTask(tasks, 0);
   std::size_t receives = 0;
-  for (const Message& msg : m.messages) {
-    receives += msg.receives.size();
-    for (const MessageReceive& r : msg.receives) steps.index[r.recv.task].push_back(r.recv.index);
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    receives += m.messages.receives(k).size();
+    for (const MessageReceive& r : m.messages.receives(k)) ++perTask[r.recv.task];
   }
+  for (TaskIndex t = 0; t < tasks; ++t) steps.index[t].reserve(perTask[t]);
+  perTask = {};
+  for (std::size_t k = 0; k < m.messages.size(); ++k)
+    for (const MessageReceive& r : m.messages.receives(k)) steps.index[r.recv.task].push_back(r.recv.index);
   steps.first.assign(tasks + 1, 1);
   for (TaskIndex t = 0; t < tasks; ++t) {
     auto& idx = steps.index[t];
@@ -108,14 +123,17 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     steps.first[t + 1] = steps.first[t] + static_cast<std::uint32_t>(idx.size());
   }
-  steps.shift.assign(steps.first[tasks], 0);
   std::vector<Edge> edges;
   edges.reserve(receives);  // one allocation: growth by doubling would raise the peak
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives)
-      edges.push_back({trace.event(msg.send).time, trace.event(r.recv).time, steps.slot(msg.send.task, msg.send.index),
-                       steps.slot(r.recv.task, r.recv.index)});
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    const EventRef send = m.messages.send(k);
+    const TimeNs sent = trace.event(send).time;
+    const std::uint32_t sendSlot = steps.slot(send.task, send.index);
+    for (const MessageReceive& r : m.messages.receives(k))
+      edges.push_back({transitOf(sent, trace.event(r.recv).time), sendSlot, steps.slot(r.recv.task, r.recv.index)});
+  }
   m = MessageTable{};  // the edges hold all the passes read
+  steps.shift.assign(steps.first[tasks], 0);  // allocated once the table is gone
   // By receiver, then record: a task's receives are one range of edges.
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.recvSlot < b.recvSlot; });
   std::vector<std::size_t> begin(tasks + 1, edges.size());
@@ -136,8 +154,7 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
 
   CausalCorrection out;
   for (const Edge& e : edges)
-    out.violationsLeft += addTime(e.got, steps.shift[e.recvSlot]) <
-                          addTime(addTime(e.sent, steps.shift[e.sendSlot]), minTransfer);
+    out.violationsLeft += earliness(e, steps.shift[e.sendSlot], steps.shift[e.recvSlot], minTransfer) > 0;
   out.shift.resize(tasks);
   for (TaskIndex t = 0; t < tasks; ++t) {
     const auto first = steps.shift.begin() + steps.first[t];

@@ -181,11 +181,13 @@ std::shared_ptr<const Trace> retimeOwned(std::shared_ptr<const Trace> trace, con
 // Receives earlier than their send plus minTransfer.
 std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::uint64_t* checked) {
   std::uint64_t n = 0, c = 0;
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    const TimeNs sent = trace.event(m.messages.send(k)).time;
+    for (const MessageReceive& r : m.messages.receives(k)) {
       ++c;
-      n += trace.event(r.recv).time < addTime(trace.event(msg.send).time, minTransfer);
+      n += trace.event(r.recv).time < addTime(sent, minTransfer);
     }
+  }
   if (checked) *checked = c;
   return n;
 }
@@ -211,17 +213,19 @@ std::uint64_t refuseWorseFits(const Trace& trace, const MessageTable& m, TimeNs 
     const ClockFit& f = fits[t];
     return f.valid ? f.minTransit : 0;
   };
-  for (const Message& msg : m.messages)
-    for (const MessageReceive& r : msg.receives) {
-      if (r.recv.task == msg.send.task) continue;
-      const TimeNs slack = addTime(minTransfer, -(error(msg.send.task) + error(r.recv.task)));
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    const EventRef send = m.messages.send(k);
+    for (const MessageReceive& r : m.messages.receives(k)) {
+      if (r.recv.task == send.task) continue;
+      const TimeNs slack = addTime(minTransfer, -(error(send.task) + error(r.recv.task)));
       auto early = [&](bool sendRecorded, bool recvRecorded) {
-        return at(r.recv, recvRecorded) < addTime(at(msg.send, sendRecorded), slack);
+        return at(r.recv, recvRecorded) < addTime(at(send, sendRecorded), slack);
       };
       const int fitted = early(false, false);
-      worse[msg.send.task] += fitted - early(true, false);
+      worse[send.task] += fitted - early(true, false);
       worse[r.recv.task] += fitted - early(false, true);
     }
+  }
   std::uint64_t refused = 0;
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
     if (!fits[t].valid || worse[t] <= 0) continue;

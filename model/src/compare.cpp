@@ -42,7 +42,7 @@ Figures figuresOf(const Analysis& a) {
       auto& p = f.pairs[{t.label(m.sender), t.label(r.recv.task), m.tag}];
       ++p.count;
       p.bytes += static_cast<std::uint64_t>(std::max(0, m.bytes));
-      p.transit += std::max<TimeNs>(0, r.time - m.time);
+      p.transit += std::max<TimeNs>(0, t.event(r.recv).time - m.time);
     }
   f.waited.assign(t.taskCount(), {});
   for (const WaitState& w : a.why.waits) f.waited[w.task][static_cast<int>(w.pattern)] += w.wait();

@@ -104,8 +104,10 @@ struct Diagnoser {
     if (trace.task(t).exit != ExitHow::TaskExit || s.state != TaskState::Receiving) return false;
     if (trace.task(t).lang >= 0 || ownMatcher(t, s.first)) return false;
     Tid me = trace.task(t).tid;
-    for (const Message& m : messages.messages) {
-      if (std::find(m.unreceived.begin(), m.unreceived.end(), me) == m.unreceived.end()) continue;
+    for (std::size_t i = 0; i < messages.messages.size(); ++i) {
+      const auto unreceived = messages.messages.unreceived(i);  // decodes no record
+      if (std::find(unreceived.begin(), unreceived.end(), me) == unreceived.end()) continue;
+      const Message m = messages.messages[i];
       if ((s.a != kAnyTid && trace.task(m.sender).tid != s.a) || (s.b != kAnyTag && m.tag != s.b)) continue;
       report.recordsMissing.push_back({t, s.call, m.tag, m.sender});
       return true;
@@ -138,8 +140,9 @@ struct Diagnoser {
   void pendingFor(BlockedTask& b) {
     Tid me = trace.task(b.task).tid;
     for (std::uint32_t i = 0; i < messages.messages.size(); ++i) {
-      const Message& m = messages.messages[i];
-      if (std::find(m.unreceived.begin(), m.unreceived.end(), me) == m.unreceived.end()) continue;
+      const auto unreceived = messages.messages.unreceived(i);  // decodes no record
+      if (std::find(unreceived.begin(), unreceived.end(), me) == unreceived.end()) continue;
+      const Message m = messages.messages[i];
       bool srcOk = b.state.a == kAnyTid || trace.task(m.sender).tid == b.state.a;
       bool tagOk = b.state.b == kAnyTag || m.tag == b.state.b;
       b.pending.push_back({i, m.sender, m.tag, m.bytes, b.state.state == TaskState::Receiving && srcOk && tagOk});

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace xab {
@@ -62,36 +63,48 @@ void PairStats::add(std::int32_t b, TimeNs t) {
   transit = addTime(transit, std::max<TimeNs>(t, 0));
 }
 
+TaskIndex MessageList::senderOf(std::size_t i) const {
+  // The last task whose range starts at or before i (tasks without
+  // messages have empty ranges that start where the next one does).
+  const auto it = std::upper_bound(taskBegin_.begin(), taskBegin_.end(), static_cast<std::uint32_t>(i));
+  return static_cast<TaskIndex>(it - taskBegin_.begin() - 1);
+}
+
+bool MessageList::destinationsKnown(std::size_t i) const {
+  return !std::binary_search(unknownDestinations_.begin(), unknownDestinations_.end(), static_cast<std::uint32_t>(i));
+}
+
 Message MessageList::operator[](std::size_t i) const {
   const Stored& s = stored_[i];
   Message m;
-  m.send = s.send;
-  m.sender = s.send.task;
-  m.kind = s.kind;
-  m.destinationsKnown = s.flags & kDestinationsKnown;
-  m.tag = s.tag;
-  m.bytes = s.bytes;
+  m.send = {senderOf(i), s.index};
+  m.sender = m.send.task;
+  const Event e = trace_->event(m.send);
+  m.kind = e.kind;
+  m.destinationsKnown = destinationsKnown(i);
+  m.tag = e.get(Key::Tag);
+  m.bytes = e.get(Key::Bytes);
   m.serial = s.serial;
-  m.time = s.time;
-  const auto at = static_cast<std::uint32_t>(i);
-  if (s.kind == Kind::BCAST) {
-    auto g = std::lower_bound(groups_.begin(), groups_.end(), std::pair<std::uint32_t, StrId>{at, INT32_MIN});
-    if (g != groups_.end() && g->first == at) m.group = g->second;
-  }
-  m.destinations = {destinations_.data() + s.destinations, endOf(i, &Stored::destinations, destinations_.size()) - s.destinations};
-  m.receives = {receives_.data() + s.receives, endOf(i, &Stored::receives, receives_.size()) - s.receives};
-  if (s.flags & kUnreceived) {
-    auto u = std::lower_bound(unreceivedAt_.begin(), unreceivedAt_.end(), std::pair<std::uint32_t, std::uint32_t>{at, 0});
-    const std::uint32_t end = u + 1 != unreceivedAt_.end() ? (u + 1)->second : static_cast<std::uint32_t>(unreceived_.size());
-    m.unreceived = {unreceived_.data() + u->second, end - u->second};
-  }
+  m.time = e.time;
+  if (e.kind == Kind::BCAST) m.group = e.get(Key::Group, -1);
+  m.destinations = destinations(i);
+  m.receives = receives(i);
+  m.unreceived = unreceived(i);
   return m;
+}
+
+std::span<const Tid> MessageList::unreceived(std::size_t i) const {
+  const auto at = static_cast<std::uint32_t>(i);
+  auto u = std::lower_bound(unreceivedAt_.begin(), unreceivedAt_.end(), std::pair<std::uint32_t, std::uint32_t>{at, 0});
+  if (u == unreceivedAt_.end() || u->first != at) return {};
+  const std::uint32_t end = u + 1 != unreceivedAt_.end() ? (u + 1)->second : static_cast<std::uint32_t>(unreceived_.size());
+  return {unreceived_.data() + u->second, end - u->second};
 }
 
 std::size_t MessageList::memoryBytes() const {
   return stored_.capacity() * sizeof(Stored) + receives_.capacity() * sizeof(MessageReceive) +
-         (destinations_.capacity() + unreceived_.capacity()) * sizeof(Tid) +
-         unreceivedAt_.capacity() * sizeof(unreceivedAt_[0]) + groups_.capacity() * sizeof(groups_[0]);
+         (destinations_.capacity() + unreceived_.capacity() + taskBegin_.capacity()) * sizeof(std::uint32_t) +
+         unreceivedAt_.capacity() * sizeof(unreceivedAt_[0]) + unknownDestinations_.capacity() * sizeof(std::uint32_t);
 }
 
 std::uint32_t MessageTable::atSerialPosition(TaskIndex sender, std::uint32_t position) const {
@@ -99,8 +112,9 @@ std::uint32_t MessageTable::atSerialPosition(TaskIndex sender, std::uint32_t pos
 }
 
 std::pair<std::uint32_t, std::uint32_t> MessageTable::serialRange(TaskIndex sender, std::int32_t serial) const {
-  if (serial <= 0 || sender + 1 >= sendBegin_.size()) return {0, 0};
-  const std::uint32_t begin = sendBegin_[sender], end = sendBegin_[sender + 1];
+  const auto& taskBegin = messages.taskBegin_;
+  if (serial <= 0 || sender + 1 >= taskBegin.size()) return {0, 0};
+  const std::uint32_t begin = taskBegin[sender], end = taskBegin[sender + 1];
   auto serialOf = [&](std::uint32_t i) { return messages.serial(atSerialPosition(sender, i)); };
   std::uint32_t lo = begin, hi = end;  // the first position whose serial is >= serial
   while (lo < hi) {
@@ -126,9 +140,13 @@ struct ReceiveMatcher {
   const MessageTable& table;
   std::vector<std::uint32_t> lastReceiver;
 
-  static bool names(const Message& m, Tid tid) {
-    return !m.destinationsKnown || std::find(m.destinations.begin(), m.destinations.end(), tid) != m.destinations.end();
+  // While receives are matched, messages are read field by field: their
+  // `receives` count, they do not point into receives_ yet.
+  bool names(std::uint32_t m, Tid tid) const {
+    const auto d = table.messages.destinations(m);
+    return !table.messages.destinationsKnown(m) || std::find(d.begin(), d.end(), tid) != d.end();
   }
+  std::int32_t tagOf(std::uint32_t m) const { return trace.event(table.messages.send(m)).get(Key::Tag); }
 
   // The message, or -1 (no such send), or -2 (its task already received
   // every send with that serial: a duplicate receive).  Of several sends
@@ -148,8 +166,7 @@ struct ReceiveMatcher {
     for (std::uint32_t p = first; p < last; ++p) {  // in record order: the sort was stable
       std::uint32_t m = table.atSerialPosition(sender, p);
       if (lastReceiver[m] == receiver + 1) continue;
-      const Message& msg = table.messages[m];
-      int score = names(msg, me) ? (msg.tag == tag ? 2 : 1) : 0;
+      int score = names(m, me) ? (tagOf(m) == tag ? 2 : 1) : 0;
       if (score > bestScore) best = m, bestScore = score;
     }
     return best >= 0 ? take(static_cast<std::uint32_t>(best), receiver) : best;
@@ -180,8 +197,8 @@ struct ReceiveMatcher {
   void indexUnnumbered() {
     orderIndexed = true;
     for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
-      const Message& msg = table.messages[m];
-      for (Tid d : msg.destinations) unnumbered[{msg.sender, d, msg.tag}].second.push_back(m);
+      const TaskIndex sender = table.messages.send(m).task;
+      for (Tid d : table.messages.destinations(m)) unnumbered[{sender, d, tagOf(m)}].second.push_back(m);
     }
   }
   bool orderIndexed = false;
@@ -189,11 +206,12 @@ struct ReceiveMatcher {
 };
 
 std::int64_t MessageTable::messageOf(EventRef r) const {
-  if (r.task + 1 >= sendBegin_.size()) return -1;
+  const auto& sendBegin = messages.taskBegin_;
+  if (r.task + 1 >= sendBegin.size()) return -1;
   auto sends = messages.stored_.begin();
-  auto s = std::lower_bound(sends + sendBegin_[r.task], sends + sendBegin_[r.task + 1], r.index,
-                            [](const MessageList::Stored& m, std::uint32_t i) { return m.send.index < i; });
-  if (s != sends + sendBegin_[r.task + 1] && s->send.index == r.index) return s - sends;
+  auto s = std::lower_bound(sends + sendBegin[r.task], sends + sendBegin[r.task + 1], r.index,
+                            [](const MessageList::Stored& m, std::uint32_t i) { return m.index < i; });
+  if (s != sends + sendBegin[r.task + 1] && s->index == r.index) return s - sends;
   auto recvs = recvIndex_.begin();
   auto v = std::lower_bound(recvs + recvBegin_[r.task], recvs + recvBegin_[r.task + 1], r.index,
                             [](const RecvIndex& x, std::uint32_t i) { return x.index < i; });
@@ -202,21 +220,22 @@ std::int64_t MessageTable::messageOf(EventRef r) const {
 }
 
 MessageLookup::MessageLookup(const MessageTable& table)
-    : table_(table), send_(table.sendBegin_), recv_(table.recvBegin_) {}
+    : table_(table), send_(table.messages.taskBegin_), recv_(table.recvBegin_) {}
 
 std::int64_t MessageLookup::messageOf(EventRef r) {
   const MessageTable& t = table_;
-  if (r.task + 1 >= t.sendBegin_.size()) return -1;
+  const auto& sendBegin = t.messages.taskBegin_;
+  if (r.task + 1 >= sendBegin.size()) return -1;
   std::uint32_t& s = send_[r.task];
   std::uint32_t& v = recv_[r.task];
-  const bool sent = s > t.sendBegin_[r.task], got = v > t.recvBegin_[r.task];
+  const bool sent = s > sendBegin[r.task], got = v > t.recvBegin_[r.task];
   const auto& sends = t.messages.stored_;
-  if (sent && sends[s - 1].send.index == r.index) return s - 1;  // asked again
+  if (sent && sends[s - 1].index == r.index) return s - 1;  // asked again
   if (got && t.recvIndex_[v - 1].index == r.index) return t.recvIndex_[v - 1].message;
-  if ((sent && sends[s - 1].send.index > r.index) || (got && t.recvIndex_[v - 1].index > r.index))
+  if ((sent && sends[s - 1].index > r.index) || (got && t.recvIndex_[v - 1].index > r.index))
     return t.messageOf(r);  // out of order
-  for (const std::uint32_t end = t.sendBegin_[r.task + 1]; s < end && sends[s].send.index <= r.index; ++s)
-    if (sends[s].send.index == r.index) return s++;
+  for (const std::uint32_t end = sendBegin[r.task + 1]; s < end && sends[s].index <= r.index; ++s)
+    if (sends[s].index == r.index) return s++;
   for (const std::uint32_t end = t.recvBegin_[r.task + 1]; v < end && t.recvIndex_[v].index <= r.index; ++v)
     if (t.recvIndex_[v].index == r.index) return t.recvIndex_[v++].message;
   return -1;
@@ -224,7 +243,7 @@ std::int64_t MessageLookup::messageOf(EventRef r) {
 
 std::size_t MessageTable::memoryBytes() const {
   return messages.memoryBytes() + unmatched.capacity() * sizeof(UnmatchedReceive) +
-         (sendBegin_.capacity() + recvBegin_.capacity() + bySerial_.capacity()) * sizeof(std::uint32_t) +
+         (recvBegin_.capacity() + bySerial_.capacity()) * sizeof(std::uint32_t) +
          recvIndex_.capacity() * sizeof(RecvIndex) + serialSorted_.capacity() / 8 +
          pairs.size() * (sizeof(PairStats) + 48);
 }
@@ -256,14 +275,16 @@ struct MessageMatching {
   // sends that repeat a serial.
   void makeMessages(const Counts& n) {
     const auto tasks = static_cast<TaskIndex>(trace.taskCount());
+    table.messages.trace_ = &trace;
     table.messages.stored_.reserve(n.sends);
     table.messages.destinations_.reserve(n.destinations);
-    table.sendBegin_.assign(tasks + 1, 0);
+    auto& sendBegin = table.messages.taskBegin_;
+    sendBegin.assign(tasks + 1, 0);
     table.serialSorted_.assign(tasks, true);
     forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
       if (isSend(e)) addMessage(t, i, e);
     });
-    for (TaskIndex t = 0; t < tasks; ++t) table.sendBegin_[t + 1] = std::max(table.sendBegin_[t + 1], table.sendBegin_[t]);
+    for (TaskIndex t = 0; t < tasks; ++t) sendBegin[t + 1] = std::max(sendBegin[t + 1], sendBegin[t]);
     table.sent = table.messages.size();
     sortBySerial();
     countDuplicateSerials();
@@ -272,26 +293,18 @@ struct MessageMatching {
   void addMessage(TaskIndex t, std::uint32_t i, const Event& e) {
     MessageList& list = table.messages;
     MessageList::Stored m;
-    m.send = {t, i};
-    m.kind = e.kind;
-    m.tag = e.get(Key::Tag);
-    m.bytes = e.get(Key::Bytes);
+    m.index = i;
     m.serial = e.get(Key::Serial);
-    m.time = e.time;
-    if (e.kind == Kind::BCAST) {
-      if (const StrId g = e.get(Key::Group, -1); g != -1)
-        list.groups_.emplace_back(static_cast<std::uint32_t>(list.stored_.size()), g);
-    }
-    auto known = sendDestinations(trace, e);
-    m.flags = known.has_value() ? MessageList::kDestinationsKnown : 0;
-    auto d = known.value_or(std::span<const Tid>{});
+    const auto known = sendDestinations(trace, e);
+    if (!known) list.unknownDestinations_.push_back(static_cast<std::uint32_t>(list.stored_.size()));
+    const auto d = known.value_or(std::span<const Tid>{});
     m.destinations = static_cast<std::uint32_t>(list.destinations_.size());
     list.destinations_.insert(list.destinations_.end(), d.begin(), d.end());  // reserved: no reallocation
-    if (!list.stored_.empty() && list.stored_.back().send.task == t && m.serial <= list.stored_.back().serial)
+    if (list.taskBegin_[t + 1] != 0 && m.serial <= list.stored_.back().serial)  // the task's last message was the one before
       table.serialSorted_[t] = false;
     table.messagesSent += d.size();
     list.stored_.push_back(m);
-    table.sendBegin_[t + 1] = static_cast<std::uint32_t>(list.stored_.size());
+    list.taskBegin_[t + 1] = static_cast<std::uint32_t>(list.stored_.size());
   }
 
   // A task whose serials do not rise with its sends gets its messages
@@ -300,7 +313,8 @@ struct MessageMatching {
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       if (table.serialSorted_[t]) continue;
       if (table.bySerial_.empty()) table.bySerial_.resize(table.messages.size());
-      auto b = table.bySerial_.begin() + table.sendBegin_[t], e = table.bySerial_.begin() + table.sendBegin_[t + 1];
+      const auto& sendBegin = table.messages.taskBegin_;
+      auto b = table.bySerial_.begin() + sendBegin[t], e = table.bySerial_.begin() + sendBegin[t + 1];
       for (auto it = b; it != e; ++it) *it = static_cast<std::uint32_t>(it - table.bySerial_.begin());
       std::stable_sort(b, e, [&](std::uint32_t x, std::uint32_t y) { return table.messages.serial(x) < table.messages.serial(y); });
     }
@@ -309,7 +323,7 @@ struct MessageMatching {
   // Sends that repeat a serial of their task (in its serial order they are neighbours).
   void countDuplicateSerials() {
     for (TaskIndex t = 0; t < trace.taskCount(); ++t)
-      for (std::uint32_t p = table.sendBegin_[t] + 1; p < table.sendBegin_[t + 1]; ++p)
+      for (std::uint32_t p = table.messages.taskBegin_[t] + 1; p < table.messages.taskBegin_[t + 1]; ++p)
         if (const std::int32_t serial = table.messages.serial(table.atSerialPosition(t, p));
             serial > 0 && serial == table.messages.serial(table.atSerialPosition(t, p - 1)))  // 0: no serial (match=order)
           ++table.duplicateSerials;
@@ -317,24 +331,25 @@ struct MessageMatching {
 
   // 3. Match the receives: first the index by record (in record order),
   // then each message's receives together, in the same order.
+  // Each message's `receives` counts its receives while they are matched
+  // (no array of counts beside the table).
   void matchReceives(std::size_t receives) {
     const auto tasks = static_cast<TaskIndex>(trace.taskCount());
-    std::vector<std::uint32_t> perMessage(table.messages.size() + 1, 0);
     table.recvIndex_.reserve(receives);
     table.recvBegin_.assign(tasks + 1, 0);
-    ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0), false, {}};
-    forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
-      if (isReceive(e)) matchReceive(matcher, t, i, e, perMessage);
-    });
+    {
+      ReceiveMatcher matcher{trace, table, std::vector<std::uint32_t>(table.messages.size(), 0), false, {}};
+      forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
+        if (isReceive(e)) matchReceive(matcher, t, i, e);
+      });
+    }  // its array per message is freed before the receives are stored
     for (TaskIndex t = 0; t < tasks; ++t) table.recvBegin_[t + 1] = std::max(table.recvBegin_[t + 1], table.recvBegin_[t]);
-    for (std::size_t m = 0; m < table.messages.size(); ++m) perMessage[m + 1] += perMessage[m];
-    groupReceives(perMessage);
+    groupReceives();
   }
 
-  // One receive record: matched (indexed, counted in pairs and total), a
-  // duplicate, or unmatched.  perMessage[m + 1] counts message m's receives.
-  void matchReceive(ReceiveMatcher& matcher, TaskIndex t, std::uint32_t i, const Event& e,
-                    std::vector<std::uint32_t>& perMessage) {
+  // One receive record: matched (indexed, counted in pairs and total, and
+  // in its message's `receives`), a duplicate, or unmatched.
+  void matchReceive(ReceiveMatcher& matcher, TaskIndex t, std::uint32_t i, const Event& e) {
     Tid src = e.get(Key::Src);
     std::int32_t serial = e.get(Key::Serial);
     if (isPvmdTid(src)) {
@@ -356,54 +371,58 @@ struct MessageMatching {
     auto m = static_cast<std::uint32_t>(idx);
     table.recvIndex_.push_back({i, m});
     table.recvBegin_[t + 1] = static_cast<std::uint32_t>(table.recvIndex_.size());
-    ++perMessage[m + 1];
-    const MessageList::Stored& msg = table.messages.stored_[m];
+    ++table.messages.stored_[m].receives;
+    const EventRef sendRef = table.messages.send(m);
+    const Event send = trace.event(sendRef);
     std::int32_t bytes = e.get(Key::Bytes);
-    if (bytes <= 0) bytes = msg.bytes;
+    if (bytes <= 0) bytes = send.get(Key::Bytes);
     // Saturating: a corrupt trace's dates may lie 584 years apart.
     TimeNs transit;
-    if (__builtin_sub_overflow(e.time, msg.time, &transit)) transit = e.time > msg.time ? INT64_MAX : INT64_MIN;
-    table.pairs[{msg.send.task, t}].add(bytes, transit);
+    if (__builtin_sub_overflow(e.time, send.time, &transit)) transit = e.time > send.time ? INT64_MAX : INT64_MIN;
+    table.pairs[{sendRef.task, t}].add(bytes, transit);
     table.total.add(bytes, transit);
   }
 
-  // The matched receives stored grouped by message; perMessage[m] is where
-  // message m's receives start (a running sum of the counts).
-  void groupReceives(std::vector<std::uint32_t>& perMessage) {
+  // The matched receives stored grouped by message.  Each message's
+  // `receives` turns from its count into where its receives start (a
+  // running sum), serves as the cursor that stores them (ending where the
+  // next message's start), and is moved back by one message.
+  void groupReceives() {
     MessageList& list = table.messages;
-    for (std::size_t m = 0; m < list.stored_.size(); ++m) list.stored_[m].receives = perMessage[m];
+    auto& stored = list.stored_;
+    std::uint32_t sum = 0;
+    for (auto& s : stored) sum += std::exchange(s.receives, sum);
     list.receives_.resize(table.recvIndex_.size());
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       std::uint32_t k = table.recvBegin_[t];
-      trace.events(t).forEach([&, i = std::uint32_t{0}](const Event& e) mutable {  // in order: no block decoded twice
-        if (k < table.recvBegin_[t + 1] && table.recvIndex_[k].index == i)
-          list.receives_[perMessage[table.recvIndex_[k++].message]++] = {{t, i}, e.time};
-        ++i;
-      });
+      for (; k < table.recvBegin_[t + 1]; ++k)
+        list.receives_[stored[table.recvIndex_[k].message].receives++] = {{t, table.recvIndex_[k].index}};
     }
+    for (std::size_t m = stored.size(); m-- > 1;) stored[m].receives = stored[m - 1].receives;
+    if (!stored.empty()) stored[0].receives = 0;
   }
 
   // 4. Named destinations that never received: counted, then stored.
   void listUnreceived() {
-    auto missing = [&](const Message& m, Tid d) {
-      return std::none_of(m.receives.begin(), m.receives.end(),
+    MessageList& list = table.messages;
+    auto missing = [&](std::size_t m, Tid d) {
+      const auto receives = list.receives(m);
+      return std::none_of(receives.begin(), receives.end(),
                           [&](const MessageReceive& r) { return trace.task(r.recv.task).tid == d; });
     };
     std::size_t unreceived = 0;
-    MessageList& list = table.messages;
-    for (const Message& m : list) unreceived += std::count_if(m.destinations.begin(), m.destinations.end(), [&](Tid d) { return missing(m, d); });
+    for (std::size_t m = 0; m < list.size(); ++m)
+      for (Tid d : list.destinations(m)) unreceived += missing(m, d);
     list.unreceived_.reserve(unreceived);
     for (std::uint32_t i = 0; i < list.size(); ++i) {
-      const Message m = list[i];
       auto at = static_cast<std::uint32_t>(list.unreceived_.size());
-      for (Tid d : m.destinations)
-        if (missing(m, d)) list.unreceived_.push_back(d);
+      for (Tid d : list.destinations(i))
+        if (missing(i, d)) list.unreceived_.push_back(d);
       if (list.unreceived_.size() > at) {
         ++table.neverReceived;
         list.unreceivedAt_.emplace_back(i, at);
-        list.stored_[i].flags |= MessageList::kUnreceived;
       }
-      if (!m.destinationsKnown) table.messagesSent += m.receives.size();  // its receivers stand in
+      if (!list.destinationsKnown(i)) table.messagesSent += list.receives(i).size();  // its receivers stand in
     }
     table.unreceivedMessages = list.unreceived_.size();
   }

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace xab {
@@ -34,19 +35,16 @@ void join(Clock& into, const Clock& from) {
 
 // Per message, per destination (its destinations' order): the sender's
 // component for that destination at the send, kNever when not known.
-// Flat: message m's are at [first[m], first[m + 1]).
+// Parallel to the table's destinations: message m's start at
+// table.messages.firstDestination(m).
 struct Order {
-  std::vector<std::uint32_t> first;
   std::vector<std::uint32_t> atSend;
 };
 
 Order causalOrder(const Trace& trace, const MessageTable& table) {
   const std::size_t n = trace.taskCount();
   Order out;
-  out.first.resize(table.messages.size() + 1, 0);
-  for (std::size_t m = 0; m < table.messages.size(); ++m)
-    out.first[m + 1] = out.first[m] + static_cast<std::uint32_t>(table.messages[m].destinations.size());
-  out.atSend.assign(out.first.back(), kNever);
+  out.atSend.assign(table.messages.destinationCount(), kNever);
   std::vector<Clock> clock(n, Clock(n, 0));
   std::vector<std::uint32_t> cursor(n, 0);
   MessageLookup lookup(table);  // the walk takes each task's records in order
@@ -74,8 +72,8 @@ Order causalOrder(const Trace& trace, const MessageTable& table) {
     std::int64_t m = -1;
     if (!e.isBegin() && (isMsgOut(e.kind) || gotMessage(e))) m = lookup.messageOf(here);
     if (m >= 0 && gotMessage(e)) {
-      const Message& msg = table.messages[static_cast<std::size_t>(m)];
-      if (cursor[msg.send.task] <= msg.send.index && !force) return false;
+      const EventRef send = table.messages.send(static_cast<std::size_t>(m));
+      if (cursor[send.task] <= send.index && !force) return false;
       if (auto it = pending.find(static_cast<std::uint32_t>(m)); it != pending.end()) {
         join(clock[t], it->second.first);
         if (--it->second.second == 0) pending.erase(it);
@@ -83,12 +81,13 @@ Order causalOrder(const Trace& trace, const MessageTable& table) {
     }
     clock[t][t] = i + 1;
     if (m >= 0 && isMsgOut(e.kind)) {
-      const Message& msg = table.messages[static_cast<std::size_t>(m)];
-      std::uint32_t at = out.first[static_cast<std::size_t>(m)];
-      for (Tid d : msg.destinations)
+      const auto mi = static_cast<std::size_t>(m);
+      std::uint32_t at = table.messages.firstDestination(mi);
+      for (Tid d : table.messages.destinations(mi))
         if (const auto dt = taskOfTid(d)) out.atSend[at++] = clock[t][*dt];
         else ++at;
-      if (!msg.receives.empty()) pending[static_cast<std::uint32_t>(m)] = {clock[t], msg.receives.size()};
+      if (const std::size_t receives = table.messages.receives(mi).size(); receives > 0)
+        pending[static_cast<std::uint32_t>(m)] = {clock[t], receives};
     }
     if (e.kind == Kind::SPAWN && !atSpawn.empty())
       if (auto it = atSpawn.find(here); it != atSpawn.end()) it->second = clock[t];
@@ -162,21 +161,25 @@ struct AnySource {
   std::uint32_t message;
 };
 
-std::vector<std::vector<AnySource>> receivesFromAnyTask(const Trace& trace, const MessageTable& table) {
-  std::vector<std::vector<AnySource>> out(trace.taskCount());
-  MessageLookup lookup(table);
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    const auto& ev = trace.events(t);
-    for (std::uint32_t i = 0; i < ev.size(); ++i) {
-      const Event& e = ev[i];
-      if (e.isBegin() || !mayReceiveFromAnyTask(e.kind) || !gotMessage(e)) continue;
-      const auto b = detail::beginOf(ev, i);
-      if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
-      const std::int64_t m = lookup.messageOf({t, i});
-      if (m >= 0) out[t].push_back({i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
-    }
-    out[t].shrink_to_fit();  // the slack of doubling held by one task at a time, not by all
+// f(receive) on each of task t's receives from any task, in record order.
+template <class F>
+void receivesFromAnyTask(const Trace& trace, MessageLookup& lookup, TaskIndex t, F&& f) {
+  const auto& ev = trace.events(t);
+  for (std::uint32_t i = 0; i < ev.size(); ++i) {
+    const Event& e = ev[i];
+    if (e.isBegin() || !mayReceiveFromAnyTask(e.kind) || !gotMessage(e)) continue;
+    const auto b = detail::beginOf(ev, i);
+    if (!b || ev[*b].get(Key::Src, 0) != kAnyTid) continue;
+    const std::int64_t m = lookup.messageOf({t, i});
+    if (m >= 0) f(AnySource{i, ev[*b].get(Key::Tag, kAnyTag), static_cast<std::uint32_t>(m)});
   }
+}
+
+// Task t's receives from any task (tasks asked in rising order of the
+// lookup's).
+std::vector<AnySource> receivesFromAnyTask(const Trace& trace, MessageLookup& lookup, TaskIndex t) {
+  std::vector<AnySource> out;
+  receivesFromAnyTask(trace, lookup, t, [&](const AnySource& r) { out.push_back(r); });
   return out;
 }
 
@@ -187,73 +190,100 @@ RaceReport findMessageRaces(const Trace& trace, const MessageTable& table) {
   const std::size_t n = trace.taskCount();
   if (n > kRaceTaskLimit) return out;
   out.checked = true;
-  const auto anySource = receivesFromAnyTask(trace, table);
   // Per receiving task, the tags its receives from any task ask for: only
   // its messages of those tags (all of them for a receive of any tag) are
   // kept below.
   std::vector<std::map<std::int32_t, Suffixes>> byTag(n);
   std::vector<bool> anyTag(n, false);
   bool some = false;
-  for (TaskIndex t = 0; t < n; ++t)
-    for (const AnySource& r : anySource[t]) {
-      some = true;
-      if (r.tag == kAnyTag) anyTag[t] = true;
-      else byTag[t][r.tag];
-    }
+  {
+    MessageLookup lookup(table);
+    for (TaskIndex t = 0; t < n; ++t)
+      receivesFromAnyTask(trace, lookup, t, [&](const AnySource& r) {
+        some = true;
+        if (r.tag == kAnyTag) anyTag[t] = true;
+        else byTag[t][r.tag];
+      });
+  }
   if (!some) return out;
   const Order order = causalOrder(trace, table);
 
   std::vector<Suffixes> all(n);
-  // Twice over the messages: counted, then stored (no growth by doubling).
-  auto incoming = [&](auto&& f) {
+  // Over the messages: counted, then stored for receiving tasks [from, to)
+  // (no growth by doubling).
+  auto incoming = [&](TaskIndex from, TaskIndex to, auto&& f) {
     for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
-      const Message msg = table.messages[m];
-      for (std::uint32_t j = 0; j < msg.destinations.size(); ++j) {
-        const std::uint32_t atSend = order.atSend[order.first[m] + j];
-        const auto d = trace.findTask(msg.destinations[j]);
-        if (!d || atSend == kNever) continue;
-        const auto tagged = byTag[*d].find(msg.tag);
+      const auto destinations = table.messages.destinations(m);
+      std::optional<std::int32_t> tag;  // read from the send record when some destination asks
+      for (std::uint32_t j = 0; j < destinations.size(); ++j) {
+        const std::uint32_t atSend = order.atSend[table.messages.firstDestination(m) + j];
+        const auto d = trace.findTask(destinations[j]);
+        if (!d || *d < from || *d >= to || atSend == kNever) continue;
+        auto tagged = byTag[*d].end();
+        if (!byTag[*d].empty()) {
+          if (!tag) tag = trace.event(table.messages.send(m)).get(Key::Tag);
+          tagged = byTag[*d].find(*tag);
+        }
         if (!anyTag[*d] && tagged == byTag[*d].end()) continue;
         std::uint32_t at = kNever;
-        for (const MessageReceive& r : msg.receives)
+        for (const MessageReceive& r : table.messages.receives(m))
           if (r.recv.task == *d) {
             at = r.recv.index;
             break;
           }
-        const Incoming x{at, atSend, msg.sender, m};
+        const Incoming x{at, atSend, table.messages.send(m).task, m};
         if (tagged != byTag[*d].end()) f(tagged->second, x);
         if (anyTag[*d]) f(all[*d], x);
       }
     }
   };
-  incoming([](Suffixes& s, const Incoming&) { ++s.count; });
+  incoming(0, static_cast<TaskIndex>(n), [](Suffixes& s, const Incoming&) { ++s.count; });
+  std::vector<std::size_t> held(n, 0);  // incoming messages each task keeps
+  std::size_t total = 0;
   for (TaskIndex t = 0; t < n; ++t) {
-    all[t].in.reserve(all[t].count);
-    for (auto& [tag, s] : byTag[t]) s.in.reserve(s.count);
+    held[t] = all[t].count;
+    for (const auto& [tag, s] : byTag[t]) held[t] += s.count;
+    total += held[t];
   }
-  incoming([](Suffixes& s, const Incoming& x) { s.in.push_back(x); });
+  // The receiving tasks in runs of about an eighth of all incoming
+  // messages (one task at least), one pass over the messages a run: the
+  // lists of one run are held at a time, not of every task.
+  const std::size_t budget = total / 8 + 1;
   // Each receive from any task asks its suffix (its task's messages of
   // the tag it asked for) which message could have come first: a suffix
   // is one group, (task, tag).
   std::map<std::pair<TaskIndex, std::int32_t>, RaceGroup> groups;
-  for (TaskIndex t = 0; t < n; ++t) {
-    for (std::uint32_t k = 0; k < anySource[t].size(); ++k) {
-      const AnySource& r = anySource[t][k];
+  // A task's receives from any task are listed when it is answered (one
+  // task's at a time).
+  MessageLookup answering(table);
+  auto answerTask = [&](TaskIndex t) {
+    const std::vector<AnySource> anySource = receivesFromAnyTask(trace, answering, t);
+    for (std::uint32_t k = 0; k < anySource.size(); ++k) {
+      const AnySource& r = anySource[k];
       (r.tag == kAnyTag ? all[t] : byTag[t].find(r.tag)->second).asks.push_back(k);
     }
-    out.anySource += anySource[t].size();
+    out.anySource += anySource.size();
     auto group = [&](std::int32_t tag, Suffixes& s) {
       if (s.asks.empty()) return;
       RaceGroup& g = groups[{t, tag}];
       g.task = t;
       g.tag = tag;
-      s.answer(anySource[t], table, t, g);
+      s.answer(anySource, table, t, g);
       out.racy += g.racy;
     };
     group(kAnyTag, all[t]);
     for (auto& [tag, s] : byTag[t]) group(tag, s);
     all[t] = Suffixes{};
     byTag[t].clear();
+  };
+  for (TaskIndex from = 0, to = 0; from < n; from = to) {
+    for (std::size_t run = 0; to < n && (to == from || run + held[to] <= budget); ++to) run += held[to];
+    for (TaskIndex t = from; t < to; ++t) {
+      all[t].in.reserve(all[t].count);
+      for (auto& [tag, s] : byTag[t]) s.in.reserve(s.count);
+    }
+    incoming(from, to, [](Suffixes& s, const Incoming& x) { s.in.push_back(x); });
+    for (TaskIndex t = from; t < to; ++t) answerTask(t);
   }
   for (auto& [key, g] : groups)
     if (g.racy > 0) out.groups.push_back(g);

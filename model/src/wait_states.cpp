@@ -100,7 +100,7 @@ struct Finder {
     // for the wrong-order test (a later receive's message sent earlier).
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> taken(trace.taskCount());  // (record, message)
     for (std::uint32_t k = 0; k < messages.messages.size(); ++k)
-      for (const MessageReceive& r : messages.messages[k].receives) taken[r.recv.task].push_back({r.recv.index, k});
+      for (const MessageReceive& r : messages.messages.receives(k)) taken[r.recv.task].push_back({r.recv.index, k});
     for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
       auto& list = taken[t];
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

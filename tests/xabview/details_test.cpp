@@ -54,7 +54,10 @@ TEST_CASE("range statistics: time per state per task and messages, as the model'
       for (const Message& m : s->messages().messages) {
         const std::size_t copies = m.receives.size() + m.unreceived.size();
         if (m.time >= from && m.time < to) sent += copies, sentBytes += copies * static_cast<std::uint64_t>(std::max(0, m.bytes));
-        for (const MessageReceive& rc : m.receives) received += rc.time >= from && rc.time < to;
+        for (const MessageReceive& rc : m.receives) {
+          const TimeNs at = s->trace->event(rc.recv).time;
+          received += at >= from && at < to;
+        }
       }
       CHECK(r.sent == sent);
       CHECK(r.received == received);

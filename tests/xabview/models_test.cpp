@@ -291,7 +291,7 @@ Reference reference(const ViewSnapshot& s, std::size_t position) {
       p.bytes += bytes;
       if (e.seq < position) {
         p.receivedBytes += bytes;
-        p.transit += std::max<TimeNs>(r.time - m.time, 0);
+        p.transit += std::max<TimeNs>(e.time - m.time, 0);
       } else {
         out.pending.push_back({r.recv.task, i});
       }

@@ -196,9 +196,9 @@ struct Json {
       w.endObject();
     }
     w.endArray().key("unreceived").beginArray();
-    for (const Message& msg : m.messages) {
-      bool unknown = !msg.destinationsKnown && msg.receives.empty();
-      if (msg.unreceived.empty() && !unknown) continue;
+    for (std::size_t i = 0; i < m.messages.size(); ++i) {
+      if (!m.messages.listedUnreceived(i)) continue;  // decodes no record
+      const Message msg = m.messages[i];
       w.beginObject();
       taskRef("from", msg.sender);
       w.field("kind", kindName(msg.kind)).field("tag", msg.tag).field("bytes", msg.bytes);

@@ -218,7 +218,9 @@ std::string messages(const Report& a) {
     tab.add({t.label(pair.first), t.label(pair.second), std::to_string(s.count),
              std::to_string(s.bytes), bandwidth(s.bandwidth())});
   if (!m.pairs.empty()) out += tab.str();
-  for (const Message& msg : m.messages) {
+  for (std::size_t i = 0; i < m.messages.size(); ++i) {
+    if (!m.messages.listedUnreceived(i)) continue;  // decodes no record
+    const Message msg = m.messages[i];
     if (!msg.destinationsKnown && msg.receives.empty())
       out += "  " + t.label(msg.sender) + " " + std::string(kindName(msg.kind)) + " tag " +
              std::to_string(msg.tag) + " to group '" + std::string(t.str(msg.group)) +

@@ -111,7 +111,7 @@ class NodeStream {
     EventRef e{t_, static_cast<std::uint32_t>(end)};
     std::int64_t m = receivedMessage(c_.mt, e);
     TimeNs begin = c_.time({t_, b});
-    if (m >= 0) return c_.time(c_.mt.messages[static_cast<std::size_t>(m)].send) <= begin ? kRecvWaiting : kRecvBlocked;
+    if (m >= 0) return c_.time(c_.mt.messages.send(static_cast<std::size_t>(m))) <= begin ? kRecvWaiting : kRecvBlocked;
     return c_.time(e) - begin < kWaitingThreshold ? kRecvWaiting : kRecvBlocked;
   }
 

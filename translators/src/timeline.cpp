@@ -6,7 +6,7 @@ namespace xab::tr {
 
 std::int64_t receivedMessage(const MessageTable& messages, EventRef r) {
   std::int64_t m = messages.messageOf(r);
-  if (m < 0 || messages.messages[static_cast<std::size_t>(m)].send == r) return -1;
+  if (m < 0 || messages.messages.send(static_cast<std::size_t>(m)) == r) return -1;
   return m;
 }
 
@@ -33,7 +33,7 @@ struct TachyonFixer {
       if (isReceiveEnd(e)) {
         std::int64_t m = receivedMessage(mt, {t, pos[t]});
         if (m >= 0) {
-          EventRef s = mt.messages[static_cast<std::size_t>(m)].send;
+          EventRef s = mt.messages.send(static_cast<std::size_t>(m));
           if (pos[s.task] <= s.index && !(force && !moved)) break;
           if (pos[s.task] > s.index) {
             TimeNs need = out.times[s.task][s.index] + gap;

@@ -37,7 +37,7 @@ void buildLines(const Trace& trace, Analysis& a) {
   a.maxTransit = 0;
   std::size_t n = 0;
   const MessageTable& table = a.model.messages;
-  for (const Message& msg : table.messages) n += msg.receives.size();
+  for (std::size_t m = 0; m < table.messages.size(); ++m) n += table.messages.receives(m).size();
   a.lines.reserve(n);  // one allocation: growth by doubling would raise the peak
   for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
     const Message& msg = table.messages[m];
@@ -45,8 +45,8 @@ void buildLines(const Trace& trace, Analysis& a) {
     for (const auto& r : msg.receives) {
       const Event& e = trace.event(r.recv);
       std::int32_t bytes = e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : msg.bytes;  // as MessageTable::pairs counts
-      a.lines.push_back({msg.time, r.time, sendPos, e.seq, msg.sender, r.recv.task, m, bytes});
-      a.maxTransit = std::max(a.maxTransit, r.time - msg.time);
+      a.lines.push_back({msg.time, e.time, sendPos, e.seq, msg.sender, r.recv.task, m, bytes});
+      a.maxTransit = std::max(a.maxTransit, e.time - msg.time);
     }
     for (Tid d : msg.unreceived)
       if (auto r = trace.findTask(d)) a.undelivered.push_back({sendPos, *r, m, msg.bytes});

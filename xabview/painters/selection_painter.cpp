@@ -27,7 +27,7 @@ void paintSelection(QPainter& p, const DiagramLayout& layout, const ViewState& s
     for (const MessageReceive& r : msg.receives) {
       if (s.positionOf(r.recv) >= st.position()) continue;  // not received yet at the replay position
       if (!layout.drawn(msg.sender) || !layout.drawn(r.recv.task)) continue;  // hidden (View > Rows)
-      const QPointF to(layout.xOf(r.time), mid(r.recv.task));
+      const QPointF to(layout.xOf(s.trace->event(r.recv).time), mid(r.recv.task));
       p.setPen(QPen(Qt::black, 5, Qt::SolidLine, Qt::RoundCap));
       p.drawLine(from, to);
       p.setPen(QPen(kSelectedMessage, 3, Qt::SolidLine, Qt::RoundCap));

@@ -4,12 +4,16 @@
 // its own serial, counted per sending task.  An mcast or bcast is one send
 // with one serial and several receives.
 //
-// The table is flat and compact: one 40-byte record per send, and every
-// receive (16 bytes), destination and unreceived destination of all
-// messages in shared arrays that each message's record points into by a
-// 32-bit position (about 70 bytes per message with one receive, its index
-// by record included).  A Message is handed out BY VALUE, made from those
-// arrays; its spans point into the table.  The lookups by (sender, serial)
+// The table is flat and compact: one 16-byte record per send (its record,
+// serial and two positions; what else the send says is read from its
+// record in the trace), and every receive (8 bytes: its record),
+// destination and unreceived destination of all messages in shared arrays
+// that each message's record points into by a 32-bit position (36 bytes
+// per message with one receive, its index by record included).  A Message is
+// handed out BY VALUE, made from those arrays and the send record; its
+// spans point into the table.  The table reads the trace it was made of:
+// keep that trace alive (and its records as they were matched) while the
+// table is read.  The lookups by (sender, serial)
 // and by record search those arrays (binary search), so there are no
 // per-message heap nodes.  A MessageTable can be moved (the arrays keep
 // their storage) but not copied: the spans would point into the original.
@@ -27,9 +31,10 @@
 
 namespace xab {
 
+// A receive of a message: its record (recv.task is the receiver); its
+// time and fields are the record's, trace.event(recv).
 struct MessageReceive {
-  EventRef recv;     // recv.task: the receiver
-  TimeNs time = 0;   // receiver's clock at the end of the receive
+  EventRef recv;
 };
 
 struct Message {
@@ -54,7 +59,8 @@ struct Message {
 
 // The messages of a MessageTable, in order of the senders' records (task,
 // then record): a random-access range of Message values.  It owns the
-// arrays the values' spans point into.
+// arrays the values' spans point into; the kind, tag, bytes, time and
+// group of a Message are read from its send record in the trace.
 class MessageList {
  public:
   class Iterator {
@@ -82,36 +88,57 @@ class MessageList {
   Message back() const { return (*this)[size() - 1]; }
   Iterator begin() const { return {this, 0}; }
   Iterator end() const { return {this, static_cast<std::uint32_t>(stored_.size())}; }
-  // The send record of message i, without making the whole value.
-  EventRef send(std::size_t i) const { return stored_[i].send; }
+  // Fields of message i without making the whole value (which reads the
+  // send record in the trace).
+  EventRef send(std::size_t i) const { return {senderOf(i), stored_[i].index}; }
   std::int32_t serial(std::size_t i) const { return stored_[i].serial; }
+  std::span<const MessageReceive> receives(std::size_t i) const {
+    return {receives_.data() + stored_[i].receives, endOf(i, &Stored::receives, receives_.size()) - stored_[i].receives};
+  }
+  std::span<const Tid> destinations(std::size_t i) const {
+    return {destinations_.data() + stored_[i].destinations,
+            endOf(i, &Stored::destinations, destinations_.size()) - stored_[i].destinations};
+  }
+  bool destinationsKnown(std::size_t i) const;
+  std::span<const Tid> unreceived(std::size_t i) const;
+  // Whether a report lists message i among those not received: some named
+  // destination never received it, or its destinations are unknown and
+  // nothing received it.
+  bool listedUnreceived(std::size_t i) const {
+    return !unreceived(i).empty() || (!destinationsKnown(i) && receives(i).empty());
+  }
+  // Where message i's destinations start among those of all messages, in
+  // order (an analysis's array parallel to them needs no index of its own).
+  std::uint32_t firstDestination(std::size_t i) const { return stored_[i].destinations; }
+  std::size_t destinationCount() const { return destinations_.size(); }
   std::size_t memoryBytes() const;
 
  private:
   friend class MessageTable;
   friend struct MessageMatching;
   friend class MessageLookup;
-  static constexpr std::uint8_t kDestinationsKnown = 1, kUnreceived = 2;
-  struct Stored {  // 40 bytes
-    EventRef send;
-    TimeNs time = 0;
-    std::int32_t tag = 0, bytes = 0, serial = 0;
+  // The sender is the task whose range of taskBegin_ holds the message;
+  // the rest of the send is its record in trace_.
+  struct Stored {  // 16 bytes
+    std::uint32_t index = 0;         // the send's record in its task
+    std::int32_t serial = 0;         // read by every lookup: kept here
     std::uint32_t destinations = 0;  // its first in destinations_; the next message's first ends them
     std::uint32_t receives = 0;      // its first in receives_, likewise
-    Kind kind = Kind::SEND;
-    std::uint8_t flags = kDestinationsKnown;
   };
-  static_assert(sizeof(Stored) == 40, "a message's record stays compact");
+  static_assert(sizeof(Stored) == 16, "a message's record stays compact");
   std::uint32_t endOf(std::size_t i, std::uint32_t Stored::*first, std::size_t all) const {
     return i + 1 < stored_.size() ? stored_[i + 1].*first : static_cast<std::uint32_t>(all);
   }
+  TaskIndex senderOf(std::size_t i) const;
+  const Trace* trace_ = nullptr;          // the trace matched
   std::vector<Stored> stored_;
+  std::vector<std::uint32_t> taskBegin_;  // per task + 1: its messages are [taskBegin_[t], taskBegin_[t+1])
   std::vector<MessageReceive> receives_;  // grouped by message
   std::vector<Tid> destinations_;
   std::vector<Tid> unreceived_;
   // (message, its first in unreceived_) of the messages with some, by message.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unreceivedAt_;
-  std::vector<std::pair<std::uint32_t, StrId>> groups_;  // (message, group) of the bcasts, by message
+  std::vector<std::uint32_t> unknownDestinations_;  // the bcasts without dst= (an older trace), by message
 };
 
 struct UnmatchedReceive {
@@ -179,11 +206,10 @@ class MessageTable {
     std::uint32_t index;    // the receive's record in its task
     std::uint32_t message;
   };
-  std::vector<std::uint32_t> sendBegin_;      // per task + 1: its messages are [sendBegin_[t], sendBegin_[t+1])
   std::vector<std::uint32_t> recvBegin_;      // per task + 1: its matched receives in recvIndex_
   std::vector<RecvIndex> recvIndex_;          // by task, then record
   // Per task whose serials do not rise with its sends: its message indexes
-  // sorted by serial (stable), at the task's [sendBegin_) range; else empty.
+  // sorted by serial (stable), at the task's messages.taskBegin_ range; else empty.
   std::vector<std::uint32_t> bySerial_;
   std::vector<bool> serialSorted_;            // per task
 };
