@@ -8,13 +8,13 @@
 namespace xab {
 namespace {
 
-// One event's bytes at most: its shape (escaped: 1 + kind + phase +
-// present), time, arrival offset, arrival number, rc and six fields.
-constexpr std::size_t kMaxEventBytes = 1 + 3 * 9 + 3 * 9 + 7 * 9;
+// One event's body at most (its shape byte is in the block's head): its
+// shape spelled out when escaped (kind, phase, present), time, arrival
+// offset, arrival number, rc and six fields.
+constexpr std::size_t kMaxEventBytes = 3 * 9 + 3 * 9 + 7 * 9;
 constexpr std::size_t kFirstPage = 32;
 constexpr std::size_t kMaxPage = 64 * 1024;
-constexpr std::uint8_t kEscape = 255;  // a shape spelled out, the table being full
-constexpr std::uint32_t kMaxShapes = 255;
+constexpr std::uint32_t kMaxShapes = 255;  // 255 is kEscape
 
 // Block ids wrap after 2^32 blocks (137 G events); 0 is never given, so
 // an empty cache entry matches nothing.
@@ -82,11 +82,6 @@ std::uint32_t shapeKey(const Event& e) {
   return static_cast<std::uint32_t>(e.kind) | static_cast<std::uint32_t>(e.phase) << 16 |
          static_cast<std::uint32_t>(e.present) << 24;
 }
-void applyShape(std::uint32_t key, Event& e) {
-  e.kind = static_cast<Kind>(key & 0xffff);
-  e.phase = static_cast<Phase>(key >> 16 & 0xff);
-  e.present = static_cast<std::uint8_t>(key >> 24);
-}
 
 // Decoded blocks of this thread, by block id.
 struct CachedBlock {
@@ -98,15 +93,15 @@ struct CachedBlock {
 constexpr std::size_t kCacheSets = 32;
 thread_local CachedBlock cache[kCacheSets][2];
 thread_local std::uint8_t cacheRecent[kCacheSets];  // the way read last, per set
+thread_local std::uint64_t decodedCount = 0;
 
 }  // namespace
 
 void EventStore::push_back(const Event& e) {
-  const std::uint8_t shape = shapeOf(e);
+  const std::uint8_t shape = shapeByte(e);
   const bool first = open_.count == 0;  // a block's first event is taken from zero
   std::uint8_t buf[kMaxEventBytes + 8];
   std::uint8_t* p = buf;
-  *p++ = shape;
   if (shape == kEscape) {
     p = put(p, static_cast<std::uint64_t>(e.kind));
     p = put(p, static_cast<std::uint64_t>(e.phase));
@@ -119,11 +114,17 @@ void EventStore::push_back(const Event& e) {
   if (e.hasRc()) p = put(p, zigzag(e.rc));
   for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1) p = put(p, zigzag(e.a[__builtin_ctz(bits)]));
   const auto n = static_cast<std::uint32_t>(p - buf);
-  reserve(n + kSlack);
-  if (first) {
-    open_.bytes = end_;
+  reserve(n + (first ? kBlock : 0) + kSlack);
+  if (first) {  // the block's shape bytes, then its events' bodies
+    open_.bytes = openHead_ = end_;
     open_.id = newBlockId();
+    std::memset(end_, 0, kBlock);
+    end_ += kBlock;
+    room_ -= kBlock;
   }
+  // The open block's bytes are the writer's own: a frozen copy reads a
+  // copy of them (freeze()), so its shape byte is written in place.
+  openHead_[open_.count] = shape;
   std::memcpy(end_, buf, n);
   end_ += n;
   room_ -= n;
@@ -139,7 +140,7 @@ void EventStore::push_back(const Event& e) {
   }
 }
 
-std::uint8_t EventStore::shapeOf(const Event& e) {
+std::uint8_t EventStore::shapeByte(const Event& e) {
   const std::uint32_t key = shapeKey(e);
   // A task repeats its calls in a cycle and its shapes are numbered in the
   // order first used: the next shape is most often the one after the last.
@@ -171,28 +172,34 @@ void EventStore::reserve(std::size_t bytes) {
   auto page = std::make_shared_for_overwrite<std::uint8_t[]>(size);
   std::memset(page.get() + size - kSlack, 0, kSlack);
   if (carried) std::memcpy(page.get(), open_.bytes, carried);
-  if (open_.count) open_.bytes = page.get();
+  if (open_.count) open_.bytes = openHead_ = page.get();
   end_ = page.get() + carried;
   room_ = static_cast<std::uint32_t>(size - carried - kSlack);
   pageBytes_ += size;
   pages_.push_back(std::move(page));
 }
 
+std::uint64_t EventStore::blocksDecoded() { return decodedCount; }
+
 void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
-  const std::uint8_t* p = b.bytes;
+  ++decodedCount;
+  const std::uint8_t* p = b.bytes + kBlock;
   const std::uint32_t* const shapes = shapes_.get();
   Event prev{};
   for (std::uint32_t k = 0; k < count; ++k) {
     Event& e = out[k];
     std::memset(e.a, 0, sizeof e.a);
     e.rc = 0;
-    std::uint8_t shape = *p++;
+    const std::uint8_t shape = b.bytes[k];
     if (shape == kEscape) {
       e.kind = static_cast<Kind>(get(p));
       e.phase = static_cast<Phase>(get(p));
       e.present = static_cast<std::uint8_t>(get(p));
     } else {
-      applyShape(shapes[shape], e);
+      const Shape sh = shapeOf(shapes[shape]);
+      e.kind = sh.kind;
+      e.phase = sh.phase;
+      e.present = sh.present;
     }
     e.time = sum(prev.time, unzigzag(get(p)));
     e.recvTime = sum(e.time, sum(diff(prev.recvTime, prev.time), unzigzag(get(p))));

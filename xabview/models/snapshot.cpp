@@ -132,6 +132,7 @@ TaskIndex ArrivalOrder::taskAt(std::size_t p) const {
 }
 
 std::uint32_t ArrivalOrder::indexOf(TaskIndex task, std::size_t position) const {
+  if (position == 0) return 0;  // a walk from the start searches nothing
   if (task == kMonitorTask) return seqLowerBound(trace_->monitorEvents(), position);
   return seqLowerBound(trace_->events(task), position);
 }

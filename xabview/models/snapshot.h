@@ -211,6 +211,24 @@ struct WhyAnalysis {
 };
 using WhyPtr = std::shared_ptr<const WhyAnalysis>;
 
+// One record as a walk of the arrival order hands it out: its shape (kind,
+// phase, which fields it has) read without decoding it, the whole event
+// decoded when asked for (EventStore::Cursor).
+class RecordRef {
+ public:
+  explicit RecordRef(const Event& e) : event_(&e) {}
+  RecordRef(EventStore::Cursor& c, std::uint32_t index) : cursor_(&c), index_(index) {}
+  EventStore::Shape shape() const {
+    return event_ ? EventStore::Shape{event_->kind, event_->phase, event_->present} : cursor_->shape(index_);
+  }
+  const Event& event() const { return event_ ? *event_ : (*cursor_)[index_]; }
+
+ private:
+  const Event* event_ = nullptr;
+  EventStore::Cursor* cursor_ = nullptr;
+  std::uint32_t index_ = 0;
+};
+
 struct ViewSnapshot {
   std::shared_ptr<const Trace> trace;
   ArrivalOrder order;                     // every record, in the order it arrived
@@ -266,6 +284,11 @@ struct ViewSnapshot {
   // records reads about twice as fast).
   template <class F>
   void forEachEvent(std::size_t from, std::size_t to, F&& f) const;
+  // The same with f(position, entry, record): a RecordRef, whose event is
+  // decoded only if f asks for it (a filter by call or task reads the
+  // shapes alone).
+  template <class F>
+  void forEachRecord(std::size_t from, std::size_t to, F&& f) const;
   // Events of `task` among the first `position` records of the arrival order.
   std::uint32_t prefixAt(TaskIndex task, std::size_t position) const;
   // The latest task time among the first `position` records: "now" at that
@@ -296,26 +319,32 @@ void ArrivalOrder::forEach(std::size_t from, std::size_t to, F&& f) const {
 }
 
 template <class F>
-void ViewSnapshot::forEachEvent(std::size_t from, std::size_t to, F&& f) const {
+void ViewSnapshot::forEachRecord(std::size_t from, std::size_t to, F&& f) const {
   if (!trace) return;
   std::vector<std::unique_ptr<EventStore::Cursor>> cursors(trace->taskCount());
   const auto& monitor = trace->monitorEvents();
   bool stopped = false;
   order.forEach(from, to, [&](std::size_t p, const OrderEntry& e) {
     if (stopped) return;
-    const Event* ev;
+    auto visit = [&](const RecordRef& r) {
+      if constexpr (std::is_same_v<std::invoke_result_t<F&, std::size_t, const OrderEntry&, const RecordRef&>, bool>)
+        stopped = !f(p, e, r);
+      else
+        f(p, e, r);
+    };
     if (e.task == kMonitorTask) {
-      ev = &monitor[e.index];
+      visit(RecordRef(monitor[e.index]));
     } else {
       auto& c = cursors[e.task];
       if (!c) c = std::make_unique<EventStore::Cursor>(trace->events(e.task));
-      ev = &(*c)[e.index];
+      visit(RecordRef(*c, e.index));
     }
-    if constexpr (std::is_same_v<std::invoke_result_t<F&, std::size_t, const OrderEntry&, const Event&>, bool>)
-      stopped = !f(p, e, *ev);
-    else
-      f(p, e, *ev);
   });
+}
+
+template <class F>
+void ViewSnapshot::forEachEvent(std::size_t from, std::size_t to, F&& f) const {
+  forEachRecord(from, to, [&](std::size_t p, const OrderEntry& e, const RecordRef& r) { return f(p, e, r.event()); });
 }
 
 // Builds the snapshots of one growing trace, each from the last: on the
