@@ -8,13 +8,13 @@
 namespace xab {
 namespace {
 
-// One event's bytes at most: its shape (escaped: 1 + kind + phase +
-// present), time, arrival offset, arrival number, rc and six fields.
-constexpr std::size_t kMaxEventBytes = 1 + 3 * 9 + 3 * 9 + 7 * 9;
+// One event's body at most (its shape byte is in the block's head): its
+// shape spelled out when escaped (kind, phase, present), time, arrival
+// offset, arrival number, rc and six fields.
+constexpr std::size_t kMaxEventBytes = 3 * 9 + 3 * 9 + 7 * 9;
 constexpr std::size_t kFirstPage = 32;
 constexpr std::size_t kMaxPage = 64 * 1024;
-constexpr std::uint8_t kEscape = 255;  // a shape spelled out, the table being full
-constexpr std::uint32_t kMaxShapes = 255;
+constexpr std::uint32_t kMaxShapes = 255;  // 255 is kEscape
 
 // Block ids wrap after 2^32 blocks (137 G events); 0 is never given, so
 // an empty cache entry matches nothing.
@@ -82,11 +82,6 @@ std::uint32_t shapeKey(const Event& e) {
   return static_cast<std::uint32_t>(e.kind) | static_cast<std::uint32_t>(e.phase) << 16 |
          static_cast<std::uint32_t>(e.present) << 24;
 }
-void applyShape(std::uint32_t key, Event& e) {
-  e.kind = static_cast<Kind>(key & 0xffff);
-  e.phase = static_cast<Phase>(key >> 16 & 0xff);
-  e.present = static_cast<std::uint8_t>(key >> 24);
-}
 
 // Decoded blocks of this thread, by block id.
 struct CachedBlock {
@@ -98,15 +93,15 @@ struct CachedBlock {
 constexpr std::size_t kCacheSets = 32;
 thread_local CachedBlock cache[kCacheSets][2];
 thread_local std::uint8_t cacheRecent[kCacheSets];  // the way read last, per set
+thread_local std::uint64_t decodedCount = 0;
 
 }  // namespace
 
 void EventStore::push_back(const Event& e) {
-  const std::uint8_t shape = shapeOf(e);
+  const std::uint8_t shape = shapeByte(e);
   const bool first = open_.count == 0;  // a block's first event is taken from zero
   std::uint8_t buf[kMaxEventBytes + 8];
   std::uint8_t* p = buf;
-  *p++ = shape;
   if (shape == kEscape) {
     p = put(p, static_cast<std::uint64_t>(e.kind));
     p = put(p, static_cast<std::uint64_t>(e.phase));
@@ -119,11 +114,21 @@ void EventStore::push_back(const Event& e) {
   if (e.hasRc()) p = put(p, zigzag(e.rc));
   for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1) p = put(p, zigzag(e.a[__builtin_ctz(bits)]));
   const auto n = static_cast<std::uint32_t>(p - buf);
-  reserve(n + kSlack);
-  if (first) {
-    open_.bytes = end_;
+  reserve(n + (first ? kHead : 0) + kSlack);
+  if (first) {  // the block's head (shape bytes, where its second half begins), then its events' bodies
+    open_.bytes = openHead_ = end_;
     open_.id = newBlockId();
+    std::memset(end_, 0, kHead);
+    end_ += kHead;
+    room_ -= kHead;
   }
+  if (open_.count == kHalf) {
+    const auto mid = static_cast<std::uint16_t>(end_ - openHead_ - kHead);
+    std::memcpy(openHead_ + kBlock, &mid, sizeof mid);
+  }
+  // The open block's bytes are the writer's own: a frozen copy reads a
+  // copy of them (freeze()), so its shape byte is written in place.
+  openHead_[open_.count] = shape;
   std::memcpy(end_, buf, n);
   end_ += n;
   room_ -= n;
@@ -139,7 +144,7 @@ void EventStore::push_back(const Event& e) {
   }
 }
 
-std::uint8_t EventStore::shapeOf(const Event& e) {
+std::uint8_t EventStore::shapeByte(const Event& e) {
   const std::uint32_t key = shapeKey(e);
   // A task repeats its calls in a cycle and its shapes are numbered in the
   // order first used: the next shape is most often the one after the last.
@@ -171,38 +176,79 @@ void EventStore::reserve(std::size_t bytes) {
   auto page = std::make_shared_for_overwrite<std::uint8_t[]>(size);
   std::memset(page.get() + size - kSlack, 0, kSlack);
   if (carried) std::memcpy(page.get(), open_.bytes, carried);
-  if (open_.count) open_.bytes = page.get();
+  if (open_.count) open_.bytes = openHead_ = page.get();
   end_ = page.get() + carried;
   room_ = static_cast<std::uint32_t>(size - carried - kSlack);
   pageBytes_ += size;
   pages_.push_back(std::move(page));
 }
 
+std::uint64_t EventStore::blocksDecoded() { return decodedCount; }
+
+namespace {
+
+// Where a run of a block's events is read from, and the last event's
+// values its differences are taken from.
+struct Chain {
+  const std::uint8_t* p;
+  TimeNs time = 0, offset = 0;
+  std::uint32_t seq = 0;
+};
+
+// One event's body from c, its shape byte being `shape`.
+[[gnu::always_inline]] inline void decodeOne(Chain& c, std::uint8_t shape, const std::uint32_t* shapes, Event& e) {
+  std::memset(e.a, 0, sizeof e.a);
+  e.rc = 0;
+  if (shape == EventStore::kEscape) [[unlikely]] {
+    e.kind = static_cast<Kind>(get(c.p));
+    e.phase = static_cast<Phase>(get(c.p));
+    e.present = static_cast<std::uint8_t>(get(c.p));
+  } else {
+    const std::uint32_t key = shapes[shape];
+    e.kind = static_cast<Kind>(key & 0xffff);
+    e.phase = static_cast<Phase>(key >> 16 & 0xff);
+    e.present = static_cast<std::uint8_t>(key >> 24);
+  }
+  c.time = sum(c.time, unzigzag(get(c.p)));
+  c.offset = sum(c.offset, unzigzag(get(c.p)));
+  c.seq = static_cast<std::uint32_t>(static_cast<std::int64_t>(c.seq) + unzigzag(get(c.p)));
+  e.time = c.time;
+  e.recvTime = sum(c.time, c.offset);
+  e.seq = c.seq;
+  if (e.hasRc()) e.rc = static_cast<std::int32_t>(unzigzag(get(c.p)));
+  for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1)
+    e.a[__builtin_ctz(bits)] = static_cast<std::int32_t>(unzigzag(get(c.p)));
+}
+
+}  // namespace
+
+// The two halves of a full block are read as two runs at once (the second
+// from its offset in the head, its differences from zero, then moved by
+// the first half's last event): each varint's length is known only once
+// the one before it is read, and two such chains keep the core busy.
 void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
-  const std::uint8_t* p = b.bytes;
+  ++decodedCount;
+  const std::uint8_t* head = b.bytes;
   const std::uint32_t* const shapes = shapes_.get();
-  Event prev{};
-  for (std::uint32_t k = 0; k < count; ++k) {
-    Event& e = out[k];
-    std::memset(e.a, 0, sizeof e.a);
-    e.rc = 0;
-    std::uint8_t shape = *p++;
-    if (shape == kEscape) {
-      e.kind = static_cast<Kind>(get(p));
-      e.phase = static_cast<Phase>(get(p));
-      e.present = static_cast<std::uint8_t>(get(p));
-    } else {
-      applyShape(shapes[shape], e);
-    }
-    e.time = sum(prev.time, unzigzag(get(p)));
-    e.recvTime = sum(e.time, sum(diff(prev.recvTime, prev.time), unzigzag(get(p))));
-    e.seq = static_cast<std::uint32_t>(static_cast<std::int64_t>(prev.seq) + unzigzag(get(p)));
-    if (e.hasRc()) e.rc = static_cast<std::int32_t>(unzigzag(get(p)));
-    for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1)
-      e.a[__builtin_ctz(bits)] = static_cast<std::int32_t>(unzigzag(get(p)));
-    prev.time = e.time;
-    prev.recvTime = e.recvTime;
-    prev.seq = e.seq;
+  Chain first{head + kHead};
+  if (count <= kHalf) {
+    for (std::uint32_t k = 0; k < count; ++k) decodeOne(first, head[k], shapes, out[k]);
+    return;
+  }
+  std::uint16_t mid;
+  std::memcpy(&mid, head + kBlock, sizeof mid);
+  Chain second{head + kHead + mid};
+  std::uint32_t k = 0;
+  for (; kHalf + k < count; ++k) {
+    decodeOne(first, head[k], shapes, out[k]);
+    decodeOne(second, head[kHalf + k], shapes, out[kHalf + k]);
+  }
+  for (; k < kHalf; ++k) decodeOne(first, head[k], shapes, out[k]);
+  const Event& last = out[kHalf - 1];
+  for (k = kHalf; k < count; ++k) {
+    out[k].time = sum(out[k].time, last.time);
+    out[k].recvTime = sum(out[k].recvTime, last.recvTime);
+    out[k].seq += last.seq;
   }
 }
 

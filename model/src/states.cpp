@@ -81,14 +81,16 @@ template <class Events>
 StateInterval intervalIn(const Trace& trace, TaskIndex task, Events& ev, std::size_t size, std::uint32_t i) {
   StateInterval iv;
   if (i >= size) return iv;
+  // Records i and before first, then those after: a cursor (one block held)
+  // decodes a block once when i is the last of it.
   iv.begin = ev[i].time;
-  iv.end = i + 1 < size ? ev[i + 1].time : kOpenEnd;
   iv.first = i;
   std::uint32_t call = i;  // the task's own record whose state this is
   while (call > 0 && isNote(ev[call].kind)) --call;
+  const Event e = ev[call];
+  iv.end = i + 1 < size ? ev[i + 1].time : kOpenEnd;
   std::uint32_t after = i + 1;
   while (after < size && isNote(ev[after].kind)) ++after;
-  const Event e = ev[call];
   // A copy and a pointer, not a std::optional: GCC's -Wmaybe-uninitialized
   // misreads one at -O1 (the ThreadSanitizer build).
   Event nextEvent{};

@@ -209,3 +209,54 @@ TEST_CASE("event store: cursors read as operator[] does, forwards, backwards, in
     REQUIRE(same(cg[k / 2], a[k / 2]));
   }
 }
+
+TEST_CASE("event store: a cursor reads each event's shape as the whole decode has it, decoding no block", "[model][store]") {
+  // More shapes than a store numbers (the rest spelled out in the body),
+  // read forwards, backwards, interleaved with whole events, in frozen
+  // copies and in a store that grows under the cursor.
+  const auto want = sample(20000, 13);
+  EventStore s;
+  std::vector<EventStore> copies;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    s.push_back(want[i]);
+    if (i == 0 || i == 31 || i == 32 || i == 4000) copies.push_back(s.freeze());
+  }
+  auto sameShape = [](const EventStore::Shape& sh, const Event& e) {
+    return sh.kind == e.kind && sh.phase == e.phase && sh.present == e.present;
+  };
+  EventStore::Cursor c(s), whole(s);
+  for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(sameShape(c.shape(i), whole[i]));
+  for (std::size_t i = want.size(); i-- > 0;) {
+    REQUIRE(sameShape(c.shape(i), want[i]));
+    if (i % 7 == 0) REQUIRE(same(c[i], want[i]));
+  }
+  for (const EventStore& copy : copies) {
+    EventStore::Cursor cc(copy);
+    for (std::size_t i = 0; i < copy.size(); ++i) REQUIRE(sameShape(cc.shape(i), want[i]));
+  }
+  EventStore growing;
+  EventStore::Cursor cg(growing);
+  for (std::size_t k = 0; k < 100; ++k) {
+    growing.push_back(want[k]);
+    REQUIRE(sameShape(cg.shape(k), want[k]));
+  }
+  // A task's own shapes (fewer than 255): none is spelled out, so reading
+  // them decodes nothing.
+  EventStore few;
+  const Kind kinds[] = {Kind::INITSEND, Kind::PKINT, Kind::SEND, Kind::RECV, Kind::UPKINT, Kind::BARRIER};
+  std::size_t n = 0;
+  for (Event e : sample(5000, 17)) {
+    e.present &= 0x83;
+    e.kind = kinds[n++ % 6];
+    few.push_back(e);
+  }
+  EventStore::Cursor cf(few);
+  const std::uint64_t before = EventStore::blocksDecoded();
+  std::size_t sends = 0;
+  for (std::size_t i = 0; i < few.size(); ++i) sends += cf.shape(i).kind == Kind::SEND;
+  CHECK(EventStore::blocksDecoded() == before);
+  std::size_t sendsDecoded = 0;
+  few.forEach([&](const Event& e) { sendsDecoded += e.kind == Kind::SEND; });
+  CHECK(sends == sendsDecoded);
+  CHECK(EventStore::blocksDecoded() - before == (few.size() + EventStore::kBlock - 1) / EventStore::kBlock);
+}

@@ -50,8 +50,8 @@ void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
   const ViewSnapshot* s = state_->snapshot();
   if (!s || from >= to) return;  // no trace yet (libab's records are left out from the start)
   const EventFilter& filter = state_->filter();
-  s->forEachEvent(from, to, [&](std::size_t p, const OrderEntry& e, const Event& ev) {
-    if (filter.matches(e, ev)) rows_.push_back(static_cast<std::uint32_t>(p));
+  s->forEachRecord(from, to, [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
+    if (filter.matches(e, r)) rows_.push_back(static_cast<std::uint32_t>(p));
   });
 }
 

@@ -68,12 +68,18 @@ std::uint32_t RecordQuery::nameWords(const Event& e) const {
 
 bool RecordQuery::matches(std::size_t record) const { return record < s_.size() && matches(s_.order[record]); }
 
-bool RecordQuery::matches(const OrderEntry& oe, const Event& e) const {
+bool RecordQuery::matches(const OrderEntry& oe, const RecordRef& r) const {
   if (words_.empty()) return false;
-  if (!libab_ && isLibabRecord(e.kind)) return false;
+  const EventStore::Shape sh = r.shape();
+  if (!libab_ && isLibabRecord(sh.kind)) return false;
   std::uint32_t have = taskWords_[oe.task == kMonitorTask ? taskWords_.size() - 1 : oe.task];
   if (have == all_) return true;
-  have |= nameWords(e);
+  if (sh.kind != Kind::OTHER) {  // the call's name, from the shape
+    have |= kindWords_[static_cast<std::size_t>(sh.kind) * 2 + (sh.phase == Phase::Begin ? 1 : 0)];
+    if (have == all_) return true;
+  }
+  const Event& e = r.event();
+  if (e.kind == Kind::OTHER) have |= nameWords(e);
   if (have == all_) return true;
   fields_.clear();
   appendEventArgs(fields_, *s_.trace, e);  // " key=value ...": a space before each field
@@ -90,8 +96,8 @@ namespace {
 std::optional<std::size_t> firstIn(const ViewSnapshot& s, const RecordQuery& q, std::size_t from, std::size_t to) {
   for (std::size_t lo = from; lo < to; lo += kBlock) {
     std::optional<std::size_t> hit;
-    s.forEachEvent(lo, std::min(to, lo + kBlock), [&](std::size_t p, const OrderEntry& e, const Event& ev) {
-      if (q.matches(e, ev)) hit = p;
+    s.forEachRecord(lo, std::min(to, lo + kBlock), [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
+      if (q.matches(e, r)) hit = p;
       return !hit;
     });
     if (hit) return hit;
@@ -104,8 +110,8 @@ std::optional<std::size_t> lastIn(const ViewSnapshot& s, const RecordQuery& q, s
   for (std::size_t hi = to; hi > from;) {
     const std::size_t lo = hi - from > kBlock ? hi - kBlock : from;
     std::optional<std::size_t> hit;
-    s.forEachEvent(lo, hi, [&](std::size_t p, const OrderEntry& e, const Event& ev) {
-      if (q.matches(e, ev)) hit = p;
+    s.forEachRecord(lo, hi, [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
+      if (q.matches(e, r)) hit = p;
     });
     if (hit) return hit;
     hi = lo;

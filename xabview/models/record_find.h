@@ -30,7 +30,10 @@ class RecordQuery {
   bool empty() const { return words_.empty(); }
   bool matches(std::size_t record) const;  // a record index in arrival order
   bool matches(const OrderEntry& e) const { return matches(e, s_.event(e)); }
-  bool matches(const OrderEntry& e, const Event& ev) const;  // ev: the record e names
+  bool matches(const OrderEntry& e, const Event& ev) const { return matches(e, RecordRef(ev)); }
+  // r: the record e names; its event is decoded only when its task and
+  // call do not decide.
+  bool matches(const OrderEntry& e, const RecordRef& r) const;
 
  private:
   std::uint32_t nameWords(const Event& e) const;

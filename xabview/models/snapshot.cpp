@@ -77,19 +77,24 @@ bool sameState(const StateInterval& x, const StateInterval& y) {
 // Records are numbered in arrival order without gaps (Event::seq), so the
 // order is filled by placing each record's task at its number: no sort.
 void ArrivalOrder::build(const Trace& trace) {
+  reset(trace);
+  extend(trace);
+}
+
+void ArrivalOrder::reset(const Trace& trace) {
   trace_ = &trace;
   size_ = 0;
   isNarrow_ = trace.taskCount() < kNarrowMonitor;
   narrow_ = {};
   wide_ = {};
-  append(trace, 0);
 }
 
 void ArrivalOrder::extend(const Trace& trace) {
-  const std::size_t total = trace.eventCount() + trace.monitorEvents().size();
-  if (size_ > total || (isNarrow_ && trace.taskCount() >= kNarrowMonitor)) return build(trace);
-  trace_ = &trace;
-  append(trace, size_);
+  extend(trace, [&](TaskIndex t, std::uint32_t first, auto&& place) {
+    const auto& ev = trace.events(t);
+    EventStore::Cursor cursor(ev);
+    for (std::size_t i = first; i < ev.size(); ++i) place(cursor[i].seq);
+  });
 }
 
 ArrivalOrder ArrivalOrder::frozen(const Trace& trace) const {
@@ -102,23 +107,7 @@ ArrivalOrder ArrivalOrder::frozen(const Trace& trace) const {
   return copy;
 }
 
-// The new positions [from, total): each task's records from its first at or
-// after `from` (its seq numbers rise), placed in a scratch row, appended.
-void ArrivalOrder::append(const Trace& trace, std::size_t from) {
-  const std::size_t total = trace.eventCount() + trace.monitorEvents().size();
-  if (total <= from) {
-    size_ = total;
-    return;
-  }
-  std::vector<TaskIndex> row(total - from, kMonitorTask);
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    const auto& ev = trace.events(t);
-    EventStore::Cursor cursor(ev);
-    for (std::size_t i = seqLowerBound(ev, from); i < ev.size(); ++i) {
-      const std::uint32_t seq = cursor[i].seq;
-      if (seq < total) row[seq - from] = t;
-    }
-  }
+void ArrivalOrder::appendRow(const std::vector<TaskIndex>& row, std::size_t total) {
   for (TaskIndex t : row) {
     if (isNarrow_) narrow_.push_back(t == kMonitorTask ? kNarrowMonitor : static_cast<std::uint16_t>(t));
     else wide_.push_back(t);
@@ -132,6 +121,7 @@ TaskIndex ArrivalOrder::taskAt(std::size_t p) const {
 }
 
 std::uint32_t ArrivalOrder::indexOf(TaskIndex task, std::size_t position) const {
+  if (position == 0) return 0;  // a walk from the start searches nothing
   if (task == kMonitorTask) return seqLowerBound(trace_->monitorEvents(), position);
   return seqLowerBound(trace_->events(task), position);
 }
@@ -229,14 +219,18 @@ StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
 // record before it (packing or sending depends on what comes next), which
 // may then join the span before; nothing earlier.  So the last two spans
 // are built again from their first record each time.
-void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts) {
+template <class Place>
+void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts, std::uint32_t firstNew, Place&& place) {
   const auto& ev = trace.events(t);
-  if (ts.exited) return;
   std::vector<Span> tail;
   std::optional<StateInterval> open;  // the last interval, whole (sameState needs all of it)
-  bool exited = false;
+  bool exited = ts.exited;
   EventStore::Cursor cursor(ev);
-  for (auto i = static_cast<std::size_t>(ts.next); i < ev.size() && !exited; ++i) {
+  // One walk from the first record either needs: the new records' seqs
+  // first, each interval's records after (a block read once).
+  for (std::size_t i = std::min<std::size_t>(firstNew, ts.next); i < ev.size(); ++i) {
+    if (i >= firstNew) place(cursor[i].seq);
+    if (exited || i < ts.next) continue;
     StateInterval iv = intervalAfter(trace, t, static_cast<std::uint32_t>(i), cursor);
     if (open && sameState(*open, iv) && open->end == iv.begin) {
       open->end = iv.end;
@@ -246,6 +240,7 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
     }
     exited = iv.state == TaskState::Exited;
   }
+  if (ts.exited) return;
   // All but the last two become settled; the tail restarts at the first of those.
   if (tail.size() > 2) {
     const auto keep = tail.end() - 2;
@@ -278,17 +273,14 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   if (!extends) spans_.clear();
   auto t = Clock::now();
   buildTimeBounds(tr, *s);
-  if (extends) order_.extend(tr);
-  else order_.build(tr);
+  spans_.resize(tr.taskCount());
+  if (!extends) order_ = ArrivalOrder();  // the walk below fills it from the start
+  order_.extend(tr, [&](TaskIndex i, std::uint32_t first, auto&& place) { extendSpans(tr, i, spans_[i], first, place); });
   s->order = order_.frozen(tr);
   s->timing.order = msSince(t);
   t = Clock::now();
-  spans_.resize(tr.taskCount());
   s->spans.reserve(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount(); ++i) {
-    extendSpans(tr, i, spans_[i]);
-    s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail);
-  }
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail);
   s->timing.spans = msSince(t);
   s->buildMs = msSince(started);
   previous_ = s->trace;

@@ -47,6 +47,13 @@ class ArrivalOrder {
   // The same as build(trace) for a trace that extends the one this was
   // built for: only the new records cost.
   void extend(const Trace& trace);
+  // extend(trace) by a walk of the caller's: walk(task, first, place) reads
+  // the task's records from `first` (its first not in the order) to its
+  // last, calling place(seq) with each one's seq, in order.  A caller that
+  // reads them anyway (SnapshotBuilder, for the spans) decodes each block
+  // once.
+  template <class Walk>
+  void extend(const Trace& trace, Walk&& walk);
   // A copy for a snapshot of `trace`, sharing what is full (the copy must
   // not be extended).
   ArrivalOrder frozen(const Trace& trace) const;
@@ -60,7 +67,8 @@ class ArrivalOrder {
 
  private:
   std::uint32_t indexOf(TaskIndex task, std::size_t position) const;  // records of task before position
-  void append(const Trace& trace, std::size_t from);  // positions [from, size_)
+  void reset(const Trace& trace);                           // empty, for `trace`
+  void appendRow(const std::vector<TaskIndex>& row, std::size_t total);  // each new position's task
   const Trace* trace_ = nullptr;
   std::size_t size_ = 0;
   bool isNarrow_ = true;
@@ -211,6 +219,24 @@ struct WhyAnalysis {
 };
 using WhyPtr = std::shared_ptr<const WhyAnalysis>;
 
+// One record as a walk of the arrival order hands it out: its shape (kind,
+// phase, which fields it has) read without decoding it, the whole event
+// decoded when asked for (EventStore::Cursor).
+class RecordRef {
+ public:
+  explicit RecordRef(const Event& e) : event_(&e) {}
+  RecordRef(EventStore::Cursor& c, std::uint32_t index) : cursor_(&c), index_(index) {}
+  EventStore::Shape shape() const {
+    return event_ ? EventStore::Shape{event_->kind, event_->phase, event_->present} : cursor_->shape(index_);
+  }
+  const Event& event() const { return event_ ? *event_ : (*cursor_)[index_]; }
+
+ private:
+  const Event* event_ = nullptr;
+  EventStore::Cursor* cursor_ = nullptr;
+  std::uint32_t index_ = 0;
+};
+
 struct ViewSnapshot {
   std::shared_ptr<const Trace> trace;
   ArrivalOrder order;                     // every record, in the order it arrived
@@ -266,6 +292,11 @@ struct ViewSnapshot {
   // records reads about twice as fast).
   template <class F>
   void forEachEvent(std::size_t from, std::size_t to, F&& f) const;
+  // The same with f(position, entry, record): a RecordRef, whose event is
+  // decoded only if f asks for it (a filter by call or task reads the
+  // shapes alone).
+  template <class F>
+  void forEachRecord(std::size_t from, std::size_t to, F&& f) const;
   // Events of `task` among the first `position` records of the arrival order.
   std::uint32_t prefixAt(TaskIndex task, std::size_t position) const;
   // The latest task time among the first `position` records: "now" at that
@@ -279,8 +310,26 @@ struct ViewSnapshot {
   TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
   TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
+  // order: the walk of the new records that extends the order and the
+  // spans; spans: the spans' copies for the snapshot.
   struct Timing { double order = 0, spans = 0; } timing;
 };
+
+template <class Walk>
+void ArrivalOrder::extend(const Trace& trace, Walk&& walk) {
+  const std::size_t total = trace.eventCount() + trace.monitorEvents().size();
+  if (size_ > total || (isNarrow_ && trace.taskCount() >= kNarrowMonitor)) reset(trace);
+  trace_ = &trace;
+  // Each new position's task: each task's records from its first at or
+  // after `from` (its seq numbers rise), placed at their numbers.
+  const std::size_t from = size_;
+  std::vector<TaskIndex> row(total > from ? total - from : 0, kMonitorTask);
+  for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    walk(t, indexOf(t, from), [&](std::uint32_t seq) {
+      if (seq >= from && seq < total) row[seq - from] = t;
+    });
+  appendRow(row, total);
+}
 
 template <class F>
 void ArrivalOrder::forEach(std::size_t from, std::size_t to, F&& f) const {
@@ -296,26 +345,32 @@ void ArrivalOrder::forEach(std::size_t from, std::size_t to, F&& f) const {
 }
 
 template <class F>
-void ViewSnapshot::forEachEvent(std::size_t from, std::size_t to, F&& f) const {
+void ViewSnapshot::forEachRecord(std::size_t from, std::size_t to, F&& f) const {
   if (!trace) return;
   std::vector<std::unique_ptr<EventStore::Cursor>> cursors(trace->taskCount());
   const auto& monitor = trace->monitorEvents();
   bool stopped = false;
   order.forEach(from, to, [&](std::size_t p, const OrderEntry& e) {
     if (stopped) return;
-    const Event* ev;
+    auto visit = [&](const RecordRef& r) {
+      if constexpr (std::is_same_v<std::invoke_result_t<F&, std::size_t, const OrderEntry&, const RecordRef&>, bool>)
+        stopped = !f(p, e, r);
+      else
+        f(p, e, r);
+    };
     if (e.task == kMonitorTask) {
-      ev = &monitor[e.index];
+      visit(RecordRef(monitor[e.index]));
     } else {
       auto& c = cursors[e.task];
       if (!c) c = std::make_unique<EventStore::Cursor>(trace->events(e.task));
-      ev = &(*c)[e.index];
+      visit(RecordRef(*c, e.index));
     }
-    if constexpr (std::is_same_v<std::invoke_result_t<F&, std::size_t, const OrderEntry&, const Event&>, bool>)
-      stopped = !f(p, e, *ev);
-    else
-      f(p, e, *ev);
   });
+}
+
+template <class F>
+void ViewSnapshot::forEachEvent(std::size_t from, std::size_t to, F&& f) const {
+  forEachRecord(from, to, [&](std::size_t p, const OrderEntry& e, const RecordRef& r) { return f(p, e, r.event()); });
 }
 
 // Builds the snapshots of one growing trace, each from the last: on the
@@ -334,7 +389,10 @@ class SnapshotBuilder {
     std::uint32_t next = 0;  // the first record not in `settled`
     bool exited = false;     // spans end at an exit
   };
-  void extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts);
+  // Task t's spans from record ts.next on; place(seq) for each record from
+  // firstNew on (ArrivalOrder::extend's walk).
+  template <class Place>
+  void extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts, std::uint32_t firstNew, Place&& place);
   std::shared_ptr<const Trace> previous_;
   ArrivalOrder order_;
   std::vector<TaskSpans> spans_;

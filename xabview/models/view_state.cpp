@@ -15,14 +15,15 @@ TimeNs marginOf(TimeNs span) { return std::max<TimeNs>(span / 50, 1000); }
 
 }  // namespace
 
-bool EventFilter::matches(const OrderEntry& e, const Event& ev) const {
+bool EventFilter::matches(const OrderEntry& e, const RecordRef& r) const {
   if (!tasks.empty() && !tasks.count(e.task)) return false;
   if (!kind && !tag && libabRecords) return true;
-  if (!libabRecords && isLibabRecord(ev.kind) && kind != ev.kind) return false;
-  if (kind && ev.kind != *kind) return false;
+  const EventStore::Shape sh = r.shape();
+  if (!libabRecords && isLibabRecord(sh.kind) && kind != sh.kind) return false;
+  if (kind && sh.kind != *kind) return false;
   if (tag) {
-    int slot = slotOf(ev.kind, ev.phase, Key::Tag);
-    if (!ev.has(slot) || ev.a[slot] != *tag) return false;
+    const int slot = slotOf(sh.kind, sh.phase, Key::Tag);
+    if (slot < 0 || slot >= kMaxSlots || !(sh.present >> slot & 1) || r.event().a[slot] != *tag) return false;
   }
   return true;
 }

@@ -37,7 +37,9 @@ struct EventFilter {
   // unless asked for (or named by `kind`).
   bool libabRecords = false;
   bool matches(const ViewSnapshot& s, const OrderEntry& e) const { return matches(e, s.event(e)); }
-  bool matches(const OrderEntry& e, const Event& ev) const;  // ev: the record e names
+  bool matches(const OrderEntry& e, const Event& ev) const { return matches(e, RecordRef(ev)); }
+  // r: the record e names; its event is decoded only for a tag.
+  bool matches(const OrderEntry& e, const RecordRef& r) const;
   // No task, call or tag chosen (libab's records may still be left out).
   bool empty() const { return tasks.empty() && !kind && !tag; }
   bool all() const { return empty() && libabRecords; }  // every record matches

@@ -2,18 +2,21 @@
 //
 // A trace of a busy hour holds billions of records; at 56 bytes an Event
 // the store would not fit.  Here a task's events are kept as bytes, in
-// blocks of kBlock events: each event's time, arrival time (as its offset
-// from the time) and arrival number as a difference from the event before
-// it, its kind, phase and which fields it has as one byte naming a shape
-// of the task's shape table, then its rc and the fields it has, all as
-// variable-length integers (a zigzag value, its length in the first byte).  A ring of 16
+// blocks of kBlock events: a block's head holds a byte per event naming
+// its shape (kind, phase and which fields it has) in the task's shape
+// table; then each event's time, arrival time (as its offset from the
+// time) and arrival number as a difference from the event before it, its
+// rc and the fields it has, all as variable-length integers (a zigzag
+// value, its length in the first byte).  A ring of 16
 // tasks sending, receiving, packing and synchronizing clocks takes about
 // 12 bytes an event (docs/model.md "The event store").
 //
 // Reading is by value: operator[] decodes the event's block into a small
 // per-thread cache of decoded blocks, so a walk in order decodes each block
 // once; forEach() decodes as it goes and is the fastest walk; a Cursor holds
-// the block it read last, for walks of several stores at once.
+// the block it read last, for walks of several stores at once.  A block
+// begins with its events' shape bytes, so Cursor::shape() tells an event's
+// kind, phase and fields without decoding it (filters by call).
 //
 // Like ChunkedVector, the store is append-only and freeze() gives an
 // independent copy that shares every byte written so far: bytes are never
@@ -36,6 +39,7 @@ namespace xab {
 class EventStore {
  public:
   static constexpr std::uint32_t kBlock = 32;  // events per block
+  static constexpr std::uint8_t kEscape = 255;  // a shape byte: the shape is spelled out in the event's body
 
   std::size_t size() const { return blocks_.size() * kBlock + open_.count; }
   bool empty() const { return size() == 0; }
@@ -61,6 +65,11 @@ class EventStore {
 
   // Bytes held (pages, block table, shape table): for the memory figures.
   std::size_t capacityBytes() const;
+
+  // Blocks decoded (whole or their first events) on this thread so far, by
+  // any store: what a walk costs (a walk in order decodes each block once;
+  // reading shapes, none).
+  static std::uint64_t blocksDecoded();
 
   // Whether no other store shares this one's bytes: then rewrite() may run.
   bool sole() const;
@@ -102,6 +111,14 @@ class EventStore {
     return (lo - 1) * kBlock + k;
   }
 
+  // What an event is, apart from its times and values: its kind, phase
+  // and which fields (and rc) it has, as in Event.
+  struct Shape {
+    Kind kind = Kind::OTHER;
+    Phase phase = Phase::End;
+    std::uint8_t present = 0;
+  };
+
   // Reads one store's events by index, holding the block it read last
   // decoded: a walk in index order, forwards or backwards, decodes each
   // block once and asks no shared cache.  Several at once (one a task)
@@ -121,11 +138,30 @@ class EventStore {
       }
       return ev_[k];
     }
+    // Event i's shape, read from its block's shape bytes: the block is not
+    // decoded (unless the shape is one spelled out in the event's body).
+    Shape shape(std::size_t i) {
+      const std::size_t b = i / kBlock;
+      const auto k = static_cast<std::uint32_t>(i % kBlock);
+      if (b != headBlock_ || k >= headCount_) {
+        const Block& blk = store_->blockAt(b);
+        head_ = blk.bytes;
+        headBlock_ = b;
+        headCount_ = blk.count;
+      }
+      const std::uint8_t s = head_[k];
+      if (s != kEscape) [[likely]] return shapeOf(store_->shapes_[s]);
+      const Event& e = (*this)[i];
+      return {e.kind, e.phase, e.present};
+    }
 
    private:
     const EventStore* store_;
     std::size_t block_ = SIZE_MAX;
     std::uint32_t count_ = 0;
+    std::uint32_t headCount_ = 0;
+    std::size_t headBlock_ = SIZE_MAX;
+    const std::uint8_t* head_ = nullptr;  // block headBlock_'s shape bytes
     Event ev_[kBlock];
   };
 
@@ -142,12 +178,22 @@ class EventStore {
   }
 
  private:
+  // A block's bytes: its head (kHead: a shape byte for each event so far,
+  // in order; where the second half's bodies begin), then its events'
+  // bodies.
   struct Block {
-    const std::uint8_t* bytes = nullptr;  // its first event's first byte, in one of pages_
+    const std::uint8_t* bytes = nullptr;  // its first shape byte, in one of pages_
     std::uint32_t id = 0;                 // the cache's key: unique among the first 2^32 blocks made
     std::uint32_t count = 0;              // events encoded so far (kBlock when full)
   };
 
+  // A block's head: kBlock shape bytes, then the offset of event kHalf's
+  // body from the first's (16 bits, little-endian).
+  static constexpr std::uint32_t kHalf = kBlock / 2;
+  static constexpr std::size_t kHead = kBlock + 2;
+  static Shape shapeOf(std::uint32_t key) {  // a key of shapes_: kind | phase << 16 | present << 24
+    return {static_cast<Kind>(key & 0xffff), static_cast<Phase>(key >> 16 & 0xff), static_cast<std::uint8_t>(key >> 24)};
+  }
   const Block& blockAt(std::size_t b) const { return b < blocks_.size() ? blocks_[b] : open_; }
   // The first `count` events of block b.
   void decode(const Block& b, std::uint32_t count, Event* out) const;
@@ -156,7 +202,7 @@ class EventStore {
   // Room for `bytes` more in the current page, moving the open block to a
   // new page when there is none.
   void reserve(std::size_t bytes);
-  std::uint8_t shapeOf(const Event& e);
+  std::uint8_t shapeByte(const Event& e);
 
   ChunkedVector<Block, 0, 10> blocks_;  // full blocks
   Block open_;                          // the block being filled (count < kBlock)
@@ -167,6 +213,7 @@ class EventStore {
   // The room left in the last page; the pages hold the bytes.
   std::uint32_t room_ = 0;
   std::uint8_t* end_ = nullptr;
+  std::uint8_t* openHead_ = nullptr;  // open_.bytes, to write its shape bytes
   std::vector<std::shared_ptr<std::uint8_t[]>> pages_;
   std::size_t pageBytes_ = 0;  // sum of the pages' sizes
   // (kind, phase, present) of each shape, in order of first use: an
