@@ -63,7 +63,11 @@ void writeTrace(const std::string& path, long events, int tasks) {
   auto rec = [&](long long ns, int task, const char* fmt, auto... args) {
     stamp(ns, a);
     int n = std::snprintf(line, sizeof line, "%s %s t%x ", a, a, 0x40002 + task);
-    n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), fmt, args...);
+    const std::size_t room = sizeof line - static_cast<std::size_t>(n);
+    if constexpr (sizeof...(args) == 0)
+      n += std::snprintf(line + n, room, "%s", fmt);
+    else
+      n += std::snprintf(line + n, room, fmt, args...);
     line[n++] = '\n';
     std::fwrite(line, 1, static_cast<std::size_t>(n), f);
   };

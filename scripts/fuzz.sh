@@ -98,6 +98,8 @@ run_one() {  # fuzz/fuzz_NAME
 
 main() {
   parse_args "$@"
+  # Absolute: each target runs from its fuzz/ directory.
+  BUILD_DIR=$(realpath -m "$BUILD_DIR")
   if [[ $MODE == run ]]; then
     [[ -f $BUILD_DIR/build.ninja ]] || die "nothing built in $BUILD_DIR (run --build-only first)"
   else

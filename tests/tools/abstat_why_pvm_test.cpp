@@ -110,12 +110,17 @@ TEST_CASE("abstat --why on a real run: a worker 0.2 s slow each round is the cau
   REQUIRE(compute);
   CHECK((*compute)["delta"].num() >= 0.9 * rounds * d);
   // The two other workers at the barrier, and the master, waiting for
-  // worker 0 (late only because it waited at the barrier).
+  // worker 0 (late only because it waited at the barrier).  On a loaded
+  // machine it may also explain a few ms of other waits: the barrier
+  // waits are the ones that grew by the extra work.
   std::size_t barrierWaits = 0;
   for (const Json& e : (*compute)["explains"].arr()) {
     const Json& w = diffs[static_cast<std::size_t>(e.num())];
-    barrierWaits += w["what"].str() == "wait: barrier";
-    CHECK(w["delta"].num() >= 0.8 * rounds * d);
+    INFO("explains " << w["what"].str() << " of " << w["task"]["tid"].str() << " +" << w["delta"].num() << " s");
+    if (w["what"].str() == "wait: barrier") {
+      ++barrierWaits;
+      CHECK(w["delta"].num() >= 0.8 * rounds * d);
+    }
     CHECK(w["explainedBy"].num() == static_cast<double>(compute - diffs.data()));
     CHECK(static_cast<std::size_t>(e.num()) > static_cast<std::size_t>(compute - diffs.data()));
   }

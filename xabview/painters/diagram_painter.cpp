@@ -12,11 +12,12 @@
 #include <QImage>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <map>
+#include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace xab::view {
 
@@ -357,7 +358,7 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
   const ViewSnapshot& s = *st.snapshot();
   const TimeNs now = st.cursorTime();
   const TimeNs limit = st.nowTime();
-  std::unordered_set<std::uint64_t> seen;
+  std::set<std::array<int, 4>> seen;  // a band drawn once: its pixels and rows
   std::vector<QRect> bands;
   std::vector<QLine> edges;  // whole pixels: QPainter's fast path
   for (const auto& b : s.barriers().instances) {
@@ -374,11 +375,13 @@ void paintBarriers(QPainter& p, const DiagramLayout& layout, const ViewState& st
     // Narrower than kFoldPixels: folded away, as the states are (the
     // tasks' barrier bars show it); a band never hides the states.
     if (layout.xOf(d1) - layout.xOf(a0) < kFoldPixels) continue;
-    double x0 = layout.xOf(a0), x1 = std::max(layout.xOf(d1), x0 + 1);
-    std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x0)) << 32) | (r0 << 16) | r1;
-    if (!seen.insert(key).second) continue;
+    // Clipped to the plot (a pixel beyond each side): a band reaching
+    // outside it has pixels an int holds.
+    const double left0 = layout.xOf(layout.begin) - 1, right1 = layout.xOf(layout.end) + 1;
+    double x0 = std::max(layout.xOf(a0), left0), x1 = std::clamp(layout.xOf(d1), x0 + 1, std::max(right1, x0 + 1));
     int top = static_cast<int>(layout.rowTopOfRow(r0) + 1), bottom = static_cast<int>(layout.rowTopOfRow(r1) + layout.rowHeight - 1);
     int left = static_cast<int>(x0), right = std::max(left, static_cast<int>(std::ceil(x1)) - 1);
+    if (!seen.insert({left, right, top, bottom}).second) continue;
     bands.emplace_back(QPoint(left, top), QPoint(right, bottom));
     edges.emplace_back(left, top, left, bottom);
     edges.emplace_back(right, top, right, bottom);
