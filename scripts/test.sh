@@ -4,7 +4,7 @@
 #      beside ctest, scripts/lint.sh (clang-tidy's naming check)
 #   2. build-asan: AddressSanitizer + UndefinedBehaviorSanitizer (clang),
 #      then ctest
-#   3. build-tsan: ThreadSanitizer, the tests labelled `tsan` (abmon, the
+#   3. build-tsan: ThreadSanitizer (clang), the tests labelled `tsan` (abmon, the
 #      model, the viewer's loader and snapshots: the code with threads or
 #      with signals and sockets in one loop)
 #   4. build-fuzz: every libFuzzer target for a bounded time (scripts/fuzz.sh)
@@ -49,18 +49,17 @@ opt_flags() {  # build-type optimisation...
   done
 }
 mapfile -t RELEASE_FLAGS < <(opt_flags RELWITHDEBINFO -O2 -DNDEBUG)
-# ThreadSanitizer at -O1, as its documentation suggests: a batch of the
-# model's sources compiles in 14.6 s of CPU against 18.8 s at -O2.
-mapfile -t TSAN_FLAGS < <(opt_flags RELWITHDEBINFO -O1 -DNDEBUG)
 mapfile -t DEBUG_FLAGS < <(opt_flags DEBUG -O0)
-# AddressSanitizer + UndefinedBehaviorSanitizer with clang (the sanitizers'
-# own compiler; Fortran stays gfortran): at -O0 it compiles a batch of the
-# viewer's models in 5.8 s of CPU against GCC's 12.7, the model's in 5.6
-# against 9.5; and its -fsanitize=undefined also checks float-to-integer
-# conversions, which GCC's leaves out.  The plain build stays on GCC, so
-# both compilers' warnings are errors.  (ThreadSanitizer stays on GCC:
-# clang's is no faster at -O1 and its runtime aborts in QProcess's fork.)
-ASAN_COMPILERS=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+# The sanitizer builds with clang, the sanitizers' own compiler (Fortran
+# stays gfortran); the plain build stays on GCC, so both compilers'
+# warnings are errors.  Cold, without a compiler cache, the ASan+UBSan
+# build takes 247 CPU s with clang against 418 with GCC, the
+# ThreadSanitizer targets 116 at -O0 against GCC's 187 at -O1
+# (docs/performance.md, "Test suite time"; -O0 finds the same races, its
+# tests take seconds).  clang's -fsanitize=undefined also checks
+# float-to-integer conversions, which GCC's leaves out.
+SAN_COMPILERS=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+mapfile -t TSAN_FLAGS < <(opt_flags RELWITHDEBINFO -O0 -DNDEBUG)
 # Every build compiles each target's sources a batch at a time
 # (cmake/XabUnity.cmake): the headers and templates the sources share are
 # compiled once a batch, not once a source (the plain build: parts 550 ->
@@ -77,7 +76,7 @@ Install what is missing (scripts/setup.sh --no-build), build xab with
 ctest -j$CTEST_JOBS, with scripts/lint.sh beside it; then build it with clang
 and -DXAB_SANITIZE=address,undefined (a unity build too) in build-asan/ and
 run ctest again; then build the tests labelled tsan with -DXAB_SANITIZE=thread
-(a unity build too) in build-tsan/ and run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
+(clang, a unity build too) in build-tsan/ and run them; then run every fuzz target for $FUZZ_SECONDS s (scripts/fuzz.sh).
 With CTEST_ARGS (a chosen subset of tests) the ThreadSanitizer, fuzz and
 lint steps are left out unless asked for with --tsan-only or --fuzz-only.
 
@@ -313,7 +312,7 @@ main() {
   local asan_built=0
   if ((RUN_ASAN)); then
     step "asan+ubsan: configure" configure "$ASAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=Debug \
-      "${ASAN_COMPILERS[@]}" "${DEBUG_FLAGS[@]}" "${UNITY[@]}" "-DXAB_SANITIZE=address,undefined" &&
+      "${SAN_COMPILERS[@]}" "${DEBUG_FLAGS[@]}" "${UNITY[@]}" "-DXAB_SANITIZE=address,undefined" &&
       step "asan+ubsan: build" asan_build && asan_built=1
   fi
   bg_wait
@@ -321,7 +320,7 @@ main() {
   local tsan_built=0
   if ((RUN_TSAN)); then
     step "tsan: configure" configure "$TSAN_DIR" -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "${TSAN_FLAGS[@]}" "${UNITY[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
+      "${SAN_COMPILERS[@]}" "${TSAN_FLAGS[@]}" "${UNITY[@]}" -DXAB_SANITIZE=thread -DXAB_BUILD_FORTRAN=OFF &&
       step "tsan: build" tsan_build && tsan_built=1
   fi
   local fuzz_built=0
