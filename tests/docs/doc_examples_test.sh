@@ -111,8 +111,6 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	cmake -S . -B 
 skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=3 bench/translators_bench.sh 200 build
 skip:a benchmark (minutes; docs/performance.md gives its figures)	REPEAT=3 BEFORE=/path/to/old/build/bin MEMORY_SIZES="50 200 400" bench/translators_bench.sh 200 build
 skip:a benchmark (minutes; docs/performance.md gives its figures)	build/bench/xabview_bench --events 6900000 --keep /tmp/6m9.trace
-skip:a cold build, compile by compile (minutes; docs/performance.md gives its figures)	cmake -S . -B /tmp/cold -G Ninja -DXAB_CCACHE=OFF -DXAB_WERROR=ON -DXAB_TEST_KNOBS=ON -DCMAKE_UNITY_BUILD=ON  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DCMAKE_CXX_COMPILER_LAUNCHER=$PWD/tw.sh -DCMAKE_CXX_LINKER_LAUNCHER=$PWD/tw.sh
-skip:a cold build, compile by compile (minutes; docs/performance.md gives its figures)	TW_LOG=/tmp/tw.log CCACHE_DISABLE=1 cmake --build /tmp/cold -j2
 skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3; do OLD/bench/xabview_bench --trace /tmp/6m9.trace; build/bench/xabview_bench --trace /tmp/6m9.trace; done
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/readers_memory.sh -b build
 skip:a benchmark (minutes; docs/performance.md gives its figures)	WORKLOAD=packloop bench/xabview_live.sh build-test 8 100000 both
