@@ -232,7 +232,18 @@ summary() {
 
 configure() {  # dir cmake-args...
   local dir=$1; shift
-  local gen=()
+  local gen=() arg want="" have
+  # A directory configured with another compiler starts over: CMake itself
+  # would drop the cache and re-run without the -D options given here.
+  compiler() { [[ -n $1 ]] && readlink -f "$(command -v "$1")"; }  # its real path
+  for arg in "$@"; do [[ $arg == -DCMAKE_CXX_COMPILER=* ]] && want=$(compiler "${arg#*=}"); done
+  if [[ -n $want && -f $dir/CMakeCache.txt ]]; then
+    have=$(compiler "$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$dir/CMakeCache.txt")")
+    if [[ $have != "$want" ]]; then
+      echo "test.sh: $dir was configured with ${have:-another compiler}: configuring it afresh with $want"
+      rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+    fi
+  fi
   [[ -f $dir/CMakeCache.txt ]] || gen=(-G Ninja)
   # CI starts from an empty compiler cache, where ccache only adds its own
   # work to every compile (about a tenth).
