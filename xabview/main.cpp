@@ -27,6 +27,8 @@
 #include <QTableView>
 #include <QTimer>
 
+#include <xab/model/memory.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -243,6 +245,7 @@ void drainStandardInput() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  xab::returnFreedArrays();
   QStringList args;
   for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
   int exitCode = -1;

@@ -4,7 +4,7 @@
 #include "options.h"
 #include "reports.h"
 
-#include <malloc.h>
+#include <xab/model/memory.h>
 
 #include <cstdio>
 
@@ -50,13 +50,7 @@ void print(const Options& o, const Report& a, bool live) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The model's arrays of a big trace (the message table, global time's
-  // edges, the analyses' lists) are allocated and freed pass after pass.
-  // glibc raises its mmap threshold to the size of each such array freed,
-  // so later ones come from the heap and stay resident once freed (50 MB
-  // more peak on 10 M records); a fixed threshold maps each array of a
-  // MiB or more on its own and returns it to the system when freed.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  returnFreedArrays();
   Options o;
   if (int rc = parseOptions(argc, argv, o); rc >= 0) return rc;
   if (!o.compare.empty()) return compareMain(o);

@@ -1,4 +1,5 @@
 // ab2picl -- an xab trace as PICL 2.0, for ParaGraph.
+#include <xab/model/memory.h>
 #include <xab/translators/cli.h>
 #include <xab/translators/io.h>
 #include <xab/translators/picl.h>
@@ -8,6 +9,7 @@
 using namespace xab::tr;
 
 int main(int argc, char** argv) {
+  xab::returnFreedArrays();
   std::string nodesFile;
   bool quiet = false;
   CliSpec spec{
