@@ -114,17 +114,13 @@ void EventStore::push_back(const Event& e) {
   if (e.hasRc()) p = put(p, zigzag(e.rc));
   for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1) p = put(p, zigzag(e.a[__builtin_ctz(bits)]));
   const auto n = static_cast<std::uint32_t>(p - buf);
-  reserve(n + (first ? kHead : 0) + kSlack);
-  if (first) {  // the block's head (shape bytes, where its second half begins), then its events' bodies
+  reserve(n + (first ? kBlock : 0) + kSlack);
+  if (first) {  // the block's shape bytes, then its events' bodies
     open_.bytes = openHead_ = end_;
     open_.id = newBlockId();
-    std::memset(end_, 0, kHead);
-    end_ += kHead;
-    room_ -= kHead;
-  }
-  if (open_.count == kHalf) {
-    const auto mid = static_cast<std::uint16_t>(end_ - openHead_ - kHead);
-    std::memcpy(openHead_ + kBlock, &mid, sizeof mid);
+    std::memset(end_, 0, kBlock);
+    end_ += kBlock;
+    room_ -= kBlock;
   }
   // The open block's bytes are the writer's own: a frozen copy reads a
   // copy of them (freeze()), so its shape byte is written in place.
@@ -185,70 +181,35 @@ void EventStore::reserve(std::size_t bytes) {
 
 std::uint64_t EventStore::blocksDecoded() { return decodedCount; }
 
-namespace {
-
-// Where a run of a block's events is read from, and the last event's
-// values its differences are taken from.
-struct Chain {
-  const std::uint8_t* p;
-  TimeNs time = 0, offset = 0;
-  std::uint32_t seq = 0;
-};
-
-// One event's body from c, its shape byte being `shape`.
-[[gnu::always_inline]] inline void decodeOne(Chain& c, std::uint8_t shape, const std::uint32_t* shapes, Event& e) {
-  std::memset(e.a, 0, sizeof e.a);
-  e.rc = 0;
-  if (shape == EventStore::kEscape) [[unlikely]] {
-    e.kind = static_cast<Kind>(get(c.p));
-    e.phase = static_cast<Phase>(get(c.p));
-    e.present = static_cast<std::uint8_t>(get(c.p));
-  } else {
-    const std::uint32_t key = shapes[shape];
-    e.kind = static_cast<Kind>(key & 0xffff);
-    e.phase = static_cast<Phase>(key >> 16 & 0xff);
-    e.present = static_cast<std::uint8_t>(key >> 24);
-  }
-  c.time = sum(c.time, unzigzag(get(c.p)));
-  c.offset = sum(c.offset, unzigzag(get(c.p)));
-  c.seq = static_cast<std::uint32_t>(static_cast<std::int64_t>(c.seq) + unzigzag(get(c.p)));
-  e.time = c.time;
-  e.recvTime = sum(c.time, c.offset);
-  e.seq = c.seq;
-  if (e.hasRc()) e.rc = static_cast<std::int32_t>(unzigzag(get(c.p)));
-  for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1)
-    e.a[__builtin_ctz(bits)] = static_cast<std::int32_t>(unzigzag(get(c.p)));
-}
-
-}  // namespace
-
-// The two halves of a full block are read as two runs at once (the second
-// from its offset in the head, its differences from zero, then moved by
-// the first half's last event): each varint's length is known only once
-// the one before it is read, and two such chains keep the core busy.
 void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
   ++decodedCount;
-  const std::uint8_t* head = b.bytes;
+  const std::uint8_t* p = b.bytes + kBlock;
   const std::uint32_t* const shapes = shapes_.get();
-  Chain first{head + kHead};
-  if (count <= kHalf) {
-    for (std::uint32_t k = 0; k < count; ++k) decodeOne(first, head[k], shapes, out[k]);
-    return;
-  }
-  std::uint16_t mid;
-  std::memcpy(&mid, head + kBlock, sizeof mid);
-  Chain second{head + kHead + mid};
-  std::uint32_t k = 0;
-  for (; kHalf + k < count; ++k) {
-    decodeOne(first, head[k], shapes, out[k]);
-    decodeOne(second, head[kHalf + k], shapes, out[kHalf + k]);
-  }
-  for (; k < kHalf; ++k) decodeOne(first, head[k], shapes, out[k]);
-  const Event& last = out[kHalf - 1];
-  for (k = kHalf; k < count; ++k) {
-    out[k].time = sum(out[k].time, last.time);
-    out[k].recvTime = sum(out[k].recvTime, last.recvTime);
-    out[k].seq += last.seq;
+  Event prev{};
+  for (std::uint32_t k = 0; k < count; ++k) {
+    Event& e = out[k];
+    std::memset(e.a, 0, sizeof e.a);
+    e.rc = 0;
+    const std::uint8_t shape = b.bytes[k];
+    if (shape == kEscape) {
+      e.kind = static_cast<Kind>(get(p));
+      e.phase = static_cast<Phase>(get(p));
+      e.present = static_cast<std::uint8_t>(get(p));
+    } else {
+      const Shape sh = shapeOf(shapes[shape]);
+      e.kind = sh.kind;
+      e.phase = sh.phase;
+      e.present = sh.present;
+    }
+    e.time = sum(prev.time, unzigzag(get(p)));
+    e.recvTime = sum(e.time, sum(diff(prev.recvTime, prev.time), unzigzag(get(p))));
+    e.seq = static_cast<std::uint32_t>(static_cast<std::int64_t>(prev.seq) + unzigzag(get(p)));
+    if (e.hasRc()) e.rc = static_cast<std::int32_t>(unzigzag(get(p)));
+    for (unsigned bits = e.present & 0x3f; bits; bits &= bits - 1)
+      e.a[__builtin_ctz(bits)] = static_cast<std::int32_t>(unzigzag(get(p)));
+    prev.time = e.time;
+    prev.recvTime = e.recvTime;
+    prev.seq = e.seq;
   }
 }
 

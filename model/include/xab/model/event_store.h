@@ -39,7 +39,6 @@ namespace xab {
 class EventStore {
  public:
   static constexpr std::uint32_t kBlock = 32;  // events per block
-  static constexpr std::uint8_t kEscape = 255;  // a shape byte: the shape is spelled out in the event's body
 
   std::size_t size() const { return blocks_.size() * kBlock + open_.count; }
   bool empty() const { return size() == 0; }
@@ -178,19 +177,15 @@ class EventStore {
   }
 
  private:
-  // A block's bytes: its head (kHead: a shape byte for each event so far,
-  // in order; where the second half's bodies begin), then its events'
-  // bodies.
+  // A block's bytes: kBlock shape bytes (of its events so far, in order),
+  // then its events' bodies.
   struct Block {
     const std::uint8_t* bytes = nullptr;  // its first shape byte, in one of pages_
     std::uint32_t id = 0;                 // the cache's key: unique among the first 2^32 blocks made
     std::uint32_t count = 0;              // events encoded so far (kBlock when full)
   };
 
-  // A block's head: kBlock shape bytes, then the offset of event kHalf's
-  // body from the first's (16 bits, little-endian).
-  static constexpr std::uint32_t kHalf = kBlock / 2;
-  static constexpr std::size_t kHead = kBlock + 2;
+  static constexpr std::uint8_t kEscape = 255;  // a shape byte: the shape is spelled out in the body
   static Shape shapeOf(std::uint32_t key) {  // a key of shapes_: kind | phase << 16 | present << 24
     return {static_cast<Kind>(key & 0xffff), static_cast<Phase>(key >> 16 & 0xff), static_cast<std::uint8_t>(key >> 24)};
   }
