@@ -58,8 +58,7 @@ RecordQuery::RecordQuery(const ViewSnapshot& s, const QString& text, bool libabR
   }
 }
 
-std::uint32_t RecordQuery::nameWords(const Event& e) const {
-  if (e.kind != Kind::OTHER) return kindWords_[static_cast<std::size_t>(e.kind) * 2 + (e.isBegin() ? 1 : 0)];
+std::uint32_t RecordQuery::otherNameWords(const Event& e) const {
   fields_.assign(s_.trace->str(e.a[0]));  // an unknown event's name
   if (e.isBegin()) fields_ += ".begin";
   lower(fields_);
@@ -79,7 +78,7 @@ bool RecordQuery::matches(const OrderEntry& oe, const RecordRef& r) const {
     if (have == all_) return true;
   }
   const Event& e = r.event();
-  if (e.kind == Kind::OTHER) have |= nameWords(e);
+  if (e.kind == Kind::OTHER) have |= otherNameWords(e);
   if (have == all_) return true;
   fields_.clear();
   appendEventArgs(fields_, *s_.trace, e);  // " key=value ...": a space before each field

@@ -36,7 +36,7 @@ class RecordQuery {
   bool matches(const OrderEntry& e, const RecordRef& r) const;
 
  private:
-  std::uint32_t nameWords(const Event& e) const;
+  std::uint32_t otherNameWords(const Event& e) const;  // the words an unknown event's name holds
 
   const ViewSnapshot& s_;
   // Lower case UTF-8; a word with '=' is kept as " key=value " (a whole field).

@@ -227,7 +227,7 @@ class RecordRef {
   explicit RecordRef(const Event& e) : event_(&e) {}
   RecordRef(EventStore::Cursor& c, std::uint32_t index) : cursor_(&c), index_(index) {}
   EventStore::Shape shape() const {
-    return event_ ? EventStore::Shape{event_->kind, event_->phase, event_->present} : cursor_->shape(index_);
+    return event_ ? EventStore::Shape::of(*event_) : cursor_->shape(index_);
   }
   const Event& event() const { return event_ ? *event_ : (*cursor_)[index_]; }
 

@@ -23,7 +23,7 @@ bool EventFilter::matches(const OrderEntry& e, const RecordRef& r) const {
   if (kind && sh.kind != *kind) return false;
   if (tag) {
     const int slot = slotOf(sh.kind, sh.phase, Key::Tag);
-    if (slot < 0 || slot >= kMaxSlots || !(sh.present >> slot & 1) || r.event().a[slot] != *tag) return false;
+    if (!sh.has(slot) || r.event().a[slot] != *tag) return false;
   }
   return true;
 }

@@ -26,6 +26,12 @@ inline TimeNs addTime(TimeNs a, TimeNs b) {
   return r;
 }
 
+// Whether `present` (Event::present, an event's shape) says slot `slot` was
+// in the record.
+inline bool slotPresent(std::uint8_t present, int slot) {
+  return slot >= 0 && slot < kMaxSlots && (present >> slot) & 1;
+}
+
 // One record as the analyses see it, 56 bytes (stored in an EventStore in
 // about a fifth of that).  The meaning of a[] is kindSlots(kind, phase);
 // rarely-used payload (strings, tid lists) lives in the trace's tables.
@@ -39,7 +45,7 @@ struct Event {
   std::int32_t rc;
   std::int32_t a[kMaxSlots];
 
-  bool has(int slot) const { return slot >= 0 && slot < kMaxSlots && (present >> slot) & 1; }
+  bool has(int slot) const { return slotPresent(present, slot); }
   bool hasRc() const { return present & 0x80; }
   // Made inside a blocking call the task had begun and not yet ended: by a
   // pvm_addmhf handler, a pvm_recvf matching function, or libpvm itself

@@ -116,6 +116,8 @@ class EventStore {
     Kind kind = Kind::OTHER;
     Phase phase = Phase::End;
     std::uint8_t present = 0;
+    static Shape of(const Event& e) { return {e.kind, e.phase, e.present}; }
+    bool has(int slot) const { return slotPresent(present, slot); }
   };
 
   // Reads one store's events by index, holding the block it read last
@@ -151,7 +153,7 @@ class EventStore {
       const std::uint8_t s = head_[k];
       if (s != kEscape) [[likely]] return shapeOf(store_->shapes_[s]);
       const Event& e = (*this)[i];
-      return {e.kind, e.phase, e.present};
+      return Shape::of(e);
     }
 
    private:
