@@ -4,8 +4,8 @@
 #
 #   bench/abstat_same.sh OLD_ABSTAT NEW_ABSTAT [TRACE...]
 #
-# Runs both on each trace (default: every *.trace under tests/ and the
-# field trials' /work/field/*/out/*/trace, when present) as `--json`,
+# Runs both on each trace (default: every *.trace under tests/; name
+# others, e.g. real runs' traces, after the two builds) as `--json`,
 # `--why --json` and `--raw-time --json`, and compares their standard
 # output and exit status.  Prints one line per difference and a count;
 # exits 1 if any.
@@ -16,9 +16,9 @@ shift 2
 ROOT=$(dirname "$0")/..
 TRACES=("$@")
 if [ ${#TRACES[@]} -eq 0 ]; then
-  mapfile -t TRACES < <(find "$ROOT/tests" -name '*.trace' | sort; ls /work/field/*/out/*/trace 2>/dev/null)
+  mapfile -t TRACES < <(find "$ROOT/tests" -name '*.trace' | sort)
 fi
-WORK=$(mktemp -d /tmp/abstat-same-XXXXXX)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/abstat-same.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 runs=0 differ=0
 for f in "${TRACES[@]}"; do
