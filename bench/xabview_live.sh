@@ -21,6 +21,12 @@
 # unpinned, sharing both cores.  WORKLOAD=packloop makes each pair's
 # master send ROUNDTRIPS messages as fast as it can (pingpong's packloop)
 # instead of round trips: more records per second from the one core.
+#
+# Memory: xabview's peak RSS (/usr/bin/time) and its RSS every SAMPLE_S
+# seconds (default 30) are printed too.  BUDGET=SIZE runs xabview with
+# --budget SIZE (its default otherwise); TEE=0 pipes abmon straight into
+# xabview without keeping the trace (a long run's text is ~86 bytes a
+# record: ten minutes at 500 k records/s are 26 GB).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -88,13 +94,34 @@ summary() {  # FRAMELOG: figures over the time records arrived
     }' "$1"
 }
 
+sample_rss() {  # FRAMELOG OUT: xabview's RSS (MB) every SAMPLE_S seconds while it runs
+  local pid=
+  : >"$2"
+  for _ in $(seq 100); do
+    pid=$(pgrep -f "^$BUILD/bin/xabview .*$1" | head -1) && break
+    sleep 0.2
+  done
+  [[ -n $pid ]] || return 0
+  while kill -0 "$pid" 2>/dev/null; do
+    awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$pid/status" >>"$2" 2>/dev/null || true
+    sleep "${SAMPLE_S:-30}"
+  done
+}
+
 run() {  # MODE
   local mode=$1 frames="$OUT/frames-$1.log" ev="$OUT/evfile-$1"
   # --dump-on-hang: follows the input to its real end (abmon.stop), then exits.
   local wrap=()
   read -r -a wrap <<<"${XABVIEW_WRAP:-}"  # e.g. "perf record -g -o FILE --"
-  local viewer=("${MONITOR_CORE[@]}" "${wrap[@]}" "$BUILD/bin/xabview" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
-  if [[ $mode == pipe ]]; then
+  local budget=()
+  [[ -n ${BUDGET:-} ]] && budget=(--budget "$BUDGET")
+  local viewer=("${MONITOR_CORE[@]}" "${wrap[@]}" /usr/bin/time -f %M -o "$OUT/peak-$mode" "$BUILD/bin/xabview"
+                "${budget[@]}" --dump-on-hang "$OUT/hang-$mode.json" --frame-log "$frames")
+  sample_rss "$frames" "$OUT/rss-$mode" &
+  local sampler=$!
+  if [[ $mode == pipe && ${TEE:-1} == 0 ]]; then
+    "${MONITOR_CORE[@]}" "$BUILD/bin/abmon" -- "$OUT/program.sh" 2>"$OUT/abmon-$mode.err" | "${viewer[@]}" 2>"$OUT/xabview-$mode.err"
+  elif [[ $mode == pipe ]]; then
     "${MONITOR_CORE[@]}" "$BUILD/bin/abmon" -- "$OUT/program.sh" 2>"$OUT/abmon-$mode.err" | "${MONITOR_CORE[@]}" tee "$ev" | "${viewer[@]}" 2>"$OUT/xabview-$mode.err"
   else
     : >"$ev"
@@ -104,8 +131,12 @@ run() {  # MODE
     "${MONITOR_CORE[@]}" "$BUILD/bin/abmon" -- "$OUT/program.sh" >"$ev" 2>"$OUT/abmon-$mode.err"
     wait "$vpid"
   fi
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
   printf '%-4s %s\n' "$mode" "$(summary "$frames")"
-  echo "     ($(wc -l <"$ev") lines in the trace; frame log $frames)"
+  printf '     xabview peak RSS %s MB; RSS every %s s (MB): %s\n' "$(( $(cat "$OUT/peak-$mode") / 1024 ))" \
+    "${SAMPLE_S:-30}" "$(tr '\n' ' ' <"$OUT/rss-$mode")"
+  if [[ -s $ev ]]; then echo "     ($(wc -l <"$ev") lines in the trace; frame log $frames)"; else echo "     (frame log $frames)"; fi
 }
 
 [[ $MODES == both || $MODES == pipe ]] && run pipe

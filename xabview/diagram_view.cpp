@@ -126,6 +126,9 @@ void DiagramView::mouseDoubleClickEvent(QMouseEvent* e) {
   const auto layout = DiagramLayout::make(rect(), *state_);
   if (e->button() == Qt::LeftButton && e->position().x() < layout.plot().left())
     if (auto row = rowAt(e->position().y()); row && unfoldRow(state_, *row)) return;
+  // A time only a memory budget's summary holds: its records read again.
+  if (e->button() == Qt::LeftButton && layout.plot().contains(e->position()) && state_->askHistory(layout.timeAt(e->position().x())))
+    return;
   QWidget::mouseDoubleClickEvent(e);
 }
 

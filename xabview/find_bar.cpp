@@ -43,6 +43,14 @@ FindBar::FindBar(ViewState* state, QWidget* parent) : QToolBar("Find", parent), 
   close->setToolTip("Hide the Find bar (Esc in a field)");
 
   connect(query_, &QLineEdit::returnPressed, this, [this] { find(true); });
+  connect(state_, &ViewState::snapshotChanged, this, [this] {
+    const ViewSnapshot* s = state_->snapshot();
+    if (!historyPending_ || !s || !s->fromHistory) return;
+    historyPending_ = false;
+    result_->setText(QStringLiteral(" record %1 of %2 read again from the input (Live: back to the newest), at %3 s")
+                         .arg(state_->position()).arg(s->size())
+                         .arg(QString::fromStdString(formatSeconds(state_->cursorTime(), s->firstTime()))));
+  });
   connect(time_, &QLineEdit::returnPressed, this, [this] { goToTyped(); });
   for (QLineEdit* field : {query_, time_}) field->installEventFilter(this);
 
@@ -129,6 +137,12 @@ bool FindBar::goToSeconds(double seconds) {
     return false;
   }
   const TimeNs t = s->firstTime() + static_cast<TimeNs>(std::llround(seconds * 1e9));
+  if (state_->askHistory(t)) {  // only a summary of that time is held: read its records again
+    historyPending_ = lastFound_ = true;
+    result_->setText(QStringLiteral(" reading the records at %1 s again from the input...").arg(seconds));
+    return true;
+  }
+  historyPending_ = false;
   const std::size_t p = positionAtTime(*s, t);
   go(p);
   lastFound_ = true;

@@ -37,6 +37,9 @@ class FindBar : public QToolBar {
   // "no record matches ...", "wrapped to the first record").
   QString resultText() const;
   bool lastFound() const { return lastFound_; }
+  // The last Go to named a time before a memory budget's window: its
+  // records are being read again from the input (ViewState::askHistory).
+  bool historyPending() const { return historyPending_; }
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -52,6 +55,7 @@ class FindBar : public QToolBar {
   QLabel* result_ = nullptr;
   QList<QAction*> actions_;
   bool lastFound_ = false;
+  bool historyPending_ = false;
 };
 
 }  // namespace xab::view

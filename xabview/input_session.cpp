@@ -1,5 +1,7 @@
 #include "input_session.h"
 
+#include "record_find.h"
+
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,7 +17,13 @@ constexpr const char* kKey = "recentFiles";
 }  // namespace
 
 InputSession::InputSession(ViewState* state, TraceLoader::Options options, QObject* parent)
-    : QObject(parent), state_(state), options_(std::move(options)) {}
+    : QObject(parent), state_(state), options_(std::move(options)) {
+  connect(state_, &ViewState::historyWanted, this, &InputSession::showHistory);
+  // The replay's Live (End) while the past is shown: back to the window.
+  connect(state_, &ViewState::liveChanged, this, [this](bool live) {
+    if (live && historyShown_) backToLive();
+  });
+}
 
 InputSession::~InputSession() { stop(); }
 
@@ -23,13 +31,45 @@ void InputSession::start() {
   const unsigned generation = ++generation_;
   loader_ = std::make_unique<TraceLoader>(options_);
   connect(loader_.get(), &TraceLoader::snapshotReady, this, [this, generation](SnapshotPtr s) {
-    if (generation == generation_) state_->setSnapshot(std::move(s));
+    if (generation != generation_) return;
+    if (historyShown_) latestLive_ = std::move(s);
+    else state_->setSnapshot(std::move(s));
+  });
+  connect(loader_.get(), &TraceLoader::historyReady, this, [this, generation](SnapshotPtr s) {
+    if (generation != generation_ || !historyTime_) return;
+    const TimeNs t = *historyTime_;
+    historyTime_.reset();
+    if (!historyShown_) latestLive_ = state_->snapshotPtr();
+    historyShown_ = true;
+    state_->setLive(false);
+    state_->setSnapshot(s);
+    state_->setPosition(positionAtTime(*s, t));
+    state_->setViewRange(s->tasksBegin, s->tasksEnd);
+    emit historyShown(true);
   });
   connect(loader_.get(), &TraceLoader::loadFailed, this, [this, generation](const QString& why) {
     if (generation == generation_) emit loadFailed(why);
   });
   if (remember_ && !options_.path.isEmpty() && options_.path != "-") remember(options_.path);
   loader_->start();
+}
+
+void InputSession::showHistory(TimeNs t) {
+  const ViewSnapshot* s = state_->snapshot();
+  if (!loader_ || !s || !s->history) return;
+  historyTime_ = t;
+  if (!loader_->readHistory(t, s->history)) historyTime_.reset();
+}
+
+void InputSession::backToLive() {
+  historyTime_.reset();
+  if (!historyShown_) return;
+  historyShown_ = false;
+  if (latestLive_) state_->setSnapshot(std::move(latestLive_));
+  latestLive_.reset();
+  state_->setLive(true);
+  state_->fitAll();
+  emit historyShown(false);
 }
 
 void InputSession::stop() {
@@ -39,6 +79,9 @@ void InputSession::stop() {
 void InputSession::open(const QString& path) {
   stop();
   ++generation_;
+  historyShown_ = false;
+  latestLive_.reset();
+  historyTime_.reset();
   options_.path = path;
   options_.record = nullptr;  // --replay-of was about the first input
   state_->setSnapshot(nullptr);

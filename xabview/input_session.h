@@ -15,6 +15,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QMenu;
 class QMainWindow;
@@ -43,10 +44,16 @@ class InputSession : public QObject {
  public slots:
   void open(const QString& path);
   void setTimeBase(bool rawTime, bool compensate);
+  // Under a memory budget: the records around time t read again from the
+  // input and shown instead of the live window (which goes on reading
+  // behind them) until backToLive() or the replay's Live.
+  void showHistory(xab::TimeNs t);
+  void backToLive();
 
  signals:
   void opened(const QString& path);     // a new input, before its first records
   void loadFailed(const QString& message);
+  void historyShown(bool shown);        // records of the past shown, or the live window again
 
  private:
   void remember(const QString& path);
@@ -58,6 +65,10 @@ class InputSession : public QObject {
   unsigned generation_ = 0;  // snapshots of an older loader are not shown
   QMenu* recent_ = nullptr;
   bool remember_ = true;
+  // The past is shown (showHistory): the live snapshots wait in latestLive_.
+  bool historyShown_ = false;
+  SnapshotPtr latestLive_;
+  std::optional<TimeNs> historyTime_;  // the time asked for, until its records come
 };
 
 }  // namespace xab::view

@@ -73,8 +73,12 @@ bool goAndFind(MainWindow* window, const ViewerOptions& o) {
 // replay there, let the window paint, write the outputs, quit.
 class Script : public QObject {
  public:
-  Script(ViewState* state, MainWindow* window, const ViewerOptions& o)
+  Script(ViewState* state, MainWindow* window, InputSession* input, const ViewerOptions& o)
       : state_(state), window_(window), o_(o) {
+    // --goto a time before a budget's window: the outputs once its records are read again.
+    connect(input, &InputSession::historyShown, this, [this](bool shown) {
+      if (shown && done_ && !finished_) QTimer::singleShot(300, this, [this] { finish(0); });
+    });
     if (o_.step) state_->setPosition(0);  // stepping starts from the first record
     if (o_.controlSteps && window_->controlPanel())
       connect(window_->controlPanel(), &ControlPanel::changed, this, [this] { controlStep(); });
@@ -160,7 +164,7 @@ class Script : public QObject {
         finish(2);
         return;
       }
-      QTimer::singleShot(300, this, [this] { finish(0); });
+      if (!window_->findBar()->historyPending()) QTimer::singleShot(300, this, [this] { finish(0); });
     });
   }
 
@@ -207,6 +211,16 @@ class Script : public QObject {
     if (const ViewSnapshot* s = state_->snapshot())  // the diagram's visible range, seconds from the first record
       state["view_s"] = QJsonArray{static_cast<double>(state_->viewBegin() - s->firstTime()) / 1e9,
                                    static_cast<double>(state_->viewEnd() - s->firstTime()) / 1e9};
+    // A memory budget's window (--budget): where it starts in the run, and
+    // the summary of the records before it.
+    if (const ViewSnapshot* s = state_->snapshot(); s && s->history)
+      state["window"] = QJsonObject{
+          {"run_position", static_cast<double>(s->trace->cut().position)},
+          {"records", static_cast<double>(s->size())},
+          {"summarised", static_cast<double>(s->history->records())},
+          {"history_s", QJsonArray{static_cast<double>(s->history->origin() - s->firstTime()) / 1e9,
+                                   static_cast<double>(s->history->end() - s->firstTime()) / 1e9}},
+          {"history_bytes", static_cast<double>(s->history->memoryBytes())}};
     state["find"] = QJsonObject{{"query", window_->findBar()->query()},  // the Find bar: --find, --goto
                                 {"found", window_->findBar()->lastFound()},
                                 {"result", window_->findBar()->resultText().trimmed()}};
@@ -268,7 +282,7 @@ int main(int argc, char** argv) {
     state.setRowChoice(rows);
   }
   MainWindow window(&state, options);
-  InputSession input(&state, {options.input, options.follow, 100, options.rawTime, options.compensate, record});
+  InputSession input(&state, {options.input, options.follow, 100, options.rawTime, options.compensate, record, options.budget});
   input.setRemember(!options.scripted());  // tests and pictures leave the recent files alone
   input.addFileActions(&window);  // File > Open, Open Recent
   QObject::connect(&input, &InputSession::loadFailed, &window, &MainWindow::onLoadFailed);
@@ -286,7 +300,7 @@ int main(int argc, char** argv) {
   if (options.whyCause || options.criticalPath) state.wantWhy();
   std::unique_ptr<Script> script;
   if (options.scripted()) {
-    script = std::make_unique<Script>(&state, &window, options);
+    script = std::make_unique<Script>(&state, &window, &input, options);
     QObject::connect(&input, &InputSession::loadFailed, script.get(), [&] { script->failed(); });
   }
   if (!options.scripted() && (options.goTo || !options.find.isEmpty() || options.whyCause || options.criticalPath))  // once the file is in

@@ -538,12 +538,23 @@ QString MainWindow::statusText() const {
   // caught up with its writer is live, waiting for more.
   QString mode = state_->live() ? (s->inputEnded ? "end of input" : s->caughtUp ? "live, waiting for records" : "live")
                                 : (replay_->playing() ? "playing" : "paused");
+  if (s->fromHistory)
+    mode = QStringLiteral("the past: records %1 to %2 of the run, read again from the input (Live, End: back to the newest) | %3")
+               .arg(s->trace->cut().position)
+               .arg(s->trace->cut().position + s->size())
+               .arg(replay_->playing() ? "playing" : "paused");
   // Messages, barriers and the hang come from an analysis of their own: say
   // while it has not caught up (their lines, bands and words lag).
   if (!s->analysisComplete())
     mode += QStringLiteral(" | analysing messages, barriers and hang: %1 of %2 records done")
                 .arg(s->analysis ? s->analysis->records : 0)
                 .arg(s->trace->eventCount());
+  // A memory budget's window: the records are the newest ones, the time
+  // before them a summary.
+  if (s->history && !s->fromHistory)
+    mode += QStringLiteral(" | window: the newest %1 records, %2 before them summarised (--budget)")
+                .arg(s->size())
+                .arg(s->history->records());
   // Behind: records the reader holds that the picture does not show yet,
   // and how long ago the picture's records were taken.
   const Lag lag = lagOf(*s, arrival_->recordsRead());

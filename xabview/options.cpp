@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <xab/model/memory.h>
 #include <xab/model/reader.h>
 #include <xab/version.h>
 #include <xab/control_path.h>
@@ -105,6 +106,11 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                              "aligned at their first task records, and the Compare tab ranking what differs "
                              "(as abstat --compare).",
                              "FILE");
+  QCommandLineOption budget("budget",
+                            "Memory for the trace (default 1G; K, M, G suffixes; 0: none). Beyond it the oldest "
+                            "records give way to a summary of their states: the diagram still shows the whole run, "
+                            "the records and panels the newest window (docs/xabview.md, \"Long runs\").",
+                            "SIZE");
   QCommandLineOption size("size", "Window size, WxH (default 1280x800, maximized on a screen too small for it).", "WxH");
   QCommandLineOption hangAfter("hang-after", "Seconds without new records before the hang panel reports (2).", "S");
   QCommandLineOption timeout("timeout", "Scripted: give up after S seconds (60; none for --dump-on-hang).", "S");
@@ -124,7 +130,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
                                   "Scripted stepping (with --control): press Step all N times, each once a task is "
                                   "held, then write the outputs (--screenshot, ...) at the next hold and exit.",
                                   "N");
-  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, speedInTraceTime, foldOpt, compare, size,
+  for (const auto& o : {help, version, noFollow, rawTime, compensateOpt, replayOf, step, playToEnd, screenshot, dump, diagram, exportOpt, goTo, find, tab, whyCause, criticalPath, speedInTraceTime, foldOpt, compare, budget, size,
                         hangAfter, timeout, dumpOnHang, frameLog, control, controlSteps})
     p.addOption(o);
 
@@ -203,6 +209,11 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   o.compare = p.value(compare);
   if (!o.tab.isEmpty() && !panelNames().contains(o.tab)) return fail("--tab: one of " + panelNames().join(", "));
   if (p.isSet(size) && !parseSize(p.value(size), o.size)) return fail("--size needs WxH, e.g. 1280x800");
+  if (p.isSet(budget)) {
+    const auto bytes = parseByteSize(p.value(budget).toStdString());
+    if (!bytes) return fail("--budget needs a size such as 1G, 512M or 0 (none)");
+    o.budget = *bytes;
+  }
   o.sizeGiven = p.isSet(size);
   bool ok = true;
   if (p.isSet(hangAfter)) o.hangAfter = p.value(hangAfter).toDouble(&ok);

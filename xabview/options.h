@@ -7,9 +7,14 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <optional>
 
 namespace xab::view {
+
+// The memory a trace may take before the oldest records give way to a
+// summary (docs/xabview.md, "Long runs").
+inline constexpr std::uint64_t kDefaultBudget = std::uint64_t{1} << 30;
 
 struct ViewerOptions {
   QString input;                    // "" or "-": standard input
@@ -35,6 +40,7 @@ struct ViewerOptions {
   bool speedInTraceTime = false;    // --speed-in-trace-time: the replay speed as x1 (the run's own pace)
   std::optional<RowFold> fold;      // --fold name|host|none: the diagram's rows (row_plan.h)
   QString compare;                  // --compare FILE: a second run beside the first
+  std::uint64_t budget = kDefaultBudget;  // --budget SIZE: memory for the trace's window (0: none)
   QSize size{1280, 800};
   bool sizeGiven = false;            // --size on the command line: exactly that size, never maximized
   double hangAfter = 2.0;           // seconds without records before the hang panel speaks up

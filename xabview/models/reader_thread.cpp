@@ -15,6 +15,11 @@ constexpr int kWaitMs = 40;
 // at its end, a picture whose clocks move is put on global time
 // (live_time_base.h).
 constexpr double kPauseSeconds = 0.5;
+// What a record of the window costs the viewer at its peak, all told: the
+// trace's store, the arrival order, the spans, the analysis (two of them
+// while a new one is made) and the copy a cut makes.  bench/xabview_live.sh
+// --minutes checks a long stream's peak against the budget.
+constexpr std::uint64_t kBytesPerRecord = 64;
 
 }  // namespace
 
@@ -25,7 +30,14 @@ void TraceLoader::run() {
     SourceOptions options;
     options.follow = options_.follow;
     options.waitMs = kWaitMs;
-    TraceSource source(options_.path.toStdString(), options);
+    if (options_.budget) options.maxRecords = std::max<std::uint64_t>(1, options_.budget / kBytesPerRecord);
+    auto shared = std::make_shared<TraceSource>(options_.path.toStdString(), options);
+    TraceSource& source = *shared;
+    if (options.maxRecords) {
+      std::lock_guard lock(mutex_);
+      source_ = shared;
+      windowRecords_ = options.maxRecords;
+    }
     if (!source.error().empty()) {
       QString msg = QString::fromStdString(source.error());
       fail(msg);

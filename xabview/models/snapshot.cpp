@@ -270,7 +270,9 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
                  previous_->monitorEvents().size() <= tr.monitorEvents().size();
   for (TaskIndex t = 0; extends && t < previous_->taskCount(); ++t)
     extends = previous_->events(t).size() <= tr.events(t).size();
+  if (!extends && previous_ && tr.cut().position > previous_->cut().position) foldCut(tr);
   if (!extends) spans_.clear();
+  s->history = history_;
   auto t = Clock::now();
   buildTimeBounds(tr, *s);
   spans_.resize(tr.taskCount());
@@ -284,7 +286,33 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   s->timing.spans = msSince(t);
   s->buildMs = msSince(started);
   previous_ = s->trace;
+  if (!s->history) previousBegin_ = s->tasksBegin;
   return s;
+}
+
+// The spans of the records a cut dropped, folded into a copy of the
+// history: each task's up to its first record in the new window (all of
+// them, to the cut's time, for a task with none in it).
+void SnapshotBuilder::foldCut(const Trace& next) {
+  const TraceCut& cut = next.cut();
+  TimeNs origin = previousBegin_;
+  auto h = history_ ? std::make_shared<RunHistory>(*history_)
+                    : std::make_shared<RunHistory>(origin, std::max<TimeNs>(1'000'000, (cut.time - origin) / (RunHistory::kBins / 2)));
+  for (TaskIndex t = 0; t < spans_.size(); ++t) {
+    const TaskSpans& ts = spans_[t];
+    const TimeNs windowBegin = t < next.taskCount() && !next.events(t).empty() ? next.events(t)[0].time : cut.time;
+    const std::size_t n = ts.settled.size() + ts.tail.size();
+    auto at = [&](std::size_t i) -> const Span& { return i < ts.settled.size() ? ts.settled[i] : ts.tail[i - ts.settled.size()]; };
+    for (std::size_t i = 0; i < n; ++i) {
+      const Span& sp = at(i);
+      if (sp.begin >= windowBegin) break;
+      const TimeNs end = std::min(windowBegin, i + 1 < n ? at(i + 1).begin : windowBegin);
+      if (sp.state != TaskState::Exited && sp.state != TaskState::NotStarted) h->fold(t, sp.begin, end, sp.state);
+    }
+  }
+  h->settle();
+  h->setRecords(cut.dropped);
+  history_ = std::move(h);
 }
 
 AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {

@@ -16,8 +16,11 @@
 // snapshot at the end of the input, or caught up with it, is complete.
 #pragma once
 
+#include "run_history.h"
+
 #include <xab/model/model.h>
 
+#include <algorithm>
 #include <compare>
 #include <iterator>
 #include <memory>
@@ -278,6 +281,9 @@ struct ViewSnapshot {
   // (A pipe is caught up when nothing came for a moment.)
   bool caughtUp = false;
   bool followingFile = false;  // a regular file, followed as it grows
+  // Records of the past read again from the input (TraceLoader::
+  // readHistory), not the live window: the input goes on behind it.
+  bool fromHistory = false;
   double buildMs = 0;                     // time this snapshot took (the analysis's is its own)
   std::int64_t takenMs = 0;               // real-time clock (ms) when the reader took this trace
   TimeNs newestArrival = 0;               // the latest recvTime: when abmon got the newest record
@@ -304,9 +310,19 @@ struct ViewSnapshot {
   TimeNs timeAt(std::size_t position) const;
   // Position in the arrival order of a task's record.
   std::size_t positionOf(EventRef ref) const;
-  TimeNs firstTime() const { return trace ? trace->firstTime() : 0; }
+  // The run's first time: the history's, once a memory budget cut records
+  // away (times are shown from it).
+  TimeNs firstTime() const {
+    const TimeNs window = trace ? trace->firstTime() : 0;
+    return history && !history->empty() ? std::min(history->origin(), window) : window;
+  }
   TimeNs lastTime() const { return trace ? trace->lastTime() : 0; }
 
+  // What a memory budget cut away before the trace's window, summarised
+  // (run_history.h); null while nothing is cut.
+  std::shared_ptr<const RunHistory> history;
+  // The earliest time the diagram shows: the history's start, or tasksBegin.
+  TimeNs runBegin() const { return history && !history->empty() ? std::min(history->origin(), tasksBegin) : tasksBegin; }
   TimeNs tasksBegin = 0;                  // the earliest task record (abmon.start may be earlier)
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
   TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
@@ -381,6 +397,12 @@ class SnapshotBuilder {
   // of the previous call (or starts again when it does not); the analysis
   // is left to the caller.
   std::shared_ptr<ViewSnapshot> update(std::shared_ptr<const Trace> trace);
+  // The next update starts again (a re-timed trace), keeping the history.
+  void restart() {
+    previous_.reset();
+    order_ = ArrivalOrder();
+    spans_.clear();
+  }
 
  private:
   struct TaskSpans {
@@ -393,7 +415,12 @@ class SnapshotBuilder {
   // firstNew on (ArrivalOrder::extend's walk).
   template <class Place>
   void extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts, std::uint32_t firstNew, Place&& place);
+  // A trace that is a later window of the same run (a memory budget's
+  // cut): the spans of what it dropped go into the history.
+  void foldCut(const Trace& next);
   std::shared_ptr<const Trace> previous_;
+  TimeNs previousBegin_ = 0;  // the run's first task time, before any cut
+  std::shared_ptr<RunHistory> history_;
   ArrivalOrder order_;
   std::vector<TaskSpans> spans_;
 };

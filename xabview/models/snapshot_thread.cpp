@@ -87,7 +87,7 @@ void TraceLoader::snapshotLoop() {
       if (raw || (analysed && last)) {
         std::shared_ptr<ViewSnapshot> s;
         if (raw) {
-          if (raw->retimed) builder = SnapshotBuilder();
+          if (raw->retimed) builder.restart();
           s = builder.update(raw->trace);
           s->timeNote = raw->timeNote;
           s->errors = std::move(raw->errors);

@@ -43,6 +43,7 @@ void TraceLoader::stop() {
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (snapshots_.joinable()) snapshots_.join();
+  if (history_.joinable()) history_.join();
 }
 
 void TraceLoader::post(Raw raw) {

@@ -16,6 +16,7 @@
 
 #include "snapshot.h"
 
+#include <xab/model/source.h>
 #include <xab/replay/record_set.h>
 
 #include <QObject>
@@ -46,6 +47,10 @@ class TraceLoader : public QObject {
     // --replay-of: the record the trace is a replay of; its dates are
     // corrected to the recorded run's (docs/replay.md).  Null: none.
     std::shared_ptr<const replay::RecordSet> record = nullptr;
+    // The memory the trace may take (0: none): the reader keeps a window of
+    // the newest records that fits it (SourceOptions::maxRecords), and what
+    // it drops becomes the snapshots' RunHistory.
+    std::uint64_t budget = 0;
   };
   explicit TraceLoader(Options options, QObject* parent = nullptr);
   ~TraceLoader() override;
@@ -60,10 +65,18 @@ class TraceLoader : public QObject {
   // Records the reader thread has read so far (any thread may ask): the
   // status bar's arrival rate and lag compare it with what is shown.
   std::uint64_t recordsRead() const { return recordsRead_.load(std::memory_order_relaxed); }
+  // Under a memory budget, the records of the run around time t that the
+  // window no longer holds, read again from the file (or the spill file of
+  // a pipe) through the source's time index, on a thread of their own:
+  // historyReady() hands their snapshot (complete, its analysis made, the
+  // run's history attached, fromHistory set).  False: no budget's window
+  // yet, or nothing read to index.  A request while one runs waits for it.
+  bool readHistory(TimeNs t, std::shared_ptr<const RunHistory> history);
 
  signals:
   void snapshotReady(xab::view::SnapshotPtr snapshot);
   void loadFailed(QString message);
+  void historyReady(xab::view::SnapshotPtr snapshot);
 
  private:
   // What the reader hands to the snapshot thread.
@@ -90,6 +103,7 @@ class TraceLoader : public QObject {
   // In the GUI thread: emits every snapshot published (and every failure)
   // since the last call.
   Q_INVOKABLE void deliverPublished();
+  Q_INVOKABLE void deliverHistory();
   void post(Raw raw);
 
   Options options_;
@@ -107,6 +121,12 @@ class TraceLoader : public QObject {
   std::atomic<bool> wanted_{true};  // the snapshot thread waits for a trace
   std::atomic<bool> stopping_{false};
   std::atomic<std::uint64_t> recordsRead_{0};
+  // The reader's source, for readHistory (under mutex_): its index and
+  // readRange may be used from another thread while it reads.
+  std::shared_ptr<TraceSource> source_;
+  std::uint64_t windowRecords_ = 0;  // the budget's window, in records (0: none)
+  std::thread history_;
+  SnapshotPtr historyDone_;          // under publishedMutex_
   // The time base the reader uses (Options' rawTime and compensate, then
   // setTimeBase); timeBaseChanged_: a picture on the new one is owed.
   std::atomic<bool> rawTime_, compensate_, timeBaseChanged_{false};

@@ -103,7 +103,32 @@ void ViewState::refreshShown() {
   }
 }
 
+bool ViewState::askHistory(TimeNs t) {
+  const ViewSnapshot* s = snapshot_.get();
+  if (!s || !s->history || s->history->empty() || t >= s->history->end() || t < s->history->origin()) return false;
+  if (!s->fromHistory && t >= s->tasksBegin) return false;
+  emit historyWanted(t);
+  return true;
+}
+
+// The arrival position in the run of a snapshot's first window record.
+static std::uint64_t windowStart(const ViewSnapshot* s) {
+  if (!s || !s->trace) return 0;
+  const TraceCut& c = s->trace->cut();
+  return c.position - c.carried;
+}
+
 void ViewState::setSnapshot(SnapshotPtr s) {
+  // A budget's cut moved the window on: positions count from its start, so
+  // a position held (paused, a selection) moves back by what was dropped.
+  if (snapshot_ && s && snapshot_->fromHistory == s->fromHistory && windowStart(s.get()) > windowStart(snapshot_.get())) {
+    const std::uint64_t d = windowStart(s.get()) - windowStart(snapshot_.get());
+    position_ = position_ > d ? position_ - d : 0;
+    if (selected_) {
+      if (*selected_ >= d) *selected_ -= d;
+      else selected_.reset();
+    }
+  }
   // Progress is a task's record: abmon's own (its samples, every 100 ms)
   // say nothing about whether the program moves.
   auto taskRecords = [this] { return snapshot_ && snapshot_->trace ? snapshot_->trace->eventCount() : 0; };
@@ -210,7 +235,7 @@ void ViewState::pan(double fraction) {
 // further out.
 void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
   if (size() > 0) {
-    TimeNs lo = snapshot_->tasksBegin, hi = newestTime();
+    TimeNs lo = snapshot_->runBegin(), hi = newestTime();
     const TimeNs pad = marginOf(hi - lo);
     lo -= pad;
     hi += pad;
@@ -230,7 +255,7 @@ void ViewState::clampToTrace(TimeNs begin, TimeNs end) {
 }
 
 void ViewState::fitAll() {
-  TimeNs b = snapshot_ ? snapshot_->tasksBegin : 0;
+  TimeNs b = snapshot_ ? snapshot_->runBegin() : 0;
   TimeNs e = newestTime();
   TimeNs pad = marginOf(e - b);
   viewBegin_ = b;

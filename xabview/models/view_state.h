@@ -125,6 +125,9 @@ class ViewState : public QObject {
   void selectAt(std::size_t position, xab::TimeNs time, std::optional<std::uint32_t> message = std::nullopt);
   void setHighlights(std::vector<xab::view::Highlight> h);
   void setRowChoice(const xab::view::RowChoice& c);
+  // Time t is before the window of a budget-cut trace (only its summary is
+  // held): historyWanted(t) and true; else false.
+  bool askHistory(xab::TimeNs t);
 
  signals:
   void snapshotChanged();
@@ -135,6 +138,9 @@ class ViewState : public QObject {
   void highlightsChanged();
   void rowsChanged();
   void liveChanged(bool live);
+  // A view asks for the records of a time a memory budget's window no
+  // longer holds (InputSession reads them again: TraceLoader::readHistory).
+  void historyWanted(xab::TimeNs t);
 
  private:
   void refreshShown();

@@ -96,18 +96,18 @@ struct RowFolder {
 // end moves with the replay position; later spans are not shown).  Returns
 // the first column left to the spans.
 int paintRowFromMipmap(const DiagramLayout& layout, const StateMipmap& mip, const SpanList& spans,
-                       std::uint32_t shown, RowFolder& f, std::size_t& visited) {
+                       std::uint32_t shown, RowFolder& f, std::size_t& visited, int firstColumn) {
   const double ns = layout.nsPerPixel();
-  if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return 0;
+  if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return firstColumn;
   std::size_t level = 0;
   while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
   auto firstHidden = std::partition_point(spans.begin(), spans.end(), [&](const Span& s) { return s.first < shown; });
-  if (firstHidden == spans.begin()) return 0;
+  if (firstHidden == spans.begin()) return firstColumn;
   // A mipmap of an earlier analysis (live) holds nothing after its end.
   const TimeNs boundary = std::min(std::prev(firstHidden)->begin, mip.end);
   const TimeNs w = mip.binWidth(level);
   const int columns = static_cast<int>(layout.plot().width());
-  int c = 0;
+  int c = firstColumn;
   for (; c < columns; ++c) {
     TimeNs colEnd = layout.begin + static_cast<TimeNs>((c + 1) * ns);
     TimeNs center = layout.begin + static_cast<TimeNs>((c + 0.5) * ns);
@@ -124,19 +124,47 @@ int paintRowFromMipmap(const DiagramLayout& layout, const StateMipmap& mip, cons
   return c;
 }
 
+// Pixel columns before the task's first record in the window (a memory
+// budget's cut) read from the run's history.  Returns the first column
+// left to the window.
+int paintRowFromHistory(const DiagramLayout& layout, const RunHistory& history, TaskIndex t, TimeNs windowBegin,
+                        RowFolder& f) {
+  const double ns = layout.nsPerPixel();
+  const int columns = static_cast<int>(layout.plot().width());
+  int c = 0;
+  for (; c < columns; ++c) {
+    const TimeNs colBegin = layout.begin + static_cast<TimeNs>(c * ns);
+    if (colBegin >= windowBegin) break;
+    const TimeNs colEnd = std::min(windowBegin, layout.begin + static_cast<TimeNs>((c + 1) * ns));
+    const std::uint8_t state = history.stateIn(t, colBegin, colEnd);
+    if (state != RunHistory::kNone) f.addColumn(c, state);
+  }
+  return c;
+}
+
 std::size_t paintRowSpans(const DiagramLayout& layout, const ViewState& st, TaskIndex t,
                           std::array<std::vector<QRect>, kStates>& buckets, std::size_t& rects, bool mipmaps) {
   const ViewSnapshot& s = *st.snapshot();
   const auto& spans = s.spans[t];
-  if (spans.empty()) return 0;
+  const double ns = layout.nsPerPixel();
+  RowFolder f{layout, buckets, layout.rowTop(t) + 2, std::max(1.0, layout.rowHeight - 4), ns};
+  int historyColumns = 0;
+  if (s.history && layout.begin < s.history->end())
+    historyColumns = paintRowFromHistory(layout, *s.history, t, spans.empty() ? s.history->end() : spans.front().begin, f);
+  if (spans.empty()) {
+    f.flushColumn();
+    f.emitRun();
+    rects += f.rects;
+    return 0;
+  }
   const std::uint32_t shown = st.shownOf(t);
   const TimeNs limit = shownLimit(st, t);
-  const double ns = layout.nsPerPixel();
   const double width = layout.plot().width();
-  RowFolder f{layout, buckets, layout.rowTop(t) + 2, std::max(1.0, layout.rowHeight - 4), ns};
   std::size_t visited = 0;
   int visitsInColumn = 0;
-  int fromColumn = mipmaps && t < s.mipmaps().size() ? paintRowFromMipmap(layout, s.mipmaps()[t], spans, shown, f, visited) : 0;
+  int fromColumn = mipmaps && t < s.mipmaps().size()
+                       ? paintRowFromMipmap(layout, s.mipmaps()[t], spans, shown, f, visited, historyColumns)
+                       : historyColumns;
   const TimeNs from = layout.begin + static_cast<TimeNs>(fromColumn * ns);
   for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
     const Span& sp = spans[i];

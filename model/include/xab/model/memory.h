@@ -2,6 +2,11 @@
 // ab2picl): call it once, first thing in main().
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
 namespace xab {
 
 // The model's big arrays (the message table, global time's edges, the
@@ -11,5 +16,12 @@ namespace xab {
 // records in abstat); with a fixed threshold each array of a MiB or more is
 // mapped on its own and returned to the system when freed.
 void returnFreedArrays();
+
+// A memory budget as the tools take it (--budget): a number of bytes with
+// an optional K, M, G or T (powers of 1024; a trailing B or iB allowed, any
+// case): "1G", "512M", "1.5GiB", "0" (no budget).  nullopt: not a size.
+std::optional<std::uint64_t> parseByteSize(std::string_view text);
+// "1 GiB", "512 MiB", "1.5 GiB", "300 KiB", "12 B": for messages.
+std::string formatByteSize(std::uint64_t bytes);
 
 }  // namespace xab
