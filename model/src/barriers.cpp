@@ -38,7 +38,10 @@ struct Collector {
       if (e.isBegin() || !open) {  // an end without its begin (lost): arrival unknown, use the end
         StrId g = e.get(Key::Group, -1);
         std::int32_t c = e.get(Key::Count, -1);
-        open = &instance(g, c, uses[{g, c}]++);
+        // A cut trace numbers a task's uses on from those before its cut.
+        auto [use, added] = uses.try_emplace({g, c}, 0);
+        if (added) use->second = trace.usesBefore(t, kind, g, c);
+        open = &instance(g, c, use->second++);
         open->root = e.get(Key::Root, -1);
         open->visits.push_back({t, e.isBegin() ? i : kNoRecord, kNoRecord, e.time, kOpenEnd});
         if (e.isBegin()) return;

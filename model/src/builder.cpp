@@ -154,6 +154,8 @@ void TraceBuilder::append(TaskIndex t, const Event& e) {
     info.lostMessages = addTime(info.lostMessages, e.get(Key::Messages));
   }
   noteTime(e.time);
+  spanFirst_ = std::min(spanFirst_, e.time);
+  spanLast_ = std::max(spanLast_, e.time);
   Event stored = e;
   markInsideCall(t, stored);
   seq.push_back(stored);
@@ -163,29 +165,10 @@ void TraceBuilder::append(TaskIndex t, const Event& e) {
 
 // A task is one thread: what it records between a blocking call's begin
 // and that call's end was done inside the call (a handler PVM ran, the
-// program's matching function, a handler's own receive).  abmon's and
-// libab's notes are no calls; after lost records, or the task's end,
-// nothing is open any more.
+// program's matching function, a handler's own receive): stepOpenCalls.
 void TraceBuilder::markInsideCall(TaskIndex t, Event& e) {
   if (openCalls_.size() <= t) openCalls_.resize(t + 1);
-  auto& open = openCalls_[t];
-  switch (e.kind) {
-    case Kind::ABMON_LOST:
-    case Kind::TASK_EXIT: open.clear(); return;
-    case Kind::ABMON_BAD:
-    case Kind::CLOCK:
-    case Kind::COST:
-    case Kind::FLUSH: return;
-    default: break;
-  }
-  if (!open.empty() && e.kind == open.back() && !e.isBegin()) {
-    open.pop_back();  // the call's end; inside the call around it, if any
-  } else if (e.isBegin() && isBlocking(e.kind)) {
-    if (!open.empty()) e.present |= Event::kInsideCall;
-    open.push_back(e.kind);
-    return;
-  }
-  if (!open.empty()) e.present |= Event::kInsideCall;
+  if (stepOpenCalls(openCalls_[t], e, e.kind, [](Kind k) { return k; })) e.present |= Event::kInsideCall;
 }
 
 void TraceBuilder::appendMonitor(const Event& e, Tid tid) {
@@ -225,6 +208,10 @@ std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   out->lastTime_ = trace_.lastTime_;
   out->stopped_ = trace_.stopped_;
   out->omitted_ = trace_.omitted_;
+  out->cut_ = trace_.cut_;
+  out->carriedPositions_ = trace_.carriedPositions_;
+  out->cutTasks_ = trace_.cutTasks_;
+  out->usesBefore_ = trace_.usesBefore_;
   return out;
 }
 
@@ -236,6 +223,7 @@ std::shared_ptr<const Trace> TraceBuilder::take() {
   openCalls_.clear();
   haveLast_ = false;
   seq_ = 0;
+  spanFirst_ = INT64_MAX, spanLast_ = INT64_MIN;
   return out;
 }
 

@@ -57,6 +57,7 @@ std::shared_ptr<const Trace> retime(const Trace& trace, const std::vector<ClockF
   std::sort(order.begin(), order.end(), [](const At& a, const At& b) { return a.seq < b.seq; });
   TraceBuilder b;
   b.header() = trace.header();
+  if (trace.cut().cut) b.adoptCut(trace);  // its task table and what the cut left out, by the same task indices
   for (const auto& [tid, ev] : trace.referenceClocks())
     for (const Event& e : ev) b.appendReferenceClock(tid, e);  // kept for a reader that refits
   std::vector<bool> seen(trace.taskCount(), false);

@@ -364,6 +364,10 @@ struct MessageMatching {
       ++table.duplicateReceives;
       return;
     }
+    if (idx < 0 && sender && sentBeforeCut(*sender, serial)) {
+      ++table.beforeCut;
+      return;
+    }
     if (idx < 0) {
       table.unmatched.push_back({{t, i}, src, serial});
       return;
@@ -381,6 +385,13 @@ struct MessageMatching {
     if (__builtin_sub_overflow(e.time, send.time, &transit)) transit = e.time > send.time ? INT64_MAX : INT64_MIN;
     table.pairs[{sendRef.task, t}].add(bytes, transit);
     table.total.add(bytes, transit);
+  }
+
+  // A receive without its send in a cut trace: was the send before the cut?
+  bool sentBeforeCut(TaskIndex sender, std::int32_t serial) const {
+    if (!trace.cut().cut) return false;
+    const CutTask& c = trace.cutTask(sender);
+    return serial > 0 ? serial <= c.lastSerial : c.sentUnnumbered;
   }
 
   // The matched receives stored grouped by message.  Each message's
@@ -405,10 +416,20 @@ struct MessageMatching {
   // 4. Named destinations that never received: counted, then stored.
   void listUnreceived() {
     MessageList& list = table.messages;
+    // A cut trace: a destination whose records before the cut reach past
+    // the send may have received it there.
+    std::vector<std::uint8_t> beforeCut(trace.cut().cut ? list.size() : 0);
     auto missing = [&](std::size_t m, Tid d) {
       const auto receives = list.receives(m);
-      return std::none_of(receives.begin(), receives.end(),
-                          [&](const MessageReceive& r) { return trace.task(r.recv.task).tid == d; });
+      if (std::any_of(receives.begin(), receives.end(),
+                      [&](const MessageReceive& r) { return trace.task(r.recv.task).tid == d; }))
+        return false;
+      if (beforeCut.empty()) return true;
+      const auto dt = trace.findTask(d);
+      if (!dt || trace.cutTask(*dt).dropped == 0 || trace.cutTask(*dt).until < trace.event(list.send(m)).time)
+        return true;
+      beforeCut[m] = 1;
+      return false;
     };
     std::size_t unreceived = 0;
     for (std::size_t m = 0; m < list.size(); ++m)
@@ -425,6 +446,7 @@ struct MessageMatching {
       if (!list.destinationsKnown(i)) table.messagesSent += list.receives(i).size();  // its receivers stand in
     }
     table.unreceivedMessages = list.unreceived_.size();
+    for (std::uint8_t b : beforeCut) table.receivedBeforeCut += b;
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "builder.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace xab {
@@ -135,6 +136,23 @@ std::uint64_t TraceReader::lineCount() const { return impl_->lines; }
 std::uint64_t TraceReader::byteCount() const { return impl_->bytes; }
 std::uint64_t TraceReader::eventCount() const { return impl_->builder.trace().eventCount(); }
 bool TraceReader::monitorStopped() const { return impl_->builder.trace().stopped(); }
+std::uint64_t TraceReader::runRecords() const { return impl_->builder.runRecords(); }
+std::size_t TraceReader::pendingBytes() const { return impl_->discarding ? 0 : impl_->partial.size(); }
+bool TraceReader::takeTimeSpan(TimeNs& first, TimeNs& last) { return impl_->builder.takeTimeSpan(first, last); }
+std::shared_ptr<const Trace> TraceReader::taskTable() const { return impl_->builder.taskTable(); }
+void TraceReader::continueRun(const Trace& table, std::uint64_t position, TimeNs before) {
+  impl_->builder.continueRun(table, position, before);
+}
+
+void TraceReader::cut(std::uint64_t from, std::uint64_t to) {
+  const TraceCut& c = impl_->builder.trace().cut();
+  auto local = [&c](std::uint64_t p) -> std::uint32_t {
+    if (p <= c.position) return c.carried;
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(p - c.position + c.carried, UINT32_MAX));
+  };
+  impl_->builder.cut(local(from), to == UINT64_MAX ? UINT32_MAX : local(to));
+}
+
 std::shared_ptr<const Trace> TraceReader::snapshot() const { return impl_->builder.freeze(); }
 std::shared_ptr<const Trace> TraceReader::take() { return impl_->builder.take(); }
 

@@ -3,7 +3,9 @@
 #include <xab/model/source.h>
 
 #include "decode.h"
+#include "history.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -98,6 +100,9 @@ class Input {
   const std::string& decodeError() const { return decoder_.error(); }
   bool insideFrame() const { return decoder_.insideFrame(); }
   bool compressed() const { return decoder_.compressed(); }
+  bool inMemory() const { return inMemory_; }
+  // A descriptor of the same open file, for reading it again (-1: none).
+  int duplicate() const { return inMemory_ ? -1 : ::fcntl(fd_, F_DUPFD_CLOEXEC, 0); }
   std::uint64_t rawBytes() const { return raw_; }
 
  private:
@@ -191,6 +196,7 @@ struct TraceSource::Impl {
   Input input;
   std::string name;
   std::string error;
+  std::string spillError;  // the spill file could not be made (reading goes on)
   TraceReader reader;
   std::unique_ptr<ProgressLine> line;
   Clock::time_point started = Clock::now();
@@ -202,6 +208,8 @@ struct TraceSource::Impl {
   std::optional<Clock::time_point> frameEndDue;  // following: when to stop waiting for the last frame's end
   static constexpr std::chrono::seconds kFrameEndWait{2};
   std::uint64_t linesChecked = 0;
+  History history;
+  std::atomic<std::uint64_t> cuts{0};
 
   bool following() const { return options.follow && input.regularFile(); }
 
@@ -240,14 +248,38 @@ struct TraceSource::Impl {
     caughtUp = piece.size() < options.pieceBytes;
     std::uint64_t before = reader.eventCount();
     bool more = reader.feed(piece);
+    remember(piece);
     noteTrace();
     if (reader.eventCount() != before) lastNews = Clock::now();
     if (line) line->update(progress());
     return more ? SourceStep::Read : end();
   }
 
+  // The time index, the spill file and the window, after a piece read.
+  void remember(std::string_view piece) {
+    if (!history.started()) {
+      const bool plainFile = input.regularFile() && !input.compressed() && !input.inMemory();
+      const bool spill = !plainFile && !input.inMemory() &&
+                         (options.spill == SourceOptions::Spill::Always ||
+                          (options.spill == SourceOptions::Spill::Auto && options.maxRecords > 0));
+      std::uint64_t every = options.indexEvery;
+      if (options.maxRecords > 0) every = std::min(every, std::max<std::uint64_t>(options.maxRecords / 4, 1024));
+      if (std::string why = history.start(plainFile ? input.duplicate() : -1, spill, every); !why.empty())
+        spillError = name + ": no spill file: " + why;
+    }
+    history.piece(piece, reader);
+    if (options.maxRecords == 0 || reader.eventCount() < options.maxRecords) return;
+    const double share = std::clamp(options.keepShare, 0.0, 1.0);
+    const auto keep = static_cast<std::uint64_t>(static_cast<double>(options.maxRecords) * share);
+    const std::uint64_t now = reader.runRecords();
+    reader.cut(now - std::min(now, keep));
+    cuts.fetch_add(1, std::memory_order_relaxed);
+    history.publishTable(reader);
+  }
+
   SourceStep end() {
     reader.finish();
+    if (history.started()) history.finish(reader);
     noteTrace();
     ended = true;
     caughtUp = true;
@@ -308,7 +340,10 @@ struct TraceSource::Impl {
     std::string cut = input.finish();
     std::string_view rest;
     int why = 0;
-    if (input.read(options.pieceBytes, 0, rest, why) == Input::Got::Piece) reader.feed(rest);
+    if (input.read(options.pieceBytes, 0, rest, why) == Input::Got::Piece) {
+      reader.feed(rest);
+      remember(rest);
+    }
     if (!cut.empty()) reader.cutShort(cut + ": read to the last whole record");
     return end();
   }
@@ -351,6 +386,13 @@ bool TraceSource::caughtUp() const { return impl_->caughtUp; }
 double TraceSource::quietSeconds() const { return secondsSince(impl_->lastNews); }
 bool TraceSource::sawTrace() const { return impl_->sawTrace; }
 ReadProgress TraceSource::progress() const { return impl_->progress(); }
+std::uint64_t TraceSource::cuts() const { return impl_->cuts.load(std::memory_order_relaxed); }
+std::vector<IndexEntry> TraceSource::index() const { return impl_->history.index(); }
+bool TraceSource::canReadRange() const { return impl_->history.canRead(); }
+std::uint64_t TraceSource::spillBytes() const { return impl_->history.spillBytes(); }
+std::shared_ptr<const Trace> TraceSource::readRange(std::uint64_t from, std::uint64_t to, std::string* error) const {
+  return impl_->history.read(from, to, error);
+}
 TraceReader& TraceSource::reader() { return impl_->reader; }
 const TraceReader& TraceSource::reader() const { return impl_->reader; }
 

@@ -43,6 +43,28 @@ class TraceBuilder final : public text::RecordSink {
   void appendReferenceClock(Tid tid, const Event& e);
   std::uint32_t nextSeq() const { return seq_; }
 
+  // TraceReader::cut with this builder's own seqs: keeps [from, to) and
+  // what is carried over (cut.cpp).
+  void cut(std::uint32_t from, std::uint32_t to);
+  // TraceReader::continueRun: the task table of `table`, records numbered
+  // from whole-run position `position`.
+  void continueRun(const Trace& table, std::uint64_t position, TimeNs before = 0);
+  // Before any record: the task table of the cut trace `from` (every task,
+  // in its order) and what its cut left out, for a copy of it made record
+  // by record (global time's re-dating).
+  void adoptCut(const Trace& from);
+  // The whole run's arrival position of the next record.
+  std::uint64_t runRecords() const { return trace_.cut_.position + seq_ - trace_.cut_.carried; }
+  // The task table, its strings and the header, without records.
+  std::shared_ptr<const Trace> taskTable() const;
+  // The least and greatest task time since the last call (false: none).
+  bool takeTimeSpan(TimeNs& first, TimeNs& last) {
+    if (spanFirst_ > spanLast_) return false;
+    first = spanFirst_, last = spanLast_;
+    spanFirst_ = INT64_MAX, spanLast_ = INT64_MIN;
+    return true;
+  }
+
   // An immutable copy sharing every full chunk.
   std::shared_ptr<const Trace> freeze() const;
   std::shared_ptr<const Trace> take();
@@ -64,7 +86,35 @@ class TraceBuilder final : public text::RecordSink {
   // Per task, the blocking calls begun and not yet ended (their kinds),
   // innermost last: what marks a record Event::kInsideCall.
   std::vector<std::vector<Kind>> openCalls_;
+  TimeNs spanFirst_ = INT64_MAX, spanLast_ = INT64_MIN;  // takeTimeSpan
 };
+
+// The one rule of open calls (what markInsideCall and a cut follow): one
+// more record `e` of a task whose open blocking calls are `open`
+// (innermost last; `kindOf` gives an item's kind), `item` pushed when e
+// begins one.  Returns whether e was made inside a call.  abmon's and
+// libab's notes are no calls; after lost records, or the task's end,
+// nothing is open any more.
+template <class T, class KindOf>
+bool stepOpenCalls(std::vector<T>& open, const Event& e, const T& item, KindOf kindOf) {
+  switch (e.kind) {
+    case Kind::ABMON_LOST:
+    case Kind::TASK_EXIT: open.clear(); return false;
+    case Kind::ABMON_BAD:
+    case Kind::CLOCK:
+    case Kind::COST:
+    case Kind::FLUSH: return false;
+    default: break;
+  }
+  if (!open.empty() && e.kind == kindOf(open.back()) && !e.isBegin()) {
+    open.pop_back();  // the call's end; inside the call around it, if any
+  } else if (e.isBegin() && isBlocking(e.kind)) {
+    const bool inside = !open.empty();
+    open.push_back(item);
+    return inside;
+  }
+  return !open.empty();
+}
 
 // A stored event as a record of plain values (views into the trace), for
 // a RecordSink: the text writer, or another builder.  The task's identity

@@ -168,6 +168,12 @@ class MessageTable {
   // Receives of what a pvmd sent (PVM's notify messages: a task's exit, a
   // host added or deleted): no task sent them, so none is unmatched.
   std::uint64_t fromPvmd = 0;
+  // A cut trace (Trace::cut()): receives whose send is before the cut (its
+  // sender's serial is one it used before), and named destinations whose
+  // receive may be before it (the destination's records before the cut
+  // reach past the send): neither is unmatched nor unreceived.
+  std::uint64_t beforeCut = 0;
+  std::uint64_t receivedBeforeCut = 0;
   std::map<std::pair<TaskIndex, TaskIndex>, PairStats> pairs;  // (sender, receiver)
   PairStats total;
   std::uint64_t sent = 0;          // sends in the trace (an mcast or bcast is one)

@@ -67,6 +67,31 @@ class TraceReader {
   std::uint64_t eventCount() const;       // records stored so far
   bool monitorStopped() const;            // an abmon.stop record was read
 
+  // The window: keeps the records of whole-run arrival positions [from, to)
+  // and drops the rest, holding the run's whole task table (names, hosts,
+  // parents, groups, exits; strings kept, tid lists of the kept records
+  // only), each task's blocking calls open at `from` (carried: their begin
+  // records) and abmon's start records; every seq is renumbered from 0 and
+  // snapshots say where they start (Trace::cut()).  Snapshots taken before
+  // are not changed.  Reading goes on after it (records numbered on).
+  // O(records held); about 50 ns a record kept.
+  void cut(std::uint64_t from, std::uint64_t to = UINT64_MAX);
+  // Records of the whole run read so far: the arrival position of the next.
+  std::uint64_t runRecords() const;
+  // A reader of a run read from its middle (TraceSource::readRange): the
+  // task table of `table` (a snapshot of the run's reader) and records
+  // numbered from `position`; `before`: the latest task time before it
+  // (TraceCut::time).  Before any feed().
+  void continueRun(const Trace& table, std::uint64_t position, TimeNs before = 0);
+  // The least and greatest task time of the records read since the last
+  // call (false: none), for the source's time index.
+  bool takeTimeSpan(TimeNs& first, TimeNs& last);
+  // Bytes fed that are not yet a whole line (the start of the next line is
+  // byteCount() - pendingBytes()).
+  std::size_t pendingBytes() const;
+  // The task table alone (no records): what a reader of a range needs.
+  std::shared_ptr<const Trace> taskTable() const;
+
   // An immutable copy of what has been read; cheap: full chunks of events
   // are shared, only the last partial chunk of each task is copied.
   std::shared_ptr<const Trace> snapshot() const;

@@ -13,7 +13,8 @@
 // not read.
 //
 // Threading: a TraceSource belongs to one thread (the reader thread), like
-// its TraceReader; only stop() may be called from any thread.  Take
+// its TraceReader; only stop(), cuts(), index(), canReadRange(),
+// readRange() and spillBytes() may be called from any thread.  Take
 // snapshots with reader().snapshot() between steps.
 #pragma once
 
@@ -26,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace xab {
 
@@ -35,6 +37,31 @@ struct SourceOptions {
   int waitMs = 200;                      // the longest one next() waits when nothing is there
   std::size_t pieceBytes = 1 << 20;      // the most one read takes
   std::optional<ProgressOptions> progress;  // a progress line (a terminal only; never while following)
+  // The window (docs/model.md, "A run of any length"): a reader holding
+  // maxRecords records cuts itself (TraceReader::cut), keeping the newest
+  // keepShare of them.  0: no window, the whole input is held.  A caller
+  // with a byte budget divides it by its own measured cost per record
+  // (Trace::memoryBytes() / eventCount() for the records alone).
+  std::uint64_t maxRecords = 0;
+  double keepShare = 0.5;
+  // The time index: an entry about every indexEvery records (fewer when
+  // the window is small: at most a quarter of it).
+  std::uint64_t indexEvery = 1 << 20;
+  // Spill what is read to a temporary file (zstd, in TMPDIR, unlinked at
+  // once) so that readRange reaches the history of an input that cannot
+  // be read again (a pipe, standard input, a compressed file).  Auto: when
+  // a window is set.
+  enum class Spill { Auto, Never, Always } spill = Spill::Auto;
+};
+
+// One entry of the time index: the records of the whole run from
+// `position` to the next entry's.
+struct IndexEntry {
+  std::uint64_t position = 0;  // the whole run's arrival position of its first record
+  std::uint64_t records = 0;   // records in it (so far, for the last entry)
+  TimeNs first = 0;            // the least and greatest task time of its records
+  TimeNs last = 0;
+  std::uint64_t offset = 0;    // where it starts: a byte of the file, or of the spill file
 };
 
 enum class SourceStep {
@@ -92,6 +119,24 @@ class TraceSource {
   std::string describeFatal() const;
 
   ReadProgress progress() const;
+
+  // The window: cuts made so far (SourceOptions::maxRecords).
+  std::uint64_t cuts() const;
+  // The time index of the whole run read so far, built as it is read (a
+  // copy; any thread).
+  std::vector<IndexEntry> index() const;
+  // Whether readRange can read history again: a regular plain file, or an
+  // input spilled (SourceOptions::spill).
+  bool canReadRange() const;
+  // The records of whole-run positions [from, to) read again from the file
+  // or the spill file, from the index entry at or before `from`, through
+  // a reader of their own: a trace with the run's task table whose cut()
+  // says where it starts.  Null when it cannot (error says why: no file to
+  // read again, a range not read yet).  Any thread, while next() reads on.
+  std::shared_ptr<const Trace> readRange(std::uint64_t from, std::uint64_t to, std::string* error = nullptr) const;
+  // Compressed bytes written to the spill file so far (0: none).
+  std::uint64_t spillBytes() const;
+
   TraceReader& reader();
   const TraceReader& reader() const;
 

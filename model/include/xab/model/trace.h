@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,6 +50,33 @@ struct TaskInfo {
   std::int32_t signal = 0;
 };
 
+// Where a trace starts in its run, when it holds only a part of it: a
+// window cut by TraceReader::cut (a reader with SourceOptions::maxRecords)
+// or a range read back by TraceSource::readRange.  Positions are arrival
+// positions in the whole run (Event::seq of a trace read whole).
+struct TraceCut {
+  // The whole run's arrival position of this trace's first window record
+  // (the one with seq == carried); 0 and !cut: not cut.
+  std::uint64_t position = 0;
+  TimeNs time = 0;            // the latest task time of the run's records before it
+  std::uint64_t dropped = 0;  // records of the run before `position` this trace does not hold
+  // Records from before `position` kept at its start (seq 0 .. carried-1,
+  // in arrival order): each task's blocking calls still open at the cut
+  // (their begins, so that a task blocked across the cut stays blocked,
+  // since the time it began) and abmon's and its relays' start records.
+  std::uint32_t carried = 0;
+  bool cut = false;
+};
+
+// What a cut left out of one task's records (for the analyses: a receive
+// whose send is before the cut, a barrier use counted before it).
+struct CutTask {
+  std::uint64_t dropped = 0;    // records of the task before the cut, not held
+  TimeNs until = 0;             // the latest task time among them
+  std::int32_t lastSerial = 0;  // the greatest send serial among them (0: none)
+  bool sentUnnumbered = false;  // a send without serial among them
+};
+
 struct TraceHeader {
   bool present = false;  // false: the input had no `#xab-trace` line
   int version = 0;
@@ -84,6 +112,24 @@ class Trace {
   // records: XAB_FILTER_* bits, xab/filter.h): what the trace cannot tell.
   std::uint32_t omitted() const { return omitted_; }
 
+  // Where this trace starts in its run (TraceCut); cut() false: it holds
+  // the run from its first record.
+  const TraceCut& cut() const { return cut_; }
+  // The whole run's arrival position of the record with this seq.
+  std::uint64_t runPosition(std::uint32_t seq) const {
+    if (seq < carriedPositions_.size()) return carriedPositions_[seq];
+    return cut_.position + seq - cut_.carried;
+  }
+  // What the cut left out of task t's records (all zero when nothing).
+  const CutTask& cutTask(TaskIndex t) const {
+    static const CutTask none;
+    return t < cutTasks_.size() ? cutTasks_[t] : none;
+  }
+  // Uses of a collective call (a barrier, reduce, gather, scatter: by
+  // kind, group and count) that task t began before the cut: a use is
+  // the n-th call of each task, counted from the run's start.
+  std::uint32_t usesBefore(TaskIndex t, Kind kind, StrId group, std::int32_t count) const;
+
   std::string_view str(StrId id) const;            // "" for an unknown id
   std::span<const Tid> list(ListId id) const;      // empty for an unknown id
 
@@ -111,6 +157,17 @@ class Trace {
   TimeNs lastTime_ = 0;
   bool stopped_ = false;
   std::uint32_t omitted_ = 0;
+  TraceCut cut_;
+  std::vector<std::uint64_t> carriedPositions_;  // the carried records' run positions
+  std::vector<CutTask> cutTasks_;                // by task; empty when not cut
+  struct UseKey {
+    TaskIndex task;
+    Kind kind;
+    StrId group;
+    std::int32_t count;
+    friend bool operator==(const UseKey&, const UseKey&) = default;
+  };
+  std::vector<std::pair<UseKey, std::uint32_t>> usesBefore_;  // sorted by key
 };
 
 // Formatting helpers shared by abstat, the viewer and the translators.

@@ -1,0 +1,248 @@
+// A cut trace: the window of a reader that holds a run of any length
+// (TraceReader::cut), and a range read back from the middle of a run
+// (TraceSource::readRange).  docs/model.md, "A run of any length".
+#include <xab/model/builder.h>
+#include <xab/model/reader.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace xab {
+
+std::uint32_t Trace::usesBefore(TaskIndex t, Kind kind, StrId group, std::int32_t count) const {
+  const UseKey key{t, kind, group, count};
+  auto less = [](const std::pair<UseKey, std::uint32_t>& a, const UseKey& b) {
+    return std::tie(a.first.task, a.first.kind, a.first.group, a.first.count) <
+           std::tie(b.task, b.kind, b.group, b.count);
+  };
+  auto it = std::lower_bound(usesBefore_.begin(), usesBefore_.end(), key, less);
+  return it != usesBefore_.end() && it->first == key ? it->second : 0;
+}
+
+namespace {
+
+// A call whose uses are numbered per task (barriers.cpp's Collector).
+bool numberedUse(Kind k) { return k == Kind::BARRIER || isCollective(k); }
+
+using UseMap = std::map<std::tuple<TaskIndex, Kind, StrId, std::int32_t>, std::uint32_t>;
+
+// What one task's records before the cut leave behind.
+struct Dropped {
+  std::vector<Event> open;  // blocking calls open at the cut, innermost last
+  std::map<Kind, bool> inUse;  // a numbered call begun and not ended
+};
+
+// A record before the cut, which the trace no longer holds.
+void drop(TaskIndex t, const Event& e, Dropped& d, CutTask& ct, UseMap& uses) {
+  stepOpenCalls(d.open, e, e, [](const Event& x) { return x.kind; });
+  ++ct.dropped;
+  ct.until = ct.dropped == 1 ? e.time : std::max(ct.until, e.time);
+  if (isMsgOut(e.kind) && e.phase == Phase::End) {
+    const int s = slotOf(e.kind, e.phase, Key::Serial);
+    if (e.has(s) && e.a[s] > 0) ct.lastSerial = std::max(ct.lastSerial, e.a[s]);
+    else ct.sentUnnumbered = true;
+  }
+  if (numberedUse(e.kind)) {  // as barriers.cpp counts a use: a begin, or an end without its begin
+    bool& open = d.inUse[e.kind];
+    if (e.isBegin() || !open) ++uses[{t, e.kind, e.get(Key::Group, -1), e.get(Key::Count, -1)}];
+    open = e.isBegin();
+  }
+}
+
+// A kept record's tid list, copied into the new list table.
+void moveLists(Event& e, const Trace& from, std::vector<ListId>& remap, ChunkedVector<std::vector<Tid>, 4, 10>& to) {
+  if (e.kind == Kind::OTHER) return;
+  const auto slots = kindSlots(e.kind, e.phase);
+  for (std::size_t s = 0; s < slots.size(); ++s) {
+    if (slots[s].spelling != Spelling::List || !e.has(static_cast<int>(s))) continue;
+    const ListId old = e.a[s];
+    if (old < 0 || static_cast<std::size_t>(old) >= remap.size()) continue;
+    if (remap[static_cast<std::size_t>(old)] < 0) {
+      remap[static_cast<std::size_t>(old)] = static_cast<ListId>(to.size());
+      const auto l = from.list(old);
+      to.push_back(std::vector<Tid>(l.begin(), l.end()));
+    }
+    e.a[s] = remap[static_cast<std::size_t>(old)];
+  }
+}
+
+}  // namespace
+
+void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
+  Trace& tr = trace_;
+  from = std::max(from, tr.cut_.carried);
+  to = std::min(to, seq_);
+  if (to < from) to = from;
+  if (from == tr.cut_.carried && to == seq_) return;  // nothing to drop
+  const std::size_t tasks = tr.tasks_.size();
+  tr.cutTasks_.resize(tasks);
+  UseMap uses;
+  for (const auto& [k, n] : tr.usesBefore_) uses[{k.task, k.kind, k.group, k.count}] = n;
+
+  // Carried records: (old seq, task or -1 for a monitor record, the event, its tid).
+  struct Carry {
+    std::uint32_t seq;
+    std::int64_t task;
+    Event e;
+    Tid tid;
+  };
+  std::vector<Carry> carry;
+  std::vector<std::size_t> split(tasks), stop(tasks);
+  TimeNs before = tr.cut_.time;
+  bool anyBefore = tr.cut_.cut;
+  for (TaskIndex t = 0; t < tasks; ++t) {
+    const EventStore& st = tr.events_[t];
+    split[t] = st.partitionPoint([&](const Event& e) { return e.seq < from; });
+    stop[t] = st.partitionPoint([&](const Event& e) { return e.seq < to; });
+    Dropped d;
+    EventStore::Cursor c(st);
+    for (std::size_t i = 0; i < split[t]; ++i) {
+      const Event& e = c[i];
+      drop(t, e, d, tr.cutTasks_[t], uses);
+      before = anyBefore ? std::max(before, e.time) : e.time;
+      anyBefore = true;
+    }
+    for (const Event& e : d.open) {
+      carry.push_back({e.seq, static_cast<std::int64_t>(t), e, tr.tasks_[t].tid});
+      if (numberedUse(e.kind)) --uses[{t, e.kind, e.get(Key::Group, -1), e.get(Key::Count, -1)}];
+    }
+  }
+  std::vector<Event> monitor;
+  std::vector<Tid> monitorTids;
+  for (std::size_t i = 0; i < tr.monitor_.size(); ++i) {
+    const Event& e = tr.monitor_[i];
+    if (e.seq < from && (e.kind == Kind::ABMON_START || e.kind == Kind::RELAY_START))
+      carry.push_back({e.seq, -1, e, tr.monitorTid(i)});
+  }
+  std::sort(carry.begin(), carry.end(), [](const Carry& a, const Carry& b) { return a.seq < b.seq; });
+  const auto k = static_cast<std::uint32_t>(carry.size());
+
+  TraceCut cut;
+  cut.position = tr.runPosition(from);
+  cut.carried = k;
+  cut.dropped = cut.position - k;
+  cut.time = before;
+  cut.cut = true;
+  std::vector<std::uint64_t> carriedAt;
+  for (const Carry& c : carry) carriedAt.push_back(tr.runPosition(c.seq));
+
+  // The new stores: each task's carried begins, then its kept records.
+  std::vector<ListId> remap(tr.lists_.size(), -1);
+  ChunkedVector<std::vector<Tid>, 4, 10> lists;
+  auto renumber = [&](std::uint32_t seq) { return seq - from + k; };
+  std::vector<EventStore> stores(tasks);
+  std::vector<std::uint32_t> carriedSeq(carry.size());
+  for (std::uint32_t j = 0; j < k; ++j) carriedSeq[j] = j;
+  bool anyTime = false;
+  TimeNs first = 0, last = 0;
+  auto noteHeld = [&](TimeNs time) {
+    first = anyTime ? std::min(first, time) : time;
+    last = anyTime ? std::max(last, time) : time;
+    anyTime = true;
+  };
+  std::uint64_t held = 0;
+  for (std::uint32_t j = 0; j < k; ++j) {
+    Carry& c = carry[j];
+    c.e.seq = j;
+    moveLists(c.e, tr, remap, lists);
+    if (c.task < 0) {
+      monitor.push_back(c.e);
+      monitorTids.push_back(c.tid);
+      noteHeld(c.e.time);
+    }
+  }
+  for (TaskIndex t = 0; t < tasks; ++t) {
+    EventStore& out = stores[t];
+    TaskInfo& info = tr.tasks_[t];
+    bool any = false;
+    auto keep = [&](Event e) {
+      moveLists(e, tr, remap, lists);
+      out.push_back(e);
+      info.firstTime = any ? std::min(info.firstTime, e.time) : e.time;
+      info.lastTime = any ? std::max(info.lastTime, e.time) : e.time;
+      any = true;
+      noteHeld(e.time);
+      ++held;
+    };
+    for (const Carry& c : carry)
+      if (c.task == static_cast<std::int64_t>(t)) keep(c.e);
+    EventStore::Cursor cur(tr.events_[t]);
+    for (std::size_t i = split[t]; i < stop[t]; ++i) {
+      Event e = cur[i];
+      e.seq = renumber(e.seq);
+      keep(e);
+    }
+  }
+  for (std::size_t i = 0; i < tr.monitor_.size(); ++i) {
+    Event e = tr.monitor_[i];
+    if (e.seq < from || e.seq >= to) continue;
+    e.seq = renumber(e.seq);
+    monitor.push_back(e);
+    monitorTids.push_back(tr.monitorTid(i));
+    noteHeld(e.time);
+  }
+  for (auto& [tid, clocks] : tr.refClocks_) {
+    std::vector<Event> kept;
+    for (Event e : clocks)
+      if (e.seq >= from && e.seq < to) {
+        e.seq = renumber(e.seq);
+        kept.push_back(e);
+      }
+    clocks = std::move(kept);
+  }
+
+  tr.events_ = std::move(stores);
+  tr.monitor_ = std::move(monitor);
+  tr.monitorTids_ = std::move(monitorTids);
+  tr.lists_ = std::move(lists);
+  tr.eventCount_ = held;
+  if (anyTime) tr.firstTime_ = first, tr.lastTime_ = last;
+  tr.cut_ = cut;
+  tr.carriedPositions_ = std::move(carriedAt);
+  tr.usesBefore_.clear();
+  for (const auto& [key, n] : uses)
+    if (n > 0) tr.usesBefore_.push_back({{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)}, n});
+  seq_ = renumber(to);
+}
+
+void TraceBuilder::continueRun(const Trace& table, std::uint64_t position, TimeNs before) {
+  trace_.header_ = table.header_;
+  for (TaskIndex t = 0; t < table.taskCount(); ++t) {
+    const TaskInfo& in = table.task(t);
+    TaskIndex k = taskFor(in.tid);
+    TaskInfo& info = trace_.tasks_[k];
+    if (in.name >= 0) setName(k, intern(table.str(in.name)), in.instance);
+    if (in.host >= 0) info.host = intern(table.str(in.host));
+    info.parent = in.parent, info.lang = in.lang, info.pid = in.pid;
+    info.exit = in.exit, info.exitTime = in.exitTime, info.status = in.status, info.signal = in.signal;
+    info.lost = in.lost, info.lostMessages = in.lostMessages;
+    info.firstTime = in.firstTime, info.lastTime = in.lastTime;  // until a record of its own comes
+  }
+  haveLast_ = false;
+  trace_.omitted_ = table.omitted_;
+  // What came before `position` is not known: any send may be before it.
+  trace_.cutTasks_.assign(trace_.tasks_.size(), CutTask{1, INT64_MAX, INT32_MAX, true});
+  trace_.cut_ = TraceCut{position, before, position, 0, position > 0};
+}
+
+void TraceBuilder::adoptCut(const Trace& from) {
+  continueRun(from, from.cut_.position);
+  trace_.cut_ = from.cut_;
+  trace_.carriedPositions_ = from.carriedPositions_;
+  trace_.cutTasks_ = from.cutTasks_;
+  trace_.usesBefore_ = from.usesBefore_;
+}
+
+std::shared_ptr<const Trace> TraceBuilder::taskTable() const {
+  auto out = std::make_shared<Trace>();
+  out->header_ = trace_.header_;
+  out->tasks_ = trace_.tasks_;
+  out->byTid_ = trace_.byTid_;
+  out->strings_ = trace_.strings_.freeze();
+  out->omitted_ = trace_.omitted_;
+  out->cut_ = trace_.cut_;
+  return out;
+}
+
+}  // namespace xab
