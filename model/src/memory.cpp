@@ -12,8 +12,6 @@ namespace xab {
 
 void returnFreedArrays() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 
-}  // namespace xab
-
 std::optional<std::uint64_t> parseByteSize(std::string_view text) {
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   std::size_t digits = 0;
@@ -58,3 +56,5 @@ std::string formatByteSize(std::uint64_t bytes) {
   else std::snprintf(out, sizeof out, "%.1f %s", v, kNames[u]);
   return out;
 }
+
+}  // namespace xab

@@ -263,9 +263,10 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   s->takenMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   s->trace = std::move(trace);
   const Trace& tr = *s->trace;
-  // Another trace, or one that is not an extension of the last (fewer tasks
-  // or records): start again.
-  bool extends = previous_ && previous_->taskCount() <= tr.taskCount() &&
+  // Another trace, or one that is not an extension of the last (another
+  // window of the run, fewer tasks or records): start again.
+  bool extends = previous_ && previous_->cut().position == tr.cut().position &&
+                 previous_->taskCount() <= tr.taskCount() &&
                  previous_->eventCount() <= tr.eventCount() &&
                  previous_->monitorEvents().size() <= tr.monitorEvents().size();
   for (TaskIndex t = 0; extends && t < previous_->taskCount(); ++t)

@@ -42,6 +42,7 @@ void TraceLoader::snapshotLoop() {
     // times stale: its lines and mipmaps would be drawn at the old dates.
     // Each time base is an epoch; an analysis of an older one is dropped.
     unsigned epoch = 0, runningEpoch = 0;
+    std::uint64_t lastCut = 0;  // the window's start in the run (Trace::cut())
     bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
     // Ticks on a fixed schedule (each interval after the last tick, not
     // after the moment it was served), so that late wake-ups on a busy core
@@ -80,7 +81,11 @@ void TraceLoader::snapshotLoop() {
         analysisDone = Clock::now();
         if (runningEpoch == epoch) analysis = std::move(done);
       }
-      if (raw && raw->newTimeBase) {
+      // A budget's cut (a window further on) renumbers the records as a new
+      // time base re-dates them: an analysis of the old window is stale.
+      const bool cut = raw && raw->trace && raw->trace->cut().position != lastCut;
+      if (raw && raw->trace) lastCut = raw->trace->cut().position;
+      if (raw && (raw->newTimeBase || cut)) {
         ++epoch;
         analysis = std::make_shared<Analysis>();
       }
