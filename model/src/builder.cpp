@@ -211,6 +211,7 @@ std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   out->cut_ = trace_.cut_;
   out->carriedPositions_ = trace_.carriedPositions_;
   out->cutTasks_ = trace_.cutTasks_;
+  out->cutClocks_ = trace_.cutClocks_;
   out->usesBefore_ = trace_.usesBefore_;
   return out;
 }

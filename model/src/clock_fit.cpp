@@ -150,6 +150,7 @@ std::size_t appendSamples(const Events& ev, std::size_t from, std::vector<ClockS
 }  // namespace
 
 std::size_t appendClockSamples(const Trace& trace, TaskIndex t, std::size_t from, std::vector<ClockSample>& out) {
+  if (from == 0) appendSamples(trace.cutClocks(t), 0, out);  // a cut trace's clock records from before its cut
   return appendSamples(trace.events(t), from, out);
 }
 
@@ -200,6 +201,11 @@ std::vector<ClockSample> clockSamples(const Trace& trace, TaskIndex t) {
 }
 
 bool LiveClockFit::update(const Trace& trace) {
+  if (trace.cut().position != cutAt_) {
+    cutAt_ = trace.cut().position;
+    tasks_.clear();
+    refs_.clear();
+  }
   std::unordered_map<Tid, ClockFit> relays;
   for (const auto& [tid, ev] : trace.referenceClocks()) {
     TaskClock& c = refs_[tid];

@@ -30,12 +30,27 @@ using UseMap = std::map<std::tuple<TaskIndex, Kind, StrId, std::int32_t>, std::u
 // What one task's records before the cut leave behind.
 struct Dropped {
   std::vector<Event> open;  // blocking calls open at the cut, innermost last
+  // A task that ended inside blocking calls (task.exit, lost records) and
+  // made no call since: those calls and the records that ended them (so
+  // that the hang diagnosis finds it ended blocked).
+  std::vector<Event> ended, exits;
+  std::vector<Event>* clocks = nullptr;  // the task's clock records before the cut
   std::map<Kind, bool> inUse;  // a numbered call begun and not ended
 };
 
 // A record before the cut, which the trace no longer holds.
 void drop(TaskIndex t, const Event& e, Dropped& d, CutTask& ct, UseMap& uses) {
+  const bool clears = e.kind == Kind::TASK_EXIT || e.kind == Kind::ABMON_LOST;
+  if (clears && !d.open.empty()) d.ended = d.open, d.exits.clear();
+  if (clears && !d.ended.empty()) d.exits.push_back(e);
+  else if (!clears && !isLibabRecord(e.kind) && e.kind != Kind::ABMON_BAD) d.ended.clear(), d.exits.clear();
   stepOpenCalls(d.open, e, e, [](const Event& x) { return x.kind; });
+  if (e.kind == Kind::CLOCK) {  // the first few of the run, and the last few: a ring behind them
+    auto& c = *d.clocks;
+    constexpr std::size_t n = Trace::kCutClocks;
+    if (c.size() < 2 * n) c.push_back(e);
+    else std::move(c.begin() + n + 1, c.end(), c.begin() + n), c.back() = e;
+  }
   ++ct.dropped;
   ct.until = ct.dropped == 1 ? e.time : std::max(ct.until, e.time);
   if (isMsgOut(e.kind) && e.phase == Phase::End) {
@@ -77,6 +92,7 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
   if (from == tr.cut_.carried && to == seq_) return;  // nothing to drop
   const std::size_t tasks = tr.tasks_.size();
   tr.cutTasks_.resize(tasks);
+  tr.cutClocks_.resize(tasks);
   UseMap uses;
   for (const auto& [k, n] : tr.usesBefore_) uses[{k.task, k.kind, k.group, k.count}] = n;
 
@@ -96,6 +112,7 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
     split[t] = st.partitionPoint([&](const Event& e) { return e.seq < from; });
     stop[t] = st.partitionPoint([&](const Event& e) { return e.seq < to; });
     Dropped d;
+    d.clocks = &tr.cutClocks_[t];
     EventStore::Cursor c(st);
     for (std::size_t i = 0; i < split[t]; ++i) {
       const Event& e = c[i];
@@ -103,9 +120,13 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
       before = anyBefore ? std::max(before, e.time) : e.time;
       anyBefore = true;
     }
+    if (d.open.empty()) {
+      d.open = std::move(d.ended);
+      d.open.insert(d.open.end(), d.exits.begin(), d.exits.end());
+    }
     for (const Event& e : d.open) {
       carry.push_back({e.seq, static_cast<std::int64_t>(t), e, tr.tasks_[t].tid});
-      if (numberedUse(e.kind)) --uses[{t, e.kind, e.get(Key::Group, -1), e.get(Key::Count, -1)}];
+      if (numberedUse(e.kind) && e.isBegin()) --uses[{t, e.kind, e.get(Key::Group, -1), e.get(Key::Count, -1)}];
     }
   }
   std::vector<Event> monitor;
@@ -231,6 +252,7 @@ void TraceBuilder::adoptCut(const Trace& from) {
   trace_.cut_ = from.cut_;
   trace_.carriedPositions_ = from.carriedPositions_;
   trace_.cutTasks_ = from.cutTasks_;
+  trace_.cutClocks_ = from.cutClocks_;
   trace_.usesBefore_ = from.usesBefore_;
 }
 

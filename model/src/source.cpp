@@ -386,6 +386,7 @@ bool TraceSource::caughtUp() const { return impl_->caughtUp; }
 double TraceSource::quietSeconds() const { return secondsSince(impl_->lastNews); }
 bool TraceSource::sawTrace() const { return impl_->sawTrace; }
 ReadProgress TraceSource::progress() const { return impl_->progress(); }
+void TraceSource::setMaxRecords(std::uint64_t maxRecords) { impl_->options.maxRecords = maxRecords; }
 std::uint64_t TraceSource::cuts() const { return impl_->cuts.load(std::memory_order_relaxed); }
 std::vector<IndexEntry> TraceSource::index() const { return impl_->history.index(); }
 bool TraceSource::canReadRange() const { return impl_->history.canRead(); }

@@ -24,6 +24,15 @@ struct Report : xab::Analysis {
   CompensationReport compensation;  // what compensate did (compensated only)
   std::string replayOf;             // --replay-of: the record directory ("" none)
   ReplayCorrectionReport replay;    // what correctReplay did (replayOf only)
+  // The window (--budget): the report covers the records the trace holds
+  // (trace->cut() says where they start in the run).
+  struct Window {
+    bool on = false;               // a budget was kept (--follow, or --budget given)
+    std::uint64_t budget = 0;      // bytes
+    std::uint64_t cuts = 0;        // times the oldest records were dropped
+    std::uint64_t runRecords = 0;  // records of the whole run read
+    std::uint64_t spillBytes = 0;  // the spill file (a pipe's history), compressed
+  } window;
 };
 
 int exitStatus(const Report& a);

@@ -1,5 +1,6 @@
 #include "input.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -9,10 +10,26 @@ namespace {
 volatile std::sig_atomic_t gStop = 0;
 void onSignal(int) { gStop = 1; }
 
+// abstat's memory per record held: the records themselves (s bytes, about
+// 12), a second copy of them while a stall report puts a snapshot on
+// global time (the snapshot shares them with the reader, so global time
+// copies), and the analyses' tables (about 12: docs/model.md, "Memory and
+// speed").  The fixed part (the program, its buffers, the spill file's
+// compressor) comes off the budget first.
+constexpr std::uint64_t kFixedBytes = std::uint64_t{24} << 20;
+constexpr double kAnalysisBytes = 12;
+
+std::uint64_t windowRecords(std::uint64_t budget, double storeBytesPerRecord) {
+  const double perRecord = 2 * storeBytesPerRecord + kAnalysisBytes;
+  const std::uint64_t room = budget > 2 * kFixedBytes ? budget - kFixedBytes : budget / 2;
+  return std::max<std::uint64_t>(static_cast<std::uint64_t>(static_cast<double>(room) / perRecord), 10000);
+}
+
 }  // namespace
 
 TraceSource openInput(const Options& o) {
   SourceOptions so;
+  so.maxRecords = o.windowed() ? windowRecords(o.budget, 14) : 0;  // until the trace's own cost is measured
   so.read.stopOnError = o.strict;
   so.follow = o.follow;
   if (o.progress && !o.follow) {
@@ -29,8 +46,17 @@ void readInput(const Options& o, TraceSource& source, const StallHandler& onStal
   }
   bool stallReported = false;
   double quiet = 0;
-  while (source.next() != SourceStep::Ended) {
+  std::uint64_t measureAt = 1 << 20;  // records read when the cost per record is measured next
+  for (SourceStep step; (step = source.next()) != SourceStep::Ended;) {
     if (gStop) source.stop();
+    if (o.windowed() && step == SourceStep::Read && source.reader().runRecords() >= measureAt) {
+      // This trace's own bytes per record, measured on what is held.
+      measureAt = source.reader().runRecords() + (std::uint64_t{1} << 22);
+      auto held = source.reader().snapshot();
+      if (held->eventCount() > 0)
+        source.setMaxRecords(windowRecords(
+            o.budget, static_cast<double>(held->memoryBytes()) / static_cast<double>(held->eventCount())));
+    }
     double now = source.quietSeconds();
     if (now < quiet) stallReported = false;  // records came since the last report
     quiet = now;

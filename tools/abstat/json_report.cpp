@@ -45,6 +45,7 @@ struct Json {
     w.field("stopped", t.stopped()).field("bytes", a.bytes);
     if (a.stalledFor > 0) w.field("stalledFor", a.stalledFor);
     w.endObject();
+    window();
     clock();
     compensation();
     replay();
@@ -52,6 +53,20 @@ struct Json {
     for (const ReadError& e : a.errors)
       w.beginObject().field("line", e.line).field("reason", e.reason).endObject();
     w.endArray().endObject();
+  }
+
+  // The window (--budget): which part of the run the report covers.
+  void window() {
+    if (!a.window.on) return;
+    const TraceCut& c = t.cut();
+    w.key("window").beginObject();
+    w.field("budget", a.window.budget).field("cut", c.cut).field("cuts", a.window.cuts);
+    w.field("runRecords", a.window.runRecords).field("position", c.position);
+    w.field("records", a.window.runRecords - std::min(a.window.runRecords, c.position));
+    w.field("dropped", c.dropped).field("carried", static_cast<std::uint64_t>(c.carried));
+    if (c.cut) w.field("time", seconds(t, c.time)); else w.key("time").null();
+    w.field("spillBytes", a.window.spillBytes);
+    w.endObject();
   }
 
   // Global time (docs/global-time.md): "time" says which; "clock" the fit.
@@ -134,6 +149,7 @@ struct Json {
       if (i.parent == kNoTid) w.key("parent").null(); else w.field("parent", formatTid(i.parent));
       w.field("lang", i.lang == 0 ? "c" : i.lang == 1 ? "fortran" : "unknown").field("pid", i.pid);
       w.field("events", static_cast<std::uint64_t>(t.events(k).size()));
+      if (t.cut().cut) w.field("runEvents", t.cutTask(k).dropped + t.events(k).size());
       w.field("first", at(i.firstTime)).field("last", at(i.lastTime));
       if (i.exit == ExitHow::None) w.key("exit").null();
       else w.field("exit", i.exit == ExitHow::Exit ? "exit" : "task.exit").field("exitTime", at(i.exitTime));
@@ -182,6 +198,7 @@ struct Json {
     w.key("messages").beginObject();
     w.field("sent", m.sent).field("matched", m.total.count);
     w.field("unmatchedReceives", static_cast<std::uint64_t>(m.unmatched.size())).field("fromPvmd", m.fromPvmd);
+    if (t.cut().cut) w.field("beforeCut", m.beforeCut).field("receivedBeforeCut", m.receivedBeforeCut);
     w.field("neverReceived", m.neverReceived).field("bytes", m.total.bytes);
     w.field("messages", m.messagesSent).field("unreceivedMessages", m.unreceivedMessages);
     w.field("duplicateSerials", m.duplicateSerials).field("duplicateReceives", m.duplicateReceives);

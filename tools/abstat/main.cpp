@@ -65,8 +65,12 @@ int main(int argc, char** argv) {
   // In --follow mode the hang diagnosis is printed each time progress stops.
   Sections stallSections;
   stallSections.hang = true;
+  auto window = [&](Report::Window& w) {
+    w = {o.windowed(), o.budget, source.cuts(), source.reader().runRecords(), source.spillBytes()};
+  };
   auto onStall = [&](const TraceReader& r, double stalled) {
     Report a = analyseReader(o, r, r.snapshot());
+    window(a.window);
     if (!a.hang.hung) return;
     a.stalledFor = stalled;
     Options so = o;
@@ -76,11 +80,14 @@ int main(int argc, char** argv) {
   readInput(o, source, onStall);
   if (!inputUsable(o, source)) return kExitError;
   TraceReader& reader = source.reader();
+  Report::Window read{};
+  window(read);  // before take(), which empties the reader
   std::shared_ptr<const Trace> trace = reader.take();
   // The output section merges the tasks' lines by their times as recorded:
   // it keeps the trace as read (else global time re-dates it in place).
   std::shared_ptr<const Trace> recorded = o.sections.output ? trace : nullptr;
   Report a = analyseReader(o, reader, std::move(trace));
+  a.window = read;
   if (!a.messages.consistent())
     std::fprintf(stderr, "abstat: %s: warning: %s\n", source.name().c_str(), inconsistencyWarning(a.messages).c_str());
   Sections rest = o.sections;

@@ -85,6 +85,12 @@ Input:
                  print the hang diagnosis each time progress stops
   --stall SECS   seconds without a new record that count as a stall
                  (default 5; with --follow)
+  --budget SIZE  the memory abstat keeps within, whatever the run's length
+                 (SIZE in bytes, or with K, M, G: 512M, 2G; 0: none;
+                 default 1G with --follow): beyond it the oldest records
+                 are dropped and the reports cover the newest (the window,
+                 which they name); without --follow only when given
+                 ('abstat FILE' analyses the whole of a file)
   --strict       stop at the first malformed line (exit status 1)
 
   -h, --help     this text
@@ -98,11 +104,28 @@ Examples:
   2. abstat --hang --mismatch run.trace; echo $?
   3. abstat --json run.trace > run.json
   4. abmon | tee run.trace | abstat --follow --stall 3 --hang
-  5. abstat --follow --stall 10 growing.trace
+  5. abstat --follow --stall 10 --budget 4G growing.trace
   6. abstat --output --task slave1 run.trace
   7. abstat --why run.trace
   8. abstat --compare even.trace slow.trace
 )";
+
+// "1G", "512M", "64k", "1000000": bytes (binary multiples).
+bool size(const char* s, std::uint64_t& out) {
+  std::string_view v(s);
+  std::uint64_t n = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc{} || p == v.data()) return false;
+  std::string_view unit = v.substr(static_cast<std::size_t>(p - v.data()));
+  int shift = 0;
+  if (unit == "k" || unit == "K") shift = 10;
+  else if (unit == "m" || unit == "M") shift = 20;
+  else if (unit == "g" || unit == "G") shift = 30;
+  else if (!unit.empty()) return false;
+  if (n > (UINT64_MAX >> shift)) return false;
+  out = n << shift;
+  return true;
+}
 
 bool number(const char* s, double& out) {
   std::string_view v(s);
@@ -166,6 +189,11 @@ int parseOptions(int argc, char** argv, Options& o) {
       o.sections.output = true;
     } else if (a == "--stall") {
       if (!needValue(o.stallSeconds)) return usageError("--stall needs a number of seconds", "");
+    } else if (a == "--budget") {
+      if (i + 1 >= argc || !size(argv[i + 1], o.budget))
+        return usageError("--budget needs a size such as 1G, 512M or 0", "");
+      ++i;
+      o.budgetGiven = true;
     } else if (a == "--errors") {
       if (!needValue(v)) return usageError("--errors needs a count", "");
       o.showErrors = static_cast<std::size_t>(v);

@@ -41,6 +41,12 @@ struct Options {
   bool json = false;
   bool follow = false;
   double stallSeconds = 5.0;
+  // --budget: the memory abstat keeps within (bytes; 0: none), by a window
+  // of the newest records (docs/model.md, "A run of any length").  Used
+  // with --follow, or on any input when given.
+  std::uint64_t budget = std::uint64_t{1} << 30;
+  bool budgetGiven = false;
+  bool windowed() const { return budget > 0 && (follow || budgetGiven); }
   bool strict = false;
   bool progress = true;   // on a terminal only
   bool compensate = false;  // xab's measured cost taken out (docs/global-time.md)

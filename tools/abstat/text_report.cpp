@@ -90,6 +90,20 @@ std::string timeLine(const Report& a) {
   return "time: global (each task's clock fitted to abmon's from its clock records; --raw-time for the clocks as recorded)\n";
 }
 
+// What a window leaves out (--budget), as filtered runs say what they
+// cannot check.
+std::string windowLine(const Report& a) {
+  const TraceCut& c = a.trace->cut();
+  if (!a.window.on || !c.cut) return {};
+  const std::uint64_t held = a.window.runRecords - c.position;
+  return "window: the newest " + std::to_string(held) + " of the run's " + std::to_string(a.window.runRecords) +
+         " records (from record " + std::to_string(c.position) + ", " + secs(seconds(*a.trace, c.time)) +
+         " s); the " + std::to_string(c.dropped) + " before it were dropped " + std::to_string(a.window.cuts) +
+         (a.window.cuts == 1 ? " time" : " times") + " to keep within --budget " +
+         std::to_string(a.window.budget >> 20) + " MiB and are not analysed (receives of messages sent before it "
+         "are not counted unmatched; 'abstat FILE' analyses the whole of a file)\n";
+}
+
 std::string header(const Report& a) {
   const Trace& t = *a.trace;
   std::string out = "trace " + a.source + ": ";
@@ -99,7 +113,7 @@ std::string header(const Report& a) {
   if (a.errorCount) out += ", " + std::to_string(a.errorCount) + " malformed lines skipped";
   if (a.stalledFor > 0) out += fmt(", no progress for %.1f s", a.stalledFor);
   out += "\n";
-  return out + timeLine(a) + compensationLine(a) + replayLines(a);
+  return out + windowLine(a) + timeLine(a) + compensationLine(a) + replayLines(a);
 }
 
 std::string us(double ns) { return fmt("%.1f", ns / 1e3); }
@@ -211,6 +225,10 @@ std::string messages(const Report& a) {
                     std::to_string(m.unreceivedMessages) + " never received; " +
                     std::to_string(m.unmatched.size()) + " receives without a send in the trace; " +
                     (m.fromPvmd ? std::to_string(m.fromPvmd) + " notify messages from pvmd received; " : "") +
+                    (t.cut().cut ? std::to_string(m.beforeCut) + " receives of messages sent before the window, " +
+                                       std::to_string(m.receivedBeforeCut) +
+                                       " sends whose destination may have received them before it (not counted); "
+                                 : "") +
                     std::to_string(m.total.bytes) + " bytes, " + bandwidth(m.total.bandwidth()) + "\n";
   if (!m.consistent()) out += "  warning: " + inconsistencyWarning(m) + "\n";
   Table tab({"FROM", "TO", "COUNT", "BYTES", "BANDWIDTH"});

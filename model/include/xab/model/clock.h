@@ -154,6 +154,7 @@ class LiveClockFit {
   std::unordered_map<Tid, TaskClock> tasks_;
   std::unordered_map<Tid, TaskClock> refs_;  // relays' clocks
   bool anySamples_ = false;
+  std::uint64_t cutAt_ = 0;  // the trace's cut position scanned (a new cut renumbers its records: scanned again)
 };
 // The trace with shift[task][index] added to each event's time (same shape as the trace).
 std::shared_ptr<const Trace> shiftTimes(const Trace& trace, const std::vector<std::vector<TimeNs>>& shift);

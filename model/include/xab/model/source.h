@@ -122,6 +122,9 @@ class TraceSource {
 
   // The window: cuts made so far (SourceOptions::maxRecords).
   std::uint64_t cuts() const;
+  // A new limit (a caller that measured its cost per record as it read);
+  // the reader thread only.  The next piece cuts if it is reached.
+  void setMaxRecords(std::uint64_t maxRecords);
   // The time index of the whole run read so far, built as it is read (a
   // copy; any thread).
   std::vector<IndexEntry> index() const;

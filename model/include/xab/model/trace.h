@@ -129,6 +129,13 @@ class Trace {
   // kind, group and count) that task t began before the cut: a use is
   // the n-th call of each task, counted from the run's start.
   std::uint32_t usesBefore(TaskIndex t, Kind kind, StrId group, std::int32_t count) const;
+  // A few of task t's `clock` records from before the cut (the run's first
+  // kCutClocks and the last kCutClocks before it), for global time's fit.
+  static constexpr std::size_t kCutClocks = 8;
+  const std::vector<Event>& cutClocks(TaskIndex t) const {
+    static const std::vector<Event> none;
+    return t < cutClocks_.size() ? cutClocks_[t] : none;
+  }
 
   std::string_view str(StrId id) const;            // "" for an unknown id
   std::span<const Tid> list(ListId id) const;      // empty for an unknown id
@@ -160,6 +167,7 @@ class Trace {
   TraceCut cut_;
   std::vector<std::uint64_t> carriedPositions_;  // the carried records' run positions
   std::vector<CutTask> cutTasks_;                // by task; empty when not cut
+  std::vector<std::vector<Event>> cutClocks_;    // by task; empty when not cut
   struct UseKey {
     TaskIndex task;
     Kind kind;
