@@ -265,13 +265,14 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   const Trace& tr = *s->trace;
   // Another trace, or one that is not an extension of the last (another
   // window of the run, fewer tasks or records): start again.
-  bool extends = previous_ && previous_->cut().position == tr.cut().position &&
+  bool extends = !restart_ && previous_ && previous_->cut().position == tr.cut().position &&
                  previous_->taskCount() <= tr.taskCount() &&
                  previous_->eventCount() <= tr.eventCount() &&
                  previous_->monitorEvents().size() <= tr.monitorEvents().size();
   for (TaskIndex t = 0; extends && t < previous_->taskCount(); ++t)
     extends = previous_->events(t).size() <= tr.events(t).size();
   if (!extends && previous_ && tr.cut().position > previous_->cut().position) foldCut(tr);
+  restart_ = false;
   if (!extends) spans_.clear();
   s->history = history_;
   auto t = Clock::now();

@@ -397,12 +397,9 @@ class SnapshotBuilder {
   // of the previous call (or starts again when it does not); the analysis
   // is left to the caller.
   std::shared_ptr<ViewSnapshot> update(std::shared_ptr<const Trace> trace);
-  // The next update starts again (a re-timed trace), keeping the history.
-  void restart() {
-    previous_.reset();
-    order_ = ArrivalOrder();
-    spans_.clear();
-  }
+  // The next update starts again (a re-timed trace), keeping the history
+  // (and the last window's spans until then: a cut may come with it).
+  void restart() { restart_ = true; }
 
  private:
   struct TaskSpans {
@@ -420,6 +417,7 @@ class SnapshotBuilder {
   void foldCut(const Trace& next);
   std::shared_ptr<const Trace> previous_;
   TimeNs previousBegin_ = 0;  // the run's first task time, before any cut
+  bool restart_ = false;
   std::shared_ptr<RunHistory> history_;
   ArrivalOrder order_;
   std::vector<TaskSpans> spans_;
