@@ -488,7 +488,7 @@ void MainWindow::logFrame(double paintMs) {
   const std::uint64_t read = arrival_->recordsRead();
   FrameLog::Frame f;
   f.paintMs = paintMs;
-  f.shown = s->trace->eventCount();
+  f.shown = s->runRecords();
   f.read = std::max(read, f.shown);
   f.ageMs = newestRecordAgeMs(*s);
   f.lagSeconds = lagOf(*s, read).seconds;

@@ -35,7 +35,7 @@ void ArrivalMeter::sample() {
 
 Lag lagOf(const ViewSnapshot& shown, std::uint64_t recordsRead) {
   Lag lag;
-  const std::uint64_t have = shown.trace ? shown.trace->eventCount() : 0;
+  const std::uint64_t have = shown.runRecords();
   if (recordsRead <= have) return lag;
   lag.records = recordsRead - have;
   lag.seconds = std::max<double>(0.0, static_cast<double>(QDateTime::currentMSecsSinceEpoch() - shown.takenMs) / 1000.0);

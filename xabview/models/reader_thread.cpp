@@ -15,11 +15,20 @@ constexpr int kWaitMs = 40;
 // at its end, a picture whose clocks move is put on global time
 // (live_time_base.h).
 constexpr double kPauseSeconds = 0.5;
-// What a record of the window costs the viewer at its peak, all told: the
-// trace's store, the arrival order, the spans, the analysis (two of them
-// while a new one is made) and the copy a cut makes.  bench/xabview_live.sh
-// --minutes checks a long stream's peak against the budget.
-constexpr std::uint64_t kBytesPerRecord = 64;
+// The budget's window, in records: what the viewer costs beyond its fixed
+// part (Qt, fonts, the window: ~40 MB offscreen) divided by what a record
+// of the window costs at the peak, all told: the trace's store, the
+// arrival order, the spans, the analysis (two while a new one is made),
+// the old window still shown while a cut makes the new one.
+// bench/xabview_live.sh and tests/memory check peaks against budgets.
+constexpr std::uint64_t kFixedBytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t kBytesPerRecord = 80;
+constexpr std::uint64_t kLeastWindow = 1 << 16;
+
+std::uint64_t windowRecords(std::uint64_t budget) {
+  if (budget == 0) return 0;
+  return std::max(kLeastWindow, (budget > kFixedBytes ? budget - kFixedBytes : 0) / kBytesPerRecord);
+}
 
 }  // namespace
 
@@ -30,7 +39,7 @@ void TraceLoader::run() {
     SourceOptions options;
     options.follow = options_.follow;
     options.waitMs = kWaitMs;
-    if (options_.budget) options.maxRecords = std::max<std::uint64_t>(1, options_.budget / kBytesPerRecord);
+    options.maxRecords = windowRecords(options_.budget);
     auto shared = std::make_shared<TraceSource>(options_.path.toStdString(), options);
     TraceSource& source = *shared;
     if (options.maxRecords) {
@@ -86,7 +95,7 @@ void TraceLoader::run() {
 
     while (!stopping_ && !ended) {
       const SourceStep step = source.next();
-      recordsRead_.store(reader.eventCount(), std::memory_order_relaxed);
+      recordsRead_.store(reader.runRecords(), std::memory_order_relaxed);
       ended = step == SourceStep::Ended;
       // A followed file at its current end.
       const bool atEnd = step == SourceStep::Waiting && source.following();

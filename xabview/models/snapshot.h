@@ -289,6 +289,13 @@ struct ViewSnapshot {
   TimeNs newestArrival = 0;               // the latest recvTime: when abmon got the newest record
 
   std::size_t size() const { return order.size(); }
+  // Records of the run up to this snapshot's last (the window's start in
+  // the run plus its records): what the reader's count is compared with.
+  std::uint64_t runRecords() const {
+    if (!trace) return 0;
+    const TraceCut& c = trace->cut();
+    return (c.cut ? c.position - c.carried : 0) + size();
+  }
   Event event(const OrderEntry& e) const;
   Event eventAt(std::size_t position) const { return event(order[position]); }
   // f(position, entry, event) for each position in [from, to), in order,

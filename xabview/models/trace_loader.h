@@ -62,8 +62,9 @@ class TraceLoader : public QObject {
   // it has read so far and posts it at once (a new picture), live or after
   // the input's end; later pictures follow the new choice.
   void setTimeBase(bool rawTime, bool compensate);
-  // Records the reader thread has read so far (any thread may ask): the
-  // status bar's arrival rate and lag compare it with what is shown.
+  // Records of the run the reader thread has read so far, abmon's own too
+  // (any thread may ask; a budget's cuts do not lower it): the status
+  // bar's arrival rate and lag compare it with ViewSnapshot::runRecords().
   std::uint64_t recordsRead() const { return recordsRead_.load(std::memory_order_relaxed); }
   // Under a memory budget, the records of the run around time t that the
   // window no longer holds, read again from the file (or the spill file of
