@@ -147,13 +147,16 @@ void EventLogPanel::refillTasks() {
 // ("send (640)"); the counts grow with the trace, one pass over new records.
 void EventLogPanel::refillCalls() {
   const ViewSnapshot* s = state_->snapshot();
-  if (!s || s->size() < counted_) {  // another input (File > Open)
+  // Another input (File > Open), another window of the run (a budget's
+  // cut, the past read again): counted again.
+  if (!s || s->size() < counted_ || s->windowStart() != countedWindow_) {
     callCounts_.fill(0);
     counted_ = 0;
   }
+  if (s) countedWindow_ = s->windowStart();
   if (s && s->size() > counted_) {
-    s->order.forEach(counted_, s->size(), [&](std::size_t, const OrderEntry& e) {
-      ++callCounts_[static_cast<std::size_t>(s->event(e).kind)];
+    s->forEachRecord(counted_, s->size(), [&](std::size_t, const OrderEntry&, const RecordRef& r) {
+      ++callCounts_[static_cast<std::size_t>(r.shape().kind)];
     });
     counted_ = s->size();
   } else if (s || call_->count() == 1) {

@@ -34,19 +34,23 @@ OutputPanel::OutputPanel(ViewState* state, QWidget* parent) : QWidget(parent), s
 void OutputPanel::collect() {
   const ViewSnapshot* s = state_->snapshot();
   if (!s || !s->trace) return;
-  if (s->trace.get() != trace_ && (s->order.size() < scanned_ || !trace_)) {
+  // Another input, or another window of the run (a budget's cut, the past
+  // read again): positions count from another record.
+  if (s->trace.get() != trace_ && (s->order.size() < scanned_ || !trace_ || s->windowStart() != window_)) {
     lines_.clear();
     scanned_ = 0;
     shown_ = 0;
     text_->clear();
   }
   trace_ = s->trace.get();
+  window_ = s->windowStart();
   const Trace& t = *s->trace;
   const int textSlot = slotOf(Kind::OUTPUT, Phase::End, Key::Text);
-  s->order.forEach(scanned_, s->order.size(), [&](std::size_t p, const OrderEntry& e) {
+  // The records' shapes say which are output: only those are decoded.
+  s->forEachRecord(scanned_, s->order.size(), [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
     if (e.task >= t.taskCount()) return;  // abmon's own records
-    const Event& ev = t.events(e.task)[e.index];
-    if (ev.kind == Kind::OUTPUT && ev.has(textSlot)) lines_.push_back({p, e.task, ev.a[textSlot]});
+    if (const auto shape = r.shape(); shape.kind == Kind::OUTPUT && shape.has(textSlot))
+      lines_.push_back({p, e.task, r.event().a[textSlot]});
   });
   scanned_ = s->order.size();
 }

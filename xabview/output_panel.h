@@ -40,6 +40,7 @@ class OutputPanel : public QWidget {
   ViewState* state_;
   QPlainTextEdit* text_;
   const Trace* trace_ = nullptr;  // the trace `lines_` were collected from
+  std::uint64_t window_ = 0;       // its window's start in the run (ViewSnapshot::windowStart)
   std::size_t scanned_ = 0;        // positions looked at
   std::vector<Line> lines_;        // every output record read, by position
   std::size_t shown_ = 0;          // lines_[0, shown_) are in text_

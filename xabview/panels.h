@@ -44,6 +44,7 @@ class EventLogPanel : public QWidget {
   static std::optional<int> tagOf(const QString& text);
   std::array<std::uint64_t, kKindCount> callCounts_{};  // records per call, of the first counted_
   std::size_t counted_ = 0;
+  std::uint64_t countedWindow_ = 0;  // the window counted_ counts in (ViewSnapshot::windowStart)
   ViewState* state_;
   EventLogModel* model_;
   EventLogView* table_;

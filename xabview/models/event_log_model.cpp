@@ -57,7 +57,10 @@ void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
 
 void EventLogModel::onSnapshot() {
   std::size_t size = state_->size();
-  if (size < known_) {
+  // Fewer records (another input) or another window of the run (a
+  // budget's cut, the past read again): the rows are made again.
+  const ViewSnapshot* s = state_->snapshot();
+  if (size < known_ || (s ? s->windowStart() : 0) != window_) {
     onFilter();
     return;
   }
@@ -84,6 +87,7 @@ void EventLogModel::onFilter() {
   rows_.clear();
   filtered_ = !state_->filter().all();
   known_ = state_->size();
+  window_ = state_->snapshot() ? state_->snapshot()->windowStart() : 0;
   if (filtered_) appendMatches(0, known_);
   endResetModel();
 }

@@ -43,6 +43,7 @@ class EventLogModel : public QAbstractTableModel {
 
   ViewState* state_;
   std::size_t known_ = 0;             // records of the snapshot the rows reflect
+  std::uint64_t window_ = 0;  // the window known_ counts in (ViewSnapshot::windowStart)
   bool filtered_ = false;
   std::vector<std::uint32_t> rows_;   // positions, when filtered
   std::size_t lastPosition_ = 0;

@@ -289,13 +289,17 @@ struct ViewSnapshot {
   TimeNs newestArrival = 0;               // the latest recvTime: when abmon got the newest record
 
   std::size_t size() const { return order.size(); }
+  // The run's position of this snapshot's position 0 (a budget's window,
+  // records read again from the past: TraceCut; 0 for a whole trace).  A
+  // view that keeps what it read of earlier snapshots starts again when
+  // this changes: positions count from another record.
+  std::uint64_t windowStart() const {
+    if (!trace || !trace->cut().cut) return 0;
+    return trace->cut().position - trace->cut().carried;
+  }
   // Records of the run up to this snapshot's last (the window's start in
   // the run plus its records): what the reader's count is compared with.
-  std::uint64_t runRecords() const {
-    if (!trace) return 0;
-    const TraceCut& c = trace->cut();
-    return (c.cut ? c.position - c.carried : 0) + size();
-  }
+  std::uint64_t runRecords() const { return windowStart() + size(); }
   Event event(const OrderEntry& e) const;
   Event eventAt(std::size_t position) const { return event(order[position]); }
   // f(position, entry, event) for each position in [from, to), in order,

@@ -111,18 +111,11 @@ bool ViewState::askHistory(TimeNs t) {
   return true;
 }
 
-// The arrival position in the run of a snapshot's first window record.
-static std::uint64_t windowStart(const ViewSnapshot* s) {
-  if (!s || !s->trace) return 0;
-  const TraceCut& c = s->trace->cut();
-  return c.position - c.carried;
-}
-
 void ViewState::setSnapshot(SnapshotPtr s) {
   // A budget's cut moved the window on: positions count from its start, so
   // a position held (paused, a selection) moves back by what was dropped.
-  if (snapshot_ && s && snapshot_->fromHistory == s->fromHistory && windowStart(s.get()) > windowStart(snapshot_.get())) {
-    const std::uint64_t d = windowStart(s.get()) - windowStart(snapshot_.get());
+  if (snapshot_ && s && snapshot_->fromHistory == s->fromHistory && s->windowStart() > snapshot_->windowStart()) {
+    const std::uint64_t d = s->windowStart() - snapshot_->windowStart();
     position_ = position_ > d ? position_ - d : 0;
     if (selected_) {
       if (*selected_ >= d) *selected_ -= d;
