@@ -65,7 +65,6 @@ struct Json {
     w.field("records", a.window.runRecords - std::min(a.window.runRecords, c.position));
     w.field("dropped", c.dropped).field("carried", static_cast<std::uint64_t>(c.carried));
     if (c.cut) w.field("time", seconds(t, c.time)); else w.key("time").null();
-    w.field("spillBytes", a.window.spillBytes);
     w.endObject();
   }
 
