@@ -243,7 +243,7 @@ void TraceBuilder::continueRun(const Trace& table, std::uint64_t position, TimeN
   haveLast_ = false;
   trace_.omitted_ = table.omitted_;
   // What came before `position` is not known: any send may be before it.
-  trace_.cutTasks_.assign(trace_.tasks_.size(), CutTask{1, INT64_MAX, INT32_MAX, true});
+  if (position > 0) trace_.cutTasks_.assign(trace_.tasks_.size(), CutTask{1, INT64_MAX, INT32_MAX, true});
   trace_.cut_ = TraceCut{position, before, position, 0, position > 0};
 }
 

@@ -278,6 +278,21 @@ TEST_CASE("abstat --follow --budget 64M reads a pipe of 4 M records within 64 Mi
   CHECK(report.find("\"runRecords\":40") != std::string::npos);  // 4,000,000 and the few clock exchanges
   CHECK(report.find("\"unmatchedReceives\":0,") != std::string::npos);
   CHECK(std::filesystem::is_empty(tmp));
+  // The text report names the window on its second line, and each task's
+  // records in the whole run.
+  const std::string text = std::string(XAB_GENTRACE) + " --records 1500000 16 | " + XAB_BIN_DIR +
+                           "/abstat --follow --budget 32M --tasks --messages -";
+  Child b = runLimited(dir, {"/bin/sh", "-c", text}, 2048);
+  CHECK(b.exit == 0);
+  std::ifstream out(dir + "/stdout");
+  std::string words(std::istreambuf_iterator<char>(out), {});
+  INFO(words.substr(0, 3000));
+  const auto second = words.find('\n') + 1;
+  CHECK(words.compare(second, 18, "window: the newest") == 0);
+  CHECK(words.find("'abstat FILE' analyses the whole of a file") != std::string::npos);
+  CHECK(words.find("RUN EVENTS") != std::string::npos);
+  CHECK(words.find("receives of messages sent before the window") != std::string::npos);
+  CHECK(words.find(" 0 receives without a send in the trace") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 #endif
