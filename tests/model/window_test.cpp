@@ -57,7 +57,7 @@ const char* const kSuite[] = {"barrier.trace", "barrier_hang.trace", "bcast_left
 
 }  // namespace
 
-TEST_CASE("a cut trace: positions renumbered from 0, the task table whole, open calls carried", "[window]") {
+TEST_CASE("a cut trace: positions renumbered from 0 with the task table whole and open calls carried", "[window]") {
   const std::string text = slurpFile(dataPath("cholesky_hang.trace"));
   auto whole = loadTraceText(text).trace;
   const std::uint64_t n = whole->eventCount() + whole->monitorEvents().size();
@@ -210,7 +210,7 @@ void checkRange(const TraceSource& src, const Trace& whole, std::uint64_t from, 
 
 }  // namespace
 
-TEST_CASE("the time index against a scan of the file; readRange from a plain file", "[window]") {
+TEST_CASE("the time index against a scan of the file and readRange from a plain file", "[window]") {
   Scratch s;
   const std::string file = generate(s, 300000, 8);
   auto whole = loadTraceFile(file).trace;
@@ -252,7 +252,7 @@ TEST_CASE("the time index against a scan of the file; readRange from a plain fil
   checkRange(src, *whole, byPos.size() - 100, byPos.size() + 100);
 }
 
-TEST_CASE("a window: the reader cuts itself, analyses see no false unmatched receive", "[window]") {
+TEST_CASE("a window: the reader cuts itself and its analyses see no false unmatched receive", "[window]") {
   Scratch s;
   const std::string file = generate(s, 400000, 16);
   SourceOptions o;
@@ -274,7 +274,7 @@ TEST_CASE("a window: the reader cuts itself, analyses see no false unmatched rec
   CHECK(a.messages.total.count > 0);
 }
 
-TEST_CASE("readRange from a .zst and from a pipe's spill file, while reading; the spill file gone", "[window]") {
+TEST_CASE("readRange from a .zst and from a pipe spill file while reading and the spill file gone", "[window]") {
   Scratch s;
   const std::string file = generate(s, 200000, 4);
   auto whole = loadTraceFile(file).trace;
