@@ -266,7 +266,8 @@ std::string barriers(const Report& a) {
                     secs(durationSeconds(b.totalWait)) + " s waited in all\n";
   for (const BarrierInstance& bi : b.instances) {
     out += "  '" + std::string(t.str(bi.group)) + "' count " + std::to_string(bi.count) + " use " +
-           std::to_string(bi.use) + ": " + std::to_string(bi.visits.size()) + " arrived";
+           std::to_string(bi.use) + ": " + std::to_string(bi.visits.size()) + " arrived" +
+           (bi.beforeCut ? " in the window (the others before it)" : "");
     if (bi.lastArrival >= 0)
       out += ", last " + t.label(bi.visits[static_cast<std::size_t>(bi.lastArrival)].task) + " late by " +
              secs(durationSeconds(bi.lateBy)) + " s";
