@@ -122,7 +122,14 @@ BarrierAnalysis analyzeBarriers(const Trace& trace) {
   recut(c.instances);
   BarrierAnalysis out;
   out.instances = std::move(c.instances);
-  for (BarrierInstance& b : out.instances) summarise(b);
+  for (BarrierInstance& b : out.instances) {
+    summarise(b);
+    if (trace.cut().cut && b.count > 0 && b.visits.size() < static_cast<std::size_t>(b.count) && b.complete()) {
+      b.beforeCut = true;  // released: the members not here arrived before the cut
+      b.lastArrival = -1;
+      b.lateBy = 0;
+    }
+  }
   auto firstArrival = [](const BarrierInstance& b) {
     TimeNs m = INT64_MAX;
     for (const BarrierVisit& v : b.visits) m = std::min(m, v.arrive);
@@ -143,7 +150,9 @@ BarrierAnalysis analyzeBarriers(const Trace& trace) {
     out.totalWait = addTime(out.totalWait, b.totalWait);
   }
   for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-    TimeNs run = trace.task(t).lastTime - trace.task(t).firstTime;
+    // A cut trace: the share of the task's time in it.
+    const TimeNs from = trace.cut().cut ? std::max(trace.task(t).firstTime, trace.firstTime()) : trace.task(t).firstTime;
+    TimeNs run = trace.task(t).lastTime - from;
     if (run > 0) out.perTask[t].share = static_cast<double>(out.perTask[t].wait) / static_cast<double>(run);
   }
   return out;

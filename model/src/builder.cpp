@@ -139,7 +139,9 @@ void TraceBuilder::noteTime(TimeNs t) {
 void TraceBuilder::append(TaskIndex t, const Event& e) {
   TaskInfo& info = trace_.tasks_[t];
   auto& seq = trace_.events_[t];
-  if (seq.empty()) {
+  if (seq.empty() && t < adopted_) {  // a task of the run's table: it started before this trace
+    info.lastTime = e.time;
+  } else if (seq.empty()) {
     info.firstTime = info.lastTime = e.time;
   } else {
     info.lastTime = std::max(info.lastTime, e.time);
@@ -224,6 +226,7 @@ std::shared_ptr<const Trace> TraceBuilder::take() {
   openCalls_.clear();
   haveLast_ = false;
   seq_ = 0;
+  adopted_ = 0;
   spanFirst_ = INT64_MAX, spanLast_ = INT64_MIN;
   return out;
 }

@@ -78,6 +78,9 @@ Collectives measureCollectives(const Trace& trace, const std::vector<std::vector
     if (!(present & (1u << k))) continue;
     const Kind kind = kCollectiveKinds[k];
     for (const BarrierInstance& b : collectiveInstances(trace, kind)) {
+      // A cut trace: a use whose members' arrivals straddle the cut lacks
+      // those before it; its last arrival is not known.
+      if (trace.cut().cut && b.count > 0 && b.visits.size() < static_cast<std::size_t>(b.count)) continue;
       std::optional<TaskIndex> root;
       if (auto g = instances.find(b.group); g != instances.end() && b.root >= 0)
         if (auto r = g->second.find(b.root); r != g->second.end()) root = r->second;

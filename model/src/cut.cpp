@@ -180,7 +180,7 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
     auto keep = [&](Event e) {
       moveLists(e, tr, remap, lists);
       out.push_back(e);
-      info.firstTime = any ? std::min(info.firstTime, e.time) : e.time;
+      // firstTime stays the task's start in the whole run (a spawn's wait ends there).
       info.lastTime = any ? std::max(info.lastTime, e.time) : e.time;
       any = true;
       noteHeld(e.time);
@@ -241,9 +241,10 @@ void TraceBuilder::continueRun(const Trace& table, std::uint64_t position, TimeN
     info.firstTime = in.firstTime, info.lastTime = in.lastTime;  // until a record of its own comes
   }
   haveLast_ = false;
+  adopted_ = static_cast<TaskIndex>(trace_.tasks_.size());
   trace_.omitted_ = table.omitted_;
   // What came before `position` is not known: any send may be before it.
-  trace_.cutTasks_.assign(trace_.tasks_.size(), CutTask{1, INT64_MAX, INT32_MAX, true});
+  if (position > 0) trace_.cutTasks_.assign(trace_.tasks_.size(), CutTask{1, INT64_MAX, INT32_MAX, true});
   trace_.cut_ = TraceCut{position, before, position, 0, position > 0};
 }
 

@@ -33,6 +33,9 @@ std::size_t Trace::memoryBytes() const {
                   byTid_.size() * (sizeof(Tid) + sizeof(TaskIndex) + 2 * sizeof(void*));
   for (const auto& seq : events_) n += seq.capacityBytes() + sizeof(seq);
   for (const auto& [tid, ev] : refClocks_) n += ev.capacity() * sizeof(Event) + sizeof(ev);  // relays' clock records
+  n += cutTasks_.capacity() * sizeof(CutTask) + carriedPositions_.capacity() * sizeof(std::uint64_t) +
+       usesBefore_.capacity() * sizeof(usesBefore_[0]);  // what a cut left out
+  for (const auto& c : cutClocks_) n += c.capacity() * sizeof(Event) + sizeof(c);
   n += strings_.capacityBytes();
   strings_.forEach([&](const std::string& s) {
     if (s.capacity() > 15) n += s.capacity() + 1;  // beyond the small-string buffer

@@ -252,4 +252,47 @@ TEST_CASE("abstat reads 1 M records within 32 bytes a record, ab2picl within 40"
 #endif
   std::filesystem::remove_all(dir);
 }
+
+// abstat --follow on a pipe of a run longer than its budget: 4 M records
+// (about 92 MiB of peak RSS read whole) through a pipe with --budget 64M.
+// Its peak RSS (abstat and the generator, the larger: wait4's) stays
+// under the budget; the report names the window; the spill file (in a
+// TMPDIR of the test's own) is gone at the end.
+TEST_CASE("abstat --follow --budget 64M reads a pipe of 4 M records within 64 MiB", "[memory][window]") {
+  std::string dir = tempDir();
+  const std::string tmp = dir + "/tmp";
+  std::filesystem::create_directory(tmp);
+  const std::string cmd = "TMPDIR=" + tmp + " " + std::string(XAB_GENTRACE) + " --records 4000000 16 --clocks | TMPDIR=" +
+                          tmp + " " + XAB_BIN_DIR + "/abstat --follow --budget 64M --json --hang --messages -";
+  Child a = runLimited(dir, {"/bin/sh", "-c", cmd}, 2048);
+  INFO("stderr: " << a.err.substr(0, 2000));
+  INFO("peak RSS " << a.maxRssKb / 1024 << " MiB");
+  CHECK(a.exit == 0);
+  CHECK(a.maxRssKb < 64 * 1024);
+  std::ifstream json(dir + "/stdout");
+  std::string report(std::istreambuf_iterator<char>(json), {});
+  INFO(report.substr(0, 1500));
+  std::erase(report, ' ');  // one JSON line with --follow
+  CHECK(report.find("\"window\":{") != std::string::npos);
+  CHECK(report.find("\"cut\":true") != std::string::npos);
+  CHECK(report.find("\"runRecords\":40") != std::string::npos);  // 4,000,000 and the few clock exchanges
+  CHECK(report.find("\"unmatchedReceives\":0,") != std::string::npos);
+  CHECK(std::filesystem::is_empty(tmp));
+  // The text report names the window on its second line, and each task's
+  // records in the whole run.
+  const std::string text = std::string(XAB_GENTRACE) + " --records 1500000 16 | " + XAB_BIN_DIR +
+                           "/abstat --follow --budget 32M --tasks --messages -";
+  Child b = runLimited(dir, {"/bin/sh", "-c", text}, 2048);
+  CHECK(b.exit == 0);
+  std::ifstream out(dir + "/stdout");
+  std::string words(std::istreambuf_iterator<char>(out), {});
+  INFO(words.substr(0, 3000));
+  const auto second = words.find('\n') + 1;
+  CHECK(words.compare(second, 18, "window: the newest") == 0);
+  CHECK(words.find("'abstat FILE' analyses the whole of a file") != std::string::npos);
+  CHECK(words.find("RUN EVENTS") != std::string::npos);
+  CHECK(words.find("receives of messages sent before the window") != std::string::npos);
+  CHECK(words.find(" 0 receives without a send in the trace") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
 #endif

@@ -57,7 +57,7 @@ const char* const kSuite[] = {"barrier.trace", "barrier_hang.trace", "bcast_left
 
 }  // namespace
 
-TEST_CASE("a cut trace: positions renumbered from 0, the task table whole, open calls carried", "[window]") {
+TEST_CASE("a cut trace: positions renumbered from 0 with the task table whole and open calls carried", "[window]") {
   const std::string text = slurpFile(dataPath("cholesky_hang.trace"));
   auto whole = loadTraceText(text).trace;
   const std::uint64_t n = whole->eventCount() + whole->monitorEvents().size();
@@ -94,11 +94,21 @@ TEST_CASE("a cut trace: positions renumbered from 0, the task table whole, open 
   }
 }
 
-TEST_CASE("analyses on a cut trace report nothing the whole trace does not", "[window]") {
+TEST_CASE("analyses on a cut trace report nothing the whole trace does not (messages, mismatches, hang, barriers, wait states)", "[window]") {
   for (const char* name : kSuite) {
     const std::string text = slurpFile(dataPath(name));
-    const Analysis whole = analyse(loadTraceText(text).trace);
+    AnalyseOptions why;
+    why.why = true;
+    const Analysis whole = analyse(loadTraceText(text).trace, why);
     std::set<RecordId> unmatched, mismatched;
+    // A wait state: who waited, at which record, how, and who caused it.
+    using Wait = std::tuple<Tid, std::uint64_t, int, Tid>;
+    auto waitOf = [](const Analysis& a, const WaitState& w) {
+      return Wait{a.trace->task(w.task).tid, a.trace->runPosition(a.trace->events(w.task)[w.at].seq),
+                  static_cast<int>(w.pattern), a.trace->task(w.cause).tid};
+    };
+    std::set<Wait> waits;
+    for (const WaitState& w : whole.why.waits) waits.insert(waitOf(whole, w));
     for (const auto& u : whole.messages.unmatched) unmatched.insert(idOf(*whole.trace, u.recv));
     for (const auto& m : whole.mismatch.mismatches) mismatched.insert(idOf(*whole.trace, m.recv));
     std::set<Tid> blocked;
@@ -106,7 +116,13 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not", "[w
     const std::uint64_t n = whole.trace->eventCount() + whole.trace->monitorEvents().size();
     for (std::uint64_t at = 1; at < n; ++at) {
       CAPTURE(name, at);
-      const Analysis a = analyse(cutAt(text, at));
+      const Analysis a = analyse(cutAt(text, at), why);
+      for (const WaitState& w : a.why.waits) {
+        const Wait x = waitOf(a, w);
+        INFO("wait of t" << std::hex << std::get<0>(x) << std::dec << " at " << std::get<1>(x) << " pattern "
+                          << std::get<2>(x) << " cause t" << std::hex << std::get<3>(x));
+        CHECK(waits.count(x));
+      }
       for (const auto& u : a.messages.unmatched) CHECK(unmatched.count(idOf(*a.trace, u.recv)));
       for (const auto& m : a.mismatch.mismatches) CHECK(mismatched.count(idOf(*a.trace, m.recv)));
       CHECK(a.messages.unreceivedMessages <= whole.messages.unreceivedMessages);
@@ -120,6 +136,11 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not", "[w
       for (const auto& b : whole.barriers.instances)
         for (const auto& v : b.visits)
           visits.insert({b.group, b.count, b.use, whole.trace->task(v.task).tid, v.arrive});
+      for (const auto& b : a.barriers.instances) {
+        // Fewer visits than the whole use only when the others are before the cut.
+        if (b.complete() && b.count > 0 && b.visits.size() < static_cast<std::size_t>(b.count)) CHECK(b.beforeCut);
+        if (b.beforeCut) CHECK(b.lastArrival == -1);
+      }
       for (const auto& b : a.barriers.instances)
         for (const auto& v : b.visits) {
           std::string g(a.trace->str(b.group));
@@ -210,7 +231,7 @@ void checkRange(const TraceSource& src, const Trace& whole, std::uint64_t from, 
 
 }  // namespace
 
-TEST_CASE("the time index against a scan of the file; readRange from a plain file", "[window]") {
+TEST_CASE("the time index against a scan of the file and readRange from a plain file", "[window]") {
   Scratch s;
   const std::string file = generate(s, 300000, 8);
   auto whole = loadTraceFile(file).trace;
@@ -252,7 +273,7 @@ TEST_CASE("the time index against a scan of the file; readRange from a plain fil
   checkRange(src, *whole, byPos.size() - 100, byPos.size() + 100);
 }
 
-TEST_CASE("a window: the reader cuts itself, analyses see no false unmatched receive", "[window]") {
+TEST_CASE("a window: the reader cuts itself and its analyses see no false unmatched receive", "[window]") {
   Scratch s;
   const std::string file = generate(s, 400000, 16);
   SourceOptions o;
@@ -274,7 +295,7 @@ TEST_CASE("a window: the reader cuts itself, analyses see no false unmatched rec
   CHECK(a.messages.total.count > 0);
 }
 
-TEST_CASE("readRange from a .zst and from a pipe's spill file, while reading; the spill file gone", "[window]") {
+TEST_CASE("readRange from a .zst and from a pipe spill file while reading and the spill file gone", "[window]") {
   Scratch s;
   const std::string file = generate(s, 200000, 4);
   auto whole = loadTraceFile(file).trace;

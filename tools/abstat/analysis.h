@@ -31,7 +31,6 @@ struct Report : xab::Analysis {
     std::uint64_t budget = 0;      // bytes
     std::uint64_t cuts = 0;        // times the oldest records were dropped
     std::uint64_t runRecords = 0;  // records of the whole run read
-    std::uint64_t spillBytes = 0;  // the spill file (a pipe's history), compressed
   } window;
 };
 

@@ -30,6 +30,7 @@ std::uint64_t windowRecords(std::uint64_t budget, double storeBytesPerRecord) {
 TraceSource openInput(const Options& o) {
   SourceOptions so;
   so.maxRecords = o.windowed() ? windowRecords(o.budget, 14) : 0;  // until the trace's own cost is measured
+  so.spill = SourceOptions::Spill::Never;  // abstat reads no history back: what the window drops is gone
   so.read.stopOnError = o.strict;
   so.follow = o.follow;
   if (o.progress && !o.follow) {

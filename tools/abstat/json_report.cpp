@@ -65,7 +65,6 @@ struct Json {
     w.field("records", a.window.runRecords - std::min(a.window.runRecords, c.position));
     w.field("dropped", c.dropped).field("carried", static_cast<std::uint64_t>(c.carried));
     if (c.cut) w.field("time", seconds(t, c.time)); else w.key("time").null();
-    w.field("spillBytes", a.window.spillBytes);
     w.endObject();
   }
 
@@ -240,6 +239,7 @@ struct Json {
     for (const BarrierInstance& bi : b.instances) {
       w.beginObject().field("group", t.str(bi.group)).field("count", bi.count).field("use", bi.use);
       w.field("complete", bi.complete());
+      if (bi.beforeCut) w.field("beforeCut", true);
       if (bi.lastArrival >= 0) taskRef("lastArrival", bi.visits[static_cast<std::size_t>(bi.lastArrival)].task);
       w.field("lateBy", durationSeconds(bi.lateBy)).field("totalWait", durationSeconds(bi.totalWait));
       w.key("visits").beginArray();

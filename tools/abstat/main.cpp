@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   Sections stallSections;
   stallSections.hang = true;
   auto window = [&](Report::Window& w) {
-    w = {o.windowed(), o.budget, source.cuts(), source.reader().runRecords(), source.spillBytes()};
+    w = {o.windowed(), o.budget, source.cuts(), source.reader().runRecords()};
   };
   auto onStall = [&](const TraceReader& r, double stalled) {
     Report a = analyseReader(o, r, r.snapshot());

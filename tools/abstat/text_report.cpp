@@ -195,6 +195,8 @@ std::string tasks(const Report& a) {
   const bool sampled = a.samples.anyTask;  // CPU columns only where there are samples
   std::vector<std::string> head = {"TASK", "TID", "HOST", "PARENT", "EVENTS", "FIRST", "LAST", "END"};
   if (sampled) head.insert(head.end() - 1, {"CPU", "WAITING FOR CPU"});
+  const bool cut = t.cut().cut;  // a window: each task's records in the whole run too
+  if (cut) head.insert(head.begin() + 5, "RUN EVENTS");
   Table tab(std::move(head));
   for (TaskIndex k = 0; k < t.taskCount(); ++k) {
     const TaskInfo& i = t.task(k);
@@ -205,6 +207,7 @@ std::string tasks(const Report& a) {
         std::to_string(t.events(k).size()), secs(seconds(t, i.firstTime)),
         secs(seconds(t, i.lastTime)), exitWords(t, k) + (i.lost ? " (" + std::to_string(i.lost) + " events lost)" : "") +
             (i.lostMessages ? " (" + std::to_string(i.lostMessages) + " event messages lost)" : "")};
+    if (cut) row.insert(row.begin() + 5, std::to_string(t.cutTask(k).dropped + t.events(k).size()));
     if (sampled) {
       auto cells = cpuCells(a, k);
       row.insert(row.end() - 1, cells.begin(), cells.end());
@@ -263,7 +266,8 @@ std::string barriers(const Report& a) {
                     secs(durationSeconds(b.totalWait)) + " s waited in all\n";
   for (const BarrierInstance& bi : b.instances) {
     out += "  '" + std::string(t.str(bi.group)) + "' count " + std::to_string(bi.count) + " use " +
-           std::to_string(bi.use) + ": " + std::to_string(bi.visits.size()) + " arrived";
+           std::to_string(bi.use) + ": " + std::to_string(bi.visits.size()) + " arrived" +
+           (bi.beforeCut ? " in the window (the others before it)" : "");
     if (bi.lastArrival >= 0)
       out += ", last " + t.label(bi.visits[static_cast<std::size_t>(bi.lastArrival)].task) + " late by " +
              secs(durationSeconds(bi.lateBy)) + " s";
@@ -360,6 +364,8 @@ std::string breakdown(const Report& a) {
   const bool sampled = a.samples.anyTask;
   std::vector<std::string> head = {"TASK", "COMPUTE", "COMMUNICATION", "BLOCKED", "BARRIER", "TOTAL"};
   if (sampled) head.insert(head.end() - 1, {"CPU", "WAITING FOR CPU"});
+  const bool cut = t.cut().cut;  // a window: each task's records in the whole run too
+  if (cut) head.insert(head.begin() + 5, "RUN EVENTS");
   Table tab(std::move(head));
   CpuTime all;
   for (TaskIndex k = 0; k < t.taskCount(); ++k) {

@@ -37,6 +37,9 @@ struct BarrierInstance {
   int lastArrival = -1;        // index into visits of the last task to arrive
   TimeNs lateBy = 0;           // last arrival - first arrival
   TimeNs totalWait = 0;
+  // A cut trace (Trace::cut()): some members arrived before the cut and
+  // are not held, so the last to arrive is not known (lastArrival -1).
+  bool beforeCut = false;
   bool complete() const;       // every visit departed
 };
 

@@ -87,6 +87,7 @@ class TraceBuilder final : public text::RecordSink {
   // innermost last: what marks a record Event::kInsideCall.
   std::vector<std::vector<Kind>> openCalls_;
   TimeNs spanFirst_ = INT64_MAX, spanLast_ = INT64_MIN;  // takeTimeSpan
+  TaskIndex adopted_ = 0;  // tasks taken from a table (continueRun): their start is the table's
 };
 
 // The one rule of open calls (what markInsideCall and a cut follow): one
