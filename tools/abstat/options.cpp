@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <xab/model/memory.h>
 #include <xab/model/reader.h>
 #include <xab/version.h>
 
@@ -111,22 +112,6 @@ Examples:
 )";
 
 // "1G", "512M", "64k", "1000000": bytes (binary multiples).
-bool size(const char* s, std::uint64_t& out) {
-  std::string_view v(s);
-  std::uint64_t n = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (ec != std::errc{} || p == v.data()) return false;
-  std::string_view unit = v.substr(static_cast<std::size_t>(p - v.data()));
-  int shift = 0;
-  if (unit == "k" || unit == "K") shift = 10;
-  else if (unit == "m" || unit == "M") shift = 20;
-  else if (unit == "g" || unit == "G") shift = 30;
-  else if (!unit.empty()) return false;
-  if (n > (UINT64_MAX >> shift)) return false;
-  out = n << shift;
-  return true;
-}
-
 bool number(const char* s, double& out) {
   std::string_view v(s);
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
@@ -190,7 +175,9 @@ int parseOptions(int argc, char** argv, Options& o) {
     } else if (a == "--stall") {
       if (!needValue(o.stallSeconds)) return usageError("--stall needs a number of seconds", "");
     } else if (a == "--budget") {
-      if (i + 1 >= argc || !size(argv[i + 1], o.budget))
+      const auto bytes = i + 1 < argc ? xab::parseByteSize(argv[i + 1]) : std::nullopt;
+      if (bytes) o.budget = *bytes;
+      if (!bytes)
         return usageError("--budget needs a size such as 1G, 512M or 0", "");
       ++i;
       o.budgetGiven = true;
