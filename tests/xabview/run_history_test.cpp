@@ -8,8 +8,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <string>
 
 using namespace xab;
 using namespace xab::view;
@@ -18,44 +16,6 @@ using namespace xab::view::test;
 namespace {
 
 constexpr TimeNs kMs = 1'000'000;
-
-// A ring of `tasks` tasks in abmon's order (each round's records batch by
-// batch): each computes 3 ms (task i: i ms more every third round), sends
-// to its right and waits for its left neighbour's message.
-std::string ringTrace(int rounds, int tasks) {
-  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.000000000\n";
-  auto line = [&](TimeNs t, int task, const std::string& rest) {
-    char time[48];
-    std::snprintf(time, sizeof time, "%lld.%09lld", static_cast<long long>(t / 1'000'000'000),
-                  static_cast<long long>(t % 1'000'000'000));
-    out += std::string(time) + " " + time + " t" + std::to_string(0x40002 + task) + " " + rest + "\n";
-  };
-  auto tid = [](int task) {
-    char b[16];
-    std::snprintf(b, sizeof b, "t%x", 0x40002 + task);
-    return std::string(b);
-  };
-  const TimeNs start = 1763680000LL * 1'000'000'000;
-  for (int i = 0; i < tasks; ++i)
-    line(start + 1000, i, "mytid rc=" + tid(i) + " name=ring host=vm parent=none lang=c pid=" + std::to_string(100 + i));
-  TimeNs t = start + kMs;
-  for (int r = 0; r < rounds; ++r) {
-    TimeNs sent = 0;
-    for (int i = 0; i < tasks; ++i) {
-      const TimeNs c = t + 3 * kMs + (r % 3 == 0 ? i * kMs : 0);
-      sent = std::max(sent, c);
-      line(c, i, "initsend enc=0 rc=1");
-      line(c + 1000, i, "send dst=" + tid((i + 1) % tasks) + " tag=7 bytes=8 serial=" + std::to_string(r + 1) + " rc=0");
-      line(c + 2000, i, "recv.begin src=any tag=7");
-    }
-    const TimeNs got = sent + 2 * kMs;
-    for (int i = 0; i < tasks; ++i)
-      line(got + i * 1000, i, "recv src=" + tid((i + tasks - 1) % tasks) + " tag=7 bytes=8 serial=" + std::to_string(r + 1) + " rc=2");
-    t = got + tasks * 1000;
-  }
-  for (int i = 0; i < tasks; ++i) line(t + kMs, i, "exit rc=0");
-  return out;
-}
 
 }  // namespace
 
@@ -98,7 +58,7 @@ TEST_CASE("a run's history says the state that covered most of a time, in bins o
 
 TEST_CASE("at each cut the builder folds what the window dropped into the history") {
   // A whole trace, read once; then the same read by a reader cut twice.
-  const std::string all = ringTrace(200, 4);
+  const std::string all = slowRingTrace(200, 4);
   auto whole = snapshotOfText(all);
   REQUIRE(whole->trace->eventCount() > 3000);
 

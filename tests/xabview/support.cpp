@@ -159,4 +159,43 @@ std::string lateWorkersTrace() {
   return t;
 }
 
+namespace {
+constexpr TimeNs kRingMs = 1'000'000;
+}  // namespace
+
+std::string slowRingTrace(int rounds, int tasks) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.000000000\n";
+  auto line = [&](TimeNs t, int task, const std::string& rest) {
+    char time[48];
+    std::snprintf(time, sizeof time, "%lld.%09lld", static_cast<long long>(t / 1'000'000'000),
+                  static_cast<long long>(t % 1'000'000'000));
+    out += std::string(time) + " " + time + " t" + std::to_string(0x40002 + task) + " " + rest + "\n";
+  };
+  auto tid = [](int task) {
+    char b[16];
+    std::snprintf(b, sizeof b, "t%x", 0x40002 + task);
+    return std::string(b);
+  };
+  const TimeNs start = 1763680000LL * 1'000'000'000;
+  for (int i = 0; i < tasks; ++i)
+    line(start + 1000, i, "mytid rc=" + tid(i) + " name=ring host=vm parent=none lang=c pid=" + std::to_string(100 + i));
+  TimeNs t = start + kRingMs;
+  for (int r = 0; r < rounds; ++r) {
+    TimeNs sent = 0;
+    for (int i = 0; i < tasks; ++i) {
+      const TimeNs c = t + 3 * kRingMs + (r % 3 == 0 ? i * kRingMs : 0);
+      sent = std::max(sent, c);
+      line(c, i, "initsend enc=0 rc=1");
+      line(c + 1000, i, "send dst=" + tid((i + 1) % tasks) + " tag=7 bytes=8 serial=" + std::to_string(r + 1) + " rc=0");
+      line(c + 2000, i, "recv.begin src=any tag=7");
+    }
+    const TimeNs got = sent + 2 * kRingMs;
+    for (int i = 0; i < tasks; ++i)
+      line(got + i * 1000, i, "recv src=" + tid((i + tasks - 1) % tasks) + " tag=7 bytes=8 serial=" + std::to_string(r + 1) + " rc=2");
+    t = got + tasks * 1000;
+  }
+  for (int i = 0; i < tasks; ++i) line(t + kRingMs, i, "exit rc=0");
+  return out;
+}
+
 }  // namespace xab::view::test

@@ -25,6 +25,10 @@ std::shared_ptr<ViewSnapshot> snapshotOfText(std::string_view text);
 // and (b, 0) from 1.1 s to 3.0 s after 1000 s, each computing until it
 // sends: late senders whose causes are known (the Why-slow tab's tests).
 std::string lateWorkersTrace();
+// A ring of `tasks` tasks in milliseconds, in abmon's order (each round's records batch by
+// batch): each computes 3 ms (task i: i ms more every third round), sends
+// to its right and waits for its left neighbour's message.
+std::string slowRingTrace(int rounds, int tasks);
 // The whole diagram of `state` painted into `img` (white first); its layout.
 DiagramLayout paintDiagramInto(QImage& img, const ViewState& state, DiagramStats* stats = nullptr);
 // The first task with this name and instance.

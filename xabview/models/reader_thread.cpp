@@ -22,7 +22,7 @@ constexpr double kPauseSeconds = 0.5;
 // the old window still shown while a cut makes the new one.
 // bench/xabview_live.sh and tests/memory check peaks against budgets.
 constexpr std::uint64_t kFixedBytes = std::uint64_t{64} << 20;
-constexpr std::uint64_t kBytesPerRecord = 96;
+constexpr std::uint64_t kBytesPerRecord = 112;
 constexpr std::uint64_t kLeastWindow = 1 << 16;
 
 std::uint64_t windowRecords(std::uint64_t budget) {

@@ -106,7 +106,10 @@ void ViewState::refreshShown() {
 bool ViewState::askHistory(TimeNs t) {
   const ViewSnapshot* s = snapshot_.get();
   if (!s || !s->history || s->history->empty() || t >= s->history->end() || t < s->history->origin()) return false;
-  if (!s->fromHistory && t >= s->tasksBegin) return false;
+  // Held here: from the cut's time on (a task's start and its calls open
+  // at the cut are kept, so tasksBegin says nothing of the window).
+  const TraceCut& cut = s->trace->cut();
+  if (cut.cut && t >= cut.time && (!s->fromHistory || t <= s->tasksEnd)) return false;
   emit historyWanted(t);
   return true;
 }
