@@ -21,12 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string budgetDir() {
-  std::string tmpl = (fs::temp_directory_path() / "xabview-budget-XXXXXX").string();
-  REQUIRE(::mkdtemp(tmpl.data()));
-  return tmpl;
-}
-
 QJsonObject budgetJson(const std::string& path) {
   auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(read_file(path)));
   REQUIRE(doc.isObject());
@@ -54,7 +48,7 @@ double inkLeftOf(const std::string& png, double fraction) {
 
 #ifdef XAB_GENTRACE
 TEST_CASE("xabview --budget: a window of the newest records, the whole run drawn, the past read again", "[xabview][e2e]") {
-  const std::string dir = budgetDir();
+  const std::string dir = make_temp_dir("xabview-budget");
   const std::string trace = dir + "/ring.trace";
   // 400,000 records of 16 tasks in a ring (0.11 s of trace time).
   REQUIRE(run({"/bin/sh", "-c", std::string(XAB_GENTRACE) + " --records 400000 16 --clocks > " + trace}).exit_code == 0);
@@ -110,7 +104,7 @@ TEST_CASE("xabview --budget: a window of the newest records, the whole run drawn
 
 #ifdef XAB_GENTRACE
 TEST_CASE("xabview --budget holds the memory of a trace several times its size to the budget", "[xabview][e2e]") {
-  const std::string dir = budgetDir();
+  const std::string dir = make_temp_dir("xabview-budget");
   const std::string trace = dir + "/ring.trace";
   // 3 M records (260 MB of text): ~300 MB resident read whole.
   REQUIRE(run({"/bin/sh", "-c", std::string(XAB_GENTRACE) + " --records 3000000 16 --clocks > " + trace}).exit_code == 0);

@@ -26,12 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string tempDir() {
-  std::string tmpl = (fs::temp_directory_path() / "xabview-e2e-XXXXXX").string();
-  REQUIRE(::mkdtemp(tmpl.data()));
-  return tmpl;
-}
-
 // An X server for this test only: a display number nobody uses, stopped
 // (by its pid) when the test ends.
 struct Xvfb {
@@ -89,7 +83,7 @@ std::string xabview() { return XAB_XABVIEW; }
 }  // namespace
 
 TEST_CASE("a trace on stdin: step 20 records, screenshot and state", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   std::string trace = read_file(std::string(XAB_MODEL_DATA) + "/cholesky_hang.trace");
   auto r = run({xabview(), "--step", "20", "--screenshot", dir + "/shot.png", "--dump-state", dir + "/state.json",
@@ -108,7 +102,7 @@ TEST_CASE("a trace on stdin: step 20 records, screenshot and state", "[xabview][
 }
 
 TEST_CASE("bad input: line numbers on stderr and in the window, the rest shown", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   auto r = run({xabview(), "--play-to-end", "--tab", "input", "--screenshot", dir + "/shot.png", "--dump-state",
                 dir + "/state.json", std::string(XAB_MODEL_DATA) + "/malformed.trace"},
@@ -126,7 +120,7 @@ TEST_CASE("bad input: line numbers on stderr and in the window, the rest shown",
 // The per-host collection figures (events, batches, lost; a host
 // whose pvmd died) in the Input tab, as abstat's Hosts table has them.
 TEST_CASE("two hosts, one by a relay and lost: the Input tab gives each host's figures", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   auto r = run({xabview(), "--play-to-end", "--tab", "input", "--dump-state", dir + "/state.json",
                 std::string(XAB_MODEL_DATA) + "/two-hosts.trace"},
@@ -140,7 +134,7 @@ TEST_CASE("two hosts, one by a relay and lost: the Input tab gives each host's f
 }
 
 TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   auto r = run({xabview(), "--play-to-end", "--dump-state", dir + "/s.json", dir + "/nothing-here"}, x.env(), 60s);
   CHECK(r.exit_code == 2);
@@ -152,7 +146,7 @@ TEST_CASE("a missing file is an error message and status 2", "[xabview][e2e]") {
 // with the file is not its end: xabview reports the hang once the file is
 // silent for --hang-after, keeps following, and exits 0 at abmon.stop.
 TEST_CASE("dump on hang: a growing file is followed past the hang report to abmon.stop", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   const std::string evfile = dir + "/evfile", alarmFile = dir + "/alarm.json";
   auto append = [&](const std::string& text) {
@@ -189,7 +183,7 @@ TEST_CASE("dump on hang: a growing file is followed past the hang report to abmo
 // malformed, nothing at all, or a binary given by mistake.  Showing an
 // empty window and exiting 0 would pass for a quiet program.
 TEST_CASE("an input with no records is an error message and status 2, not an empty success", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   struct Case {
     const char* name;
@@ -220,7 +214,7 @@ TEST_CASE("an input with no records is an error message and status 2, not an emp
 }
 
 TEST_CASE("xabview --goto and --find move the replay as Ctrl+G and Ctrl+F, and --dump-state says what was found", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   const std::string trace = std::string(XAB_MODEL_DATA) + "/cholesky_hang.trace";
   // 0.1749 s after abmon.start (t40003 sent its result at 0.172) the next tag 16004 is t40004's send.
@@ -259,7 +253,7 @@ TEST_CASE("xabview --goto and --find move the replay as Ctrl+G and Ctrl+F, and -
 }
 
 TEST_CASE("xabview --why-cause and --critical-path choose as the Why slow tab does, and --dump-state says so", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   const std::string trace = std::string(XAB_MODEL_DATA) + "/barrier.trace";  // (worker, 2) last at the barrier
   auto r = run({xabview(), "--no-follow", "--play-to-end", "--why-cause", "1", "--critical-path", "--dump-state",
@@ -298,7 +292,7 @@ TEST_CASE("xabview --why-cause and --critical-path choose as the Why slow tab do
 }
 
 TEST_CASE("xabview --compare: the scripted outputs wait for the comparison, which --dump-state holds", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   const std::string a = std::string(XAB_MODEL_DATA) + "/barrier.trace", b = std::string(XAB_MODEL_DATA) + "/deadlock.trace";
   auto r = run({xabview(), "--no-follow", "--play-to-end", "--compare", a, "--tab", "compare", "--dump-state",
@@ -354,7 +348,7 @@ struct Pipeline {
 };
 
 TEST_CASE("abmon | tee evfile | xabview: single-stepping the --hang demo ends naming the tags", "[xabview][e2e][pvm]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   PrivateVm vm;
   Pipeline pipe(dir, x.env(),
@@ -390,7 +384,7 @@ TEST_CASE("abmon | tee evfile | xabview: single-stepping the --hang demo ends na
 
 TEST_CASE("abmon | tee evfile | xabview, live: the hang panel names the tags once progress stops, nobody stepping",
           "[xabview][e2e][pvm]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   PrivateVm vm;
   // xabview follows the input live; each time its hang panel reports that
@@ -442,7 +436,7 @@ TEST_CASE("abmon | tee evfile | xabview, live: the hang panel names the tags onc
 }
 
 TEST_CASE("abmon | tee evfile | xabview: a whole demo run, barriers and messages", "[xabview][e2e][pvm]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   PrivateVm vm;
   Pipeline pipe(dir, x.env(),
@@ -501,7 +495,7 @@ TEST_CASE("xabview --help and the man page list the same keys") {
 // The hosts of the tasks and of the samples, each with its load at the
 // cursor: node1's relay sampled it at load 3.2 last, vm at 0.5.
 TEST_CASE("dump state: each host with its load at the cursor", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   auto r = run({xabview(), "--play-to-end", "--dump-state", dir + "/state.json",
                 std::string(XAB_MODEL_DATA) + "/why_overload.trace"},
@@ -526,7 +520,7 @@ TEST_CASE("dump state: each host with its load at the cursor", "[xabview][e2e]")
 // --fold: the rows as View > Rows makes them, in the state dump; a bad
 // value is refused.
 TEST_CASE("xabview --fold host: one row per host in the state dump", "[xabview][e2e]") {
-  std::string dir = tempDir();
+  std::string dir = make_temp_dir("xabview-e2e");
   Xvfb x(dir);
   const std::string trace = std::string(XAB_MODEL_DATA) + "/why_overload.trace";
   auto r = run({xabview(), "--play-to-end", "--fold", "host", "--dump-state", dir + "/state.json", trace}, x.env(), 60s);

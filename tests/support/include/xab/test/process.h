@@ -106,6 +106,10 @@ class InteractiveProcess {
 // not exist yet).
 std::string read_file(const std::string& path);
 
+// A new empty directory under the system's temporary directory, named
+// PREFIX-XXXXXX; throws if it cannot be made.  The caller removes it.
+std::string make_temp_dir(const std::string& prefix);
+
 // The exit code of a waitpid() status: the code, or 128 + signal.
 int exit_code_of(int wait_status);
 
