@@ -137,6 +137,7 @@ std::uint64_t TraceReader::byteCount() const { return impl_->bytes; }
 std::uint64_t TraceReader::eventCount() const { return impl_->builder.trace().eventCount(); }
 bool TraceReader::monitorStopped() const { return impl_->builder.trace().stopped(); }
 std::uint64_t TraceReader::runRecords() const { return impl_->builder.runRecords(); }
+std::uint64_t TraceReader::heldRecords() const { return impl_->builder.nextSeq(); }
 std::size_t TraceReader::pendingBytes() const { return impl_->discarding ? 0 : impl_->partial.size(); }
 bool TraceReader::takeTimeSpan(TimeNs& first, TimeNs& last) { return impl_->builder.takeTimeSpan(first, last); }
 std::shared_ptr<const Trace> TraceReader::taskTable() const { return impl_->builder.taskTable(); }

@@ -268,7 +268,8 @@ struct TraceSource::Impl {
         spillError = name + ": no spill file: " + why;
     }
     history.piece(piece, reader);
-    if (options.maxRecords == 0 || reader.eventCount() < options.maxRecords) return;
+    // abmon's own records count too: a hung program's samples go on for hours.
+    if (options.maxRecords == 0 || reader.heldRecords() < options.maxRecords) return;
     const double share = std::clamp(options.keepShare, 0.0, 1.0);
     const auto keep = static_cast<std::uint64_t>(static_cast<double>(options.maxRecords) * share);
     const std::uint64_t now = reader.runRecords();

@@ -361,3 +361,36 @@ TEST_CASE("readRange from a .zst and from a pipe spill file while reading and th
   else ::unsetenv("TMPDIR");
 }
 #endif
+
+TEST_CASE("a window counts abmon's records too: a hung program's samples stay bounded, its hang diagnosed", "[window]") {
+  // Two tasks block in receives from each other; abmon samples them for
+  // a long while afterwards.
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.000000000\n"
+                     "1763680000.000100000 1763680000.000100000 t40001 abmon.start version=2 batch=512 flush_ms=200\n"
+                     "1763680000.100000000 1763680000.100000000 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=100\n"
+                     "1763680000.100000000 1763680000.100000000 t40003 mytid rc=t40003 name=b host=vm parent=none lang=c pid=101\n"
+                     "1763680000.200000000 1763680000.200000000 t40002 recv.begin src=t40003 tag=1\n"
+                     "1763680000.200000000 1763680000.200000000 t40003 recv.begin src=t40002 tag=2\n";
+  for (int i = 0; i < 60000; ++i) {
+    const long long ns = 1763680001000000000LL + 100000000LL * i;
+    char line[200];
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t40001 sample tid=t40002 cpu_ms=0 runnable_ms=0 state=S\n",
+                  ns / 1000000000, ns % 1000000000, ns / 1000000000, ns % 1000000000);
+    text += line;
+  }
+  SourceOptions o;
+  o.maxRecords = 10000;
+  o.pieceBytes = 64 * 1024;
+  TraceSource src = TraceSource::fromText(text, o);
+  std::uint64_t most = 0;
+  for (SourceStep st; (st = src.next()) != SourceStep::Ended;) most = std::max(most, src.reader().heldRecords());
+  CHECK(most < 10000 + 1000);  // the limit, plus a piece
+  CHECK(src.cuts() >= 5);
+  auto t = src.reader().take();
+  REQUIRE(t->cut().cut);
+  CHECK(t->cut().carried >= 3);  // both receives' begins, abmon's start
+  const Analysis a = analyse(t);
+  CHECK(a.hang.hung);
+  CHECK(a.hang.blocked.size() == 2);
+  CHECK(!a.hang.cycles.empty());
+}

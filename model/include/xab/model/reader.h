@@ -74,10 +74,13 @@ class TraceReader {
   // records) and abmon's start records; every seq is renumbered from 0 and
   // snapshots say where they start (Trace::cut()).  Snapshots taken before
   // are not changed.  Reading goes on after it (records numbered on).
-  // O(records held); about 50 ns a record kept.
+  // O(records held): 20 M held cut to 10 M take 0.68 s of CPU.
   void cut(std::uint64_t from, std::uint64_t to = UINT64_MAX);
   // Records of the whole run read so far: the arrival position of the next.
   std::uint64_t runRecords() const;
+  // Records held: the tasks' and abmon's (its samples too), carried ones
+  // included; what a window counts against SourceOptions::maxRecords.
+  std::uint64_t heldRecords() const;
   // A reader of a run read from its middle (TraceSource::readRange): the
   // task table of `table` (a snapshot of the run's reader) and records
   // numbered from `position`; `before`: the latest task time before it
