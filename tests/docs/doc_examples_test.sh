@@ -115,6 +115,7 @@ skip:a benchmark (minutes; docs/performance.md gives its figures)	for i in 1 2 3
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/readers_memory.sh -b build
 skip:a benchmark (minutes; docs/performance.md gives its figures)	WORKLOAD=packloop bench/xabview_live.sh build-test 8 100000 both
 skip:a benchmark (minutes; docs/performance.md gives its figures)	bench/xabview_live.sh build-test 8 40000 both
+skip:a benchmark (ten minutes; docs/performance.md gives its figures)	WORKLOAD=packloop TEE=0 bench/xabview_live.sh build-test 8 6000000 pipe
 run	ab2picl --nodes run.nodes run.trace > run.trf
 live	abmon | tee run.trace | ab2picl --quiet > run.trf
 run	picl2ab mpicl.trf | abstat
