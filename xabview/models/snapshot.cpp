@@ -156,6 +156,35 @@ TimeNs ViewSnapshot::timeAt(std::size_t position) const {
 
 std::size_t ViewSnapshot::positionOf(EventRef ref) const { return trace->event(ref).seq; }
 
+SpanList::SpanList(const ChunkedVector<Span, 6, 12>& settled, const std::vector<Span>& tail) {
+  begins_.reserve(settled.size() + tail.size());
+  auto add = [&](const Span& sp) {
+    tail_.push_back({sp.first, sp.state});
+    begins_.push_back(sp.begin);
+  };
+  settled.forEach(add);
+  for (const Span& sp : tail) add(sp);
+}
+
+std::size_t SpanList::atOrBefore(TimeNs t) const {
+  std::size_t k = 0;  // spans beginning at or before t
+  if (events_) {
+    const std::size_t records = events_->partitionPoint([t](const Event& e) { return e.time <= t; });
+    if (records == 0) return 0;
+    // Spans whose first record is at or before the last of those.
+    std::size_t lo = 0, hi = size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (firstAt(mid) < records) lo = mid + 1;
+      else hi = mid;
+    }
+    k = lo;
+  } else {
+    k = static_cast<std::size_t>(std::upper_bound(begins_.begin(), begins_.end(), t) - begins_.begin());
+  }
+  return k == 0 ? 0 : k - 1;
+}
+
 std::uint8_t StateMipmap::at(std::size_t level, TimeNs t) const {
   if (width0 == 0 || level >= levels.size() || t < origin) return kNoState;
   auto bin = static_cast<std::size_t>((t - origin) / binWidth(level));
@@ -179,10 +208,13 @@ StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
   std::size_t bins = static_cast<std::size_t>(range / static_cast<std::uint64_t>(m.width0)) + 1;
   // Time each state covers in each bin, level 0.
   std::vector<std::array<TimeNs, kStates>> cover(bins, std::array<TimeNs, kStates>{});
+  SpanList::Reader read(spans);
+  Span next = read[0];  // each span read once: its begin is a record's time
   for (std::size_t i = 0; i + 1 < spans.size(); ++i) {
-    const Span& sp = spans[i];
+    const Span sp = next;
     if (sp.state == TaskState::Exited) break;
-    TimeNs b = std::max(sp.begin, origin), e = std::min(spans[i + 1].begin, end);
+    next = read[i + 1];
+    TimeNs b = std::max(sp.begin, origin), e = std::min(next.begin, end);
     auto s = static_cast<std::size_t>(sp.state);
     while (b < e) {
       auto bin = static_cast<std::size_t>((b - origin) / m.width0);
@@ -222,7 +254,7 @@ StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
 template <class Place>
 void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts, std::uint32_t firstNew, Place&& place) {
   const auto& ev = trace.events(t);
-  std::vector<Span> tail;
+  std::vector<SpanStart> tail;
   std::optional<StateInterval> open;  // the last interval, whole (sameState needs all of it)
   bool exited = ts.exited;
   EventStore::Cursor cursor(ev);
@@ -235,7 +267,7 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
     if (open && sameState(*open, iv) && open->end == iv.begin) {
       open->end = iv.end;
     } else {
-      tail.push_back({iv.begin, iv.first, iv.state});
+      tail.push_back({iv.first, iv.state});
       open = iv;
     }
     exited = iv.state == TaskState::Exited;
@@ -245,11 +277,11 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
   if (tail.size() > 2) {
     const auto keep = tail.end() - 2;
     for (auto it = tail.begin(); it != keep; ++it) ts.settled.push_back(*it);
-    tail = std::vector<Span>(keep, tail.end());  // not erase(): that would keep the whole capacity
+    tail = std::vector<SpanStart>(keep, tail.end());  // not erase(): that would keep the whole capacity
   }
   ts.next = tail.empty() ? ts.next : tail.front().first;
   if (exited) {  // an exit ends the task's spans: nothing after it counts
-    for (const Span& sp : tail) ts.settled.push_back(sp);
+    for (const SpanStart& sp : tail) ts.settled.push_back(sp);
     tail.clear();
     ts.next = static_cast<std::uint32_t>(ev.size());
     ts.exited = true;
@@ -280,7 +312,8 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   s->timing.order = msSince(t);
   t = Clock::now();
   s->spans.reserve(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail);
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i)
+    s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail, &tr.events(i));
   s->timing.spans = msSince(t);
   s->buildMs = msSince(started);
   previous_ = s->trace;
