@@ -158,7 +158,7 @@ struct TraceRedate {
 
   // The re-dating as a copy that shares the events' bytes: each task's
   // store re-dated as it is read, by its fits and its steps of the
-  // correction (copied: a few per receive at most), the rest copied or
+  // correction (those that change its shift, copied), the rest copied or
   // shared as TraceBuilder::freeze does.
   static std::shared_ptr<const Trace> shared(const Trace& trace, const std::vector<ClockFit>& fits,
                                              const std::vector<ClockFit>& hostFits,
@@ -195,7 +195,15 @@ struct TraceRedate {
         std::vector<std::uint32_t> from;
         std::vector<TimeNs> shift;
       } own;
-      if (steps && t < steps->from.size()) own = {steps->from[t], steps->shift[t]};
+      // Only the steps where the shift changes (a receive the correction
+      // moved, often none): a record's shift is that of the last step at or
+      // before it, 0 before the first.
+      if (steps && t < steps->from.size())
+        for (std::size_t k = 0; k < steps->from[t].size(); ++k)
+          if (steps->shift[t][k] != (own.shift.empty() ? 0 : own.shift.back())) {
+            own.from.push_back(steps->from[t][k]);
+            own.shift.push_back(steps->shift[t][k]);
+          }
       const bool onHost = t < hostFits.size();
       out->events_.push_back(trace.events_[t].redated(
           [fit = fits[t], hostFit = onHost ? hostFits[t] : ClockFit{}, onHost, how, host,

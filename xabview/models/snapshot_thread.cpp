@@ -19,6 +19,10 @@ using Clock = std::chrono::steady_clock;
 // kAnalysisNice (its threads inherit it).
 constexpr double kAnalysisRest = 2.0;
 constexpr int kAnalysisNice = 10;
+// A file read to its end on task clocks that global time moves is put on
+// global time once the input has paused (reader_thread.cpp): for so long
+// after catching up, no analysis of the task clocks starts.
+constexpr auto kGlobalWait = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -43,6 +47,10 @@ void TraceLoader::snapshotLoop() {
     // Each time base is an epoch; an analysis of an older one is dropped.
     unsigned epoch = 0, runningEpoch = 0;
     bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
+    // Since when the pictures are caught up and owe global time (their
+    // first such one), when they are.
+    bool owingCaughtUp = false;
+    auto caughtUpAt = Clock::now();
     // Ticks on a fixed schedule (each interval after the last tick, not
     // after the moment it was served), so that late wake-ups on a busy core
     // do not add up to fewer than 1000 / minIntervalMs pictures a second.
@@ -100,6 +108,8 @@ void TraceLoader::snapshotLoop() {
           lastCaughtUp = s->caughtUp;
           lastRegular = raw->regular;
           lastReachedEnd = raw->reachedEnd;
+          if (s->caughtUp && raw->globalOwed && !owingCaughtUp) caughtUpAt = Clock::now();
+          owingCaughtUp = s->caughtUp && raw->globalOwed;
         } else {  // a new analysis of the same records
           s = std::make_shared<ViewSnapshot>(*last);
         }
@@ -128,7 +138,12 @@ void TraceLoader::snapshotLoop() {
       // catches up at once: the hang panel waits for a complete one.
       const bool backlog = lastRegular && !lastCaughtUp && !lastReachedEnd;
       const bool paused = lastCaughtUp && !raw;
-      if ((rested && !backlog) || paused) {
+      // Global time is on its way (being made, or due once the input has
+      // paused): the analysis waits for it, rather than be of the picture
+      // it replaces and hold a message table beside the re-timing's.
+      const bool globalDue =
+          retiming_ || (owingCaughtUp && lastRegular && Clock::now() - caughtUpAt < kGlobalWait);
+      if (((rested && !backlog) || paused) && !globalDue) {
         runningEpoch = epoch;
         running = std::async(std::launch::async, [frozen = last] {
           // Below the GUI and the reader: on a busy machine the picture and
