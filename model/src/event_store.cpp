@@ -215,21 +215,22 @@ void EventStore::decode(const Block& b, std::size_t index, std::uint32_t count, 
     prev.recvTime = e.recvTime;
     prev.seq = e.seq;
   }
-  if (redate_) (*redate_)(out, index * kBlock, count);
+  if (redate_) redate_->f(out, index * kBlock, count);
 }
 
 const Event* EventStore::decoded(const Block& b, std::size_t index, std::uint32_t need) const {
   const std::size_t set = (b.id * 0x9E3779B1u) >> 27;  // Fibonacci hashing: a task's blocks spread over the sets
   CachedBlock* ways = cache[set];
+  const std::uint64_t redateId = redate_ ? redate_->id : 0;
   for (std::uint8_t w = 0; w < 2; ++w)
-    if (ways[w].id == b.id && ways[w].redate == redateId_ && ways[w].count >= need) {
+    if (ways[w].id == b.id && ways[w].redate == redateId && ways[w].count >= need) {
       cacheRecent[set] = w;
       return ways[w].ev;
     }
   const std::uint8_t w = cacheRecent[set] ^ 1;
   decode(b, index, b.count, ways[w].ev);
   ways[w].id = b.id;
-  ways[w].redate = redateId_;
+  ways[w].redate = redateId;
   ways[w].count = b.count;
   cacheRecent[set] = w;
   return ways[w].ev;
@@ -259,7 +260,6 @@ EventStore EventStore::freeze() const {
   out.shapeCount_ = shapeCount_;
   out.shapeRoom_ = shapeRoom_;
   out.redate_ = redate_;
-  out.redateId_ = redateId_;
   return out;
 }
 
@@ -267,11 +267,10 @@ EventStore EventStore::redated(Redate f) const {
   EventStore out = freeze();
   if (redate_)  // this store's re-dating first, then f
     f = [first = redate_, then = std::move(f)](Event* ev, std::size_t index, std::uint32_t count) {
-      (*first)(ev, index, count);
+      first->f(ev, index, count);
       then(ev, index, count);
     };
-  out.redate_ = std::make_shared<const Redate>(std::move(f));
-  out.redateId_ = nextRedateId.fetch_add(1, std::memory_order_relaxed);
+  out.redate_ = std::make_shared<const Redating>(Redating{std::move(f), nextRedateId.fetch_add(1, std::memory_order_relaxed)});
   return out;
 }
 

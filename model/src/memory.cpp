@@ -6,4 +6,6 @@ namespace xab {
 
 void returnFreedArrays() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 
+void returnFreedPages() { malloc_trim(0); }
+
 }  // namespace xab

@@ -1,5 +1,7 @@
 #include "snapshot.h"
 
+#include <xab/model/memory.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -322,6 +324,9 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
 
 AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   auto started = Clock::now();
+  // What the reading and the snapshots freed is given back before the
+  // analysis's lists are made, and what the analysis freed after.
+  returnFreedPages();
   auto a = std::make_shared<Analysis>();
   const Trace& tr = *s.trace;
   a->records = tr.eventCount();
@@ -355,6 +360,7 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   a->hangText = hangText(tr, a->model.hang);
   buildLines(tr, *a);
   a->timing.hang = a->model.ms.hang + msSince(t);
+  returnFreedPages();
   a->buildMs = msSince(started);
   return a;
 }

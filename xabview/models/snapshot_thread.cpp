@@ -95,7 +95,11 @@ void TraceLoader::snapshotLoop() {
       if (raw || (analysed && last)) {
         std::shared_ptr<ViewSnapshot> s;
         if (raw) {
-          if (raw->retimed) builder = SnapshotBuilder();
+          // A re-timed trace (raw->retimed) holds the same records: the
+          // order and the spans are of the records, whatever their times
+          // (a span begins at its first record's time), so the builder
+          // goes on from them rather than build a second set beside the
+          // pictures that still show the first.
           s = builder.update(raw->trace);
           s->timeNote = raw->timeNote;
           s->errors = std::move(raw->errors);

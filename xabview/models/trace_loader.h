@@ -78,7 +78,7 @@ class TraceLoader : public QObject {
     // read as its writer writes (woken at each write, so rarely at its end
     // at the moment of a post), not a backlog.
     bool reachedEnd = false;
-    bool retimed = false;  // on global time: a new trace, not an extension of the last
+    bool retimed = false;  // on another time base: a new trace (the same records, other times)
     bool newTimeBase = false;  // times changed base (global on/off, setTimeBase): older analyses are stale
     bool globalOwed = false;   // on task clocks global time would move: re-timed once the input pauses
     std::string timeNote;  // what the status bar says of the times

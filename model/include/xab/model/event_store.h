@@ -235,8 +235,11 @@ class EventStore {
   // The re-dating of a redated() copy (null: the times as stored), and its
   // number: the decode cache's key with the block's id (a copy's blocks
   // have the ids of the store's).
-  std::shared_ptr<const Redate> redate_;
-  std::uint64_t redateId_ = 0;
+  struct Redating {
+    Redate f;
+    std::uint64_t id;
+  };
+  std::shared_ptr<const Redating> redate_;
 };
 
 }  // namespace xab

@@ -12,4 +12,10 @@ namespace xab {
 // mapped on its own and returned to the system when freed.
 void returnFreedArrays();
 
+// The pages of the heap that hold nothing any more, returned to the system
+// (malloc_trim): what a phase of many small allocations (a snapshot's
+// chunks, an analysis's lists) freed stays resident otherwise, in the
+// arena of the thread that allocated it, and adds to the next phase's peak.
+void returnFreedPages();
+
 }  // namespace xab
