@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace xab {
 
@@ -156,6 +157,77 @@ struct TraceRedate {
     for (const Event& e : trace.monitor_) note(e.time);
   }
 
+  // The re-dating as a copy that shares the events' bytes: each task's
+  // store re-dated as it is read, by its fits and its steps of the
+  // correction (those that change its shift, copied), the rest copied or
+  // shared as TraceBuilder::freeze does.
+  static std::shared_ptr<const Trace> shared(const Trace& trace, const std::vector<ClockFit>& fits,
+                                             const std::vector<ClockFit>& hostFits,
+                                             const detail::CausalCorrection* steps,
+                                             const std::unordered_map<Tid, ClockFit>* relays) {
+    auto out = std::make_shared<Trace>();
+    out->header_ = trace.header_;
+    out->tasks_ = trace.tasks_;
+    out->monitor_ = trace.monitor_;
+    out->monitorTids_ = trace.monitorTids_;
+    out->refClocks_ = trace.refClocks_;
+    out->byTid_ = trace.byTid_;
+    out->strings_ = trace.strings_.freeze();
+    out->lists_ = trace.lists_.freeze();
+    out->eventCount_ = trace.eventCount_;
+    out->stopped_ = trace.stopped_;
+    out->omitted_ = trace.omitted_;
+    out->firstTime_ = trace.firstTime_;
+    out->lastTime_ = trace.lastTime_;
+    for (std::size_t i = 0; i < out->monitor_.size() && relays; ++i) {
+      Event& e = out->monitor_[i];
+      if (relayRecord(e.kind))
+        if (auto it = relays->find(out->monitorTid(i)); it != relays->end()) e.time = it->second.toReference(e.time);
+    }
+    // writtenByAbmon's test, on the string's id: the trace's strings are
+    // interned, so "host" has one id at most.
+    const int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
+    std::optional<std::int32_t> host;
+    for (std::size_t i = 0; i < trace.strings_.size() && !host; ++i)
+      if (trace.strings_[i] == "host") host = static_cast<std::int32_t>(i);
+    out->events_.reserve(trace.taskCount());
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      struct Steps {
+        std::vector<std::uint32_t> from;
+        std::vector<TimeNs> shift;
+      } own;
+      // Only the steps where the shift changes (a receive the correction
+      // moved, often none): a record's shift is that of the last step at or
+      // before it, 0 before the first.
+      if (steps && t < steps->from.size())
+        for (std::size_t k = 0; k < steps->from[t].size(); ++k)
+          if (steps->shift[t][k] != (own.shift.empty() ? 0 : own.shift.back())) {
+            own.from.push_back(steps->from[t][k]);
+            own.shift.push_back(steps->shift[t][k]);
+          }
+      const bool onHost = t < hostFits.size();
+      out->events_.push_back(trace.events_[t].redated(
+          [fit = fits[t], hostFit = onHost ? hostFits[t] : ClockFit{}, onHost, how, host,
+           own = std::move(own)](Event* ev, std::size_t first, std::uint32_t count) {
+            // The steps at or before `first`, then walked along.
+            std::size_t k = static_cast<std::size_t>(std::upper_bound(own.from.begin(), own.from.end(), first) -
+                                                     own.from.begin());
+            for (std::uint32_t j = 0; j < count; ++j) {
+              Event& e = ev[j];
+              if (!monitorWritten(e))
+                e.time = fit.toReference(e.time);
+              else if (onHost && !(e.kind == Kind::OUTPUT ||
+                                   (e.kind == Kind::TASK_EXIT && how >= 0 && host && e.a[how] == *host)))
+                e.time = hostFit.toReference(e.time);
+              while (k < own.from.size() && own.from[k] <= first + j) ++k;
+              if (k) e.time = addTime(e.time, own.shift[k - 1]);
+            }
+          }));
+    }
+    rederive(*out);
+    return out;
+  }
+
   static bool monitorWritten(const Event& e) {
     return e.kind == Kind::TASK_EXIT || e.kind == Kind::ABMON_LOST || e.kind == Kind::ABMON_BAD || e.kind == Kind::OUTPUT;
   }
@@ -167,16 +239,22 @@ struct TraceRedate {
 
 namespace {
 
-// retime(), in place when the caller handed over the only reference.
+// The re-dating, in place when the caller handed over the only reference,
+// else as a copy that shares every byte of the trace's events and re-dates
+// them as they are read (EventStore::redated): the records stay as they
+// are either way, so a message table of `trace` is one of the result.
+// steps: the causality correction's, or null.
 std::shared_ptr<const Trace> retimeOwned(std::shared_ptr<const Trace> trace, const std::vector<ClockFit>& fits,
                                          const std::vector<ClockFit>& hostFits,
-                                         const detail::RecordShift* shift,
+                                         const detail::CausalCorrection* steps,
                                          const std::unordered_map<Tid, ClockFit>* relays = nullptr) {
+  std::optional<detail::RecordShift> shift;
+  if (steps) shift.emplace(*steps);
   if (Trace* own = TraceRedate::sole(trace)) {
-    TraceRedate::redate(*own, fits, hostFits, shift, relays);
+    TraceRedate::redate(*own, fits, hostFits, shift ? &*shift : nullptr, relays);
     return trace;
   }
-  return retime(*trace, fits, hostFits, shift, relays);
+  return TraceRedate::shared(*trace, fits, hostFits, steps, relays);
 }
 
 // Receives earlier than their send plus minTransfer.
@@ -250,7 +328,11 @@ std::shared_ptr<const Trace> shiftTimes(std::shared_ptr<const Trace> trace,
                                         const std::vector<std::vector<TimeNs>>& shift) {
   std::vector<ClockFit> none(trace->taskCount());
   const detail::RecordShift by(shift);
-  return retimeOwned(std::move(trace), none, {}, &by);
+  if (Trace* own = TraceRedate::sole(trace)) {
+    TraceRedate::redate(*own, none, {}, &by, nullptr);
+    return trace;
+  }
+  return retime(*trace, none, {}, &by);
 }
 
 std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unordered_map<Tid, ClockFit>& fits) {
@@ -285,12 +367,10 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   report.violationsRaw = countViolations(trace, m, report.minTransfer, &report.messagesChecked);
   report.fitsRefused = refuseWorseFits(trace, m, report.minTransfer, fits);
   const std::size_t taskCount = trace.taskCount();
-  const Trace* const raw = input.get();
   // From here on `trace` may be re-dated in place: only `fitted` is read.
   auto fitted = retimeOwned(std::move(input), fits, hostFits, nullptr, &relays);
-  // Matching reads no times: the table of the trace re-dated in place is
-  // the one already made.  A re-timed copy is matched again.
-  if (fitted.get() != raw) m = matchMessages(*fitted);
+  // Matching reads no times and the re-dating keeps every record: the
+  // table already made is the one of `fitted`.
   report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
   std::shared_ptr<const Trace> out;
   if (report.violationsFit == 0) {
@@ -298,12 +378,8 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   } else {
     auto correction = detail::causalShifts(*fitted, std::move(m), report.minTransfer, report);
     std::vector<ClockFit> none(fitted->taskCount());
-    const Trace* const before = fitted.get();
-    const detail::RecordShift shift(correction);
-    out = retimeOwned(std::move(fitted), none, {}, &shift);
-    report.violationsCorrected = out.get() == before
-                                     ? correction.violationsLeft
-                                     : countViolations(*out, matchMessages(*out), report.minTransfer, nullptr);
+    out = retimeOwned(std::move(fitted), none, {}, &correction);
+    report.violationsCorrected = correction.violationsLeft;
   }
   report.fits.assign(out->taskCount(), ClockFit{});
   for (TaskIndex t = 0; t < taskCount && t < out->taskCount(); ++t) report.fits[t] = fits[t];

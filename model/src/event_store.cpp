@@ -24,6 +24,9 @@ std::uint32_t newBlockId() {
   return id ? id : nextBlockId.fetch_add(1, std::memory_order_relaxed);
 }
 
+// Re-datings are numbered from 1 (0: none), never reused.
+std::atomic<std::uint64_t> nextRedateId{1};
+
 std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
@@ -83,10 +86,11 @@ std::uint32_t shapeKey(const Event& e) {
          static_cast<std::uint32_t>(e.present) << 24;
 }
 
-// Decoded blocks of this thread, by block id.
+// Decoded blocks of this thread, by block id and re-dating.
 struct CachedBlock {
   std::uint32_t id;
   std::uint32_t count;
+  std::uint64_t redate;
   Event ev[EventStore::kBlock];
 };
 // 32 sets of two: the blocks a walk over several tasks at once reads.
@@ -181,7 +185,7 @@ void EventStore::reserve(std::size_t bytes) {
 
 std::uint64_t EventStore::blocksDecoded() { return decodedCount; }
 
-void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
+void EventStore::decode(const Block& b, std::size_t index, std::uint32_t count, Event* out) const {
   ++decodedCount;
   const std::uint8_t* p = b.bytes + kBlock;
   const std::uint32_t* const shapes = shapes_.get();
@@ -211,19 +215,22 @@ void EventStore::decode(const Block& b, std::uint32_t count, Event* out) const {
     prev.recvTime = e.recvTime;
     prev.seq = e.seq;
   }
+  if (redate_) redate_->f(out, index * kBlock, count);
 }
 
-const Event* EventStore::decoded(const Block& b, std::uint32_t need) const {
+const Event* EventStore::decoded(const Block& b, std::size_t index, std::uint32_t need) const {
   const std::size_t set = (b.id * 0x9E3779B1u) >> 27;  // Fibonacci hashing: a task's blocks spread over the sets
   CachedBlock* ways = cache[set];
+  const std::uint64_t redateId = redate_ ? redate_->id : 0;
   for (std::uint8_t w = 0; w < 2; ++w)
-    if (ways[w].id == b.id && ways[w].count >= need) {
+    if (ways[w].id == b.id && ways[w].redate == redateId && ways[w].count >= need) {
       cacheRecent[set] = w;
       return ways[w].ev;
     }
   const std::uint8_t w = cacheRecent[set] ^ 1;
-  decode(b, b.count, ways[w].ev);
+  decode(b, index, b.count, ways[w].ev);
   ways[w].id = b.id;
+  ways[w].redate = redateId;
   ways[w].count = b.count;
   cacheRecent[set] = w;
   return ways[w].ev;
@@ -238,8 +245,9 @@ EventStore EventStore::freeze() const {
   out.lastSeq_ = lastSeq_;
   out.pages_ = pages_;
   out.pageBytes_ = pageBytes_;
-  if (open_.count) {
-    // The writer goes on writing right after the open block's bytes.
+  if (open_.count && end_) {
+    // The writer goes on writing right after the open block's bytes (a
+    // frozen copy, which has no end_, is read only: its own are shared).
     const auto n = static_cast<std::size_t>(end_ - open_.bytes);
     auto own = std::make_shared_for_overwrite<std::uint8_t[]>(n + kSlack);
     std::memcpy(own.get(), open_.bytes, n);
@@ -251,6 +259,18 @@ EventStore EventStore::freeze() const {
   out.shapes_ = shapes_;
   out.shapeCount_ = shapeCount_;
   out.shapeRoom_ = shapeRoom_;
+  out.redate_ = redate_;
+  return out;
+}
+
+EventStore EventStore::redated(Redate f) const {
+  EventStore out = freeze();
+  if (redate_)  // this store's re-dating first, then f
+    f = [first = redate_, then = std::move(f)](Event* ev, std::size_t index, std::uint32_t count) {
+      first->f(ev, index, count);
+      then(ev, index, count);
+    };
+  out.redate_ = std::make_shared<const Redating>(Redating{std::move(f), nextRedateId.fetch_add(1, std::memory_order_relaxed)});
   return out;
 }
 

@@ -57,4 +57,6 @@ std::string formatByteSize(std::uint64_t bytes) {
   return out;
 }
 
+void returnFreedPages() { malloc_trim(0); }
+
 }  // namespace xab

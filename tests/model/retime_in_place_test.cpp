@@ -1,7 +1,8 @@
 // Global time without a second copy (xab/model/time_base.h): a trace whose
 // caller hands over the only reference is re-dated where it is stored, and
 // comes out as the re-timed copy would; a trace someone else still reads
-// (a snapshot sharing its events) is copied and left as it was.
+// (a snapshot sharing its events) is left as it was, and the re-timed one
+// shares its events' bytes, re-dating them as they are read.
 #include <xab/model/model.h>
 
 #include <catch2/catch.hpp>
@@ -77,21 +78,27 @@ TEST_CASE("global time re-dates a trace its caller alone holds in place, as the 
   checkSame(*global, *copied);
 }
 
-TEST_CASE("global time copies a trace a snapshot still shares, and leaves the snapshot as it was", "[clock]") {
+TEST_CASE("global time leaves a trace a snapshot still shares as it was, and shares its events", "[clock]") {
   Synth s = skewedRun();
   TraceReader r;
   r.feed(s.text);
   r.finish();
   auto snapshot = r.snapshot();  // shares every full chunk of the events
   auto taken = r.take();
-  const Trace* object = taken.get();
   TaskIndex b = *snapshot->findTask(kB);
   const TimeNs recorded = snapshot->events(b)[0].time;
   TimeBaseReport report;
   auto global = prepare(std::move(taken), TimeBase{}, report);
-  CHECK(global.get() != object);
+  REQUIRE(report.clock.receivesMoved == 1);
   CHECK(snapshot->events(b)[0].time == recorded);
   CHECK(global->events(b)[0].time != recorded);
+  // No second copy of the events: the re-timed trace reads the snapshot's
+  // bytes (the trace taken is gone, so a copy would leave them the
+  // snapshot's alone).
+  for (TaskIndex t = 0; t < snapshot->taskCount(); ++t) CHECK_FALSE(snapshot->events(t).sole());
+  // As the trace re-dated in place reads.
+  TimeBaseReport alone;
+  checkSame(*global, *prepare(s.trace(), TimeBase{}, alone));
 }
 
 TEST_CASE("compensation re-dates a trace its caller alone holds in place", "[compensate]") {

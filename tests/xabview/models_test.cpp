@@ -4,6 +4,7 @@
 #include "activity.h"
 #include "event_log_model.h"
 #include "panel_models.h"
+#include "row_set.h"
 #include "support.h"
 #include "task_table_model.h"
 
@@ -143,6 +144,39 @@ TEST_CASE("event log model: every record, filterable, rows appended as records a
   state.setSnapshot(snapshotOf(dataPath("cholesky_hang.trace")));
   CHECK(model.rowCount() > before);
   CHECK(checker.messages().isEmpty());
+}
+
+TEST_CASE("event log rows: the positions kept, as a list of them would say, on either side of the switch") {
+  // Filters that keep nearly all (the default: libab's records out),
+  // nearly none, and half, appended in pieces as snapshots come.
+  for (unsigned every : {50u, 2u, 1u, 0u}) {
+    INFO("every " << every);
+    RowSet rows;
+    std::vector<std::size_t> kept;
+    std::size_t n = 0;
+    for (std::size_t piece : {0, 7, 300, 1, 2000}) {
+      std::vector<bool> keep(piece);
+      for (std::size_t i = 0; i < piece; ++i) {
+        const std::size_t p = n + i;
+        const bool dropped = every == 0 ? p % 7 != 3 : p % every == 0;  // every 0: keep one in seven
+        keep[i] = !dropped;
+        if (!dropped) kept.push_back(p);
+      }
+      rows.append(keep);
+      n += piece;
+      REQUIRE(rows.covered() == n);
+      REQUIRE(rows.size() == kept.size());
+      for (std::size_t r = 0; r < kept.size(); ++r) REQUIRE(rows.positionOf(r) == kept[r]);
+      for (std::size_t p = 0; p <= n + 1; ++p) {
+        const auto below = static_cast<std::size_t>(std::lower_bound(kept.begin(), kept.end(), p) - kept.begin());
+        REQUIRE(rows.rowsBefore(p) == below);
+        REQUIRE(rows.contains(p) == std::binary_search(kept.begin(), kept.end(), p));
+      }
+    }
+    // The shorter side is kept: a filter that drops one in fifty holds a
+    // fiftieth of the positions.
+    if (every == 50) CHECK(rows.memoryBytes() <= (n / 50 + 64) * sizeof(std::uint32_t));
+  }
 }
 
 TEST_CASE("barrier models: instances, last arriver, totals per task") {

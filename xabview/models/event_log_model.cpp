@@ -31,28 +31,28 @@ int EventLogModel::rowCount(const QModelIndex& parent) const {
 int EventLogModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 std::size_t EventLogModel::positionOfRow(int row) const {
-  return filtered_ ? rows_[static_cast<std::size_t>(row)] : static_cast<std::size_t>(row);
+  return filtered_ ? rows_.positionOf(static_cast<std::size_t>(row)) : static_cast<std::size_t>(row);
 }
 
 int EventLogModel::rowOfPosition(std::size_t position) const {
   if (!filtered_) return position < known_ ? static_cast<int>(position) : -1;
-  auto it = std::lower_bound(rows_.begin(), rows_.end(), position);
-  return it != rows_.end() && *it == position ? static_cast<int>(it - rows_.begin()) : -1;
+  return rows_.contains(position) ? static_cast<int>(rows_.rowsBefore(position)) : -1;
 }
 
 int EventLogModel::rowAtOrBefore(std::size_t position) const {
   if (!filtered_) return known_ == 0 ? -1 : static_cast<int>(std::min(position, known_ - 1));
-  auto it = std::upper_bound(rows_.begin(), rows_.end(), position);
-  return static_cast<int>(it - rows_.begin()) - 1;
+  return static_cast<int>(rows_.rowsBefore(position + 1)) - 1;
 }
 
-void EventLogModel::appendMatches(std::size_t from, std::size_t to) {
+std::vector<bool> EventLogModel::matches(std::size_t from, std::size_t to) const {
+  std::vector<bool> keep(to > from ? to - from : 0, false);
   const ViewSnapshot* s = state_->snapshot();
-  if (!s || from >= to) return;  // no trace yet (libab's records are left out from the start)
+  if (!s || from >= to) return keep;  // no trace yet (libab's records are left out from the start)
   const EventFilter& filter = state_->filter();
   s->forEachRecord(from, to, [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
-    if (filter.matches(e, r)) rows_.push_back(static_cast<std::uint32_t>(p));
+    keep[p - from] = filter.matches(e, r);
   });
+  return keep;
 }
 
 void EventLogModel::onSnapshot() {
@@ -71,14 +71,16 @@ void EventLogModel::onSnapshot() {
     endInsertRows();
     return;
   }
-  std::size_t old = rows_.size();
-  appendMatches(known_, size);
+  const std::vector<bool> keep = matches(known_, size);
   known_ = size;
-  if (rows_.size() == old) return;
-  std::vector<std::uint32_t> added(rows_.begin() + static_cast<long>(old), rows_.end());
-  rows_.resize(old);
-  beginInsertRows({}, static_cast<int>(old), static_cast<int>(old + added.size()) - 1);
-  rows_.insert(rows_.end(), added.begin(), added.end());
+  const auto added = static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true));
+  if (added == 0) {
+    rows_.append(keep);
+    return;
+  }
+  const std::size_t old = rows_.size();
+  beginInsertRows({}, static_cast<int>(old), static_cast<int>(old + added) - 1);
+  rows_.append(keep);
   endInsertRows();
 }
 
@@ -88,7 +90,7 @@ void EventLogModel::onFilter() {
   filtered_ = !state_->filter().all();
   known_ = state_->size();
   window_ = state_->snapshot() ? state_->snapshot()->windowStart() : 0;
-  if (filtered_) appendMatches(0, known_);
+  if (filtered_) rows_.append(matches(0, known_));
   endResetModel();
 }
 
@@ -102,7 +104,7 @@ void EventLogModel::onPosition() {
   if (hi - lo < 10000) {  // a step: only the rows between old and new position
     auto rowAtOrAfter = [&](std::size_t p) {
       if (!filtered_) return static_cast<int>(std::min(p, known_));
-      return static_cast<int>(std::lower_bound(rows_.begin(), rows_.end(), p) - rows_.begin());
+      return static_cast<int>(rows_.rowsBefore(p));
     };
     first = std::max(0, rowAtOrAfter(lo > 0 ? lo - 1 : 0));
     last = std::min(last, rowAtOrAfter(hi + 1));

@@ -3,11 +3,12 @@
 // Rows are records in arrival order (libab's own records only on request:
 // EventFilter::libabRecords).  When every record is shown the model holds no
 // per-row data at all (row = position); otherwise it keeps the matching
-// positions (4 bytes a row).  Text is made only for rows a view asks
+// positions or the others, whichever are fewer (row_set.h).  Text is made only for rows a view asks
 // about, so a million rows scroll like ten.  Snapshots only ever append
 // records, so a new snapshot inserts rows at the end.
 #pragma once
 
+#include "row_set.h"
 #include "view_state.h"
 
 #include <QAbstractTableModel>
@@ -39,13 +40,14 @@ class EventLogModel : public QAbstractTableModel {
   void onPosition();
 
  private:
-  void appendMatches(std::size_t from, std::size_t to);
+  // Whether each position in [from, to) matches the filter.
+  std::vector<bool> matches(std::size_t from, std::size_t to) const;
 
   ViewState* state_;
   std::size_t known_ = 0;             // records of the snapshot the rows reflect
   std::uint64_t window_ = 0;  // the window known_ counts in (ViewSnapshot::windowStart)
   bool filtered_ = false;
-  std::vector<std::uint32_t> rows_;   // positions, when filtered
+  RowSet rows_;                       // the positions shown, when filtered
   std::size_t lastPosition_ = 0;
 };
 

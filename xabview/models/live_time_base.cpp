@@ -1,6 +1,7 @@
 // live_time_base.cpp -- the reader's pictures on their time base (live_time_base.h).
 #include "live_time_base.h"
 
+#include <xab/model/memory.h>
 #include <xab/replay/correct.h>
 
 namespace xab::view {
@@ -16,6 +17,7 @@ LiveTimeBase::Picture LiveTimeBase::apply(TracePtr trace, bool rawTime, bool com
   if (record) base.correct = replay::correctionTo(*record, replayReport);
   LiveTimeBaseReport rep;
   p.trace = prepareLive(std::move(trace), fit_, base, settled, rep);
+  if (rep.global) returnFreedPages();  // global time's message table and correction
   if (!rawTime) {
     clocksMove_ = rep.clocksMove;
     if (rep.global)

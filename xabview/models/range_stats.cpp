@@ -19,11 +19,12 @@ RangeStats rangeStats(const ViewState& st, TimeNs from, TimeNs to) {
   for (TaskIndex t = 0; t < n; ++t) {
     const SpanList& spans = s->spans[t];
     const std::uint32_t shown = st.shownOf(t);
+    SpanList::Reader read(spans);
     for (std::size_t i = spans.empty() ? 0 : spanAtOrBefore(spans, from); i < spans.size(); ++i) {
-      const Span& sp = spans[i];
+      const Span sp = read[i];
       if (sp.first >= shown || sp.begin >= to) break;
       if (sp.state == TaskState::NotStarted || sp.state == TaskState::Exited) continue;
-      const TimeNs b = std::max(sp.begin, from), e = std::min(shownEnd(spans, i, shown, now), to);
+      const TimeNs b = std::max(sp.begin, from), e = std::min(shownEnd(read, i, shown, now), to);
       if (e > b) r.tasks[t].time[static_cast<std::size_t>(sp.state)] += e - b;
     }
     for (int k = 0; k < kStateCount; ++k) r.total[static_cast<std::size_t>(k)] += r.tasks[t].time[static_cast<std::size_t>(k)];

@@ -72,8 +72,11 @@ void TraceLoader::run() {
     // rebased: the time base was changed (setTimeBase): a new picture.
     auto postNow = [&](bool caughtUp, bool rebased) {
       Raw raw;
+      retiming_ = true;
       LiveTimeBase::Picture p = timeBase.apply(readSoFar(), rawTime_, compensate_, options_.record.get(),
                                                ended || paused(), rebased);
+      retiming_ = false;
+      raw.globalOwed = !rawTime_ && timeBase.owesGlobal();
       raw.trace = std::move(p.trace);
       raw.timeNote = std::move(p.note);
       raw.retimed = p.retimed;

@@ -1,5 +1,7 @@
 #include "snapshot.h"
 
+#include <xab/model/memory.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -156,6 +158,35 @@ TimeNs ViewSnapshot::timeAt(std::size_t position) const {
 
 std::size_t ViewSnapshot::positionOf(EventRef ref) const { return trace->event(ref).seq; }
 
+SpanList::SpanList(const ChunkedVector<Span, 6, 12>& settled, const std::vector<Span>& tail) {
+  begins_.reserve(settled.size() + tail.size());
+  auto add = [&](const Span& sp) {
+    tail_.push_back({sp.first, sp.state});
+    begins_.push_back(sp.begin);
+  };
+  settled.forEach(add);
+  for (const Span& sp : tail) add(sp);
+}
+
+std::size_t SpanList::atOrBefore(TimeNs t) const {
+  std::size_t k = 0;  // spans beginning at or before t
+  if (events_) {
+    const std::size_t records = events_->partitionPoint([t](const Event& e) { return e.time <= t; });
+    if (records == 0) return 0;
+    // Spans whose first record is at or before the last of those.
+    std::size_t lo = 0, hi = size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (firstAt(mid) < records) lo = mid + 1;
+      else hi = mid;
+    }
+    k = lo;
+  } else {
+    k = static_cast<std::size_t>(std::upper_bound(begins_.begin(), begins_.end(), t) - begins_.begin());
+  }
+  return k == 0 ? 0 : k - 1;
+}
+
 std::uint8_t StateMipmap::at(std::size_t level, TimeNs t) const {
   if (width0 == 0 || level >= levels.size() || t < origin) return kNoState;
   auto bin = static_cast<std::size_t>((t - origin) / binWidth(level));
@@ -179,10 +210,13 @@ StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
   std::size_t bins = static_cast<std::size_t>(range / static_cast<std::uint64_t>(m.width0)) + 1;
   // Time each state covers in each bin, level 0.
   std::vector<std::array<TimeNs, kStates>> cover(bins, std::array<TimeNs, kStates>{});
+  SpanList::Reader read(spans);
+  Span next = read[0];  // each span read once: its begin is a record's time
   for (std::size_t i = 0; i + 1 < spans.size(); ++i) {
-    const Span& sp = spans[i];
+    const Span sp = next;
     if (sp.state == TaskState::Exited) break;
-    TimeNs b = std::max(sp.begin, origin), e = std::min(spans[i + 1].begin, end);
+    next = read[i + 1];
+    TimeNs b = std::max(sp.begin, origin), e = std::min(next.begin, end);
     auto s = static_cast<std::size_t>(sp.state);
     while (b < e) {
       auto bin = static_cast<std::size_t>((b - origin) / m.width0);
@@ -222,7 +256,7 @@ StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
 template <class Place>
 void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts, std::uint32_t firstNew, Place&& place) {
   const auto& ev = trace.events(t);
-  std::vector<Span> tail;
+  std::vector<SpanStart> tail;
   std::optional<StateInterval> open;  // the last interval, whole (sameState needs all of it)
   bool exited = ts.exited;
   EventStore::Cursor cursor(ev);
@@ -235,7 +269,7 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
     if (open && sameState(*open, iv) && open->end == iv.begin) {
       open->end = iv.end;
     } else {
-      tail.push_back({iv.begin, iv.first, iv.state});
+      tail.push_back({iv.first, iv.state});
       open = iv;
     }
     exited = iv.state == TaskState::Exited;
@@ -245,11 +279,11 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
   if (tail.size() > 2) {
     const auto keep = tail.end() - 2;
     for (auto it = tail.begin(); it != keep; ++it) ts.settled.push_back(*it);
-    tail = std::vector<Span>(keep, tail.end());  // not erase(): that would keep the whole capacity
+    tail = std::vector<SpanStart>(keep, tail.end());  // not erase(): that would keep the whole capacity
   }
   ts.next = tail.empty() ? ts.next : tail.front().first;
   if (exited) {  // an exit ends the task's spans: nothing after it counts
-    for (const Span& sp : tail) ts.settled.push_back(sp);
+    for (const SpanStart& sp : tail) ts.settled.push_back(sp);
     tail.clear();
     ts.next = static_cast<std::uint32_t>(ev.size());
     ts.exited = true;
@@ -265,14 +299,13 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   const Trace& tr = *s->trace;
   // Another trace, or one that is not an extension of the last (another
   // window of the run, fewer tasks or records): start again.
-  bool extends = !restart_ && previous_ && previous_->cut().position == tr.cut().position &&
+  bool extends = previous_ && previous_->cut().position == tr.cut().position &&
                  previous_->taskCount() <= tr.taskCount() &&
                  previous_->eventCount() <= tr.eventCount() &&
                  previous_->monitorEvents().size() <= tr.monitorEvents().size();
   for (TaskIndex t = 0; extends && t < previous_->taskCount(); ++t)
     extends = previous_->events(t).size() <= tr.events(t).size();
   if (!extends && previous_ && tr.cut().position > previous_->cut().position) foldCut(tr);
-  restart_ = false;
   if (!extends) spans_.clear();
   s->history = history_;
   auto t = Clock::now();
@@ -284,7 +317,8 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   s->timing.order = msSince(t);
   t = Clock::now();
   s->spans.reserve(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount(); ++i) s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail);
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i)
+    s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail, &tr.events(i));
   s->timing.spans = msSince(t);
   s->buildMs = msSince(started);
   previous_ = s->trace;
@@ -304,12 +338,17 @@ void SnapshotBuilder::foldCut(const Trace& next) {
     const TaskSpans& ts = spans_[t];
     const TimeNs windowBegin = t < next.taskCount() && !next.events(t).empty() ? next.events(t)[0].time : cut.time;
     const std::size_t n = ts.settled.size() + ts.tail.size();
-    auto at = [&](std::size_t i) -> const Span& { return i < ts.settled.size() ? ts.settled[i] : ts.tail[i - ts.settled.size()]; };
+    if (n == 0 || t >= previous_->taskCount()) continue;
+    // A span begins at its first record's time: read in order, a block decoded once.
+    EventStore::Cursor records(previous_->events(t));
+    auto at = [&](std::size_t i) -> const SpanStart& { return i < ts.settled.size() ? ts.settled[i] : ts.tail[i - ts.settled.size()]; };
+    TimeNs begin = records[at(0).first].time;
     for (std::size_t i = 0; i < n; ++i) {
-      const Span& sp = at(i);
-      if (sp.begin >= windowBegin) break;
-      const TimeNs end = std::min(windowBegin, i + 1 < n ? at(i + 1).begin : windowBegin);
-      if (sp.state != TaskState::Exited && sp.state != TaskState::NotStarted) h->fold(t, sp.begin, end, sp.state);
+      if (begin >= windowBegin) break;
+      const TimeNs next = i + 1 < n ? records[at(i + 1).first].time : windowBegin;
+      const TaskState state = at(i).state;
+      if (state != TaskState::Exited && state != TaskState::NotStarted) h->fold(t, begin, std::min(windowBegin, next), state);
+      begin = next;
     }
   }
   h->settle();
@@ -319,6 +358,9 @@ void SnapshotBuilder::foldCut(const Trace& next) {
 
 AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   auto started = Clock::now();
+  // What the reading and the snapshots freed is given back before the
+  // analysis's lists are made, and what the analysis freed after.
+  returnFreedPages();
   auto a = std::make_shared<Analysis>();
   const Trace& tr = *s.trace;
   a->records = tr.eventCount();
@@ -352,6 +394,7 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   a->hangText = hangText(tr, a->model.hang);
   buildLines(tr, *a);
   a->timing.hang = a->model.ms.hang + msSince(t);
+  returnFreedPages();
   a->buildMs = msSince(started);
   return a;
 }

@@ -24,6 +24,7 @@
 #include <compare>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -80,41 +81,70 @@ class ArrivalOrder {
   static constexpr std::uint16_t kNarrowMonitor = 0xFFFF;
 };
 
-// A state interval of a task, compact (16 bytes: the diagram's per-task
-// array).  It lasts until the next span begins; the last one is open.
+// A state interval of a task, as the views read it.  It lasts until the
+// next span begins; the last one is open.
 struct Span {
   TimeNs begin = 0;
   std::uint32_t first = 0;  // the record that opened it
   TaskState state = TaskState::NotStarted;
 };
+// What a span keeps (5 bytes): a span begins at its first record's time,
+// so the time is read from the record, and the spans of a trace on one
+// time base are those of the same records on another.
+struct [[gnu::packed]] SpanStart {
+  std::uint32_t first = 0;
+  TaskState state = TaskState::NotStarted;
+};
 // A task's spans in time order: the settled ones (which no later record
 // can change) in chunks shared by every snapshot, the last few (whose state
-// or extent the next record may still change) copied.
+// or extent the next record may still change) copied.  Each begins at its
+// first record's time in `events` (the task's records in the snapshot's
+// trace), or, for spans made without a trace, at a time of its own.
 class SpanList {
  public:
   SpanList() = default;
-  SpanList(ChunkedVector<Span, 6, 12> settled, std::vector<Span> tail)
-      : settled_(std::move(settled)), tail_(std::move(tail)) {}
+  SpanList(ChunkedVector<SpanStart, 6, 12> settled, std::vector<SpanStart> tail, const EventStore* events)
+      : settled_(std::move(settled)), tail_(std::move(tail)), events_(events) {}
+  // Spans with their own times (a test's).
+  SpanList(const ChunkedVector<Span, 6, 12>& settled, const std::vector<Span>& tail);
   std::size_t size() const { return settled_.size() + tail_.size(); }
   bool empty() const { return size() == 0; }
-  const Span& operator[](std::size_t i) const {
-    return i < settled_.size() ? settled_[i] : tail_[i - settled_.size()];
+  Span operator[](std::size_t i) const {
+    const SpanStart s = startOf(i);
+    return {events_ ? (*events_)[s.first].time : begins_[i], s.first, s.state};
   }
-  const Span& front() const { return (*this)[0]; }
-  const Span& back() const { return (*this)[size() - 1]; }
-  std::size_t memoryBytes() const { return settled_.capacityBytes() + tail_.capacity() * sizeof(Span); }
+  // Parts of span i, without reading its record.
+  std::uint32_t firstAt(std::size_t i) const { return startOf(i).first; }
+  TaskState stateAt(std::size_t i) const { return startOf(i).state; }
+  TimeNs beginAt(std::size_t i) const { return events_ ? (*events_)[startOf(i).first].time : begins_[i]; }
+  Span front() const { return (*this)[0]; }
+  Span back() const { return (*this)[size() - 1]; }
+  // The last span beginning at or before t (0 if none does), the spans in
+  // time order: the last record at or before t (EventStore::partitionPoint,
+  // a few of the records read), then the span it is in.
+  std::size_t atOrBefore(TimeNs t) const;
+  // Reads spans through a cursor of its own (one block of records held),
+  // for a walk of one thread: in index order, each block is decoded once.
+  class Reader;
+  std::size_t memoryBytes() const {
+    return settled_.capacityBytes() + tail_.capacity() * sizeof(SpanStart) + begins_.capacity() * sizeof(TimeNs);
+  }
 
   class iterator {
    public:
+    struct Arrow {
+      Span span;
+      const Span* operator->() const { return &span; }
+    };
     using iterator_category = std::random_access_iterator_tag;
     using value_type = Span;
     using difference_type = std::ptrdiff_t;
-    using pointer = const Span*;
-    using reference = const Span&;
+    using pointer = Arrow;
+    using reference = Span;
     iterator() = default;
     iterator(const SpanList* l, std::size_t i) : l_(l), i_(static_cast<difference_type>(i)) {}
     reference operator*() const { return (*l_)[static_cast<std::size_t>(i_)]; }
-    pointer operator->() const { return &**this; }
+    pointer operator->() const { return {**this}; }
     reference operator[](difference_type n) const { return *(*this + n); }
     iterator& operator++() { ++i_; return *this; }
     iterator operator++(int) { auto t = *this; ++i_; return t; }
@@ -137,12 +167,34 @@ class SpanList {
   iterator end() const { return {this, size()}; }
 
  private:
-  ChunkedVector<Span, 6, 12> settled_;
-  std::vector<Span> tail_;
+  SpanStart startOf(std::size_t i) const { return i < settled_.size() ? settled_[i] : tail_[i - settled_.size()]; }
+  ChunkedVector<SpanStart, 6, 12> settled_;
+  std::vector<SpanStart> tail_;
+  const EventStore* events_ = nullptr;  // null: begins_ holds the times
+  std::vector<TimeNs> begins_;
+};
+
+class SpanList::Reader {
+ public:
+  explicit Reader(const SpanList& spans) : l_(&spans) {
+    if (spans.events_) cursor_.emplace(*spans.events_);
+  }
+  std::size_t size() const { return l_->size(); }
+  std::uint32_t firstAt(std::size_t i) const { return l_->firstAt(i); }
+  TaskState stateAt(std::size_t i) const { return l_->stateAt(i); }
+  TimeNs beginAt(std::size_t i) { return cursor_ ? (*cursor_)[l_->firstAt(i)].time : l_->begins_[i]; }
+  Span operator[](std::size_t i) {
+    const SpanStart s = l_->startOf(i);
+    return {cursor_ ? (*cursor_)[s.first].time : l_->begins_[i], s.first, s.state};
+  }
+
+ private:
+  const SpanList* l_;
+  std::optional<EventStore::Cursor> cursor_;
 };
 
 inline TimeNs spanEnd(const SpanList& spans, std::size_t i) {
-  return i + 1 < spans.size() ? spans[i + 1].begin : kOpenEnd;
+  return i + 1 < spans.size() ? spans.beginAt(i + 1) : kOpenEnd;
 }
 
 // A task's states at levels of detail (a mipmap): level 0 cuts the time
@@ -408,14 +460,11 @@ class SnapshotBuilder {
   // of the previous call (or starts again when it does not); the analysis
   // is left to the caller.
   std::shared_ptr<ViewSnapshot> update(std::shared_ptr<const Trace> trace);
-  // The next update starts again (a re-timed trace), keeping the history
-  // (and the last window's spans until then: a cut may come with it).
-  void restart() { restart_ = true; }
 
  private:
   struct TaskSpans {
-    ChunkedVector<Span, 6, 12> settled;
-    std::vector<Span> tail;
+    ChunkedVector<SpanStart, 6, 12> settled;
+    std::vector<SpanStart> tail;
     std::uint32_t next = 0;  // the first record not in `settled`
     bool exited = false;     // spans end at an exit
   };
@@ -428,7 +477,6 @@ class SnapshotBuilder {
   void foldCut(const Trace& next);
   std::shared_ptr<const Trace> previous_;
   TimeNs previousBegin_ = 0;  // the run's first task time, before any cut
-  bool restart_ = false;
   std::shared_ptr<RunHistory> history_;
   ArrivalOrder order_;
   std::vector<TaskSpans> spans_;

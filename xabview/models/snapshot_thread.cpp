@@ -19,6 +19,10 @@ using Clock = std::chrono::steady_clock;
 // kAnalysisNice (its threads inherit it).
 constexpr double kAnalysisRest = 2.0;
 constexpr int kAnalysisNice = 10;
+// A file read to its end on task clocks that global time moves is put on
+// global time once the input has paused (reader_thread.cpp): for so long
+// after catching up, no analysis of the task clocks starts.
+constexpr auto kGlobalWait = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -44,6 +48,10 @@ void TraceLoader::snapshotLoop() {
     unsigned epoch = 0, runningEpoch = 0;
     std::uint64_t lastCut = 0;  // the window's start in the run (Trace::cut())
     bool lastCaughtUp = false, lastRegular = false, lastReachedEnd = false;
+    // Since when the pictures are caught up and owe global time (their
+    // first such one), when they are.
+    bool owingCaughtUp = false;
+    auto caughtUpAt = Clock::now();
     // Ticks on a fixed schedule (each interval after the last tick, not
     // after the moment it was served), so that late wake-ups on a busy core
     // do not add up to fewer than 1000 / minIntervalMs pictures a second.
@@ -92,7 +100,11 @@ void TraceLoader::snapshotLoop() {
       if (raw || (analysed && last)) {
         std::shared_ptr<ViewSnapshot> s;
         if (raw) {
-          if (raw->retimed) builder.restart();
+          // A re-timed trace (raw->retimed) holds the same records: the
+          // order and the spans are of the records, whatever their times
+          // (a span begins at its first record's time), so the builder
+          // goes on from them rather than build a second set beside the
+          // pictures that still show the first.
           s = builder.update(raw->trace);
           s->timeNote = raw->timeNote;
           s->errors = std::move(raw->errors);
@@ -105,6 +117,8 @@ void TraceLoader::snapshotLoop() {
           lastCaughtUp = s->caughtUp;
           lastRegular = raw->regular;
           lastReachedEnd = raw->reachedEnd;
+          if (s->caughtUp && raw->globalOwed && !owingCaughtUp) caughtUpAt = Clock::now();
+          owingCaughtUp = s->caughtUp && raw->globalOwed;
         } else {  // a new analysis of the same records
           s = std::make_shared<ViewSnapshot>(*last);
         }
@@ -133,7 +147,12 @@ void TraceLoader::snapshotLoop() {
       // catches up at once: the hang panel waits for a complete one.
       const bool backlog = lastRegular && !lastCaughtUp && !lastReachedEnd;
       const bool paused = lastCaughtUp && !raw;
-      if ((rested && !backlog) || paused) {
+      // Global time is on its way (being made, or due once the input has
+      // paused): the analysis waits for it, rather than be of the picture
+      // it replaces and hold a message table beside the re-timing's.
+      const bool globalDue =
+          retiming_ || (owingCaughtUp && lastRegular && Clock::now() - caughtUpAt < kGlobalWait);
+      if (((rested && !backlog) || paused) && !globalDue) {
         runningEpoch = epoch;
         running = std::async(std::launch::async, [frozen = last] {
           // Below the GUI and the reader: on a busy machine the picture and

@@ -13,33 +13,32 @@
 namespace xab::view {
 
 // Index of the last span beginning at or before t (0 if none does).
-inline std::size_t spanAtOrBefore(const SpanList& spans, TimeNs t) {
-  auto it = std::upper_bound(spans.begin(), spans.end(), t,
-                             [](TimeNs v, const Span& s) { return v < s.begin; });
-  return it == spans.begin() ? 0 : static_cast<std::size_t>(it - spans.begin()) - 1;
-}
+inline std::size_t spanAtOrBefore(const SpanList& spans, TimeNs t) { return spans.atOrBefore(t); }
 
-// As spanAtOrBefore, searching forward from span `from` (galloping): cheap
-// when the answer is near, which it is when folding walks a row.
+// As spanAtOrBefore, from span `from` on (whose begin is at or before t):
+// where a walk of a row jumps to.
 inline std::size_t spanAtOrBeforeFrom(const SpanList& spans, std::size_t from, TimeNs t) {
-  std::size_t step = 1, lo = from, hi = from + 1;
-  while (hi < spans.size() && spans[hi].begin <= t) {
-    lo = hi;
-    step *= 2;
-    hi = from + step;
-  }
-  hi = std::min(hi, spans.size());
-  auto it = std::upper_bound(spans.begin() + static_cast<long>(lo), spans.begin() + static_cast<long>(hi), t,
-                             [](TimeNs v, const Span& s) { return v < s.begin; });
-  return static_cast<std::size_t>(it - spans.begin()) - 1;
+  return std::max(from, spans.atOrBefore(t));
 }
 
 // The end of span i as the replay position sees it: the last shown state
-// lasts until the position's "now".
-inline TimeNs shownEnd(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
-  bool nextShown = i + 1 < spans.size() && spans[i + 1].first < shown;
-  if (nextShown) return spans[i + 1].begin;
-  return std::max(spans[i].begin, limit);
+// lasts until the position's "now".  `spans`: a SpanList or its Reader.
+template <class Spans>
+TimeNs shownEnd(Spans& spans, std::size_t i, std::uint32_t shown, TimeNs limit) {
+  bool nextShown = i + 1 < spans.size() && spans.firstAt(i + 1) < shown;
+  if (nextShown) return spans.beginAt(i + 1);
+  return std::max(spans.beginAt(i), limit);
+}
+
+// The first span whose first record is at or after `record`.
+inline std::size_t spanFromRecord(const SpanList& spans, std::uint32_t record) {
+  std::size_t lo = 0, hi = spans.size();
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (spans.firstAt(mid) < record) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // The time where a task's shown states stop (the replay "now" for it).

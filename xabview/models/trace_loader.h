@@ -92,8 +92,9 @@ class TraceLoader : public QObject {
     // read as its writer writes (woken at each write, so rarely at its end
     // at the moment of a post), not a backlog.
     bool reachedEnd = false;
-    bool retimed = false;  // on global time: a new trace, not an extension of the last
+    bool retimed = false;  // on another time base: a new trace (the same records, other times)
     bool newTimeBase = false;  // times changed base (global on/off, setTimeBase): older analyses are stale
+    bool globalOwed = false;   // on task clocks global time would move: re-timed once the input pauses
     std::string timeNote;  // what the status bar says of the times
   };
   void run();           // reader_thread.cpp
@@ -131,6 +132,10 @@ class TraceLoader : public QObject {
   // The time base the reader uses (Options' rawTime and compensate, then
   // setTimeBase); timeBaseChanged_: a picture on the new one is owed.
   std::atomic<bool> rawTime_, compensate_, timeBaseChanged_{false};
+  // The reader is putting a trace on its time base (global time: seconds
+  // at millions of records): an analysis started meanwhile would be of
+  // the picture it replaces, and its memory beside the re-timing's.
+  std::atomic<bool> retiming_{false};
 };
 
 }  // namespace xab::view

@@ -14,10 +14,10 @@ std::array<int, kActivityCount> utilizationAt(const ViewState& st, TimeNs t) {
   for (TaskIndex task = 0; task < s->spans.size(); ++task) {
     const auto& spans = s->spans[task];
     const std::uint32_t shown = st.shownOf(task);
-    if (spans.empty() || spans[0].begin > t) continue;
+    if (spans.empty() || spans.beginAt(0) > t) continue;
     std::size_t i = spanAtOrBefore(spans, t);
-    if (spans[i].first >= shown || t >= shownEnd(spans, i, shown, shownLimit(st, task))) continue;
-    ++n[static_cast<std::size_t>(activityOf(spans[i].state))];
+    if (spans.firstAt(i) >= shown || t >= shownEnd(spans, i, shown, shownLimit(st, task))) continue;
+    ++n[static_cast<std::size_t>(activityOf(spans.stateAt(i)))];
   }
   return n;
 }
@@ -29,15 +29,16 @@ namespace {
 template <class Center>
 void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit, int columns,
                    const Center& center, std::vector<std::array<int, kActivityCount>>& diff) {
+  SpanList::Reader read(spans);
   for (int x = 0; x < columns; ++x) {
     const TimeNs c = center(x);
-    if (spans[i].begin > c) continue;  // before the task's first span
+    if (read.beginAt(i) > c) continue;  // before the task's first span
     i = spanAtOrBeforeFrom(spans, i, c);
-    if (spans[i].first >= shown) break;
-    TimeNs end = shownEnd(spans, i, shown, limit);
-    if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
+    if (read.firstAt(i) >= shown) break;
+    TimeNs end = shownEnd(read, i, shown, limit);
+    if (i + 1 < read.size()) end = std::min(end, read.beginAt(i + 1));
     if (c >= end) continue;
-    auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+    auto k = static_cast<std::size_t>(activityOf(read.stateAt(i)));
     ++diff[static_cast<std::size_t>(x)][k];
     --diff[static_cast<std::size_t>(x) + 1][k];
   }
@@ -66,7 +67,7 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
     const TaskIndex task = only ? (*only)[k] : static_cast<TaskIndex>(k);
     if (task >= s->spans.size()) continue;
     const auto& spans = s->spans[task];
-    if (spans.empty() || spans[0].begin > last) continue;
+    if (spans.empty() || spans.beginAt(0) > last) continue;
     const std::uint32_t shown = st.shownOf(task);
     const TimeNs limit = shownLimit(st, task);
     const std::size_t from = spanAtOrBefore(spans, center(0));
@@ -76,15 +77,17 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
       sampleColumns(spans, from, shown, limit, columns, center, diff);
       continue;
     }
-    for (std::size_t i = from; i < spans.size() && spans[i].first < shown; ++i) {
-      if (spans[i].begin > last) break;
+    SpanList::Reader read(spans);
+    for (std::size_t i = from; i < spans.size() && spans.firstAt(i) < shown; ++i) {
+      const TimeNs b = read.beginAt(i);
+      if (b > last) break;
       // As utilizationAt: a time is in span i until the next span begins,
       // shown or not, and the last shown one until the position's "now".
-      TimeNs end = shownEnd(spans, i, shown, limit);
-      if (i + 1 < spans.size()) end = std::min(end, spans[i + 1].begin);
-      int x0 = firstAtOrAfter(spans[i].begin), x1 = firstAtOrAfter(end);
+      TimeNs end = shownEnd(read, i, shown, limit);
+      if (i + 1 < spans.size()) end = std::min(end, read.beginAt(i + 1));
+      int x0 = firstAtOrAfter(b), x1 = firstAtOrAfter(end);
       if (x0 >= x1) continue;
-      auto k = static_cast<std::size_t>(activityOf(spans[i].state));
+      auto k = static_cast<std::size_t>(activityOf(spans.stateAt(i)));
       ++diff[static_cast<std::size_t>(x0)][k];
       --diff[static_cast<std::size_t>(x1)][k];
     }

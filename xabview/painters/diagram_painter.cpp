@@ -101,10 +101,10 @@ int paintRowFromMipmap(const DiagramLayout& layout, const StateMipmap& mip, cons
   if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return firstColumn;
   std::size_t level = 0;
   while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
-  auto firstHidden = std::partition_point(spans.begin(), spans.end(), [&](const Span& s) { return s.first < shown; });
-  if (firstHidden == spans.begin()) return firstColumn;
+  const std::size_t firstHidden = spanFromRecord(spans, shown);
+  if (firstHidden == 0) return firstColumn;
   // A mipmap of an earlier analysis (live) holds nothing after its end.
-  const TimeNs boundary = std::min(std::prev(firstHidden)->begin, mip.end);
+  const TimeNs boundary = std::min(spans.beginAt(firstHidden - 1), mip.end);
   const TimeNs w = mip.binWidth(level);
   const int columns = static_cast<int>(layout.plot().width());
   int c = firstColumn;
@@ -166,12 +166,13 @@ std::size_t paintRowSpans(const DiagramLayout& layout, const ViewState& st, Task
                        ? paintRowFromMipmap(layout, s.mipmaps()[t], spans, shown, f, visited, historyColumns)
                        : historyColumns;
   const TimeNs from = layout.begin + static_cast<TimeNs>(fromColumn * ns);
+  SpanList::Reader read(spans);
   for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
-    const Span& sp = spans[i];
+    const Span sp = read[i];
     if (sp.first >= shown || sp.begin >= layout.end) break;
     ++visited;
     if (sp.state == TaskState::Exited) break;
-    TimeNs se = shownEnd(spans, i, shown, limit);
+    TimeNs se = shownEnd(read, i, shown, limit);
     if (se <= from) continue;
     double x0 = std::max(static_cast<double>(fromColumn), static_cast<double>(sp.begin - layout.begin) / ns);
     double x1 = std::min(width, static_cast<double>(se - layout.begin) / ns);

@@ -23,7 +23,9 @@
 // written twice and never move while a copy may read them, so the reader
 // thread may keep appending while snapshots are read on other threads.
 // Events change only through rewrite(), on a store that shares nothing
-// (sole()): it encodes the changed events afresh.
+// (sole()): it encodes the changed events afresh.  A copy re-dated as it
+// is read (redated(): global time beside the times as recorded) shares
+// every byte and costs its re-dating's parameters only.
 #pragma once
 
 #include <xab/model/chunked_vector.h>
@@ -31,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -46,7 +49,7 @@ class EventStore {
   Event operator[](std::size_t i) const {
     const std::size_t b = i / kBlock;
     const Block& block = b < blocks_.size() ? blocks_[b] : open_;
-    return decoded(block, static_cast<std::uint32_t>(i % kBlock) + 1)[i % kBlock];
+    return decoded(block, b, static_cast<std::uint32_t>(i % kBlock) + 1)[i % kBlock];
   }
   Event back() const { return (*this)[size() - 1]; }
 
@@ -61,6 +64,13 @@ class EventStore {
 
   // An independent copy that shares every byte written so far.
   EventStore freeze() const;
+
+  // A re-dating of decoded events: f(events, index of the first, count)
+  // changes their times (only their times) in place.
+  using Redate = std::function<void(Event*, std::size_t, std::uint32_t)>;
+  // A frozen copy whose events read as `f` re-dates them (after the
+  // re-dating this store has, if any): sharing every byte, like freeze().
+  EventStore redated(Redate f) const;
 
   // Bytes held (pages, block table, shape table): for the memory figures.
   std::size_t capacityBytes() const;
@@ -98,13 +108,13 @@ class EventStore {
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
       Event first;
-      decode(blockAt(mid), 1, &first);
+      decode(blockAt(mid), mid, 1, &first);
       if (pred(static_cast<const Event&>(first))) lo = mid + 1;
       else hi = mid;
     }
     if (lo == 0) return 0;
     const Block& b = blockAt(lo - 1);
-    const Event* ev = decoded(b, b.count);
+    const Event* ev = decoded(b, lo - 1, b.count);
     std::uint32_t k = 1;
     while (k < b.count && pred(ev[k])) ++k;
     return (lo - 1) * kBlock + k;
@@ -133,7 +143,7 @@ class EventStore {
       const auto k = static_cast<std::uint32_t>(i % kBlock);
       if (b != block_ || k >= count_) {
         const Block& blk = store_->blockAt(b);
-        store_->decode(blk, blk.count, ev_);
+        store_->decode(blk, b, blk.count, ev_);
         block_ = b;
         count_ = blk.count;
       }
@@ -170,8 +180,9 @@ class EventStore {
   template <class F>
   void forEach(F&& f) const {
     Event buf[kBlock];
+    std::size_t n = 0;
     auto each = [&](const Block& b) {
-      decode(b, b.count, buf);
+      decode(b, n++, b.count, buf);
       for (std::uint32_t k = 0; k < b.count; ++k) f(static_cast<const Event&>(buf[k]));
     };
     blocks_.forEach(each);
@@ -192,10 +203,11 @@ class EventStore {
     return {static_cast<Kind>(key & 0xffff), static_cast<Phase>(key >> 16 & 0xff), static_cast<std::uint8_t>(key >> 24)};
   }
   const Block& blockAt(std::size_t b) const { return b < blocks_.size() ? blocks_[b] : open_; }
-  // The first `count` events of block b.
-  void decode(const Block& b, std::uint32_t count, Event* out) const;
-  // Block b decoded up to at least `need` events, from this thread's cache.
-  const Event* decoded(const Block& b, std::uint32_t need) const;
+  // The first `count` events of block b (number `index`), re-dated.
+  void decode(const Block& b, std::size_t index, std::uint32_t count, Event* out) const;
+  // Block b (number `index`) decoded up to at least `need` events, from
+  // this thread's cache.
+  const Event* decoded(const Block& b, std::size_t index, std::uint32_t need) const;
   // Room for `bytes` more in the current page, moving the open block to a
   // new page when there is none.
   void reserve(std::size_t bytes);
@@ -220,6 +232,14 @@ class EventStore {
   std::uint32_t shapeCount_ = 0;
   std::uint32_t shapeRoom_ = 0;
   std::uint32_t lastShape_ = 0;  // the shape of the last event pushed
+  // The re-dating of a redated() copy (null: the times as stored), and its
+  // number: the decode cache's key with the block's id (a copy's blocks
+  // have the ids of the store's).
+  struct Redating {
+    Redate f;
+    std::uint64_t id;
+  };
+  std::shared_ptr<const Redating> redate_;
 };
 
 }  // namespace xab

@@ -24,4 +24,10 @@ std::optional<std::uint64_t> parseByteSize(std::string_view text);
 // "1 GiB", "512 MiB", "1.5 GiB", "300 KiB", "12 B": for messages.
 std::string formatByteSize(std::uint64_t bytes);
 
+// The pages of the heap that hold nothing any more, returned to the system
+// (malloc_trim): what a phase of many small allocations (a snapshot's
+// chunks, an analysis's lists) freed stays resident otherwise, in the
+// arena of the thread that allocated it, and adds to the next phase's peak.
+void returnFreedPages();
+
 }  // namespace xab
