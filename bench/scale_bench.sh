@@ -12,7 +12,9 @@
 # (%e elapsed seconds, %M peak RSS): wc -l, abstat (global time), abstat
 # --raw-time, ab2picl, ab2json, ab2otf2 (when built), and xabview opening
 # the file offscreen (--play-to-end --save-diagram: the loader, the
-# snapshot's analyses and one paint of the diagram).  Prints, per reader:
+# snapshot's analyses and one paint of the diagram), whole (--budget 0) and
+# under its default budget (a window of the newest records beyond 1 GiB:
+# docs/xabview.md, "Long runs").  Prints, per reader:
 # seconds, peak MB, bytes of peak RSS per record and the ratio of its time
 # to wc -l's.  --before BIN_DIR runs the readers of BIN_DIR (an older
 # build's bin/) too, row by row, on the same file.
@@ -55,8 +57,16 @@ readers() {  # readers DIR TAG FILE RECORDS BASE
   run "ab2picl$tag" "$n" "$base" "$d/ab2picl" --quiet -o "$WORK/out.trf" "$f"
   run "ab2json$tag" "$n" "$base" "$d/ab2json" --quiet -o "$WORK/out.json" "$f"
   [ -x "$d/ab2otf2" ] && run "ab2otf2$tag" "$n" "$base" "$d/ab2otf2" --quiet -o "$WORK/out.otf2" "$f"
-  [ -x "$d/xabview" ] && run "xabview (open, offscreen)$tag" "$n" "$base" \
-    "$d/xabview" --play-to-end --timeout 3600 --save-diagram "$WORK/out.png" "$f"
+  if [ -x "$d/xabview" ]; then
+    # The whole trace (--budget 0, where xabview has a budget): what a record costs; and under
+    # the default budget, which keeps a window of the newest records.
+    local whole=()
+    QT_QPA_PLATFORM=offscreen "$d/xabview" --help 2>/dev/null | grep -q -- --budget && whole=(--budget 0)
+    run "xabview (open, offscreen)$tag" "$n" "$base" \
+      "$d/xabview" "${whole[@]}" --play-to-end --timeout 3600 --save-diagram "$WORK/out.png" "$f"
+    [ ${#whole[@]} -gt 0 ] && run "xabview (open, default budget)$tag" "$n" "$base" \
+      "$d/xabview" --play-to-end --timeout 3600 --save-diagram "$WORK/out.png" "$f"
+  fi
   return 0
 }
 
