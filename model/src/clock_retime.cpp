@@ -179,6 +179,13 @@ struct TraceRedate {
     out->omitted_ = trace.omitted_;
     out->firstTime_ = trace.firstTime_;
     out->lastTime_ = trace.lastTime_;
+    // A window of a longer run stays one (Trace::cut): where it starts and
+    // what the cut left out, by the same task indices.
+    out->cut_ = trace.cut_;
+    out->carriedPositions_ = trace.carriedPositions_;
+    out->cutTasks_ = trace.cutTasks_;
+    out->cutClocks_ = trace.cutClocks_;
+    out->usesBefore_ = trace.usesBefore_;
     for (std::size_t i = 0; i < out->monitor_.size() && relays; ++i) {
       Event& e = out->monitor_[i];
       if (relayRecord(e.kind))

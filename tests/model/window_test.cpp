@@ -273,6 +273,32 @@ TEST_CASE("the time index against a scan of the file and readRange from a plain 
   checkRange(src, *whole, byPos.size() - 100, byPos.size() + 100);
 }
 
+TEST_CASE("a cut trace stays one on global time, re-dated in place or as a copy sharing its records", "[window]") {
+  Scratch s;
+  const std::string file = s.path("clocks.trace");
+  REQUIRE(std::system((std::string(XAB_GENTRACE) + " --records 40000 4 --clocks > " + file).c_str()) == 0);
+  const std::string text = slurpFile(file);
+  for (const bool shared : {false, true}) {
+    INFO((shared ? "a copy: a snapshot shares the trace" : "in place"));
+    std::shared_ptr<const Trace> cut = cutAt(text, 30000);
+    REQUIRE(cut->cut().cut);
+    const TraceCut before = cut->cut();
+    const std::uint64_t firstRun = cut->runPosition(before.carried);
+    std::shared_ptr<const Trace> holder = shared ? cut : nullptr;
+    ClockReport report;
+    std::shared_ptr<const Trace> global = toGlobalTime(std::move(cut), report);
+    REQUIRE(global);
+    CHECK(report.clockRecords);
+    if (shared) CHECK(global.get() != holder.get());
+    CHECK(global->cut().cut);
+    CHECK(global->cut().position == before.position);
+    CHECK(global->cut().carried == before.carried);
+    CHECK(global->cut().dropped == before.dropped);
+    CHECK(global->runPosition(before.carried) == firstRun);
+    CHECK(analyse(global).messages.unmatched.empty());
+  }
+}
+
 TEST_CASE("a window: the reader cuts itself and its analyses see no false unmatched receive", "[window]") {
   Scratch s;
   const std::string file = generate(s, 400000, 16);
