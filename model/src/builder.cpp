@@ -195,26 +195,9 @@ void TraceBuilder::appendReferenceClock(Tid tid, const Event& e) {
 
 std::shared_ptr<const Trace> TraceBuilder::freeze() const {
   auto out = std::make_shared<Trace>();
-  out->header_ = trace_.header_;
-  out->tasks_ = trace_.tasks_;
+  out->copyAllButEvents(trace_);
   out->events_.reserve(trace_.events_.size());
   for (const auto& seq : trace_.events_) out->events_.push_back(seq.freeze());
-  out->monitor_ = trace_.monitor_;
-  out->monitorTids_ = trace_.monitorTids_;
-  out->refClocks_ = trace_.refClocks_;
-  out->byTid_ = trace_.byTid_;
-  out->strings_ = trace_.strings_.freeze();
-  out->lists_ = trace_.lists_.freeze();
-  out->eventCount_ = trace_.eventCount_;
-  out->firstTime_ = trace_.firstTime_;
-  out->lastTime_ = trace_.lastTime_;
-  out->stopped_ = trace_.stopped_;
-  out->omitted_ = trace_.omitted_;
-  out->cut_ = trace_.cut_;
-  out->carriedPositions_ = trace_.carriedPositions_;
-  out->cutTasks_ = trace_.cutTasks_;
-  out->cutClocks_ = trace_.cutClocks_;
-  out->usesBefore_ = trace_.usesBefore_;
   return out;
 }
 

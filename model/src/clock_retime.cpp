@@ -166,26 +166,7 @@ struct TraceRedate {
                                              const detail::CausalCorrection* steps,
                                              const std::unordered_map<Tid, ClockFit>* relays) {
     auto out = std::make_shared<Trace>();
-    out->header_ = trace.header_;
-    out->tasks_ = trace.tasks_;
-    out->monitor_ = trace.monitor_;
-    out->monitorTids_ = trace.monitorTids_;
-    out->refClocks_ = trace.refClocks_;
-    out->byTid_ = trace.byTid_;
-    out->strings_ = trace.strings_.freeze();
-    out->lists_ = trace.lists_.freeze();
-    out->eventCount_ = trace.eventCount_;
-    out->stopped_ = trace.stopped_;
-    out->omitted_ = trace.omitted_;
-    out->firstTime_ = trace.firstTime_;
-    out->lastTime_ = trace.lastTime_;
-    // A window of a longer run stays one (Trace::cut): where it starts and
-    // what the cut left out, by the same task indices.
-    out->cut_ = trace.cut_;
-    out->carriedPositions_ = trace.carriedPositions_;
-    out->cutTasks_ = trace.cutTasks_;
-    out->cutClocks_ = trace.cutClocks_;
-    out->usesBefore_ = trace.usesBefore_;
+    out->copyAllButEvents(trace);  // a window of a longer run stays one (Trace::cut)
     for (std::size_t i = 0; i < out->monitor_.size() && relays; ++i) {
       Event& e = out->monitor_[i];
       if (relayRecord(e.kind))

@@ -11,6 +11,27 @@ std::optional<TaskIndex> Trace::findTask(Tid tid) const {
   return it->second;
 }
 
+void Trace::copyAllButEvents(const Trace& from) {
+  header_ = from.header_;
+  tasks_ = from.tasks_;
+  monitor_ = from.monitor_;
+  monitorTids_ = from.monitorTids_;
+  refClocks_ = from.refClocks_;
+  byTid_ = from.byTid_;
+  strings_ = from.strings_.freeze();
+  lists_ = from.lists_.freeze();
+  eventCount_ = from.eventCount_;
+  firstTime_ = from.firstTime_;
+  lastTime_ = from.lastTime_;
+  stopped_ = from.stopped_;
+  omitted_ = from.omitted_;
+  cut_ = from.cut_;
+  carriedPositions_ = from.carriedPositions_;
+  cutTasks_ = from.cutTasks_;
+  cutClocks_ = from.cutClocks_;
+  usesBefore_ = from.usesBefore_;
+}
+
 std::string_view Trace::str(StrId id) const {
   if (id < 0 || static_cast<std::size_t>(id) >= strings_.size()) return {};
   return strings_[static_cast<std::size_t>(id)];

@@ -150,6 +150,10 @@ class Trace {
  private:
   friend class TraceBuilder;
   friend struct TraceRedate;  // re-dates a trace its caller alone holds (clock_retime.cpp)
+  // Everything of `from` but its events (strings and lists frozen: their
+  // full chunks shared; the cut's state too), for a trace whose events the
+  // caller supplies: a snapshot's frozen stores, a re-dated copy's.
+  void copyAllButEvents(const Trace& from);
   TraceHeader header_;
   std::vector<TaskInfo> tasks_;
   std::vector<EventStore> events_;
