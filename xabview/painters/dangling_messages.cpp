@@ -16,6 +16,8 @@ std::vector<DanglingMessage> danglingAt(const ViewSnapshot& s, std::size_t posit
     const Message& m = messages[u.message];
     out.push_back({m.time, m.sender, u.receiver, u.message, true});
   }
+  // At the last record every receive is shown: no line is in flight.
+  if (position >= s.size()) return out;
   const auto& lines = s.lines();
   auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
   // A receive not shown yet is no earlier than its task's last record shown
@@ -41,7 +43,12 @@ std::size_t paintDangling(QPainter& p, const DiagramLayout& layout, const ViewSt
   const ViewSnapshot* s = st.snapshot();
   if (!s || !s->analysis) return 0;
   const TimeNs now = st.nowTime();
-  const auto all = danglingAt(*s, st.position(), now);
+  auto all = danglingAt(*s, st.position(), now);
+  // Live, while the analysis lags the records, a message its records do
+  // not see received may be received in those after them: arrows for
+  // those wait for an analysis of every record (the input pausing).
+  if (!s->analysisComplete())
+    all.erase(std::remove_if(all.begin(), all.end(), [](const DanglingMessage& d) { return d.never; }), all.end());
   const QRectF plot = layout.plot();
   const double xEnd = layout.xOf(now);
   if (all.empty() || xEnd < plot.left()) return 0;
