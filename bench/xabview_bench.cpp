@@ -198,9 +198,9 @@ int main(int argc, char** argv) {
               snap->messages().messages.size(), snap->barriers().instances.size());
   const auto& tm = snap->timing;
   const auto& ta = snap->analysis->timing;
-  std::printf("snapshot: order %.0f, spans %.0f ms; analysis: mipmaps %.0f, barriers %.0f ms; messages %.0f + "
+  std::printf("snapshot: order %.0f, spans %.0f, mipmaps %.0f ms; analysis: barriers %.0f ms; messages %.0f + "
               "mismatches %.0f ms (another thread); hang + lines %.0f ms\n",
-              tm.order, tm.spans, ta.mipmaps, ta.barriers, ta.messages, ta.mismatches, ta.hang);
+              tm.order, tm.spans, tm.mipmaps, ta.barriers, ta.messages, ta.mismatches, ta.hang);
   std::printf("open: parse %.0f ms + analyses %.0f ms + view state %.1f ms = %.0f ms\n", parseMs, analyseMs, showMs,
               parseMs + analyseMs + showMs);
   std::printf("Why slow tab first shown: wait states, causes, critical path %.0f ms (%zu wait states)\n", whyMs,
@@ -230,8 +230,8 @@ int main(int argc, char** argv) {
   std::printf("without mipmaps: repaint full zoom-out cpu %.2f ms, bars and labels only cpu %.2f ms (spans visited %zu)\n",
               fullNoMip.cpuMs, barsNoMip.cpuMs, barsNoMip.stats.spansVisited);
   std::size_t mipBytes = 0;
-  for (const auto& m : snap->mipmaps()) mipBytes += m.memoryBytes();
-  std::printf("state mipmaps: built in %.1f ms, %.2f MB\n", snap->analysis->timing.mipmaps, static_cast<double>(mipBytes) / 1e6);
+  for (const auto& m : snap->mipmaps) mipBytes += m.memoryBytes();
+  std::printf("state mipmaps: built in %.1f ms, %.2f MB\n", tm.mipmaps, static_cast<double>(mipBytes) / 1e6);
   state.setPosition(snap->size() / 2);  // replaying: what one step costs the views
   auto fig = paintTimes(state, b, e, 20);
   std::printf("repaint at mid replay, full zoom-out: cpu %.2f ms; wall mean %.2f ms\n", fig.cpuMs, fig.meanMs);

@@ -12,6 +12,7 @@
 #include <QPicture>
 
 #include <array>
+#include <optional>
 #include <cstdio>
 #include <string>
 
@@ -175,30 +176,77 @@ TEST_CASE("utilization per column, swept, equals utilizationAt at each column ce
   }
 }
 
-// A long trace at full zoom-out (live): many more spans than columns, so
-// the strip looks each column's centre up instead of sweeping every span.
-TEST_CASE("utilization per column of a long trace equals utilizationAt at each column centre") {
+// A long trace at full zoom-out (live): many more spans than columns.  A
+// task whose mipmap has bins no wider than a column counts in the state
+// that covers most of the bin at the column's centre (computed here from
+// the spans), up to where the bins end or the last shown span begins; in
+// the columns after, in its state at the centre (utilizationAt's).
+TEST_CASE("utilization per column of a long trace: the bin's dominant state where the mipmap reaches, else the state at the centre") {
   ViewState state;
-  state.setSnapshot(snapshotOfText(syntheticTrace(4, 2000)));
+  state.setSnapshot(snapshotOfText(syntheticTrace(4, 3000)));
+  const ViewSnapshot& s = *state.snapshot();
   const std::size_t size = state.size();
+  int fromMipmap = 0;
   for (std::size_t pos : {size, size / 3, std::size_t{5}}) {
     state.setPosition(pos);
     const TimeNs b = state.viewBegin(), e = state.viewEnd();
     for (auto [from, to, columns] : {std::tuple{b, e, 300}, std::tuple{b + (e - b) / 3, b + (e - b) / 2, 41}}) {
       const double ns = static_cast<double>(to - from) / columns;
+      const TimeNs start = from;  // a lambda may not capture a structured binding (clang)
+      auto center = [&](int x) { return start + static_cast<TimeNs>((x + 0.5) * ns); };
+      std::vector<std::array<int, kActivityCount>> want(static_cast<std::size_t>(columns));
+      for (TaskIndex t = 0; t < s.spans.size(); ++t) {
+        const SpanList& spans = s.spans[t];
+        const StateMipmap& mip = s.mipmaps[t];
+        const std::uint32_t shown = state.shownOf(t);
+        // Where the mipmap's knowledge of the shown spans ends, at its level for this column width.
+        std::size_t level = 0;
+        TimeNs reach = INT64_MIN;
+        if (mip.width0 > 0 && static_cast<double>(mip.width0) <= ns) {
+          while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
+          std::size_t lastShown = 0;
+          while (lastShown + 1 < spans.size() && spans[lastShown + 1].first < shown) ++lastShown;
+          if (spans.size() > 0 && spans[0].first < shown) reach = std::min(mip.endOf(level), spans[lastShown].begin);
+        }
+        bool mipmapped = true;
+        for (int x = 0; x < columns; ++x) {
+          const TimeNs c = center(x);
+          const TimeNs w = mip.binWidth(level);
+          const TimeNs binBegin = c >= mip.origin ? mip.origin + (c - mip.origin) / w * w : 0;
+          mipmapped = mipmapped && reach != INT64_MIN && from + static_cast<TimeNs>((x + 1) * ns) <= reach &&
+                      (c < mip.origin || binBegin + w <= reach);
+          std::optional<TaskState> st;
+          if (mipmapped && c >= mip.origin) {  // the state covering most of [binBegin, binBegin + w)
+            std::array<TimeNs, 11> cover{};
+            for (std::size_t i = 0; i + 1 < spans.size() && spans[i].state != TaskState::Exited; ++i) {
+              const TimeNs sb = std::max(spans[i].begin, binBegin), se = std::min(spans[i + 1].begin, binBegin + w);
+              if (se > sb) cover[static_cast<std::size_t>(spans[i].state)] += se - sb;
+            }
+            auto best = std::max_element(cover.begin(), cover.end());
+            if (*best > 0) st = static_cast<TaskState>(best - cover.begin());
+            ++fromMipmap;
+          } else if (!mipmapped) {  // as utilizationAt
+            if (spans.empty() || spans.beginAt(0) > c) continue;
+            const std::size_t i = spanAtOrBefore(spans, c);
+            if (spans.firstAt(i) >= shown || c >= shownEnd(spans, i, shown, shownLimit(state, t))) continue;
+            st = spans.stateAt(i);
+          }
+          if (st) ++want[static_cast<std::size_t>(x)][static_cast<std::size_t>(activityOf(*st))];
+        }
+      }
       auto counts = utilizationColumns(state, from, ns, columns);
       REQUIRE(counts.size() == static_cast<std::size_t>(columns));
       int differ = 0, busy = 0;
       for (int x = 0; x < columns; ++x) {
-        auto at = utilizationAt(state, from + static_cast<TimeNs>((x + 0.5) * ns));
-        differ += counts[static_cast<std::size_t>(x)] != at;
-        for (int n : at) busy += n;
+        differ += counts[static_cast<std::size_t>(x)] != want[static_cast<std::size_t>(x)];
+        for (int n : counts[static_cast<std::size_t>(x)]) busy += n;
       }
       INFO("position " << pos << ", " << columns << " columns");
       CHECK(differ == 0);
       if (pos == size) CHECK(busy > 0);
     }
   }
+  CHECK(fromMipmap > 1000);  // the mipmaps were read, not only the spans
 }
 
 TEST_CASE("the state dump holds what every view shows") {
@@ -223,11 +271,13 @@ TEST_CASE("a state mipmap holds each bin's dominant state, level by level, and n
   for (std::uint32_t i = 0; i < 6000; ++i)
     spans.push_back({t0 + TimeNs{i} * 1000, i, i % 4 == 3 ? TaskState::Receiving : TaskState::Computing});
   spans.push_back({t0 + 6'000'000, 6000, TaskState::Exited});
-  StateMipmap m = buildMipmap(SpanList({}, spans), t0, t0 + 8'000'000);
+  StateMipmap m = buildMipmap(SpanList({}, spans));
   REQUIRE(m.width0 > 0);
-  CHECK(m.levels.front().size() <= kMipBins + 1);
+  CHECK(m.levels.front().size() <= kMipBins);
   CHECK(m.levels.back().size() == 1);
-  for (std::size_t l = 1; l < m.levels.size(); ++l) CHECK(m.levels[l].size() == (m.levels[l - 1].size() + 1) / 2);
+  // A level's bins are its closed pairs below: it ends where they do, or a bin short.
+  for (std::size_t l = 1; l < m.levels.size(); ++l) CHECK(m.levels[l].size() == m.levels[l - 1].size() / 2);
+  CHECK(m.endOf(0) == t0 + 6'000'000);
   // A bin a span wide at level 0 is that span's state; wide bins are mostly computing.
   REQUIRE(m.width0 <= 1000);
   CHECK(m.at(0, t0 + 3 * 1000 + 10) == static_cast<std::uint8_t>(TaskState::Receiving));
@@ -238,7 +288,42 @@ TEST_CASE("a state mipmap holds each bin's dominant state, level by level, and n
   CHECK(m.at(0, t0 - 1) == kNoState);
   // Few spans: no mipmap (the spans are cheap to walk).
   spans.resize(100);
-  CHECK(buildMipmap(SpanList({}, spans), t0, t0 + 100'000).width0 == 0);
+  CHECK(buildMipmap(SpanList({}, spans)).width0 == 0);
+}
+
+TEST_CASE("a mipmap made as spans come keeps at most kMipBins bins, its bins widening as the time grows") {
+  // Spans of 700 ns, alternately computing (500) and receiving (200), for
+  // 64 times the first bins' reach: the width doubles six times.
+  MipmapBuilder b;
+  const TimeNs t0 = 5'000, reach = 1000 * static_cast<TimeNs>(kMipBins) * 64;
+  TimeNs t = t0;
+  while (t - t0 < reach) {
+    b.fold(t, t + 500, TaskState::Computing);
+    b.fold(t + 500, t + 700, TaskState::Receiving);
+    t += 700;
+  }
+  StateMipmap m = b.freeze();
+  CHECK(m.width0 >= 64 * 1000);
+  CHECK(m.levels[0].size() <= kMipBins);
+  CHECK(m.levels[0].size() >= kMipBins / 2);
+  // Every closed bin is mostly computing, at every level.
+  for (std::size_t l = 0; l < m.levels.size(); ++l)
+    for (std::size_t j = 0; j < m.levels[l].size(); j += 97)
+      CHECK(m.at(l, m.origin + static_cast<TimeNs>(j) * m.binWidth(l)) == static_cast<std::uint8_t>(TaskState::Computing));
+  // Nothing past the last closed bin: the open one is not known yet.
+  CHECK(m.endOf(0) <= t);
+  CHECK(m.at(0, m.endOf(0)) == kNoState);
+  // Intervals that overlap the last one's end are cut to start there.
+  MipmapBuilder c;
+  c.fold(0, 2000, TaskState::Computing);
+  c.fold(1000, 2300, TaskState::Receiving);  // counts from 2000: 300 ns of the bin
+  c.fold(2300, 3000, TaskState::Computing);
+  c.fold(3000, 4000, TaskState::Receiving);
+  StateMipmap n = c.freeze();
+  REQUIRE(n.levels[0].size() == 4);
+  CHECK(n.at(0, 1000) == static_cast<std::uint8_t>(TaskState::Computing));
+  CHECK(n.at(0, 2500) == static_cast<std::uint8_t>(TaskState::Computing));
+  CHECK(n.at(0, 3500) == static_cast<std::uint8_t>(TaskState::Receiving));
 }
 
 // Per task row and pixel column: does the picture show the state that

@@ -173,3 +173,70 @@ TEST_CASE("a snapshot extended record by record equals one built whole") {
     }
   }
 }
+
+namespace {
+
+// Tasks packing and receiving in a loop, long enough for mipmaps; the
+// first task's clock `shift` ns ahead.
+std::string busyTrace(int tasks, int rounds, long long shift) {
+  std::string out = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.0\n";
+  char line[256];
+  auto stamp = [&](long long time, int tid, const char* rec) {
+    std::snprintf(line, sizeof line, "%lld.%09lld %lld.%09lld t%x %s\n", time / 1000000000, time % 1000000000,
+                  time / 1000000000, time % 1000000000, tid, rec);
+    out += line;
+  };
+  for (int t = 0; t < tasks; ++t) {
+    long long time = 1'000'000'000'000LL + (t == 0 ? shift : 0);
+    const int tid = 0x40002 + t;
+    std::snprintf(line, sizeof line, "mytid rc=t%x name=w host=vm parent=none lang=c pid=%d", tid, t);
+    stamp(time, tid, std::string(line).c_str());
+    for (int r = 0; r < rounds; ++r)
+      for (const char* rec : {"initsend enc=0 rc=1", "pkint type=int n=4 stride=1 rc=0", "recv.begin src=any tag=3",
+                              "recv src=any tag=3 bytes=0 serial=0 rc=0"})
+        stamp(time += 1000 + (r % 7) * 100, tid, rec);
+  }
+  return out;
+}
+
+void requireSameMipmaps(const ViewSnapshot& a, const ViewSnapshot& b) {
+  REQUIRE(a.mipmaps.size() == b.mipmaps.size());
+  for (TaskIndex t = 0; t < a.mipmaps.size(); ++t) {
+    INFO("task " << t);
+    const StateMipmap &x = a.mipmaps[t], &y = b.mipmaps[t];
+    REQUIRE(x.width0 > 0);
+    CHECK(x.width0 == y.width0);
+    CHECK(x.origin == y.origin);
+    REQUIRE(x.levels.size() == y.levels.size());
+    for (std::size_t l = 0; l < x.levels.size(); ++l) {
+      REQUIRE(x.levels[l].size() == y.levels[l].size());
+      int differ = 0;
+      for (std::size_t j = 0; j < x.levels[l].size(); ++j) differ += x.levels[l][j] != y.levels[l][j];
+      CHECK(differ == 0);
+    }
+  }
+}
+
+}  // namespace
+
+// Live, the builder folds each span into its task's mipmap once, as it
+// settles: in whatever pieces the records come, the mipmaps are those of
+// the whole trace.  A new time base (the same records at other times)
+// makes them again.
+TEST_CASE("mipmaps made as the records come equal the whole trace's, and are made again on a new time base") {
+  const std::string text = busyTrace(3, 3000, 0);
+  TraceReader reader;
+  SnapshotBuilder builder;
+  std::shared_ptr<ViewSnapshot> live;
+  for (std::size_t at = 0; at < text.size(); at += text.size() / 9 + 1) {
+    reader.feed(std::string_view(text).substr(at, text.size() / 9 + 1));
+    live = builder.update(reader.snapshot());
+  }
+  requireSameMipmaps(*live, *buildSnapshot(reader.snapshot(), false));
+  TraceReader other;
+  other.feed(busyTrace(3, 3000, 777'777));
+  auto moved = other.snapshot();
+  auto rebased = builder.update(moved, true);
+  requireSameMipmaps(*rebased, *buildSnapshot(moved, false));
+  CHECK(rebased->mipmaps[0].origin == live->mipmaps[0].origin + 777'777);
+}

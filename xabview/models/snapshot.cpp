@@ -187,65 +187,12 @@ std::size_t SpanList::atOrBefore(TimeNs t) const {
   return k == 0 ? 0 : k - 1;
 }
 
-std::uint8_t StateMipmap::at(std::size_t level, TimeNs t) const {
-  if (width0 == 0 || level >= levels.size() || t < origin) return kNoState;
-  auto bin = static_cast<std::size_t>((t - origin) / binWidth(level));
-  return bin < levels[level].size() ? levels[level][bin] : kNoState;
-}
-
-std::size_t StateMipmap::memoryBytes() const {
-  std::size_t n = 0;
-  for (const auto& l : levels) n += l.capacity();
-  return n;
-}
-
-StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end) {
-  StateMipmap m;
-  if (spans.size() < kMipMinSpans || end <= origin) return m;
-  m.end = end;
-  constexpr std::size_t kStates = static_cast<std::size_t>(TaskState::Exited) + 1;
-  const auto range = static_cast<std::uint64_t>(end - origin);
-  m.origin = origin;
-  m.width0 = static_cast<TimeNs>(std::max<std::uint64_t>(1, (range + kMipBins - 1) / kMipBins));
-  std::size_t bins = static_cast<std::size_t>(range / static_cast<std::uint64_t>(m.width0)) + 1;
-  // Time each state covers in each bin, level 0.
-  std::vector<std::array<TimeNs, kStates>> cover(bins, std::array<TimeNs, kStates>{});
+StateMipmap buildMipmap(const SpanList& spans) {
+  if (spans.size() < kMipMinSpans) return {};
   SpanList::Reader read(spans);
-  Span next = read[0];  // each span read once: its begin is a record's time
-  for (std::size_t i = 0; i + 1 < spans.size(); ++i) {
-    const Span sp = next;
-    if (sp.state == TaskState::Exited) break;
-    next = read[i + 1];
-    TimeNs b = std::max(sp.begin, origin), e = std::min(next.begin, end);
-    auto s = static_cast<std::size_t>(sp.state);
-    while (b < e) {
-      auto bin = static_cast<std::size_t>((b - origin) / m.width0);
-      if (bin >= bins) break;
-      TimeNs binEnd = origin + static_cast<TimeNs>(bin + 1) * m.width0;
-      TimeNs upTo = std::min(e, binEnd);
-      cover[bin][s] += upTo - b;
-      b = upTo;
-    }
-  }
-  // Each level: the dominant state per bin; then pairs of bins add up.
-  while (true) {
-    std::vector<std::uint8_t> level(bins);
-    for (std::size_t j = 0; j < bins; ++j) {
-      auto best = std::max_element(cover[j].begin(), cover[j].end());
-      level[j] = *best > 0 ? static_cast<std::uint8_t>(best - cover[j].begin()) : kNoState;
-    }
-    m.levels.push_back(std::move(level));
-    if (bins == 1) break;
-    std::size_t up = (bins + 1) / 2;
-    for (std::size_t j = 0; j < up; ++j) {
-      std::array<TimeNs, kStates> sum = cover[2 * j];
-      if (2 * j + 1 < bins)
-        for (std::size_t s = 0; s < kStates; ++s) sum[s] += cover[2 * j + 1][s];
-      cover[j] = sum;
-    }
-    bins = up;
-  }
-  return m;
+  MipmapBuilder m;
+  foldSpans(read, 0, m);
+  return m.freeze();
 }
 
 // As stateIntervals(), from record ts.next on.  The spans before the last
@@ -291,7 +238,7 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
   ts.tail = std::move(tail);
 }
 
-std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trace> trace) {
+std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trace> trace, bool newTimeBase) {
   auto started = Clock::now();
   auto s = std::make_shared<ViewSnapshot>();
   s->takenMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -307,6 +254,11 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
     extends = previous_->events(t).size() <= tr.events(t).size();
   if (!extends && previous_ && tr.cut().position > previous_->cut().position) foldCut(tr);
   if (!extends) spans_.clear();
+  if (newTimeBase)  // the mipmaps' bins are of the old times
+    for (TaskSpans& ts : spans_) {
+      ts.mipmap.reset();
+      ts.folded = 0;
+    }
   s->history = history_;
   auto t = Clock::now();
   buildTimeBounds(tr, *s);
@@ -317,13 +269,36 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   s->timing.order = msSince(t);
   t = Clock::now();
   s->spans.reserve(tr.taskCount());
-  for (TaskIndex i = 0; i < tr.taskCount(); ++i)
+  s->mipmaps.resize(tr.taskCount());
+  for (TaskIndex i = 0; i < tr.taskCount(); ++i) {
     s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail, &tr.events(i));
-  s->timing.spans = msSince(t);
+    const auto m = Clock::now();
+    foldMipmap(tr.events(i), spans_[i]);
+    if (spans_[i].mipmap) s->mipmaps[i] = spans_[i].mipmap->freeze();
+    s->timing.mipmaps += msSince(m);
+  }
+  s->timing.spans = msSince(t) - s->timing.mipmaps;
   s->buildMs = msSince(started);
   previous_ = s->trace;
   if (!s->history) previousBegin_ = s->tasksBegin;
   return s;
+}
+
+// The settled spans, each ending where the next begins (the first of the
+// tail for the last), read from their records in order.
+void SnapshotBuilder::foldMipmap(const EventStore& events, TaskSpans& ts) {
+  if (ts.settled.size() < kMipMinSpans) return;
+  if (!ts.mipmap) ts.mipmap = std::make_unique<MipmapBuilder>();
+  struct Settled {
+    const TaskSpans& ts;
+    EventStore::Cursor records;
+    std::size_t size() const { return ts.settled.size() + (ts.tail.empty() ? 0 : 1); }
+    TaskState stateAt(std::size_t i) const { return i < ts.settled.size() ? ts.settled[i].state : ts.tail[0].state; }
+    TimeNs beginAt(std::size_t i) {
+      return records[i < ts.settled.size() ? ts.settled[i].first : ts.tail[0].first].time;
+    }
+  } spans{ts, EventStore::Cursor(events)};
+  ts.folded = foldSpans(spans, ts.folded, *ts.mipmap);
 }
 
 // The spans of the records a cut dropped, folded into a copy of the
@@ -365,18 +340,13 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   const Trace& tr = *s.trace;
   a->records = tr.eventCount();
   // Two cores' worth: the model's message chain on a second thread, the
-  // mipmaps (the diagram's own) alongside on this one.
+  // user's marks alongside on this one.
   AnalyseOptions options;
   options.breakdown = false;
   options.why = false;    // the Why-slow panel's (about a third of the analysis's time): analyseWhy
   options.races = false;  // nothing here shows them
   options.parallel = true;
   options.alongside = [&] {
-    auto t = Clock::now();
-    a->mipmaps.resize(tr.taskCount());
-    for (TaskIndex i = 0; i < tr.taskCount() && i < s.spans.size(); ++i)
-      a->mipmaps[i] = buildMipmap(s.spans[i], s.tasksBegin, s.tasksEnd);
-    a->timing.mipmaps = msSince(t);
     for (TaskIndex i = 0; i < tr.taskCount(); ++i) {  // the marks: one pass over the kinds, chunk by chunk
       std::uint32_t k = 0;
       tr.events(i).forEach([&](const Event& e) {

@@ -2,21 +2,22 @@
 //
 // The loader builds a ViewSnapshot from each TraceReader snapshot (the
 // trace, the arrival order and per-task state spans the views draw from,
-// and an Analysis: message matching, barriers, hang, pack mismatches,
-// message lines, mipmaps) and hands it to the GUI as a
+// and their mipmaps, and an Analysis: message matching, barriers, hang,
+// pack mismatches, message lines) and hands it to the GUI as a
 // shared_ptr<const ViewSnapshot>.  Nothing in it changes after it is
 // built, so every view may read it without locks, and a view that still
 // holds an old one keeps a consistent picture.
 //
 // Live, a snapshot costs the new records only: SnapshotBuilder extends the
-// previous order and spans (their settled part is shared, not copied), and
-// the Analysis, which costs the whole trace, is redone on a thread of its
-// own as often as it can; a snapshot carries the newest finished one, which
+// previous order, spans and mipmaps (their settled part is shared, not
+// copied), and the Analysis, which costs the whole trace, is redone on a
+// thread of its own as often as it can; a snapshot carries the newest finished one, which
 // may cover fewer records than the trace (analysisComplete() says).  The
 // snapshot at the end of the input, or caught up with it, is complete.
 #pragma once
 
 #include "run_history.h"
+#include "state_mipmap.h"
 
 #include <xab/model/model.h>
 
@@ -193,31 +194,13 @@ class SpanList::Reader {
   std::optional<EventStore::Cursor> cursor_;
 };
 
+// A mipmap of every span (none for fewer than kMipMinSpans): a finished
+// task's, made in one go.
+StateMipmap buildMipmap(const SpanList& spans);
+
 inline TimeNs spanEnd(const SpanList& spans, std::size_t i) {
   return i + 1 < spans.size() ? spans.beginAt(i + 1) : kOpenEnd;
 }
-
-// A task's states at levels of detail (a mipmap): level 0 cuts the time
-// from `origin` into up to kMipBins bins of `width0` ns; each level above
-// has bins twice as wide.  A bin holds the state that covers most of it
-// (kNoState: none), so at full zoom-out a pixel column reads one bin
-// instead of walking spans: painting is O(pixels).  The task's last span
-// is left out (its end moves with the replay position), and so is all
-// after an exit.  Small tasks get none (width0 == 0): their spans are few.
-inline constexpr std::uint8_t kNoState = 0xFF;
-inline constexpr std::size_t kMipBins = std::size_t{1} << 14;
-inline constexpr std::size_t kMipMinSpans = 4096;
-struct StateMipmap {
-  TimeNs origin = 0;
-  TimeNs end = 0;     // what it was built for: bins that reach past it are not read
-  TimeNs width0 = 0;  // 0: no mipmap
-  std::vector<std::vector<std::uint8_t>> levels;
-  TimeNs binWidth(std::size_t level) const { return width0 << level; }
-  // The state of the bin holding time t at this level; kNoState outside.
-  std::uint8_t at(std::size_t level, TimeNs t) const;
-  std::size_t memoryBytes() const;
-};
-StateMipmap buildMipmap(const SpanList& spans, TimeNs origin, TimeNs end);
 
 // One send-to-receive line of the diagram, sorted by send time, with the
 // arrival positions of both records so a replay can hide what is not shown.
@@ -251,12 +234,11 @@ struct Analysis {
   xab::Analysis model;                    // messages, barriers, hang, mismatches; model.trace: the one it was made of
   HangText hangText;                      // model.hang in words (hang_text.h)
   std::uint64_t records = 0;              // model.trace->eventCount(): what it covers
-  std::vector<StateMipmap> mipmaps;       // per task (the diagram at low zoom)
   std::vector<MessageLine> lines;         // by send time
   std::vector<Undelivered> undelivered;   // by message
   std::vector<MarkAt> marks;              // by time
   TimeNs maxTransit = 0;                  // the longest line (visible-range search)
-  struct Timing { double messages = 0, barriers = 0, hang = 0, mismatches = 0, mipmaps = 0; } timing;
+  struct Timing { double messages = 0, barriers = 0, hang = 0, mismatches = 0; } timing;
   double buildMs = 0;
 };
 using AnalysisPtr = std::shared_ptr<const Analysis>;
@@ -296,6 +278,9 @@ struct ViewSnapshot {
   std::shared_ptr<const Trace> trace;
   ArrivalOrder order;                     // every record, in the order it arrived
   std::vector<SpanList> spans;            // per task, in time order
+  // Per task, the states at levels of detail (the diagram at low zoom),
+  // of the settled spans; none for a task of few spans.
+  std::vector<StateMipmap> mipmaps;
   AnalysisPtr analysis;                   // never null once built
   // Null until asked for (ViewState::wantWhy); may be of an older analysis
   // (of fewer records) while the newest one's is made.
@@ -313,7 +298,6 @@ struct ViewSnapshot {
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const FailureReport& failures() const { return analysis->model.failures; }
   const WhyReport& why() const;  // whyAnalysis's report, or an empty one
-  const std::vector<StateMipmap>& mipmaps() const { return analysis->mipmaps; }
   const std::vector<MessageLine>& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }
   TimeNs maxTransit() const { return analysis->maxTransit; }
@@ -390,8 +374,9 @@ struct ViewSnapshot {
   TimeNs tasksEnd = 0;                    // the latest task record (abmon.stop may be later)
   TimeNs monitorEnd = 0;                  // abmon.stop's time, 0 while abmon runs
   // order: the walk of the new records that extends the order and the
-  // spans; spans: the spans' copies for the snapshot.
-  struct Timing { double order = 0, spans = 0; } timing;
+  // spans; spans: the spans' copies for the snapshot; mipmaps: the newly
+  // settled spans folded into them.
+  struct Timing { double order = 0, spans = 0, mipmaps = 0; } timing;
 };
 
 template <class Walk>
@@ -458,8 +443,9 @@ class SnapshotBuilder {
  public:
   // The order, spans and time bounds of `trace`, which extends the trace
   // of the previous call (or starts again when it does not); the analysis
-  // is left to the caller.
-  std::shared_ptr<ViewSnapshot> update(std::shared_ptr<const Trace> trace);
+  // is left to the caller.  On a new time base (`newTimeBase`: the times
+  // changed, not only the records) the mipmaps are made again.
+  std::shared_ptr<ViewSnapshot> update(std::shared_ptr<const Trace> trace, bool newTimeBase = false);
 
  private:
   struct TaskSpans {
@@ -467,6 +453,10 @@ class SnapshotBuilder {
     std::vector<SpanStart> tail;
     std::uint32_t next = 0;  // the first record not in `settled`
     bool exited = false;     // spans end at an exit
+    // Of settled[0, folded), made once there are kMipMinSpans (a builder
+    // holds a few KiB: most tasks of a trace of thousands have none).
+    std::unique_ptr<MipmapBuilder> mipmap;
+    std::size_t folded = 0;
   };
   // Task t's spans from record ts.next on; place(seq) for each record from
   // firstNew on (ArrivalOrder::extend's walk).
@@ -475,6 +465,8 @@ class SnapshotBuilder {
   // A trace that is a later window of the same run (a memory budget's
   // cut): the spans of what it dropped go into the history.
   void foldCut(const Trace& next);
+  // The settled spans not in task t's mipmap yet, folded into it.
+  static void foldMipmap(const EventStore& events, TaskSpans& ts);
   std::shared_ptr<const Trace> previous_;
   TimeNs previousBegin_ = 0;  // the run's first task time, before any cut
   std::shared_ptr<RunHistory> history_;
@@ -482,7 +474,7 @@ class SnapshotBuilder {
   std::vector<TaskSpans> spans_;
 };
 
-// The whole-trace analyses of a snapshot's trace (its spans: the mipmaps).
+// The whole-trace analyses of a snapshot's trace.
 AnalysisPtr analyseSnapshot(const ViewSnapshot& s);
 
 // The wait states of s.analysis (on the calling thread).

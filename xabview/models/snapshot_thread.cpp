@@ -104,8 +104,10 @@ void TraceLoader::snapshotLoop() {
           // order and the spans are of the records, whatever their times
           // (a span begins at its first record's time), so the builder
           // goes on from them rather than build a second set beside the
-          // pictures that still show the first.
-          s = builder.update(raw->trace);
+          // pictures that still show the first.  Its mipmaps are of times:
+          // made again on a new time base, kept through the small moves of
+          // global time's fit (as an analysis of an earlier picture is).
+          s = builder.update(raw->trace, raw->newTimeBase);
           s->timeNote = raw->timeNote;
           s->errors = std::move(raw->errors);
           s->errorCount = raw->errorCount;

@@ -41,6 +41,51 @@ inline std::size_t spanFromRecord(const SpanList& spans, std::uint32_t record) {
   return lo;
 }
 
+// How a row of columns `ns` wide reads a task's mipmap: at `level`, the
+// widest whose bins are no wider than a column, up to `end`, where the
+// level's closed bins end or the last shown span begins (its end moves
+// with the replay position; later spans are not shown), whichever is
+// first.  None (end at INT64_MIN) when the mipmap's bins are wider than a
+// column, or it has none.
+struct MipmapReach {
+  std::size_t level = 0;
+  TimeNs end = INT64_MIN;
+  // Whether the bin holding t lies wholly before the end.
+  bool covers(const StateMipmap& mip, TimeNs t) const {
+    if (t < mip.origin) return false;
+    const TimeNs w = mip.binWidth(level);
+    return mip.origin + ((t - mip.origin) / w + 1) * w <= end;
+  }
+};
+inline MipmapReach mipmapReach(const StateMipmap& mip, const SpanList& spans, std::uint32_t shown, double ns) {
+  MipmapReach r;
+  if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return r;
+  while (r.level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(r.level + 1)) <= ns) ++r.level;
+  const std::size_t firstHidden = spanFromRecord(spans, shown);
+  if (firstHidden == 0) return r;
+  r.end = std::min(spans.beginAt(firstHidden - 1), mip.endOf(r.level));
+  return r;
+}
+
+// f(column, state) for each column from `first` on whose centre's bin the
+// mipmap holds within reach (columns `ns` wide from `begin`; a bin of no
+// state skipped); returns the first column left to the spans.
+template <class F>
+int forMipmapColumns(const StateMipmap& mip, const MipmapReach& reach, TimeNs begin, double ns, int first, int columns,
+                     F&& f) {
+  if (reach.end == INT64_MIN) return first;
+  int c = first;
+  for (; c < columns; ++c) {
+    if (begin + static_cast<TimeNs>((c + 1) * ns) > reach.end) break;
+    const TimeNs center = begin + static_cast<TimeNs>((c + 0.5) * ns);
+    if (center < mip.origin) continue;  // before the task's first bin
+    if (!reach.covers(mip, center)) break;
+    const std::uint8_t state = mip.at(reach.level, center);
+    if (state != kNoState) f(c, state);
+  }
+  return c;
+}
+
 // The time where a task's shown states stop (the replay "now" for it).
 inline TimeNs shownLimit(const ViewState& state, TaskIndex) { return state.nowTime(); }
 

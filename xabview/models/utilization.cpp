@@ -27,10 +27,10 @@ namespace {
 // utilizationColumns for one task, column by column: the span that holds
 // each column's centre (as the sweep counts it).
 template <class Center>
-void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit, int columns,
+void sampleColumns(const SpanList& spans, std::size_t i, std::uint32_t shown, TimeNs limit, int firstColumn, int columns,
                    const Center& center, std::vector<std::array<int, kActivityCount>>& diff) {
   SpanList::Reader read(spans);
-  for (int x = 0; x < columns; ++x) {
+  for (int x = firstColumn; x < columns; ++x) {
     const TimeNs c = center(x);
     if (read.beginAt(i) > c) continue;  // before the task's first span
     i = spanAtOrBeforeFrom(spans, i, c);
@@ -70,11 +70,25 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
     if (spans.empty() || spans.beginAt(0) > last) continue;
     const std::uint32_t shown = st.shownOf(task);
     const TimeNs limit = shownLimit(st, task);
-    const std::size_t from = spanAtOrBefore(spans, center(0));
+    // Columns its mipmap covers (bins no wider than a column): the state
+    // that covers most of the bin at the column's centre, as the diagram
+    // draws it.  O(columns), no record read.
+    int first = 0;
+    if (task < s->mipmaps.size()) {
+      const StateMipmap& mip = s->mipmaps[task];
+      first = forMipmapColumns(mip, mipmapReach(mip, spans, shown, ns), begin, ns, 0, columns,
+                               [&](int x, std::uint8_t state) {
+                                 auto k = static_cast<std::size_t>(activityOf(static_cast<TaskState>(state)));
+                                 ++diff[static_cast<std::size_t>(x)][k];
+                                 --diff[static_cast<std::size_t>(x) + 1][k];
+                               });
+      if (first == columns) continue;
+    }
+    const std::size_t from = spanAtOrBefore(spans, center(first));
     // Many more spans in view than columns (a long live trace at full
     // zoom-out): ask each column's centre instead, O(columns log n).
-    if (spanAtOrBeforeFrom(spans, from, last) - from > static_cast<std::size_t>(columns) * 4) {
-      sampleColumns(spans, from, shown, limit, columns, center, diff);
+    if (spanAtOrBeforeFrom(spans, from, last) - from > static_cast<std::size_t>(columns - first) * 4) {
+      sampleColumns(spans, from, shown, limit, first, columns, center, diff);
       continue;
     }
     SpanList::Reader read(spans);
@@ -85,7 +99,7 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
       // shown or not, and the last shown one until the position's "now".
       TimeNs end = shownEnd(read, i, shown, limit);
       if (i + 1 < spans.size()) end = std::min(end, read.beginAt(i + 1));
-      int x0 = firstAtOrAfter(b), x1 = firstAtOrAfter(end);
+      int x0 = std::max(first, firstAtOrAfter(b)), x1 = firstAtOrAfter(end);
       if (x0 >= x1) continue;
       auto k = static_cast<std::size_t>(activityOf(spans.stateAt(i)));
       ++diff[static_cast<std::size_t>(x0)][k];

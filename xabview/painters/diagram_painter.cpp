@@ -98,30 +98,11 @@ struct RowFolder {
 int paintRowFromMipmap(const DiagramLayout& layout, const StateMipmap& mip, const SpanList& spans,
                        std::uint32_t shown, RowFolder& f, std::size_t& visited, int firstColumn) {
   const double ns = layout.nsPerPixel();
-  if (mip.width0 == 0 || ns < static_cast<double>(mip.width0)) return firstColumn;
-  std::size_t level = 0;
-  while (level + 1 < mip.levels.size() && static_cast<double>(mip.binWidth(level + 1)) <= ns) ++level;
-  const std::size_t firstHidden = spanFromRecord(spans, shown);
-  if (firstHidden == 0) return firstColumn;
-  // A mipmap of an earlier analysis (live) holds nothing after its end.
-  const TimeNs boundary = std::min(spans.beginAt(firstHidden - 1), mip.end);
-  const TimeNs w = mip.binWidth(level);
-  const int columns = static_cast<int>(layout.plot().width());
-  int c = firstColumn;
-  for (; c < columns; ++c) {
-    TimeNs colEnd = layout.begin + static_cast<TimeNs>((c + 1) * ns);
-    TimeNs center = layout.begin + static_cast<TimeNs>((c + 0.5) * ns);
-    if (colEnd > boundary || center < mip.origin) {
-      if (colEnd > boundary) break;
-      continue;  // before the task's first bin
-    }
-    TimeNs binEnd = mip.origin + ((center - mip.origin) / w + 1) * w;
-    if (binEnd > boundary) break;
-    ++visited;
-    std::uint8_t state = mip.at(level, center);
-    if (state != kNoState) f.addColumn(c, state);
-  }
-  return c;
+  return forMipmapColumns(mip, mipmapReach(mip, spans, shown, ns), layout.begin, ns, firstColumn,
+                          static_cast<int>(layout.plot().width()), [&](int c, std::uint8_t state) {
+                            ++visited;
+                            f.addColumn(c, state);
+                          });
 }
 
 // Pixel columns before the task's first record in the window (a memory
@@ -162,8 +143,8 @@ std::size_t paintRowSpans(const DiagramLayout& layout, const ViewState& st, Task
   const double width = layout.plot().width();
   std::size_t visited = 0;
   int visitsInColumn = 0;
-  int fromColumn = mipmaps && t < s.mipmaps().size()
-                       ? paintRowFromMipmap(layout, s.mipmaps()[t], spans, shown, f, visited, historyColumns)
+  int fromColumn = mipmaps && t < s.mipmaps.size()
+                       ? paintRowFromMipmap(layout, s.mipmaps[t], spans, shown, f, visited, historyColumns)
                        : historyColumns;
   const TimeNs from = layout.begin + static_cast<TimeNs>(fromColumn * ns);
   SpanList::Reader read(spans);

@@ -1,0 +1,94 @@
+// state_mipmap.cpp -- a task's states at levels of detail (state_mipmap.h).
+#include "state_mipmap.h"
+
+#include <algorithm>
+
+namespace xab::view {
+namespace {
+
+// The state that covers most of a bin; kNoState if none covers any.
+template <class Cover>
+std::uint8_t dominant(const Cover& c) {
+  auto best = std::max_element(c.begin(), c.end());
+  return *best > 0 ? static_cast<std::uint8_t>(best - c.begin()) : kNoState;
+}
+
+}  // namespace
+
+std::uint8_t StateMipmap::at(std::size_t level, TimeNs t) const {
+  if (width0 == 0 || level >= levels.size() || t < origin) return kNoState;
+  auto bin = static_cast<std::size_t>((t - origin) / binWidth(level));
+  return bin < levels[level].size() ? levels[level][bin] : kNoState;
+}
+
+std::size_t StateMipmap::memoryBytes() const {
+  std::size_t n = 0;
+  for (const auto& l : levels) n += l.capacityBytes();
+  return n;
+}
+
+void MipmapBuilder::fold(TimeNs begin, TimeNs end, TaskState state) {
+  if (width_ == 0) {
+    origin_ = folded_ = begin;
+    width_ = kFirstWidth;
+  }
+  begin = std::max(begin, folded_);
+  if (end <= begin) return;
+  folded_ = end;
+  // The task's time in at most kMipBins bins.
+  while (static_cast<std::uint64_t>(end - origin_) > static_cast<std::uint64_t>(width_) * kMipBins) doubleWidth();
+  const auto s = static_cast<std::size_t>(state);
+  while (begin < end) {
+    const TimeNs binEnd = origin_ + static_cast<TimeNs>(closed_ + 1) * width_;
+    const TimeNs upTo = std::min(end, binEnd);
+    open_[0][s] += upTo - begin;
+    begin = upTo;
+    if (begin == binEnd) close();
+  }
+}
+
+void MipmapBuilder::close() {
+  const Cover bin = open_[0];
+  open_[0].fill(0);
+  ++closed_;
+  levels_[0].push_back(dominant(bin));
+  for (std::size_t s = 0; s < kStates; ++s) total_[s] += bin[s];
+  for (std::size_t k = 1; k < kLevels; ++k) {
+    Cover& up = open_[k];
+    for (std::size_t s = 0; s < kStates; ++s) up[s] += bin[s];
+    if (closed_ % (std::size_t{1} << k) != 0) continue;
+    levels_[k].push_back(dominant(up));
+    up.fill(0);
+  }
+}
+
+void MipmapBuilder::doubleWidth() {
+  // Level 1 becomes level 0: its open bin holds a lone closed bin of level
+  // 0, if any, and now the time folded into level 0's open one too.  The
+  // new top level's one open bin holds everything.
+  for (std::size_t s = 0; s < kStates; ++s) open_[1][s] += open_[0][s];
+  std::move(open_.begin() + 1, open_.end(), open_.begin());
+  open_[kLevels - 1] = total_;
+  levels_.erase(levels_.begin());
+  levels_.emplace_back();
+  closed_ /= 2;
+  width_ *= 2;
+}
+
+StateMipmap MipmapBuilder::freeze() const {
+  StateMipmap m;
+  if (width_ == 0 || closed_ == 0) return m;
+  m.origin = origin_;
+  m.width0 = width_;
+  for (const auto& l : levels_)  // up to the last with a closed bin
+    if (!l.empty()) m.levels.push_back(l.freeze());
+  return m;
+}
+
+std::size_t MipmapBuilder::memoryBytes() const {
+  std::size_t n = 0;
+  for (const auto& l : levels_) n += l.capacityBytes();
+  return n;
+}
+
+}  // namespace xab::view
