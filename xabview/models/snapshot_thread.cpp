@@ -127,6 +127,15 @@ void TraceLoader::snapshotLoop() {
         s->followingFile = options_.follow && !options_.path.isEmpty() && options_.path != "-";
         s->timeBase = epoch;
         if (s->inputEnded && analysis->records != s->trace->eventCount()) {  // the last one is complete
+          // Shown at once as caught up, with the analysis there is, while
+          // the complete one is made: the last records (the program's
+          // exit, abmon's stop) are not held back by it.
+          if (analysis->records > 0) {
+            auto now = std::make_shared<ViewSnapshot>(*s);
+            now->inputEnded = false;
+            now->analysis = analysis;
+            publish(std::move(now));
+          }
           if (running.valid()) running.wait();
           running = {};
           analysis = analyseSnapshot(*s);
