@@ -191,6 +191,7 @@ StateMipmap buildMipmap(const SpanList& spans) {
   if (spans.size() < kMipMinSpans) return {};
   SpanList::Reader read(spans);
   MipmapBuilder m;
+  m.expect(read.beginAt(0), read.beginAt(spans.size() - 1));
   foldSpans(read, 0, m);
   return m.freeze();
 }
@@ -288,7 +289,6 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
 // tail for the last), read from their records in order.
 void SnapshotBuilder::foldMipmap(const EventStore& events, TaskSpans& ts) {
   if (ts.settled.size() < kMipMinSpans) return;
-  if (!ts.mipmap) ts.mipmap = std::make_unique<MipmapBuilder>();
   struct Settled {
     const TaskSpans& ts;
     EventStore::Cursor records;
@@ -298,6 +298,10 @@ void SnapshotBuilder::foldMipmap(const EventStore& events, TaskSpans& ts) {
       return records[i < ts.settled.size() ? ts.settled[i].first : ts.tail[0].first].time;
     }
   } spans{ts, EventStore::Cursor(events)};
+  if (!ts.mipmap) {  // its bins as wide as the spans so far need
+    ts.mipmap = std::make_unique<MipmapBuilder>();
+    ts.mipmap->expect(spans.beginAt(0), spans.beginAt(spans.size() - 1));
+  }
   ts.folded = foldSpans(spans, ts.folded, *ts.mipmap);
 }
 

@@ -27,11 +27,15 @@ std::size_t StateMipmap::memoryBytes() const {
   return n;
 }
 
+void MipmapBuilder::expect(TimeNs origin, TimeNs end) {
+  if (width_ != 0) return;
+  origin_ = folded_ = origin;
+  width_ = kFirstWidth;
+  while (static_cast<std::uint64_t>(end - origin_) > static_cast<std::uint64_t>(width_) * kMipBins) width_ *= 2;
+}
+
 void MipmapBuilder::fold(TimeNs begin, TimeNs end, TaskState state) {
-  if (width_ == 0) {
-    origin_ = folded_ = begin;
-    width_ = kFirstWidth;
-  }
+  if (width_ == 0) expect(begin, end);
   begin = std::max(begin, folded_);
   if (end <= begin) return;
   folded_ = end;
@@ -47,28 +51,25 @@ void MipmapBuilder::fold(TimeNs begin, TimeNs end, TaskState state) {
   }
 }
 
+// Level 0's open bin closes; each level's bin that it completes closes in
+// turn, its time added to the open bin above.
 void MipmapBuilder::close() {
-  const Cover bin = open_[0];
-  open_[0].fill(0);
   ++closed_;
-  levels_[0].push_back(dominant(bin));
-  for (std::size_t s = 0; s < kStates; ++s) total_[s] += bin[s];
-  for (std::size_t k = 1; k < kLevels; ++k) {
-    Cover& up = open_[k];
-    for (std::size_t s = 0; s < kStates; ++s) up[s] += bin[s];
-    if (closed_ % (std::size_t{1} << k) != 0) continue;
-    levels_[k].push_back(dominant(up));
-    up.fill(0);
+  for (std::size_t k = 0; k < kLevels; ++k) {
+    Cover& bin = open_[k];
+    levels_[k].push_back(dominant(bin));
+    for (std::size_t s = 0; s < kStates; ++s) open_[k + 1][s] += bin[s];
+    bin.fill(0);
+    if (closed_ % (std::size_t{2} << k) != 0) break;  // the bin above is not complete
   }
 }
 
 void MipmapBuilder::doubleWidth() {
   // Level 1 becomes level 0: its open bin holds a lone closed bin of level
-  // 0, if any, and now the time folded into level 0's open one too.  The
-  // new top level's one open bin holds everything.
+  // 0, if any; now the time folded into level 0's open bin too.
   for (std::size_t s = 0; s < kStates; ++s) open_[1][s] += open_[0][s];
   std::move(open_.begin() + 1, open_.end(), open_.begin());
-  open_[kLevels - 1] = total_;
+  open_[kLevels].fill(0);  // the top's bins (at most one) are below it now
   levels_.erase(levels_.begin());
   levels_.emplace_back();
   closed_ /= 2;

@@ -52,6 +52,10 @@ class MipmapBuilder {
   // The task was in `state` from `begin` to `end`; intervals come in time
   // order (one beginning before the last one's end is cut to start there).
   void fold(TimeNs begin, TimeNs end, TaskState state);
+  // Before the first fold: intervals will start at `origin` and reach at
+  // least `end`, so the bins start as wide as that needs (rather than
+  // doubling their way there).
+  void expect(TimeNs origin, TimeNs end);
   // A copy of the closed bins for a snapshot (none while width0 is 0).
   StateMipmap freeze() const;
   bool started() const { return width_ > 0; }
@@ -65,9 +69,11 @@ class MipmapBuilder {
   void close();                                // level 0's open bin, and those above it ends
   void doubleWidth();
   TimeNs origin_ = 0, width_ = 0, folded_ = 0;
-  std::size_t closed_ = 0;                // level 0's closed bins
-  std::array<Cover, kLevels> open_{};     // each level's open bin (level 0's: what is folded of it)
-  Cover total_{};                         // every closed bin of level 0
+  std::size_t closed_ = 0;  // level 0's closed bins
+  // Each level's open bin: level 0's, the time folded into it; level k's,
+  // its closed bins of level k - 1 (one more level than is kept, whose
+  // bin holds every closed bin of the top).
+  std::array<Cover, kLevels + 1> open_{};
   std::vector<StateMipmap::Level> levels_ = std::vector<StateMipmap::Level>(kLevels);
 };
 
