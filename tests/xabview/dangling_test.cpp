@@ -116,3 +116,37 @@ TEST_CASE("live, a message the lagging analysis saw unreceived gets no arrow unt
   CHECK(arrows(lagging) == 0);
   CHECK(arrows(whole) > 0);  // the hang's own, the analysis complete
 }
+
+// A paused busy program has thousands of messages in flight: the arrows
+// are folded per pair of rows and send column, the oldest first, and
+// kMaxDanglingArrows at most (each is a dashed antialiased line).
+TEST_CASE("thousands of messages in flight draw a bounded number of arrows, the oldest first") {
+  std::string text = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1000.0\n"
+                     "1000.000000001 1000.000000001 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n"
+                     "1000.000000002 1000.000000002 t40003 mytid rc=t40003 name=b host=vm parent=none lang=c pid=6\n"
+                     "1000.000000003 1000.000000003 t40003 recv.begin src=t40002 tag=9\n";
+  char line[200];
+  for (int i = 0; i < 5000; ++i) {  // sends b never takes (it waits for tag 9)
+    const long long ns = 1000 + 1000LL * i;
+    std::snprintf(line, sizeof line, "1000.%09lld 1000.%09lld t40002 send dst=t40003 tag=1 bytes=4 serial=%d rc=0\n", ns,
+                  ns, i + 1);
+    text += line;
+  }
+  auto s = snapshotOfText(text);
+  ViewState st;
+  st.setSnapshot(s);
+  const auto pending = danglingAt(*s, s->size(), st.nowTime());
+  REQUIRE(pending.size() == 5000);
+  QImage img(1000, 300, QImage::Format_RGB32);
+  img.fill(Qt::white);
+  QPainter p(&img);
+  const DiagramLayout layout = DiagramLayout::make(img.rect(), st);
+  const std::size_t drawn = paintDangling(p, layout, st);
+  p.end();
+  CHECK(drawn <= kMaxDanglingArrows);
+  CHECK(drawn <= static_cast<std::size_t>(layout.plot().width() / kFoldPixels) + 1);
+  CHECK(drawn > 100);
+  // The oldest send's arrow leaves the sender's row at its send.
+  const int x = static_cast<int>(layout.xOf(1000'000'000'000LL + 1000)), y = static_cast<int>(layout.rowTop(0) + layout.rowHeight / 2);
+  CHECK(reddish(img, QRect(x - 2, y - 3, 6, 6)) > 0);
+}

@@ -39,50 +39,57 @@ bool waitFor(QSignalSpy& spy, const std::function<bool(const ViewSnapshot&)>& pr
   return false;
 }
 
+// A loader started on a pipe, kHead written into it; the test writes the
+// rest and closes `writeEnd`.
+struct PipedLoader {
+  static QString readEnd(int* fds) {
+    REQUIRE(::pipe(fds) == 0);
+    return QStringLiteral("/dev/fd/%1").arg(fds[0]);
+  }
+  int fds[2] = {-1, -1};
+  TraceLoader loader{{readEnd(fds), true, 20}};
+  QSignalSpy spy{&loader, &TraceLoader::snapshotReady};
+  int& writeEnd = fds[1];
+  PipedLoader() {
+    loader.start();
+    REQUIRE(::write(fds[1], kHead, std::strlen(kHead)) > 0);
+  }
+  ~PipedLoader() {
+    loader.stop();
+    ::close(fds[0]);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("records written into a pipe reach the GUI thread as they come, then the end") {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  TraceLoader loader({QStringLiteral("/dev/fd/%1").arg(fds[0]), true, 20});
-  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
-  loader.start();
-  REQUIRE(::write(fds[1], kHead, std::strlen(kHead)) > 0);
-  CHECK(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 1 && !s.inputEnded; }));
-  REQUIRE(::write(fds[1], kTail, std::strlen(kTail)) > 0);
-  ::close(fds[1]);
-  CHECK(waitFor(spy, [](const ViewSnapshot& s) {
+  PipedLoader in;
+  CHECK(waitFor(in.spy, [](const ViewSnapshot& s) { return s.size() == 1 && !s.inputEnded; }));
+  REQUIRE(::write(in.writeEnd, kTail, std::strlen(kTail)) > 0);
+  ::close(in.writeEnd);
+  CHECK(waitFor(in.spy, [](const ViewSnapshot& s) {
     return s.size() == 3 && s.inputEnded && s.errorCount == 1 && s.errors[0].line == 4;
   }));
-  loader.stop();
-  ::close(fds[0]);
 }
 
 // At the end of the input the last records (the program's exit, abmon's
 // stop) are shown at once, with the analysis there is, and then again with
 // a complete one: a long run's final analysis does not hold them back.
 TEST_CASE("the last records are shown before their analysis, then with it") {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  TraceLoader loader({QStringLiteral("/dev/fd/%1").arg(fds[0]), true, 20});
-  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
-  loader.start();
-  REQUIRE(::write(fds[1], kHead, std::strlen(kHead)) > 0);
+  PipedLoader in;
   // The input pauses: the first record is analysed.
-  REQUIRE(waitFor(spy, [](const ViewSnapshot& s) { return s.size() == 1 && s.analysisComplete(); }));
-  REQUIRE(::write(fds[1], kTail, std::strlen(kTail)) > 0);
-  ::close(fds[1]);
-  REQUIRE(waitFor(spy, [](const ViewSnapshot& s) { return s.inputEnded; }));
+  REQUIRE(waitFor(in.spy, [](const ViewSnapshot& s) { return s.size() == 1 && s.analysisComplete(); }));
+  REQUIRE(::write(in.writeEnd, kTail, std::strlen(kTail)) > 0);
+  ::close(in.writeEnd);
+  REQUIRE(waitFor(in.spy, [](const ViewSnapshot& s) { return s.inputEnded; }));
   std::vector<SnapshotPtr> all;
-  for (const auto& args : spy)
+  for (const auto& args : in.spy)
     if (auto s = args.at(0).value<SnapshotPtr>(); s && s->size() == 3) all.push_back(s);
   REQUIRE(all.size() >= 2);
   CHECK_FALSE(all.front()->inputEnded);
   CHECK(all.front()->analysis->records == 1);
   CHECK(all.back()->inputEnded);
   CHECK(all.back()->analysisComplete());
-  loader.stop();
-  ::close(fds[0]);
 }
 
 // Catching up with a file its writer still appends to is not

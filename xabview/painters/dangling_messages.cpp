@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <tuple>
 
 namespace xab::view {
 
@@ -52,14 +54,23 @@ std::size_t paintDangling(QPainter& p, const DiagramLayout& layout, const ViewSt
   const QRectF plot = layout.plot();
   const double xEnd = layout.xOf(now);
   if (all.empty() || xEnd < plot.left()) return 0;
+  // The oldest first; one arrow per pair of rows and send column of
+  // kFoldPixels (a paused busy program has thousands in flight, each a
+  // dashed antialiased line: a third of a millisecond).
+  std::stable_sort(all.begin(), all.end(), [](const DanglingMessage& a, const DanglingMessage& b) { return a.send < b.send; });
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> seen;  // rows and column
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
   QPen pen(kDanglingMessage, 1.5, Qt::DashLine);
   std::size_t drawn = 0;
   for (const DanglingMessage& d : all) {
-    if (drawn >= static_cast<std::size_t>(kMaxMessageLines)) break;
+    if (drawn >= kMaxDanglingArrows) break;
     const double x0 = layout.xOf(d.send);
     if (x0 > plot.right() || !layout.drawn(d.sender) || !layout.drawn(d.receiver)) continue;
+    if (!seen.emplace(static_cast<std::int64_t>(layout.rowTop(d.sender)), static_cast<std::int64_t>(layout.rowTop(d.receiver)),
+                      static_cast<std::int64_t>(std::max(0.0, x0 - plot.left()) / kFoldPixels))
+             .second)
+      continue;
     const QPointF a(x0, layout.rowTop(d.sender) + layout.rowHeight / 2);
     const QPointF b(std::max(xEnd, x0 + 6), layout.rowTop(d.receiver) + layout.rowHeight / 2);
     p.setPen(pen);

@@ -25,7 +25,11 @@ struct DanglingMessage {
 // not among every message.
 std::vector<DanglingMessage> danglingAt(const ViewSnapshot& s, std::size_t position, TimeNs now);
 
-// Draws them (kMaxMessageLines at most); returns how many were drawn.
+// Arrows drawn at most: the oldest first, one per pair of rows and send
+// column of kFoldPixels.
+inline constexpr std::size_t kMaxDanglingArrows = 256;
+
+// Draws them; returns how many were drawn.
 std::size_t paintDangling(QPainter& p, const DiagramLayout& layout, const ViewState& st);
 
 }  // namespace xab::view
