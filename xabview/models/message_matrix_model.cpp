@@ -15,8 +15,11 @@ double PairAt::bandwidth() const {
 }
 
 // Both the matrix and the queue read the snapshot's message lines (one
-// per receive, with both records' positions) and the short list of named
-// destinations that never received: one sequential pass, no trace lookups.
+// per receive; whether its records are shown, from the message table) and
+// the short list of named destinations that never received: one
+// sequential pass.  The matrix reads the bytes of each line shown from its
+// receive record, the lines in send-time order, each task's records
+// through a cursor of its own.
 // (A receive by a task its send did not name cannot happen in PVM; such a
 // line in a corrupt trace would show as queued until received.)
 PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
@@ -25,15 +28,21 @@ PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PairAt> grid(dense ? tasks * tasks : 0);
   PairMatrix out;
   auto cell = [&](TaskIndex from, TaskIndex to) -> PairAt& { return dense ? grid[from * tasks + to] : out[{from, to}]; };
-  for (const MessageLine& l : s.lines()) {
-    if (l.sendPos >= position) continue;
-    PairAt& p = cell(l.sender, l.receiver);
-    auto bytes = static_cast<std::uint64_t>(std::max(l.bytes, 0));
+  const MessageLines& lines = s.lines();
+  MessageLines::Records records(lines);
+  ShownRecords shown(s, position);
+  std::uint32_t rank = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    rank = i > 0 && lines.message(i - 1) == lines.message(i) ? rank + 1 : 0;
+    const EventRef sr = lines.sendRef(i), rr = lines.recvRef(i, rank);
+    if (!shown.shown(sr)) continue;
+    PairAt& p = cell(sr.task, rr.task);
+    auto bytes = static_cast<std::uint64_t>(std::max(records.bytes(i, rank), 0));
     ++p.count;
     p.bytes += bytes;
-    if (l.recvPos < position) {
+    if (shown.shown(rr)) {
       p.receivedBytes += bytes;
-      p.transit = addTime(p.transit, std::max<TimeNs>(l.recv - l.send, 0));
+      p.transit = addTime(p.transit, std::max<TimeNs>(lines.recv(i) - lines.send(i), 0));
     }
   }
   for (const Undelivered& u : s.undelivered()) {

@@ -12,8 +12,14 @@ namespace xab::view {
 
 std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PendingEntry> out;
-  for (const MessageLine& l : s.lines())
-    if (l.sendPos < position && l.recvPos >= position) out.push_back({l.receiver, l.message});
+  const MessageLines& lines = s.lines();
+  ShownRecords shown(s, position);
+  std::uint32_t rank = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    rank = i > 0 && lines.message(i - 1) == lines.message(i) ? rank + 1 : 0;
+    const EventRef rr = lines.recvRef(i, rank);
+    if (shown.shown(lines.sendRef(i)) && !shown.shown(rr)) out.push_back({rr.task, lines.message(i)});
+  }
   for (const Undelivered& u : s.undelivered())
     if (u.sendPos < position) out.push_back({u.receiver, u.message});
   std::sort(out.begin(), out.end(), [](const PendingEntry& a, const PendingEntry& b) {

@@ -30,17 +30,24 @@ RangeStats rangeStats(const ViewState& st, TimeNs from, TimeNs to) {
     for (int k = 0; k < kStateCount; ++k) r.total[static_cast<std::size_t>(k)] += r.tasks[t].time[static_cast<std::size_t>(k)];
   }
   const std::size_t position = st.position();
-  const auto& lines = s->lines();
+  const MessageLines& lines = s->lines();
+  MessageLines::Records records(lines);
   auto [lo, hi] = visibleLines(*s, from, to);
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& l = lines[i];
-    if (l.sendPos < position && l.send >= from && l.send < to) {
-      ++r.tasks[l.sender].sent;
-      r.tasks[l.sender].sentBytes += static_cast<std::uint64_t>(std::max(0, l.bytes));
+    const std::uint32_t rank = lines.rankOf(i);
+    const EventRef sr = lines.sendRef(i), rr = lines.recvRef(i, rank);
+    const TimeNs send = lines.send(i), recv = lines.recv(i);
+    const bool sent = sr.index < st.shownOf(sr.task) && send >= from && send < to;
+    const bool received = rr.index < st.shownOf(rr.task) && recv >= from && recv < to;
+    if (!sent && !received) continue;
+    const auto bytes = static_cast<std::uint64_t>(std::max(0, records.bytes(i, rank)));
+    if (sent) {
+      ++r.tasks[sr.task].sent;
+      r.tasks[sr.task].sentBytes += bytes;
     }
-    if (l.recvPos < position && l.recv >= from && l.recv < to) {
-      ++r.tasks[l.receiver].received;
-      r.tasks[l.receiver].receivedBytes += static_cast<std::uint64_t>(std::max(0, l.bytes));
+    if (received) {
+      ++r.tasks[rr.task].received;
+      r.tasks[rr.task].receivedBytes += bytes;
     }
   }
   for (const Undelivered& u : s->undelivered()) {
