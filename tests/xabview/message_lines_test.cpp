@@ -106,6 +106,9 @@ TEST_CASE("the message lines are every receive of the table's messages by send t
       CHECK(lines.send(i) == want[i].send);
       CHECK(lines.recv(i) == want[i].recv);
       CHECK(lines.message(i) == want[i].message);
+      CHECK(lines.sender(i) == want[i].sender);
+      CHECK(lines.receiver(i) == want[i].receiver);
+      CHECK(lines.bytes(i) == want[i].bytes);
       CHECK(lines.sendRef(i).task == want[i].sender);
       CHECK(lines.recvRef(i).task == want[i].receiver);
       CHECK(s->positionOf(lines.sendRef(i)) == want[i].sendPos);
@@ -127,7 +130,10 @@ TEST_CASE("the message lines are every receive of the table's messages by send t
 TEST_CASE("at every replay position the matrix and the queue count the lines whose records are shown") {
   auto s = snapshotOfText(trace(120, true));
   const std::vector<MessageLine> want = expected(*s);
-  for (std::size_t p = 0; p <= s->size(); p += 7) {
+  std::vector<std::size_t> positions;
+  for (std::size_t p = 0; p < s->size(); p += 7) positions.push_back(p);
+  positions.push_back(s->size());  // the end: the model's pairs
+  for (std::size_t p : positions) {
     INFO("position " << p);
     std::map<std::pair<TaskIndex, TaskIndex>, PairAt> pairs;
     std::vector<std::pair<TaskIndex, std::uint32_t>> queued;

@@ -62,16 +62,18 @@ void MessageLines::build(const MessageTable& table, const Trace& trace) {
     message_.reserve(n);
     delta_.reserve(n);
     transit_.reserve(n);
+    pair_.reserve(n);
     base_.reserve((n + kRun - 1) / kRun);
   };
   start();
+  PairIds pairIds;  // (sender, receiver) -> its index in pairs_
   // Each task's sends in time order (as they are, nearly always): merged.
   std::vector<TimeNs> last(trace.taskCount(), INT64_MIN);
   if (mergeBySendTime(list, trace, [&](std::uint32_t m, TimeNs t) {
         TimeNs& previous = last[list.send(m).task];
         if (t < previous) return false;
         previous = t;
-        add(m, t);
+        add(m, t, pairIds);
         return true;
       }))
     return;
@@ -87,14 +89,20 @@ void MessageLines::build(const MessageTable& table, const Trace& trace) {
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return sendTime[a] != sendTime[b] ? sendTime[a] < sendTime[b] : a < b;
   });
-  for (std::uint32_t m : order) add(m, sendTime[m]);
+  pairIds.clear();
+  for (std::uint32_t m : order) add(m, sendTime[m], pairIds);
 }
 
 // The lines of message m, sent at t: after those of every earlier message.
-void MessageLines::add(std::uint32_t m, TimeNs t) {
+void MessageLines::add(std::uint32_t m, TimeNs t, PairIds& pairIds) {
+  const EventRef send = table_->messages.send(m);
   for (const MessageReceive& r : table_->messages.receives(m)) {
     const auto line = static_cast<std::uint32_t>(message_.size());
     message_.push_back(m);
+    const auto [id, added] =
+        pairIds.try_emplace(std::uint64_t{send.task} << 32 | r.recv.task, static_cast<std::uint32_t>(pairs_.size()));
+    if (added) pairs_.emplace_back(send.task, r.recv.task);
+    pair_.push_back(id->second);
     // The send time: a difference from its run's first, unless the run
     // spans more than 32 bits of nanoseconds (then every time of the run).
     if (line % kRun == 0) base_.push_back(t);
@@ -171,31 +179,15 @@ MessageLine MessageLines::lineOf(std::uint32_t m, std::uint32_t k) const {
 
 MessageLine MessageLines::operator[](std::size_t i) const { return lineOf(message_[i], rankOf(i)); }
 
+std::int32_t MessageLines::bytes(std::size_t i, EventRef recv) const {
+  const std::int32_t b = trace_->event(recv).get(Key::Bytes);
+  return b > 0 ? b : trace_->event(sendRef(i)).get(Key::Bytes);
+}
+
 std::size_t MessageLines::memoryBytes() const {
-  return message_.capacity() * 4 + delta_.capacity() * 4 + transit_.capacity() * 4 + base_.capacity() * 8 +
+  return message_.capacity() * 4 + delta_.capacity() * 4 + transit_.capacity() * 4 + pair_.capacity() * 4 +
+         pairs_.capacity() * sizeof(pairs_[0]) + base_.capacity() * 8 +
          wideRuns_.capacity() * 4 + wide_.capacity() * 8 + long_.capacity() * sizeof(long_[0]);
-}
-
-EventStore::Cursor& MessageLines::Records::cursor(std::vector<std::unique_ptr<EventStore::Cursor>>& set, TaskIndex t) {
-  if (set.size() <= t) set.resize(l_->trace_->taskCount());
-  auto& c = set[t];
-  if (!c) c = std::make_unique<EventStore::Cursor>(l_->trace_->events(t));
-  return *c;
-}
-
-const Event& MessageLines::Records::receive(std::size_t i, std::uint32_t rank) {
-  const EventRef r = l_->recvRef(i, rank);
-  return cursor(recv_, r.task)[r.index];
-}
-
-const Event& MessageLines::Records::sendOf(std::size_t i) {
-  const EventRef s = l_->sendRef(i);
-  return cursor(send_, s.task)[s.index];
-}
-
-std::int32_t MessageLines::Records::bytes(std::size_t i, std::uint32_t rank) {
-  const std::int32_t b = receive(i, rank).get(Key::Bytes);
-  return b > 0 ? b : sendOf(i).get(Key::Bytes);
 }
 
 ShownRecords::ShownRecords(const ViewSnapshot& s, std::size_t position)

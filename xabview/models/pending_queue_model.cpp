@@ -14,12 +14,11 @@ std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position)
   std::vector<PendingEntry> out;
   const MessageLines& lines = s.lines();
   ShownRecords shown(s, position);
+  std::size_t known = SIZE_MAX;
   std::uint32_t rank = 0;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    rank = i > 0 && lines.message(i - 1) == lines.message(i) ? rank + 1 : 0;
-    const EventRef rr = lines.recvRef(i, rank);
-    if (shown.shown(lines.sendRef(i)) && !shown.shown(rr)) out.push_back({rr.task, lines.message(i)});
-  }
+  for (std::size_t i = 0; i < lines.size() && !shown.all(); ++i)  // at the end nothing is pending
+    if (shown.shown(lines.sendRef(i)) && !shown.shown(lines.recvRef(i, known, rank)))
+      out.push_back({lines.receiver(i), lines.message(i)});
   for (const Undelivered& u : s.undelivered())
     if (u.sendPos < position) out.push_back({u.receiver, u.message});
   std::sort(out.begin(), out.end(), [](const PendingEntry& a, const PendingEntry& b) {

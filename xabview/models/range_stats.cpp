@@ -31,23 +31,20 @@ RangeStats rangeStats(const ViewState& st, TimeNs from, TimeNs to) {
   }
   const std::size_t position = st.position();
   const MessageLines& lines = s->lines();
-  MessageLines::Records records(lines);
   auto [lo, hi] = visibleLines(*s, from, to);
   for (std::size_t i = lo; i < hi; ++i) {
-    const std::uint32_t rank = lines.rankOf(i);
-    const EventRef sr = lines.sendRef(i), rr = lines.recvRef(i, rank);
+    const TaskIndex sender = lines.sender(i), receiver = lines.receiver(i);
     const TimeNs send = lines.send(i), recv = lines.recv(i);
-    const bool sent = sr.index < st.shownOf(sr.task) && send >= from && send < to;
-    const bool received = rr.index < st.shownOf(rr.task) && recv >= from && recv < to;
-    if (!sent && !received) continue;
-    const auto bytes = static_cast<std::uint64_t>(std::max(0, records.bytes(i, rank)));
+    const bool sent = send >= from && send < to && lines.sendRef(i).index < st.shownOf(sender);
+    const bool received = recv >= from && recv < to && lines.recvRef(i).index < st.shownOf(receiver);
+    const auto bytes = static_cast<std::uint64_t>(std::max(0, lines.bytes(i)));
     if (sent) {
-      ++r.tasks[sr.task].sent;
-      r.tasks[sr.task].sentBytes += bytes;
+      ++r.tasks[sender].sent;
+      r.tasks[sender].sentBytes += bytes;
     }
     if (received) {
-      ++r.tasks[rr.task].received;
-      r.tasks[rr.task].receivedBytes += bytes;
+      ++r.tasks[receiver].received;
+      r.tasks[receiver].receivedBytes += bytes;
     }
   }
   for (const Undelivered& u : s->undelivered()) {

@@ -31,10 +31,11 @@ std::vector<DanglingMessage> danglingAt(const ViewSnapshot& s, std::size_t posit
   const std::size_t lo = lines.lowerBound(from, 0, lines.size());
   const std::size_t hi = now == INT64_MAX ? lines.size() : lines.lowerBound(now + 1, lo, lines.size());
   ShownRecords shown(s, position);
-  for (std::size_t i = lo; i < hi; ++i) {
-    const EventRef sr = lines.sendRef(i), rr = lines.recvRef(i);
-    if (shown.shown(sr) && !shown.shown(rr)) out.push_back({lines.send(i), sr.task, rr.task, lines.message(i), false});
-  }
+  std::size_t known = SIZE_MAX;
+  std::uint32_t rank = 0;
+  for (std::size_t i = lo; i < hi && !shown.all(); ++i)  // at the end nothing is in flight
+    if (shown.shown(lines.sendRef(i)) && !shown.shown(lines.recvRef(i, known, rank)))
+      out.push_back({lines.send(i), lines.sender(i), lines.receiver(i), lines.message(i), false});
   return out;
 }
 

@@ -18,11 +18,12 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
   const MessageLines& lines = s->lines();
   auto [lo, hi] = visibleLines(*s, layout.timeAt(at.x() - 4), layout.timeAt(at.x() + 4));
   for (std::size_t i = lo; i < hi; ++i) {
-    const EventRef sr = lines.sendRef(i), rr = lines.recvRef(i);
-    if (sr.index >= st.shownOf(sr.task) || rr.index >= st.shownOf(rr.task) || !layout.drawn(sr.task) || !layout.drawn(rr.task))
+    const TaskIndex from = lines.sender(i), to = lines.receiver(i);
+    if (!layout.drawn(from) || !layout.drawn(to) || lines.sendRef(i).index >= st.shownOf(from) ||
+        lines.recvRef(i).index >= st.shownOf(to))
       continue;
-    QPointF a(layout.xOf(lines.send(i)), layout.rowTop(sr.task) + layout.rowHeight / 2);
-    QPointF b(layout.xOf(lines.recv(i)), layout.rowTop(rr.task) + layout.rowHeight / 2);
+    QPointF a(layout.xOf(lines.send(i)), layout.rowTop(from) + layout.rowHeight / 2);
+    QPointF b(layout.xOf(lines.recv(i)), layout.rowTop(to) + layout.rowHeight / 2);
     QPointF d = b - a;
     double len2 = QPointF::dotProduct(d, d);
     double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;

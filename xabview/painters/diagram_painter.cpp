@@ -315,6 +315,7 @@ void paintMessages(QPainter& p, const DiagramLayout& layout, const ViewState& st
   const double left = layout.plot().left(), perNs = 1.0 / layout.nsPerPixel();
   auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - layout.begin) * perNs; };
   const MessageLines& all = s.lines();
+  const bool allShown = st.position() >= s.size();  // else a line's records are checked against the tasks' shown
   long column = LONG_MIN;
   int inColumn = 0;
   std::size_t rankLine = SIZE_MAX;  // rank: line rankLine's among its message's receives (an mcast's are adjacent)
@@ -332,24 +333,23 @@ void paintMessages(QPainter& p, const DiagramLayout& layout, const ViewState& st
       if (j > i) i = j - 1;
       continue;
     }
-    rank = rankLine != SIZE_MAX && rankLine + 1 == i && all.message(rankLine) == all.message(i) ? rank + 1 : all.rankOf(i);
-    rankLine = i;  // shown at the replay position: both records among their tasks' shown ones
-    const EventRef sr = all.sendRef(i), rr = all.recvRef(i, rank);
-    const TimeNs recv = all.recv(i);
-    if (sr.index >= st.shownOf(sr.task) || rr.index >= st.shownOf(rr.task) || recv < layout.begin) continue;
     // To or from a task not drawn; or within one folded row: no line.
-    const TaskIndex rs = layout.rowOf(sr.task), rowR = layout.rowOf(rr.task);
-    if (rs == kNoRow || rowR == kNoRow || (rs == rowR && sr.task != rr.task)) continue;
-    double xs = xOf(send);
-    auto [it, added] = lastX.try_emplace((std::uint64_t{sr.task} << 32) | rr.task, xs);
-    if (!added && xs - it->second < kFoldPixels) continue;
-    it->second = xs;
-    if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
-      ++stats.messagesSkipped;
-      continue;
+    const TaskIndex from = all.sender(i), to = all.receiver(i), rs = layout.rowOf(from), rr = layout.rowOf(to);
+    const TimeNs recv = all.recv(i);
+    if (rs == kNoRow || rr == kNoRow || (rs == rr && from != to) || recv < layout.begin) continue;
+    const double xs = xOf(send);
+    auto it = lastX.find(std::uint64_t{from} << 32 | to);
+    if (it != lastX.end() && xs - it->second < kFoldPixels) continue;
+    if (!allShown) {  // the records of a line about to be drawn (the table's reads cost, the index's do not)
+      const EventRef sr = all.sendRef(i), rcv = all.recvRef(i, rankLine, rank);
+      if (sr.index >= st.shownOf(from) || rcv.index >= st.shownOf(to)) continue;
     }
-    lines.emplace_back(px(xs), px(layout.rowTop(sr.task) + layout.rowHeight / 2), px(xOf(recv)),
-                       px(layout.rowTop(rr.task) + layout.rowHeight / 2));
+    (it == lastX.end() ? lastX.emplace(std::uint64_t{from} << 32 | to, xs).first : it)->second = xs;
+    if (lines.size() < static_cast<std::size_t>(kMaxMessageLines))
+      lines.emplace_back(px(xs), px(layout.rowTop(from) + layout.rowHeight / 2), px(xOf(recv)),
+                         px(layout.rowTop(to) + layout.rowHeight / 2));
+    else
+      ++stats.messagesSkipped;
   }
   p.setPen(QPen(QColor(0x50, 0x50, 0x50), 0));  // opaque cosmetic: the raster engine's fast path
   p.drawLines(lines.data(), static_cast<int>(lines.size()));
