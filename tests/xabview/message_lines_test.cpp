@@ -161,3 +161,22 @@ TEST_CASE("at every replay position the matrix and the queue count the lines who
     CHECK(pending == queued);
   }
 }
+
+TEST_CASE("a message line costs 16 bytes, its run's base time a 64th of 8 more") {
+  // A ring of 8 tasks, 2000 rounds a millisecond apart: each sends to its right, receives from its left.
+  std::string t = "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.000000000\n";
+  for (int task = 2; task < 10; ++task) {
+    t += at(0, task, "mytid rc=t" + std::to_string(40000 + task) + " name=ring host=vm parent=none lang=c pid=1");
+    const int right = task == 9 ? 2 : task + 1, left = task == 2 ? 9 : task - 1;
+    for (int r = 1; r <= 2000; ++r) {
+      const std::string serial = " bytes=8 serial=" + std::to_string(r) + " rc=1";
+      t += at(r, task, "send dst=t" + std::to_string(40000 + right) + " tag=1" + serial);
+      t += at(r, task, "recv src=t" + std::to_string(40000 + left) + " tag=1" + serial);
+    }
+  }
+  auto s = snapshotOfText(t);
+  const MessageLines& lines = s->lines();
+  REQUIRE(lines.size() > 15000);
+  // A 40-byte copy of each receive (times, positions, tasks, message, bytes) cost 2.5 times this.
+  CHECK(lines.memoryBytes() <= lines.size() * 16 + (lines.size() / 64 + 1) * 8 + 8 * sizeof(std::pair<TaskIndex, TaskIndex>));
+}
