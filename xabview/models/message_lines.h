@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -88,9 +87,8 @@ class MessageLines {
   }
   // The first line in [from, to) whose send is at or after t.
   std::size_t lowerBound(TimeNs t, std::size_t from, std::size_t to) const;
-  // The longest and the shortest time from send to receive.
+  // The longest time from send to receive (the visible-range search).
   TimeNs maxTransit() const { return maxTransit_; }
-  TimeNs minTransit() const { return minTransit_; }
 
   // Line i whole: its two records read.
   MessageLine operator[](std::size_t i) const;
@@ -142,7 +140,7 @@ class MessageLines {
   std::vector<std::uint32_t> wideRuns_; // the kWide runs, in order
   std::vector<TimeNs> wide_;            // their lines' send times, kRun a run
   std::vector<std::pair<std::uint32_t, TimeNs>> long_;  // (line, receive time) of the kLongTransit lines
-  TimeNs maxTransit_ = 0, minTransit_ = 0;
+  TimeNs maxTransit_ = 0;
 };
 
 // Which records of a snapshot's first `position` records: those of a
