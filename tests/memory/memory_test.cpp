@@ -313,9 +313,10 @@ TEST_CASE("abstat --follow --budget 64M reads a pipe of 4 M records within 64 Mi
 // one arena (runLimited).  Its fixed address space (Qt's libraries and
 // plugins, the loader's threads' stacks) is measured as for abstat, the
 // least limit under which it opens 10 records of the same kind (about 130
-// MiB); above it xabview needs 39 bytes a record (the event store 12, the
-// spans 5 and the arrival order 2, the message table 6 and its lines 7,
-// the analyses' lists): it is held to 48.  With the trace copied for
+// MiB); above it xabview needs 40 bytes a record (the event store 12, the
+// spans 5 and the arrival order 2, the message table 6 and its lines 3,
+// the analyses' lists, global time's fit beside them): it is held to 48.
+// With the lines a 40-byte copy of each receive it needed 41-42.  With the trace copied for
 // global time, 16-byte spans rebuilt beside the old ones, the event log's
 // row per record and an analysis of the task clocks beside the
 // re-timing's it needed 88, and fails.

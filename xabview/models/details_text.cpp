@@ -45,15 +45,26 @@ QString selectionHtml(const ViewState& st) {
   }
   // The message it sent or received, and the other end.
   QStringList ends;
-  for (const MessageLine& l : s->lines()) {
-    if (l.sendPos == pos)
-      ends << QStringLiteral("Received by %1 at %2 s, %3 later, %4 bytes: %5")
-                  .arg(label(*s, l.receiver).toHtmlEscaped(), seconds(*s, l.recv), formatDuration(l.recv - l.send))
-                  .arg(l.bytes).arg(link(*s, l.recvPos));
-    if (l.recvPos == pos)
-      ends << QStringLiteral("Sent by %1 at %2 s, %3 before, %4 bytes: %5")
-                  .arg(label(*s, l.sender).toHtmlEscaped(), seconds(*s, l.send), formatDuration(l.recv - l.send))
-                  .arg(l.bytes).arg(link(*s, l.sendPos));
+  const MessageLines& lines = s->lines();
+  const Trace* analysed = lines.trace();
+  if (analysed && oe.task != kMonitorTask && oe.task < analysed->taskCount() && oe.index < analysed->events(oe.task).size()) {
+    const EventRef ref{oe.task, oe.index};
+    const MessageList& messages = lines.table()->messages;
+    const std::int64_t m = lines.table()->messageOf(ref);
+    const auto receives = m < 0 ? std::span<const MessageReceive>() : messages.receives(static_cast<std::size_t>(m));
+    for (std::uint32_t k = 0; k < receives.size(); ++k) {
+      const bool sent = messages.send(static_cast<std::size_t>(m)) == ref;
+      if (!sent && !(receives[k].recv == ref)) continue;
+      const MessageLine l = lines.lineOf(static_cast<std::uint32_t>(m), k);
+      if (sent)
+        ends << QStringLiteral("Received by %1 at %2 s, %3 later, %4 bytes: %5")
+                    .arg(label(*s, l.receiver).toHtmlEscaped(), seconds(*s, l.recv), formatDuration(l.recv - l.send))
+                    .arg(l.bytes).arg(link(*s, l.recvPos));
+      else
+        ends << QStringLiteral("Sent by %1 at %2 s, %3 before, %4 bytes: %5")
+                    .arg(label(*s, l.sender).toHtmlEscaped(), seconds(*s, l.send), formatDuration(l.recv - l.send))
+                    .arg(l.bytes).arg(link(*s, l.sendPos));
+    }
   }
   for (const Undelivered& u : s->undelivered())
     if (u.sendPos == pos) ends << QStringLiteral("Never received by %1").arg(label(*s, u.receiver).toHtmlEscaped());

@@ -15,8 +15,12 @@ double PairAt::bandwidth() const {
 }
 
 // Both the matrix and the queue read the snapshot's message lines (one
-// per receive, with both records' positions) and the short list of named
-// destinations that never received: one sequential pass, no trace lookups.
+// per receive, its tasks and times at hand; whether its records are shown,
+// short of the end, from the message table) and the short list of named
+// destinations that never received: one sequential pass.  At the end every
+// line is shown: the matrix is the model's pairs (MessageTable::pairs, the
+// same lines and bytes); short of it, the bytes of each line shown are
+// read from its records.
 // (A receive by a task its send did not name cannot happen in PVM; such a
 // line in a corrupt trace would show as queued until received.)
 PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
@@ -25,15 +29,24 @@ PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PairAt> grid(dense ? tasks * tasks : 0);
   PairMatrix out;
   auto cell = [&](TaskIndex from, TaskIndex to) -> PairAt& { return dense ? grid[from * tasks + to] : out[{from, to}]; };
-  for (const MessageLine& l : s.lines()) {
-    if (l.sendPos >= position) continue;
-    PairAt& p = cell(l.sender, l.receiver);
-    auto bytes = static_cast<std::uint64_t>(std::max(l.bytes, 0));
+  const MessageLines& lines = s.lines();
+  ShownRecords shown(s, position);
+  if (shown.all() && lines.table()) {
+    for (const auto& [pair, stats] : lines.table()->pairs)
+      cell(pair.first, pair.second) = {stats.count, stats.bytes, stats.bytes, stats.transit};
+  }
+  std::size_t known = SIZE_MAX;
+  std::uint32_t rank = 0;
+  for (std::size_t i = 0; i < lines.size() && !shown.all(); ++i) {
+    if (!shown.shown(lines.sendRef(i))) continue;
+    PairAt& p = cell(lines.sender(i), lines.receiver(i));
+    const EventRef recv = lines.recvRef(i, known, rank);
+    auto bytes = static_cast<std::uint64_t>(std::max(lines.bytes(i, recv), 0));
     ++p.count;
     p.bytes += bytes;
-    if (l.recvPos < position) {
+    if (shown.shown(recv)) {
       p.receivedBytes += bytes;
-      p.transit = addTime(p.transit, std::max<TimeNs>(l.recv - l.send, 0));
+      p.transit = addTime(p.transit, std::max<TimeNs>(lines.recv(i) - lines.send(i), 0));
     }
   }
   for (const Undelivered& u : s.undelivered()) {

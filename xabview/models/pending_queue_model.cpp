@@ -12,8 +12,13 @@ namespace xab::view {
 
 std::vector<PendingEntry> pendingAt(const ViewSnapshot& s, std::size_t position) {
   std::vector<PendingEntry> out;
-  for (const MessageLine& l : s.lines())
-    if (l.sendPos < position && l.recvPos >= position) out.push_back({l.receiver, l.message});
+  const MessageLines& lines = s.lines();
+  ShownRecords shown(s, position);
+  std::size_t known = SIZE_MAX;
+  std::uint32_t rank = 0;
+  for (std::size_t i = 0; i < lines.size() && !shown.all(); ++i)  // at the end nothing is pending
+    if (shown.shown(lines.sendRef(i)) && !shown.shown(lines.recvRef(i, known, rank)))
+      out.push_back({lines.receiver(i), lines.message(i)});
   for (const Undelivered& u : s.undelivered())
     if (u.sendPos < position) out.push_back({u.receiver, u.message});
   std::sort(out.begin(), out.end(), [](const PendingEntry& a, const PendingEntry& b) {

@@ -30,17 +30,21 @@ RangeStats rangeStats(const ViewState& st, TimeNs from, TimeNs to) {
     for (int k = 0; k < kStateCount; ++k) r.total[static_cast<std::size_t>(k)] += r.tasks[t].time[static_cast<std::size_t>(k)];
   }
   const std::size_t position = st.position();
-  const auto& lines = s->lines();
+  const MessageLines& lines = s->lines();
   auto [lo, hi] = visibleLines(*s, from, to);
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& l = lines[i];
-    if (l.sendPos < position && l.send >= from && l.send < to) {
-      ++r.tasks[l.sender].sent;
-      r.tasks[l.sender].sentBytes += static_cast<std::uint64_t>(std::max(0, l.bytes));
+    const TaskIndex sender = lines.sender(i), receiver = lines.receiver(i);
+    const TimeNs send = lines.send(i), recv = lines.recv(i);
+    const bool sent = send >= from && send < to && lines.sendRef(i).index < st.shownOf(sender);
+    const bool received = recv >= from && recv < to && lines.recvRef(i).index < st.shownOf(receiver);
+    const auto bytes = static_cast<std::uint64_t>(std::max(0, lines.bytes(i)));
+    if (sent) {
+      ++r.tasks[sender].sent;
+      r.tasks[sender].sentBytes += bytes;
     }
-    if (l.recvPos < position && l.recv >= from && l.recv < to) {
-      ++r.tasks[l.receiver].received;
-      r.tasks[l.receiver].receivedBytes += static_cast<std::uint64_t>(std::max(0, l.bytes));
+    if (received) {
+      ++r.tasks[receiver].received;
+      r.tasks[receiver].receivedBytes += bytes;
     }
   }
   for (const Undelivered& u : s->undelivered()) {

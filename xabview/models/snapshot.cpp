@@ -33,28 +33,20 @@ std::uint32_t seqLowerBound(const EventStore& ev, std::size_t position) {
   return static_cast<std::uint32_t>(ev.partitionPoint([position](const Event& e) { return e.seq < position; }));
 }
 
-void buildLines(const Trace& trace, Analysis& a) {
-  a.lines.clear();
-  a.undelivered.clear();
-  a.maxTransit = 0;
-  std::size_t n = 0;
+// The lines (of the trace the analysis keeps: they read its records) and
+// the named destinations that never received.
+void buildLines(Analysis& a) {
+  const Trace& trace = *a.model.trace;
   const MessageTable& table = a.model.messages;
-  for (std::size_t m = 0; m < table.messages.size(); ++m) n += table.messages.receives(m).size();
-  a.lines.reserve(n);  // one allocation: growth by doubling would raise the peak
+  a.lines.build(table, trace);
+  a.undelivered.clear();
   for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
-    const Message& msg = table.messages[m];
-    std::uint32_t sendPos = trace.event(msg.send).seq;
-    for (const auto& r : msg.receives) {
-      const Event& e = trace.event(r.recv);
-      std::int32_t bytes = e.get(Key::Bytes) > 0 ? e.get(Key::Bytes) : msg.bytes;  // as MessageTable::pairs counts
-      a.lines.push_back({msg.time, e.time, sendPos, e.seq, msg.sender, r.recv.task, m, bytes});
-      a.maxTransit = std::max(a.maxTransit, e.time - msg.time);
-    }
+    if (table.messages.unreceived(m).empty()) continue;
+    const Message msg = table.messages[m];
+    const std::uint32_t sendPos = trace.event(msg.send).seq;
     for (Tid d : msg.unreceived)
       if (auto r = trace.findTask(d)) a.undelivered.push_back({sendPos, *r, m, msg.bytes});
   }
-  std::sort(a.lines.begin(), a.lines.end(),
-            [](const MessageLine& x, const MessageLine& y) { return x.send < y.send; });
 }
 
 void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
@@ -366,7 +358,7 @@ AnalysisPtr analyseSnapshot(const ViewSnapshot& s) {
   a->timing.barriers = a->model.ms.barriers;
   auto t = Clock::now();
   a->hangText = hangText(tr, a->model.hang);
-  buildLines(tr, *a);
+  buildLines(*a);
   a->timing.hang = a->model.ms.hang + msSince(t);
   returnFreedPages();
   a->buildMs = msSince(started);

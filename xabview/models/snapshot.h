@@ -16,6 +16,7 @@
 // snapshot at the end of the input, or caught up with it, is complete.
 #pragma once
 
+#include "message_lines.h"
 #include "run_history.h"
 #include "state_mipmap.h"
 
@@ -202,16 +203,6 @@ inline TimeNs spanEnd(const SpanList& spans, std::size_t i) {
   return i + 1 < spans.size() ? spans.beginAt(i + 1) : kOpenEnd;
 }
 
-// One send-to-receive line of the diagram, sorted by send time, with the
-// arrival positions of both records so a replay can hide what is not shown.
-struct MessageLine {
-  TimeNs send = 0, recv = 0;
-  std::uint32_t sendPos = 0, recvPos = 0;
-  TaskIndex sender = 0, receiver = 0;
-  std::uint32_t message = 0;  // index into MessageTable::messages
-  std::int32_t bytes = 0;     // as the receive says (the send's size if it does not)
-};
-
 // A named destination that never received its message (no line for it).
 struct Undelivered {
   std::uint32_t sendPos = 0;
@@ -234,10 +225,9 @@ struct Analysis {
   xab::Analysis model;                    // messages, barriers, hang, mismatches; model.trace: the one it was made of
   HangText hangText;                      // model.hang in words (hang_text.h)
   std::uint64_t records = 0;              // model.trace->eventCount(): what it covers
-  std::vector<MessageLine> lines;         // by send time
+  MessageLines lines;                     // by send time, of model.messages and model.trace
   std::vector<Undelivered> undelivered;   // by message
   std::vector<MarkAt> marks;              // by time
-  TimeNs maxTransit = 0;                  // the longest line (visible-range search)
   struct Timing { double messages = 0, barriers = 0, hang = 0, mismatches = 0; } timing;
   double buildMs = 0;
 };
@@ -298,9 +288,9 @@ struct ViewSnapshot {
   const MismatchReport& mismatches() const { return analysis->model.mismatch; }
   const FailureReport& failures() const { return analysis->model.failures; }
   const WhyReport& why() const;  // whyAnalysis's report, or an empty one
-  const std::vector<MessageLine>& lines() const { return analysis->lines; }
+  const MessageLines& lines() const { return analysis->lines; }
   const std::vector<Undelivered>& undelivered() const { return analysis->undelivered; }
-  TimeNs maxTransit() const { return analysis->maxTransit; }
+  TimeNs maxTransit() const { return analysis->lines.maxTransit(); }  // the longest line (visible-range search)
   const std::vector<MarkAt>& marks() const { return analysis->marks; }
 
   std::vector<ReadError> errors;          // malformed lines (kept ones)

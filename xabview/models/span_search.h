@@ -92,11 +92,10 @@ inline TimeNs shownLimit(const ViewState& state, TaskIndex) { return state.nowTi
 // The lines whose time span can reach [from, to): sorted by send time, so
 // a binary search finds the first send that might still be in transit.
 inline std::pair<std::size_t, std::size_t> visibleLines(const ViewSnapshot& s, TimeNs from, TimeNs to) {
-  auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
+  const MessageLines& lines = s.lines();
   TimeNs earliest = from - std::min(s.maxTransit(), from - INT64_MIN / 2);
-  auto lo = std::lower_bound(s.lines().begin(), s.lines().end(), earliest, bySend);
-  auto hi = std::lower_bound(lo, s.lines().end(), to, bySend);
-  return {static_cast<std::size_t>(lo - s.lines().begin()), static_cast<std::size_t>(hi - s.lines().begin())};
+  const std::size_t lo = lines.lowerBound(earliest, 0, lines.size());
+  return {lo, lines.lowerBound(to, lo, lines.size())};
 }
 
 }  // namespace xab::view

@@ -20,8 +20,7 @@ std::vector<DanglingMessage> danglingAt(const ViewSnapshot& s, std::size_t posit
   }
   // At the last record every receive is shown: no line is in flight.
   if (position >= s.size()) return out;
-  const auto& lines = s.lines();
-  auto bySend = [](const MessageLine& l, TimeNs t) { return l.send < t; };
+  const MessageLines& lines = s.lines();
   // A receive not shown yet is no earlier than its task's last record shown
   // (a task's records come in its own order), and its send at most the
   // longest transit before that: only sends from there on can be in flight.
@@ -33,11 +32,14 @@ std::vector<DanglingMessage> danglingAt(const ViewSnapshot& s, std::size_t posit
     if (shown < events.size()) earliest = std::min(earliest, events[shown > 0 ? shown - 1 : 0].time);
   }
   const TimeNs from = earliest - std::min(s.maxTransit(), earliest - INT64_MIN / 2);
-  auto lo = std::lower_bound(lines.begin(), lines.end(), from, bySend);
-  auto hi = std::upper_bound(lo, lines.end(), now, [](TimeNs t, const MessageLine& l) { return t < l.send; });
-  for (auto it = lo; it != hi; ++it)
-    if (it->sendPos < position && it->recvPos >= position)
-      out.push_back({it->send, it->sender, it->receiver, it->message, false});
+  const std::size_t lo = lines.lowerBound(from, 0, lines.size());
+  const std::size_t hi = now == INT64_MAX ? lines.size() : lines.lowerBound(now + 1, lo, lines.size());
+  ShownRecords shown(s, position);
+  std::size_t known = SIZE_MAX;
+  std::uint32_t rank = 0;
+  for (std::size_t i = lo; i < hi && !shown.all(); ++i)  // at the end nothing is in flight
+    if (shown.shown(lines.sendRef(i)) && !shown.shown(lines.recvRef(i, known, rank)))
+      out.push_back({lines.send(i), lines.sender(i), lines.receiver(i), lines.message(i), false});
   return out;
 }
 

@@ -14,14 +14,16 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
   if (!s || !layout.plot().contains(at)) return hit;
   hit.time = layout.timeAt(at.x());
   hit.task = layout.taskAt(at.y());
-  const std::size_t pos = st.position();
   double best = 4.0;
+  const MessageLines& lines = s->lines();
   auto [lo, hi] = visibleLines(*s, layout.timeAt(at.x() - 4), layout.timeAt(at.x() + 4));
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = s->lines()[i];
-    if (m.sendPos >= pos || m.recvPos >= pos || !layout.drawn(m.sender) || !layout.drawn(m.receiver)) continue;
-    QPointF a(layout.xOf(m.send), layout.rowTop(m.sender) + layout.rowHeight / 2);
-    QPointF b(layout.xOf(m.recv), layout.rowTop(m.receiver) + layout.rowHeight / 2);
+    const TaskIndex from = lines.sender(i), to = lines.receiver(i);
+    if (!layout.drawn(from) || !layout.drawn(to) || lines.sendRef(i).index >= st.shownOf(from) ||
+        lines.recvRef(i).index >= st.shownOf(to))
+      continue;
+    QPointF a(layout.xOf(lines.send(i)), layout.rowTop(from) + layout.rowHeight / 2);
+    QPointF b(layout.xOf(lines.recv(i)), layout.rowTop(to) + layout.rowHeight / 2);
     QPointF d = b - a;
     double len2 = QPointF::dotProduct(d, d);
     double u = len2 > 0 ? std::clamp(QPointF::dotProduct(at - a, d) / len2, 0.0, 1.0) : 0.0;
@@ -29,7 +31,7 @@ DiagramHit hitTest(const DiagramLayout& layout, const ViewState& st, QPointF at)
     double dist = std::sqrt(QPointF::dotProduct(q, q));
     if (dist < best) {
       best = dist;
-      hit.message = m.message;
+      hit.message = lines.message(i);
     }
   }
   if (!hit.task) return hit;

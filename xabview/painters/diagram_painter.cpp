@@ -284,7 +284,6 @@ void paintLabels(QPainter& p, const DiagramLayout& layout, const ViewState& st) 
 // per pair, however many messages there are.
 void paintMessages(QPainter& p, const DiagramLayout& layout, const ViewState& st, DiagramStats& stats) {
   const ViewSnapshot& s = *st.snapshot();
-  const std::size_t pos = st.position();
   // The last x drawn per (sender, receiver) pair that has a line in view:
   // keyed by the pairs met, never a tasks x tasks table (100,000 tasks would
   // ask for 80 GB).
@@ -296,39 +295,42 @@ void paintMessages(QPainter& p, const DiagramLayout& layout, const ViewState& st
   // message in view (all of them at full zoom-out).
   const double left = layout.plot().left(), perNs = 1.0 / layout.nsPerPixel();
   auto xOf = [&](TimeNs t) { return left + static_cast<double>(t - layout.begin) * perNs; };
-  const auto& all = s.lines();
+  const MessageLines& all = s.lines();
+  const bool allShown = st.position() >= s.size();  // else a line's records are checked against the tasks' shown
   long column = LONG_MIN;
   int inColumn = 0;
+  std::size_t rankLine = SIZE_MAX;  // rank: line rankLine's among its message's receives (an mcast's are adjacent)
+  std::uint32_t rank = 0;
   for (std::size_t i = lo; i < hi; ++i) {
-    const MessageLine& m = all[i];
-    const auto c = static_cast<long>(std::floor(static_cast<double>(m.send - layout.begin) * perNs));
+    const TimeNs send = all.send(i);
+    const auto c = static_cast<long>(std::floor(static_cast<double>(send - layout.begin) * perNs));
     if (c != column) {
       column = c;
       inColumn = 0;
     } else if (++inColumn >= kMaxMessagesPerColumn) {  // enough of this column: on to the next
       const TimeNs next = layout.begin + static_cast<TimeNs>(std::ceil(static_cast<double>(c + 1) / perNs));
-      auto it = std::lower_bound(all.begin() + static_cast<long>(i), all.begin() + static_cast<long>(hi), next,
-                                 [](const MessageLine& a, TimeNs t) { return a.send < t; });
-      const auto j = static_cast<std::size_t>(it - all.begin());
+      const std::size_t j = all.lowerBound(next, i, hi);
       stats.messagesSkipped += j - i;
-      if (j <= i) continue;
-      i = j - 1;
+      if (j > i) i = j - 1;
       continue;
     }
-    if (m.sendPos >= pos || m.recvPos >= pos || m.recv < layout.begin) continue;
     // To or from a task not drawn; or within one folded row: no line.
-    const TaskIndex rs = layout.rowOf(m.sender), rr = layout.rowOf(m.receiver);
-    if (rs == kNoRow || rr == kNoRow || (rs == rr && m.sender != m.receiver)) continue;
-    double xs = xOf(m.send);
-    auto [it, added] = lastX.try_emplace((std::uint64_t{m.sender} << 32) | m.receiver, xs);
-    if (!added && xs - it->second < kFoldPixels) continue;
-    it->second = xs;
-    if (lines.size() >= static_cast<std::size_t>(kMaxMessageLines)) {
-      ++stats.messagesSkipped;
-      continue;
+    const TaskIndex from = all.sender(i), to = all.receiver(i), rs = layout.rowOf(from), rr = layout.rowOf(to);
+    const TimeNs recv = all.recv(i);
+    if (rs == kNoRow || rr == kNoRow || (rs == rr && from != to) || recv < layout.begin) continue;
+    const double xs = xOf(send);
+    auto it = lastX.find(std::uint64_t{from} << 32 | to);
+    if (it != lastX.end() && xs - it->second < kFoldPixels) continue;
+    if (!allShown) {  // the records of a line about to be drawn (the table's reads cost, the index's do not)
+      const EventRef sr = all.sendRef(i), rcv = all.recvRef(i, rankLine, rank);
+      if (sr.index >= st.shownOf(from) || rcv.index >= st.shownOf(to)) continue;
     }
-    lines.emplace_back(px(xs), px(layout.rowTop(m.sender) + layout.rowHeight / 2), px(xOf(m.recv)),
-                       px(layout.rowTop(m.receiver) + layout.rowHeight / 2));
+    (it == lastX.end() ? lastX.emplace(std::uint64_t{from} << 32 | to, xs).first : it)->second = xs;
+    if (lines.size() < static_cast<std::size_t>(kMaxMessageLines))
+      lines.emplace_back(px(xs), px(layout.rowTop(from) + layout.rowHeight / 2), px(xOf(recv)),
+                         px(layout.rowTop(to) + layout.rowHeight / 2));
+    else
+      ++stats.messagesSkipped;
   }
   p.setPen(QPen(QColor(0x50, 0x50, 0x50), 0));  // opaque cosmetic: the raster engine's fast path
   p.drawLines(lines.data(), static_cast<int>(lines.size()));
