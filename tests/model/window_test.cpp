@@ -3,6 +3,7 @@
 // file, readRange against a whole read (a plain file, a .zst, a pipe's
 // spill file), and the spill file gone at the end.
 #include "fixtures.h"
+#include "xab/test/process.h"
 
 #include <xab/model/builder.h>
 #include <xab/model/source.h>
@@ -171,11 +172,7 @@ TEST_CASE("a receive whose send is before the cut is counted apart, not unmatche
 namespace {
 
 struct Scratch {
-  std::string dir;
-  Scratch() {
-    char tmpl[] = "/tmp/xab-window-XXXXXX";
-    dir = ::mkdtemp(tmpl);
-  }
+  std::string dir = xab::test::make_temp_dir("xab-window");
   ~Scratch() { std::filesystem::remove_all(dir); }
   std::string path(const std::string& name) const { return dir + "/" + name; }
 };
