@@ -7,6 +7,7 @@
 
 #include <xab/model/builder.h>
 #include <xab/model/source.h>
+#include <xab/model/states.h>
 
 #include <zstd.h>
 
@@ -150,6 +151,26 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not (mess
             if (whole.trace->str(w.group) == g) wg = w.group;
           CHECK(visits.count({wg, b.count, b.use, a.trace->task(v.task).tid, v.arrive}));
         }
+    }
+  }
+}
+
+// A task whose whole life is before the cut holds no record in it, yet its
+// exit is in the task table: it has exited, not "not started" (abstat's
+// JSON "state", the hang analysis).
+TEST_CASE("a task's state after its last record is the whole trace's when it has records in the cut or has ended", "[window]") {
+  for (const char* name : kSuite) {
+    const std::string text = slurpFile(dataPath(name));
+    auto whole = loadTraceText(text).trace;
+    const std::uint64_t n = whole->eventCount() + whole->monitorEvents().size();
+    for (std::uint64_t at = 1; at < n; ++at) {
+      auto cut = cutAt(text, at);
+      for (TaskIndex t = 0; t < cut->taskCount(); ++t) {
+        if (cut->events(t).empty() && cut->task(t).exit == ExitHow::None) continue;
+        CAPTURE(name, at, cut->label(t));
+        CHECK(currentState(*cut, t).state == currentState(*whole, t).state);
+        if (cut->events(t).empty()) CHECK(stateAt(*cut, t, cut->task(t).exitTime).state == TaskState::Exited);
+      }
     }
   }
 }
