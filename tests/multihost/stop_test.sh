@@ -12,7 +12,6 @@
 source "$(dirname "$0")/lib.sh"
 vm_up 3
 rm -f ./*.trace  # a trace of an earlier run in this directory would satisfy the waits below
-relay_starts() { (($(count_lines ' relay.start ' "$1") >= $2)); }
 
 "$HOSTS" --dir "$VM" run node0 "$BIN/abmon" -v -o stop.trace 2>abmon.err &  # not h: SIGINT must reach it
 abmon=$!
@@ -28,13 +27,9 @@ wait "$abmon" || fail "abmon's status: $(tail -3 abmon.err)"
 grep -q ' relay.stop host=node2 ' stop.trace || fail "no relay.stop for node2: abmon did not wait for its stream ($(grep -E 'relay|stop' abmon.err | tail -3))"
 node2=$(relay_host stop.trace node2)
 n=$(task_records stop.trace "$node2")
-if ((n == 0)) || [[ $(relay_events stop.trace node2) != "$n" ]]; then
-  fail "node2: $n task records, its relay counted $(relay_events stop.trace node2)"
-fi
+relay_all_came stop.trace node2 || fail "node2: $n task records, its relay counted $(relay_events stop.trace node2)"
 grep -q ' host.delete ' stop.trace && fail "a host taken as gone: $(grep -m1 ' host.delete ' stop.trace)"
-awk -v n="$node2" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 }
-  $3 ~ /^t/ && !($3 in relay) && host($3) == n { if ($4 == "exit") ended[$3] = 1; else if ($4 != "task.exit") seen[$3] = 1 }
-  END { for (t in seen) if (!(t in ended)) print "no exit for " t }' stop.trace >stop.err
+unended stop.trace "$node2" exit >stop.err
 [[ -s stop.err ]] && fail "node2's tasks: $(head -3 stop.err)"
 ok "node2's TCP dropped while abmon stopped: its relay's last frames came once it was back, $n records, none lost"
 finish
