@@ -38,8 +38,12 @@ constexpr std::int64_t kStopQuietNs = 100'000'000;
 constexpr int kStopPollUs = 10'000;
 constexpr std::int64_t kStopMaxNs = 5'000'000'000;
 // How long a quiet abmon waits for its relays' last batches (a relay reads
-// its tasks dry within kStopQuietNs of its own, normally).
+// its tasks dry within kStopQuietNs of its own, normally).  A relay whose
+// stream is still open is waited for longer: a lossy link delays its last
+// batch by TCP's retransmissions, seconds apart, and a host that has gone
+// ends its stream within the stream's keepalive (6 s, relay_hub_streams.cpp).
 constexpr std::int64_t kRelayStopWaitNs = 3'000'000'000;
+constexpr std::int64_t kRelayStreamWaitNs = 15'000'000'000;
 // Text held before it is written (or, in a relay, batched) at the latest.
 constexpr std::size_t kPendingMaxBytes = 1 << 20;
 
@@ -210,7 +214,10 @@ bool Monitor::drainInFlight() {
   std::int64_t start = realtimeNs();
   std::int64_t last = start;
   std::uint64_t heard = local_.datagrams();
-  for (std::int64_t now = start; now - start < kStopMaxNs; now = realtimeNs()) {
+  auto waitMore = [&](std::int64_t now) {
+    return now - start < kStopMaxNs || (hub_ && now - start < kRelayStreamWaitNs && hub_->streamsStillOpen());
+  };
+  for (std::int64_t now = start; waitMore(now); now = realtimeNs()) {
     bool got = local_.drainAll();
     // A clock ping is no message, but the task's last records follow its
     // exchanges: it is not quiet.
@@ -235,8 +242,9 @@ bool Monitor::drainInFlight() {
       if (!take(bufid)) return false;
       last = now;
     } else if (now - last >= kStopQuietNs &&
-               (!hub_ || hub_->allStopped() || now - start >= kRelayStopWaitNs)) {
-      return true;  // a relay that has not answered by then may be cut off (a dead host)
+               (!hub_ || hub_->allStopped() ||
+                (now - start >= kRelayStopWaitNs && !hub_->streamsStillOpen()))) {
+      return true;  // a relay without a stream that has not answered by then may be cut off (a dead host)
     }
   }
   spdlog::warn("still receiving events {} s after the stop signal: stopping anyway", kStopMaxNs / 1'000'000'000);

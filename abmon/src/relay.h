@@ -185,7 +185,14 @@ class RelayHub {
   RelayHub(const RelayHub&) = delete;
   RelayHub& operator=(const RelayHub&) = delete;
   void stopAll();
+  // Every relay has said its last word: its Stop was read, or its host has
+  // gone, or it exited (pvmd's notice) and its stream, if it had one, has
+  // ended (what it sent before its exit is read).
   bool allStopped() const;
+  // A relay not stopped yet whose stream is open: its Stop may be on its
+  // way through a slow or lossy link (TCP retransmits it); a host that has
+  // gone ends the stream within kKeepIdleS + kKeepIntervalS * kKeepProbes.
+  bool streamsStillOpen() const;
   bool any() const { return !relays_.empty(); }
   bool isRelay(int tid) const { return relays_.count(tid) > 0; }  // PVM's tracer drops its events
   std::uint64_t batches() const { return batches_; }
@@ -208,6 +215,7 @@ class RelayHub {
     bool hostGone = false;
     bool exitNoticed = false;     // pvmd said the relay task has exited
     bool stopSent = false;        // abmon asked it to stop: its exit is expected
+    bool stopRead = false;        // its Stop came: nothing more will
     bool hadStream = false;       // its stream's hello came (one per relay)
     std::int64_t streamEndNs = 0;  // its stream ended with neither Stop nor Lost
     std::int64_t lostNs = 0;       // it said Lost (checkLost writes host.delete)
@@ -232,6 +240,7 @@ class RelayHub {
   void answerClockPing(Stream& s, int id, std::int64_t readNs);
   bool takeStep(int what, int src);
   void drainStreamOf(int relayTid);
+  bool streamOpen(int relayTid) const;  // its stream's hello came, and it has not ended
   void forgetSteps(int relayTid, const char* how);
   std::string goneWhy(int relayTid, const char* how) const;
   void hostDeleted(int hostTid, std::int64_t recvNs, std::string& out, Formatter& fmt);

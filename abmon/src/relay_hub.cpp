@@ -186,6 +186,7 @@ void RelayHub::onBatch(Relay& r, int src, std::int64_t recvNs, const RelayBatch&
   intField(out, Key::Events, b.events);
   if (what == RelayMsg::Stop) {
     r.live = false;
+    r.stopRead = true;
     intField(out, Key::Tasks, static_cast<std::int64_t>(r.tasks.size()));
     intField(out, Key::Bad, 0);
   } else {
@@ -268,9 +269,17 @@ void RelayHub::stopAll() {
 }
 
 bool RelayHub::allStopped() const {
-  for (const auto& [tid, r] : relays_)
-    if (r.live) return false;
+  for (const auto& [tid, r] : relays_) {
+    if (r.stopRead || r.hostGone) continue;
+    if (r.live || streamOpen(tid)) return false;
+  }
   return true;
+}
+
+bool RelayHub::streamsStillOpen() const {
+  for (const auto& [tid, r] : relays_)
+    if (!r.stopRead && !r.hostGone && streamOpen(tid)) return true;
+  return false;
 }
 // abmon: a relay's StepAsk or StepGone (the head already read): true when
 // it was one.  Without a control (cannot happen: relays step only when

@@ -211,6 +211,12 @@ void RelayHub::drainStreamOf(int relayTid) {
     if (s->tid == relayTid && !s->ended) readStream(*s);
 }
 
+bool RelayHub::streamOpen(int relayTid) const {
+  for (const auto& s : streams_)
+    if (s->tid == relayTid && !s->ended) return true;
+  return false;
+}
+
 // The first 12 bytes: a relay of ours, with our token; else the stream is closed.
 bool RelayHub::readHello(Stream& s) {
   char buf[kHelloBytes];

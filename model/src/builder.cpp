@@ -150,6 +150,7 @@ void TraceBuilder::append(TaskIndex t, const Event& e) {
   if ((exitCall || e.kind == Kind::TASK_EXIT) && info.exit == ExitHow::None) {
     info.exit = exitCall ? ExitHow::Exit : ExitHow::TaskExit;
     info.exitTime = e.time;
+    info.exitPosition = trace_.runPosition(seq_);
   }
   if (e.kind == Kind::ABMON_LOST) {  // saturating counts
     info.lost = addTime(info.lost, e.get(Key::N));

@@ -173,9 +173,11 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
       noteHeld(c.e.time);
     }
   }
+  const std::uint64_t end = tr.runPosition(to);  // a range's end: the exits after it are not its
   for (TaskIndex t = 0; t < tasks; ++t) {
     EventStore& out = stores[t];
     TaskInfo& info = tr.tasks_[t];
+    if (info.exit != ExitHow::None && info.exitPosition >= end) info.exit = ExitHow::None, info.exitTime = 0;
     bool any = false;
     auto keep = [&](Event e) {
       moveLists(e, tr, remap, lists);
@@ -236,7 +238,10 @@ void TraceBuilder::continueRun(const Trace& table, std::uint64_t position, TimeN
     if (in.name >= 0) setName(k, intern(table.str(in.name)), in.instance);
     if (in.host >= 0) info.host = intern(table.str(in.host));
     info.parent = in.parent, info.lang = in.lang, info.pid = in.pid;
-    info.exit = in.exit, info.exitTime = in.exitTime, info.status = in.status, info.signal = in.signal;
+    // An exit after `position` is not known yet to a reader of the run from there.
+    if (in.exit != ExitHow::None && in.exitPosition < position)
+      info.exit = in.exit, info.exitTime = in.exitTime, info.exitPosition = in.exitPosition;
+    info.status = in.status, info.signal = in.signal;
     info.lost = in.lost, info.lostMessages = in.lostMessages;
     info.firstTime = in.firstTime, info.lastTime = in.lastTime;  // until a record of its own comes
   }

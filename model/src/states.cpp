@@ -110,6 +110,20 @@ StateInterval intervalIn(const Trace& trace, TaskIndex task, Events& ev, std::si
 
 }  // namespace
 
+namespace {
+
+// A task of a cut trace whose records, its exit among them, are all before
+// the cut: the task table keeps its exit, and it stays exited.
+StateInterval endedBeforeCut(const Trace& trace, TaskIndex task) {
+  StateInterval iv;
+  iv.begin = trace.task(task).exitTime;
+  iv.end = kOpenEnd;
+  iv.state = TaskState::Exited;
+  return iv;
+}
+
+}  // namespace
+
 StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i) {
   const auto& ev = trace.events(task);
   return intervalIn(trace, task, ev, ev.size(), i);
@@ -140,6 +154,8 @@ std::uint32_t enclosingCall(const Trace& trace, TaskIndex task, std::uint32_t i)
 
 StateInterval stateAt(const Trace& trace, TaskIndex task, TimeNs t) {
   const auto& ev = trace.events(task);
+  if (ev.empty() && trace.task(task).exit != ExitHow::None && t >= trace.task(task).exitTime)
+    return endedBeforeCut(trace, task);
   std::int64_t i = lastAtOrBefore(ev, t);
   if (i < 0) {
     StateInterval iv;
@@ -152,7 +168,7 @@ StateInterval stateAt(const Trace& trace, TaskIndex task, TimeNs t) {
 
 StateInterval currentState(const Trace& trace, TaskIndex task) {
   const auto& ev = trace.events(task);
-  if (ev.empty()) return StateInterval{};
+  if (ev.empty()) return trace.task(task).exit != ExitHow::None ? endedBeforeCut(trace, task) : StateInterval{};
   return intervalAfter(trace, task, static_cast<std::uint32_t>(ev.size() - 1));
 }
 

@@ -51,6 +51,17 @@ std::string manyTasks(const std::string& dir, int tasks) {
   return path;
 }
 
+// A file of kTasks one-record tasks (manyTasks) in a directory of its own,
+// removed with it: what each reader's 100,000-task case reads.
+struct ManyTasksFile {
+  std::string dir = tempDir();
+  std::string file = manyTasks(dir, kTasks);
+  ManyTasksFile() = default;
+  ManyTasksFile(const ManyTasksFile&) = delete;
+  ManyTasksFile& operator=(const ManyTasksFile&) = delete;
+  ~ManyTasksFile() { std::filesystem::remove_all(dir); }
+};
+
 // One task sends one mcast to `tids` tasks that never write a record.
 std::string oneMcast(const std::string& dir, int tids) {
   std::string path = dir + "/mcast.xab";
@@ -121,8 +132,8 @@ void check(const Child& c, long rssBoundMiB) {
 }  // namespace
 
 TEST_CASE("model: a task of one record costs its record, not a block of sixteen", "[memory][model]") {
-  std::string dir = tempDir();
-  xab::LoadResult r = xab::loadTraceFile(manyTasks(dir, kTasks));
+  ManyTasksFile f;
+  xab::LoadResult r = xab::loadTraceFile(f.file);
   REQUIRE(r.trace);
   REQUIRE(r.trace->taskCount() == kTasks);
   // The record's bytes take a 32-byte page; the task's info, its event
@@ -131,15 +142,12 @@ TEST_CASE("model: a task of one record costs its record, not a block of sixteen"
   const std::size_t perTask = r.trace->memoryBytes() / kTasks;
   INFO("bytes per task: " << perTask);
   CHECK(perTask < 400);
-  std::filesystem::remove_all(dir);
 }
 
 #ifdef XAB_HAVE_ABSTAT
 TEST_CASE("abstat reads 100,000 one-record tasks in bounded memory", "[memory][abstat]") {
-  std::string dir = tempDir();
-  std::string file = manyTasks(dir, kTasks);
-  check(runLimited(dir, {"abstat", file}, 1024), 180);
-  std::filesystem::remove_all(dir);
+  ManyTasksFile f;
+  check(runLimited(f.dir, {"abstat", f.file}, 1024), 180);
 }
 #endif
 
@@ -147,24 +155,20 @@ TEST_CASE("abstat reads 100,000 one-record tasks in bounded memory", "[memory][a
 // The loader, the snapshot's analyses and one paint of every view
 // (offscreen), then the diagram saved: the path a scripted run takes.
 TEST_CASE("xabview loads, paints and saves 100,000 one-record tasks in bounded memory", "[memory][xabview]") {
-  std::string dir = tempDir();
-  std::string file = manyTasks(dir, kTasks);
-  Child c = runLimited(dir, {"xabview", "--play-to-end", "--timeout", "240", "--save-diagram", dir + "/d.png", file},
-                       2048);
+  ManyTasksFile f;
+  Child c = runLimited(
+      f.dir, {"xabview", "--play-to-end", "--timeout", "240", "--save-diagram", f.dir + "/d.png", f.file}, 2048);
   check(c, 500);
-  CHECK(std::filesystem::exists(dir + "/d.png"));
-  std::filesystem::remove_all(dir);
+  CHECK(std::filesystem::exists(f.dir + "/d.png"));
 }
 #endif
 
 #ifdef XAB_HAVE_AB2JSON
 TEST_CASE("ab2json, ab2picl, ab2au: 100,000 one-record tasks in bounded memory", "[memory][translators]") {
-  std::string dir = tempDir();
-  std::string file = manyTasks(dir, kTasks);
-  check(runLimited(dir, {"ab2json", "-o", dir + "/o.json", file}, 1024), 96);
-  check(runLimited(dir, {"ab2picl", "--quiet", "-o", dir + "/o.trf", file}, 1024), 96);
-  check(runLimited(dir, {"ab2au", "send", "8", "400", "10000", "-o", dir + "/o.au", file}, 1024), 96);
-  std::filesystem::remove_all(dir);
+  ManyTasksFile f;
+  check(runLimited(f.dir, {"ab2json", "-o", f.dir + "/o.json", f.file}, 1024), 96);
+  check(runLimited(f.dir, {"ab2picl", "--quiet", "-o", f.dir + "/o.trf", f.file}, 1024), 96);
+  check(runLimited(f.dir, {"ab2au", "send", "8", "400", "10000", "-o", f.dir + "/o.au", f.file}, 1024), 96);
 }
 #endif
 

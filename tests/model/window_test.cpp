@@ -3,9 +3,11 @@
 // file, readRange against a whole read (a plain file, a .zst, a pipe's
 // spill file), and the spill file gone at the end.
 #include "fixtures.h"
+#include "xab/test/process.h"
 
 #include <xab/model/builder.h>
 #include <xab/model/source.h>
+#include <xab/model/states.h>
 
 #include <zstd.h>
 
@@ -153,6 +155,26 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not (mess
   }
 }
 
+// A task whose whole life is before the cut holds no record in it, yet its
+// exit is in the task table: it has exited, not "not started" (abstat's
+// JSON "state", the hang analysis).
+TEST_CASE("a task's state after its last record is the whole trace's when it has records in the cut or has ended", "[window]") {
+  for (const char* name : kSuite) {
+    const std::string text = slurpFile(dataPath(name));
+    auto whole = loadTraceText(text).trace;
+    const std::uint64_t n = whole->eventCount() + whole->monitorEvents().size();
+    for (std::uint64_t at = 1; at < n; ++at) {
+      auto cut = cutAt(text, at);
+      for (TaskIndex t = 0; t < cut->taskCount(); ++t) {
+        if (cut->events(t).empty() && cut->task(t).exit == ExitHow::None) continue;
+        CAPTURE(name, at, cut->label(t));
+        CHECK(currentState(*cut, t).state == currentState(*whole, t).state);
+        if (cut->events(t).empty()) CHECK(stateAt(*cut, t, cut->task(t).exitTime).state == TaskState::Exited);
+      }
+    }
+  }
+}
+
 TEST_CASE("a receive whose send is before the cut is counted apart, not unmatched", "[window]") {
   const std::string text = slurpFile(dataPath("ge.trace"));
   const Analysis whole = analyse(loadTraceText(text).trace);
@@ -171,11 +193,7 @@ TEST_CASE("a receive whose send is before the cut is counted apart, not unmatche
 namespace {
 
 struct Scratch {
-  std::string dir;
-  Scratch() {
-    char tmpl[] = "/tmp/xab-window-XXXXXX";
-    dir = ::mkdtemp(tmpl);
-  }
+  std::string dir = xab::test::make_temp_dir("xab-window");
   ~Scratch() { std::filesystem::remove_all(dir); }
   std::string path(const std::string& name) const { return dir + "/" + name; }
 };
@@ -271,6 +289,68 @@ TEST_CASE("the time index against a scan of the file and readRange from a plain 
   checkRange(src, *whole, 123456, 123456 + 50000);
   checkRange(src, *whole, index[3].position, index[3].position + 10);
   checkRange(src, *whole, byPos.size() - 100, byPos.size() + 100);
+}
+
+// A master that starts its workers one after the other, each of which
+// sends its result, is told to stop and ends (Landau's Monte Carlo master,
+// run for long): a range read again knows the exits of its own records and
+// of those before it, never one that comes after it.
+TEST_CASE("readRange: a task has exited in a range read again only if its exit is before the range's end", "[window]") {
+  Scratch s;
+  const std::string file = s.path("workers.trace");
+  {
+    std::ofstream out(file);
+    out << "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.000000000\n";
+    long long us = 0;
+    auto line = [&](int tid, const std::string& rest) {
+      ++us;
+      char stamp[40];
+      std::snprintf(stamp, sizeof stamp, "1763680000.%06lld000", us);
+      out << stamp << ' ' << stamp << " t" << std::hex << tid << std::dec << ' ' << rest << '\n';
+    };
+    line(0x40002, "mytid rc=t40002 name=master host=vm parent=none lang=c pid=100");
+    for (int i = 0; i < 3000; ++i) {
+      const int w = 0x40003 + i;
+      char tid[16];
+      std::snprintf(tid, sizeof tid, "t%x", w);
+      line(w, std::string("mytid rc=") + tid + " name=worker host=vm parent=t40002 lang=c pid=" + std::to_string(200 + i));
+      line(w, "send dst=t40002 tag=4 bytes=4 serial=1 rc=0");
+      line(0x40002, std::string("recv src=") + tid + " tag=4 bytes=4 serial=1 rc=5");
+      line(0x40002, std::string("send dst=") + tid + " tag=0 bytes=0 serial=" + std::to_string(i + 1) + " rc=0");
+      line(w, "recv src=t40002 tag=0 bytes=0 serial=" + std::to_string(i + 1) + " rc=6");
+      line(w, "task.exit how=notify");
+    }
+  }
+  auto whole = loadTraceFile(file).trace;
+  SourceOptions o;
+  o.indexEvery = 500;
+  TraceSource src(file, o);
+  src.readToEnd();
+  REQUIRE(src.canReadRange());
+  auto exitPosition = [&](TaskIndex w) {
+    std::uint64_t at = UINT64_MAX;
+    whole->events(w).forEach([&](const Event& e) {
+      if (e.kind == Kind::TASK_EXIT) at = std::min<std::uint64_t>(at, e.seq);
+    });
+    return at;
+  };
+  for (const auto& [from, to] : {std::pair<std::uint64_t, std::uint64_t>{0, 1000}, {4000, 4600}, {9001, 9005},
+                                 {17000, 18001}}) {
+    CAPTURE(from, to);
+    auto part = src.readRange(from, to);
+    REQUIRE(part);
+    std::size_t exited = 0;
+    for (TaskIndex k = 0; k < part->taskCount(); ++k) {
+      auto w = whole->findTask(part->task(k).tid);
+      REQUIRE(w);
+      CAPTURE(part->label(k));
+      const bool before = exitPosition(*w) < to;
+      CHECK((part->task(k).exit != ExitHow::None) == before);
+      if (before) CHECK(part->task(k).exitTime == whole->task(*w).exitTime);
+      exited += before;
+    }
+    CHECK(exited > 0);
+  }
 }
 
 TEST_CASE("a cut trace stays one on global time, re-dated in place or as a copy sharing its records", "[window]") {

@@ -71,6 +71,22 @@ relay_host() { awk -v h="host=$2" "$AWK_HOST"' $4 == "relay.start" && $5 == h { 
 # (a relay's own records -- relay.*, its clock exchanges with abmon -- are no task's)
 task_records() { awk -v n="$2" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 } $3 ~ /^t/ && !($3 in relay) && $4 !~ /^(relay|host|abmon)\.|^(task\.exit|sample)$/ && host($3) == n' "$1" | wc -l; }
 
+# FILE has N relay.start records or more (FILE N).
+relay_starts() { (($(count_lines ' relay.start ' "$1") >= $2)); }
+# Every event the relay of nodeK counted is a record of FILE's (FILE nodeK),
+# and there are some.
+relay_all_came() {
+  local n; n=$(task_records "$1" "$(relay_host "$1" "$2")")
+  ((n > 0)) && [[ $(relay_events "$1" "$2") == "$n" ]]
+}
+# The tasks of host HOSTNUM that have records in FILE and no END record
+# (task.exit, exit), a line each (FILE HOSTNUM END).
+unended() {
+  awk -v n="$2" -v end="$3" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 }
+    $3 ~ /^t/ && !($3 in relay) && host($3) == n { if ($4 == end) ended[$3] = 1; else if ($4 != "task.exit") seen[$3] = 1 }
+    END { for (t in seen) if (!(t in ended)) print "no " end " for " t }' "$1"
+}
+
 # demo.trace of a 3-host run: a relay per other host, its events all came.
 relay_checks() {
   local k n

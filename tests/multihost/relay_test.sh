@@ -29,7 +29,6 @@ relays_of() {
 # The records of FILE's tasks on node2 all came through its relay.
 node2_tasks() { task_records "$1" "$(relay_host "$1" node2)"; }
 node2_via_relay() { local n; n=$(node2_tasks "$1"); ((n > 0)) && [[ $(relay_events "$1" node2) == "$n" ]]; }
-relay_starts() { (($(count_lines ' relay.start ' "$1") >= $2)); }
 node2_records() { [[ -f $1 ]] && (($(node2_tasks "$1") > 0)); }
 no_relays_of() { (($(relays_of "$1") == 0)); }
 
@@ -122,13 +121,9 @@ wait "$abmon" || fail "abmon 3's status: $(cat abmon3.err)"
 h block-tcp node1 off >/dev/null
 node1=$(relay_host blocked.trace node1)
 n=$(task_records blocked.trace "$node1")
-if ((n == 0)) || [[ $(relay_events blocked.trace node1) != "$n" ]]; then
-  fail "node1 by PVM messages: $n task records, its relay counted $(relay_events blocked.trace node1)"
-fi
+relay_all_came blocked.trace node1 || fail "node1 by PVM messages: $n task records, its relay counted $(relay_events blocked.trace node1)"
 grep -q ' abmon.lost ' blocked.trace && fail "abmon.lost with node1's TCP blocked: $(grep -m1 ' abmon.lost ' blocked.trace)"
-awk -v n="$node1" "$AWK_HOST"' $4 ~ /^relay\./ { relay[$3] = 1 }
-  $3 ~ /^t/ && !($3 in relay) && host($3) == n { if ($4 == "task.exit") ended[$3] = 1; else seen[$3] = 1 }
-  END { for (t in seen) if (!(t in ended)) print "no task.exit for " t }' blocked.trace >blocked.err
+unended blocked.trace "$node1" task.exit >blocked.err
 [[ -s blocked.err ]] && fail "node1's tasks: $(head -3 blocked.err)"
 ok "node1's TCP blocked: its relay came up and sent its $n records as PVM messages, none lost"
 finish

@@ -66,6 +66,37 @@ TEST_CASE("the task table says what each task is doing, as in the paper's Figure
   CHECK(describeTask(*s, node0, 0, 0).text.toStdString() == "not started");
 }
 
+// Under a budget (--budget) a master's first worker has started, worked and
+// ended before the window the reader keeps: it shows none of its records,
+// and it has exited, as in the whole run.
+TEST_CASE("a task that ended before a budget's window shows as exited, not as not started") {
+  const std::string text =
+      "#xab-trace 1 abmon=t40001 host=vm pid=4242 start=1763680000.000000000\n"
+      "1763680000.100000000 1763680000.100000000 t40002 mytid rc=t40002 name=master host=vm parent=none lang=c pid=200\n"
+      "1763680000.101000000 1763680000.101000000 t40003 mytid rc=t40003 name=slave host=vm parent=t40002 lang=c pid=201\n"
+      "1763680000.102000000 1763680000.102000000 t40003 send dst=t40002 tag=4 bytes=4 serial=1 rc=0\n"
+      "1763680000.103000000 1763680000.103000000 t40003 task.exit how=notify\n"
+      "1763680000.104000000 1763680000.104000000 t40002 recv src=t40003 tag=4 bytes=4 serial=1 rc=5\n"
+      "1763680000.105000000 1763680000.105000000 t40004 mytid rc=t40004 name=slave host=vm parent=t40002 lang=c pid=202\n"
+      "1763680000.106000000 1763680000.106000000 t40004 recv.begin src=t40002 tag=1\n";
+  TraceReader reader;
+  reader.feed(text);
+  reader.finish();
+  reader.cut(5);  // the window: the second worker's records
+  auto s = buildSnapshot(reader.take());
+  REQUIRE(s->trace->cut().cut);
+  const TaskIndex first = taskNamed(*s, "slave", 0);
+  REQUIRE(s->trace->events(first).empty());
+  const auto gone = describeTask(*s, first, 0, s->lastTime());
+  CHECK(gone.kind == Activity::Exited);
+  CHECK(gone.text.toStdString() == "exited (pvmd says gone)");
+  // Before its exit's time it had not: the replay never shows a time before
+  // the window, but a task is told as of the time asked.
+  CHECK(describeTask(*s, first, 0, 1763680000'102000000).kind == Activity::NotStarted);
+  const auto blocked = describeTask(*s, taskNamed(*s, "slave", 1), 2, s->lastTime());
+  CHECK(blocked.kind == Activity::Blocked);
+}
+
 TEST_CASE("barrier words count the tasks that have arrived") {
   auto s = snapshotOf(dataPath("barrier.trace"));
   TaskIndex w0 = taskNamed(*s, "worker", 0);

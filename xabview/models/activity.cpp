@@ -154,20 +154,27 @@ TaskActivity describeTask(const ViewState& state, TaskIndex task) {
 TaskActivity describeTask(const ViewSnapshot& s, TaskIndex task, std::uint32_t shown, TimeNs now,
                           std::size_t position) {
   TaskActivity out;
-  if (shown == 0) {
-    out.text = QStringLiteral("not started");
-    return out;
-  }
   const Trace& t = *s.trace;
-  const auto& ev = t.events(task);
-  const Event& e = ev[shown - 1];
-  out.since = e.time;
   const TaskInfo& info = t.task(task);
-  if (info.exit != ExitHow::None && info.exitTime <= e.time) {
+  auto exited = [&] {
     out.kind = Activity::Exited;
     out.text = info.exit == ExitHow::Exit ? QStringLiteral("exited") : QStringLiteral("exited (pvmd says gone)");
     return out;
+  };
+  if (shown == 0) {
+    // A budget's window may hold none of a task that ended before it: the
+    // task table keeps its exit.
+    if (t.cut().cut && t.events(task).empty() && info.exit != ExitHow::None && info.exitTime <= now) {
+      out.since = info.exitTime;
+      return exited();
+    }
+    out.text = QStringLiteral("not started");
+    return out;
   }
+  const auto& ev = t.events(task);
+  const Event& e = ev[shown - 1];
+  out.since = e.time;
+  if (info.exit != ExitHow::None && info.exitTime <= e.time) return exited();
   if (e.isBegin() && isBlocking(e.kind)) out.text = blockedWords(s, task, e, now, position, out.kind);
   else out.text = doneWords(s, e, position, out.kind);
   return out;

@@ -38,10 +38,11 @@ struct TaskInfo {
   Tid parent = kNoTid;
   std::int32_t lang = -1;    // 0 c, 1 fortran, -1 unknown
   std::int32_t pid = 0;
+  ExitHow exit = ExitHow::None;  // (here: in the padding before the times)
   TimeNs firstTime = 0;      // task clock of its first / last record
   TimeNs lastTime = 0;
-  ExitHow exit = ExitHow::None;
   TimeNs exitTime = 0;       // of the first exit/task.exit record
+  std::uint64_t exitPosition = 0;  // that record's arrival position in the run
   std::int64_t lost = 0;     // events dropped, from abmon.lost n=
   std::int64_t lostMessages = 0;  // event messages missing, from abmon.lost messages=
   // The program abmon started (program.exit): its exit status as a shell
