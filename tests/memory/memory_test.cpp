@@ -192,6 +192,32 @@ TEST_CASE("ab2otf2: a location costs its events, not an OTF2 chunk", "[memory][o
 }
 #endif
 
+#if defined(XAB_GENTRACE) && (defined(XAB_HAVE_ABSTAT) || defined(XAB_HAVE_XABVIEW))
+namespace {
+
+// The least address-space limit (MiB) under which argv exits 0.
+long leastLimit(const std::string& dir, const std::vector<std::string>& argv, bool oneArena = false,
+                unsigned killAfter = 0) {
+  long fits = 1024, fails = 8;
+  REQUIRE(runLimited(dir, argv, fits, oneArena, killAfter).exit == 0);
+  while (fits - fails > 1) {
+    const long mid = (fits + fails) / 2;
+    (runLimited(dir, argv, mid, oneArena, killAfter).exit == 0 ? fits : fails) = mid;
+  }
+  return fits;
+}
+
+// `records` records of a busy ring of 16 tasks on clocks of their own
+// (translators_gentrace --records N 16 --clocks) written to `file`.
+void writeRingTrace(const std::string& dir, long records, const std::string& file) {
+  Child gen = runLimited(dir, {XAB_GENTRACE, "--records", std::to_string(records), "16", "--clocks"}, 1024);
+  REQUIRE(gen.exit == 0);
+  std::filesystem::rename(dir + "/stdout", file);
+}
+
+}  // namespace
+#endif
+
 #if defined(XAB_HAVE_ABSTAT) && defined(XAB_GENTRACE)
 // The bound per record, on a trace like a busy program's: 1,000,000
 // records of a ring of 16 tasks packing, sending, receiving, passing
@@ -213,35 +239,15 @@ TEST_CASE("ab2otf2: a location costs its events, not an OTF2 chunk", "[memory][o
 // threshold it needed 35, and fails.  ab2picl is held to 40 bytes a
 // record (it needs 32; with the table of 124 bytes a message and the
 // correction's shifts kept per record it needed 48, and fails).
-namespace {
-
-// The least address-space limit (MiB) under which argv exits 0.
-long leastLimit(const std::string& dir, const std::vector<std::string>& argv, bool oneArena = false,
-                unsigned killAfter = 0) {
-  long fits = 1024, fails = 8;
-  REQUIRE(runLimited(dir, argv, fits, oneArena, killAfter).exit == 0);
-  while (fits - fails > 1) {
-    const long mid = (fits + fails) / 2;
-    (runLimited(dir, argv, mid, oneArena, killAfter).exit == 0 ? fits : fails) = mid;
-  }
-  return fits;
-}
-
-}  // namespace
 
 TEST_CASE("abstat reads 1 M records within 32 bytes a record, ab2picl within 40", "[memory][scale]") {
   constexpr long kRecords = 1000000;
   auto perRecordMiB = [](long bytes) { return (bytes * kRecords + kMiB - 1) / kMiB; };
   const long abstatMiB = perRecordMiB(32), ab2piclMiB = perRecordMiB(40);
   std::string dir = tempDir();
-  auto generate = [&](long records, const std::string& file) {
-    Child gen = runLimited(dir, {XAB_GENTRACE, "--records", std::to_string(records), "16", "--clocks"}, 1024);
-    REQUIRE(gen.exit == 0);
-    std::filesystem::rename(dir + "/stdout", file);
-  };
   const std::string small = dir + "/small.trace", big = dir + "/big.trace";
-  generate(10, small);
-  generate(kRecords, big);
+  writeRingTrace(dir, 10, small);
+  writeRingTrace(dir, kRecords, big);
   {  // abstat on global time
     const long fixed = leastLimit(dir, {"abstat", "--json", small});
     INFO("abstat's fixed address space " << fixed << " MiB, limit " << fixed + abstatMiB << " MiB");
@@ -328,14 +334,9 @@ TEST_CASE("xabview opens 1 M records within 48 bytes a record above its fixed pa
   constexpr long kRecords = 1000000;
   const long perRecordMiB = (48 * kRecords + kMiB - 1) / kMiB;
   std::string dir = tempDir();
-  auto generate = [&](long records, const std::string& file) {
-    Child gen = runLimited(dir, {XAB_GENTRACE, "--records", std::to_string(records), "16", "--clocks"}, 1024);
-    REQUIRE(gen.exit == 0);
-    std::filesystem::rename(dir + "/stdout", file);
-  };
   const std::string small = dir + "/small.trace", big = dir + "/big.trace";
-  generate(10, small);
-  generate(kRecords, big);
+  writeRingTrace(dir, 10, small);
+  writeRingTrace(dir, kRecords, big);
   // Under too low a limit a thread of Qt's is not made and xabview may
   // wait for ever: the small trace's opens (half a second) are killed
   // after 20 s, the big one's (seconds) after 150.

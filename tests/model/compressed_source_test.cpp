@@ -21,15 +21,9 @@
 using namespace xab;
 using namespace std::chrono_literals;
 using xab::test::dataPath;
+using xab::test::readFile;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void spit(const std::string& path, std::string_view bytes, std::ios::openmode mode = std::ios::trunc) {
   std::ofstream out(path, std::ios::binary | mode);
@@ -106,7 +100,7 @@ void checkSameTrace(const Trace& got, const std::string& text) {
 
 TEST_CASE("compressed: zstd and gzip files read as their text, known by their magic whatever their name") {
   TempDir d;
-  const std::string text = slurp(dataPath("cholesky_hang.trace"));
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));
   const std::string pieces[] = {zstd(text), gzip(text), zstd(text.substr(0, 1000)) + zstd(text.substr(1000))};
   for (const std::string& bytes : pieces) {
     for (std::string name : {"run.trace.zst", "run.trace"}) {  // the suffix does not matter
@@ -129,7 +123,7 @@ TEST_CASE("compressed: zstd and gzip files read as their text, known by their ma
 
 TEST_CASE("compressed: a zstd file cut short is read to its last whole record, and says so") {
   TempDir d;
-  const std::string text = slurp(dataPath("cholesky_hang.trace"));
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));
   const std::size_t cut = text.find(" recv", text.size() / 2);  // inside a record
   ZstdWriter w;
   const std::string first = w.piece(text.substr(0, cut), false);  // flushed: readable
@@ -149,7 +143,7 @@ TEST_CASE("compressed: a zstd file cut short is read to its last whole record, a
 
 TEST_CASE("compressed: a gzip file cut short is read to its last whole record, and says so") {
   TempDir d;
-  const std::string text = slurp(dataPath("barrier.trace"));
+  const std::string text = readFile(dataPath("barrier.trace"));
   const std::string gz = gzip(text);
   spit(d.file("cut.trace.gz"), gz.substr(0, gz.size() - 9));  // the trailer and a little of the data gone
   TraceSource s(d.file("cut.trace.gz"));
@@ -163,7 +157,7 @@ TEST_CASE("compressed: a gzip file cut short is read to its last whole record, a
 TEST_CASE("compressed: a growing zstd file written in flushed blocks is followed until abmon.stop") {
   TempDir d;
   const std::string path = d.file("live.trace.zst");
-  const std::string text = slurp(dataPath("cholesky_hang.trace"));  // has no abmon.stop
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));  // has no abmon.stop
   const std::string stop = "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=32\n";
   const std::size_t cut = text.find(" recv", text.size() / 2);
   ZstdWriter w;
@@ -206,7 +200,7 @@ TEST_CASE("compressed: a growing zstd file written in flushed blocks is followed
 TEST_CASE("compressed: followed, abmon's stop read before its frame's end waits for that end, no cut reported") {
   TempDir d;
   const std::string path = d.file("stop.trace.zst");
-  const std::string text = slurp(dataPath("cholesky_hang.trace"));
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));
   const std::string stop = "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=32\n";
   ZstdWriter w;
   // The stop record in a flushed block, the frame not ended: abmon between
@@ -233,7 +227,7 @@ TEST_CASE("compressed: followed, abmon's stop read before its frame's end waits 
 
 TEST_CASE("compressed: invalid data after a zstd or gzip magic is an error that names the file, not a crash") {
   TempDir d;
-  const std::string text = slurp(dataPath("barrier.trace"));
+  const std::string text = readFile(dataPath("barrier.trace"));
   const std::string good = zstd(text);
   struct Case {
     std::string bytes;

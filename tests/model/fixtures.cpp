@@ -2,9 +2,19 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 namespace xab::test {
 
 std::string dataPath(const std::string& name) { return std::string(XAB_MODEL_DATA) + "/" + name; }
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 std::shared_ptr<const Trace> loadFixture(const std::string& name) {
   LoadResult r = loadTraceFile(dataPath(name));

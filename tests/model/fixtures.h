@@ -8,6 +8,8 @@
 namespace xab::test {
 
 std::string dataPath(const std::string& name);
+// The bytes of a file, whole.
+std::string readFile(const std::string& path);
 // Loads data/<name>; fails the test if the file has errors.
 std::shared_ptr<const Trace> loadFixture(const std::string& name);
 // The task with this name and instance; fails the test if absent.

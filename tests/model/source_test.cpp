@@ -21,15 +21,9 @@
 using namespace xab;
 using namespace std::chrono_literals;
 using xab::test::dataPath;
+using xab::test::readFile;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The writers run on threads of their own, where Catch's assertions may
 // not be used: they say whether they managed, and the test checks that
@@ -152,7 +146,7 @@ TEST_CASE("source: a file is read whole, in pieces, as loadTraceText reads its t
   CHECK(s.ended());
   CHECK(s.sawTrace());
   CHECK(s.notATrace().empty());
-  const std::string text = slurp(path);
+  const std::string text = readFile(path);
   CHECK(s.progress().bytes == text.size());
   CHECK(s.progress().total == text.size());
   CHECK(s.progress().fraction() == 1.0);
@@ -161,7 +155,7 @@ TEST_CASE("source: a file is read whole, in pieces, as loadTraceText reads its t
 }
 
 TEST_CASE("source: standard input from a pipe written in pieces by another thread") {
-  const std::string text = slurp(dataPath("cholesky_hang.trace"));
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));
   PipeAsStdin in;
   SourceOptions o;
   o.waitMs = 50;
@@ -230,7 +224,7 @@ TEST_CASE("source: a FIFO is read until its writer closes it, even when followin
   TempDir d;
   const std::string fifo = d.file("trace.fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  const std::string text = slurp(dataPath("barrier.trace"));
+  const std::string text = readFile(dataPath("barrier.trace"));
   std::atomic<bool> wrote{false};
   std::thread writer([&] {
     int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);  // waits for the reader to open it
@@ -256,7 +250,7 @@ TEST_CASE("source: a FIFO is read until its writer closes it, even when followin
 TEST_CASE("source: a growing file written in pieces by another thread is followed until abmon.stop") {
   TempDir d;
   const std::string path = d.file("live.trace");
-  const std::string text = slurp(dataPath("cholesky_hang.trace"));  // has no abmon.stop
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));  // has no abmon.stop
   const std::string stop = "1763680009.000000000 1763680009.000000000 t40001 abmon.stop events=32\n";
   const std::size_t cut = text.find(" recv", text.size() / 2);  // in the middle of a record
   REQUIRE(append(path, text.substr(0, cut)));
@@ -303,7 +297,7 @@ TEST_CASE("source: a growing file written in pieces by another thread is followe
 TEST_CASE("source: a followed file at its end is read again as soon as it grows, not after waitMs") {
   TempDir d;
   const std::string path = d.file("growing.trace");
-  const std::string text = slurp(dataPath("barrier.trace"));
+  const std::string text = readFile(dataPath("barrier.trace"));
   const std::size_t half = text.rfind('\n', text.size() / 2) + 1;
   REQUIRE(append(path, text.substr(0, half)));
   SourceOptions o;
@@ -331,7 +325,7 @@ TEST_CASE("source: a followed file at its end is read again as soon as it grows,
 TEST_CASE("source: stop() from another thread ends a followed file, and its unfinished last line is read") {
   TempDir d;
   const std::string path = d.file("killed.trace");
-  std::string text = slurp(dataPath("barrier.trace"));
+  std::string text = readFile(dataPath("barrier.trace"));
   text.pop_back();  // the writer died before the last '\n'
   REQUIRE(append(path, text));
   SourceOptions o;
@@ -355,7 +349,7 @@ TEST_CASE("source: stop() from another thread ends a followed file, and its unfi
 
 TEST_CASE("source: a last line without a newline is read, from a file and from a pipe") {
   TempDir d;
-  std::string text = slurp(dataPath("malformed.trace"));
+  std::string text = readFile(dataPath("malformed.trace"));
   text = text.substr(0, text.size() - 1);  // "... exit rc=0" without '\n'
   const std::string path = d.file("partial.trace");
   REQUIRE(append(path, text));
@@ -430,7 +424,7 @@ TEST_CASE("source: errors say FILE:LINE: reason, <stdin> for standard input") {
   CHECK(stops.reader().eventCount() == 1);  // nothing after the line it stopped at
 
   PipeAsStdin in;
-  REQUIRE(writeAll(in.writer, slurp(path)));
+  REQUIRE(writeAll(in.writer, readFile(path)));
   in.closeWriter();
   TraceSource fromStdin("-", strict);
   fromStdin.readToEnd();
@@ -465,7 +459,7 @@ TEST_CASE("source: an input with neither a header nor a record is not a trace") 
 
 TEST_CASE("source: raw bytes of a file or standard input, for a foreign format") {
   const std::string path = dataPath("ge.trace");
-  const std::string want = slurp(path);
+  const std::string want = readFile(path);
   SourceOptions o;
   o.pieceBytes = 333;
   std::string got;

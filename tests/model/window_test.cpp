@@ -29,15 +29,9 @@
 
 using namespace xab;
 using xab::test::dataPath;
+using xab::test::readFile;
 
 namespace {
-
-std::string slurpFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The trace of `text` read whole, then cut at whole-run position `at`.
 std::shared_ptr<const Trace> cutAt(std::string_view text, std::uint64_t at) {
@@ -60,7 +54,7 @@ const char* const kSuite[] = {"barrier.trace", "barrier_hang.trace", "bcast_left
 }  // namespace
 
 TEST_CASE("a cut trace: positions renumbered from 0 with the task table whole and open calls carried", "[window]") {
-  const std::string text = slurpFile(dataPath("cholesky_hang.trace"));
+  const std::string text = readFile(dataPath("cholesky_hang.trace"));
   auto whole = loadTraceText(text).trace;
   const std::uint64_t n = whole->eventCount() + whole->monitorEvents().size();
   for (std::uint64_t at = 1; at < n; ++at) {
@@ -98,7 +92,7 @@ TEST_CASE("a cut trace: positions renumbered from 0 with the task table whole an
 
 TEST_CASE("analyses on a cut trace report nothing the whole trace does not (messages, mismatches, hang, barriers, wait states)", "[window]") {
   for (const char* name : kSuite) {
-    const std::string text = slurpFile(dataPath(name));
+    const std::string text = readFile(dataPath(name));
     AnalyseOptions why;
     why.why = true;
     const Analysis whole = analyse(loadTraceText(text).trace, why);
@@ -160,7 +154,7 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not (mess
 // JSON "state", the hang analysis).
 TEST_CASE("a task's state after its last record is the whole trace's when it has records in the cut or has ended", "[window]") {
   for (const char* name : kSuite) {
-    const std::string text = slurpFile(dataPath(name));
+    const std::string text = readFile(dataPath(name));
     auto whole = loadTraceText(text).trace;
     const std::uint64_t n = whole->eventCount() + whole->monitorEvents().size();
     for (std::uint64_t at = 1; at < n; ++at) {
@@ -176,7 +170,7 @@ TEST_CASE("a task's state after its last record is the whole trace's when it has
 }
 
 TEST_CASE("a receive whose send is before the cut is counted apart, not unmatched", "[window]") {
-  const std::string text = slurpFile(dataPath("ge.trace"));
+  const std::string text = readFile(dataPath("ge.trace"));
   const Analysis whole = analyse(loadTraceText(text).trace);
   REQUIRE(whole.messages.unmatched.empty());
   std::uint64_t sawBeforeCut = 0;
@@ -261,7 +255,7 @@ TEST_CASE("the time index against a scan of the file and readRange from a plain 
   REQUIRE(index.size() >= 7);
   CHECK(src.canReadRange());
   CHECK(src.spillBytes() == 0);  // a plain file is read again, not spilled
-  const std::string text = slurpFile(file);
+  const std::string text = readFile(file);
   // Brute force: the records of each entry's positions, their times.
   std::vector<std::tuple<std::uint64_t, TimeNs, TimeNs>> byPos;  // position, time
   for (TaskIndex k = 0; k < whole->taskCount(); ++k)
@@ -357,7 +351,7 @@ TEST_CASE("a cut trace stays one on global time, re-dated in place or as a copy 
   Scratch s;
   const std::string file = s.path("clocks.trace");
   REQUIRE(std::system((std::string(XAB_GENTRACE) + " --records 40000 4 --clocks > " + file).c_str()) == 0);
-  const std::string text = slurpFile(file);
+  const std::string text = readFile(file);
   for (const bool shared : {false, true}) {
     INFO((shared ? "a copy: a snapshot shares the trace" : "in place"));
     std::shared_ptr<const Trace> cut = cutAt(text, 30000);
@@ -405,7 +399,7 @@ TEST_CASE("readRange from a .zst and from a pipe spill file while reading and th
   Scratch s;
   const std::string file = generate(s, 200000, 4);
   auto whole = loadTraceFile(file).trace;
-  const std::string text = slurpFile(file);
+  const std::string text = readFile(file);
   const std::string spillDir = s.path("tmp");
   std::filesystem::create_directory(spillDir);
   const char* oldTmp = std::getenv("TMPDIR");

@@ -86,10 +86,4 @@ StateMipmap MipmapBuilder::freeze() const {
   return m;
 }
 
-std::size_t MipmapBuilder::memoryBytes() const {
-  std::size_t n = 0;
-  for (const auto& l : levels_) n += l.capacityBytes();
-  return n;
-}
-
 }  // namespace xab::view

@@ -58,8 +58,6 @@ class MipmapBuilder {
   void expect(TimeNs origin, TimeNs end);
   // A copy of the closed bins for a snapshot (none while width0 is 0).
   StateMipmap freeze() const;
-  bool started() const { return width_ > 0; }
-  std::size_t memoryBytes() const;
 
  private:
   static constexpr std::size_t kStates = static_cast<std::size_t>(TaskState::Exited) + 1;
