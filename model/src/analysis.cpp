@@ -27,7 +27,10 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     std::promise<void> matched;
     std::future<void> messagesReady = matched.get_future();
     auto messageChain = [&] {
-      timed(a.ms.messages, [&] { a.messages = matchMessages(t); });
+      timed(a.ms.messages, [&] {
+        if (options.messages) a.messages = std::move(*options.messages);
+        else a.messages = matchMessages(t);
+      });
       matched.set_value();
       timed(a.ms.mismatch, [&] { a.mismatch = findPackMismatches(t, a.messages); });
       if (options.races) timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });

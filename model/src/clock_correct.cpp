@@ -20,13 +20,7 @@ namespace xab::detail {
 
 namespace {
 
-// One receive of a message, as the passes read it: its transit (receive's
-// time - send's), and the slots (Steps::shift) of their shifts.
-struct Edge {  // 16 bytes: the passes read the transit, not the two times
-  TimeNs transit;          // receive's time - send's, saturated (never INT64_MIN)
-  std::uint32_t sendSlot;  // of the sender's last receive at or before the send; 0: none
-  std::uint32_t recvSlot;
-};
+using Edge = decltype(Exchange::edge);
 
 TimeNs transitOf(TimeNs sent, TimeNs got) {
   TimeNs d;
@@ -58,10 +52,10 @@ struct Steps {
 };
 
 // How late each edge's receive is against this pass's shifts (0: in time).
-void lateness(const std::vector<Edge>& edges, const std::vector<TimeNs>& shift, TimeNs minTransfer,
+void lateness(const std::vector<Exchange>& edges, const std::vector<TimeNs>& shift, TimeNs minTransfer,
               std::vector<TimeNs>& late) {
   for (std::size_t k = 0; k < edges.size(); ++k) {
-    const Edge& e = edges[k];
+    const Edge& e = edges[k].edge;
     late[k] = std::max<TimeNs>(0, earliness(e, shift[e.sendSlot], shift[e.recvSlot], minTransfer));
   }
 }
@@ -70,16 +64,16 @@ void lateness(const std::vector<Edge>& edges, const std::vector<TimeNs>& shift, 
 // order) moved by this pass: each by the most any receive at or before it
 // was late.  A receive's amounts are taken in rising order, each above the
 // task's running most counting as a move.
-void moveTask(const std::vector<Edge>& edges, const std::vector<TimeNs>& late, std::size_t begin, std::size_t end,
+void moveTask(const std::vector<Exchange>& edges, const std::vector<TimeNs>& late, std::size_t begin, std::size_t end,
               std::uint32_t from, std::uint32_t to, std::vector<TimeNs>& shift, ClockReport& report) {
   TimeNs added = 0;
   std::uint32_t slot = from;
   std::vector<TimeNs> same;
   for (std::size_t k = begin; k < end;) {
-    const std::uint32_t at = edges[k].recvSlot;
+    const std::uint32_t at = edges[k].edge.recvSlot;
     for (; slot < at; ++slot) shift[slot] = addTime(shift[slot], added);
     same.clear();
-    for (; k < end && edges[k].recvSlot == at; ++k)
+    for (; k < end && edges[k].edge.recvSlot == at; ++k)
       if (late[k] > 0) same.push_back(late[k]);
     if (same.size() > 1) std::sort(same.begin(), same.end());
     for (TimeNs amount : same)
@@ -101,17 +95,43 @@ TimeNs RecordShift::operator()(TaskIndex t, std::size_t i) const {
   return after == 0 ? 0 : steps_->shift[t][static_cast<std::size_t>(after - 1)];
 }
 
-CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTransfer, ClockReport& report) {
-  const TaskIndex tasks = static_cast<TaskIndex>(trace.taskCount());
+RecordShift::Walk::Walk(const RecordShift& s, TaskIndex t) {
+  if (s.perRecord_) {
+    perRecord_ = &(*s.perRecord_)[t];
+  } else if (t < s.steps_->from.size()) {
+    from_ = &s.steps_->from[t];
+    shift_ = &s.steps_->shift[t];
+  }
+}
+
+TimeNs RecordShift::Walk::operator()(std::size_t i) {
+  if (perRecord_) return (*perRecord_)[i];
+  if (!from_) return 0;
+  while (next_ < from_->size() && (*from_)[next_] <= i) ++next_;
+  return next_ == 0 ? 0 : (*shift_)[next_ - 1];
+}
+
+std::vector<Exchange> exchanges(const Trace& trace, const MessageTable& m) {
+  std::size_t receives = 0;
+  for (std::size_t k = 0; k < m.messages.size(); ++k) receives += m.messages.receives(k).size();
+  std::vector<Exchange> x;
+  x.reserve(receives);  // one allocation: growth by doubling would raise the peak
+  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+    const TimeNs sent = trace.event(m.messages.send(k)).time;
+    for (const MessageReceive& r : m.messages.receives(k)) x.push_back({.times = {sent, trace.event(r.recv).time}});
+  }
+  return x;
+}
+
+CausalCorrection causalShifts(MessageTable m, std::vector<Exchange> edges, const std::vector<ClockFit>& fits,
+                              TimeNs minTransfer, ClockReport& report) {
+  const auto tasks = static_cast<TaskIndex>(fits.size());
   Steps steps;
   steps.index.resize(tasks);
   // Counted first: each task's list is allocated once, at its size.
   std::vector<std::uint32_t> perTask(tasks, 0);
-  std::size_t receives = 0;
-  for (std::size_t k = 0; k < m.messages.size(); ++k) {
-    receives += m.messages.receives(k).size();
+  for (std::size_t k = 0; k < m.messages.size(); ++k)
     for (const MessageReceive& r : m.messages.receives(k)) ++perTask[r.recv.task];
-  }
   for (TaskIndex t = 0; t < tasks; ++t) steps.index[t].reserve(perTask[t]);
   perTask = {};
   for (std::size_t k = 0; k < m.messages.size(); ++k)
@@ -123,22 +143,25 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     steps.first[t + 1] = steps.first[t] + static_cast<std::uint32_t>(idx.size());
   }
-  std::vector<Edge> edges;
-  edges.reserve(receives);  // one allocation: growth by doubling would raise the peak
-  for (std::size_t k = 0; k < m.messages.size(); ++k) {
+  // Each exchange's times become its edge, where they are.
+  for (std::size_t k = 0, e = 0; k < m.messages.size(); ++k) {
     const EventRef send = m.messages.send(k);
-    const TimeNs sent = trace.event(send).time;
     const std::uint32_t sendSlot = steps.slot(send.task, send.index);
-    for (const MessageReceive& r : m.messages.receives(k))
-      edges.push_back({transitOf(sent, trace.event(r.recv).time), sendSlot, steps.slot(r.recv.task, r.recv.index)});
+    for (const MessageReceive& r : m.messages.receives(k)) {
+      Exchange& x = edges[e++];
+      const TimeNs sent = fits[send.task].toReference(x.times.sent);
+      const TimeNs got = fits[r.recv.task].toReference(x.times.got);
+      x.edge = {transitOf(sent, got), sendSlot, steps.slot(r.recv.task, r.recv.index)};
+    }
   }
   m = MessageTable{};  // the edges hold all the passes read
   steps.shift.assign(steps.first[tasks], 0);  // allocated once the table is gone
   // By receiver, then record: a task's receives are one range of edges.
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.recvSlot < b.recvSlot; });
+  std::sort(edges.begin(), edges.end(),
+            [](const Exchange& a, const Exchange& b) { return a.edge.recvSlot < b.edge.recvSlot; });
   std::vector<std::size_t> begin(tasks + 1, edges.size());
   for (TaskIndex t = 0, k = 0; t < tasks; ++t) {
-    while (k < edges.size() && edges[k].recvSlot < steps.first[t]) ++k;
+    while (k < edges.size() && edges[k].edge.recvSlot < steps.first[t]) ++k;
     begin[t] = k;
   }
 
@@ -153,8 +176,8 @@ CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTran
   }
 
   CausalCorrection out;
-  for (const Edge& e : edges)
-    out.violationsLeft += earliness(e, steps.shift[e.sendSlot], steps.shift[e.recvSlot], minTransfer) > 0;
+  for (const Exchange& x : edges)
+    out.violationsLeft += earliness(x.edge, steps.shift[x.edge.sendSlot], steps.shift[x.edge.recvSlot], minTransfer) > 0;
   out.shift.resize(tasks);
   for (TaskIndex t = 0; t < tasks; ++t) {
     const auto first = steps.shift.begin() + steps.first[t];

@@ -27,16 +27,51 @@ class RecordShift {
   explicit RecordShift(const CausalCorrection& steps) : steps_(&steps) {}
   TimeNs operator()(TaskIndex t, std::size_t i) const;
 
+  // Task t's shifts read with a rising record index: a walk along its
+  // steps, not a search for each record.
+  class Walk {
+   public:
+    Walk(const RecordShift& s, TaskIndex t);
+    TimeNs operator()(std::size_t i);
+
+   private:
+    const std::vector<TimeNs>* perRecord_ = nullptr;
+    const std::vector<std::uint32_t>* from_ = nullptr;
+    const std::vector<TimeNs>* shift_ = nullptr;
+    std::size_t next_ = 0;  // the first step after the record read last
+  };
+
  private:
   const std::vector<std::vector<TimeNs>>* perRecord_ = nullptr;
   const CausalCorrection* steps_ = nullptr;
 };
 
-// The conservative correction of `trace`'s receives that come too early
-// against `m` (the table of `trace`, or of a trace with the same records
-// in the same order: matching does not read times), counting in `report`
-// the receives moved and the largest move.  The table is freed as soon
-// as its receives are read.
-CausalCorrection causalShifts(const Trace& trace, MessageTable m, TimeNs minTransfer, ClockReport& report);
+// One matched receive, in the table's order (each message, then its
+// receives): first its send's time and its own as recorded (`times`,
+// made by exchanges()), then its edge, which causalShifts makes in the
+// same place (one array of 16 bytes a receive for both).
+union Exchange {
+  struct {
+    TimeNs sent, got;
+  } times;
+  struct {
+    TimeNs transit;          // receive's time - send's, through the fits, saturated (never INT64_MIN)
+    std::uint32_t sendSlot;  // of the sender's last receive at or before the send; 0: none
+    std::uint32_t recvSlot;
+  } edge;
+};
+static_assert(sizeof(Exchange) == 16);
+
+// The matched receives of `m` (the table of `trace`) with their times as
+// recorded: the one walk of the records that the causality check, the
+// refusal of fits and the correction share.
+std::vector<Exchange> exchanges(const Trace& trace, const MessageTable& m);
+
+// The conservative correction of the receives that come too early once
+// each task's times go through its fit (`x`: exchanges() of the table `m`,
+// turned into edges here), counting in `report` the receives moved and
+// the largest move.  The table is freed as soon as the edges are made.
+CausalCorrection causalShifts(MessageTable m, std::vector<Exchange> x, const std::vector<ClockFit>& fits,
+                              TimeNs minTransfer, ClockReport& report);
 
 }  // namespace xab::detail

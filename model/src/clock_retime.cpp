@@ -119,42 +119,70 @@ struct TraceRedate {
         if (auto it = relays->find(trace.monitorTid(i)); it != relays->end()) e.time = it->second.toReference(e.time);
     }
     const int how = slotOf(Kind::TASK_EXIT, Phase::End, keyName(Key::How));
-    for (TaskIndex t = 0; t < trace.taskCount(); ++t)
+    Derived derived(trace);
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      std::optional<detail::RecordShift::Walk> walk;
+      if (shift) walk.emplace(*shift, t);
+      derived.startTask(t);
       trace.events_[t].rewrite([&](Event& e, std::size_t i) {
         if (!monitorWritten(e))
           e.time = fits[t].toReference(e.time);
         else if (t < hostFits.size() && !writtenByAbmon(trace, e, how))
           e.time = hostFits[t].toReference(e.time);
-        if (shift) e.time = addTime(e.time, (*shift)(t, i));
+        if (walk) e.time = addTime(e.time, (*walk)(i));
+        derived.event(e);
       });
-    rederive(trace);
+    }
+    derived.finish();
   }
 
-  // What TraceBuilder::append and noteTime derive from the times.
-  static void rederive(Trace& trace) {
-    bool any = false;
-    auto note = [&](TimeNs t) {
-      trace.firstTime_ = any ? std::min(trace.firstTime_, t) : t;
-      trace.lastTime_ = any ? std::max(trace.lastTime_, t) : t;
-      any = true;
-    };
-    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
-      TaskInfo& info = trace.tasks_[t];
-      bool exitSeen = false;
-      trace.events_[t].forEach([&](const Event& e) {
-        note(e.time);
-        bool exitCall = e.kind == Kind::EXIT && e.phase == Phase::End;
-        if (!exitSeen && (exitCall || e.kind == Kind::TASK_EXIT)) {
-          exitSeen = true;
-          if (info.exit != ExitHow::None) info.exitTime = e.time;
-        }
-      });
-      const auto& ev = trace.events_[t];
-      if (ev.empty()) continue;
-      info.firstTime = info.lastTime = ev[0].time;
-      ev.forEach([&](const Event& e) { info.lastTime = std::max(info.lastTime, e.time); });
+  // What TraceBuilder::append and noteTime derive from the times, taken
+  // from each task's events, in order, as they pass: the trace's first and
+  // last time, each task's first, last and exit time.
+  class Derived {
+   public:
+    explicit Derived(Trace& trace) : trace_(trace) {}
+    void startTask(TaskIndex t) {
+      info_ = &trace_.tasks_[t];
+      first_ = true;
+      exitSeen_ = false;
     }
-    for (const Event& e : trace.monitor_) note(e.time);
+    void event(const Event& e) {
+      note(e.time);
+      if (first_) {
+        info_->firstTime = info_->lastTime = e.time;
+        first_ = false;
+      } else {
+        info_->lastTime = std::max(info_->lastTime, e.time);
+      }
+      const bool exitCall = e.kind == Kind::EXIT && e.phase == Phase::End;
+      if (!exitSeen_ && (exitCall || e.kind == Kind::TASK_EXIT)) {
+        exitSeen_ = true;
+        if (info_->exit != ExitHow::None) info_->exitTime = e.time;
+      }
+    }
+    void finish() {
+      for (const Event& e : trace_.monitor_) note(e.time);
+    }
+
+   private:
+    void note(TimeNs t) {
+      trace_.firstTime_ = any_ ? std::min(trace_.firstTime_, t) : t;
+      trace_.lastTime_ = any_ ? std::max(trace_.lastTime_, t) : t;
+      any_ = true;
+    }
+    Trace& trace_;
+    TaskInfo* info_ = nullptr;
+    bool any_ = false, first_ = true, exitSeen_ = false;
+  };
+
+  static void rederive(Trace& trace) {
+    Derived derived(trace);
+    for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+      derived.startTask(t);
+      trace.events_[t].forEach([&](const Event& e) { derived.event(e); });
+    }
+    derived.finish();
   }
 
   // The re-dating as a copy that shares the events' bytes: each task's
@@ -245,17 +273,20 @@ std::shared_ptr<const Trace> retimeOwned(std::shared_ptr<const Trace> trace, con
   return TraceRedate::shared(*trace, fits, hostFits, steps, relays);
 }
 
-// Receives earlier than their send plus minTransfer.
-std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::uint64_t* checked) {
-  std::uint64_t n = 0, c = 0;
-  for (std::size_t k = 0; k < m.messages.size(); ++k) {
-    const TimeNs sent = trace.event(m.messages.send(k)).time;
+// Receives earlier than their send plus minTransfer, with each task's
+// times as recorded (fits null) or through its fit.
+std::uint64_t countViolations(const MessageTable& m, const std::vector<detail::Exchange>& x,
+                              const std::vector<ClockFit>* fits, TimeNs minTransfer) {
+  std::uint64_t n = 0;
+  for (std::size_t k = 0, e = 0; k < m.messages.size(); ++k) {
+    const TaskIndex sender = m.messages.send(k).task;
     for (const MessageReceive& r : m.messages.receives(k)) {
-      ++c;
-      n += trace.event(r.recv).time < addTime(sent, minTransfer);
+      const auto& t = x[e++].times;
+      const TimeNs sent = fits ? (*fits)[sender].toReference(t.sent) : t.sent;
+      const TimeNs got = fits ? (*fits)[r.recv.task].toReference(t.got) : t.got;
+      n += got < addTime(sent, minTransfer);
     }
   }
-  if (checked) *checked = c;
   return n;
 }
 
@@ -270,31 +301,33 @@ std::uint64_t countViolations(const Trace& trace, const MessageTable& m, TimeNs 
 // sample can be off; not its residuals, which a false sample inflates):
 // a few us the correction then removes say nothing against a fit.  A
 // clock that is truly off keeps its fit.  Returns the tasks refused.
-std::uint64_t refuseWorseFits(const Trace& trace, const MessageTable& m, TimeNs minTransfer, std::vector<ClockFit>& fits) {
-  std::vector<std::int64_t> worse(trace.taskCount(), 0);  // receives too early with its fit, minus as recorded
-  auto at = [&](EventRef e, bool recorded) {
-    const TimeNs t = trace.event(e).time;
-    return recorded ? t : fits[e.task].toReference(t);
+std::uint64_t refuseWorseFits(const MessageTable& m, const std::vector<detail::Exchange>& x, TimeNs minTransfer,
+                              std::vector<ClockFit>& fits) {
+  std::vector<std::int64_t> worse(fits.size(), 0);  // receives too early with its fit, minus as recorded
+  auto at = [&](TaskIndex t, TimeNs recordedTime, bool recorded) {
+    return recorded ? recordedTime : fits[t].toReference(recordedTime);
   };
   auto error = [&](TaskIndex t) {
     const ClockFit& f = fits[t];
     return f.valid ? f.minTransit : 0;
   };
-  for (std::size_t k = 0; k < m.messages.size(); ++k) {
-    const EventRef send = m.messages.send(k);
+  for (std::size_t k = 0, e = 0; k < m.messages.size(); ++k) {
+    const TaskIndex sender = m.messages.send(k).task;
     for (const MessageReceive& r : m.messages.receives(k)) {
-      if (r.recv.task == send.task) continue;
-      const TimeNs slack = addTime(minTransfer, -(error(send.task) + error(r.recv.task)));
+      const auto& t = x[e++].times;
+      const TaskIndex receiver = r.recv.task;
+      if (receiver == sender) continue;
+      const TimeNs slack = addTime(minTransfer, -(error(sender) + error(receiver)));
       auto early = [&](bool sendRecorded, bool recvRecorded) {
-        return at(r.recv, recvRecorded) < addTime(at(send, sendRecorded), slack);
+        return at(receiver, t.got, recvRecorded) < addTime(at(sender, t.sent, sendRecorded), slack);
       };
       const int fitted = early(false, false);
-      worse[send.task] += fitted - early(true, false);
-      worse[r.recv.task] += fitted - early(false, true);
+      worse[sender] += fitted - early(true, false);
+      worse[receiver] += fitted - early(false, true);
     }
   }
   std::uint64_t refused = 0;
-  for (TaskIndex t = 0; t < trace.taskCount(); ++t) {
+  for (TaskIndex t = 0; t < fits.size(); ++t) {
     if (!fits[t].valid || worse[t] <= 0) continue;
     fits[t].refAt = fits[t].localAt;
     fits[t].rate = 1.0;
@@ -330,7 +363,8 @@ std::shared_ptr<const Trace> applyClockFits(const Trace& trace, const std::unord
   return retime(trace, perTask, {}, nullptr, &fits);
 }
 
-std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report) {
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, ClockReport& report,
+                                          std::shared_ptr<MessageTable>* messages) {
   report = ClockReport{};
   const Trace& trace = *input;
   std::vector<ClockFit> fits(trace.taskCount());
@@ -352,22 +386,25 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   // One way of the fastest exchange: no message can travel faster.
   report.minTransfer = minTransit / 2;
   MessageTable m = matchMessages(trace);
-  report.violationsRaw = countViolations(trace, m, report.minTransfer, &report.messagesChecked);
-  report.fitsRefused = refuseWorseFits(trace, m, report.minTransfer, fits);
+  std::vector<detail::Exchange> x = detail::exchanges(trace, m);
+  report.messagesChecked = x.size();
+  report.violationsRaw = countViolations(m, x, nullptr, report.minTransfer);
+  report.fitsRefused = refuseWorseFits(m, x, report.minTransfer, fits);
   const std::size_t taskCount = trace.taskCount();
-  // From here on `trace` may be re-dated in place: only `fitted` is read.
-  auto fitted = retimeOwned(std::move(input), fits, hostFits, nullptr, &relays);
-  // Matching reads no times and the re-dating keeps every record: the
-  // table already made is the one of `fitted`.
-  report.violationsFit = countViolations(*fitted, m, report.minTransfer, nullptr);
-  std::shared_ptr<const Trace> out;
-  if (report.violationsFit == 0) {
-    out = std::move(fitted);
-  } else {
-    auto correction = detail::causalShifts(*fitted, std::move(m), report.minTransfer, report);
-    std::vector<ClockFit> none(fitted->taskCount());
-    out = retimeOwned(std::move(fitted), none, {}, &correction);
-    report.violationsCorrected = correction.violationsLeft;
+  // The check and the correction read each matched receive's times through
+  // the fits; the trace is then re-dated once, fits and correction
+  // together.
+  report.violationsFit = countViolations(m, x, &fits, report.minTransfer);
+  std::optional<detail::CausalCorrection> correction;
+  if (report.violationsFit > 0) {
+    correction = detail::causalShifts(std::move(m), std::move(x), fits, report.minTransfer, report);
+    report.violationsCorrected = correction->violationsLeft;
+  }
+  x = {};
+  auto out = retimeOwned(std::move(input), fits, hostFits, correction ? &*correction : nullptr, &relays);
+  if (messages && !correction && !out->cut().cut) {  // the correction frees the table
+    remeasureTransits(m, *out);
+    *messages = std::make_shared<MessageTable>(std::move(m));
   }
   report.fits.assign(out->taskCount(), ClockFit{});
   for (TaskIndex t = 0; t < taskCount && t < out->taskCount(); ++t) report.fits[t] = fits[t];

@@ -248,6 +248,21 @@ std::size_t MessageTable::memoryBytes() const {
          pairs.size() * (sizeof(PairStats) + 48);
 }
 
+namespace {
+
+// A matched receive in the pairs' and total's figures.
+void addTransit(MessageTable& table, TaskIndex sender, const Event& send, TaskIndex receiver, const Event& recv) {
+  std::int32_t bytes = recv.get(Key::Bytes);
+  if (bytes <= 0) bytes = send.get(Key::Bytes);
+  // Saturating: a corrupt trace's dates may lie 584 years apart.
+  TimeNs transit;
+  if (__builtin_sub_overflow(recv.time, send.time, &transit)) transit = recv.time > send.time ? INT64_MAX : INT64_MIN;
+  table.pairs[{sender, receiver}].add(bytes, transit);
+  table.total.add(bytes, transit);
+}
+
+}  // namespace
+
 // The four steps of matchMessages, each filling its part of the table.
 struct MessageMatching {
   const Trace& trace;
@@ -377,14 +392,7 @@ struct MessageMatching {
     table.recvBegin_[t + 1] = static_cast<std::uint32_t>(table.recvIndex_.size());
     ++table.messages.stored_[m].receives;
     const EventRef sendRef = table.messages.send(m);
-    const Event send = trace.event(sendRef);
-    std::int32_t bytes = e.get(Key::Bytes);
-    if (bytes <= 0) bytes = send.get(Key::Bytes);
-    // Saturating: a corrupt trace's dates may lie 584 years apart.
-    TimeNs transit;
-    if (__builtin_sub_overflow(e.time, send.time, &transit)) transit = e.time > send.time ? INT64_MAX : INT64_MIN;
-    table.pairs[{sendRef.task, t}].add(bytes, transit);
-    table.total.add(bytes, transit);
+    addTransit(table, sendRef.task, trace.event(sendRef), t, e);
   }
 
   // A receive without its send in a cut trace: was the send before the cut?
@@ -449,6 +457,17 @@ struct MessageMatching {
     for (std::uint8_t b : beforeCut) table.receivedBeforeCut += b;
   }
 };
+
+void remeasureTransits(MessageTable& table, const Trace& trace) {
+  table.pairs.clear();
+  table.total = {};
+  for (std::size_t k = 0; k < table.messages.size(); ++k) {
+    const EventRef sendRef = table.messages.send(k);
+    const Event send = trace.event(sendRef);
+    for (const MessageReceive& r : table.messages.receives(k))
+      addTransit(table, sendRef.task, send, r.recv.task, trace.event(r.recv));
+  }
+}
 
 MessageTable matchMessages(const Trace& trace) {
   MessageTable table;

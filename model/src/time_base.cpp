@@ -7,6 +7,7 @@ namespace {
 
 // Compensation, then the last pass: what prepare() and prepareLive() share.
 TracePtr compensateAndCorrect(TracePtr trace, const TimeBase& base, TimeBaseReport& report) {
+  if (base.compensate || base.correct) report.messages.reset();  // the table is of the trace before
   if (base.compensate) {
     trace = compensate(std::move(trace), report.compensation);
     report.compensated = true;
@@ -23,7 +24,7 @@ TracePtr compensateAndCorrect(TracePtr trace, const TimeBase& base, TimeBaseRepo
 TracePtr prepare(TracePtr trace, const TimeBase& base, TimeBaseReport& report) {
   report = TimeBaseReport{};
   if (base.globalTime) {
-    trace = toGlobalTime(std::move(trace), report.clock);
+    trace = toGlobalTime(std::move(trace), report.clock, &report.messages);
     report.global = true;
   }
   return compensateAndCorrect(std::move(trace), base, report);

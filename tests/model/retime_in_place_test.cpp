@@ -117,3 +117,61 @@ TEST_CASE("compensation re-dates a trace its caller alone holds in place", "[com
   CHECK(out.get() == object);
   checkSame(*out, *copied);
 }
+
+namespace {
+
+// B skewed two hours, messages both ways that the fit alone puts in order.
+Synth fittedRun() {
+  Synth s;
+  sampleBoth(s, 0);
+  for (int i = 1; i <= 20; ++i) {
+    TimeNs t = kT0 + 200'000'000 + i * 400'000'000LL;
+    s.send(kB, kSkewB, t, kA, i);
+    s.recv(kA, kNone, t + 200'000, kB, i);
+    s.send(kA, kNone, t + 300'000, kB, i);
+    s.recv(kB, kSkewB, t + 500'000, kA, i);
+  }
+  return s;
+}
+
+void checkSamePairs(const MessageTable& a, const MessageTable& b) {
+  REQUIRE(a.pairs.size() == b.pairs.size());
+  for (const auto& [pair, stats] : a.pairs) {
+    REQUIRE(b.pairs.count(pair));
+    CHECK(stats.count == b.pairs.at(pair).count);
+    CHECK(stats.bytes == b.pairs.at(pair).bytes);
+    CHECK(stats.transit == b.pairs.at(pair).transit);
+  }
+  CHECK(a.total.transit == b.total.transit);
+  CHECK(a.messages.size() == b.messages.size());
+}
+
+}  // namespace
+
+TEST_CASE("global time hands its message table on to the analyses, measured on the times it made", "[clock]") {
+  TimeBaseReport report;
+  auto global = prepare(fittedRun().trace(), TimeBase{}, report);
+  REQUIRE(report.clock.violationsRaw == 20);  // the fit moved B by two hours
+  REQUIRE(report.clock.violationsFit == 0);
+  REQUIRE(report.messages);
+  const MessageTable fresh = matchMessages(*global);
+  CHECK(fresh.total.transit > 0);
+  checkSamePairs(*report.messages, fresh);
+  AnalyseOptions options;
+  options.messages = report.messages;
+  const Analysis a = analyse(global, options);
+  checkSamePairs(a.messages, fresh);
+  CHECK(a.messages.messagesSent == fresh.messagesSent);
+}
+
+TEST_CASE("global time hands on no message table when the correction used it or compensation re-dated after it",
+          "[clock]") {
+  TimeBaseReport corrected;
+  prepare(skewedRun().trace(), TimeBase{}, corrected);
+  REQUIRE(corrected.clock.receivesMoved == 1);
+  CHECK_FALSE(corrected.messages);
+  TimeBaseReport compensated;
+  prepare(fittedRun().trace(), TimeBase{.globalTime = true, .compensate = true, .correct = {}}, compensated);
+  CHECK(compensated.global);
+  CHECK_FALSE(compensated.messages);
+}

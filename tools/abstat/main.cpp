@@ -22,11 +22,15 @@ Report analyseReader(const Options& o, const TraceReader& r, std::shared_ptr<con
   if (o.record) base.correct = replay::correctionTo(*o.record, a.replay, {.holdOutEvery = o.replayCheck});
   TimeBaseReport timeBase;
   trace = prepare(std::move(trace), base, timeBase);
+  // What global time freed goes back before the analyses allocate: the
+  // message chain's, on a second thread, come from another malloc arena.
+  returnFreedPages();
   a.clock = std::move(timeBase.clock);
   a.compensation = std::move(timeBase.compensation);
   AnalyseOptions options;
   options.parallel = true;  // the messages' chain on a second core
   options.why = o.sections.why || !o.compare.empty();
+  options.messages = std::move(timeBase.messages);
   static_cast<xab::Analysis&>(a) = xab::analyse(std::move(trace), options);
   if (a.globalTime) a.clockQuality = assessClocks(*a.trace, a.clock);
   a.source = o.input;

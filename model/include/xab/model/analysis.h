@@ -37,6 +37,9 @@ struct AnalyseOptions {
   // The caller's own work on the same snapshot (the viewer's per-task
   // arrays), run on the calling thread while the second thread works.
   std::function<void()> alongside;
+  // The message table of `trace`, when the caller has one (prepare()'s,
+  // TimeBaseReport::messages): taken instead of matching again.
+  std::shared_ptr<MessageTable> messages;
 };
 
 // Milliseconds each step took (wall clock; the status bar, benchmarks).

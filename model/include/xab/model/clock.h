@@ -26,6 +26,8 @@
 
 namespace xab {
 
+class MessageTable;
+
 // One exchange, as the trace records it.
 struct ClockSample {
   TimeNs t1 = 0, t2 = 0, t3 = 0, t4 = 0;  // t1, t4 task clock; t2, t3 reference clock
@@ -118,7 +120,12 @@ struct ClockReport {
 // after reading a file: no second copy); otherwise the result is a new,
 // re-timed trace.  A trace without clock records
 // (an old one, an importer's) is handed back as it is (report.note says so).
-std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> trace, ClockReport& report);
+// messages, when not null, receives the message table of the result when
+// one was made and kept (the check needs it; the correction frees it to
+// keep the peak down; not on a cut trace), else stays as it is: the
+// analyses then need not match again.
+std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> trace, ClockReport& report,
+                                          std::shared_ptr<MessageTable>* messages = nullptr);
 
 // For readers that see a trace in pieces (the streaming translators): the
 // samples of every piece, then one fit per task (tid).  No causality

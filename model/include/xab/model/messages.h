@@ -222,6 +222,12 @@ class MessageTable {
 
 MessageTable matchMessages(const Trace& trace);
 
+// The table of a trace re-dated (the same records, other times: global
+// time's) made good for `trace`: the pairs' and total's transits measured
+// again.  The rest of the table reads no times, except on a cut trace
+// (whether a receive may be before the cut): not for one.
+void remeasureTransits(MessageTable& table, const Trace& trace);
+
 // MessageTable::messageOf for an analysis that asks about each task's
 // records in rising order: each answer starts where the task's last one
 // ended, without a search.  A record asked out of order is searched for.

@@ -37,6 +37,11 @@ struct TimeBaseReport {
   bool global = false;              // the times were put on global time
   bool compensated = false;         // compensate() ran (compensation.costRecords: it took something out)
   bool corrected = false;           // the last pass ran
+  // prepare(): the message table of the trace returned, when global time
+  // made one and nothing after it changed the records: analyse() takes it
+  // (AnalyseOptions::messages) instead of matching again.  Null otherwise
+  // (and always from prepareLive(), whose analysis comes later).
+  std::shared_ptr<MessageTable> messages;
 };
 
 // The trace on `base`: re-dated in place when the caller hands over the
