@@ -26,14 +26,23 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
     // read only them) run on this thread alongside mismatches and races.
     std::promise<void> matched;
     std::future<void> messagesReady = matched.get_future();
+    // Without the wait states the calling thread's own steps end long
+    // before the chain: the races, which read only the messages, run there
+    // beside the mismatches.
+    const bool racesHere = options.races && options.parallel && !options.why;
     auto messageChain = [&] {
-      timed(a.ms.messages, [&] {
-        if (options.messages) a.messages = std::move(*options.messages);
-        else a.messages = matchMessages(t);
-      });
+      try {
+        timed(a.ms.messages, [&] {
+          if (options.messages) a.messages = std::move(*options.messages);
+          else a.messages = matchMessages(t);
+        });
+      } catch (...) {  // (bad_alloc) the waits below end; second.get() throws it
+        matched.set_exception(std::current_exception());
+        throw;
+      }
       matched.set_value();
       timed(a.ms.mismatch, [&] { a.mismatch = findPackMismatches(t, a.messages); });
-      if (options.races) timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
+      if (options.races && !racesHere) timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
     };
     std::future<void> second;
     if (options.parallel) second = std::async(std::launch::async, messageChain);
@@ -49,6 +58,10 @@ Analysis analyse(std::shared_ptr<const Trace> trace, const AnalyseOptions& optio
         a.why = analyseWaits(t, a.messages);
         addCpuWaits(a.why, t, a.samples);
       });
+    }
+    if (racesHere) {
+      messagesReady.wait();
+      timed(a.ms.races, [&] { a.races = findMessageRaces(t, a.messages); });
     }
     if (second.valid()) second.get();
     timed(a.ms.hang, [&] { a.hang = diagnoseHang(t, a.messages, a.barriers); });

@@ -1,6 +1,6 @@
 // analyse(): the chain messages -> barriers -> hang -> mismatch (and the
-// breakdown) in one call, with the same results as each analysis run by
-// hand, whether or not it uses a second thread.
+// breakdown, the races) in one call, with the same results as each
+// analysis run by hand, whether or not it uses a second thread.
 #include "fixtures.h"
 
 #include <catch2/catch.hpp>
@@ -35,6 +35,11 @@ void checkSameAsByHand(const Analysis& a) {
     CHECK(mismatchText(a.mismatch.mismatches[i]) == mismatchText(mismatch.mismatches[i]));
   REQUIRE(a.breakdown.perTask.size() == breakdown.perTask.size());
   CHECK(a.breakdown.total.total() == breakdown.total.total());
+  const RaceReport races = findMessageRaces(t, messages);
+  CHECK(a.races.checked == races.checked);
+  CHECK(a.races.anySource == races.anySource);
+  CHECK(a.races.racy == races.racy);
+  CHECK(a.races.groups.size() == races.groups.size());
 }
 
 }  // namespace
@@ -51,6 +56,8 @@ TEST_CASE("analyse gives what each analysis gives by hand, on every fixture") {
     twoThreads.parallel = true;
     Analysis p = analyse(trace, twoThreads);
     checkSameAsByHand(p);
+    twoThreads.why = true;  // the races then stay on the second thread
+    checkSameAsByHand(analyse(trace, twoThreads));
   }
 }
 
