@@ -5,9 +5,11 @@
 #include <xab/model/source.h>
 
 #include "builder.h"
+#include "parallel_lines.h"
 
 #include <algorithm>
 #include <cstring>
+#include <system_error>
 
 namespace xab {
 
@@ -25,6 +27,12 @@ struct TraceReader::Impl {
   std::string fatal;
   bool stopped = false;
   bool discarding = false;  // inside an over-long line
+  std::vector<std::string_view> whole;     // a piece's whole lines
+  std::unique_ptr<ParallelLines> parallel;  // made for the first piece large enough
+  // Lines read on one thread while no header is read (it may follow
+  // comments); a trace without one is read on one thread.
+  static constexpr std::size_t kHeaderLines = 16;
+  bool noSecondThread = false;
 
   void error(std::uint64_t at, std::string reason, bool isFatal) {
     ++errorCount;
@@ -58,14 +66,14 @@ struct TraceReader::Impl {
 
   void feed(std::string_view in) {
     bytes += in.size();
-    while (!in.empty() && !stopped) {
+    if (!partial.empty() || discarding) {  // first the end of a line begun before
       const char* nl = static_cast<const char*>(std::memchr(in.data(), '\n', in.size()));
       if (!nl) {
         keepPartial(in);
         return;
       }
-      std::size_t len = static_cast<std::size_t>(nl - in.data());
-      if (partial.empty() || discarding) {
+      const auto len = static_cast<std::size_t>(nl - in.data());
+      if (discarding) {
         line(in.substr(0, len));
       } else if (partial.size() + len > kMaxTraceLine) {
         partial.clear();
@@ -79,6 +87,42 @@ struct TraceReader::Impl {
       }
       in.remove_prefix(len + 1);
     }
+    whole.clear();
+    for (const char* nl; !in.empty() && (nl = static_cast<const char*>(std::memchr(in.data(), '\n', in.size())));) {
+      const auto len = static_cast<std::size_t>(nl - in.data());
+      whole.push_back(in.substr(0, len));
+      in.remove_prefix(len + 1);
+    }
+    // The header first (the tokenizer reads a record alike after it).
+    std::size_t k = 0;
+    for (; k < whole.size() && k < kHeaderLines && !builder.header().present && !stopped; ++k) line(whole[k]);
+    if (whole.size() - k >= ParallelLines::kMinLines && builder.header().present && !stopped && secondThread()) {
+      parallel->run(
+          std::span<const std::string_view>(whole).subspan(k),
+          [&](const text::Record& r) {
+            ++lines;
+            builder.record(r);
+            return true;
+          },
+          [&](std::string_view s) {
+            line(s);
+            return !stopped;
+          });
+    } else {
+      for (; k < whole.size() && !stopped; ++k) line(whole[k]);
+    }
+    if (!stopped && !in.empty()) keepPartial(in);
+  }
+
+  // The second thread, made when first wanted; none (one thread reads)
+  // when the system refuses one.
+  bool secondThread() {
+    if (!parallel && !noSecondThread) try {
+        parallel = std::make_unique<ParallelLines>();
+      } catch (const std::system_error&) {
+        noSecondThread = true;
+      }
+    return parallel != nullptr;
   }
 
   void keepPartial(std::string_view in) {

@@ -207,6 +207,11 @@ long leastLimit(const std::string& dir, const std::vector<std::string>& argv, bo
   return fits;
 }
 
+// The small trace whose reading measures a reader's fixed address space:
+// 5,393 records, one piece of the input with enough lines for the reader's
+// second thread.
+constexpr long kSmallRecords = 5000;
+
 // `records` records of a busy ring of 16 tasks on clocks of their own
 // (translators_gentrace --records N 16 --clocks) written to `file`.
 void writeRingTrace(const std::string& dir, long records, const std::string& file) {
@@ -228,8 +233,9 @@ void writeRingTrace(const std::string& dir, long records, const std::string& fil
 // tachyons corrected).  The limit is on address space, so it holds
 // whatever the allocator keeps resident: the reader's fixed address space
 // (binary, libraries, stacks, malloc's arenas), measured here as the least
-// limit under which it reads a trace of the same kind of 561 records
-// (abstat 17 MiB, ab2picl 10 on the CI machine), plus a number of bytes
+// limit under which it reads a trace of the same kind of 5,393 records
+// (enough for the reader's second thread, whose stack and malloc arena are
+// fixed costs too; abstat 17 MiB, ab2picl 10 on the CI machine), plus a number of bytes
 // for each record.  abstat is held to 32 bytes a record: it needs 28 of
 // address space above its fixed part here (its peak RSS on 10 M such
 // records is 23 a record: events 12, the message table of 16 bytes a send
@@ -246,7 +252,7 @@ TEST_CASE("abstat reads 1 M records within 32 bytes a record, ab2picl within 40"
   const long abstatMiB = perRecordMiB(32), ab2piclMiB = perRecordMiB(40);
   std::string dir = tempDir();
   const std::string small = dir + "/small.trace", big = dir + "/big.trace";
-  writeRingTrace(dir, 10, small);
+  writeRingTrace(dir, kSmallRecords, small);
   writeRingTrace(dir, kRecords, big);
   {  // abstat on global time
     const long fixed = leastLimit(dir, {"abstat", "--json", small});
@@ -322,8 +328,8 @@ TEST_CASE("abstat --follow --budget 64M reads a pipe of 4 M records within 64 Mi
 // analyses made, the diagram painted and saved), with glibc's malloc on
 // one arena (runLimited).  Its fixed address space (Qt's libraries and
 // plugins, the loader's threads' stacks) is measured as for abstat, the
-// least limit under which it opens 10 records of the same kind (about 130
-// MiB); above it xabview needs 40 bytes a record (the event store 12, the
+// least limit under which it opens 5,393 records of the same kind (about
+// 130 MiB); above it xabview needs 40 bytes a record (the event store 12, the
 // spans 5 and the arrival order 2, the message table 6 and its lines 3,
 // the analyses' lists, global time's fit beside them): it is held to 48.
 // With the lines a 40-byte copy of each receive it needed 41-42.  With the trace copied for
@@ -335,7 +341,7 @@ TEST_CASE("xabview opens 1 M records within 48 bytes a record above its fixed pa
   const long perRecordMiB = (48 * kRecords + kMiB - 1) / kMiB;
   std::string dir = tempDir();
   const std::string small = dir + "/small.trace", big = dir + "/big.trace";
-  writeRingTrace(dir, 10, small);
+  writeRingTrace(dir, kSmallRecords, small);
   writeRingTrace(dir, kRecords, big);
   // Under too low a limit a thread of Qt's is not made and xabview may
   // wait for ever: the small trace's opens (half a second) are killed
