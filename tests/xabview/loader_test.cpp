@@ -8,8 +8,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -118,6 +122,62 @@ TEST_CASE("a file is read to its end, and a growing one keeps being read") {
   once.start();
   CHECK(waitFor(onceSpy, [](const ViewSnapshot& s) { return s.inputEnded && s.trace->stopped(); }));
   once.stop();
+}
+
+namespace {
+
+std::string secondsOf(long long ns) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%lld.%09lld", ns / 1'000'000'000, ns % 1'000'000'000);
+  return buf;
+}
+
+long long nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+// Live, the reader is asked for its trace at the snapshot's tick: a trace it
+// made when the last one was taken would wait an interval for the tick, and
+// show records an interval old.  A program's record every 2 ms, stamped with
+// the real time it is written (abmon's receive time), through a pipe; ticks
+// 400 ms apart.
+TEST_CASE("a live snapshot shows the records read at its tick, not those of an interval before") {
+  int fds[2] = {-1, -1};
+  REQUIRE(::pipe(fds) == 0);
+  constexpr int kIntervalMs = 400;
+  TraceLoader loader({QStringLiteral("/dev/fd/%1").arg(fds[0]), true, kIntervalMs});
+  QSignalSpy spy(&loader, &TraceLoader::snapshotReady);
+  loader.start();
+  std::thread program([fd = fds[1]] {
+    auto put = [fd](const std::string& s) { return ::write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size()); };
+    long long t = nowNs();
+    bool ok = put("#xab-trace 1 abmon=t40001 host=vm pid=1 start=" + secondsOf(t - 1'000'000'000) + "\n" +
+                  secondsOf(t) + " " + secondsOf(t) + " t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n");
+    for (int i = 0; ok && i < 1500; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      t = nowNs();
+      ok = put(secondsOf(t) + " " + secondsOf(t) + " t40002 initsend enc=0 rc=1\n");
+    }
+    ::close(fd);
+  });
+  const bool ended = waitFor(spy, [](const ViewSnapshot& s) { return s.inputEnded; }, 30000);
+  program.join();
+  loader.stop();
+  ::close(fds[0]);
+  REQUIRE(ended);
+  // How old each live snapshot's newest record was when the snapshot was
+  // taken, once records flow (the first ones come while the loader starts).
+  std::vector<long long> ages;
+  for (const auto& args : spy)
+    if (auto s = args.at(0).value<SnapshotPtr>(); s && !s->inputEnded && s->size() > 300)
+      ages.push_back(s->takenMs - s->newestArrival / 1'000'000);
+  REQUIRE(ages.size() >= 3);
+  std::sort(ages.begin(), ages.end());
+  INFO("ages " << ages.front() << " .. " << ages.back() << " ms over " << ages.size() << " snapshots");
+  CHECK(ages[ages.size() / 2] < kIntervalMs / 2);  // an interval's wait: ~400 ms
 }
 
 TEST_CASE("a missing file is a message, not a crash") {

@@ -271,3 +271,16 @@ TEST_CASE("mipmaps made as the records come equal the whole trace's, and are mad
   requireSameMipmaps(*rebased, *buildSnapshot(moved, false));
   CHECK(rebased->mipmaps[0].origin == live->mipmaps[0].origin + 777'777);
 }
+
+// The newest record's age (--frame-log, the live benchmark) is of any
+// record shown: abmon's stop, written after a quiet time of its own once
+// the program's records end, is the newest, not the program's last record.
+TEST_CASE("the newest arrival is the newest record's of any, abmon's stop too") {
+  auto s = snapshotOfText(
+      "#xab-trace 1 abmon=t40001 host=vm pid=1 start=1763680000.0\n"
+      "1763680000.1 1763680000.1 t40002 mytid rc=t40002 name=a host=vm parent=none lang=c pid=5\n"
+      "1763680000.3 1763680000.2 t40002 exit rc=0\n"
+      "1763680000.6 1763680000.6 t40001 abmon.stop events=2 tasks=1\n");
+  REQUIRE(s->trace->monitorEvents().size() == 1);
+  CHECK(s->newestArrival == 1'763'680'000'600'000'000);
+}

@@ -63,17 +63,19 @@ void MessageLines::build(const MessageTable& table, const Trace& trace) {
     delta_.reserve(n);
     transit_.reserve(n);
     pair_.reserve(n);
+    sizeOf_.reserve(n);
     base_.reserve((n + kRun - 1) / kRun);
   };
   start();
   PairIds pairIds;  // (sender, receiver) -> its index in pairs_
+  SizeIds sizeIds;
   // Each task's sends in time order (as they are, nearly always): merged.
   std::vector<TimeNs> last(trace.taskCount(), INT64_MIN);
   if (mergeBySendTime(list, trace, [&](std::uint32_t m, TimeNs t) {
         TimeNs& previous = last[list.send(m).task];
         if (t < previous) return false;
         previous = t;
-        add(m, t, pairIds);
+        add(m, t, pairIds, sizeIds);
         return true;
       }))
     return;
@@ -90,11 +92,12 @@ void MessageLines::build(const MessageTable& table, const Trace& trace) {
     return sendTime[a] != sendTime[b] ? sendTime[a] < sendTime[b] : a < b;
   });
   pairIds.clear();
-  for (std::uint32_t m : order) add(m, sendTime[m], pairIds);
+  sizeIds.clear();
+  for (std::uint32_t m : order) add(m, sendTime[m], pairIds, sizeIds);
 }
 
 // The lines of message m, sent at t: after those of every earlier message.
-void MessageLines::add(std::uint32_t m, TimeNs t, PairIds& pairIds) {
+void MessageLines::add(std::uint32_t m, TimeNs t, PairIds& pairIds, SizeIds& sizeIds) {
   const EventRef send = table_->messages.send(m);
   for (const MessageReceive& r : table_->messages.receives(m)) {
     const auto line = static_cast<std::uint32_t>(message_.size());
@@ -121,7 +124,11 @@ void MessageLines::add(std::uint32_t m, TimeNs t, PairIds& pairIds) {
       delta_.push_back(static_cast<std::uint32_t>(t - base_.back()));
     }
     // The transit, saturating (a corrupt trace's dates may lie 584 years apart).
-    const TimeNs recv = trace_->event(r.recv).time;
+    const Event received = trace_->event(r.recv);
+    const TimeNs recv = received.time;
+    // The bytes as MessageTable::pairs counts them: the receive's, else the send's.
+    const std::int32_t bytes = received.get(Key::Bytes);
+    addSize(bytes > 0 ? bytes : trace_->event(send).get(Key::Bytes), sizeIds);
     TimeNs transit;
     if (__builtin_sub_overflow(recv, t, &transit)) transit = recv > t ? INT64_MAX : INT64_MIN;
     maxTransit_ = std::max(maxTransit_, transit);
@@ -132,6 +139,28 @@ void MessageLines::add(std::uint32_t m, TimeNs t, PairIds& pairIds) {
       long_.emplace_back(line, recv);
     }
   }
+}
+
+// Line i's bytes: its index among the sizes met while there are at most
+// 256 of them, else the size itself.
+void MessageLines::addSize(std::int32_t bytes, SizeIds& sizeIds) {
+  if (!bigSize_.empty()) {
+    bigSize_.push_back(bytes);
+    return;
+  }
+  const auto [id, added] = sizeIds.try_emplace(bytes, static_cast<std::uint8_t>(sizes_.size()));
+  if (!added || sizes_.size() < 256) {
+    if (added) sizes_.push_back(bytes);
+    sizeOf_.push_back(id->second);
+    return;
+  }
+  // A 257th size: every line's size whole from here on.
+  bigSize_.reserve(message_.capacity());
+  for (std::uint8_t k : sizeOf_) bigSize_.push_back(sizes_[k]);
+  bigSize_.push_back(bytes);
+  sizeOf_ = {};
+  sizes_ = {};
+  sizeIds.clear();
 }
 
 TimeNs MessageLines::wideSend(std::size_t i) const {
@@ -179,15 +208,11 @@ MessageLine MessageLines::lineOf(std::uint32_t m, std::uint32_t k) const {
 
 MessageLine MessageLines::operator[](std::size_t i) const { return lineOf(message_[i], rankOf(i)); }
 
-std::int32_t MessageLines::bytes(std::size_t i, EventRef recv) const {
-  const std::int32_t b = trace_->event(recv).get(Key::Bytes);
-  return b > 0 ? b : trace_->event(sendRef(i)).get(Key::Bytes);
-}
-
 std::size_t MessageLines::memoryBytes() const {
   return message_.capacity() * 4 + delta_.capacity() * 4 + transit_.capacity() * 4 + pair_.capacity() * 4 +
          pairs_.capacity() * sizeof(pairs_[0]) + base_.capacity() * 8 +
-         wideRuns_.capacity() * 4 + wide_.capacity() * 8 + long_.capacity() * sizeof(long_[0]);
+         wideRuns_.capacity() * 4 + wide_.capacity() * 8 + long_.capacity() * sizeof(long_[0]) +
+         sizeOf_.capacity() + sizes_.capacity() * 4 + bigSize_.capacity() * 4;
 }
 
 ShownRecords::ShownRecords(const ViewSnapshot& s, std::size_t position)

@@ -8,10 +8,12 @@
 // time from send to receive (4; the receive's time itself where that is
 // over 2.1 s) and the pair of tasks (4: an index into the pairs met).  So
 // the visible-range search, the painter and its hit test read no record.
+// Its bytes, which the Messages panel sums for every line shown short of
+// the end, are kept too: 1 byte a line, an index into the sizes met, while
+// a trace has at most 256 sizes (4 bytes a line, the size, beyond).
 // Whether a line is shown at a replay position short of the end is its
-// records' indexes (from the table) against their tasks' shown records;
-// its bytes and a whole MessageLine (the records' arrival positions) read
-// its records.
+// records' indexes (from the table) against their tasks' shown records; a
+// whole MessageLine (the records' arrival positions) reads its records.
 //
 // An mcast's lines are adjacent (the same send time, ordered by message):
 // a line's receive is the k-th of its message's receives, k its distance
@@ -59,9 +61,8 @@ class MessageLines {
   TaskIndex sender(std::size_t i) const { return pairs_[pair_[i]].first; }
   TaskIndex receiver(std::size_t i) const { return pairs_[pair_[i]].second; }
   // The bytes line i counts (its receive's, or its send's if that says
-  // none, as MessageTable::pairs counts): read from its records.
-  std::int32_t bytes(std::size_t i) const { return bytes(i, recvRef(i)); }
-  std::int32_t bytes(std::size_t i, EventRef recv) const;  // recv: recvRef(i)
+  // none, as MessageTable::pairs counts): no record read.
+  std::int32_t bytes(std::size_t i) const { return bigSize_.empty() ? sizes_[sizeOf_[i]] : bigSize_[i]; }
   EventRef sendRef(std::size_t i) const { return table_->messages.send(message_[i]); }
   EventRef recvRef(std::size_t i) const { return recvRef(i, rankOf(i)); }
   // Line i is the rank-th receive of its message (rankOf(i)).
@@ -126,7 +127,9 @@ class MessageLines {
   static constexpr TimeNs kWide = INT64_MIN;            // a run whose times are in wide_
   static constexpr std::int32_t kLongTransit = INT32_MIN;  // the receive's time is in long_
   using PairIds = std::unordered_map<std::uint64_t, std::uint32_t>;
-  void add(std::uint32_t m, TimeNs t, PairIds& pairIds);
+  using SizeIds = std::unordered_map<std::int32_t, std::uint8_t>;  // a size -> its index in sizes_
+  void add(std::uint32_t m, TimeNs t, PairIds& pairIds, SizeIds& sizeIds);
+  void addSize(std::int32_t bytes, SizeIds& sizeIds);
   TimeNs wideSend(std::size_t i) const;
   TimeNs longRecv(std::size_t i) const;
   const MessageTable* table_ = nullptr;
@@ -140,6 +143,9 @@ class MessageLines {
   std::vector<std::uint32_t> wideRuns_; // the kWide runs, in order
   std::vector<TimeNs> wide_;            // their lines' send times, kRun a run
   std::vector<std::pair<std::uint32_t, TimeNs>> long_;  // (line, receive time) of the kLongTransit lines
+  std::vector<std::uint8_t> sizeOf_;    // per line: its bytes' index in sizes_ (while bigSize_ is empty)
+  std::vector<std::int32_t> sizes_;     // the sizes met, at most 256, in the order first met
+  std::vector<std::int32_t> bigSize_;   // per line, its bytes, once a 257th size is met
   TimeNs maxTransit_ = 0;
 };
 

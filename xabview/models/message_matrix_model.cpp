@@ -19,8 +19,7 @@ double PairAt::bandwidth() const {
 // short of the end, from the message table) and the short list of named
 // destinations that never received: one sequential pass.  At the end every
 // line is shown: the matrix is the model's pairs (MessageTable::pairs, the
-// same lines and bytes); short of it, the bytes of each line shown are
-// read from its records.
+// same lines and bytes); short of it, the lines' own sizes add up.
 // (A receive by a task its send did not name cannot happen in PVM; such a
 // line in a corrupt trace would show as queued until received.)
 PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
@@ -41,7 +40,7 @@ PairMatrix pairsAt(const ViewSnapshot& s, std::size_t position) {
     if (!shown.shown(lines.sendRef(i))) continue;
     PairAt& p = cell(lines.sender(i), lines.receiver(i));
     const EventRef recv = lines.recvRef(i, known, rank);
-    auto bytes = static_cast<std::uint64_t>(std::max(lines.bytes(i, recv), 0));
+    auto bytes = static_cast<std::uint64_t>(std::max(lines.bytes(i), 0));
     ++p.count;
     p.bytes += bytes;
     if (shown.shown(recv)) {

@@ -56,8 +56,14 @@ void buildTimeBounds(const Trace& tr, ViewSnapshot& s) {
     s.tasksBegin = std::min(s.tasksBegin, tr.task(t).firstTime);
     s.tasksEnd = std::max(s.tasksEnd, tr.task(t).lastTime);
   }
-  for (const Event& e : tr.monitorEvents())
+  // The newest record of any: abmon's own (its clock records, samples, its
+  // stop) are records shown too.  A program's last records are followed by
+  // abmon's stop after a quiet time of its own: the picture that shows the
+  // stop shows the newest there is, not the program's last record aged.
+  for (const Event& e : tr.monitorEvents()) {
     if (e.kind == Kind::ABMON_STOP) s.monitorEnd = e.time;
+    s.newestArrival = std::max(s.newestArrival, e.recvTime);
+  }
   for (TaskIndex t = 0; t < tr.taskCount(); ++t)
     if (!tr.events(t).empty()) s.newestArrival = std::max(s.newestArrival, tr.events(t).back().recvTime);
 }

@@ -312,7 +312,7 @@ struct ViewSnapshot {
   bool fromHistory = false;
   double buildMs = 0;                     // time this snapshot took (the analysis's is its own)
   std::int64_t takenMs = 0;               // real-time clock (ms) when the reader took this trace
-  TimeNs newestArrival = 0;               // the latest recvTime: when abmon got the newest record
+  TimeNs newestArrival = 0;               // the latest recvTime, abmon's records too: the newest record's arrival
 
   std::size_t size() const { return order.size(); }
   // The run's position of this snapshot's position 0 (a budget's window,

@@ -55,8 +55,11 @@ void TraceLoader::snapshotLoop() {
     // Ticks on a fixed schedule (each interval after the last tick, not
     // after the moment it was served), so that late wake-ups on a busy core
     // do not add up to fewer than 1000 / minIntervalMs pictures a second.
-    // A tick with no trace from the reader yet is overdue: the reader's next
-    // trace is taken when it comes, not a whole interval later.
+    // The reader is asked for its trace at the tick (wanted_), not after the
+    // last one was taken: a trace made then would wait an interval for the
+    // tick, its records that much older when shown.  A tick with no trace
+    // from the reader yet is overdue: the reader's next trace is taken when
+    // it comes (one step of the reader's later).
     const auto interval = std::chrono::milliseconds(options_.minIntervalMs);
     auto nextTick = Clock::now();
     bool overdue = false;
@@ -71,7 +74,7 @@ void TraceLoader::snapshotLoop() {
           raw = std::move(pending_);
           pending_.reset();
           done = readerDone_ && !raw;
-          wanted_ = true;
+          if (!raw) wanted_ = true;
         }
       }
       if (stopping_ || done) break;
