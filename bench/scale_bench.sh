@@ -61,7 +61,10 @@ readers() {  # readers DIR TAG FILE RECORDS BASE
     # The whole trace (--budget 0, where xabview has a budget): what a record costs; and under
     # the default budget, which keeps a window of the newest records.
     local whole=()
-    QT_QPA_PLATFORM=offscreen "$d/xabview" --help 2>/dev/null | grep -q -- --budget && whole=(--budget 0)
+    # (Its help read whole: grep -q ending the pipe early fails it under pipefail.)
+    local help
+    help=$(QT_QPA_PLATFORM=offscreen "$d/xabview" --help 2>/dev/null || true)
+    [[ $help == *--budget* ]] && whole=(--budget 0)
     run "xabview (open, offscreen)$tag" "$n" "$base" \
       "$d/xabview" "${whole[@]}" --play-to-end --timeout 3600 --save-diagram "$WORK/out.png" "$f"
     [ ${#whole[@]} -gt 0 ] && run "xabview (open, default budget)$tag" "$n" "$base" \
