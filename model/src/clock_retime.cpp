@@ -403,7 +403,7 @@ std::shared_ptr<const Trace> toGlobalTime(std::shared_ptr<const Trace> input, Cl
   x = {};
   auto out = retimeOwned(std::move(input), fits, hostFits, correction ? &*correction : nullptr, &relays);
   if (messages && !correction && !out->cut().cut) {  // the correction frees the table
-    remeasureTransits(m, *out);
+    m.retimed(*out);
     *messages = std::make_shared<MessageTable>(std::move(m));
   }
   report.fits.assign(out->taskCount(), ClockFit{});

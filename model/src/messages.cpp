@@ -458,14 +458,15 @@ struct MessageMatching {
   }
 };
 
-void remeasureTransits(MessageTable& table, const Trace& trace) {
-  table.pairs.clear();
-  table.total = {};
-  for (std::size_t k = 0; k < table.messages.size(); ++k) {
-    const EventRef sendRef = table.messages.send(k);
+void MessageTable::retimed(const Trace& trace) {
+  messages.trace_ = &trace;
+  pairs.clear();
+  total = {};
+  for (std::size_t k = 0; k < messages.size(); ++k) {
+    const EventRef sendRef = messages.send(k);
     const Event send = trace.event(sendRef);
-    for (const MessageReceive& r : table.messages.receives(k))
-      addTransit(table, sendRef.task, send, r.recv.task, trace.event(r.recv));
+    for (const MessageReceive& r : messages.receives(k))
+      addTransit(*this, sendRef.task, send, r.recv.task, trace.event(r.recv));
   }
 }
 

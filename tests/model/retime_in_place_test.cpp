@@ -164,6 +164,23 @@ TEST_CASE("global time hands its message table on to the analyses, measured on t
   CHECK(a.messages.messagesSent == fresh.messagesSent);
 }
 
+TEST_CASE("global time hands on a table that reads the re-timed copy when someone else holds the trace", "[clock]") {
+  auto read = fittedRun().trace();
+  std::weak_ptr<const Trace> gone = read;
+  TimeBaseReport report;
+  auto kept = read;  // a second reference: the re-timed trace is a copy
+  auto global = prepare(std::move(read), TimeBase{}, report);
+  REQUIRE(global.get() != kept.get());
+  kept.reset();
+  CHECK(gone.expired());
+  REQUIRE(report.messages);
+  REQUIRE(report.messages->messages.size() > 0);
+  // A message's send read through the table is the re-timed trace's record.
+  for (std::size_t k = 0; k < report.messages->messages.size(); ++k)
+    CHECK(report.messages->messages[k].time == global->event(report.messages->messages.send(k)).time);
+  checkSamePairs(*report.messages, matchMessages(*global));
+}
+
 TEST_CASE("global time hands on no message table when the correction used it or compensation re-dated after it",
           "[clock]") {
   TimeBaseReport corrected;

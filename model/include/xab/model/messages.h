@@ -199,6 +199,13 @@ class MessageTable {
   std::int64_t messageOf(EventRef r) const;
   // Bytes held by the table (for the memory figures).
   std::size_t memoryBytes() const;
+  // The table made good for `trace`, a re-dating of the trace it matched
+  // (the same records, other times: global time's), perhaps another
+  // object: its records are read there from now on, and the pairs' and
+  // total's transits are measured again.  The rest of the table reads no
+  // times, except on a cut trace (whether a receive may be before the
+  // cut): not for one.
+  void retimed(const Trace& trace);
 
  private:
   friend struct MessageMatching;  // matchMessages' steps fill the arrays below
@@ -221,12 +228,6 @@ class MessageTable {
 };
 
 MessageTable matchMessages(const Trace& trace);
-
-// The table of a trace re-dated (the same records, other times: global
-// time's) made good for `trace`: the pairs' and total's transits measured
-// again.  The rest of the table reads no times, except on a cut trace
-// (whether a receive may be before the cut): not for one.
-void remeasureTransits(MessageTable& table, const Trace& trace);
 
 // MessageTable::messageOf for an analysis that asks about each task's
 // records in rising order: each answer starts where the task's last one
