@@ -73,7 +73,10 @@ std::string Monitor::programName(int tid, bool orphan) {
       // A task pvmd did not spawn (the program abmon started, the console,
       // a program started from a shell or by the program's wrapper, as in
       // `abmon -- timeout 5 ./prog`): its process's program.
-      if (programRunning_ && program_.isProcess(info[i])) program_.adopt(tid, info[i].ti_pid);
+      if (programRunning_ && program_.isProcess(info[i])) {
+        program_.adopt(tid, info[i].ti_pid);
+        program_.rootTask(tid);
+      }
       if (programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
       else name = processName(info[i].ti_pid);
       // Its process has gone, pvmd has not noticed yet: as if not listed.
@@ -83,6 +86,8 @@ std::string Monitor::programName(int tid, bool orphan) {
   if (!listed && orphan && programRunning_ && program_.tid() == 0) {
     program_.adopt(tid);
     name = setup_.opts.program.front();
+  } else if (!listed && orphan && programRunning_) {
+    program_.rootTask(tid);  // gone already: most likely one of the program's too
   }
   // Found earlier by its process (Program::findTid), read now.
   if (name.empty() && tid == program_.tid()) name = program_.name();
