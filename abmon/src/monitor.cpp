@@ -74,6 +74,7 @@ Monitor::Monitor(MonitorSetup setup)
       uplinkTimer_(io_),
       sampleTimer_(io_) {
   formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { spawned(parent, tids); });
+  formatter_.onIdentity([this](std::int32_t tid, std::int32_t parent, std::int32_t pid) { identified(tid, parent, pid); });
 }
 
 Monitor::~Monitor() { releaseFds(); }

@@ -146,10 +146,14 @@ void Program::found(int tid, pid_t pid) {
 
 bool Program::isProcess(const pvmtaskinfo& t) {
   if (host_ == 0) host_ = pvm_tidtohost(pvm_mytid());
-  if (pid_ <= 0 || t.ti_host != host_) return false;
+  return t.ti_host == host_ && runsProcess(t.ti_pid);
+}
+
+bool Program::runsProcess(pid_t pid) const {
+  if (pid_ <= 0) return false;
   // The process itself, or one it started (a few generations: a wrapper
   // such as timeout, env or a shell script).
-  pid_t p = t.ti_pid;
+  pid_t p = pid;
   for (int depth = 0; depth < 8 && p > 1; ++depth, p = parentOf(p))
     if (p == pid_) return true;
   return false;

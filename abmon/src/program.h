@@ -54,6 +54,8 @@ class Program {
   // (`abmon -- timeout 5 ./prog`: ./prog's): its pid on abmon's host (another
   // host's task may have the same pid).
   bool isProcess(const pvmtaskinfo& t);
+  // Whether a process of abmon's host is the program's or one it started.
+  bool runsProcess(pid_t pid) const;
   // A task without a PVM parent that the program's process, or a process
   // it started, runs (pvmd's list; a task that enrolled from a shell,
   // whose process may have gone by now): one of the program's own.
