@@ -245,6 +245,17 @@ void Formatter::record(std::string& out, TaskState& st, std::int32_t src, std::i
   if (ev.kind == XAB_EV_INFO) {  // merged into the task's next record
     st.info.clear();
     appendSlots(st.info, st, slots, ev, {});
+    if (identified_) {
+      std::string parent, pid;
+      text::appendKey(parent, keyName(Key::Parent));
+      text::appendKey(pid, keyName(Key::Pid));
+      std::int64_t p = 0, id = 0;
+      for (std::size_t i = 0; i < slots.size(); ++i) {
+        if (slots[i].prefix == parent) p = ev.a[i];
+        if (slots[i].prefix == pid) id = ev.a[i];
+      }
+      identified_(src, static_cast<std::int32_t>(p), static_cast<std::int32_t>(id));
+    }
     return;
   }
   if (std::uint64_t total = listTotal(slots, ev); total > 0) {

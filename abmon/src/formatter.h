@@ -104,6 +104,10 @@ class Formatter {
   // A task's spawn record has been written with these tids (its tids=).
   using Spawned = std::function<void(std::int32_t parent, const std::vector<int>& tids)>;
   void onSpawn(Spawned f) { spawned_ = std::move(f); }
+  // A task's identity (libab's info: its parent tid, negative for none,
+  // and its process id) has come.
+  using Identified = std::function<void(std::int32_t tid, std::int32_t parent, std::int32_t pid)>;
+  void onIdentity(Identified f) { identified_ = std::move(f); }
   // This abmon's (or relay's) host name, for the tasks of its host that a
   // spawn record names and that never speak (spawnedIdentity).
   void setHost(std::string host) { host_ = std::move(host); }
@@ -162,6 +166,7 @@ class Formatter {
   std::int32_t abmonTid_;
   ProblemSink sink_;
   Spawned spawned_;
+  Identified identified_;
   Counters counters_;
   std::unordered_map<std::int32_t, TaskState> tasks_;
   struct SpawnedBy {

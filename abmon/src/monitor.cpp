@@ -74,6 +74,7 @@ Monitor::Monitor(MonitorSetup setup)
       uplinkTimer_(io_),
       sampleTimer_(io_) {
   formatter_.onSpawn([this](std::int32_t parent, const std::vector<int>& tids) { spawned(parent, tids); });
+  formatter_.onIdentity([this](std::int32_t tid, std::int32_t parent, std::int32_t pid) { identified(tid, parent, pid); });
 }
 
 Monitor::~Monitor() { releaseFds(); }
@@ -498,7 +499,7 @@ void Monitor::finish(int code) {
     if (programRunning_ && program_.ended() && !tracer_)
       formatter_.silentProgram(pending_, program_.tid(), program_.name(), realtimeNs());
     if (programRunning_ && program_.ended())
-      formatter_.programExit(pending_, realtimeNs(), program_.tid(), program_.exitCode(), program_.signal());
+      formatter_.programExit(pending_, realtimeNs(), program_.statusTid(), program_.exitCode(), program_.signal());
     formatter_.stop(pending_, realtimeNs(), tracer_ ? tracer_->events() : 0, tracer_ ? tracer_->tasks() : 0);
     if (code != kExitOutput) writeOut();
     if (!output_.close() && code == kExitOk) exitCode_ = kExitOutput;  // a compressed trace's end

@@ -81,6 +81,7 @@ class Monitor {
   void drainSoon();
   void watchTask(int tid);
   void spawned(int parent, const std::vector<int>& tids);
+  void identified(int tid, int parent, pid_t pid);
   void heardFrom(int tid, std::int64_t nowNs, bool throughPvm);
   void armPokeTimer();
   void onPokeTimer(const boost::system::error_code& ec);

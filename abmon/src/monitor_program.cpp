@@ -39,6 +39,17 @@ void Monitor::spawned(int parent, const std::vector<int>& tids) {
       watchTask(t);
 }
 
+// A libab task has told its parent and process: one without a parent that
+// the program's processes run (or whose process has gone: most likely one
+// of the program's, as under --pvm-tracer, programName) is one of the
+// program's own, which Program::statusTid counts.  pvmd's list, asked every
+// 200 ms, misses a task that comes and goes between two looks.
+void Monitor::identified(int tid, int parent, pid_t pid) {
+  if (!programRunning_ || parent > 0 || pid <= 0 || pvm_tidtohost(tid) != pvm_tidtohost(setup_.tid)) return;
+  if (pid == program_.pid()) program_.adopt(tid, pid);
+  if (program_.runsProcess(pid) || !processRunning(pid)) program_.rootTask(tid);
+}
+
 // The program pvmd has for a task, without its directory; for the process
 // abmon started (pvmd has no name for a task it did not spawn), that
 // program's name; else "".  A busy abmon may read a task's first events
@@ -73,7 +84,10 @@ std::string Monitor::programName(int tid, bool orphan) {
       // A task pvmd did not spawn (the program abmon started, the console,
       // a program started from a shell or by the program's wrapper, as in
       // `abmon -- timeout 5 ./prog`): its process's program.
-      if (programRunning_ && program_.isProcess(info[i])) program_.adopt(tid, info[i].ti_pid);
+      if (programRunning_ && program_.isProcess(info[i])) {
+        program_.adopt(tid, info[i].ti_pid);
+        program_.rootTask(tid);
+      }
       if (programRunning_ && info[i].ti_pid == program_.pid()) name = setup_.opts.program.front();
       else name = processName(info[i].ti_pid);
       // Its process has gone, pvmd has not noticed yet: as if not listed.
@@ -83,6 +97,8 @@ std::string Monitor::programName(int tid, bool orphan) {
   if (!listed && orphan && programRunning_ && program_.tid() == 0) {
     program_.adopt(tid);
     name = setup_.opts.program.front();
+  } else if (!listed && orphan && programRunning_) {
+    program_.rootTask(tid);  // gone already: most likely one of the program's too
   }
   // Found earlier by its process (Program::findTid), read now.
   if (name.empty() && tid == program_.tid()) name = program_.name();

@@ -79,8 +79,10 @@ bool Program::tasksRemain() {
     grew = false;
     for (int i = 0; i < n; ++i) {
       const pvmtaskinfo& t = tasks[i];
-      if (tid_ == 0 && isProcess(t)) found(t.ti_tid, t.ti_pid);
-      bool mine = isProcess(t) || (t.ti_ptid > 0 && ours_.count(t.ti_ptid) > 0);
+      const bool process = isProcess(t);
+      if (tid_ == 0 && process) found(t.ti_tid, t.ti_pid);
+      if (process && groupServers_.count(t.ti_tid) == 0) roots_.insert(t.ti_tid);
+      bool mine = process || (t.ti_ptid > 0 && ours_.count(t.ti_ptid) > 0);
       if (mine && groupServers_.count(t.ti_tid) == 0 && ours_.insert(t.ti_tid).second) grew = true;
     }
   }
@@ -130,18 +132,28 @@ std::string processName(pid_t pid) {
   return name;
 }
 
+int Program::statusTid() const {
+  return ownProcess_ || roots_.size() <= 1 ? tid_ : 0;
+}
+
 void Program::found(int tid, pid_t pid) {
   tid_ = tid;
+  ownProcess_ = pid == pid_;
+  roots_.insert(tid);
   if (pid == pid_) name_ = argv0_.substr(argv0_.rfind('/') + 1);  // as started: a script's, not its shell's
   else if (pid > 0) name_ = processName(pid);
 }
 
 bool Program::isProcess(const pvmtaskinfo& t) {
   if (host_ == 0) host_ = pvm_tidtohost(pvm_mytid());
-  if (pid_ <= 0 || t.ti_host != host_) return false;
+  return t.ti_host == host_ && runsProcess(t.ti_pid);
+}
+
+bool Program::runsProcess(pid_t pid) const {
+  if (pid_ <= 0) return false;
   // The process itself, or one it started (a few generations: a wrapper
   // such as timeout, env or a shell script).
-  pid_t p = t.ti_pid;
+  pid_t p = pid;
   for (int depth = 0; depth < 8 && p > 1; ++depth, p = parentOf(p))
     if (p == pid_) return true;
   return false;

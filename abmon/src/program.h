@@ -54,6 +54,18 @@ class Program {
   // (`abmon -- timeout 5 ./prog`: ./prog's): its pid on abmon's host (another
   // host's task may have the same pid).
   bool isProcess(const pvmtaskinfo& t);
+  // Whether a process of abmon's host is the program's or one it started.
+  bool runsProcess(pid_t pid) const;
+  // A task without a PVM parent that the program's process, or a process
+  // it started, runs (pvmd's list; a task that enrolled from a shell,
+  // whose process may have gone by now): one of the program's own.
+  void rootTask(int tid) { roots_.insert(tid); }
+  // The task the program's exit status belongs to: its own when its
+  // process enrolled, else the one task of its processes (a wrapper's:
+  // `timeout 5 ./prog`); 0 when there are several (a shell's loop running
+  // the program again and again: the shell's status is none of theirs) or
+  // none.
+  int statusTid() const;
   // A task of the program's has spawned `tids` (its spawn record): they
   // are the program's too, whenever they end and whatever pvmd lists.
   void spawned(int parent, const std::vector<int>& tids);
@@ -66,10 +78,12 @@ class Program {
   int exitCode_ = 0;
   int signal_ = 0;
   int tid_ = 0;
+  bool ownProcess_ = false;  // tid_ is the task of the process abmon started
   std::string name_, argv0_;
   void found(int tid, pid_t pid);
   int host_ = 0;  // abmon's pvmd
   std::unordered_set<int> ours_;  // tids of the program's tasks seen so far
+  std::unordered_set<int> roots_;  // of those, the ones its processes run (rootTask)
   std::unordered_set<int> groupServers_;  // pvmgs tasks: never the program's
 };
 

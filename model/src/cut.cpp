@@ -2,6 +2,7 @@
 // (TraceReader::cut), and a range read back from the middle of a run
 // (TraceSource::readRange).  docs/model.md, "A run of any length".
 #include <xab/model/builder.h>
+#include <xab/model/messages.h>
 #include <xab/model/reader.h>
 
 #include <algorithm>
@@ -20,12 +21,32 @@ std::uint32_t Trace::usesBefore(TaskIndex t, Kind kind, StrId group, std::int32_
   return it != usesBefore_.end() && it->first == key ? it->second : 0;
 }
 
+std::span<const InFlightAtCut> Trace::inFlightAtCut(Tid to) const {
+  auto b = std::lower_bound(inFlight_.begin(), inFlight_.end(), to, [](const InFlightAtCut& f, Tid t) { return f.to < t; });
+  auto e = std::upper_bound(b, inFlight_.end(), to, [](Tid t, const InFlightAtCut& f) { return t < f.to; });
+  return {b, e};
+}
+
 namespace {
 
 // A call whose uses are numbered per task (barriers.cpp's Collector).
 bool numberedUse(Kind k) { return k == Kind::BARRIER || isCollective(k); }
 
 using UseMap = std::map<std::tuple<TaskIndex, Kind, StrId, std::int32_t>, std::uint32_t>;
+// (destination, sender, tag) -> sends less receives (InFlightAtCut).
+using FlightMap = std::map<std::tuple<Tid, TaskIndex, std::int32_t>, std::int64_t>;
+
+// A dropped record's part in the messages in flight at the cut: a send
+// (that did not fail) adds one for each destination, a receive takes one
+// from its sender's (as messages.cpp pairs them by order).
+void countFlight(const Trace& tr, TaskIndex t, const Event& e, FlightMap& flight) {
+  if (e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0)) {
+    if (const auto dst = sendDestinations(tr, e))
+      for (Tid d : *dst) ++flight[{d, t, e.get(Key::Tag)}];
+  } else if (gotMessage(e)) {
+    if (const auto from = tr.findTask(e.get(Key::Src))) --flight[{tr.task(t).tid, *from, e.get(Key::Tag)}];
+  }
+}
 
 // What one task's records before the cut leave behind.
 struct Dropped {
@@ -95,6 +116,8 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
   tr.cutClocks_.resize(tasks);
   UseMap uses;
   for (const auto& [k, n] : tr.usesBefore_) uses[{k.task, k.kind, k.group, k.count}] = n;
+  FlightMap flight;
+  for (const InFlightAtCut& f : tr.inFlight_) flight[{f.to, f.from, f.tag}] = f.count;
 
   // Carried records: (old seq, task or -1 for a monitor record, the event, its tid).
   struct Carry {
@@ -117,6 +140,7 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
     for (std::size_t i = 0; i < split[t]; ++i) {
       const Event& e = c[i];
       drop(t, e, d, tr.cutTasks_[t], uses);
+      countFlight(tr, t, e, flight);
       before = anyBefore ? std::max(before, e.time) : e.time;
       anyBefore = true;
     }
@@ -226,6 +250,9 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
   tr.usesBefore_.clear();
   for (const auto& [key, n] : uses)
     if (n > 0) tr.usesBefore_.push_back({{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)}, n});
+  tr.inFlight_.clear();
+  for (const auto& [key, n] : flight)
+    if (n != 0) tr.inFlight_.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
   seq_ = renumber(to);
 }
 
@@ -260,6 +287,7 @@ void TraceBuilder::adoptCut(const Trace& from) {
   trace_.cutTasks_ = from.cutTasks_;
   trace_.cutClocks_ = from.cutClocks_;
   trace_.usesBefore_ = from.usesBefore_;
+  trace_.inFlight_ = from.inFlight_;
 }
 
 std::shared_ptr<const Trace> TraceBuilder::taskTable() const {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace xab {
 namespace {
@@ -110,6 +111,37 @@ struct Diagnoser {
       const Message m = messages.messages[i];
       if ((s.a != kAnyTid && trace.task(m.sender).tid != s.a) || (s.b != kAnyTag && m.tag != s.b)) continue;
       report.recordsMissing.push_back({t, s.call, m.tag, m.sender});
+      return true;
+    }
+    return sentBeforeWindow(t, s);
+  }
+
+  // The same on a window (a cut trace) whose matching send is before the
+  // cut: the messages to the task in flight at the cut, plus the window's
+  // sends to it, less the window's receives of it, per sender and tag.
+  std::map<std::tuple<Tid, TaskIndex, std::int32_t>, std::int64_t> windowFlight;  // once needed
+  bool flightCounted = false;
+  bool sentBeforeWindow(TaskIndex t, const StateInterval& s) {
+    const Tid me = trace.task(t).tid;
+    const auto before = trace.inFlightAtCut(me);
+    if (!trace.cut().cut || before.empty()) return false;
+    if (!flightCounted) {
+      flightCounted = true;
+      for (std::uint32_t i = 0; i < messages.messages.size(); ++i) {
+        const Message m = messages.messages[i];
+        for (Tid d : messages.messages.destinations(i)) ++windowFlight[{d, m.sender, m.tag}];
+      }
+      for (TaskIndex r = 0; r < trace.taskCount(); ++r)
+        trace.events(r).forEach([&](const Event& e) {
+          if (!gotMessage(e)) return;
+          if (const auto from = trace.findTask(e.get(Key::Src))) --windowFlight[{trace.task(r).tid, *from, e.get(Key::Tag)}];
+        });
+    }
+    for (const InFlightAtCut& f : before) {
+      if ((s.a != kAnyTid && trace.task(f.from).tid != s.a) || (s.b != kAnyTag && f.tag != s.b)) continue;
+      auto it = windowFlight.find({me, f.from, f.tag});
+      if (f.count + (it == windowFlight.end() ? 0 : it->second) <= 0) continue;
+      report.recordsMissing.push_back({t, s.call, f.tag, f.from});
       return true;
     }
     return false;

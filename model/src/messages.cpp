@@ -180,29 +180,47 @@ struct ReceiveMatcher {
   // A receive with no serial (its receiver or its sender was traced by
   // PVM, which numbers no messages: `match=order`, docs/trace-format.md):
   // the next send from that sender to this task with that tag, as PVM
-  // delivers the messages of one pair in order.  -1: none left.
+  // delivers the messages of one pair in order.  -1: none left; kSentBeforeCut:
+  // one of the messages in flight at the cut (Trace::inFlightAtCut).
+  static constexpr std::int64_t kSentBeforeCut = -3;
   std::int64_t matchByOrder(TaskIndex receiver, TaskIndex sender, std::int32_t tag) {
     if (!orderIndexed) indexUnnumbered();
     const Tid me = trace.task(receiver).tid;
     auto it = unnumbered.find({sender, me, tag});
     if (it == unnumbered.end()) return -1;
-    auto& [cursor, sends] = it->second;
-    if (cursor >= sends.size()) return -1;
-    return take(sends[cursor++], receiver);
+    OrderQueue& q = it->second;
+    if (q.owed > 0) return --q.owed, kSentBeforeCut;
+    if (q.cursor >= q.sends.size()) return -1;
+    return take(q.sends[q.cursor++], receiver);
   }
 
   // Every send, per (sender, destination, tag), in send order: a libab
   // task's send (with a serial) received by a task PVM traces is paired
-  // this way too.
+  // this way too.  On a window, the messages in flight at the cut come
+  // first (owed: received before any send of the window), and as many of
+  // the window's sends as the records before the cut received ahead of
+  // their sends' records were received there (skipped).
   void indexUnnumbered() {
     orderIndexed = true;
     for (std::uint32_t m = 0; m < table.messages.size(); ++m) {
       const TaskIndex sender = table.messages.send(m).task;
-      for (Tid d : table.messages.destinations(m)) unnumbered[{sender, d, tagOf(m)}].second.push_back(m);
+      for (Tid d : table.messages.destinations(m)) unnumbered[{sender, d, tagOf(m)}].sends.push_back(m);
     }
+    if (!trace.cut().cut) return;
+    for (TaskIndex r = 0; r < trace.taskCount(); ++r)
+      for (const InFlightAtCut& f : trace.inFlightAtCut(trace.task(r).tid)) {
+        OrderQueue& q = unnumbered[{f.from, f.to, f.tag}];
+        if (f.count > 0) q.owed = f.count;
+        else q.cursor = static_cast<std::size_t>(-f.count);
+      }
   }
+  struct OrderQueue {
+    std::size_t cursor = 0;
+    std::int64_t owed = 0;
+    std::vector<std::uint32_t> sends;
+  };
   bool orderIndexed = false;
-  std::map<std::tuple<TaskIndex, Tid, std::int32_t>, std::pair<std::size_t, std::vector<std::uint32_t>>> unnumbered;
+  std::map<std::tuple<TaskIndex, Tid, std::int32_t>, OrderQueue> unnumbered;
 };
 
 std::int64_t MessageTable::messageOf(EventRef r) const {
@@ -379,7 +397,7 @@ struct MessageMatching {
       ++table.duplicateReceives;
       return;
     }
-    if (idx < 0 && sender && sentBeforeCut(*sender, serial)) {
+    if (idx == ReceiveMatcher::kSentBeforeCut || (idx < 0 && sender && sentBeforeCut(*sender, serial))) {
       ++table.beforeCut;
       return;
     }

@@ -30,6 +30,7 @@ void Trace::copyAllButEvents(const Trace& from) {
   cutTasks_ = from.cutTasks_;
   cutClocks_ = from.cutClocks_;
   usesBefore_ = from.usesBefore_;
+  inFlight_ = from.inFlight_;
 }
 
 std::string_view Trace::str(StrId id) const {
@@ -55,7 +56,7 @@ std::size_t Trace::memoryBytes() const {
   for (const auto& seq : events_) n += seq.capacityBytes() + sizeof(seq);
   for (const auto& [tid, ev] : refClocks_) n += ev.capacity() * sizeof(Event) + sizeof(ev);  // relays' clock records
   n += cutTasks_.capacity() * sizeof(CutTask) + carriedPositions_.capacity() * sizeof(std::uint64_t) +
-       usesBefore_.capacity() * sizeof(usesBefore_[0]);  // what a cut left out
+       usesBefore_.capacity() * sizeof(usesBefore_[0]) + inFlight_.capacity() * sizeof(InFlightAtCut);  // what a cut left out
   for (const auto& c : cutClocks_) n += c.capacity() * sizeof(Event) + sizeof(c);
   n += strings_.capacityBytes();
   strings_.forEach([&](const std::string& s) {

@@ -222,3 +222,28 @@ TEST_CASE("abmon -- PROGRAM names the program's task when it never sends a recor
   CHECK(count(t, " " + console + " info name=pvm host=" + name + "\n") == 1);
   CHECK(count(t, " program.exit tid=" + console + " status=0 ") == 1);
 }
+
+// A shell's loop running a libab program again and again: the shell is no
+// PVM task, its status is none of the runs' (program.exit tid=t0), each
+// short enough to come and go between two of abmon's looks at pvmd's list.
+TEST_CASE("abmon -- a shell's loop credits the shell's status to none of the program's runs", "[abmon][pvm]") {
+  PrivateVm& vm = PrivateVm::shared();
+  std::string trace = vm.dir() + "/loop.trace";
+  const std::string demo = bin_dir() + "/xabdemo";
+  auto r = run({abmon(), "-q", "-o", trace, "--", "sh", "-c",
+                "for i in 1 2 3; do \"$0\" -n 1 --rounds 1 >/dev/null; done; exit 7", demo},
+               {}, 120s);
+  CHECK(r.exit_code == 7);
+  std::string t = read_file(trace);
+  INFO(t.substr(t.size() > 2000 ? t.size() - 2000 : 0));
+  CHECK(count(t, " parent=none ") == 3);
+  CHECK(count(t, " program.exit tid=t0 status=7 signal=0\n") == 1);
+  // The program run alone: its status is its task's.
+  r = run({abmon(), "-q", "-o", trace, "--", demo, "-n", "1", "--rounds", "1"}, {}, 120s);
+  CHECK(r.exit_code == 0);
+  t = read_file(trace);
+  const std::regex mytidRe(" (t[0-9a-f]+) mytid rc=t[0-9a-f]+ name=xabdemo [^\n]*parent=none");
+  std::smatch m;
+  REQUIRE(std::regex_search(t, m, mytidRe));
+  CHECK(count(t, " program.exit tid=" + std::string(m[1]) + " status=0 signal=0\n") == 1);
+}

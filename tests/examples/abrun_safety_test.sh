@@ -15,6 +15,8 @@
 #   the same built with libab under `abmon -- PROGRAM`: children waited for;
 #   `abrun timeout 20 ./abrun_catchout`: the program under a wrapper is
 #     named after itself, not the wrapper;
+#   `abrun sh -c 'for ...; do ./abrun_montecarlo ...; done; exit 7'`: the
+#     shell's status is no task's;
 #   abrun_early 20 quick (children that answer and end without pvm_exit,
 #     whose last messages PVM may lose): abstat never reports a hang, and
 #     says which tasks have records missing; the program's trecv has its
@@ -126,6 +128,19 @@ timeout 60 "$abrun" -o "$work/w.trace" timeout 20 ./abrun_catchout >"$work/w.out
 diff <(mask <"$work/abrun_catchout.plain") <(mask <"$work/w.out") >/dev/null || fail "wrapped: output differs from a plain run"
 (($(grep -c ' name=abrun_catchout ' "$work/w.trace") == 3)) || fail "wrapped: the program and its 2 children not all named abrun_catchout: $(grep -o ' name=[^ ]*' "$work/w.trace" | tr '\n' ' ')"
 (($(records "$work/w.trace" | awk '$4 == "task.exit"' | wc -l) == 3)) || fail "wrapped: not 3 task.exit records: $(records "$work/w.trace" | awk '$4 == "task.exit"' | wc -l)"
+# Its status is the wrapper's, which is the program's: credited to its task.
+wrapped=$(records "$work/w.trace" | awk '$4 == "mytid" && / parent=none$/ {print $3; exit}')
+grep -q " program.exit tid=$wrapped status=0 signal=0\$" "$work/w.trace" || fail "wrapped: no program.exit of $wrapped with status 0: $(grep program.exit "$work/w.trace")"
+
+# A shell's loop running a program 3 times: the shell's status (7) is its
+# own, no task's (program.exit tid=0), and abstat credits it to none of the
+# 3 runs' tasks, each of which ended with pvm_exit.
+timeout 60 "$abrun" -o "$work/l.trace" sh -c 'for i in 1 2 3; do ./abrun_montecarlo 1 2 2; done; exit 7' >"$work/l.out" 2>&1; rc=$?
+[[ $rc == 7 ]] || fail "shell loop: status $rc, not the shell's 7: $(head -3 "$work/l.out")"
+(($(records "$work/l.trace" | grep -c ' mytid rc=t[0-9a-f]* name=abrun_montecarlo parent=none$') == 3)) || fail "shell loop: not 3 runs of the program in the trace"
+grep -q ' program.exit tid=t0 status=7 signal=0$' "$work/l.trace" || fail "shell loop: the shell's status is credited to a task: $(grep program.exit "$work/l.trace")"
+"$abstat" "$work/l.trace" >"$work/l.stat" 2>&1
+! grep -q 'exited with status' "$work/l.stat" || fail "shell loop: abstat credits the shell's status to a task: $(grep 'exited with status' "$work/l.stat")"
 
 # A group server started a second time exits at once: not the program's.
 if [[ -x /usr/bin/pvmgs ]]; then

@@ -3,7 +3,8 @@
 # (abmon --pvm-tracer), in one private virtual machine:
 #   master1 (built plain): same output and status as without abrun; every
 #     task in the trace (the spawned slave1 tasks too: PVM's trace settings
-#     are inherited), every message matched by order (match=order);
+#     are inherited), every message matched by order (match=order); with
+#     abmon's options and their values;
 #   gexample (Debian's prebuilt /usr/bin binary): groups and reductions seen;
 #   timing (prebuilt): every message matched, direct routes and all;
 #   xep (prebuilt X program, under an Xvfb of its own) and its mtile worker:
@@ -71,6 +72,13 @@ grep -q 'repeat a serial' "$work/m.stat" && fail "master1: serial-less sends tak
 master1_tid=$(awk '/ name=master1 / {print $3; exit}' "$work/m.trace")
 (($(grep -c " $master1_tid output stream=stdout text=" "$work/m.trace") == $(wc -l <"$work/m.plain"))) \
   || fail "master1: its $(wc -l <"$work/m.plain") lines are not all output records of $master1_tid"
+
+# abmon's options with their values, as abmon takes them: the value is no
+# program (no samples, the flush interval given).
+timeout 60 "$abrun" -o "$work/o.trace" --sample-ms 0 --flush-ms 50 ./master1 >/dev/null 2>&1; rc=$?
+[[ $rc == "$rc_plain" ]] || fail "options: status $rc under abrun --sample-ms 0 --flush-ms 50, $rc_plain without"
+grep -q ' abmon.start .*flush_ms=50' "$work/o.trace" || fail "options: --flush-ms 50 not abmon's: $(grep -m1 abmon.start "$work/o.trace")"
+(($(count ' sample ' "$work/o.trace") == 0)) || fail "options: samples taken with --sample-ms 0"
 
 # 2. gexample as Debian built it: groups, reductions, barriers.
 if [[ -x /usr/bin/gexample ]]; then

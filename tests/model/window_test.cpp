@@ -46,7 +46,7 @@ std::shared_ptr<const Trace> cutAt(std::string_view text, std::uint64_t at) {
 using RecordId = std::pair<Tid, std::uint64_t>;
 RecordId idOf(const Trace& t, EventRef r) { return {t.task(r.task).tid, t.runPosition(t.event(r).seq)}; }
 
-const char* const kSuite[] = {"barrier.trace", "barrier_hang.trace", "bcast_left.trace", "cholesky_hang.trace",
+const char* const kSuite[] = {"abrun_lost_tail.trace", "barrier.trace", "barrier_hang.trace", "bcast_left.trace", "cholesky_hang.trace",
                               "deadlock.trace", "demo_hang_killed.trace", "ge.trace", "handler.trace",
                               "handler_hang.trace", "mcast.trace", "mismatch.trace", "psend_precv.trace",
                               "recvf_hang.trace", "two-hosts.trace", "why_overload.trace"};
@@ -107,8 +107,9 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not (mess
     for (const WaitState& w : whole.why.waits) waits.insert(waitOf(whole, w));
     for (const auto& u : whole.messages.unmatched) unmatched.insert(idOf(*whole.trace, u.recv));
     for (const auto& m : whole.mismatch.mismatches) mismatched.insert(idOf(*whole.trace, m.recv));
-    std::set<Tid> blocked;
+    std::set<Tid> blocked, missing;
     for (const auto& b : whole.hang.blocked) blocked.insert(whole.trace->task(b.task).tid);
+    for (const auto& m : whole.hang.recordsMissing) missing.insert(whole.trace->task(m.task).tid);
     const std::uint64_t n = whole.trace->eventCount() + whole.trace->monitorEvents().size();
     for (std::uint64_t at = 1; at < n; ++at) {
       CAPTURE(name, at);
@@ -127,6 +128,11 @@ TEST_CASE("analyses on a cut trace report nothing the whole trace does not (mess
       for (const auto& b : a.hang.blocked) cutBlocked.insert(a.trace->task(b.task).tid);
       CHECK(cutBlocked == blocked);
       CHECK(a.hang.hung == whole.hang.hung);
+      // A task whose last records PVM's tracer lost is told so whatever the
+      // cut left of the message it was sent (abrun_lost_tail.trace).
+      std::set<Tid> cutMissing;
+      for (const auto& m : a.hang.recordsMissing) cutMissing.insert(a.trace->task(m.task).tid);
+      CHECK(cutMissing == missing);
       // Every barrier visit is the same use of the same barrier as in the whole trace.
       std::set<std::tuple<StrId, std::int32_t, std::uint32_t, Tid, TimeNs>> visits;
       for (const auto& b : whole.barriers.instances)

@@ -78,6 +78,18 @@ struct CutTask {
   bool sentUnnumbered = false;  // a send without serial among them
 };
 
+// Messages a cut left in flight: of one sender to one destination with one
+// tag, the sends among the records before the cut less the receives among
+// them (negative: a receive's record arrived before its send's).  What a
+// receive the window does not hold (a task's last records that PVM's
+// tracer lost) was waiting for.
+struct InFlightAtCut {
+  Tid to = 0;
+  TaskIndex from = 0;
+  std::int32_t tag = 0;
+  std::int64_t count = 0;
+};
+
 struct TraceHeader {
   bool present = false;  // false: the input had no `#xab-trace` line
   int version = 0;
@@ -130,6 +142,9 @@ class Trace {
   // kind, group and count) that task t began before the cut: a use is
   // the n-th call of each task, counted from the run's start.
   std::uint32_t usesBefore(TaskIndex t, Kind kind, StrId group, std::int32_t count) const;
+  // The messages to `to` in flight at the cut (InFlightAtCut), by sender
+  // and tag; none with a count of 0.
+  std::span<const InFlightAtCut> inFlightAtCut(Tid to) const;
   // A few of task t's `clock` records from before the cut (the run's first
   // kCutClocks and the last kCutClocks before it), for global time's fit.
   static constexpr std::size_t kCutClocks = 8;
@@ -181,6 +196,7 @@ class Trace {
     friend bool operator==(const UseKey&, const UseKey&) = default;
   };
   std::vector<std::pair<UseKey, std::uint32_t>> usesBefore_;  // sorted by key
+  std::vector<InFlightAtCut> inFlight_;  // sorted by (to, from, tag)
 };
 
 // Formatting helpers shared by abstat, the viewer and the translators.
