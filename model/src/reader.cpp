@@ -201,8 +201,6 @@ void TraceReader::cut(std::uint64_t from, std::uint64_t to) {
 std::shared_ptr<const Trace> TraceReader::snapshot() const { return impl_->builder.freeze(); }
 std::shared_ptr<const Trace> TraceReader::take() { return impl_->builder.take(); }
 
-namespace {
-
 LoadResult finishLoad(TraceReader& r) {
   r.finish();
   LoadResult out;
@@ -212,8 +210,6 @@ LoadResult finishLoad(TraceReader& r) {
   out.trace = r.take();
   return out;
 }
-
-}  // namespace
 
 LoadResult loadTraceText(std::string_view text, ReadOptions options) {
   TraceReader r(options);

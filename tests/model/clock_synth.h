@@ -90,4 +90,19 @@ inline void sampleBoth(Synth& s, int late) {
   }
 }
 
+// Both tasks sampled, then B (two hours off) sends to A and back, 200 us
+// each way, through the run: the fit alone puts every message in order.
+inline Synth exchangesBothWays() {
+  Synth s;
+  sampleBoth(s, 0);
+  for (int i = 1; i <= 20; ++i) {
+    TimeNs t = kT0 + 200'000'000 + i * 400'000'000LL;
+    s.send(kB, kSkewB, t, kA, i);
+    s.recv(kA, kNone, t + 200'000, kB, i);
+    s.send(kA, kNone, t + 300'000, kB, i);
+    s.recv(kB, kSkewB, t + 500'000, kA, i);
+  }
+  return s;
+}
+
 }  // namespace xab::clocktest

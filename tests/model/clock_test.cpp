@@ -83,16 +83,7 @@ TEST_CASE("clock fit: a tight start phase does not cut the end phase as outliers
 }
 
 TEST_CASE("global time: receives before their sends vanish with the fit", "[clock]") {
-  Synth s;
-  sampleBoth(s, 0);
-  // B sends to A and back, 200 us each way, through the run.
-  for (int i = 1; i <= 20; ++i) {
-    TimeNs t = kT0 + 200'000'000 + i * 400'000'000LL;
-    s.send(kB, kSkewB, t, kA, i);
-    s.recv(kA, kNone, t + 200'000, kB, i);
-    s.send(kA, kNone, t + 300'000, kB, i);
-    s.recv(kB, kSkewB, t + 500'000, kA, i);
-  }
+  Synth s = exchangesBothWays();
   auto raw = s.trace();
   ClockReport rep;
   auto global = toGlobalTime(raw, rep);

@@ -42,13 +42,7 @@ LoadResult byLines(const std::string& text, ReadOptions options) {
     if (!r.feed(std::string_view(text).substr(at, nl - at))) break;
     at = nl;
   }
-  r.finish();
-  LoadResult out;
-  out.errors = r.errors();
-  out.errorCount = r.errorCount();
-  out.fatal = r.fatal();
-  out.trace = r.take();
-  return out;
+  return finishLoad(r);
 }
 
 void checkSame(const LoadResult& a, const LoadResult& b) {

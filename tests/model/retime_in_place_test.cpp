@@ -120,20 +120,6 @@ TEST_CASE("compensation re-dates a trace its caller alone holds in place", "[com
 
 namespace {
 
-// B skewed two hours, messages both ways that the fit alone puts in order.
-Synth fittedRun() {
-  Synth s;
-  sampleBoth(s, 0);
-  for (int i = 1; i <= 20; ++i) {
-    TimeNs t = kT0 + 200'000'000 + i * 400'000'000LL;
-    s.send(kB, kSkewB, t, kA, i);
-    s.recv(kA, kNone, t + 200'000, kB, i);
-    s.send(kA, kNone, t + 300'000, kB, i);
-    s.recv(kB, kSkewB, t + 500'000, kA, i);
-  }
-  return s;
-}
-
 void checkSamePairs(const MessageTable& a, const MessageTable& b) {
   REQUIRE(a.pairs.size() == b.pairs.size());
   for (const auto& [pair, stats] : a.pairs) {
@@ -150,7 +136,7 @@ void checkSamePairs(const MessageTable& a, const MessageTable& b) {
 
 TEST_CASE("global time hands its message table on to the analyses, measured on the times it made", "[clock]") {
   TimeBaseReport report;
-  auto global = prepare(fittedRun().trace(), TimeBase{}, report);
+  auto global = prepare(exchangesBothWays().trace(), TimeBase{}, report);
   REQUIRE(report.clock.violationsRaw == 20);  // the fit moved B by two hours
   REQUIRE(report.clock.violationsFit == 0);
   REQUIRE(report.messages);
@@ -165,7 +151,7 @@ TEST_CASE("global time hands its message table on to the analyses, measured on t
 }
 
 TEST_CASE("global time hands on a table that reads the re-timed copy when someone else holds the trace", "[clock]") {
-  auto read = fittedRun().trace();
+  auto read = exchangesBothWays().trace();
   std::weak_ptr<const Trace> gone = read;
   TimeBaseReport report;
   auto kept = read;  // a second reference: the re-timed trace is a copy
@@ -188,7 +174,7 @@ TEST_CASE("global time hands on no message table when the correction used it or 
   REQUIRE(corrected.clock.receivesMoved == 1);
   CHECK_FALSE(corrected.messages);
   TimeBaseReport compensated;
-  prepare(fittedRun().trace(), TimeBase{.globalTime = true, .compensate = true, .correct = {}}, compensated);
+  prepare(exchangesBothWays().trace(), TimeBase{.globalTime = true, .compensate = true, .correct = {}}, compensated);
   CHECK(compensated.global);
   CHECK_FALSE(compensated.messages);
 }

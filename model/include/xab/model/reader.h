@@ -117,5 +117,8 @@ struct LoadResult {
 LoadResult loadTraceFile(const std::string& path, ReadOptions options = {});
 // Read a trace held in memory (tests, fuzzing).
 LoadResult loadTraceText(std::string_view text, ReadOptions options = {});
+// The end of a reading fed by the caller: finish(), then the trace taken
+// with the errors, as the two above give them.
+LoadResult finishLoad(TraceReader& reader);
 
 }  // namespace xab
