@@ -70,15 +70,24 @@ void ParallelLines::tokenize(std::size_t b, text::LineReader& reader) {
   Batch& batch = *batches_[b];
   const std::size_t first = b * kBatch;
   const std::size_t count = std::min(kBatch, lines_.size() - first);
+  try {
+    tokenizeInto(batch, lines_.subspan(first, count), reader);
+  } catch (...) {  // (bad_alloc) the lines go the one-thread way, which says so
+    for (std::size_t i = 0; i < count; ++i) batch.slots[i].plain = false;
+  }
+  batch.ready.store(true, std::memory_order_release);
+  batch.ready.notify_one();
+}
+
+void ParallelLines::tokenizeInto(Batch& batch, std::span<const std::string_view> lines, text::LineReader& reader) {
   batch.strings.clear();
   batch.lists.clear();
-  if (batch.slots.size() < count) batch.slots.resize(count);
   const char* lo = lines_.front().data();
   const char* hi = lines_.back().data() + lines_.back().size();
   std::string error;
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
     Slot& slot = batch.slots[i];
-    const std::string_view line = lines_[first + i];
+    const std::string_view line = lines[i];
     bool fatal = false;
     slot.plain = line.size() <= kMaxTraceLine &&
                  reader.read(line, false, error, fatal) == text::LineReader::Line::Record && error.empty() && !fatal;
@@ -102,8 +111,6 @@ void ParallelLines::tokenize(std::size_t b, text::LineReader& reader) {
     if (r.id.hasName) r.id.name = own(r.id.name, lo, hi, batch.strings);
     if (r.id.hasHost) r.id.host = own(r.id.host, lo, hi, batch.strings);
   }
-  batch.ready.store(true, std::memory_order_release);
-  batch.ready.notify_one();
 }
 
 void ParallelLines::run(std::span<const std::string_view> lines,
@@ -120,6 +127,24 @@ void ParallelLines::run(std::span<const std::string_view> lines,
     batchCount_ = count;
   }
   wake_.notify_one();
+  // However the walk ends (a stop, an exception from the builder), no
+  // batch is claimed after it and those claimed are tokenized before the
+  // piece is the caller's again.
+  struct Close {
+    ParallelLines& self;
+    ~Close() {
+      std::size_t claimed;
+      {
+        std::lock_guard<std::mutex> hold(self.mutex_);
+        claimed = self.next_;
+        self.batchCount_ = 0;
+        self.next_ = 0;
+      }
+      for (std::size_t b = 0; b < claimed; ++b) self.batches_[b]->ready.wait(false, std::memory_order_acquire);
+      std::lock_guard<std::mutex> hold(self.mutex_);
+      self.lines_ = {};
+    }
+  } close{*this};
   bool going = true;
   for (std::size_t b = 0; b < count && going; ++b) {
     Batch& batch = *batches_[b];
@@ -133,18 +158,6 @@ void ParallelLines::run(std::span<const std::string_view> lines,
       going = slot.plain ? record(slot.record) : line(lines[first + i]);
     }
   }
-  // No batch is claimed after this; those claimed are tokenized (a stop
-  // may have left some unread): the piece is the caller's again.
-  std::size_t claimed;
-  {
-    std::lock_guard<std::mutex> hold(mutex_);
-    claimed = next_;
-    batchCount_ = 0;
-    next_ = 0;
-  }
-  for (std::size_t b = 0; b < claimed; ++b) batches_[b]->ready.wait(false, std::memory_order_acquire);
-  std::lock_guard<std::mutex> hold(mutex_);
-  lines_ = {};
 }
 
 }  // namespace xab

@@ -58,15 +58,17 @@ class ParallelLines {
   };
   // A batch's records, tokenized, with the strings and lists they own.
   struct Batch {
-    std::vector<Slot> slots;
+    std::vector<Slot> slots = std::vector<Slot>(kBatch);  // made by run(): a failed tokenizing marks them without allocating
     std::deque<std::string> strings;
     std::deque<std::vector<std::int32_t>> lists;
     std::atomic<bool> ready{false};
   };
 
   void work();
-  // Tokenizes batch b of the current piece into batches_[b].
+  // Tokenizes batch b of the current piece into batches_[b] and marks it
+  // ready, whatever happens.
   void tokenize(std::size_t b, text::LineReader& reader);
+  void tokenizeInto(Batch& batch, std::span<const std::string_view> lines, text::LineReader& reader);
   // This thread claims and tokenizes the next batch nobody has; false when
   // none is left.
   bool claim();
