@@ -137,7 +137,9 @@ grep -q " program.exit tid=$wrapped status=0 signal=0\$" "$work/w.trace" || fail
 # 3 runs' tasks, each of which ended with pvm_exit.
 timeout 60 "$abrun" -o "$work/l.trace" sh -c 'for i in 1 2 3; do ./abrun_montecarlo 1 2 2; done; exit 7' >"$work/l.out" 2>&1; rc=$?
 [[ $rc == 7 ]] || fail "shell loop: status $rc, not the shell's 7: $(head -3 "$work/l.out")"
-(($(records "$work/l.trace" | grep -c ' mytid rc=t[0-9a-f]* name=abrun_montecarlo parent=none$') == 3)) || fail "shell loop: not 3 runs of the program in the trace"
+# (Counted by their parent: a run that ends before abmon reads its process
+# stays unnamed, docs/abmon.md.)
+(($(records "$work/l.trace" | grep -c ' mytid rc=t[0-9a-f]* .*parent=none$') == 3)) || fail "shell loop: not 3 runs of the program in the trace: $(records "$work/l.trace" | grep ' mytid ' | head -5)"
 grep -q ' program.exit tid=t0 status=7 signal=0$' "$work/l.trace" || fail "shell loop: the shell's status is credited to a task: $(grep program.exit "$work/l.trace")"
 "$abstat" "$work/l.trace" >"$work/l.stat" 2>&1
 ! grep -q 'exited with status' "$work/l.stat" || fail "shell loop: abstat credits the shell's status to a task: $(grep 'exited with status' "$work/l.stat")"
