@@ -4,6 +4,7 @@
 #include <xab/model/reader.h>
 #include <xab/traceformat/schema.h>
 
+#include <cstdint>
 #include <system_error>
 
 namespace xab {
@@ -13,7 +14,9 @@ namespace {
 // A view the record holds that is not inside [lo, hi) (the piece): the
 // tokenizer's scratch, overwritten by its next line.  Copied to `strings`.
 std::string_view own(std::string_view s, const char* lo, const char* hi, std::deque<std::string>& strings) {
-  if (s.empty() || (s.data() >= lo && s.data() + s.size() <= hi)) return s;
+  const auto at = reinterpret_cast<std::uintptr_t>(s.data());  // (views of other arrays: compared as addresses)
+  if (s.empty() || (at >= reinterpret_cast<std::uintptr_t>(lo) && at + s.size() <= reinterpret_cast<std::uintptr_t>(hi)))
+    return s;
   return strings.emplace_back(s);
 }
 
