@@ -40,7 +40,7 @@ using FlightMap = std::map<std::tuple<Tid, TaskIndex, std::int32_t>, std::int64_
 // (that did not fail) adds one for each destination, a receive takes one
 // from its sender's (as messages.cpp pairs them by order).
 void countFlight(const Trace& tr, TaskIndex t, const Event& e, FlightMap& flight) {
-  if (e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0)) {
+  if (sentMessage(e)) {
     if (const auto dst = sendDestinations(tr, e))
       for (Tid d : *dst) ++flight[{d, t, e.get(Key::Tag)}];
   } else if (gotMessage(e)) {

@@ -17,7 +17,6 @@
 namespace xab {
 namespace {
 
-bool isSend(const Event& e) { return e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0); }  // a failed send sent nothing
 bool isReceive(const Event& e) { return gotMessage(e); }
 
 template <class F>
@@ -33,6 +32,13 @@ std::span<const Tid> destinationsOf(const Trace& trace, const Event& e) {
 }
 
 }  // namespace
+
+bool sentMessage(const Event& e) { return e.phase == Phase::End && isMsgOut(e.kind) && !(e.hasRc() && e.rc < 0); }
+
+std::int32_t messageBytes(const Event& send, const Event& recv) {
+  const std::int32_t bytes = recv.get(Key::Bytes);
+  return bytes > 0 ? bytes : send.get(Key::Bytes);
+}
 
 bool gotMessage(const Event& e) {
   if (e.phase != Phase::End || !isMsgIn(e.kind)) return false;
@@ -270,8 +276,7 @@ namespace {
 
 // A matched receive in the pairs' and total's figures.
 void addTransit(MessageTable& table, TaskIndex sender, const Event& send, TaskIndex receiver, const Event& recv) {
-  std::int32_t bytes = recv.get(Key::Bytes);
-  if (bytes <= 0) bytes = send.get(Key::Bytes);
+  const std::int32_t bytes = messageBytes(send, recv);
   // Saturating: a corrupt trace's dates may lie 584 years apart.
   TimeNs transit;
   if (__builtin_sub_overflow(recv.time, send.time, &transit)) transit = recv.time > send.time ? INT64_MAX : INT64_MIN;
@@ -294,7 +299,7 @@ struct MessageMatching {
   Counts countRecords() const {
     Counts n;
     forEachRecord(trace, [&](TaskIndex, std::uint32_t, const Event& e) {
-      if (isSend(e)) {
+      if (sentMessage(e)) {
         ++n.sends;
         n.destinations += destinationsOf(trace, e).size();
       } else if (isReceive(e)) {
@@ -315,7 +320,7 @@ struct MessageMatching {
     sendBegin.assign(tasks + 1, 0);
     table.serialSorted_.assign(tasks, true);
     forEachRecord(trace, [&](TaskIndex t, std::uint32_t i, const Event& e) {
-      if (isSend(e)) addMessage(t, i, e);
+      if (sentMessage(e)) addMessage(t, i, e);
     });
     for (TaskIndex t = 0; t < tasks; ++t) sendBegin[t + 1] = std::max(sendBegin[t + 1], sendBegin[t]);
     table.sent = table.messages.size();

@@ -3,6 +3,7 @@
 // sound is generated step by step as the records are read (stream.h) and
 // written as it goes, after a header whose sizes say "unknown" until the
 // end, when they are filled in if the output is a file.
+#include <xab/model/messages.h>
 #include <xab/translators/audio.h>
 
 #include <xab/translators/stream.h>
@@ -214,7 +215,7 @@ class AudioWriter final : public StreamWriter {
     if (!s_.error.empty()) return;
     const Event& e = r.e;
     groups_.record(s, r);
-    if (isSentMessage(e)) {
+    if (sentMessage(e)) {
       // A bcast's destinations are counted when it is played, a window of
       // records later (GroupMembers).
       std::string group = bcastGroup(r);

@@ -3,6 +3,7 @@
 // process and thread names at the end, when all are known.  Times are
 // microseconds after the first record read, with nanosecond decimals.
 #include <xab/model/json_string.h>
+#include <xab/model/messages.h>
 #include <xab/translators/calls.h>
 #include <xab/translators/json.h>
 #include <xab/translators/stream.h>
@@ -209,7 +210,7 @@ class JsonWriter final : public StreamWriter {
   // slice (an mcast's or bcast's flow has several ends).
   void flows(const TraceStream& s, const StreamCall& c, TimeNs finish) {
     const Event& e = c.end.e;
-    if (isSentMessage(e) && e.get(Key::Serial) > 0) {
+    if (sentMessage(e) && e.get(Key::Serial) > 0) {
       flow(s, "s", c.end.task, c.start, s.task(c.end.task).tid, e.get(Key::Serial));
     } else if (isGotMessage(e) && !c.unfinished) {
       flow(s, "f", c.end.task, finish - 1, e.get(Key::Src), e.get(Key::Serial));

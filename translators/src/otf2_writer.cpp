@@ -10,6 +10,7 @@
 // rest are written at the end one location at a time (open, write,
 // close), so memory follows what the trace holds, not the number of tasks
 // it names: 100,000 tasks of one record each do not ask for 25 GB.
+#include <xab/model/messages.h>
 #include <xab/translators/calls.h>
 #include <xab/translators/otf2.h>
 #include <xab/translators/stream.h>
@@ -278,7 +279,7 @@ class Otf2Writer final : public StreamWriter {
     o.tag = static_cast<std::uint32_t>(e.get(Key::Tag));
     o.bytes = static_cast<std::uint64_t>(std::max(0, e.get(Key::Bytes)));
     o.self = s.task(o.loc).tid;
-    if (isSentMessage(e)) {
+    if (sentMessage(e)) {
       o.what = CallOut::Send;
       o.bcastGroup = bcastGroup(c.end);
       for (Tid d : namedDestinations(c.end.trace, e))

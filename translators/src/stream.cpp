@@ -203,10 +203,6 @@ std::vector<Tid> namedDestinations(const Trace& trace, const Event& send) {
   return {d.begin(), d.end()};
 }
 
-bool isSentMessage(const Event& e) {
-  return isMsgOut(e.kind) && !e.isBegin() && !(e.hasRc() && e.rc < 0);
-}
-
 bool isGotMessage(const Event& e) {
   return gotMessage(e) && e.get(Key::Src) > 0 && e.get(Key::Serial) > 0;
 }

@@ -126,9 +126,7 @@ void MessageLines::add(std::uint32_t m, TimeNs t, PairIds& pairIds, SizeIds& siz
     // The transit, saturating (a corrupt trace's dates may lie 584 years apart).
     const Event received = trace_->event(r.recv);
     const TimeNs recv = received.time;
-    // The bytes as MessageTable::pairs counts them: the receive's, else the send's.
-    const std::int32_t bytes = received.get(Key::Bytes);
-    addSize(bytes > 0 ? bytes : trace_->event(send).get(Key::Bytes), sizeIds);
+    addSize(messageBytes(trace_->event(send), received), sizeIds);
     TimeNs transit;
     if (__builtin_sub_overflow(recv, t, &transit)) transit = recv > t ? INT64_MAX : INT64_MIN;
     maxTransit_ = std::max(maxTransit_, transit);
@@ -195,7 +193,7 @@ MessageLine wholeLine(const Event& s, const Event& r, EventRef sendRef, EventRef
   l.sender = sendRef.task;
   l.receiver = recvRef.task;
   l.message = m;
-  l.bytes = r.get(Key::Bytes) > 0 ? r.get(Key::Bytes) : s.get(Key::Bytes);  // as MessageTable::pairs counts
+  l.bytes = messageBytes(s, r);
   return l;
 }
 

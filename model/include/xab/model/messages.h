@@ -253,6 +253,15 @@ class MessageLookup {
 // probe is not a receive: the message stays queued.
 bool gotMessage(const Event& e);
 
+// The one rule for "this record sent a message": the end record of a
+// send-like call (XAB_F_MSG_OUT) that did not fail (a failed send sent
+// nothing).
+bool sentMessage(const Event& e);
+
+// The bytes a matched message counts, for every reader (MessageTable's
+// pairs, the viewer's message lines): the receive's, else the send's.
+std::int32_t messageBytes(const Event& send, const Event& recv);
+
 // The destinations a send record names, for every reader: send/psend its
 // dst=, mcast its dst= list, bcast its dst= list (the group's members the
 // message went to, recorded at the call).  nullopt for a bcast of an older

@@ -135,9 +135,8 @@ int streamInput(const InputOptions& o, TraceStream& s, std::uint64_t* bytes = nu
 // GroupMembers).  xab::sendDestinations is the rule.
 std::vector<Tid> namedDestinations(const Trace& trace, const Event& send);
 
-// A send record that sent something (not a failed call), with a serial
-// receives can name; and a receive that got a message naming its sender.
-bool isSentMessage(const Event& e);
+// A receive that got a message naming its sender and its serial (a send
+// is model/messages.h's sentMessage).
 bool isGotMessage(const Event& e);
 
 // Members of PVM groups as the records read so far tell (joingroup,
