@@ -326,6 +326,27 @@ struct ViewSnapshot {
   // Records of the run up to this snapshot's last (the window's start in
   // the run plus its records): what the reader's count is compared with.
   std::uint64_t runRecords() const { return windowStart() + size(); }
+  // How this window continues an earlier one of the same run that a
+  // budget's cut moved on from: the earlier one's position p, from
+  // firstKept() on, is this one's p - shift; this one's first `carried`
+  // positions are records carried across the cut (TraceCut::carried), new
+  // to a view of the earlier window.  A view that kept what it read of the
+  // earlier window (rows, counts) moves it rather than read it all again.
+  struct Shift {
+    std::uint64_t shift = 0;
+    std::uint64_t carried = 0;
+    std::uint64_t firstKept() const { return shift + carried; }
+  };
+  // The shift from the window that started at `start` (windowStart()) in
+  // the run, `seen` of whose positions a view read; nullopt when this one
+  // is not a later window of it holding some of those (the past read
+  // again, a window before it, or one beyond what was seen: read it all).
+  std::optional<Shift> shiftFrom(std::uint64_t start, std::uint64_t seen, bool wasFromHistory) const {
+    if (!trace || !trace->cut().cut || fromHistory || wasFromHistory || windowStart() <= start) return std::nullopt;
+    const Shift s{windowStart() - start, trace->cut().carried};
+    if (s.firstKept() > seen) return std::nullopt;
+    return s;
+  }
   Event event(const OrderEntry& e) const;
   Event eventAt(std::size_t position) const { return event(order[position]); }
   // f(position, entry, event) for each position in [from, to), in order,
