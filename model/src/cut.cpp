@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <tuple>
+#include <unordered_map>
 
 namespace xab {
 
@@ -105,15 +107,60 @@ void moveLists(Event& e, const Trace& from, std::vector<ListId>& remap, ChunkedV
 
 }  // namespace
 
-void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
-  Trace& tr = trace_;
+// What a cut makes of the records of a frozen copy of the builder's trace
+// (TraceBuilder::planCut), to be put in place by applyCut with the records
+// the builder took since the copy.
+struct TraceBuilder::CutPlan {
+  std::uint32_t from = 0, to = 0, carried = 0;
+  bool open = false;  // to is the end: records after the copy are kept too
+  std::vector<std::size_t> frozenSizes;  // per task: its records in the copy
+  std::size_t frozenMonitor = 0, frozenLists = 0;
+  std::unordered_map<Tid, std::size_t> frozenRefClocks;
+  std::vector<EventStore> stores;
+  std::vector<Event> monitor;
+  std::vector<Tid> monitorTids;
+  ChunkedVector<std::vector<Tid>, 4, 10> lists;
+  std::vector<ListId> remap;
+  std::unordered_map<Tid, std::vector<Event>> refClocks;
+  struct TaskEnd {
+    bool any = false;  // a record of the task is held
+    TimeNs last = 0;   // the latest time among them
+    bool clearExit = false;
+  };
+  std::vector<TaskEnd> ends;
+  bool anyTime = false;
+  TimeNs first = 0, last = 0;
+  std::uint64_t held = 0;
+  TraceCut cut;
+  std::vector<std::uint64_t> carriedAt;
+  decltype(Trace::usesBefore_) usesBefore;
+  std::vector<InFlightAtCut> inFlight;
+  std::vector<CutTask> cutTasks;
+  std::vector<std::vector<Event>> cutClocks;
+
+  std::uint32_t renumber(std::uint32_t seq) const { return seq - from + carried; }
+  void noteHeld(TimeNs time) {
+    first = anyTime ? std::min(first, time) : time;
+    last = anyTime ? std::max(last, time) : time;
+    anyTime = true;
+  }
+};
+
+std::shared_ptr<TraceBuilder::CutPlan> TraceBuilder::planCut(std::shared_ptr<const Trace> frozen, std::uint32_t mark,
+                                                             std::uint32_t from, std::uint32_t to) {
+  auto plan = std::make_shared<CutPlan>();
+  CutPlan& p = *plan;
+  const Trace& tr = *frozen;
+  p.open = to == UINT32_MAX;
   from = std::max(from, tr.cut_.carried);
-  to = std::min(to, seq_);
+  to = std::min(to, mark);
   if (to < from) to = from;
-  if (from == tr.cut_.carried && to == seq_) return;  // nothing to drop
+  p.from = from, p.to = to;
   const std::size_t tasks = tr.tasks_.size();
-  tr.cutTasks_.resize(tasks);
-  tr.cutClocks_.resize(tasks);
+  p.cutTasks = tr.cutTasks_;
+  p.cutClocks = tr.cutClocks_;
+  p.cutTasks.resize(tasks);
+  p.cutClocks.resize(tasks);
   UseMap uses;
   for (const auto& [k, n] : tr.usesBefore_) uses[{k.task, k.kind, k.group, k.count}] = n;
   FlightMap flight;
@@ -135,11 +182,11 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
     split[t] = st.partitionPoint([&](const Event& e) { return e.seq < from; });
     stop[t] = st.partitionPoint([&](const Event& e) { return e.seq < to; });
     Dropped d;
-    d.clocks = &tr.cutClocks_[t];
+    d.clocks = &p.cutClocks[t];
     EventStore::Cursor c(st);
     for (std::size_t i = 0; i < split[t]; ++i) {
       const Event& e = c[i];
-      drop(t, e, d, tr.cutTasks_[t], uses);
+      drop(t, e, d, p.cutTasks[t], uses);
       countFlight(tr, t, e, flight);
       before = anyBefore ? std::max(before, e.time) : e.time;
       anyBefore = true;
@@ -153,8 +200,6 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
       if (numberedUse(e.kind) && e.isBegin()) --uses[{t, e.kind, e.get(Key::Group, -1), e.get(Key::Count, -1)}];
     }
   }
-  std::vector<Event> monitor;
-  std::vector<Tid> monitorTids;
   for (std::size_t i = 0; i < tr.monitor_.size(); ++i) {
     const Event& e = tr.monitor_[i];
     if (e.seq < from && (e.kind == Kind::ABMON_START || e.kind == Kind::RELAY_START))
@@ -162,99 +207,152 @@ void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
   }
   std::sort(carry.begin(), carry.end(), [](const Carry& a, const Carry& b) { return a.seq < b.seq; });
   const auto k = static_cast<std::uint32_t>(carry.size());
+  p.carried = k;
 
-  TraceCut cut;
-  cut.position = tr.runPosition(from);
-  cut.carried = k;
-  cut.dropped = cut.position - k;
-  cut.time = before;
-  cut.cut = true;
-  std::vector<std::uint64_t> carriedAt;
-  for (const Carry& c : carry) carriedAt.push_back(tr.runPosition(c.seq));
+  p.cut.position = tr.runPosition(from);
+  p.cut.carried = k;
+  p.cut.dropped = p.cut.position - k;
+  p.cut.time = before;
+  p.cut.cut = true;
+  for (const Carry& c : carry) p.carriedAt.push_back(tr.runPosition(c.seq));
 
   // The new stores: each task's carried begins, then its kept records.
-  std::vector<ListId> remap(tr.lists_.size(), -1);
-  ChunkedVector<std::vector<Tid>, 4, 10> lists;
-  auto renumber = [&](std::uint32_t seq) { return seq - from + k; };
-  std::vector<EventStore> stores(tasks);
-  std::vector<std::uint32_t> carriedSeq(carry.size());
-  for (std::uint32_t j = 0; j < k; ++j) carriedSeq[j] = j;
-  bool anyTime = false;
-  TimeNs first = 0, last = 0;
-  auto noteHeld = [&](TimeNs time) {
-    first = anyTime ? std::min(first, time) : time;
-    last = anyTime ? std::max(last, time) : time;
-    anyTime = true;
-  };
-  std::uint64_t held = 0;
+  p.remap.assign(tr.lists_.size(), -1);
+  p.frozenLists = tr.lists_.size();
+  p.stores.resize(tasks);
+  p.ends.resize(tasks);
   for (std::uint32_t j = 0; j < k; ++j) {
     Carry& c = carry[j];
     c.e.seq = j;
-    moveLists(c.e, tr, remap, lists);
+    moveLists(c.e, tr, p.remap, p.lists);
     if (c.task < 0) {
-      monitor.push_back(c.e);
-      monitorTids.push_back(c.tid);
-      noteHeld(c.e.time);
+      p.monitor.push_back(c.e);
+      p.monitorTids.push_back(c.tid);
+      p.noteHeld(c.e.time);
     }
   }
   const std::uint64_t end = tr.runPosition(to);  // a range's end: the exits after it are not its
   for (TaskIndex t = 0; t < tasks; ++t) {
-    EventStore& out = stores[t];
-    TaskInfo& info = tr.tasks_[t];
-    if (info.exit != ExitHow::None && info.exitPosition >= end) info.exit = ExitHow::None, info.exitTime = 0;
-    bool any = false;
+    EventStore& out = p.stores[t];
+    CutPlan::TaskEnd& taskEnd = p.ends[t];
+    const TaskInfo& info = tr.tasks_[t];
+    taskEnd.clearExit = !p.open && info.exit != ExitHow::None && info.exitPosition >= end;
     auto keep = [&](Event e) {
-      moveLists(e, tr, remap, lists);
+      moveLists(e, tr, p.remap, p.lists);
       out.push_back(e);
       // firstTime stays the task's start in the whole run (a spawn's wait ends there).
-      info.lastTime = any ? std::max(info.lastTime, e.time) : e.time;
-      any = true;
-      noteHeld(e.time);
-      ++held;
+      taskEnd.last = taskEnd.any ? std::max(taskEnd.last, e.time) : e.time;
+      taskEnd.any = true;
+      p.noteHeld(e.time);
+      ++p.held;
     };
     for (const Carry& c : carry)
       if (c.task == static_cast<std::int64_t>(t)) keep(c.e);
     EventStore::Cursor cur(tr.events_[t]);
     for (std::size_t i = split[t]; i < stop[t]; ++i) {
       Event e = cur[i];
-      e.seq = renumber(e.seq);
+      e.seq = p.renumber(e.seq);
       keep(e);
     }
+    p.frozenSizes.push_back(tr.events_[t].size());
   }
   for (std::size_t i = 0; i < tr.monitor_.size(); ++i) {
     Event e = tr.monitor_[i];
     if (e.seq < from || e.seq >= to) continue;
-    e.seq = renumber(e.seq);
-    monitor.push_back(e);
-    monitorTids.push_back(tr.monitorTid(i));
-    noteHeld(e.time);
+    e.seq = p.renumber(e.seq);
+    p.monitor.push_back(e);
+    p.monitorTids.push_back(tr.monitorTid(i));
+    p.noteHeld(e.time);
   }
-  for (auto& [tid, clocks] : tr.refClocks_) {
-    std::vector<Event> kept;
+  p.frozenMonitor = tr.monitor_.size();
+  for (const auto& [tid, clocks] : tr.refClocks_) {
+    std::vector<Event>& kept = p.refClocks[tid];
     for (Event e : clocks)
-      if (e.seq >= from && e.seq < to) {
-        e.seq = renumber(e.seq);
+      if (e.seq >= from && (p.open || e.seq < to)) {
+        e.seq = p.renumber(e.seq);
         kept.push_back(e);
       }
-    clocks = std::move(kept);
+    p.frozenRefClocks[tid] = clocks.size();
   }
-
-  tr.events_ = std::move(stores);
-  tr.monitor_ = std::move(monitor);
-  tr.monitorTids_ = std::move(monitorTids);
-  tr.lists_ = std::move(lists);
-  tr.eventCount_ = held;
-  if (anyTime) tr.firstTime_ = first, tr.lastTime_ = last;
-  tr.cut_ = cut;
-  tr.carriedPositions_ = std::move(carriedAt);
-  tr.usesBefore_.clear();
   for (const auto& [key, n] : uses)
-    if (n > 0) tr.usesBefore_.push_back({{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)}, n});
-  tr.inFlight_.clear();
+    if (n > 0) p.usesBefore.push_back({{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)}, n});
   for (const auto& [key, n] : flight)
-    if (n != 0) tr.inFlight_.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
-  seq_ = renumber(to);
+    if (n != 0) p.inFlight.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
+  return plan;
 }
+
+void TraceBuilder::applyCut(CutPlan& p) {
+  Trace& tr = trace_;
+  const std::size_t tasks = tr.tasks_.size();
+  p.remap.resize(tr.lists_.size(), -1);
+  p.stores.resize(tasks);
+  p.ends.resize(tasks);
+  p.frozenSizes.resize(tasks, 0);
+  for (TaskIndex t = 0; t < tasks; ++t) {
+    EventStore& out = p.stores[t];
+    TaskInfo& info = tr.tasks_[t];
+    if (p.ends[t].clearExit) info.exit = ExitHow::None, info.exitTime = 0;
+    if (p.ends[t].any) info.lastTime = p.ends[t].last;
+    if (!p.open) continue;
+    // The records the builder took since the copy: numbered on, as the
+    // builder would have numbered them after the cut.
+    EventStore::Cursor cur(tr.events_[t]);
+    for (std::size_t i = p.frozenSizes[t]; i < tr.events_[t].size(); ++i) {
+      Event e = cur[i];
+      e.seq = p.renumber(e.seq);
+      moveLists(e, tr, p.remap, p.lists);
+      // As append() dates a task's first record and the ones after it.
+      if (!out.empty()) info.lastTime = std::max(info.lastTime, e.time);
+      else if (t < adopted_) info.lastTime = e.time;
+      else info.firstTime = info.lastTime = e.time;
+      out.push_back(e);
+      p.noteHeld(e.time);
+      ++p.held;
+    }
+  }
+  if (p.open) {
+    for (std::size_t i = p.frozenMonitor; i < tr.monitor_.size(); ++i) {
+      Event e = tr.monitor_[i];
+      e.seq = p.renumber(e.seq);
+      p.monitor.push_back(e);
+      p.monitorTids.push_back(tr.monitorTid(i));
+      p.noteHeld(e.time);
+    }
+    for (const auto& [tid, clocks] : tr.refClocks_) {
+      std::vector<Event>& kept = p.refClocks[tid];
+      auto it = p.frozenRefClocks.find(tid);
+      for (std::size_t i = it == p.frozenRefClocks.end() ? 0 : it->second; i < clocks.size(); ++i) {
+        Event e = clocks[i];
+        e.seq = p.renumber(e.seq);
+        kept.push_back(e);
+      }
+    }
+  }
+  tr.events_ = std::move(p.stores);
+  tr.monitor_ = std::move(p.monitor);
+  tr.monitorTids_ = std::move(p.monitorTids);
+  tr.lists_ = std::move(p.lists);
+  tr.refClocks_ = std::move(p.refClocks);
+  tr.eventCount_ = p.held;
+  if (p.anyTime) tr.firstTime_ = p.first, tr.lastTime_ = p.last;
+  tr.cut_ = p.cut;
+  tr.carriedPositions_ = std::move(p.carriedAt);
+  tr.usesBefore_ = std::move(p.usesBefore);
+  tr.inFlight_ = std::move(p.inFlight);
+  p.cutTasks.resize(tasks);
+  p.cutClocks.resize(tasks);
+  tr.cutTasks_ = std::move(p.cutTasks);
+  tr.cutClocks_ = std::move(p.cutClocks);
+  seq_ = p.renumber(p.open ? seq_ : p.to);
+}
+
+void TraceBuilder::cut(std::uint32_t from, std::uint32_t to) {
+  const std::uint32_t first = std::max(from, trace_.cut_.carried);
+  if (first == trace_.cut_.carried && to >= seq_) return;  // nothing to drop
+  auto plan = planCut(freeze(), seq_, from, to);
+  applyCut(*plan);
+}
+
 
 void TraceBuilder::continueRun(const Trace& table, std::uint64_t position, TimeNs before) {
   trace_.header_ = table.header_;

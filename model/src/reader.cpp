@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
+#include <sys/resource.h>
 #include <system_error>
+#include <unistd.h>
 
 namespace xab {
 
@@ -33,6 +36,9 @@ struct TraceReader::Impl {
   // comments); a trace without one is read on one thread.
   static constexpr std::size_t kHeaderLines = 16;
   bool noSecondThread = false;
+  // A cut being made aside (cutAside); last, so that it is waited for
+  // before the rest goes.
+  std::future<std::shared_ptr<TraceBuilder::CutPlan>> aside;
 
   void error(std::uint64_t at, std::string reason, bool isFatal) {
     ++errorCount;
@@ -189,17 +195,56 @@ void TraceReader::continueRun(const Trace& table, std::uint64_t position, TimeNs
   impl_->builder.continueRun(table, position, before);
 }
 
+namespace {
+
+// A whole-run arrival position as a seq of the builder's window.
+std::uint32_t localSeq(const TraceCut& c, std::uint64_t p) {
+  if (p <= c.position) return c.carried;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(p - c.position + c.carried, UINT32_MAX));
+}
+
+// Below the reader, which goes on reading while the cut is made.
+constexpr int kCutAsideNice = 4;
+
+}  // namespace
+
 void TraceReader::cut(std::uint64_t from, std::uint64_t to) {
+  finishCut(true);
   const TraceCut& c = impl_->builder.trace().cut();
-  auto local = [&c](std::uint64_t p) -> std::uint32_t {
-    if (p <= c.position) return c.carried;
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(p - c.position + c.carried, UINT32_MAX));
-  };
-  impl_->builder.cut(local(from), to == UINT64_MAX ? UINT32_MAX : local(to));
+  impl_->builder.cut(localSeq(c, from), to == UINT64_MAX ? UINT32_MAX : localSeq(c, to));
+}
+
+void TraceReader::cutAside(std::uint64_t from) {
+  finishCut(true);
+  TraceBuilder& b = impl_->builder;
+  const std::uint32_t local = localSeq(b.trace().cut(), from);
+  if (local <= b.trace().cut().carried) return;  // nothing to drop
+  try {
+    impl_->aside = std::async(std::launch::async, [frozen = b.freeze(), mark = b.nextSeq(), local] {
+      ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kCutAsideNice);
+      return TraceBuilder::planCut(frozen, mark, local);
+    });
+  } catch (const std::system_error&) {  // no thread to be had
+    b.cut(local, UINT32_MAX);
+  }
+}
+
+bool TraceReader::cutPending() const { return impl_->aside.valid(); }
+
+bool TraceReader::finishCut(bool wait) {
+  auto& aside = impl_->aside;
+  if (!aside.valid()) return false;
+  if (!wait && aside.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+  const auto plan = aside.get();
+  impl_->builder.applyCut(*plan);
+  return true;
 }
 
 std::shared_ptr<const Trace> TraceReader::snapshot() const { return impl_->builder.freeze(); }
-std::shared_ptr<const Trace> TraceReader::take() { return impl_->builder.take(); }
+std::shared_ptr<const Trace> TraceReader::take() {
+  finishCut(true);
+  return impl_->builder.take();
+}
 
 LoadResult finishLoad(TraceReader& r) {
   r.finish();

@@ -268,17 +268,30 @@ struct TraceSource::Impl {
         spillError = name + ": no spill file: " + why;
     }
     history.piece(piece, reader);
-    // abmon's own records count too: a hung program's samples go on for hours.
-    if (options.maxRecords == 0 || reader.heldRecords() < options.maxRecords) return;
+    if (options.maxRecords == 0) return;
     const double share = std::clamp(options.keepShare, 0.0, 1.0);
     const auto keep = static_cast<std::uint64_t>(static_cast<double>(options.maxRecords) * share);
+    // A cut made aside is put in place once made, or waited for when the
+    // window has grown by half what a cut drops.
+    if (reader.cutPending()) {
+      if (reader.finishCut(reader.heldRecords() >= options.maxRecords + (options.maxRecords - keep) / 2)) cutMade();
+      return;
+    }
+    // abmon's own records count too: a hung program's samples go on for hours.
+    if (reader.heldRecords() < options.maxRecords) return;
     const std::uint64_t now = reader.runRecords();
+    if (options.cutAside) return reader.cutAside(now - std::min(now, keep));
     reader.cut(now - std::min(now, keep));
+    cutMade();
+  }
+
+  void cutMade() {
     cuts.fetch_add(1, std::memory_order_relaxed);
     history.publishTable(reader);
   }
 
   SourceStep end() {
+    if (reader.finishCut(true)) cutMade();
     reader.finish();
     if (history.started()) history.finish(reader);
     noteTrace();
@@ -310,6 +323,7 @@ struct TraceSource::Impl {
         return fed(piece);
       case Input::Got::Nothing:
         caughtUp = true;
+        if (reader.finishCut(false)) cutMade();  // a quiet input need not wait for the next piece
         return SourceStep::Waiting;
       case Input::Got::End:
         // abmon's stop can be read from a frame whose end its writer has not

@@ -40,6 +40,7 @@ void TraceLoader::run() {
     options.follow = options_.follow;
     options.waitMs = kWaitMs;
     options.maxRecords = windowRecords(options_.budget);
+    options.cutAside = true;  // the picture goes on while a cut is made
     auto shared = std::make_shared<TraceSource>(options_.path.toStdString(), options);
     TraceSource& source = *shared;
     if (options.maxRecords) {

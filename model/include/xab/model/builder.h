@@ -46,6 +46,17 @@ class TraceBuilder final : public text::RecordSink {
   // TraceReader::cut with this builder's own seqs: keeps [from, to) and
   // what is carried over (cut.cpp).
   void cut(std::uint32_t from, std::uint32_t to);
+  // The same cut in two steps, so that reading goes on while it is made
+  // (TraceReader::cutAside): planCut makes the new window from a frozen
+  // copy of this builder's trace (freeze(), `mark` its nextSeq()) on any
+  // thread; applyCut, on the builder's thread, puts it in place with the
+  // records taken since the copy, numbered on as after cut(from, end).
+  // to == UINT32_MAX: the window runs to the end, records after the copy
+  // included.
+  struct CutPlan;
+  static std::shared_ptr<CutPlan> planCut(std::shared_ptr<const Trace> frozen, std::uint32_t mark, std::uint32_t from,
+                                          std::uint32_t to = UINT32_MAX);
+  void applyCut(CutPlan& plan);
   // TraceReader::continueRun: the task table of `table`, records numbered
   // from whole-run position `position`.
   void continueRun(const Trace& table, std::uint64_t position, TimeNs before = 0);

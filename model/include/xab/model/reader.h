@@ -76,6 +76,17 @@ class TraceReader {
   // are not changed.  Reading goes on after it (records numbered on).
   // O(records held): 20 M held cut to 10 M take 0.68 s of CPU.
   void cut(std::uint64_t from, std::uint64_t to = UINT64_MAX);
+  // cut(from) made aside: the new window is made on a thread of its own
+  // (at a lower priority) from a snapshot, while this reader goes on
+  // reading; finishCut puts it in place with the records read since,
+  // numbered on as they would be after cut(from).  One at a time: another
+  // cut (or take()) first waits for this one.  A system that refuses the
+  // thread gets cut(from).
+  void cutAside(std::uint64_t from);
+  bool cutPending() const;
+  // Puts a cut made aside in place if it is ready (or, with wait, once it
+  // is); returns whether one was put in place.  On the reader's thread.
+  bool finishCut(bool wait);
   // Records of the whole run read so far: the arrival position of the next.
   std::uint64_t runRecords() const;
   // Records held: the tasks' and abmon's (its samples too), carried ones

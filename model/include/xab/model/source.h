@@ -44,6 +44,12 @@ struct SourceOptions {
   // (Trace::memoryBytes() / eventCount() for the records alone).
   std::uint64_t maxRecords = 0;
   double keepShare = 0.5;
+  // Cuts made aside (TraceReader::cutAside): reading goes on while a cut
+  // is made, the window growing meanwhile (by at most half what a cut
+  // drops, then the reader waits for it).  When a cut is put in place
+  // then depends on the threads' pace: for a live view, not for a reading
+  // that must cut at the same records each time.
+  bool cutAside = false;
   // The time index: an entry about every indexEvery records (fewer when
   // the window is small: at most a quarter of it).
   std::uint64_t indexEvery = 1 << 20;
