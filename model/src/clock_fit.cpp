@@ -127,10 +127,15 @@ std::pair<double, double> commonOffsets(const std::vector<Point>& p) {
 
 namespace {
 
-template <class Events>
-std::size_t appendSamples(const Events& ev, std::size_t from, std::vector<ClockSample>& out) {
-  for (std::size_t i = from; i < ev.size(); ++i) {
-    const Event& e = ev[i];
+// The clock records among events [from, size()): read(i) gives event i,
+// its shape first (a store reads its records' shapes without decoding
+// them: the window after a budget's cut is scanned again whole).
+template <class Read>
+std::size_t appendSamples(std::size_t size, std::size_t from, std::vector<ClockSample>& out, Read&& read) {
+  for (std::size_t i = from; i < size; ++i) {
+    const Event* ep = read(i);
+    if (!ep) continue;
+    const Event& e = *ep;
     if (e.kind != Kind::CLOCK || (e.present & 0x3f) != 0x3f) continue;
     ClockSample s;
     s.t1 = e.time;
@@ -144,7 +149,17 @@ std::size_t appendSamples(const Events& ev, std::size_t from, std::vector<ClockS
     if (!sane(s.t1) || !sane(s.t4) || !sane(s.t2) || !sane(s.t3)) continue;
     out.push_back(s);
   }
-  return std::max(from, ev.size());
+  return std::max(from, size);
+}
+
+std::size_t appendSamples(const std::vector<Event>& ev, std::size_t from, std::vector<ClockSample>& out) {
+  return appendSamples(ev.size(), from, out, [&](std::size_t i) { return &ev[i]; });
+}
+
+std::size_t appendSamples(const EventStore& ev, std::size_t from, std::vector<ClockSample>& out) {
+  EventStore::Cursor c(ev);
+  return appendSamples(ev.size(), from, out,
+                       [&](std::size_t i) { return c.shape(i).kind == Kind::CLOCK ? &c[i] : nullptr; });
 }
 
 }  // namespace

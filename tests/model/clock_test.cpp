@@ -259,6 +259,31 @@ TEST_CASE("clock samples read a growing trace once each, the same as read whole"
   }
 }
 
+TEST_CASE("clock samples are found by the records' shapes: only blocks with clock records are decoded", "[clock]") {
+  // A budget's window is scanned again whole after each cut.
+  std::string text = "#xab-trace 1 abmon=t40001 host=node0 pid=1 start=1763680000.0\n";
+  const int records = 40 * static_cast<int>(EventStore::kBlock), every = 4 * static_cast<int>(EventStore::kBlock);
+  for (int i = 0; i < records; ++i) {
+    char line[256];
+    const long long ns = 100'000'000LL + i * 1000LL;
+    if (i % every == every / 2)
+      std::snprintf(line, sizeof line,
+                    "1763680000.%09lld 1763680000.%09lld t40002 clock ref=t40001 ref_s=1763680000 ref_ns=%lld "
+                    "turn_ns=40 rtt_ns=58282 phase=0 rc=1\n",
+                    ns, ns, ns);
+    else
+      std::snprintf(line, sizeof line, "1763680000.%09lld 1763680000.%09lld t40002 mytid rc=t40002\n", ns, ns);
+    text += line;
+  }
+  auto trace = loadTraceText(text).trace;
+  REQUIRE(trace->taskCount() == 1);
+  const std::uint64_t before = EventStore::blocksDecoded();
+  std::vector<ClockSample> samples;
+  appendClockSamples(*trace, 0, 0, samples);
+  CHECK(samples.size() == static_cast<std::size_t>(records / every));
+  CHECK(EventStore::blocksDecoded() - before <= samples.size());
+}
+
 TEST_CASE("a live fit re-times only when some clock is off the reference's", "[clock]") {
   Synth agree;
   agree.exchanges(kA, kNone, kT0, 0, 16, 15'000);
