@@ -1,6 +1,6 @@
 /*
  * mworker.c -- a master/worker program with fixed compute phases, to
- * validate intrusion compensation (docs/global-time.md).
+ * validate intrusion compensation (docs/compensation.md).
  *
  * One source, built twice (bench/compensate_bench.cmake): mworker-plain
  * (XAB_DISABLE: PVM alone) and mworker-xab (libab).  The master spawns W

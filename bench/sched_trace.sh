@@ -1,7 +1,7 @@
 #!/bin/bash
 # sched_trace.sh -- what the scheduler does on the tasks' core in plain and
 # traced runs of bench/mworker: the indirect intrusion that intrusion
-# compensation cannot take out (docs/global-time.md, "Limits";
+# compensation cannot take out (docs/compensation.md, "Limits";
 # docs/performance.md, "Intrusion compensation").
 #
 #   bench/sched_trace.sh [-b BUILD_DIR] [-r RUNS] [--batch N] [-- MWORKER_ARGS...]

@@ -74,7 +74,7 @@ ViewerOptions parseOptions(const QStringList& args, int& exitCode) {
   QCommandLineOption version("version", "Show the version.");
   QCommandLineOption noFollow("no-follow", "Read a file to its end once; do not wait for it to grow.");
   QCommandLineOption rawTime("raw-time", "Show each task's clock as recorded, not global time (docs/global-time.md).");
-  QCommandLineOption compensateOpt("compensate", "Take xab's measured cost out of the times (docs/global-time.md).");
+  QCommandLineOption compensateOpt("compensate", "Take xab's measured cost out of the times (docs/compensation.md).");
   QCommandLineOption replayOf("replay-of", "The trace is of a replay of the record in DIR: show it on the recorded run's dates (DIR may be a full trace: abreplay --from-trace; docs/replay.md).", "DIR");
   QCommandLineOption step("step", "Scripted: step N records from the start.", "N");
   QCommandLineOption playToEnd("play-to-end", "Scripted: wait for the end of the input, show its last record.");

@@ -20,7 +20,7 @@ struct ViewerOptions {
   QString input;                    // "" or "-": standard input
   bool follow = true;               // keep reading a file that grows
   bool rawTime = false;             // --raw-time: task clocks as recorded (docs/global-time.md)
-  bool compensate = false;          // --compensate: xab's measured cost taken out (docs/global-time.md)
+  bool compensate = false;          // --compensate: xab's measured cost taken out (docs/compensation.md)
   QString replayOf;                 // --replay-of DIR: a replay's trace on the record's dates (docs/replay.md)
   std::optional<qint64> step;       // scripted: open, step N records, ...
   bool playToEnd = false;           // ... or play to the end of the input

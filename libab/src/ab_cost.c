@@ -1,7 +1,7 @@
 /*
  * ab_cost.c -- libab's own cost on the task, measured so that a reader can
  * take it back out of the trace (intrusion compensation,
- * docs/global-time.md).
+ * docs/compensation.md).
  *
  * Two measurements, both recorded:
  *  - once attached, at the first flush after the first call's record (so
@@ -76,7 +76,7 @@ static int calibrated;
 static void calibrate(void);
 
 /* The CPUs this task may run on, as a bit mask (bit i: CPU i): a reader
- * charges a task for its core-mates' costs (docs/global-time.md,
+ * charges a task for its core-mates' costs (docs/compensation.md,
  * "Shared cores").  0 when unknown or when a CPU past 30 is in the set. */
 static int cpu_mask(void) {
   cpu_set_t set;

@@ -26,7 +26,7 @@ void xab_cost_forget(void);
  * wrapper's end record (POST).  What flush, clock and cost records already
  * tell is taken out; the sum and the count of measured calls travel in
  * the next flush record (own_ns, own_calls), and a reader charges every
- * call the mean (docs/global-time.md, "What libab measures").  Sampled,
+ * call the mean (docs/compensation.md, "What libab measures").  Sampled,
  * the windows' clock reads cost a call about 1 ns on average. */
 #define XAB_OWN_EVERY 32 /* a power of two */
 enum { XAB_OWN_NONE = 0, XAB_OWN_PRE, XAB_OWN_POST };

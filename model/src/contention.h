@@ -1,5 +1,5 @@
 // contention.h -- what tasks sharing a core cost each other (intrusion
-// compensation, compensate.cpp; docs/global-time.md "Shared cores").
+// compensation, compensate.cpp; docs/compensation.md "Shared cores").
 //
 // libab's costs are CPU the task spends on xab.  A task alone on its CPU
 // loses exactly that; tasks that share a CPU also lose the CPU their

@@ -159,7 +159,7 @@ check_trace() {  # name trace tasks language
   never=$(grep -m1 -o '"neverReceived": *[0-9]*' "$json" | grep -o '[0-9]*$')
   [[ $never == 0 ]] || fail "$name: $never messages never received (abstat)"
   # Every task measured its own cost (a short one at pvm_exit), so that
-  # abstat --compensate can take it out (docs/global-time.md).
+  # abstat --compensate can take it out (docs/compensation.md).
   local costed
   costed=$(awk '$4 == "cost" { print $3 }' "$trace" | sort -u | wc -l)
   [[ $costed == "$tasks" ]] || fail "$name: $costed of $tasks tasks have a cost record"

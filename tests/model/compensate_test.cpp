@@ -457,7 +457,7 @@ TEST_CASE("a trace without cost records is left as it is, and says so", "[compen
   CHECK(report.note.find("no cost records") != std::string::npos);
 }
 
-// ---- shared cores (docs/global-time.md, "Shared cores") ----
+// ---- shared cores (docs/compensation.md, "Shared cores") ----
 
 namespace {
 

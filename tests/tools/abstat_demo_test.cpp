@@ -257,7 +257,7 @@ TEST_CASE("abstat diagnoses the demo's --hang after every task was killed mid-ha
   vm.stop();
 }
 
-// Intrusion compensation (docs/global-time.md): bench/mworker (fixed
+// Intrusion compensation (docs/compensation.md): bench/mworker (fixed
 // compute phases that spin on the clock, many small messages) under abmon
 // in immediate mode with a known extra cost per record (the test knob
 // XAB_TEST_RECORD_COST_NS, 20 us: a tracer 100 times as costly as libab).

@@ -192,7 +192,7 @@ TEST_CASE("a receive from a task whose records come later: the peer gets its loc
 }
 #endif
 
-// --compensate (docs/global-time.md): the streaming translators take the
+// --compensate (docs/compensation.md): the streaming translators take the
 // model's compensation, from a file and from a pipe (they read the whole
 // trace first).  Known truth: a task whose cost record says 100 us per
 // record, ten records 1 ms apart: the last is 9 x 100 us earlier.

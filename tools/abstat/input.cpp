@@ -13,9 +13,9 @@ void onSignal(int) { gStop = 1; }
 // abstat's memory per record held: the records themselves (s bytes, about
 // 12), a second copy of them while a stall report puts a snapshot on
 // global time (the snapshot shares them with the reader, so global time
-// copies), and the analyses' tables (about 12: docs/model.md, "Memory and
-// speed").  The fixed part (the program, its buffers, the spill file's
-// compressor) comes off the budget first.
+// copies), and the analyses' tables (about 12: docs/model-memory.md).
+// The fixed part (the program, its buffers, the spill file's compressor)
+// comes off the budget first.
 constexpr std::uint64_t kFixedBytes = std::uint64_t{24} << 20;
 constexpr double kAnalysisBytes = 12;
 

@@ -70,7 +70,7 @@ Output:
                  (docs/global-time.md)
   --compensate   take xab's own cost on each task (libab's cost and flush
                  records) out of the times, and print each task's
-                 estimated intrusion (docs/global-time.md)
+                 estimated intrusion (docs/compensation.md)
   --replay-of DIR
                  the trace is of a replay (abreplay DIR -- ...): correct
                  its dates back to estimates of the recorded run's, from

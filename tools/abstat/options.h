@@ -49,7 +49,7 @@ struct Options {
   bool windowed() const { return budget > 0 && (follow || budgetGiven); }
   bool strict = false;
   bool progress = true;   // on a terminal only
-  bool compensate = false;  // xab's measured cost taken out (docs/global-time.md)
+  bool compensate = false;  // xab's measured cost taken out (docs/compensation.md)
   std::string replayOf;     // --replay-of DIR: the record the trace is a replay of (docs/replay.md)
   std::shared_ptr<const replay::RecordSet> record;  // DIR read (main)
   std::uint32_t replayCheck = 0;  // --replay-check N: every N-th anchor held out and measured

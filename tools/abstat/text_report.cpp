@@ -67,7 +67,7 @@ std::string exitWords(const Trace& t, TaskIndex k) {
 std::string compensationLine(const Report& a) {
   if (!a.compensated) return {};
   if (!a.compensation.costRecords) return "compensation: none: the trace has no cost records\n";
-  return "compensation: xab's measured cost taken out of every task's times (--compensate, docs/global-time.md)\n";
+  return "compensation: xab's measured cost taken out of every task's times (--compensate, docs/compensation.md)\n";
 }
 
 // What the replay correction did (--replay-of only).

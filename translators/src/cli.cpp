@@ -22,7 +22,7 @@ void printHelp(const CliSpec& s) {
   row("--no-progress", "no progress bar (it is shown only on a terminal anyway)");
   if (s.readsXabTrace) {
     row("--raw-time", "times as each task's clock recorded them, not global time (docs/global-time.md)");
-    row("--compensate", "take xab's measured cost out of the times (reads the whole trace first; docs/global-time.md)");
+    row("--compensate", "take xab's measured cost out of the times (reads the whole trace first; docs/compensation.md)");
     row("--replay-of DIR", "the trace is of a replay of record DIR: dates corrected to the recorded run's (DIR may be a full trace: abreplay --from-trace; reads the whole trace first; docs/replay.md)");
   }
   row("-h, --help", "this help");

@@ -174,7 +174,7 @@
   /* ---- PVM's tracer and output collector: written by abmon only (libab never sends them) ---- */ \
   /* a line the task wrote, as PVM's output collection handed it to abmon; stream: stdout, stderr, or - (PVM's one pipe carries both) */ \
   X(OUTPUT,      "output",      0, 'i', "", "stream:s text:s") \
-  /* ---- intrusion compensation (docs/global-time.md): libab's own cost on the task ---- */ \
+  /* ---- intrusion compensation (docs/compensation.md): libab's own cost on the task ---- */ \
   /* once at attach: rc = ns one record costs the task (a clock read and a buffer append, */ \
   /* timed over a burst of `burst` records taking total_ns); cpus: the CPUs the task may run on, */ \
   /* a bit mask (bit i: CPU i), 0 when unknown or past CPU 30 (shared-core contention) */ \

@@ -1,13 +1,13 @@
 // xab/model/compensate.h -- intrusion compensation
 // (Chassin de Kergommeaux, Maillet, Vincent, "Monitoring parallel programs for performance tuning in cluster environments",
-// §5; docs/global-time.md): each task's times as they would have been
+// §5; docs/compensation.md): each task's times as they would have been
 // without xab, from libab's `cost` and `flush` records.
 //
 // Per task, a compensated clock: the raw time minus the cost xab added
 // since the task's last base date (one record's cost after each record,
 // the real duration of each send to abmon, each clock exchange's round
 // trip; on a core shared with other tasks, also what they spent on xab
-// while it could have run, docs/global-time.md "Shared cores").  At every receive that is matched to its send the base date is
+// while it could have run, docs/compensation.md "Shared cores").  At every receive that is matched to its send the base date is
 // reset as in their §5.3: the receive ends at the later of the compensated
 // start of the receive plus the least receive duration in the trace (the
 // message was there already) and the compensated send plus the least
@@ -38,14 +38,14 @@ struct TaskIntrusion {
   TimeNs sendTime = 0;        // their summed durations (on a shared core, each at most the median)
   TimeNs clockTime = 0;       // summed round trips of the clock exchanges
   std::uint32_t mates = 0;    // tasks sharing its CPUs (cost records' cpus=), more than the CPUs; 0: none
-  TimeNs contention = 0;      // their costs while it could have run (docs/global-time.md, "Shared cores")
+  TimeNs contention = 0;      // their costs while it could have run (docs/compensation.md, "Shared cores")
   TimeNs charged = 0;         // all of it: recordTime + sendTime + clockTime + contention
   TimeNs rawRun = 0;          // first to last record, as recorded
   TimeNs compensatedRun = 0;  // ... after compensation
   // Receives that waited for their message as recorded but find it there
   // once compensated: xab changed when the task blocked (an indirect
   // cost: the blocking and waking, the scheduling it brings, are not
-  // measured and not taken out; docs/global-time.md, "Limits").
+  // measured and not taken out; docs/compensation.md, "Limits").
   std::uint64_t xabWaits = 0;
   // Time added by xab as a share of the task's recorded run.
   double share() const { return rawRun > 0 ? static_cast<double>(rawRun - compensatedRun) / rawRun : 0.0; }

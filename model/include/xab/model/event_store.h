@@ -9,7 +9,7 @@
 // rc and the fields it has, all as variable-length integers (a zigzag
 // value, its length in the first byte).  A ring of 16
 // tasks sending, receiving, packing and synchronizing clocks takes about
-// 12 bytes an event (docs/model.md "The event store").
+// 12 bytes an event (docs/model-memory.md, "The event store").
 //
 // Reading is by value: operator[] decodes the event's block into a small
 // per-thread cache of decoded blocks, so a walk in order decodes each block

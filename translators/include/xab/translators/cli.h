@@ -24,7 +24,7 @@ struct CommonArgs {
   bool lenient = false;
   bool progress = true;
   bool rawTime = false;        // --raw-time: task clocks as recorded (docs/global-time.md)
-  bool compensate = false;     // --compensate: xab's measured cost taken out (docs/global-time.md)
+  bool compensate = false;     // --compensate: xab's measured cost taken out (docs/compensation.md)
   std::string replayOf;        // --replay-of DIR: a replay's trace on the record's dates (docs/replay.md)
   std::vector<std::string> positional;  // all operands, input is the last
 };
