@@ -109,7 +109,8 @@ void compareAt(const std::vector<std::string_view>& lines, std::size_t mark, std
 std::string withRelayClocks() {
   std::string out;
   bool relay = false;
-  for (std::string_view line : linesOf(readFile(dataPath("two-hosts.trace")))) {
+  const std::string text = readFile(dataPath("two-hosts.trace"));
+  for (std::string_view line : linesOf(text)) {
     out += line;
     relay = relay || line.find("relay.start") != std::string_view::npos;
     if (!relay || line.starts_with("#")) continue;
