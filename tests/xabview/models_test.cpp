@@ -2,6 +2,7 @@
 // the way the viewer feeds them: snapshots that grow, a replay position
 // that moves, a filter that changes.
 #include "activity.h"
+#include "analysis_pace.h"
 #include "event_log_model.h"
 #include "panel_models.h"
 #include "row_set.h"
@@ -445,4 +446,24 @@ TEST_CASE("input panel's text: the failure, the source, malformed lines, the hos
   CHECK(hosts.contains("Hosts (how the records were collected):"));
   CHECK(std::any_of(hosts.begin(), hosts.end(),
                     [](const QString& l) { return l.startsWith("node1: ") && l.contains("by its relay"); }));
+}
+
+TEST_CASE("the next analysis rests twice the last one's time, but not after a cut or a dropped one") {
+  using namespace std::chrono_literals;
+  AnalysisPace pace;
+  const auto t0 = AnalysisPace::Clock::now();
+  CHECK(pace.rested(t0));  // none yet
+  pace.finished(1000, t0, false);
+  CHECK_FALSE(pace.rested(t0 + 1999ms));
+  CHECK(pace.rested(t0 + 2000ms));
+  // A cut: the window analysed is gone, the new one is analysed at once.
+  pace.restart();
+  CHECK(pace.rested(t0 + 1ms));
+  // One that ran across a cut and was dropped owes no rest either; the
+  // next one that is shown does.
+  pace.finished(3000, t0 + 5s, true);
+  CHECK(pace.rested(t0 + 5s));
+  pace.finished(500, t0 + 6s, false);
+  CHECK_FALSE(pace.rested(t0 + 6s + 999ms));
+  CHECK(pace.rested(t0 + 7s));
 }

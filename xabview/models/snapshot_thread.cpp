@@ -1,6 +1,7 @@
 // snapshot_thread.cpp -- the loader's snapshot thread (trace_loader.h):
 // the reader's newest trace made a snapshot at a fixed cadence, and the
 // whole-trace analyses run beside it.
+#include "analysis_pace.h"
 #include "trace_loader.h"
 
 #include <chrono>
@@ -14,10 +15,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// While records flow, an analysis starts only after kAnalysisRest times its
-// last duration of rest (at most a third of the time), at the nice value
-// kAnalysisNice (its threads inherit it).
-constexpr double kAnalysisRest = 2.0;
+// An analysis runs at the nice value kAnalysisNice (its threads inherit
+// it); AnalysisPace says when the next starts while records flow.
 constexpr int kAnalysisNice = 10;
 // A file read to its end on task clocks that global time moves is put on
 // global time once the input has paused (reader_thread.cpp): for so long
@@ -30,8 +29,9 @@ constexpr auto kGlobalWait = std::chrono::seconds(1);
 // a snapshot (the new records only), with the newest finished analysis.
 // An analysis runs on its own thread; while records flow the next starts
 // when the last is done and twice as long again has passed (it costs the
-// whole trace: at most a third of the time), never on a file's backlog;
-// once the input pauses, at once.  The last snapshot, at the end of the
+// whole trace: at most a third of the time), or at once after a cut
+// (AnalysisPace), never on a file's backlog; once the input pauses, at
+// once.  The last snapshot, at the end of the
 // input, waits for a complete analysis.
 void TraceLoader::snapshotLoop() {
   try {
@@ -40,8 +40,7 @@ void TraceLoader::snapshotLoop() {
     std::future<AnalysisPtr> running;
     std::shared_ptr<const ViewSnapshot> last;
     std::deque<std::shared_ptr<const ViewSnapshot>> retired;
-    auto analysisDone = Clock::now();
-    double analysisMs = 0;
+    AnalysisPace pace;
     // A re-timed trace (another time base) makes every analysis of the old
     // times stale: its lines and mipmaps would be drawn at the old dates.
     // Each time base is an epoch; an analysis of an older one is dropped.
@@ -88,8 +87,7 @@ void TraceLoader::snapshotLoop() {
       bool analysed = running.valid() && running.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
       if (analysed) {
         AnalysisPtr done = running.get();
-        analysisMs = done->buildMs;
-        analysisDone = Clock::now();
+        pace.finished(done->buildMs, Clock::now(), runningEpoch != epoch);
         if (runningEpoch == epoch) analysis = std::move(done);
       }
       // A budget's cut (a window further on) renumbers the records as a new
@@ -99,6 +97,7 @@ void TraceLoader::snapshotLoop() {
       if (raw && (raw->newTimeBase || cut)) {
         ++epoch;
         analysis = std::make_shared<Analysis>();
+        pace.restart();
       }
       if (raw || (analysed && last)) {
         std::shared_ptr<ViewSnapshot> s;
@@ -153,8 +152,7 @@ void TraceLoader::snapshotLoop() {
         publish(std::move(s));
       }
       if (!last || running.valid() || analysis->records == last->trace->eventCount()) continue;
-      const bool rested =
-          Clock::now() - analysisDone >= std::chrono::duration<double, std::milli>(kAnalysisRest * analysisMs);
+      const bool rested = pace.rested(Clock::now());
       // A file's backlog is read in moments: an analysis of part of it would
       // be stale at once (and cost the memory of a second one).  Once the
       // input pauses (caught up, nothing new for a tick) the analysis
