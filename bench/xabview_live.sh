@@ -12,8 +12,9 @@
 # (one line per diagram repaint, see xabview(1) --frame-log) it prints, over
 # the time records arrived: the arrival rate at the reader, repaints per
 # second, the longest gap between two repaints, the worst age of the newest
-# record shown, the most records behind, and the worst main-thread stall
-# (a 20 ms watchdog timer's longest lateness).  Timings go to
+# record shown, the most records behind, the worst main-thread stall
+# (a 20 ms watchdog timer's longest lateness), and the share of repaints
+# that had an analysis of their window (message lines, barriers, hang).  Timings go to
 # docs/performance.md; never run by ctest.
 #
 # As every benchmark here: the program (pvmd, its tasks) on core 0, the
@@ -84,13 +85,14 @@ summary() {  # FRAMELOG: figures over the time records arrived
     read > lastread { last = ms; total = read }
     first != "" && ms <= last {
       frames++; if (prev_in != "" && ms - prev_in > gap) gap = ms - prev_in; prev_in = ms
+      if ($12 > 0) analysed++
       if ($7 > age) age = $7; if ($5 > behind) behind = $5; if ($6 > lag) lag = $6
     }
     { if ($10 > stall) stall = $10; lastread = read; prevms = ms }
     END {
       d = (last - first) / 1000.0; if (d <= 0) d = 1e-9
-      printf "records %d in %.2f s: arrival %.0f records/s | repaints %.1f/s, longest gap %d ms | newest shown record at most %.0f ms old | at most %d records, %.2f s behind | worst main-thread stall %.0f ms\n",
-             total - base, d, (total - base) / d, frames / d, gap, age, behind, lag, stall
+      printf "records %d in %.2f s: arrival %.0f records/s | repaints %.1f/s, longest gap %d ms | newest shown record at most %.0f ms old | at most %d records, %.2f s behind | worst main-thread stall %.0f ms | %.0f%% of repaints with an analysis of their window\n",
+             total - base, d, (total - base) / d, frames / d, gap, age, behind, lag, stall, frames ? 100 * analysed / frames : 0
     }' "$1"
 }
 
