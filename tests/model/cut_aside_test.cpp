@@ -1,21 +1,16 @@
 // A cut made aside (TraceReader::cutAside): the window made on a thread of
 // its own while reading goes on is the window cut(from) makes with the same
-// records read after it, whatever was read meanwhile; and a source that
-// cuts aside keeps its window bounded.
+// records read after it, whatever was read meanwhile.  (A source that cuts
+// aside: window_test.)
 #include "fixtures.h"
-#include "xab/test/process.h"
 
-#include <xab/model/analysis.h>
 #include <xab/model/barriers.h>
 #include <xab/model/builder.h>
-#include <xab/model/source.h>
 #include <xab/traceformat/record.h>
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -162,32 +157,3 @@ TEST_CASE("a cut made aside, then more: a second cut waits for the first, take()
   CHECK(a->cut().cut);
   CHECK(describe(*a) == describe(*b));
 }
-
-#ifdef XAB_GENTRACE
-TEST_CASE("a source that cuts aside keeps its window bounded and its analyses clean", "[window]") {
-  const std::string dir = xab::test::make_temp_dir("xab-aside");
-  const std::string file = dir + "/ring.trace";
-  const std::string cmd = std::string(XAB_GENTRACE) + " --records 400000 16 > " + file;
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  SourceOptions o;
-  o.maxRecords = 60000;
-  o.cutAside = true;
-  TraceSource src(file, o);
-  std::uint64_t most = 0;
-  for (SourceStep st; (st = src.next()) != SourceStep::Ended;) most = std::max(most, src.reader().heldRecords());
-  // The limit, half what a cut drops while one is made aside, one piece.
-  CHECK(most <= 60000 + 15000 + 20000);
-  CHECK(src.cuts() >= 4);
-  CHECK_FALSE(src.reader().cutPending());
-  auto t = src.reader().take();
-  REQUIRE(t->cut().cut);
-  CHECK(t->cut().position > 250000);
-  CHECK(t->taskCount() == 16);
-  const Analysis a = analyse(t);
-  CHECK(a.messages.unmatched.empty());
-  CHECK(a.mismatch.mismatches.empty());
-  CHECK(a.messages.unreceivedMessages == 0);
-  CHECK(!a.hang.hung);
-  std::filesystem::remove_all(dir);
-}
-#endif
