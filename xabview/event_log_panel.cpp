@@ -144,35 +144,21 @@ void EventLogPanel::refillTasks() {
 }
 
 // The Call box lists the calls the trace has, by name, each with its count
-// ("send (640)"); the counts grow with the trace, one pass over new records.
+// ("send (640)"); the counts grow with the trace, read once (call_counts.h).
 void EventLogPanel::refillCalls() {
   const ViewSnapshot* s = state_->snapshot();
-  // Another input (File > Open), another window of the run (a budget's
-  // cut, the past read again): counted again.
-  if (!s || s->size() < counted_ || s->windowStart() != countedWindow_) {
-    callCounts_.fill(0);
-    counted_ = 0;
-  }
-  if (s) countedWindow_ = s->windowStart();
-  if (s && s->size() > counted_) {
-    s->forEachRecord(counted_, s->size(), [&](std::size_t, const OrderEntry&, const RecordRef& r) {
-      ++callCounts_[static_cast<std::size_t>(r.shape().kind)];
-    });
-    counted_ = s->size();
-  } else if (s || call_->count() == 1) {
-    return;
-  }
+  if (!callCounts_.update(s) && (s || call_->count() == 1)) return;
   QSignalBlocker block(call_);
   const int current = call_->currentData().toInt();
   std::vector<std::pair<QString, int>> calls;
   for (int k = 0; k < kKindCount; ++k) {
-    if (static_cast<Kind>(k) == Kind::TIDS || callCounts_[static_cast<std::size_t>(k)] == 0) continue;
+    if (static_cast<Kind>(k) == Kind::TIDS || callCounts_[static_cast<Kind>(k)] == 0) continue;
     auto n = kindName(static_cast<Kind>(k));
     calls.emplace_back(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size())), k);
   }
   std::sort(calls.begin(), calls.end());
   auto text = [&](const std::pair<QString, int>& c) {
-    return QStringLiteral("%1 (%2)").arg(c.first).arg(callCounts_[static_cast<std::size_t>(c.second)]);
+    return QStringLiteral("%1 (%2)").arg(c.first).arg(callCounts_[static_cast<Kind>(c.second)]);
   };
   bool same = call_->count() == static_cast<int>(calls.size()) + 1;
   for (std::size_t i = 0; same && i < calls.size(); ++i)

@@ -3,6 +3,7 @@
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,29 +31,67 @@ OutputPanel::OutputPanel(ViewState* state, QWidget* parent) : QWidget(parent), s
 }
 
 // Only the records that came since the last look are scanned: a snapshot
-// extends the one before (a new trace starts over).
+// extends the one before, or is a budget's later window that keeps the
+// lines after its cut (a new trace starts over).
 void OutputPanel::collect() {
   const ViewSnapshot* s = state_->snapshot();
   if (!s || !s->trace) return;
-  // Another input, or another window of the run (a budget's cut, the past
-  // read again): positions count from another record.
-  if (s->trace.get() != trace_ && (s->order.size() < scanned_ || !trace_ || s->windowStart() != window_)) {
+  const std::uint64_t start = s->windowStart();
+  auto restart = [&] {
     lines_.clear();
     scanned_ = 0;
     shown_ = 0;
     text_->clear();
+  };
+  if (s->trace.get() != trace_) {
+    if (!trace_) {
+      restart();
+    } else if (start != window_ || s->fromHistory != fromHistory_) {
+      // Another window of the run: a budget's later one keeps the lines
+      // from its cut on (output records are never carried across it, so
+      // its carried records need no look); another input, the past read
+      // again or back from it: positions count from another record.
+      const auto shift = s->shiftFrom(window_, scanned_, fromHistory_);
+      if (shift && s->order.size() + shift->shift >= scanned_) {
+        dropBefore(start + shift->carried);
+        scanned_ -= static_cast<std::size_t>(shift->shift);
+      } else {
+        restart();
+      }
+    } else if (s->order.size() < scanned_) {
+      restart();
+    }
   }
   trace_ = s->trace.get();
-  window_ = s->windowStart();
+  window_ = start;
+  fromHistory_ = s->fromHistory;
   const Trace& t = *s->trace;
   const int textSlot = slotOf(Kind::OUTPUT, Phase::End, Key::Text);
   // The records' shapes say which are output: only those are decoded.
+  if (scanned_ < s->order.size()) read_ += s->order.size() - scanned_;
   s->forEachRecord(scanned_, s->order.size(), [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
     if (e.task >= t.taskCount()) return;  // abmon's own records
     if (const auto shape = r.shape(); shape.kind == Kind::OUTPUT && shape.has(textSlot))
-      lines_.push_back({p, e.task, r.event().a[textSlot]});
+      lines_.push_back({start + p, e.task, r.event().a[textSlot]});
   });
   scanned_ = s->order.size();
+}
+
+void OutputPanel::dropBefore(std::uint64_t run) {
+  const auto gone = static_cast<std::size_t>(
+      std::lower_bound(lines_.begin(), lines_.end(), run, [](const Line& l, std::uint64_t r) { return l.run < r; }) -
+      lines_.begin());
+  lines_.erase(lines_.begin(), lines_.begin() + static_cast<std::ptrdiff_t>(gone));
+  const std::size_t off = std::min(gone, shown_);
+  if (off == 0) return;
+  if (off == shown_) {
+    text_->clear();
+  } else {
+    QTextCursor c(text_->document());
+    c.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor, static_cast<int>(off));
+    c.removeSelectedText();
+  }
+  shown_ -= off;
 }
 
 std::optional<TaskIndex> OutputPanel::selectedTask() const {
@@ -71,9 +110,9 @@ void OutputPanel::refresh() {
   collect();
   const ViewSnapshot* s = state_->snapshot();
   if (!s || !s->trace) return;
-  const std::size_t position = state_->position();
+  const std::uint64_t position = s->windowStart() + state_->position();
   auto upTo = static_cast<std::size_t>(
-      std::lower_bound(lines_.begin(), lines_.end(), position, [](const Line& l, std::size_t p) { return l.position < p; }) -
+      std::lower_bound(lines_.begin(), lines_.end(), position, [](const Line& l, std::uint64_t p) { return l.run < p; }) -
       lines_.begin());
   if (upTo < shown_) {
     text_->clear();
@@ -90,7 +129,7 @@ void OutputPanel::refresh() {
                      : QStringLiteral("No output yet at this position (the trace has %1 output records, the first at "
                                       "record %2).")
                            .arg(lines_.size())
-                           .arg(lines_.front().position + 1));
+                           .arg(lines_.front().run - s->windowStart() + 1));
   highlight();
   text_->verticalScrollBar()->setValue(text_->verticalScrollBar()->maximum());
 }

@@ -5,6 +5,7 @@
 // messages_panel.cpp, input_panel.cpp).
 #pragma once
 
+#include "call_counts.h"
 #include "event_log_model.h"
 #include "event_log_view.h"
 #include "panel_models.h"
@@ -31,6 +32,7 @@ class EventLogPanel : public QWidget {
  public:
   explicit EventLogPanel(ViewState* state, QWidget* parent = nullptr);
   EventLogModel* model() const { return model_; }
+  const CallCounts& callCounts() const { return callCounts_; }
  public slots:
   void focusFilter();
  private slots:
@@ -42,9 +44,7 @@ class EventLogPanel : public QWidget {
   void showFilter();
  private:
   static std::optional<int> tagOf(const QString& text);
-  std::array<std::uint64_t, kKindCount> callCounts_{};  // records per call, of the first counted_
-  std::size_t counted_ = 0;
-  std::uint64_t countedWindow_ = 0;  // the window counted_ counts in (ViewSnapshot::windowStart)
+  CallCounts callCounts_;  // the Call box's counts
   ViewState* state_;
   EventLogModel* model_;
   EventLogView* table_;

@@ -180,6 +180,53 @@ TEST_CASE("event log rows: the positions kept, as a list of them would say, on e
   }
 }
 
+TEST_CASE("event log rows: a later window's shift drops the rows before its cut, moves the rest, adds the carried in front") {
+  // The same filters, with cuts: the rows after each equal those of the
+  // new window's positions filtered whole (position q of the window is
+  // run position start + q, its first `carried` another rule's).
+  for (unsigned every : {50u, 2u, 1u, 0u}) {
+    INFO("every " << every);
+    auto rowAt = [&](std::size_t run) { return every == 0 ? run % 7 == 3 : run % every != 0; };
+    auto carriedRow = [&](std::size_t i) { return i % 3 != 1; };
+    RowSet rows;
+    std::size_t start = 0, carried = 0, n = 0;  // the window: run positions [start + carried, start + n), carried in front
+    auto keepOf = [&](std::size_t q) { return q < carried ? carriedRow(q) : rowAt(start + q); };
+    std::uint32_t shuffle = 12345;
+    for (int step = 0; step < 40; ++step) {
+      shuffle = shuffle * 1103515245u + 12345u;
+      if (step % 3 == 2 && n > carried + 2) {
+        // A cut keeps from a record past the carried ones on, and carries new ones.
+        const std::size_t firstKept = carried + 1 + (shuffle >> 8) % (n - carried - 1);
+        const std::size_t newCarried = std::min<std::size_t>((shuffle >> 4) % 5, firstKept);
+        const std::size_t shift = firstKept - newCarried;
+        std::vector<bool> front(newCarried);
+        for (std::size_t i = 0; i < newCarried; ++i) front[i] = carriedRow(i);
+        rows.shift(firstKept, shift, front);
+        start += shift;
+        carried = newCarried;
+        n -= shift;
+      } else {
+        const std::size_t piece = (shuffle >> 8) % 900;
+        std::vector<bool> keep(piece);
+        for (std::size_t i = 0; i < piece; ++i) keep[i] = keepOf(n + i);
+        rows.append(keep);
+        n += piece;
+      }
+      std::vector<std::size_t> kept;
+      for (std::size_t q = 0; q < n; ++q)
+        if (keepOf(q)) kept.push_back(q);
+      REQUIRE(rows.covered() == n);
+      REQUIRE(rows.size() == kept.size());
+      for (std::size_t r = 0; r < kept.size(); ++r) REQUIRE(rows.positionOf(r) == kept[r]);
+      for (std::size_t p = 0; p <= n + 1; ++p) {
+        const auto below = static_cast<std::size_t>(std::lower_bound(kept.begin(), kept.end(), p) - kept.begin());
+        REQUIRE(rows.rowsBefore(p) == below);
+        REQUIRE(rows.contains(p) == std::binary_search(kept.begin(), kept.end(), p));
+      }
+    }
+  }
+}
+
 TEST_CASE("barrier models: instances, last arriver, totals per task") {
   ViewState state;
   BarrierWaitModel instances(&state);

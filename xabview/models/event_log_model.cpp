@@ -44,10 +44,11 @@ int EventLogModel::rowAtOrBefore(std::size_t position) const {
   return static_cast<int>(rows_.rowsBefore(position + 1)) - 1;
 }
 
-std::vector<bool> EventLogModel::matches(std::size_t from, std::size_t to) const {
+std::vector<bool> EventLogModel::matches(std::size_t from, std::size_t to) {
   std::vector<bool> keep(to > from ? to - from : 0, false);
   const ViewSnapshot* s = state_->snapshot();
   if (!s || from >= to) return keep;  // no trace yet (libab's records are left out from the start)
+  read_ += to - from;
   const EventFilter& filter = state_->filter();
   s->forEachRecord(from, to, [&](std::size_t p, const OrderEntry& e, const RecordRef& r) {
     keep[p - from] = filter.matches(e, r);
@@ -56,11 +57,18 @@ std::vector<bool> EventLogModel::matches(std::size_t from, std::size_t to) const
 }
 
 void EventLogModel::onSnapshot() {
-  std::size_t size = state_->size();
-  // Fewer records (another input) or another window of the run (a
-  // budget's cut, the past read again): the rows are made again.
+  const std::size_t size = state_->size();
   const ViewSnapshot* s = state_->snapshot();
-  if (size < known_ || (s ? s->windowStart() : 0) != window_) {
+  // Another window of the run: a budget's later one moves the rows it
+  // keeps; another input, the past read again or back from it, a window
+  // beyond what was read: the rows are made again.
+  if ((s ? s->windowStart() : 0) != window_ || (s && s->fromHistory) != fromHistory_) {
+    const auto shift = s ? s->shiftFrom(window_, known_, fromHistory_) : std::nullopt;
+    if (shift && size + shift->shift >= known_) shiftRows(*shift);
+    else onFilter();
+    return;
+  }
+  if (size < known_) {  // another input
     onFilter();
     return;
   }
@@ -90,7 +98,22 @@ void EventLogModel::onFilter() {
   filtered_ = !state_->filter().all();
   known_ = state_->size();
   window_ = state_->snapshot() ? state_->snapshot()->windowStart() : 0;
+  fromHistory_ = state_->snapshot() && state_->snapshot()->fromHistory;
   if (filtered_) rows_.append(matches(0, known_));
+  endResetModel();
+}
+
+void EventLogModel::shiftRows(const ViewSnapshot::Shift& shift) {
+  // A reset, as onFilter(): the rows' numbers all change.  The records
+  // carried across the cut are matched in front, then the new ones.
+  beginResetModel();
+  const auto carried = static_cast<std::size_t>(shift.carried);
+  if (filtered_) rows_.shift(static_cast<std::size_t>(shift.firstKept()), static_cast<std::size_t>(shift.shift), matches(0, carried));
+  known_ -= static_cast<std::size_t>(shift.shift);
+  window_ = state_->snapshot()->windowStart();
+  const std::size_t size = state_->size();
+  if (filtered_) rows_.append(matches(known_, size));
+  known_ = size;
   endResetModel();
 }
 

@@ -117,12 +117,23 @@ bool ViewState::askHistory(TimeNs t) {
 void ViewState::setSnapshot(SnapshotPtr s) {
   // A budget's cut moved the window on: positions count from its start, so
   // a position held (paused, a selection) moves back by what was dropped.
+  // A selected record stays selected while the window holds it: kept, or
+  // carried across the cut to the new window's front.
   if (snapshot_ && s && snapshot_->fromHistory == s->fromHistory && s->windowStart() > snapshot_->windowStart()) {
     const std::uint64_t d = s->windowStart() - snapshot_->windowStart();
     position_ = position_ > d ? position_ - d : 0;
-    if (selected_) {
-      if (*selected_ >= d) *selected_ -= d;
-      else selected_.reset();
+    if (selected_ && *selected_ < snapshot_->size()) {
+      const std::uint64_t run = snapshot_->trace->runPosition(static_cast<std::uint32_t>(*selected_));
+      const TraceCut& cut = s->trace->cut();
+      selected_.reset();
+      if (run >= cut.position) {
+        selected_ = static_cast<std::size_t>(run - s->windowStart());
+      } else {
+        for (std::uint32_t j = 0; j < cut.carried && !selected_; ++j)
+          if (s->trace->runPosition(j) == run) selected_ = j;
+      }
+    } else {
+      selected_.reset();
     }
   }
   // Progress is a task's record: abmon's own (its samples, every 100 ms)
