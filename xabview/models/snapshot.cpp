@@ -280,6 +280,10 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
     foldCut(tr);
     if (previous_->taskCount() <= tr.taskCount())
       shift = ViewSnapshot::shiftOf(tr, ViewSnapshot::windowStartOf(*previous_), order_.size());
+    // Every record of the old window from firstKept on is in the new one (a
+    // window, not a range read back from the middle of a run).
+    if (shift && tr.eventCount() + tr.monitorEvents().size() < shift->carried + order_.size() - shift->firstKept())
+      shift.reset();
   }
   if (shift) {
     carrySpans(tr, *shift);
