@@ -128,7 +128,8 @@ void ArrivalOrder::carry(const Trace& next, std::size_t firstKept, std::uint32_t
     for (std::size_t i = 0; i < ev.size() && c[i].seq < carried; ++i) row[c[i].seq] = t;
   }
   out.appendRow(row, carried);
-  for (std::size_t p = firstKept; p < size_; ++p) out.push(taskAt(p));
+  if (isNarrow_) out.narrow_.append(narrow_, firstKept);
+  else out.wide_.append(wide_, firstKept);
   out.size_ = carried + (size_ > firstKept ? size_ - firstKept : 0);
   *this = std::move(out);
 }
