@@ -36,13 +36,15 @@ void MipmapBuilder::expect(TimeNs origin, TimeNs end) {
 
 void MipmapBuilder::fold(TimeNs begin, TimeNs end, TaskState state) {
   if (width_ == 0) expect(begin, end);
+  const bool gap = begin > folded_;
   begin = std::max(begin, folded_);
   if (end <= begin) return;
   folded_ = end;
   // The task's time in at most kMipBins bins.
   while (static_cast<std::uint64_t>(end - origin_) > static_cast<std::uint64_t>(width_) * kMipBins) doubleWidth();
   const auto s = static_cast<std::size_t>(state);
-  while (begin >= origin_ + static_cast<TimeNs>(closed_ + 1) * width_) close();  // a gap's bins
+  if (gap)  // the bins of a gap (before the first record of the run's window) close empty
+    while (begin >= origin_ + static_cast<TimeNs>(closed_ + 1) * width_) close();
   while (begin < end) {
     const TimeNs binEnd = origin_ + static_cast<TimeNs>(closed_ + 1) * width_;
     const TimeNs upTo = std::min(end, binEnd);
