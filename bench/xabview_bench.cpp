@@ -103,7 +103,8 @@ void writeTrace(const std::string& path, long events, int tasks) {
 double threadCpuMs() { return static_cast<double>(bench_clock_ns(CLOCK_THREAD_CPUTIME_ID)) / 1e6; }
 
 // Live: the file read in 50 pieces, a snapshot after each, extended from
-// the last (SnapshotBuilder, as the viewer's snapshot thread does).
+// the last (SnapshotBuilder, as the viewer's snapshot thread does); then
+// a budget's cut of the older half and the snapshot after it.
 void liveSnapshots(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -123,6 +124,17 @@ void liveSnapshots(const std::string& path) {
   }
   std::printf("live snapshots: %d, each extending the last by 1/50 of the trace: mean %.1f ms, worst %.1f ms\n", n,
               total / n, worst);
+  // A budget's cut of the older half (TraceReader::cut, as the window's):
+  // the snapshot after it, with the history of what it dropped.
+  reader.cut(reader.runRecords() / 2);
+  auto trace = reader.snapshot();
+  const double cpu = threadCpuMs();
+  const std::uint64_t blocks = EventStore::blocksDecoded();
+  auto t = Clock::now();
+  auto s = builder.update(trace);
+  std::printf("snapshot after a cut of the older half (%zu records kept): %.1f ms, cpu %.1f ms, %llu blocks decoded\n",
+              s->size(), msSince(t), threadCpuMs() - cpu,
+              static_cast<unsigned long long>(EventStore::blocksDecoded() - blocks));
 }
 
 struct PaintFigure {
@@ -288,7 +300,7 @@ int main(int argc, char** argv) {
     }
     std::printf("overview strip repaint (1280x52, whole run): cpu %.2f ms\n", (threadCpuMs() - cpu) / 20);
   }
-  if (generated && keep.empty()) std::remove(trace.c_str());
   liveSnapshots(trace);  // last: its copy of the text must not raise the peak above
+  if (generated && keep.empty()) std::remove(trace.c_str());
   return 0;
 }

@@ -133,6 +133,8 @@ StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i,
   return intervalIn(trace, task, cursor, trace.events(task).size(), i);
 }
 
+bool opensOwnInterval(const Event& e) { return !isNote(e.kind) && !e.insideCall(); }
+
 std::uint32_t enclosingCall(const Trace& trace, TaskIndex task, std::uint32_t i) {
   // Back over the calls made inside it, each inner blocking call from its
   // end to its begin (record i itself may be such an end).

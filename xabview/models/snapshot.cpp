@@ -108,11 +108,30 @@ ArrivalOrder ArrivalOrder::frozen(const Trace& trace) const {
 }
 
 void ArrivalOrder::appendRow(const std::vector<TaskIndex>& row, std::size_t total) {
-  for (TaskIndex t : row) {
-    if (isNarrow_) narrow_.push_back(t == kMonitorTask ? kNarrowMonitor : static_cast<std::uint16_t>(t));
-    else wide_.push_back(t);
-  }
+  for (TaskIndex t : row) push(t);
   size_ = total;
+}
+
+void ArrivalOrder::push(TaskIndex t) {
+  if (isNarrow_) narrow_.push_back(t == kMonitorTask ? kNarrowMonitor : static_cast<std::uint16_t>(t));
+  else wide_.push_back(t);
+}
+
+void ArrivalOrder::carry(const Trace& next, std::size_t firstKept, std::uint32_t carried) {
+  ArrivalOrder out;
+  out.trace_ = &next;
+  out.isNarrow_ = isNarrow_;
+  std::vector<TaskIndex> row(carried, kMonitorTask);  // a task's carried records are its first
+  for (TaskIndex t = 0; t < next.taskCount(); ++t) {
+    const auto& ev = next.events(t);
+    EventStore::Cursor c(ev);
+    for (std::size_t i = 0; i < ev.size() && c[i].seq < carried; ++i) row[c[i].seq] = t;
+  }
+  out.appendRow(row, carried);
+  if (isNarrow_) out.narrow_.append(narrow_, firstKept);
+  else out.wide_.append(wide_, firstKept);
+  out.size_ = carried + (size_ > firstKept ? size_ - firstKept : 0);
+  *this = std::move(out);
 }
 
 TaskIndex ArrivalOrder::taskAt(std::size_t p) const {
@@ -210,6 +229,9 @@ void SnapshotBuilder::extendSpans(const Trace& trace, TaskIndex t, TaskSpans& ts
   // first, each interval's records after (a block read once).
   for (std::size_t i = std::min<std::size_t>(firstNew, ts.next); i < ev.size(); ++i) {
     if (i >= firstNew) place(cursor[i].seq);
+    if (ts.fromPending && i >= ts.junction && opensOwnInterval(cursor[i])) {
+      ts.showFrom(static_cast<std::uint32_t>(i), cursor[i].time);
+    }
     if (exited || i < ts.next) continue;
     StateInterval iv = intervalAfter(trace, t, static_cast<std::uint32_t>(i), cursor);
     if (open && sameState(*open, iv) && open->end == iv.begin) {
@@ -251,18 +273,44 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
                  previous_->monitorEvents().size() <= tr.monitorEvents().size();
   for (TaskIndex t = 0; extends && t < previous_->taskCount(); ++t)
     extends = previous_->events(t).size() <= tr.events(t).size();
-  if (!extends && previous_ && tr.cut().position > previous_->cut().position) foldCut(tr);
-  if (!extends) spans_.clear();
+  // A later window of the run (a budget's cut): what it dropped goes to the
+  // history, and the order and spans of what it kept are moved, not made
+  // again (only new records cost, and a few at each task's junction).
+  std::optional<ViewSnapshot::Shift> shift;
+  if (!extends && previous_ && tr.cut().position > previous_->cut().position) {
+    foldCut(tr);
+    if (previous_->taskCount() <= tr.taskCount())
+      shift = ViewSnapshot::shiftOf(tr, ViewSnapshot::windowStartOf(*previous_), order_.size());
+    // Every record of the old window from firstKept on is in the new one (a
+    // window, not a range read back from the middle of a run).
+    if (shift && tr.eventCount() + tr.monitorEvents().size() < shift->carried + order_.size() - shift->firstKept())
+      shift.reset();
+  }
+  if (shift) {
+    carrySpans(tr, *shift);
+    order_.carry(tr, shift->firstKept(), static_cast<std::uint32_t>(shift->carried));
+  } else if (!extends) {
+    spans_.clear();
+    order_ = ArrivalOrder();  // the walk below fills it from the start
+  }
   if (newTimeBase)  // the mipmaps' bins are of the old times
-    for (TaskSpans& ts : spans_) {
+    for (TaskIndex i = 0; i < spans_.size(); ++i) {
+      TaskSpans& ts = spans_[i];
       ts.mipmap.reset();
       ts.folded = 0;
+      if (ts.fromRecord != UINT32_MAX) ts.mipFrom = tr.events(i)[ts.fromRecord].time;
     }
   s->history = history_;
   auto t = Clock::now();
   buildTimeBounds(tr, *s);
+  const std::size_t known = extends || shift ? spans_.size() : 0;
   spans_.resize(tr.taskCount());
-  if (!extends) order_ = ArrivalOrder();  // the walk below fills it from the start
+  // A fresh start on a cut trace: each task's mipmap shows from its junction on.
+  for (TaskIndex i = static_cast<TaskIndex>(known); tr.cut().cut && i < tr.taskCount(); ++i) {
+    const std::uint32_t carried = seqLowerBound(tr.events(i), tr.cut().carried);
+    spans_[i].junction = carried;
+    spans_[i].fromPending = carried > 0 || tr.cutTask(i).dropped > 0;
+  }
   order_.extend(tr, [&](TaskIndex i, std::uint32_t first, auto&& place) { extendSpans(tr, i, spans_[i], first, place); });
   s->order = order_.frozen(tr);
   s->timing.order = msSince(t);
@@ -272,8 +320,11 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
   for (TaskIndex i = 0; i < tr.taskCount(); ++i) {
     s->spans.emplace_back(spans_[i].settled.freeze(), spans_[i].tail, &tr.events(i));
     const auto m = Clock::now();
-    foldMipmap(tr.events(i), spans_[i]);
-    if (spans_[i].mipmap) s->mipmaps[i] = spans_[i].mipmap->freeze();
+    foldMipmap(tr.events(i), tr.task(i).firstTime, spans_[i]);
+    if (spans_[i].mipmap && spans_[i].settled.size() >= kMipMinSpans) {  // as a fresh build's
+      s->mipmaps[i] = spans_[i].mipmap->freeze();
+      s->mipmaps[i].from = spans_[i].fromPending ? INT64_MAX : spans_[i].mipFrom;
+    }
     s->timing.mipmaps += msSince(m);
   }
   s->timing.spans = msSince(t) - s->timing.mipmaps;
@@ -285,7 +336,7 @@ std::shared_ptr<ViewSnapshot> SnapshotBuilder::update(std::shared_ptr<const Trac
 
 // The settled spans, each ending where the next begins (the first of the
 // tail for the last), read from their records in order.
-void SnapshotBuilder::foldMipmap(const EventStore& events, TaskSpans& ts) {
+void SnapshotBuilder::foldMipmap(const EventStore& events, TimeNs origin, TaskSpans& ts) {
   if (ts.settled.size() < kMipMinSpans) return;
   struct Settled {
     const TaskSpans& ts;
@@ -296,16 +347,118 @@ void SnapshotBuilder::foldMipmap(const EventStore& events, TaskSpans& ts) {
       return records[i < ts.settled.size() ? ts.settled[i].first : ts.tail[0].first].time;
     }
   } spans{ts, EventStore::Cursor(events)};
-  if (!ts.mipmap) {  // its bins as wide as the spans so far need
+  if (!ts.mipmap) {  // its bins from the task's first record of the run, as wide as the spans so far need
     ts.mipmap = std::make_unique<MipmapBuilder>();
-    ts.mipmap->expect(spans.beginAt(0), spans.beginAt(spans.size() - 1));
+    ts.mipmap->expect(std::min(origin, spans.beginAt(0)), spans.beginAt(spans.size() - 1));
   }
   ts.folded = foldSpans(spans, ts.folded, *ts.mipmap);
 }
 
+void SnapshotBuilder::carrySpans(const Trace& next, const ViewSnapshot::Shift& shift) {
+  const Trace& old = *previous_;
+  for (TaskIndex t = 0; t < spans_.size() && t < old.taskCount(); ++t) {
+    const std::uint32_t carried = seqLowerBound(next.events(t), shift.carried);
+    const std::uint32_t split = seqLowerBound(old.events(t), shift.firstKept());
+    if (carried == 0 && split == 0) continue;  // nothing of it dropped or carried: as it was
+    spans_[t] = carryTask(next, t, spans_[t], carried, split);
+  }
+}
+
+// The head (from record 0 to the first at or after the junction that
+// opens its own interval, j) made as a fresh build makes it: each interval
+// depends on its own record, the one before it that is no note and those
+// up to the next that is none, or, made inside a call, on the call's begin,
+// which may be before the junction.  From j on every interval is the one
+// the old window's record gave, so its spans after j are moved.
+SnapshotBuilder::TaskSpans SnapshotBuilder::carryTask(const Trace& next, TaskIndex t, TaskSpans& old,
+                                                      std::uint32_t carried, std::uint32_t split) {
+  const auto& ev = next.events(t);
+  const std::size_t oldSize = previous_->events(t).size();
+  const std::size_t held = carried + (oldSize - split);  // records of the new window the old one held
+  TaskSpans out;
+  out.junction = carried;
+  out.fromPending = true;
+  EventStore::Cursor cursor(ev);
+  std::vector<SpanStart> head;
+  std::optional<StateInterval> open;
+  bool exited = false;
+  std::size_t j = held;
+  for (std::size_t i = 0; i < held; ++i) {
+    if (!exited) {
+      StateInterval iv = intervalAfter(next, t, static_cast<std::uint32_t>(i), cursor);
+      if (open && sameState(*open, iv) && open->end == iv.begin) {
+        open->end = iv.end;
+      } else {
+        head.push_back({iv.first, iv.state});
+        open = iv;
+      }
+      exited = iv.state == TaskState::Exited;
+    }
+    if (i >= carried && opensOwnInterval(cursor[i])) {
+      j = i;
+      out.showFrom(static_cast<std::uint32_t>(i), cursor[i].time);
+      break;
+    }
+  }
+  const std::size_t n = old.settled.size() + old.tail.size();
+  auto oldAt = [&](std::size_t k) { return k < old.settled.size() ? old.settled[k] : old.tail[k - old.settled.size()]; };
+  auto moved = [&](std::size_t k) {
+    SpanStart sp = oldAt(k);
+    sp.first = static_cast<std::uint32_t>(sp.first - split + carried);
+    return sp;
+  };
+  if (exited) {  // an exit ends the task's spans
+    for (const SpanStart& sp : head) out.settled.push_back(sp);
+    out.next = static_cast<std::uint32_t>(ev.size());
+    out.exited = true;
+    return out;
+  }
+  const std::size_t i = j - carried + split;  // j in the old window
+  // The old spans after j's (binary search on their first records).
+  std::size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (oldAt(mid).first <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  const std::size_t k = lo;
+  // No such record, or the old spans ended (an exit) before it: made again.
+  if (j == held || (old.exited && (n == 0 || oldAt(n - 1).first <= i))) {
+    TaskSpans fresh;
+    fresh.junction = carried;
+    fresh.fromPending = true;
+    return fresh;
+  }
+  if (k < n && (old.exited || (k <= old.settled.size() && !old.tail.empty()))) {  // the old tail moved as the tail
+    for (const SpanStart& sp : head) out.settled.push_back(sp);
+    for (std::size_t m = k; m < old.settled.size(); ++m) out.settled.push_back(moved(m));
+    for (std::size_t m = old.settled.size(); m < n; ++m) out.tail.push_back(moved(m));
+    out.next = static_cast<std::uint32_t>(old.next - split + carried);
+    out.exited = old.exited;
+  } else {  // j in the old tail, or no span after it: the last two spans are the tail
+    std::vector<SpanStart> all = head;
+    for (std::size_t m = k; m < n; ++m) all.push_back(moved(m));
+    const std::size_t settle = all.size() > 2 ? all.size() - 2 : 0;
+    for (std::size_t m = 0; m < settle; ++m) out.settled.push_back(all[m]);
+    out.tail.assign(all.begin() + static_cast<std::ptrdiff_t>(settle), all.end());
+    out.next = out.tail.front().first;
+  }
+  // The mipmap's bins from j's time on are the same: kept, its folded
+  // spans renumbered (made again if it had not folded up to j's).
+  if (old.mipmap && old.folded >= k) {
+    out.mipmap = std::move(old.mipmap);
+    out.folded = old.folded - k + head.size();
+  }
+  return out;
+}
+
 // The spans of the records a cut dropped, folded into a copy of the
 // history: each task's up to its first record in the new window (all of
-// them, to the cut's time, for a task with none in it).
+// them, to the cut's time, for a task with none in it).  A span begins at
+// its first record's time, so the spans cost their records' blocks: a task
+// with a mipmap gives the bins it shows instead (its finest, each in the
+// state that covered most of it, a fraction of a history bin), its spans
+// only before the first and after the last of those.
 void SnapshotBuilder::foldCut(const Trace& next) {
   const TraceCut& cut = next.cut();
   TimeNs origin = previousBegin_;
@@ -316,17 +469,55 @@ void SnapshotBuilder::foldCut(const Trace& next) {
     const TimeNs windowBegin = t < next.taskCount() && !next.events(t).empty() ? next.events(t)[0].time : cut.time;
     const std::size_t n = ts.settled.size() + ts.tail.size();
     if (n == 0 || t >= previous_->taskCount()) continue;
-    // A span begins at its first record's time: read in order, a block decoded once.
-    EventStore::Cursor records(previous_->events(t));
+    EventStore::Cursor records(previous_->events(t));  // in order, a block decoded once
     auto at = [&](std::size_t i) -> const SpanStart& { return i < ts.settled.size() ? ts.settled[i] : ts.tail[i - ts.settled.size()]; };
-    TimeNs begin = records[at(0).first].time;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (begin >= windowBegin) break;
-      const TimeNs next = i + 1 < n ? records[at(i + 1).first].time : windowBegin;
-      const TaskState state = at(i).state;
-      if (state != TaskState::Exited && state != TaskState::NotStarted) h->fold(t, begin, std::min(windowBegin, next), state);
-      begin = next;
+    auto beginAt = [&](std::size_t i) { return i < n ? records[at(i).first].time : windowBegin; };
+    // Spans from i on, clipped to [from, until).
+    auto foldSpans = [&](std::size_t i, TimeNs from, TimeNs until) {
+      for (TimeNs begin = beginAt(i); i < n && begin < until; ++i) {
+        const TimeNs end = std::min(until, beginAt(i + 1));
+        const TaskState state = at(i).state;
+        if (state != TaskState::Exited && state != TaskState::NotStarted && end > std::max(begin, from))
+          h->fold(t, std::max(begin, from), end, state);
+        if (state == TaskState::Exited) break;
+        begin = beginAt(i + 1);
+      }
+    };
+    StateMipmap m;
+    if (ts.mipmap && !ts.fromPending && ts.settled.size() >= kMipMinSpans) {
+      m = ts.mipmap->freeze();
+      m.from = ts.mipFrom;
     }
+    const TimeNs first = m.width0 ? m.firstShown(0) : windowBegin;
+    const TimeNs last = m.width0 ? std::max(first, m.origin + (std::min(windowBegin, m.endOf(0)) - m.origin) / m.width0 * m.width0) : first;
+    if (first >= last) {
+      foldSpans(0, INT64_MIN, windowBegin);
+      continue;
+    }
+    foldSpans(0, INT64_MIN, first);
+    TimeNs runBegin = first;
+    std::uint8_t run = kNoState;
+    auto flush = [&](TimeNs end) {
+      if (run != kNoState && run != static_cast<std::uint8_t>(TaskState::Exited) &&
+          run != static_cast<std::uint8_t>(TaskState::NotStarted))
+        h->fold(t, runBegin, end, static_cast<TaskState>(run));
+    };
+    for (TimeNs b = first; b < last; b += m.width0) {
+      const std::uint8_t state = m.at(0, b);
+      if (state == run) continue;
+      flush(b);
+      run = state;
+      runBegin = b;
+    }
+    flush(last);
+    // The spans from the one at `last` (a binary search on their times).
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (beginAt(mid) <= last) lo = mid + 1;
+      else hi = mid;
+    }
+    foldSpans(lo == 0 ? 0 : lo - 1, last, windowBegin);
   }
   h->settle();
   h->setRecords(cut.dropped);

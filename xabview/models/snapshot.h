@@ -60,6 +60,11 @@ class ArrivalOrder {
   // once.
   template <class Walk>
   void extend(const Trace& trace, Walk&& walk);
+  // The order of `next`, a later window of the trace this was built for
+  // (ViewSnapshot::shiftOf): its first `carried` positions (records carried
+  // across the cut) placed by their seq numbers, then this order from
+  // `firstKept` on, moved as plain integers; extend() adds what is new.
+  void carry(const Trace& next, std::size_t firstKept, std::uint32_t carried);
   // A copy for a snapshot of `trace`, sharing what is full (the copy must
   // not be extended).
   ArrivalOrder frozen(const Trace& trace) const;
@@ -75,6 +80,7 @@ class ArrivalOrder {
   std::uint32_t indexOf(TaskIndex task, std::size_t position) const;  // records of task before position
   void reset(const Trace& trace);                           // empty, for `trace`
   void appendRow(const std::vector<TaskIndex>& row, std::size_t total);  // each new position's task
+  void push(TaskIndex t);
   const Trace* trace_ = nullptr;
   std::size_t size_ = 0;
   bool isNarrow_ = true;
@@ -319,10 +325,8 @@ struct ViewSnapshot {
   // records read again from the past: TraceCut; 0 for a whole trace).  A
   // view that keeps what it read of earlier snapshots starts again when
   // this changes: positions count from another record.
-  std::uint64_t windowStart() const {
-    if (!trace || !trace->cut().cut) return 0;
-    return trace->cut().position - trace->cut().carried;
-  }
+  std::uint64_t windowStart() const { return trace ? windowStartOf(*trace) : 0; }
+  static std::uint64_t windowStartOf(const Trace& t) { return t.cut().cut ? t.cut().position - t.cut().carried : 0; }
   // Records of the run up to this snapshot's last (the window's start in
   // the run plus its records): what the reader's count is compared with.
   std::uint64_t runRecords() const { return windowStart() + size(); }
@@ -342,8 +346,13 @@ struct ViewSnapshot {
   // is not a later window of it holding some of those (the past read
   // again, a window before it, or one beyond what was seen: read it all).
   std::optional<Shift> shiftFrom(std::uint64_t start, std::uint64_t seen, bool wasFromHistory) const {
-    if (!trace || !trace->cut().cut || fromHistory || wasFromHistory || windowStart() <= start) return std::nullopt;
-    const Shift s{windowStart() - start, trace->cut().carried};
+    if (!trace || fromHistory || wasFromHistory) return std::nullopt;
+    return shiftOf(*trace, start, seen);
+  }
+  // The same for traces (SnapshotBuilder, which moves its order and spans).
+  static std::optional<Shift> shiftOf(const Trace& later, std::uint64_t start, std::uint64_t seen) {
+    if (!later.cut().cut || windowStartOf(later) <= start) return std::nullopt;
+    const Shift s{windowStartOf(later) - start, later.cut().carried};
     if (s.firstKept() > seen) return std::nullopt;
     return s;
   }
@@ -468,7 +477,27 @@ class SnapshotBuilder {
     // holds a few KiB: most tasks of a trace of thousands have none).
     std::unique_ptr<MipmapBuilder> mipmap;
     std::size_t folded = 0;
+    // Under a budget, the mipmap's bins begin at the task's first record of
+    // the run, and show only from the first record at or after `junction`
+    // (the first of the window's own, after those carried across the cut)
+    // that opens its own interval (opensOwnInterval): from there on the
+    // window's spans are the run's (StateMipmap::from).
+    std::uint32_t junction = 0;
+    bool fromPending = false;                // no such record yet
+    std::uint32_t fromRecord = UINT32_MAX;   // that record (UINT32_MAX: every bin shown)
+    TimeNs mipFrom = INT64_MIN;              // its time
+    void showFrom(std::uint32_t record, TimeNs time) {
+      fromRecord = record;
+      mipFrom = time;
+      fromPending = false;
+    }
   };
+  // Task t's spans of `next`, a later window of the trace they were made
+  // of (`shift`: ViewSnapshot::shiftOf): those from the first record after
+  // the junction that opens its own interval moved (their first records
+  // renumbered), those before it made again; the mipmap kept.
+  void carrySpans(const Trace& next, const ViewSnapshot::Shift& shift);
+  TaskSpans carryTask(const Trace& next, TaskIndex t, TaskSpans& old, std::uint32_t carried, std::uint32_t split);
   // Task t's spans from record ts.next on; place(seq) for each record from
   // firstNew on (ArrivalOrder::extend's walk).
   template <class Place>
@@ -477,7 +506,7 @@ class SnapshotBuilder {
   // cut): the spans of what it dropped go into the history.
   void foldCut(const Trace& next);
   // The settled spans not in task t's mipmap yet, folded into it.
-  static void foldMipmap(const EventStore& events, TaskSpans& ts);
+  static void foldMipmap(const EventStore& events, TimeNs origin, TaskSpans& ts);
   std::shared_ptr<const Trace> previous_;
   TimeNs previousBegin_ = 0;  // the run's first task time, before any cut
   std::shared_ptr<RunHistory> history_;

@@ -67,6 +67,17 @@ inline MipmapReach mipmapReach(const StateMipmap& mip, const SpanList& spans, st
   return r;
 }
 
+// The first column from `first` whose centre's bin the mipmap shows
+// (StateMipmap::from; `first` when it shows every bin): the columns before
+// it are the spans' to draw.
+inline int mipmapLead(const StateMipmap& mip, const MipmapReach& reach, TimeNs begin, double ns, int first, int columns) {
+  if (reach.end == INT64_MIN || mip.from <= mip.origin) return first;
+  const TimeNs shown = mip.firstShown(reach.level);
+  int c = first;
+  while (c < columns && begin + static_cast<TimeNs>((c + 0.5) * ns) < shown) ++c;
+  return c;
+}
+
 // f(column, state) for each column from `first` on whose centre's bin the
 // mipmap holds within reach (columns `ns` wide from `begin`; a bin of no
 // state skipped); returns the first column left to the spans.

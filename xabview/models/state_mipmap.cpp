@@ -16,7 +16,7 @@ std::uint8_t dominant(const Cover& c) {
 }  // namespace
 
 std::uint8_t StateMipmap::at(std::size_t level, TimeNs t) const {
-  if (width0 == 0 || level >= levels.size() || t < origin) return kNoState;
+  if (width0 == 0 || level >= levels.size() || t < firstShown(level)) return kNoState;
   auto bin = static_cast<std::size_t>((t - origin) / binWidth(level));
   return bin < levels[level].size() ? levels[level][bin] : kNoState;
 }
@@ -36,12 +36,15 @@ void MipmapBuilder::expect(TimeNs origin, TimeNs end) {
 
 void MipmapBuilder::fold(TimeNs begin, TimeNs end, TaskState state) {
   if (width_ == 0) expect(begin, end);
+  const bool gap = begin > folded_;
   begin = std::max(begin, folded_);
   if (end <= begin) return;
   folded_ = end;
   // The task's time in at most kMipBins bins.
   while (static_cast<std::uint64_t>(end - origin_) > static_cast<std::uint64_t>(width_) * kMipBins) doubleWidth();
   const auto s = static_cast<std::size_t>(state);
+  if (gap)  // the bins of a gap (before the first record of the run's window) close empty
+    while (begin >= origin_ + static_cast<TimeNs>(closed_ + 1) * width_) close();
   while (begin < end) {
     const TimeNs binEnd = origin_ + static_cast<TimeNs>(closed_ + 1) * width_;
     const TimeNs upTo = std::min(end, binEnd);

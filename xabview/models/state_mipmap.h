@@ -36,13 +36,25 @@ struct StateMipmap {
   TimeNs origin = 0;
   TimeNs width0 = 0;  // 0: no mipmap
   std::vector<Level> levels;
+  // Bins that begin before `from` hold nothing shown (kNoState): under a
+  // memory budget a task's bins start at its first record of the run
+  // (TaskInfo::firstTime), and those before the window's records settle
+  // (SnapshotBuilder) are of records the window no longer holds.
+  TimeNs from = INT64_MIN;
   TimeNs binWidth(std::size_t level) const { return width0 << level; }
   // Where the closed bins of a level end: nothing is known after it.
   TimeNs endOf(std::size_t level) const {
     return level < levels.size() ? origin + static_cast<TimeNs>(levels[level].size()) * binWidth(level) : origin;
   }
+  // Where the first bin of a level that begins at or after `from` begins.
+  TimeNs firstShown(std::size_t level) const {
+    if (from <= origin) return origin;
+    if (from == INT64_MAX) return INT64_MAX;  // none shown yet
+    const TimeNs w = binWidth(level);
+    return origin + (from - origin + w - 1) / w * w;
+  }
   // The state of the bin holding time t at this level; kNoState outside
-  // the closed bins.
+  // the closed bins, and before firstShown(level).
   std::uint8_t at(std::size_t level, TimeNs t) const;
   std::size_t memoryBytes() const;
 };
@@ -50,7 +62,8 @@ struct StateMipmap {
 class MipmapBuilder {
  public:
   // The task was in `state` from `begin` to `end`; intervals come in time
-  // order (one beginning before the last one's end is cut to start there).
+  // order (one beginning before the last one's end is cut to start there;
+  // the bins of a gap before one hold no state).
   void fold(TimeNs begin, TimeNs end, TaskState state);
   // Before the first fold: intervals will start at `origin` and reach at
   // least `end`, so the bins start as wide as that needs (rather than

@@ -70,41 +70,48 @@ std::vector<std::array<int, kActivityCount>> utilizationColumns(const ViewState&
     if (spans.empty() || spans.beginAt(0) > last) continue;
     const std::uint32_t shown = st.shownOf(task);
     const TimeNs limit = shownLimit(st, task);
-    // Columns its mipmap covers (bins no wider than a column): the state
-    // that covers most of the bin at the column's centre, as the diagram
-    // draws it.  O(columns), no record read.
+    // Columns [first, end) from the spans.
+    auto fromSpans = [&](int first, int end) {
+      const TimeNs lastCenter = center(end - 1);
+      const std::size_t from = spanAtOrBefore(spans, center(first));
+      // Many more spans in view than columns (a long live trace at full
+      // zoom-out): ask each column's centre instead, O(columns log n).
+      if (spanAtOrBeforeFrom(spans, from, lastCenter) - from > static_cast<std::size_t>(end - first) * 4) {
+        sampleColumns(spans, from, shown, limit, first, end, center, diff);
+        return;
+      }
+      SpanList::Reader read(spans);
+      for (std::size_t i = from; i < spans.size() && spans.firstAt(i) < shown; ++i) {
+        const TimeNs b = read.beginAt(i);
+        if (b > lastCenter) break;
+        // As utilizationAt: a time is in span i until the next span begins,
+        // shown or not, and the last shown one until the position's "now".
+        TimeNs spanEnd = shownEnd(read, i, shown, limit);
+        if (i + 1 < spans.size()) spanEnd = std::min(spanEnd, read.beginAt(i + 1));
+        int x0 = std::max(first, firstAtOrAfter(b)), x1 = std::min(end, firstAtOrAfter(spanEnd));
+        if (x0 >= x1) continue;
+        auto k = static_cast<std::size_t>(activityOf(spans.stateAt(i)));
+        ++diff[static_cast<std::size_t>(x0)][k];
+        --diff[static_cast<std::size_t>(x1)][k];
+      }
+    };
+    // Columns its mipmap covers (bins no wider than a column, that it
+    // shows): the state that covers most of the bin at the column's
+    // centre, as the diagram draws it.  O(columns), no record read.
     int first = 0;
     if (task < s->mipmaps.size()) {
       const StateMipmap& mip = s->mipmaps[task];
-      first = forMipmapColumns(mip, mipmapReach(mip, spans, shown, ns), begin, ns, 0, columns,
-                               [&](int x, std::uint8_t state) {
-                                 auto k = static_cast<std::size_t>(activityOf(static_cast<TaskState>(state)));
-                                 ++diff[static_cast<std::size_t>(x)][k];
-                                 --diff[static_cast<std::size_t>(x) + 1][k];
-                               });
+      const MipmapReach reach = mipmapReach(mip, spans, shown, ns);
+      const int lead = mipmapLead(mip, reach, begin, ns, 0, columns);
+      if (lead > 0) fromSpans(0, lead);
+      first = forMipmapColumns(mip, reach, begin, ns, lead, columns, [&](int x, std::uint8_t state) {
+        auto k = static_cast<std::size_t>(activityOf(static_cast<TaskState>(state)));
+        ++diff[static_cast<std::size_t>(x)][k];
+        --diff[static_cast<std::size_t>(x) + 1][k];
+      });
       if (first == columns) continue;
     }
-    const std::size_t from = spanAtOrBefore(spans, center(first));
-    // Many more spans in view than columns (a long live trace at full
-    // zoom-out): ask each column's centre instead, O(columns log n).
-    if (spanAtOrBeforeFrom(spans, from, last) - from > static_cast<std::size_t>(columns - first) * 4) {
-      sampleColumns(spans, from, shown, limit, first, columns, center, diff);
-      continue;
-    }
-    SpanList::Reader read(spans);
-    for (std::size_t i = from; i < spans.size() && spans.firstAt(i) < shown; ++i) {
-      const TimeNs b = read.beginAt(i);
-      if (b > last) break;
-      // As utilizationAt: a time is in span i until the next span begins,
-      // shown or not, and the last shown one until the position's "now".
-      TimeNs end = shownEnd(read, i, shown, limit);
-      if (i + 1 < spans.size()) end = std::min(end, read.beginAt(i + 1));
-      int x0 = std::max(first, firstAtOrAfter(b)), x1 = firstAtOrAfter(end);
-      if (x0 >= x1) continue;
-      auto k = static_cast<std::size_t>(activityOf(spans.stateAt(i)));
-      ++diff[static_cast<std::size_t>(x0)][k];
-      --diff[static_cast<std::size_t>(x1)][k];
-    }
+    fromSpans(first, columns);
   }
   for (std::size_t x = 1; x < diff.size(); ++x)
     for (std::size_t k = 0; k < kActivityCount; ++k) diff[x][k] += diff[x - 1][k];

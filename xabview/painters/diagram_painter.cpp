@@ -91,18 +91,24 @@ struct RowFolder {
   }
 };
 
-// Pixel columns read from the task's mipmap: from the first to the last
-// that ends, bin included, before the last shown span begins (that span's
-// end moves with the replay position; later spans are not shown).  Returns
-// the first column left to the spans.
+// Pixel columns read from the task's mipmap: from the first whose bin it
+// shows (StateMipmap::from; the columns from `firstColumn` to there are
+// the spans', painted by `spansUntil`) to the last that ends, bin
+// included, before the last shown span begins (that span's end moves with
+// the replay position; later spans are not shown).  Returns the first
+// column left to the spans.
+template <class SpansUntil>
 int paintRowFromMipmap(const DiagramLayout& layout, const StateMipmap& mip, const SpanList& spans,
-                       std::uint32_t shown, RowFolder& f, std::size_t& visited, int firstColumn) {
+                       std::uint32_t shown, RowFolder& f, std::size_t& visited, int firstColumn, SpansUntil&& spansUntil) {
   const double ns = layout.nsPerPixel();
-  return forMipmapColumns(mip, mipmapReach(mip, spans, shown, ns), layout.begin, ns, firstColumn,
-                          static_cast<int>(layout.plot().width()), [&](int c, std::uint8_t state) {
-                            ++visited;
-                            f.addColumn(c, state);
-                          });
+  const int columns = static_cast<int>(layout.plot().width());
+  const MipmapReach reach = mipmapReach(mip, spans, shown, ns);
+  const int lead = mipmapLead(mip, reach, layout.begin, ns, firstColumn, columns);
+  if (lead > firstColumn) spansUntil(firstColumn, lead);
+  return forMipmapColumns(mip, reach, layout.begin, ns, lead, columns, [&](int c, std::uint8_t state) {
+    ++visited;
+    f.addColumn(c, state);
+  });
 }
 
 // Pixel columns before the task's first record in the window (a memory
@@ -142,39 +148,46 @@ std::size_t paintRowSpans(const DiagramLayout& layout, const ViewState& st, Task
   const TimeNs limit = shownLimit(st, t);
   const double width = layout.plot().width();
   std::size_t visited = 0;
-  int visitsInColumn = 0;
-  int fromColumn = mipmaps && t < s.mipmaps.size()
-                       ? paintRowFromMipmap(layout, s.mipmaps[t], spans, shown, f, visited, historyColumns)
-                       : historyColumns;
-  const TimeNs from = layout.begin + static_cast<TimeNs>(fromColumn * ns);
   SpanList::Reader read(spans);
-  for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
-    const Span sp = read[i];
-    if (sp.first >= shown || sp.begin >= layout.end) break;
-    ++visited;
-    if (sp.state == TaskState::Exited) break;
-    TimeNs se = shownEnd(read, i, shown, limit);
-    if (se <= from) continue;
-    double x0 = std::max(static_cast<double>(fromColumn), static_cast<double>(sp.begin - layout.begin) / ns);
-    double x1 = std::min(width, static_cast<double>(se - layout.begin) / ns);
-    if (x1 - x0 >= kFoldPixels) {
-      f.wide(x0, x1, sp.state);
-      continue;
+  // Columns [fromColumn, toColumn) from the spans (toColumn < 0: to the end).
+  auto paintSpans = [&](int fromColumn, int toColumn) {
+    const TimeNs from = layout.begin + static_cast<TimeNs>(fromColumn * ns);
+    const double xEnd = toColumn < 0 ? width : std::min(width, static_cast<double>(toColumn));
+    const TimeNs to = toColumn < 0 ? layout.end : layout.begin + static_cast<TimeNs>(toColumn * ns);
+    int visitsInColumn = 0;
+    for (std::size_t i = spanAtOrBefore(spans, from); i < spans.size(); ++i) {
+      const Span sp = read[i];
+      if (sp.first >= shown || sp.begin >= to) break;
+      ++visited;
+      if (sp.state == TaskState::Exited) break;
+      TimeNs se = shownEnd(read, i, shown, limit);
+      if (se <= from) continue;
+      double x0 = std::max(static_cast<double>(fromColumn), static_cast<double>(sp.begin - layout.begin) / ns);
+      double x1 = std::min(xEnd, static_cast<double>(se - layout.begin) / ns);
+      if (x1 - x0 >= kFoldPixels) {
+        f.wide(x0, x1, sp.state);
+        continue;
+      }
+      int c = static_cast<int>(x0);
+      if (c != f.col) {
+        f.flushColumn();
+        f.col = c;
+        visitsInColumn = 0;
+      }
+      f.acc[static_cast<std::size_t>(sp.state)] += std::max<TimeNs>(1, (toColumn < 0 ? se : std::min(se, to)) - std::max(sp.begin, from));
+      if (++visitsInColumn > kMaxSpansPerColumn) {
+        // Enough of this column seen: jump to the span that reaches the next one.
+        TimeNs next = layout.begin + static_cast<TimeNs>((c + 1) * ns);
+        std::size_t j = spanAtOrBeforeFrom(spans, i, next);
+        if (j > i + 1) i = j - 1;
+      }
     }
-    int c = static_cast<int>(x0);
-    if (c != f.col) {
-      f.flushColumn();
-      f.col = c;
-      visitsInColumn = 0;
-    }
-    f.acc[static_cast<std::size_t>(sp.state)] += std::max<TimeNs>(1, se - std::max(sp.begin, from));
-    if (++visitsInColumn > kMaxSpansPerColumn) {
-      // Enough of this column seen: jump to the span that reaches the next one.
-      TimeNs next = layout.begin + static_cast<TimeNs>((c + 1) * ns);
-      std::size_t j = spanAtOrBeforeFrom(spans, i, next);
-      if (j > i + 1) i = j - 1;
-    }
-  }
+    f.flushColumn();
+  };
+  const int fromColumn = mipmaps && t < s.mipmaps.size()
+                             ? paintRowFromMipmap(layout, s.mipmaps[t], spans, shown, f, visited, historyColumns, paintSpans)
+                             : historyColumns;
+  paintSpans(fromColumn, -1);
   f.flushColumn();
   f.emitRun();
   rects += f.rects;

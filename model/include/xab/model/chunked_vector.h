@@ -13,6 +13,7 @@
 // Never push_back() on a frozen copy: its last chunk is exact-size.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <memory>
@@ -41,6 +42,21 @@ class ChunkedVector {
     if (chunks_.empty() || chunks_.back()->size() == chunks_.back()->capacity()) grow();
     chunks_.back()->push_back(v);
     ++size_;
+  }
+
+  // Elements [from, other.size()) of `other` appended, a run of a chunk at
+  // a time (a window's later part moved into a vector of its own).
+  void append(const ChunkedVector& other, std::size_t from) {
+    while (from < other.size_) {
+      const auto [c, o] = locate(from);
+      const std::vector<T>& src = *other.chunks_[c];
+      if (chunks_.empty() || chunks_.back()->size() == chunks_.back()->capacity()) grow();
+      std::vector<T>& dst = *chunks_.back();
+      const std::size_t n = std::min(src.size() - o, dst.capacity() - dst.size());
+      dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(o), src.begin() + static_cast<std::ptrdiff_t>(o + n));
+      size_ += n;
+      from += n;
+    }
   }
 
   // An independent copy that shares every full chunk with this one.  Full

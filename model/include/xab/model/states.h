@@ -54,6 +54,13 @@ StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i)
 // records decodes each block once (SnapshotBuilder's spans).
 StateInterval intervalAfter(const Trace& trace, TaskIndex task, std::uint32_t i, EventStore::Cursor& cursor);
 
+// Whether the interval record e opens depends on no record before it: e is
+// no note (libab's clock, cost and flush records, abmon's; a note's
+// interval is the call's before it) and was not made inside a blocking
+// call (whose state it has).  From such a record on, a task's intervals
+// are the same whatever came before it (a cut's window and the run).
+bool opensOwnInterval(const Event& e);
+
 // The begin record of the innermost blocking call that event i, made
 // inside a call (Event::insideCall), was made in.
 std::uint32_t enclosingCall(const Trace& trace, TaskIndex task, std::uint32_t i);
