@@ -102,6 +102,22 @@ TEST_CASE("task table model: the CPU column, each task's CPU and waiting-for-a-C
   CHECK(checker.messages().isEmpty());
 }
 
+namespace {
+
+// A RowSet of n positions holds exactly the rows `kept` (sorted).
+void checkRows(const RowSet& rows, const std::vector<std::size_t>& kept, std::size_t n) {
+  REQUIRE(rows.covered() == n);
+  REQUIRE(rows.size() == kept.size());
+  for (std::size_t r = 0; r < kept.size(); ++r) REQUIRE(rows.positionOf(r) == kept[r]);
+  for (std::size_t p = 0; p <= n + 1; ++p) {
+    const auto below = static_cast<std::size_t>(std::lower_bound(kept.begin(), kept.end(), p) - kept.begin());
+    REQUIRE(rows.rowsBefore(p) == below);
+    REQUIRE(rows.contains(p) == std::binary_search(kept.begin(), kept.end(), p));
+  }
+}
+
+}  // namespace
+
 TEST_CASE("event log model: every record, filterable, rows appended as records arrive") {
   ViewState state;
   EventLogModel model(&state);
@@ -165,14 +181,7 @@ TEST_CASE("event log rows: the positions kept, as a list of them would say, on e
       }
       rows.append(keep);
       n += piece;
-      REQUIRE(rows.covered() == n);
-      REQUIRE(rows.size() == kept.size());
-      for (std::size_t r = 0; r < kept.size(); ++r) REQUIRE(rows.positionOf(r) == kept[r]);
-      for (std::size_t p = 0; p <= n + 1; ++p) {
-        const auto below = static_cast<std::size_t>(std::lower_bound(kept.begin(), kept.end(), p) - kept.begin());
-        REQUIRE(rows.rowsBefore(p) == below);
-        REQUIRE(rows.contains(p) == std::binary_search(kept.begin(), kept.end(), p));
-      }
+      checkRows(rows, kept, n);
     }
     // The shorter side is kept: a filter that drops one in fifty holds a
     // fiftieth of the positions.
@@ -215,14 +224,7 @@ TEST_CASE("event log rows: a later window's shift drops the rows before its cut,
       std::vector<std::size_t> kept;
       for (std::size_t q = 0; q < n; ++q)
         if (keepOf(q)) kept.push_back(q);
-      REQUIRE(rows.covered() == n);
-      REQUIRE(rows.size() == kept.size());
-      for (std::size_t r = 0; r < kept.size(); ++r) REQUIRE(rows.positionOf(r) == kept[r]);
-      for (std::size_t p = 0; p <= n + 1; ++p) {
-        const auto below = static_cast<std::size_t>(std::lower_bound(kept.begin(), kept.end(), p) - kept.begin());
-        REQUIRE(rows.rowsBefore(p) == below);
-        REQUIRE(rows.contains(p) == std::binary_search(kept.begin(), kept.end(), p));
-      }
+      checkRows(rows, kept, n);
     }
   }
 }
