@@ -114,7 +114,7 @@ struct TraceBuilder::CutPlan {
   std::uint32_t from = 0, to = 0, carried = 0;
   bool open = false;  // to is the end: records after the copy are kept too
   std::vector<std::size_t> frozenSizes;  // per task: its records in the copy
-  std::size_t frozenMonitor = 0, frozenLists = 0;
+  std::size_t frozenMonitor = 0;
   std::unordered_map<Tid, std::size_t> frozenRefClocks;
   std::vector<EventStore> stores;
   std::vector<Event> monitor;
@@ -218,7 +218,6 @@ std::shared_ptr<TraceBuilder::CutPlan> TraceBuilder::planCut(std::shared_ptr<con
 
   // The new stores: each task's carried begins, then its kept records.
   p.remap.assign(tr.lists_.size(), -1);
-  p.frozenLists = tr.lists_.size();
   p.stores.resize(tasks);
   p.ends.resize(tasks);
   for (std::uint32_t j = 0; j < k; ++j) {

@@ -6,7 +6,6 @@ namespace xab::view {
 
 void CallCounts::clear() {
   total_.fill(0);
-  front_.fill(0);
   blocks_.clear();
   firstBlock_ = 0;
   counted_ = 0;
@@ -53,7 +52,6 @@ void CallCounts::move(const ViewSnapshot& s, const ViewSnapshot::Shift& shift) {
   if (blocks_.empty()) firstBlock_ = kept / kBlock;
   counted_ -= static_cast<std::size_t>(shift.shift);
   carried_ = static_cast<std::size_t>(shift.carried);
-  front_.fill(0);
   if (!blocks_.empty() && firstBlock_ * kBlock < kept) {
     blocks_.front().fill(0);
     const auto end = std::min<std::uint64_t>((firstBlock_ + 1) * kBlock - start, counted_);
@@ -67,9 +65,7 @@ void CallCounts::move(const ViewSnapshot& s, const ViewSnapshot::Shift& shift) {
     for (std::size_t k = 0; k < b.size(); ++k) total_[k] += b[k];
   // The carried records, new in front.
   s.forEachRecord(0, carried_, [&](std::size_t, const OrderEntry&, const RecordRef& r) {
-    const auto k = static_cast<std::size_t>(r.shape().kind);
-    ++front_[k];
-    ++total_[k];
+    ++total_[static_cast<std::size_t>(r.shape().kind)];
   });
   read_ += carried_;
 }
@@ -89,10 +85,7 @@ void CallCounts::count(const ViewSnapshot& s, std::size_t from, std::size_t to) 
   s.forEachRecord(from, to, [&](std::size_t p, const OrderEntry&, const RecordRef& r) {
     const auto k = static_cast<std::size_t>(r.shape().kind);
     ++total_[k];
-    if (p < carried_) {
-      ++front_[k];
-      return;
-    }
+    if (p < carried_) return;  // carried: in no block of the run's positions
     const std::uint64_t run = start_ + p;
     if (!block || run >= blockEnd) {
       block = &blockOf(run);

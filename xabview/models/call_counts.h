@@ -40,7 +40,6 @@ class CallCounts {
   Counts& blockOf(std::uint64_t run);  // the block of run position `run`, made if new
 
   std::array<std::uint64_t, kKindCount> total_{};
-  Counts front_{};             // of the window's carried records (its first `carried_` positions)
   std::deque<Counts> blocks_;  // of run positions [firstBlock_ * kBlock, ...), in kBlock blocks
   std::uint64_t firstBlock_ = 0;
   std::size_t counted_ = 0;    // positions of the window counted: [0, counted_)
